@@ -1,0 +1,49 @@
+#pragma once
+// A small declarative command-line parser: every subcommand lists its options with help text,
+// unknown options and missing values are errors with one clear line.
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+    OptionSpec(std::string n, std::string value, std::string h, bool repeat = false, std::string def = {})
+        : name(std::move(n)), value_name(std::move(value)), help(std::move(h)), repeatable(repeat),
+          default_value(std::move(def)) {}
+    std::string name;       // without leading dashes
+    std::string value_name; // empty = flag
+    std::string help;
+    bool repeatable = false;
+    std::string default_value;
+};
+
+class Args {
+public:
+    Args(std::string command, std::string summary, std::vector<OptionSpec> specs);
+    // Throws UsageError. Returns false when --help was given (help already printed).
+    bool parse(const std::vector<std::string>& argv);
+    std::string usage() const;
+
+    bool has(const std::string& name) const;
+    std::string get(const std::string& name) const;  // value or default
+    std::vector<std::string> getAll(const std::string& name) const;
+    double getDouble(const std::string& name) const;
+    long long getInt(const std::string& name) const;
+    std::string require(const std::string& name) const;
+
+private:
+    const OptionSpec* find(const std::string& name) const;
+    std::string command_;
+    std::string summary_;
+    std::vector<OptionSpec> specs_;
+    std::map<std::string, std::vector<std::string>> values_;
+};
+
+}  // namespace cli

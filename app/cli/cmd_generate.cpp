@@ -1,0 +1,73 @@
+// clusterloom-cli generate / transform: write traces.
+#include <iostream>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/trace_loading.h"
+#include "core/io/trace_writers.h"
+#include "core/util/data_paths.h"
+#include "core/workload/trace_generator.h"
+#include "core/workload/trace_transforms.h"
+
+namespace cli {
+
+int generateCommand(const std::vector<std::string>& argv) {
+    Args args("generate",
+              "Generate a synthetic trace, deterministic for a seed, and write it as JSON (.json) or CSV.\n"
+              "Durations: philly = lognormal fitted to the Philly trace (median 1,144 s); synergy = 10^x minutes,\n"
+              "x ~ U[1.5,3] w.p. 0.8 else U[3,4]. GPU counts default to the Philly trace's mix.",
+              {{"out", "FILE", "output trace (.json or .csv) (required)"},
+               {"jobs", "N", "number of jobs", false, "1000"},
+               {"seed", "N", "random seed", false, "1"},
+               {"rate", "R", "Poisson arrivals, jobs per hour", false, "10"},
+               {"all-at-zero", "", "submit every job at time 0 instead of Poisson arrivals"},
+               {"durations", "MODEL", "philly or synergy", false, "philly"},
+               {"gpus", "MIX", "GPU-count weights, e.g. 1:0.7,2:0.1,4:0.1,8:0.1 (default: Philly's mix)"},
+               {"max-gpus", "N", "leave out GPU counts above N"},
+               {"models", "MIX", "model weights, e.g. resnet18:2,bert:1 (default: all built-in models equally)"},
+               {"split", "MIX", "task split instead of --models, e.g. image:20,language:70,rl:10"},
+               {"name", "NAME", "trace name"}});
+    if (!args.parse(argv)) return 0;
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::GeneratorConfig cfg;
+    cfg.jobs = static_cast<int>(args.getInt("jobs"));
+    cfg.seed = static_cast<std::uint64_t>(args.getInt("seed"));
+    cfg.arrival = args.has("all-at-zero") ? cl::ArrivalProcess::AllAtZero : cl::ArrivalProcess::Poisson;
+    cfg.jobs_per_hour = args.getDouble("rate");
+    std::string durations = args.get("durations");
+    if (durations == "philly") cfg.duration = cl::DurationModel::PhillyLognormal;
+    else if (durations == "synergy") cfg.duration = cl::DurationModel::SynergyLogUniform;
+    else throw UsageError("generate: --durations must be philly or synergy, got '" + durations + "'");
+    if (args.has("gpus")) cfg.gpu_weights = cl::parseGpuWeights(args.get("gpus"));
+    if (args.has("max-gpus")) cfg.max_gpus = static_cast<int>(args.getInt("max-gpus"));
+    if (args.has("models")) cfg.models = cl::parseModelMix(args.get("models"));
+    if (args.has("split")) cfg.tasks = cl::parseTaskSplit(args.get("split"));
+    cfg.name = args.get("name");
+    cl::Trace trace = cl::generate(cfg, &profiles);
+    std::string out = args.require("out");
+    cl::writeTrace(trace, out);
+    std::cerr << "wrote " << trace.jobs.size() << " jobs to " << out << "\n";
+    return 0;
+}
+
+int transformCommand(const std::vector<std::string>& argv) {
+    std::string specs;
+    for (const auto& s : cl::transformSpecSyntax()) specs += "\n  " + s;
+    Args args("transform", "Read a trace, apply transforms in the order given, write the result. Transforms:" + specs,
+              {{"trace", "FILE", "input trace (required)"},
+               {"format", "F", "input format", false, "auto"},
+               {"apply", "SPEC", "transform to apply", true},
+               {"out", "FILE", "output trace (.json or .csv) (required)"},
+               {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"}});
+    if (!args.parse(argv)) return 0;
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    std::string out = args.require("out");
+    cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
+                                static_cast<unsigned long long>(args.getInt("model-seed")), false);
+    trace = cl::applyTransforms(trace, args.getAll("apply"));
+    cl::writeTrace(trace, out);
+    std::cerr << "wrote " << trace.jobs.size() << " jobs to " << out << "\n";
+    return 0;
+}
+
+}  // namespace cli

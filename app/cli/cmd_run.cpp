@@ -1,0 +1,117 @@
+// clusterloom-cli run: one trace, one cluster, one or more policies, the same conventions.
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <iostream>
+#include <mutex>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/trace_loading.h"
+#include "core/io/result_writers.h"
+#include "core/metrics/summary_table.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+
+namespace cli {
+
+namespace {
+
+std::string safeFileName(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+    return s;
+}
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& argv) {
+    Args args("run",
+              "Simulate a trace on a cluster under one or more scheduling policies and print a summary table.\n"
+              "Policies: " + cl::policyHelp(),
+              {{"cluster", "C", "cluster preset name or layout file (.json layout, .csv Muri spec)", false,
+                "muri-testbed-64"},
+               {"trace", "FILE", "trace file (required)"},
+               {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
+                               "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
+               {"policy", "P", "policy to run", true, "srtf"},
+               {"baseline", "P", "policy to compare the others with (speedup column)"},
+               {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
+               {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
+               {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
+               {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
+               {"quiet", "", "no progress or notes on stderr"}});
+    if (!args.parse(argv)) return 0;
+    const bool quiet = args.has("quiet");
+    cl::SimOptions base;
+    base.conventions = cl::Conventions::byName(args.get("conventions"));
+    base.record_segments = !args.has("no-segments");
+    std::vector<std::string> policies = args.getAll("policy");
+    for (const auto& p : policies) cl::makeScheduler(p, base.conventions);  // fail fast on bad names
+    std::string baseline = args.get("baseline");
+    if (!baseline.empty() && std::find(policies.begin(), policies.end(), baseline) == policies.end())
+        policies.push_back(baseline);
+
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
+                                static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
+
+    std::mutex err_mutex;
+    auto started = std::chrono::steady_clock::now();
+    std::vector<std::future<cl::SimResult>> futures;
+    for (const auto& policy : policies) {
+        futures.push_back(std::async(std::launch::async, [&, policy] {
+            cl::SimOptions opts = base;
+            int last_decile = -1;
+            opts.progress = [&, policy](double done) {
+                double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                int decile = static_cast<int>(done * 10);
+                if (!quiet && secs > 1.0 && decile != last_decile) {
+                    std::lock_guard lock(err_mutex);
+                    std::cerr << "[" << policy << "] " << decile * 10 << "% of jobs finished\n";
+                    last_decile = decile;
+                }
+                return true;
+            };
+            return cl::simulate(cluster, trace, profiles, policy, opts);
+        }));
+    }
+    std::vector<cl::SimResult> results;
+    for (auto& f : futures) results.push_back(f.get());
+
+    std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name << " ("
+              << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
+    std::cout << cl::formatSummaryTable(results, baseline);
+
+    if (args.has("out")) {
+        std::filesystem::path dir = args.get("out");
+        std::filesystem::create_directories(dir);
+        for (const auto& r : results) {
+            std::filesystem::path sub = dir / safeFileName(r.policy);
+            std::filesystem::create_directories(sub);
+            cl::writeJobsCsv(r, (sub / "jobs.csv").string());
+            if (base.record_segments) cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
+            cl::writeSeriesCsv(r, (sub / "series.csv").string());
+        }
+        nlohmann::json context = {{"cluster", cluster.name},
+                                  {"cluster_gpus", cluster.totalGpus()},
+                                  {"trace", trace.name},
+                                  {"trace_jobs", trace.jobs.size()},
+                                  {"conventions", base.conventions.name},
+                                  {"engine_version", cl::engineVersion()}};
+        cl::writeJson(cl::metricsJson(results, context), (dir / "metrics.json").string());
+        if (!quiet) std::cerr << "wrote results to " << dir.string() << "\n";
+    }
+    return 0;
+}
+
+int policiesCommand(const std::vector<std::string>& argv) {
+    Args args("policies", "List the scheduling policy names this build knows.", {});
+    if (!args.parse(argv)) return 0;
+    std::cout << cl::policyHelp() << "\n";
+    return 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,14 @@
+#pragma once
+// clusterloom-cli subcommands; each takes the arguments after its name and returns the exit code.
+#include <string>
+#include <vector>
+
+namespace cli {
+
+int runCommand(const std::vector<std::string>& args);
+int demoCommand(const std::vector<std::string>& args);
+int generateCommand(const std::vector<std::string>& args);
+int transformCommand(const std::vector<std::string>& args);
+int policiesCommand(const std::vector<std::string>& args);
+
+}  // namespace cli

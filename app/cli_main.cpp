@@ -1,0 +1,56 @@
+// clusterloom-cli: the engine, headless. Wiring only; the work happens in core/.
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "core/util/data_paths.h"
+
+namespace {
+
+const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), const char*>>& commands() {
+    static const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), const char*>> table = {
+        {"run", {cli::runCommand, "simulate a trace on a cluster under one or more policies"}},
+        {"demo", {cli::demoCommand, "run the bundled demo scenario headless (table + chart)"}},
+        {"generate", {cli::generateCommand, "generate a synthetic trace (seeded)"}},
+        {"transform", {cli::transformCommand, "apply trace transforms (scale, window, subsample, ...)"}},
+        {"policies", {cli::policiesCommand, "list the policy names"}},
+    };
+    return table;
+}
+
+void printHelp() {
+    std::cout << "usage: clusterloom-cli <command> [options]\n\ncommands:\n";
+    for (const auto& [name, entry] : commands())
+        std::cout << "  " << name << std::string(12 - name.size(), ' ') << entry.second << "\n";
+    std::cout << "\n'clusterloom-cli <command> --help' shows the options of a command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        printHelp();
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "clusterloom-cli " << cl::engineVersion() << "\n";
+        return 0;
+    }
+    auto it = commands().find(args[0]);
+    if (it == commands().end()) {
+        std::cerr << "clusterloom-cli: unknown command '" << args[0] << "' (run 'clusterloom-cli --help')\n";
+        return 2;
+    }
+    try {
+        return it->second.first(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const cli::UsageError& e) {
+        std::cerr << "clusterloom-cli: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "clusterloom-cli " << args[0] << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}

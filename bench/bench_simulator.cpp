@@ -1,0 +1,78 @@
+// Simulator speed targets (issue: foundation):
+//  - Muri trace1 (1,494 jobs, 64 GPUs) with srtf in under 0.1 s under both conventions;
+//  - the whole Philly jobs CSV (82,247 jobs, models assigned by the seeded rule) on the
+//    2,048-GPU preset with srtf in under 10 s and under 1 GB peak memory (reported as the
+//    counter peak_rss_mb, read from /proc/self/status VmHWM).
+// Run: build/release/bench/bench_simulator [--benchmark_filter=...]
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <string>
+
+#include "core/io/layout_io.h"
+#include "core/io/trace_readers.h"
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+#include "core/workload/model_assignment.h"
+
+namespace {
+
+const std::string kShared = CLUSTERLOOM_SHARED_DATA_DIR;
+
+double peakRssMb() {
+    std::ifstream in("/proc/self/status");
+    std::string key;
+    while (in >> key) {
+        if (key == "VmHWM:") {
+            double kb = 0;
+            in >> kb;
+            return kb / 1024.0;
+        }
+        std::getline(in, key);
+    }
+    return 0;
+}
+
+void runMuriTrace1(benchmark::State& state, const char* conventions) {
+    cl::Cluster cluster = cl::readMuriClusterSpecCsv(kShared + "/muri-traces/cluster_n8g8.csv");
+    cl::Trace trace = cl::readMuriTraceCsv(kShared + "/muri-traces/trace1.csv");
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::SimOptions opts;
+    opts.conventions = cl::Conventions::byName(conventions);
+    double avg = 0;
+    for (auto _ : state) {
+        cl::SimResult r = cl::simulate(cluster, trace, profiles, "srtf", opts);
+        avg = r.summary.avg_jct;
+        benchmark::DoNotOptimize(avg);
+    }
+    state.counters["avg_jct_s"] = avg;
+}
+
+void BM_Trace1SrtfClean(benchmark::State& s) { runMuriTrace1(s, "clean"); }
+void BM_Trace1SrtfArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact"); }
+BENCHMARK(BM_Trace1SrtfClean)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Trace1SrtfArtifact)->Unit(benchmark::kMillisecond);
+
+void BM_PhillyFullSrtf2048(benchmark::State& state) {
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::Cluster cluster = cl::builtinCluster("large-2048");
+    double avg = 0;
+    long long events = 0;
+    for (auto _ : state) {
+        // Reading and model assignment are part of the measured job, as a user would run it.
+        cl::Trace trace = cl::readPolluxPhillyCsv(kShared + "/philly/philly_jobs.csv");
+        cl::assignModels(trace, profiles.modelNames(), 1, true);
+        cl::deriveIterations(trace, profiles);
+        cl::SimResult r = cl::simulate(cluster, trace, profiles, "srtf");
+        avg = r.summary.avg_jct;
+        events = r.events;
+    }
+    state.counters["avg_jct_s"] = avg;
+    state.counters["events"] = static_cast<double>(events);
+    state.counters["peak_rss_mb"] = peakRssMb();
+}
+BENCHMARK(BM_PhillyFullSrtf2048)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

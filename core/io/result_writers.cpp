@@ -1,0 +1,132 @@
+#include "core/io/result_writers.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+
+namespace cl {
+
+struct AtomicFile::Impl {
+    std::string path;
+    std::string tmp;
+    std::ofstream out;
+    bool committed = false;
+};
+
+AtomicFile::AtomicFile(std::string path) : impl_(new Impl) {
+    impl_->path = std::move(path);
+    impl_->tmp = impl_->path + ".tmp";
+    impl_->out.open(impl_->tmp, std::ios::binary | std::ios::trunc);
+    if (!impl_->out)
+        throw std::runtime_error("cannot write " + impl_->path + ": " + std::strerror(errno));
+    impl_->out << std::setprecision(17);
+}
+
+AtomicFile::~AtomicFile() {
+    if (!impl_->committed) {
+        impl_->out.close();
+        std::remove(impl_->tmp.c_str());
+    }
+    delete impl_;
+}
+
+std::ostream& AtomicFile::stream() { return impl_->out; }
+
+void AtomicFile::commit() {
+    impl_->out.flush();
+    bool ok = static_cast<bool>(impl_->out);
+    impl_->out.close();
+    if (!ok) throw std::runtime_error("cannot write " + impl_->path + " (disk full or read-only?)");
+    std::error_code ec;
+    std::filesystem::rename(impl_->tmp, impl_->path, ec);
+    if (ec) throw std::runtime_error("cannot write " + impl_->path + ": " + ec.message());
+    impl_->committed = true;
+}
+
+namespace {
+std::string num(double v) {
+    if (std::isnan(v)) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+std::string csvText(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+}  // namespace
+
+void writeJobsCsv(const SimResult& r, const std::string& path) {
+    AtomicFile f(path);
+    auto& o = f.stream();
+    o << "job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,"
+         "preemptions,restarts\n";
+    for (const auto& j : r.jobs)
+        o << j.index << ',' << csvText(j.id) << ',' << csvText(j.model) << ',' << j.gpus << ',' << num(j.iterations)
+          << ',' << num(j.submit) << ',' << num(j.first_start) << ',' << num(j.end) << ',' << num(j.jct) << ','
+          << num(j.queueing_delay) << ',' << num(j.pending_time) << ',' << j.preemptions << ',' << j.restarts
+          << '\n';
+    f.commit();
+}
+
+void writeSegmentsCsv(const SimResult& r, const std::string& path) {
+    AtomicFile f(path);
+    auto& o = f.stream();
+    o << "gpu,t0,t1,job_index\n";
+    for (const auto& s : r.segments) o << s.gpu << ',' << num(s.t0) << ',' << num(s.t1) << ',' << s.job << '\n';
+    f.commit();
+}
+
+void writeSeriesCsv(const SimResult& r, const std::string& path) {
+    AtomicFile f(path);
+    auto& o = f.stream();
+    o << "t,queue_length,running_jobs,blocking_index,gpu_utilization\n";
+    for (const auto& s : r.series)
+        o << num(s.t) << ',' << s.queue_length << ',' << s.running_jobs << ',' << num(s.blocking_index) << ','
+          << num(s.gpu_utilization) << '\n';
+    f.commit();
+}
+
+nlohmann::json summaryJson(const Summary& s) {
+    return {{"jobs", s.jobs},
+            {"completed", s.completed},
+            {"avg_jct", s.avg_jct},
+            {"median_jct", s.median_jct},
+            {"p95_jct", s.p95_jct},
+            {"p99_jct", s.p99_jct},
+            {"makespan", s.makespan},
+            {"avg_queueing_delay", s.avg_queueing_delay}};
+}
+
+nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context) {
+    nlohmann::json j = context.is_object() ? context : nlohmann::json::object();
+    j["units"] = "seconds";
+    nlohmann::json avg = nlohmann::json::object();
+    nlohmann::json policies = nlohmann::json::object();
+    for (const auto& r : results) {
+        avg[r.policy] = r.summary.avg_jct;
+        nlohmann::json p = summaryJson(r.summary);
+        p["conventions"] = r.conventions;
+        p["events"] = r.events;
+        p["wall_seconds"] = r.wall_seconds;
+        policies[r.policy] = p;
+    }
+    j["avg_jct"] = avg;
+    j["policies"] = policies;
+    return j;
+}
+
+void writeJson(const nlohmann::json& j, const std::string& path) {
+    AtomicFile f(path);
+    f.stream() << j.dump(2) << '\n';
+    f.commit();
+}
+
+}  // namespace cl

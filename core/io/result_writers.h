@@ -1,0 +1,37 @@
+#pragma once
+// Output writers for run results ("tracers" kept out of the simulation logic).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/sim/sim_result.h"
+
+namespace cl {
+
+// job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,preemptions,restarts
+void writeJobsCsv(const SimResult& result, const std::string& path);
+// gpu,t0,t1,job_index
+void writeSegmentsCsv(const SimResult& result, const std::string& path);
+// t,queue_length,running_jobs,blocking_index,gpu_utilization
+void writeSeriesCsv(const SimResult& result, const std::string& path);
+
+nlohmann::json summaryJson(const Summary& s);
+// {"avg_jct": {policy: seconds}, "policies": {policy: {summary}}, plus the given context}.
+nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context);
+void writeJson(const nlohmann::json& j, const std::string& path);
+
+// Writes to path + ".tmp" and renames, so that a failed write never leaves a half file.
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path);
+    ~AtomicFile();
+    std::ostream& stream();
+    void commit();  // throws std::runtime_error naming the file on I/O failure
+
+private:
+    struct Impl;
+    Impl* impl_;
+};
+
+}  // namespace cl

@@ -1,0 +1,45 @@
+#include "core/metrics/jct_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cl {
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    // Nearest rank: the smallest value with at least p of the data at or below it.
+    auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
+    rank = std::clamp<std::size_t>(rank, 1, values.size());
+    return values[rank - 1];
+}
+
+Summary summarize(const std::vector<JobRecord>& jobs) {
+    Summary s;
+    s.jobs = static_cast<int>(jobs.size());
+    std::vector<double> jcts;
+    double first_submit = std::numeric_limits<double>::infinity();
+    double last_end = 0.0;
+    double queue_sum = 0.0;
+    for (const auto& j : jobs) {
+        first_submit = std::min(first_submit, j.submit);
+        if (!j.completed) continue;
+        ++s.completed;
+        jcts.push_back(j.jct);
+        last_end = std::max(last_end, j.end);
+        queue_sum += j.queueing_delay;
+    }
+    if (jcts.empty()) return s;
+    double sum = 0.0;
+    for (double v : jcts) sum += v;
+    s.avg_jct = sum / static_cast<double>(jcts.size());
+    s.median_jct = percentile(jcts, 0.5);
+    s.p95_jct = percentile(jcts, 0.95);
+    s.p99_jct = percentile(jcts, 0.99);
+    s.makespan = last_end - first_submit;
+    s.avg_queueing_delay = queue_sum / static_cast<double>(jcts.size());
+    return s;
+}
+
+}  // namespace cl

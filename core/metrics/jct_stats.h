@@ -1,0 +1,12 @@
+#pragma once
+#include <vector>
+
+#include "core/sim/sim_result.h"
+
+namespace cl {
+
+// Nearest-rank percentile (p in [0,1]) of unsorted values; 0 for an empty list.
+double percentile(std::vector<double> values, double p);
+Summary summarize(const std::vector<JobRecord>& jobs);
+
+}  // namespace cl

@@ -1,0 +1,64 @@
+#include "core/metrics/summary_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cl {
+
+std::string humanDuration(double s) {
+    char buf[32];
+    double a = std::fabs(s);
+    if (a < 60) std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else if (a < 3600) std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else if (a < 86400 * 2) std::snprintf(buf, sizeof buf, "%.2f h", s / 3600);
+    else std::snprintf(buf, sizeof buf, "%.2f d", s / 86400);
+    return buf;
+}
+
+std::string formatSummaryTable(const std::vector<SimResult>& results, const std::string& baseline) {
+    const SimResult* base = nullptr;
+    for (const auto& r : results)
+        if (r.policy == baseline) base = &r;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head = {"policy", "done", "avg JCT", "median", "p95", "p99", "makespan", "avg queue"};
+    if (base) head.push_back("speedup vs " + baseline);
+    rows.push_back(head);
+    for (const auto& r : results) {
+        const Summary& s = r.summary;
+        std::vector<std::string> row = {r.policy,
+                                        std::to_string(s.completed) + "/" + std::to_string(s.jobs),
+                                        humanDuration(s.avg_jct),
+                                        humanDuration(s.median_jct),
+                                        humanDuration(s.p95_jct),
+                                        humanDuration(s.p99_jct),
+                                        humanDuration(s.makespan),
+                                        humanDuration(s.avg_queueing_delay)};
+        if (base) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.2fx", s.avg_jct > 0 ? base->summary.avg_jct / s.avg_jct : 0.0);
+            row.push_back(buf);
+        }
+        rows.push_back(row);
+    }
+    std::vector<std::size_t> width(head.size(), 0);
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    std::string out;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t c = 0; c < rows[r].size(); ++c) {
+            const std::string& cell = rows[r][c];
+            std::string pad(width[c] - cell.size(), ' ');
+            out += c == 0 ? cell + pad : "  " + pad + cell;
+        }
+        out += '\n';
+        if (r == 0) {
+            std::size_t total = 0;
+            for (auto w : width) total += w + 2;
+            out += std::string(total - 2, '-') + '\n';
+        }
+    }
+    return out;
+}
+
+}  // namespace cl

@@ -1,0 +1,34 @@
+#pragma once
+// Cluster layout: servers with GPUs of a named type, CPU cores, memory and a NIC.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cl {
+
+struct Server {
+    std::string name;
+    std::string rack;          // optional grouping; empty when the layout has no racks
+    std::string gpu_type = "V100";
+    int gpus = 8;
+    int cpu_cores = 24;
+    double memory_gb = 500.0;
+    double gpu_memory_gb = 32.0;
+    double network_gbps = 100.0;
+};
+
+struct Cluster {
+    std::string name;
+    std::vector<Server> servers;
+
+    int totalGpus() const;
+    int totalCpuCores() const;
+    double totalMemoryGb() const;
+    int maxGpusPerServer() const;
+    // First global GPU index of each server (size servers+1; last entry = totalGpus()).
+    std::vector<int> gpuOffsets() const;
+    std::map<std::string, int> gpusByType() const;
+    std::vector<std::string> racks() const;  // distinct, in first-seen order
+};
+
+}  // namespace cl

@@ -1,0 +1,45 @@
+#pragma once
+// Per-model performance profiles. Times are seconds (the JSON files state milliseconds).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cl {
+
+struct GpuCountProfile {
+    int gpus = 1;
+    double iteration_time = 0.0;       // seconds per iteration, running alone
+    std::vector<double> stage_times;   // seconds; Muri: 0 = load+preprocess, 1 = GPU, 2 = network
+    double restart_overhead = 10.0;    // seconds lost when the job (re)starts
+};
+
+struct ModelProfile {
+    std::string name;
+    int batch_size = 0;
+    double gpu_memory_mb = 0.0;
+    std::vector<GpuCountProfile> by_gpus;           // sorted by gpus
+    std::map<std::string, double> speed_by_gpu_type;  // relative to the reference GPU (1.0)
+    nlohmann::json extra;                            // optional sections for later schedulers
+
+    // Exact GPU count if profiled, else the nearest profiled count (ties to the larger one).
+    const GpuCountProfile* at(int gpus) const;
+};
+
+struct ProfileSet {
+    std::string name;
+    std::string source;  // where the figures come from
+    std::map<std::string, ModelProfile> models;
+    std::map<std::string, double> gpu_type_speed;  // default relative speed per GPU type
+    double default_restart_overhead = 10.0;
+
+    const ModelProfile* find(const std::string& model) const;
+    bool has(const std::string& model) const { return find(model) != nullptr; }
+    std::vector<std::string> modelNames() const;
+    // Relative speed of a model on a GPU type: model-specific, else set default, else 1.0.
+    double speedFactor(const std::string& model, const std::string& gpu_type) const;
+};
+
+}  // namespace cl

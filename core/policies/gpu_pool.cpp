@@ -1,0 +1,99 @@
+#include "core/policies/gpu_pool.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace cl {
+
+GpuPool::GpuPool(const Cluster& cluster) {
+    int g = 0;
+    for (const auto& s : cluster.servers) {
+        capacity_.push_back(s.gpus);
+        first_gpu_.push_back(g);
+        for (int i = 0; i < s.gpus; ++i) gpu_server_.push_back(static_cast<int>(capacity_.size()) - 1);
+        g += s.gpus;
+        max_capacity_ = std::max(max_capacity_, s.gpus);
+    }
+    total_gpus_ = g;
+    busy_.assign(g, 0);
+    free_.assign(capacity_.size(), 0);
+    level_.assign(max_capacity_ + 1, std::vector<std::uint64_t>((capacity_.size() + 63) / 64, 0));
+    reset();
+}
+
+void GpuPool::setLevel(int s, bool on) {
+    auto& word = level_[free_[s]][s / 64];
+    std::uint64_t bit = std::uint64_t{1} << (s % 64);
+    word = on ? (word | bit) : (word & ~bit);
+}
+
+void GpuPool::reset() {
+    for (auto& l : level_) std::fill(l.begin(), l.end(), 0);
+    std::fill(busy_.begin(), busy_.end(), 0);
+    for (int s = 0; s < servers(); ++s) {
+        free_[s] = capacity_[s];
+        setLevel(s, true);
+    }
+    total_free_ = total_gpus_;
+}
+
+void GpuPool::take(int gpu) {
+    if (busy_[gpu]) return;
+    int s = gpu_server_[gpu];
+    setLevel(s, false);
+    busy_[gpu] = 1;
+    --free_[s];
+    --total_free_;
+    setLevel(s, true);
+}
+
+void GpuPool::release(int gpu) {
+    if (!busy_[gpu]) return;
+    int s = gpu_server_[gpu];
+    setLevel(s, false);
+    busy_[gpu] = 0;
+    ++free_[s];
+    ++total_free_;
+    setLevel(s, true);
+}
+
+void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
+    for (int g = first_gpu_[s]; n > 0 && g < first_gpu_[s] + capacity_[s]; ++g) {
+        if (busy_[g]) continue;
+        take(g);
+        out.push_back(g);
+        --n;
+    }
+}
+
+int GpuPool::lowestInLevel(int level, const std::vector<char>* exclude) const {
+    const auto& words = level_[level];
+    for (std::size_t w = 0; w < words.size(); ++w) {
+        std::uint64_t bits = words[w];
+        while (bits) {
+            int s = static_cast<int>(w * 64) + std::countr_zero(bits);
+            if (!exclude || !(*exclude)[s]) return s;
+            bits &= bits - 1;
+        }
+    }
+    return -1;
+}
+
+int GpuPool::firstServerWithFree(int n, const std::vector<char>* exclude) const {
+    int best = -1;
+    for (int f = std::max(n, 1); f <= max_capacity_; ++f) {
+        int s = lowestInLevel(f, exclude);
+        if (s >= 0 && (best < 0 || s < best)) best = s;
+    }
+    return best;
+}
+
+int GpuPool::bestFitServer(int n, const std::vector<char>* exclude) const {
+    for (int f = std::max(n, 1); f <= max_capacity_; ++f) {
+        int s = lowestInLevel(f, exclude);
+        if (s >= 0) return s;
+    }
+    return -1;
+}
+
+}  // namespace cl

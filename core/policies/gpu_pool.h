@@ -1,0 +1,50 @@
+#pragma once
+// Free/busy bookkeeping of every GPU with per-server free counts, built for the queries that
+// placements ask thousands of times per run: first or best server with at least n free GPUs
+// and fully free servers. Servers are indexed in bitsets by their free count.
+#include <cstdint>
+#include <vector>
+
+#include "core/model/cluster.h"
+
+namespace cl {
+
+class GpuPool {
+public:
+    explicit GpuPool(const Cluster& cluster);
+
+    void reset();  // every GPU free
+    int servers() const { return static_cast<int>(capacity_.size()); }
+    int totalFree() const { return total_free_; }
+    int serverFree(int s) const { return free_[s]; }
+    int serverCapacity(int s) const { return capacity_[s]; }
+    int serverOf(int gpu) const { return gpu_server_[gpu]; }
+    bool isFree(int gpu) const { return !busy_[gpu]; }
+    bool fullyFree(int s) const { return free_[s] == capacity_[s]; }
+
+    void take(int gpu);
+    void release(int gpu);
+    // Takes the n lowest-numbered free GPUs of server s (n <= serverFree(s)).
+    void takeOnServer(int s, int n, std::vector<int>& out);
+
+    // Lowest-index server with at least n free GPUs, skipping `exclude` (-1 = none found).
+    int firstServerWithFree(int n, const std::vector<char>* exclude = nullptr) const;
+    // Server with the fewest free GPUs that still has n, lowest index on ties.
+    int bestFitServer(int n, const std::vector<char>* exclude = nullptr) const;
+
+private:
+    void setLevel(int s, bool on);
+    int lowestInLevel(int level, const std::vector<char>* exclude) const;
+
+    std::vector<int> capacity_;
+    std::vector<int> free_;
+    std::vector<int> first_gpu_;
+    std::vector<int> gpu_server_;
+    std::vector<char> busy_;
+    int total_free_ = 0;
+    int total_gpus_ = 0;
+    int max_capacity_ = 0;
+    std::vector<std::vector<std::uint64_t>> level_;  // level_[f] = bitset of servers with f free
+};
+
+}  // namespace cl

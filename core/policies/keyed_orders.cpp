@@ -1,0 +1,86 @@
+// FIFO, SJF, SRTF, SRSF, LAS and 2D-LAS: orders by one key per job.
+#include <algorithm>
+
+#include "core/policies/priority_order.h"
+
+namespace cl {
+
+void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
+    if (!in.completed.empty())
+        std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
+    for (int j : in.arrived)
+        if (in.by_index[j]) list_.push_back(j);
+    scratch_.clear();
+    scratch_.reserve(list_.size());
+    for (int j : list_) scratch_.emplace_back(key(*in.by_index[j]), j);
+    std::stable_sort(scratch_.begin(), scratch_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < scratch_.size(); ++i) list_[i] = scratch_[i].second;
+    ranked = list_;
+}
+
+namespace {
+
+class FifoOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "fifo"; }
+    bool preemptive() const override { return false; }
+
+protected:
+    double key(const JobState& j) const override { return j.submit; }
+};
+
+// Shortest job first by expected solo run time; non-preemptive as in the SJF-BSBF paper.
+class SjfOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "sjf"; }
+    bool preemptive() const override { return false; }
+
+protected:
+    double key(const JobState& j) const override { return j.totalTime(); }
+};
+
+class SrtfOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "srtf"; }
+
+protected:
+    double key(const JobState& j) const override { return j.remainingTime(); }
+};
+
+// Shortest remaining service (remaining time x GPUs), Muri-S's order.
+class SrsfOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "srsf"; }
+
+protected:
+    double key(const JobState& j) const override { return j.remainingTime() * j.gpus; }
+};
+
+class LasOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "las"; }
+
+protected:
+    double key(const JobState& j) const override { return j.attained; }
+};
+
+// Least attained GPU service (attained time x GPUs), Muri-L's order.
+class Las2dOrder : public KeyedOrder {
+public:
+    std::string name() const override { return "las2d"; }
+
+protected:
+    double key(const JobState& j) const override { return j.attained * j.gpus; }
+};
+
+}  // namespace
+
+std::unique_ptr<PriorityOrder> makeFifoOrder() { return std::make_unique<FifoOrder>(); }
+std::unique_ptr<PriorityOrder> makeSjfOrder() { return std::make_unique<SjfOrder>(); }
+std::unique_ptr<PriorityOrder> makeSrtfOrder() { return std::make_unique<SrtfOrder>(); }
+std::unique_ptr<PriorityOrder> makeSrsfOrder() { return std::make_unique<SrsfOrder>(); }
+std::unique_ptr<PriorityOrder> makeLasOrder() { return std::make_unique<LasOrder>(); }
+std::unique_ptr<PriorityOrder> makeLas2dOrder() { return std::make_unique<Las2dOrder>(); }
+
+}  // namespace cl

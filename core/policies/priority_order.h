@@ -1,0 +1,48 @@
+#pragma once
+// Priority orders rank the active jobs, highest priority first. Orders keep their own
+// ranking between events so that ties keep the previous relative order (the authors'
+// simulators sort one persistent list with a stable sort; reproducing that matters).
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/policies/scheduler.h"
+
+namespace cl {
+
+class PriorityOrder {
+public:
+    virtual ~PriorityOrder() = default;
+    virtual std::string name() const = 0;
+    // Non-preemptive orders never stop a running job for a higher-priority one.
+    virtual bool preemptive() const { return true; }
+    virtual void rank(const SchedulerInput& input, std::vector<int>& ranked) = 0;
+    // Next time the ranking changes without an arrival or completion (infinity = never),
+    // given the jobs that run after this event's decision.
+    virtual double nextChange(const SchedulerInput&, std::span<const Assignment> /*running*/) const {
+        return std::numeric_limits<double>::infinity();
+    }
+};
+
+// An order by a scalar key, smaller first; ties keep the previous order, then arrival order.
+class KeyedOrder : public PriorityOrder {
+public:
+    void rank(const SchedulerInput& input, std::vector<int>& ranked) override;
+
+protected:
+    virtual double key(const JobState& job) const = 0;
+
+private:
+    std::vector<int> list_;
+    std::vector<std::pair<double, int>> scratch_;
+};
+
+std::unique_ptr<PriorityOrder> makeFifoOrder();
+std::unique_ptr<PriorityOrder> makeSjfOrder();
+std::unique_ptr<PriorityOrder> makeSrtfOrder();
+std::unique_ptr<PriorityOrder> makeSrsfOrder();
+std::unique_ptr<PriorityOrder> makeLasOrder();
+std::unique_ptr<PriorityOrder> makeLas2dOrder();
+
+}  // namespace cl

@@ -1,0 +1,60 @@
+#pragma once
+// The scheduler boundary (DESIGN.md section 9): events in, decisions out. A policy reads a
+// snapshot of the active jobs and returns which jobs run on which GPUs; only the engine
+// mutates job state.
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/model/cluster.h"
+
+namespace cl {
+
+struct JobState {
+    int index = 0;              // position in the trace; stable identity
+    int gpus = 1;
+    double submit = 0.0;
+    double iterations = 0.0;
+    double remaining = 0.0;     // iterations left
+    double iter_time = 0.0;     // seconds per iteration alone, on its current (or reference) GPUs
+    double attained = 0.0;      // wall seconds spent holding GPUs so far
+    bool running = false;
+    std::span<const int> held;  // GPU ids while running
+
+    double remainingTime() const { return remaining * iter_time; }
+    double totalTime() const { return iterations * iter_time; }
+};
+
+struct SchedulerInput {
+    double now = 0.0;
+    const Cluster* cluster = nullptr;
+    std::span<const JobState> active;     // pending and running jobs, in arrival order
+    std::span<const int> arrived;         // job indices that arrived at this event
+    std::span<const int> completed;       // job indices that completed at this event
+    std::span<const JobState* const> by_index;  // job index -> state (nullptr when not active)
+};
+
+struct Assignment {
+    int job = 0;
+    std::vector<int> gpus;
+};
+
+struct Decision {
+    std::vector<Assignment> run;  // every job that runs after this event (others wait)
+    // Ask to be called again at this time even if nothing else happens (e.g. a priority
+    // threshold crossing); infinity = no request.
+    double wakeup = std::numeric_limits<double>::infinity();
+};
+
+class Scheduler {
+public:
+    virtual ~Scheduler() = default;
+    virtual std::string name() const = 0;
+    virtual Decision schedule(const SchedulerInput& input) = 0;
+    // Periodic scheduling round in seconds (0 = only on events).
+    virtual double roundInterval() const { return 0.0; }
+};
+
+}  // namespace cl

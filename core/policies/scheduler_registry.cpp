@@ -1,0 +1,130 @@
+#include "core/policies/scheduler_registry.h"
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/policies/exclusive_mechanism.h"
+#include "core/policies/placement.h"
+#include "core/policies/priority_order.h"
+#include "core/policies/tiresias_order.h"
+
+namespace cl {
+
+namespace {
+
+using OrderFactory = std::function<std::unique_ptr<PriorityOrder>(const Conventions&)>;
+using PlacementFactory = std::function<std::unique_ptr<Placement>(const Conventions&)>;
+
+const std::map<std::string, OrderFactory>& orders() {
+    static const std::map<std::string, OrderFactory> table = {
+        {"fifo", [](const Conventions&) { return makeFifoOrder(); }},
+        {"sjf", [](const Conventions&) { return makeSjfOrder(); }},
+        {"srtf", [](const Conventions&) { return makeSrtfOrder(); }},
+        {"srsf", [](const Conventions&) { return makeSrsfOrder(); }},
+        {"las", [](const Conventions&) { return makeLasOrder(); }},
+        {"las2d", [](const Conventions&) { return makeLas2dOrder(); }},
+        {"tiresias",
+         [](const Conventions& c) {
+             return std::make_unique<TiresiasOrder>(c.tiresias_whole_second_demotion,
+                                                    c.tiresias_starvation_guard);
+         }},
+    };
+    return table;
+}
+
+const std::map<std::string, PlacementFactory>& placements() {
+    static const std::map<std::string, PlacementFactory> table = {
+        {"consolidated", [](const Conventions& c) { return makeConsolidatedPlacement(c.first_fit_servers); }},
+        {"firstfit", [](const Conventions&) { return makeFirstFitPlacement(); }},
+        {"count", [](const Conventions&) { return makeCountPlacement(); }},
+    };
+    return table;
+}
+
+const std::vector<std::string>& mechanisms() {
+    static const std::vector<std::string> names = {"exclusive"};
+    return names;
+}
+
+template <class Map>
+std::vector<std::string> keys(const Map& m) {
+    std::vector<std::string> v;
+    for (const auto& [k, _] : m) v.push_back(k);
+    return v;
+}
+
+std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            parts.push_back(cur);
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    parts.push_back(cur);
+    return parts;
+}
+
+[[noreturn]] void unknown(const std::string& policy, const std::string& what, const std::string& part) {
+    throw std::invalid_argument("unknown " + what + " '" + part + "' in policy '" + policy + "'. " + policyHelp());
+}
+
+}  // namespace
+
+std::vector<std::string> orderNames() { return keys(orders()); }
+std::vector<std::string> mechanismNames() { return mechanisms(); }
+std::vector<std::string> placementNames() { return keys(placements()); }
+std::vector<std::string> presetNames() { return {}; }
+
+std::string policyHelp() {
+    std::ostringstream s;
+    s << "Policies are ORDER[+MECHANISM][+PLACEMENT]. Orders: " << join(orderNames())
+      << ". Mechanisms: " << join(mechanismNames()) << " (default exclusive). Placements: "
+      << join(placementNames()) << " (default consolidated; tiresias uses count under muri-artifact).";
+    return s.str();
+}
+
+std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions) {
+    std::vector<std::string> parts = split(policy, '+');
+    if (parts.empty() || parts.size() > 3 || parts[0].empty())
+        throw std::invalid_argument("malformed policy '" + policy + "'. " + policyHelp());
+    auto order_it = orders().find(parts[0]);
+    if (order_it == orders().end()) unknown(policy, "order", parts[0]);
+
+    std::string mechanism = "exclusive";
+    std::string placement;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const std::string& p = parts[i];
+        bool is_mechanism = std::find(mechanisms().begin(), mechanisms().end(), p) != mechanisms().end();
+        bool is_placement = placements().count(p) > 0;
+        if (is_mechanism && i == 1) {
+            mechanism = p;
+        } else if (is_placement && placement.empty()) {
+            placement = p;
+        } else if (is_mechanism || is_placement) {
+            throw std::invalid_argument("policy '" + policy + "': '" + p + "' is out of place; " + policyHelp());
+        } else {
+            unknown(policy, i == 1 ? "mechanism or placement" : "placement", p);
+        }
+    }
+    if (placement.empty())
+        placement = (parts[0] == "tiresias" && conventions.tiresias_count_placement) ? "count" : "consolidated";
+
+    ExclusiveOptions options;
+    options.keep_running_in_place = conventions.keep_running_in_place;
+    return std::make_unique<ExclusiveScheduler>(policy, order_it->second(conventions),
+                                                placements().at(placement)(conventions), options);
+}
+
+}  // namespace cl

@@ -1,0 +1,81 @@
+#include "core/policies/tiresias_order.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cl {
+
+TiresiasOrder::TiresiasOrder(bool artifact_rounding, bool starvation_guard)
+    : artifact_rounding_(artifact_rounding), starvation_guard_(starvation_guard) {}
+
+void TiresiasOrder::ensureSize(int job) {
+    if (job < static_cast<int>(queue_of_.size())) return;
+    queue_of_.resize(job + 1, 0);
+    attained_base_.resize(job + 1, 0.0);
+    last_running_.resize(job + 1, -1.0);
+}
+
+double TiresiasOrder::serviceInQueue(const JobState& j) const {
+    return (j.attained - attained_base_[j.index]) * j.gpus;
+}
+
+void TiresiasOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
+    // What the previous decision left: finished jobs leave, waiting jobs move behind running ones.
+    for (auto& q : queues_) {
+        std::erase_if(q, [&](int j) { return in.by_index[j] == nullptr; });
+        std::stable_partition(q.begin(), q.end(), [&](int j) { return in.by_index[j]->running; });
+    }
+    for (int j : in.arrived) {
+        if (!in.by_index[j]) continue;
+        ensureSize(j);
+        queue_of_[j] = 0;
+        attained_base_[j] = 0.0;
+        last_running_[j] = in.now;
+        queues_[0].push_back(j);
+    }
+    for (const JobState& j : in.active) {
+        int q = queue_of_[j.index];
+        if (j.running) {
+            last_running_[j.index] = in.now;
+            if (q < 2 && serviceInQueue(j) >= kLimits[q]) {
+                std::erase(queues_[q], j.index);
+                queues_[q + 1].push_back(j.index);
+                queue_of_[j.index] = q + 1;
+            }
+        } else if (starvation_guard_ && q > 0) {
+            double waited = in.now - last_running_[j.index];
+            double served = j.attained - attained_base_[j.index];
+            if (served > 0 && waited >= kStarvationFactor * served) {
+                std::erase(queues_[q], j.index);
+                queues_[0].push_back(j.index);
+                queue_of_[j.index] = 0;
+                attained_base_[j.index] = j.attained;
+            }
+        }
+    }
+    ranked.clear();
+    for (const auto& q : queues_) ranked.insert(ranked.end(), q.begin(), q.end());
+}
+
+double TiresiasOrder::nextChange(const SchedulerInput& in, std::span<const Assignment> running) const {
+    double next = std::numeric_limits<double>::infinity();
+    runs_after_.assign(in.by_index.size(), 0);
+    for (const auto& a : running) runs_after_[a.job] = 1;
+    for (const JobState& j : in.active) {
+        int q = queue_of_[j.index];
+        bool runs = runs_after_[j.index] != 0;
+        if (runs && q < 2) {
+            double executed = j.attained - attained_base_[j.index];
+            double wall_limit = kLimits[q] / j.gpus;
+            if (artifact_rounding_) wall_limit = std::ceil(wall_limit);
+            next = std::min(next, in.now + (wall_limit - executed));
+        } else if (!runs && starvation_guard_ && q > 0) {
+            double served = j.attained - attained_base_[j.index];
+            if (served > 0) next = std::min(next, last_running_[j.index] + kStarvationFactor * served);
+        }
+    }
+    return next;
+}
+
+}  // namespace cl

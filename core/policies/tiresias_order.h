@@ -1,0 +1,44 @@
+#pragma once
+// Tiresias (discretized 2D-LAS): queues by attained GPU service. A job enters queue 0 and is
+// demoted when its GPU-seconds reach 3,250 (to queue 1) and 7,200 (to queue 2) — the
+// thresholds of the Muri artifact's Tiresias. Inside a queue, running jobs stay ahead of
+// waiting ones and waiting ones keep their order of entering the queue (the authors'
+// simulator; it amounts to FIFO without preempting peers of the same queue).
+//
+// Two variants, chosen by the conventions:
+//  - artifact: demotion times rounded up to whole seconds of wall time as the authors do;
+//    no starvation guard.
+//  - clean: exact demotion times, plus a starvation guard: a job waiting in a lower queue for
+//    at least kStarvationFactor times the service it received there goes back to queue 0.
+#include <vector>
+
+#include "core/policies/priority_order.h"
+
+namespace cl {
+
+class TiresiasOrder : public PriorityOrder {
+public:
+    static constexpr double kLimits[2] = {3250.0, 7200.0};
+    static constexpr double kStarvationFactor = 2.0;
+
+    explicit TiresiasOrder(bool artifact_rounding, bool starvation_guard);
+    std::string name() const override { return "tiresias"; }
+    void rank(const SchedulerInput& input, std::vector<int>& ranked) override;
+    double nextChange(const SchedulerInput& input, std::span<const Assignment> running) const override;
+
+    int queueOf(int job) const { return job < static_cast<int>(queue_of_.size()) ? queue_of_[job] : 0; }
+
+private:
+    double serviceInQueue(const JobState& j) const;  // GPU-seconds since entering queue 0
+    void ensureSize(int job);
+
+    bool artifact_rounding_;
+    bool starvation_guard_;
+    std::vector<int> queues_[3];
+    std::vector<int> queue_of_;
+    std::vector<double> attained_base_;   // attained wall time when last (re)entering queue 0
+    std::vector<double> last_running_;    // last event time the job was seen running
+    mutable std::vector<char> runs_after_;  // scratch: job runs after the current decision
+};
+
+}  // namespace cl

@@ -1,0 +1,35 @@
+#pragma once
+// Collects per-GPU occupancy segments and sampled series while the engine runs; kept out of
+// the event loop's logic. Also guards the first invariant: no GPU ever holds two jobs.
+#include <vector>
+
+#include "core/model/cluster.h"
+#include "core/sim/sim_result.h"
+
+namespace cl {
+
+class RunRecorder {
+public:
+    RunRecorder(const Cluster& cluster, bool record_segments, bool record_series);
+
+    // Throws SimulationError if one of the GPUs is already held by another job.
+    void startJob(int job, const std::vector<int>& gpus, double t);
+    void stopJob(int job, const std::vector<int>& gpus, double t);
+    void sample(const TimeSample& s);
+    void finish(double t);  // closes segments still open (a cancelled run)
+    void moveInto(SimResult& result);
+
+private:
+    struct Open {
+        int job = -1;
+        double t0 = 0.0;
+        long long last_segment = -1;  // index of this GPU's last closed segment, for merging
+    };
+    bool record_segments_;
+    bool record_series_;
+    std::vector<Open> open_;
+    std::vector<GpuSegment> segments_;
+    std::vector<TimeSample> series_;
+};
+
+}  // namespace cl

@@ -1,0 +1,66 @@
+#pragma once
+// What a run returns: per-job records, per-GPU occupancy segments, sampled series, summary.
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace cl {
+
+struct JobRecord {
+    int index = 0;            // position in the trace
+    std::string id;
+    std::string model;
+    int gpus = 0;
+    double iterations = 0.0;
+    double solo_iteration_time = 0.0;  // seconds, as simulated
+    double submit = 0.0;
+    double first_start = std::numeric_limits<double>::quiet_NaN();
+    double end = std::numeric_limits<double>::quiet_NaN();
+    double jct = std::numeric_limits<double>::quiet_NaN();
+    double queueing_delay = std::numeric_limits<double>::quiet_NaN();  // first start - submit
+    double pending_time = 0.0;   // all time spent waiting (initial + after preemptions)
+    double running_time = 0.0;   // wall time holding GPUs (incl. restart overhead)
+    int preemptions = 0;
+    int restarts = 0;            // starts + resumes + moves that paid an overhead
+    bool completed = false;
+};
+
+struct GpuSegment {
+    int gpu = 0;      // global GPU index (Cluster::gpuOffsets)
+    double t0 = 0.0;
+    double t1 = 0.0;
+    int job = 0;      // JobRecord::index
+};
+
+struct TimeSample {
+    double t = 0.0;
+    int queue_length = 0;       // pending jobs
+    int running_jobs = 0;
+    double blocking_index = 0;  // mean over pending jobs of pending time / remaining time
+    double gpu_utilization = 0; // busy GPUs / all GPUs
+};
+
+struct Summary {
+    int jobs = 0;
+    int completed = 0;
+    double avg_jct = 0;
+    double median_jct = 0;
+    double p95_jct = 0;
+    double p99_jct = 0;
+    double makespan = 0;   // last end - first submit
+    double avg_queueing_delay = 0;
+};
+
+struct SimResult {
+    std::string policy;
+    std::string conventions;
+    std::vector<JobRecord> jobs;
+    std::vector<GpuSegment> segments;
+    std::vector<TimeSample> series;
+    Summary summary;
+    long long events = 0;
+    double wall_seconds = 0;
+    bool cancelled = false;
+};
+
+}  // namespace cl

@@ -1,0 +1,365 @@
+// The event loop (DESIGN.md section 2). Between events every running job advances
+// elapsed / iteration_time iterations; events are arrivals, exact completions, the policy's
+// own wake-up requests (e.g. a Tiresias demotion) and periodic rounds when a policy has them.
+#include "core/sim/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/metrics/jct_stats.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/job_resolution.h"
+#include "core/sim/run_recorder.h"
+
+namespace cl {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Status { Future, Pending, Running, Done };
+
+struct EngineJob {
+    Status status = Status::Future;
+    int gpus = 1;
+    double submit = 0.0;
+    double iterations = 0.0;
+    double base_iter = 0.0;   // reference-GPU iteration time
+    double iter_time = 0.0;   // on the GPUs it holds now
+    double overhead = 0.0;
+    double remaining = 0.0;
+    double attained = 0.0;
+    double last_update = 0.0;
+    double debt = 0.0;        // restart overhead still to pay (clean conventions)
+    double predicted_end = kInf;
+    std::vector<int> held;
+};
+
+class Engine {
+public:
+    Engine(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, const std::string& policy,
+           const SimOptions& options)
+        : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
+          conv_(options.conventions), recorder_(cluster, options.record_segments, options.record_series) {
+        scheduler_ = makeScheduler(policy, conv_);
+        result_.policy = policy;
+        result_.conventions = conv_.name;
+        gpu_type_.reserve(cluster.totalGpus());
+        for (const auto& s : cluster.servers)
+            for (int g = 0; g < s.gpus; ++g) gpu_type_.push_back(&s.gpu_type);
+        prepareJobs();
+    }
+
+    SimResult run() {
+        auto started = std::chrono::steady_clock::now();
+        loop();
+        result_.jobs = std::move(records_);
+        result_.summary = summarize(result_.jobs);
+        recorder_.moveInto(result_);
+        result_.wall_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return std::move(result_);
+    }
+
+private:
+    void prepareJobs() {
+        const int total_gpus = cluster_.totalGpus();
+        const int n = static_cast<int>(trace_.jobs.size());
+        jobs_.resize(n);
+        records_.resize(n);
+        for (int i = 0; i < n; ++i) {
+            const Job& src = trace_.jobs[i];
+            if (src.gpus <= 0)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") asks for " +
+                                      std::to_string(src.gpus) + " GPUs");
+            if (src.gpus > total_gpus)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") needs " +
+                                      std::to_string(src.gpus) + " GPUs but cluster '" + cluster_.name +
+                                      "' has only " + std::to_string(total_gpus));
+            if (!std::isfinite(src.submit_time) || src.submit_time < 0)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") has an invalid submit time");
+            ResolvedJob r = resolveJob(src, i, profiles_, conv_);
+            EngineJob& j = jobs_[i];
+            j.gpus = src.gpus;
+            j.submit = src.submit_time;
+            j.iterations = r.iterations;
+            j.remaining = r.iterations;
+            j.base_iter = r.iter_time;
+            j.iter_time = r.iter_time;
+            j.overhead = r.restart_overhead;
+            JobRecord& rec = records_[i];
+            rec.index = i;
+            rec.id = src.id;
+            rec.model = src.model;
+            rec.gpus = src.gpus;
+            rec.iterations = r.iterations;
+            rec.solo_iteration_time = r.iter_time;
+            rec.submit = src.submit_time;
+        }
+        arrival_order_.resize(n);
+        std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
+        std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
+                         [&](int a, int b) { return jobs_[a].submit < jobs_[b].submit; });
+        by_index_.assign(n, nullptr);
+    }
+
+    double nextEventTime(double now) const {
+        double t = next_arrival_ < arrival_order_.size() ? jobs_[arrival_order_[next_arrival_]].submit : kInf;
+        for (int j : running_) t = std::min(t, jobs_[j].predicted_end);
+        if (wakeup_ > now) t = std::min(t, wakeup_);
+        double round = scheduler_->roundInterval();
+        if (round > 0 && !active_.empty()) t = std::min(t, (std::floor(now / round) + 1.0) * round);
+        return t;
+    }
+
+    // Progress of every running job up to `t`; jobs whose predicted end is `t` complete.
+    void advance(double t) {
+        for (int j : running_) {
+            EngineJob& job = jobs_[j];
+            double elapsed = t - job.last_update;
+            job.attained += elapsed;
+            job.last_update = t;
+            if (job.predicted_end == t) {
+                job.remaining = 0.0;
+                completed_now_.push_back(j);
+                continue;
+            }
+            double lost;
+            if (conv_.overhead_every_interval) {
+                lost = std::min(elapsed, job.overhead);
+            } else {
+                lost = std::min(elapsed, job.debt);
+                job.debt -= lost;
+            }
+            job.remaining = std::max(0.0, job.remaining - (elapsed - lost) / job.iter_time);
+        }
+    }
+
+    void complete(int j, double t) {
+        EngineJob& job = jobs_[j];
+        recorder_.stopJob(j, job.held, t);
+        job.held.clear();
+        job.status = Status::Done;
+        job.predicted_end = kInf;
+        JobRecord& rec = records_[j];
+        rec.end = t;
+        rec.jct = t - job.submit;
+        rec.running_time = job.attained;
+        rec.pending_time = rec.jct - job.attained;
+        rec.completed = true;
+        if (std::isnan(rec.first_start)) rec.first_start = t;
+        rec.queueing_delay = rec.first_start - job.submit;
+        ++finished_;
+    }
+
+    double speedOn(int j, const std::vector<int>& gpus) const {
+        double speed = kInf;
+        const std::string& model = trace_.jobs[j].model;
+        for (int g : gpus) speed = std::min(speed, profiles_.speedFactor(model, *gpu_type_[g]));
+        return (speed > 0 && std::isfinite(speed)) ? speed : 1.0;
+    }
+
+    void apply(const Decision& d, double t) {
+        std::vector<char>& chosen = scratch_chosen_;
+        chosen.assign(jobs_.size(), 0);
+        for (const auto& a : d.run) {
+            if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || jobs_[a.job].status == Status::Done ||
+                jobs_[a.job].status == Status::Future || static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
+                throw SimulationError("policy '" + result_.policy + "' returned an invalid assignment");
+            chosen[a.job] = 1;
+        }
+        // Stop first so that GPUs are free for the jobs that start or move.
+        for (int j : running_) {
+            if (chosen[j]) continue;
+            EngineJob& job = jobs_[j];
+            recorder_.stopJob(j, job.held, t);
+            job.held.clear();
+            job.status = Status::Pending;
+            job.predicted_end = kInf;
+            ++records_[j].preemptions;
+        }
+        running_.clear();
+        // Jobs that move release their old GPUs before anyone takes new ones.
+        std::vector<std::vector<int>> target(d.run.size());
+        for (std::size_t i = 0; i < d.run.size(); ++i) {
+            const Assignment& a = d.run[i];
+            EngineJob& job = jobs_[a.job];
+            target[i] = a.gpus;
+            std::sort(target[i].begin(), target[i].end());
+            if (job.status == Status::Running && target[i] != job.held) recorder_.stopJob(a.job, job.held, t);
+        }
+        for (std::size_t i = 0; i < d.run.size(); ++i) {
+            const Assignment& a = d.run[i];
+            EngineJob& job = jobs_[a.job];
+            bool was_running = job.status == Status::Running;
+            if (!was_running || target[i] != job.held) {
+                job.held = std::move(target[i]);
+                recorder_.startJob(a.job, job.held, t);
+                job.iter_time = job.base_iter / speedOn(a.job, job.held);
+                if (!conv_.overhead_every_interval) job.debt = job.overhead;
+                ++records_[a.job].restarts;
+                if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
+            }
+            job.status = Status::Running;
+            job.last_update = t;
+            running_.push_back(a.job);
+        }
+        for (int j : running_) {
+            EngineJob& job = jobs_[j];
+            double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
+            job.predicted_end = t + debt + job.remaining * job.iter_time;
+        }
+    }
+
+    void sample(double t) {
+        if (!options_.record_series) return;
+        int pending = 0;
+        double blocking = 0.0;
+        int busy = 0;
+        for (int j : active_) {
+            const EngineJob& job = jobs_[j];
+            if (job.status == Status::Running) {
+                busy += job.gpus;
+                continue;
+            }
+            ++pending;
+            double waited = (t - job.submit) - job.attained;
+            double remaining = job.remaining * job.iter_time;
+            if (remaining > 0) blocking += waited / remaining;
+        }
+        TimeSample s;
+        s.t = t;
+        s.queue_length = pending;
+        s.running_jobs = static_cast<int>(running_.size());
+        s.blocking_index = pending ? blocking / pending : 0.0;
+        s.gpu_utilization = cluster_.totalGpus() ? static_cast<double>(busy) / cluster_.totalGpus() : 0.0;
+        recorder_.sample(s);
+    }
+
+    void buildInput(double t, SchedulerInput& in) {
+        states_.clear();
+        states_.reserve(active_.size());
+        for (int j : active_) {
+            const EngineJob& job = jobs_[j];
+            JobState s;
+            s.index = j;
+            s.gpus = job.gpus;
+            s.submit = job.submit;
+            s.iterations = job.iterations;
+            s.remaining = job.remaining;
+            s.iter_time = job.iter_time;
+            s.attained = job.attained;
+            s.running = job.status == Status::Running;
+            s.held = job.held;
+            states_.push_back(s);
+        }
+        for (std::size_t i = 0; i < states_.size(); ++i) by_index_[states_[i].index] = &states_[i];
+        in.now = t;
+        in.cluster = &cluster_;
+        in.active = states_;
+        in.arrived = arrived_now_;
+        in.completed = completed_now_;
+        in.by_index = by_index_;
+    }
+
+    void clearInput() {
+        for (const auto& s : states_) by_index_[s.index] = nullptr;
+    }
+
+    [[noreturn]] void stuck() const {
+        for (int j : active_) {
+            if (jobs_[j].status != Status::Pending) continue;
+            throw SimulationError("job '" + trace_.jobs[j].id + "' (" + std::to_string(jobs_[j].gpus) +
+                                  " GPUs) can never be placed by policy '" + result_.policy + "' on cluster '" +
+                                  cluster_.name + "' (nothing runs and nothing else will happen)");
+        }
+        throw SimulationError("simulation stalled");
+    }
+
+    void loop() {
+        double now = 0.0;
+        const std::size_t n = jobs_.size();
+        while (finished_ < n) {
+            double t = nextEventTime(now);
+            if (t == kInf) stuck();
+            advance(t);
+            now = t;
+            ++result_.events;
+
+            for (int j : completed_now_) complete(j, t);
+            if (!completed_now_.empty()) {
+                std::erase_if(running_, [&](int j) { return jobs_[j].status == Status::Done; });
+                std::erase_if(active_, [&](int j) { return jobs_[j].status == Status::Done; });
+            }
+            while (next_arrival_ < arrival_order_.size() && jobs_[arrival_order_[next_arrival_]].submit <= t) {
+                int j = arrival_order_[next_arrival_++];
+                EngineJob& job = jobs_[j];
+                job.last_update = t;
+                if (job.iterations <= 0) {  // nothing to compute: done on arrival
+                    job.status = Status::Running;
+                    complete(j, t);
+                    continue;
+                }
+                job.status = Status::Pending;
+                active_.push_back(j);
+                arrived_now_.push_back(j);
+            }
+
+            SchedulerInput in;
+            buildInput(t, in);
+            Decision d = scheduler_->schedule(in);
+            clearInput();
+            wakeup_ = d.wakeup;
+            apply(d, t);
+            sample(t);
+            arrived_now_.clear();
+            completed_now_.clear();
+
+            if (options_.progress && (result_.events % 512) == 0 &&
+                !options_.progress(n ? static_cast<double>(finished_) / n : 1.0)) {
+                result_.cancelled = true;
+                break;
+            }
+        }
+        recorder_.finish(now);
+        if (options_.progress && !result_.cancelled) options_.progress(1.0);
+    }
+
+    const Cluster& cluster_;
+    const Trace& trace_;
+    const ProfileSet& profiles_;
+    const SimOptions& options_;
+    Conventions conv_;
+    RunRecorder recorder_;
+    std::unique_ptr<Scheduler> scheduler_;
+    SimResult result_;
+
+    std::vector<EngineJob> jobs_;
+    std::vector<JobRecord> records_;
+    std::vector<const std::string*> gpu_type_;
+    std::vector<int> arrival_order_;
+    std::size_t next_arrival_ = 0;
+    std::size_t finished_ = 0;
+    std::vector<int> active_;   // pending + running, arrival order
+    std::vector<int> running_;
+    std::vector<int> arrived_now_;
+    std::vector<int> completed_now_;
+    std::vector<JobState> states_;
+    std::vector<const JobState*> by_index_;
+    std::vector<char> scratch_chosen_;
+    double wakeup_ = kInf;
+};
+
+}  // namespace
+
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, const std::string& policy,
+                   const SimOptions& options) {
+    if (cluster.totalGpus() <= 0) throw SimulationError("cluster '" + cluster.name + "' has no GPUs");
+    Engine engine(cluster, trace, profiles, policy, options);
+    return engine.run();
+}
+
+}  // namespace cl

@@ -1,0 +1,32 @@
+#pragma once
+// The event-driven engine (DESIGN.md section 2). Deterministic for a given input.
+#include <functional>
+#include <string>
+
+#include "core/model/cluster.h"
+#include "core/model/model_profile.h"
+#include "core/model/trace.h"
+#include "core/sim/conventions.h"
+#include "core/sim/sim_result.h"
+
+namespace cl {
+
+struct SimOptions {
+    Conventions conventions = Conventions::clean();
+    // Called now and then with the fraction of jobs finished; return false to cancel.
+    std::function<bool(double fraction_done)> progress;
+    bool record_segments = true;
+    bool record_series = true;
+};
+
+// Throws std::invalid_argument for an unknown policy name and SimulationError for inputs the
+// engine cannot run (a job larger than the cluster, a job no placement can ever satisfy).
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
+                   const std::string& policy, const SimOptions& options = {});
+
+class SimulationError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace cl

@@ -1,0 +1,71 @@
+#include "core/util/data_paths.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/io/layout_io.h"
+#include "core/io/profile_io.h"
+#include "core/io/trace_readers.h"
+
+namespace fs = std::filesystem;
+
+namespace cl {
+
+std::string engineVersion() { return CLUSTERLOOM_VERSION; }
+
+std::string dataDir() {
+    if (const char* env = std::getenv("CLUSTERLOOM_DATA"); env && *env && fs::is_directory(env)) return env;
+    // An installed program finds its data relative to itself (relocatable packages), then at
+    // the configured prefix; a program run from a build tree uses the source tree.
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        fs::path beside = exe.parent_path().parent_path() / "share" / "clusterloom";
+        if (fs::is_directory(beside / "profiles", ec)) return beside.string();
+        if (exe.parent_path() == fs::path(CLUSTERLOOM_INSTALL_DATA_DIR).parent_path().parent_path() / "bin" &&
+            fs::is_directory(fs::path(CLUSTERLOOM_INSTALL_DATA_DIR) / "profiles", ec))
+            return CLUSTERLOOM_INSTALL_DATA_DIR;
+    }
+    return CLUSTERLOOM_SOURCE_DATA_DIR;
+}
+
+std::string dataFile(const std::string& relative) {
+    fs::path p = fs::path(dataDir()) / relative;
+    if (!fs::exists(p))
+        throw std::runtime_error("built-in data file missing: " + p.string() +
+                                 " (set CLUSTERLOOM_DATA to the folder holding profiles/ and clusters/)");
+    return p.string();
+}
+
+ProfileSet builtinProfiles() { return readProfilesJson(dataFile("profiles/muri.json")); }
+
+std::vector<std::string> builtinClusterNames() {
+    std::vector<std::string> names;
+    fs::path dir = fs::path(dataDir()) / "clusters";
+    if (!fs::is_directory(dir)) return names;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+Cluster builtinCluster(const std::string& name) {
+    fs::path p = fs::path(dataDir()) / "clusters" / (name + ".json");
+    if (!fs::exists(p)) {
+        std::string valid;
+        for (const auto& n : builtinClusterNames()) valid += (valid.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("unknown cluster preset '" + name + "' (presets: " + valid + ")");
+    }
+    return readLayoutJson(p.string());
+}
+
+Cluster resolveCluster(const std::string& name_or_path) {
+    if (fs::exists(name_or_path) && !fs::is_directory(name_or_path)) return readCluster(name_or_path);
+    return builtinCluster(name_or_path);
+}
+
+Trace demoTrace() { return readTraceJson(dataFile("traces/demo.json")); }
+
+}  // namespace cl

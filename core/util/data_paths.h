@@ -1,0 +1,24 @@
+#pragma once
+// Locating the built-in data (profiles, cluster presets, demo traces): $CLUSTERLOOM_DATA,
+// then the install prefix, then the source tree.
+#include <string>
+#include <vector>
+
+#include "core/model/cluster.h"
+#include "core/model/model_profile.h"
+#include "core/model/trace.h"
+
+namespace cl {
+
+std::string dataDir();
+std::string dataFile(const std::string& relative);  // throws std::runtime_error if missing
+std::string engineVersion();
+
+ProfileSet builtinProfiles();                  // data/profiles/muri.json
+std::vector<std::string> builtinClusterNames();  // data/clusters/*.json without extension
+Cluster builtinCluster(const std::string& name);  // throws listing the valid names
+// A cluster argument: a preset name or a path to a layout JSON / Muri spec CSV.
+Cluster resolveCluster(const std::string& name_or_path);
+Trace demoTrace();                              // data/traces/demo.json
+
+}  // namespace cl
