@@ -45,7 +45,7 @@ void runMuriTrace1(benchmark::State& state, const char* conventions) {
         avg = r.summary.avg_jct;
         benchmark::DoNotOptimize(avg);
     }
-    state.counters["avg_jct_s"] = avg;
+    state.SetLabel("avg_jct_s=" + std::to_string(avg));
 }
 
 void BM_Trace1SrtfClean(benchmark::State& s) { runMuriTrace1(s, "clean"); }
@@ -67,9 +67,8 @@ void BM_PhillyFullSrtf2048(benchmark::State& state) {
         avg = r.summary.avg_jct;
         events = r.events;
     }
-    state.counters["avg_jct_s"] = avg;
-    state.counters["events"] = static_cast<double>(events);
-    state.counters["peak_rss_mb"] = peakRssMb();
+    state.SetLabel("avg_jct_s=" + std::to_string(avg) + " events=" + std::to_string(events) +
+                   " peak_rss_mb=" + std::to_string(peakRssMb()));
 }
 BENCHMARK(BM_PhillyFullSrtf2048)->Unit(benchmark::kSecond)->Iterations(1);
 

@@ -1,6 +1,7 @@
 #include "core/policies/exclusive_mechanism.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace cl {
 
@@ -14,31 +15,44 @@ void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
     pool_cluster_ = &cluster;
 }
 
-std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in) {
+std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<int>& jobs) {
     pool_->reset();
+    // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
+    // nobody else can fit and the walk stops.
+    suffix_min_.resize(jobs.size() + 1);
+    suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
+    for (std::size_t i = jobs.size(); i-- > 0;)
+        suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
     std::vector<Assignment> out;
-    for (int j : ranked_) {
-        if (pool_->totalFree() == 0) break;
-        Assignment a{j, {}};
-        if (placement_->place(in.by_index[j]->gpus, *pool_, a.gpus)) out.push_back(std::move(a));
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (pool_->totalFree() < suffix_min_[i]) break;
+        Assignment a{jobs[i], {}};
+        if (placement_->place(in.by_index[jobs[i]]->gpus, *pool_, a.gpus)) out.push_back(std::move(a));
     }
     return out;
 }
 
-bool ExclusiveScheduler::packSticky(const SchedulerInput& in, const std::vector<int>& kept,
-                                    const std::vector<int>& fresh, std::vector<Assignment>& out, bool skip_unfit) {
+bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,
+                                    bool skip_unfit) {
     pool_->reset();
-    out.clear();
-    for (int j : kept) {
+    d.keep.clear();
+    d.start.clear();
+    for (int j : jobs) {
         const JobState& s = *in.by_index[j];
-        for (int g : s.held) pool_->take(g);
-        out.push_back({j, std::vector<int>(s.held.begin(), s.held.end())});
+        if (!s.running) continue;
+        pool_->takeAll(s.held);
+        d.keep.push_back(j);
     }
-    for (int j : fresh) {
-        if (pool_->totalFree() == 0 && skip_unfit) break;
+    for (int j : jobs) {
+        const JobState& s = *in.by_index[j];
+        if (s.running) continue;
+        if (pool_->totalFree() == 0) {
+            if (skip_unfit) break;
+            return false;
+        }
         Assignment a{j, {}};
-        if (placement_->place(in.by_index[j]->gpus, *pool_, a.gpus)) {
-            out.push_back(std::move(a));
+        if (placement_->place(s.gpus, *pool_, a.gpus)) {
+            d.start.push_back(std::move(a));
         } else if (!skip_unfit) {
             return false;
         }
@@ -46,36 +60,49 @@ bool ExclusiveScheduler::packSticky(const SchedulerInput& in, const std::vector<
     return true;
 }
 
+Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
+    Decision d;
+    int waiting = 0;
+    int waiting_gpus = 0;
+    for (const JobState& s : in.active) {
+        if (s.running) continue;
+        ++waiting;
+        waiting_gpus += s.gpus;
+    }
+    const bool sticky = options_.keep_running_in_place || !order_->preemptive();
+    if (waiting == 0 && sticky) {
+        for (const JobState& s : in.active) d.keep.push_back(s.index);
+        return d;
+    }
+    order_->rank(in, ranked_);
+    if (!order_->preemptive()) {
+        packAround(in, ranked_, d, /*skip_unfit=*/true);
+        return d;
+    }
+    if (!options_.keep_running_in_place) {
+        d.start = packFresh(in, ranked_);
+        return d;
+    }
+    int free_gpus = in.cluster->totalGpus();
+    for (const JobState& s : in.active)
+        if (s.running) free_gpus -= s.gpus;
+    if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false)) return d;
+
+    std::vector<Assignment> packed = packFresh(in, ranked_);
+    std::vector<int> admitted;
+    admitted.reserve(packed.size());
+    for (const auto& a : packed) admitted.push_back(a.job);
+    if (packAround(in, admitted, d, /*skip_unfit=*/false)) return d;
+    d.keep.clear();
+    d.start = std::move(packed);
+    return d;
+}
+
 Decision ExclusiveScheduler::schedule(const SchedulerInput& in) {
     ensurePool(*in.cluster);
-    order_->rank(in, ranked_);
-    Decision d;
-
-    if (!order_->preemptive()) {
-        // Running jobs keep their GPUs; waiting ones fill the rest in priority order.
-        std::vector<int> kept, waiting;
-        for (int j : ranked_) (in.by_index[j]->running ? kept : waiting).push_back(j);
-        packSticky(in, kept, waiting, d.run, /*skip_unfit=*/true);
-        d.wakeup = order_->nextChange(in, d.run);
-        return d;
-    }
-
-    std::vector<Assignment> fresh = packFresh(in);
-    if (!options_.keep_running_in_place) {
-        d.run = std::move(fresh);
-        d.wakeup = order_->nextChange(in, d.run);
-        return d;
-    }
-    // Same admitted set, but without moving running jobs when the newcomers fit around them.
-    std::vector<int> kept, started;
-    for (const auto& a : fresh) (in.by_index[a.job]->running ? kept : started).push_back(a.job);
-    std::vector<Assignment> sticky;
-    if (packSticky(in, kept, started, sticky, /*skip_unfit=*/false)) {
-        d.run = std::move(sticky);
-    } else {
-        d.run = std::move(fresh);
-    }
-    d.wakeup = order_->nextChange(in, d.run);
+    order_->observe(in);
+    Decision d = decide(in);
+    d.wakeup = order_->nextChange(in, d);
     return d;
 }
 

@@ -1,6 +1,16 @@
 #pragma once
 // The exclusive mechanism: every job gets its GPUs to itself. Jobs are admitted in priority
 // order; a job that does not fit is skipped and later ones are still tried (backfill).
+//
+// With keep_running_in_place (clean conventions) running jobs keep their GPUs:
+//  1. if every waiting job fits on the free GPUs next to the running ones, all of them run
+//     (nothing is preempted when nobody has to wait);
+//  2. otherwise the admitted set is what packing the ranked jobs into an empty cluster
+//     admits; running jobs outside it are preempted, and the newcomers are placed around
+//     the running ones; only if one of them cannot fit that way do jobs move to the packed
+//     placement (and pay the restart overhead).
+// Without it (muri-artifact) the placement is recomputed from an empty cluster at every event.
+// Non-preemptive orders never stop a running job: waiting jobs fill the free GPUs in order.
 #include <memory>
 
 #include "core/policies/gpu_pool.h"
@@ -11,8 +21,6 @@
 namespace cl {
 
 struct ExclusiveOptions {
-    // Running jobs keep their GPUs when they stay admitted (clean conventions); otherwise the
-    // placement is recomputed from an empty cluster at every event (muri-artifact).
     bool keep_running_in_place = true;
 };
 
@@ -25,12 +33,12 @@ public:
 
 private:
     void ensurePool(const Cluster& cluster);
-    // Packs the ranked jobs into an empty cluster; returns the admitted assignments.
-    std::vector<Assignment> packFresh(const SchedulerInput& in);
-    // Keeps `kept` jobs where they run and places `fresh` on the remaining free GPUs;
-    // false if one of them does not fit.
-    bool packSticky(const SchedulerInput& in, const std::vector<int>& kept, const std::vector<int>& fresh,
-                    std::vector<Assignment>& out, bool skip_unfit);
+    // Packs `jobs` (in order) into an empty cluster; the admitted ones are returned.
+    std::vector<Assignment> packFresh(const SchedulerInput& in, const std::vector<int>& jobs);
+    // Running jobs of `jobs` keep their GPUs, the others are placed around them in order.
+    // With skip_unfit, jobs that do not fit wait; otherwise returns false at the first one.
+    bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit);
+    Decision decide(const SchedulerInput& in);
 
     std::string name_;
     std::unique_ptr<PriorityOrder> order_;
@@ -39,6 +47,7 @@ private:
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> ranked_;
+    std::vector<int> suffix_min_;
 };
 
 }  // namespace cl

@@ -15,6 +15,10 @@ GpuPool::GpuPool(const Cluster& cluster) {
         max_capacity_ = std::max(max_capacity_, s.gpus);
     }
     total_gpus_ = g;
+    by_capacity_.resize(capacity_.size());
+    for (std::size_t i = 0; i < capacity_.size(); ++i) by_capacity_[i] = static_cast<int>(i);
+    std::stable_sort(by_capacity_.begin(), by_capacity_.end(),
+                     [&](int a, int b) { return capacity_[a] > capacity_[b]; });
     busy_.assign(g, 0);
     free_.assign(capacity_.size(), 0);
     level_.assign(max_capacity_ + 1, std::vector<std::uint64_t>((capacity_.size() + 63) / 64, 0));
@@ -47,6 +51,21 @@ void GpuPool::take(int gpu) {
     setLevel(s, true);
 }
 
+void GpuPool::takeAll(std::span<const int> gpus) {
+    std::size_t i = 0;
+    while (i < gpus.size()) {
+        int s = gpu_server_[gpus[i]];
+        setLevel(s, false);
+        for (; i < gpus.size() && gpu_server_[gpus[i]] == s; ++i) {
+            if (busy_[gpus[i]]) continue;
+            busy_[gpus[i]] = 1;
+            --free_[s];
+            --total_free_;
+        }
+        setLevel(s, true);
+    }
+}
+
 void GpuPool::release(int gpu) {
     if (!busy_[gpu]) return;
     int s = gpu_server_[gpu];
@@ -58,12 +77,16 @@ void GpuPool::release(int gpu) {
 }
 
 void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
+    setLevel(s, false);
     for (int g = first_gpu_[s]; n > 0 && g < first_gpu_[s] + capacity_[s]; ++g) {
         if (busy_[g]) continue;
-        take(g);
+        busy_[g] = 1;
+        --free_[s];
+        --total_free_;
         out.push_back(g);
         --n;
     }
+    setLevel(s, true);
 }
 
 int GpuPool::lowestInLevel(int level, const std::vector<char>* exclude) const {

@@ -3,6 +3,7 @@
 // placements ask thousands of times per run: first or best server with at least n free GPUs
 // and fully free servers. Servers are indexed in bitsets by their free count.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/model/cluster.h"
@@ -24,6 +25,10 @@ public:
 
     void take(int gpu);
     void release(int gpu);
+    // Takes every GPU of a sorted list (a job's holding), one bitset update per server.
+    void takeAll(std::span<const int> sorted_gpus);
+    // Server indices by capacity, largest first (ties by index); fixed for the cluster.
+    const std::vector<int>& serversByCapacity() const { return by_capacity_; }
     // Takes the n lowest-numbered free GPUs of server s (n <= serverFree(s)).
     void takeOnServer(int s, int n, std::vector<int>& out);
 
@@ -37,6 +42,7 @@ private:
     int lowestInLevel(int level, const std::vector<char>* exclude) const;
 
     std::vector<int> capacity_;
+    std::vector<int> by_capacity_;
     std::vector<int> free_;
     std::vector<int> first_gpu_;
     std::vector<int> gpu_server_;

@@ -5,11 +5,14 @@
 
 namespace cl {
 
-void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
+void KeyedOrder::observe(const SchedulerInput& in) {
     if (!in.completed.empty())
         std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
     for (int j : in.arrived)
         if (in.by_index[j]) list_.push_back(j);
+}
+
+void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
     scratch_.clear();
     scratch_.reserve(list_.size());
     for (int j : list_) scratch_.emplace_back(key(*in.by_index[j]), j);

@@ -47,12 +47,14 @@ private:
 
     std::vector<int> fullyFreeServersInPreferenceOrder(const GpuPool& pool) const {
         std::vector<int> v;
-        for (int s = 0; s < pool.servers(); ++s)
-            if (pool.fullyFree(s)) v.push_back(s);
         // Best fit prefers the biggest servers so the job spans fewer of them.
-        if (!first_fit_)
-            std::stable_sort(v.begin(), v.end(),
-                             [&](int a, int b) { return pool.serverCapacity(a) > pool.serverCapacity(b); });
+        if (first_fit_) {
+            for (int s = 0; s < pool.servers(); ++s)
+                if (pool.fullyFree(s)) v.push_back(s);
+        } else {
+            for (int s : pool.serversByCapacity())
+                if (pool.fullyFree(s)) v.push_back(s);
+        }
         return v;
     }
 

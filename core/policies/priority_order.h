@@ -17,10 +17,13 @@ public:
     virtual std::string name() const = 0;
     // Non-preemptive orders never stop a running job for a higher-priority one.
     virtual bool preemptive() const { return true; }
+    // Called at every event: take note of arrivals, completions and attained service.
+    virtual void observe(const SchedulerInput& input) = 0;
+    // The ranking as of the last observe(); only called when a choice has to be made.
     virtual void rank(const SchedulerInput& input, std::vector<int>& ranked) = 0;
     // Next time the ranking changes without an arrival or completion (infinity = never),
-    // given the jobs that run after this event's decision.
-    virtual double nextChange(const SchedulerInput&, std::span<const Assignment> /*running*/) const {
+    // given this event's decision.
+    virtual double nextChange(const SchedulerInput&, const Decision&) const {
         return std::numeric_limits<double>::infinity();
     }
 };
@@ -28,6 +31,7 @@ public:
 // An order by a scalar key, smaller first; ties keep the previous order, then arrival order.
 class KeyedOrder : public PriorityOrder {
 public:
+    void observe(const SchedulerInput& input) override;
     void rank(const SchedulerInput& input, std::vector<int>& ranked) override;
 
 protected:

@@ -42,7 +42,9 @@ struct Assignment {
 };
 
 struct Decision {
-    std::vector<Assignment> run;  // every job that runs after this event (others wait)
+    std::vector<int> keep;          // running jobs that continue on the GPUs they hold
+    std::vector<Assignment> start;  // jobs that start, resume or move to these GPUs
+    // Every running job in neither list is preempted and waits.
     // Ask to be called again at this time even if nothing else happens (e.g. a priority
     // threshold crossing); infinity = no request.
     double wakeup = std::numeric_limits<double>::infinity();

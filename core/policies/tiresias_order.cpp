@@ -20,7 +20,7 @@ double TiresiasOrder::serviceInQueue(const JobState& j) const {
     return (j.attained - attained_base_[j.index]) * j.gpus;
 }
 
-void TiresiasOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
+void TiresiasOrder::observe(const SchedulerInput& in) {
     // What the previous decision left: finished jobs leave, waiting jobs move behind running ones.
     for (auto& q : queues_) {
         std::erase_if(q, [&](int j) { return in.by_index[j] == nullptr; });
@@ -54,14 +54,18 @@ void TiresiasOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
             }
         }
     }
+}
+
+void TiresiasOrder::rank(const SchedulerInput&, std::vector<int>& ranked) {
     ranked.clear();
     for (const auto& q : queues_) ranked.insert(ranked.end(), q.begin(), q.end());
 }
 
-double TiresiasOrder::nextChange(const SchedulerInput& in, std::span<const Assignment> running) const {
+double TiresiasOrder::nextChange(const SchedulerInput& in, const Decision& d) const {
     double next = std::numeric_limits<double>::infinity();
     runs_after_.assign(in.by_index.size(), 0);
-    for (const auto& a : running) runs_after_[a.job] = 1;
+    for (int j : d.keep) runs_after_[j] = 1;
+    for (const auto& a : d.start) runs_after_[a.job] = 1;
     for (const JobState& j : in.active) {
         int q = queue_of_[j.index];
         bool runs = runs_after_[j.index] != 0;

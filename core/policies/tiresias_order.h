@@ -23,8 +23,9 @@ public:
 
     explicit TiresiasOrder(bool artifact_rounding, bool starvation_guard);
     std::string name() const override { return "tiresias"; }
+    void observe(const SchedulerInput& input) override;
     void rank(const SchedulerInput& input, std::vector<int>& ranked) override;
-    double nextChange(const SchedulerInput& input, std::span<const Assignment> running) const override;
+    double nextChange(const SchedulerInput& input, const Decision& decision) const override;
 
     int queueOf(int job) const { return job < static_cast<int>(queue_of_.size()) ? queue_of_[job] : 0; }
 

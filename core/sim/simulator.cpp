@@ -165,10 +165,19 @@ private:
     void apply(const Decision& d, double t) {
         std::vector<char>& chosen = scratch_chosen_;
         chosen.assign(jobs_.size(), 0);
-        for (const auto& a : d.run) {
-            if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || jobs_[a.job].status == Status::Done ||
-                jobs_[a.job].status == Status::Future || static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
-                throw SimulationError("policy '" + result_.policy + "' returned an invalid assignment");
+        auto invalid = [&](const std::string& why) {
+            throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
+        };
+        for (int j : d.keep) {
+            if (j < 0 || j >= static_cast<int>(jobs_.size()) || jobs_[j].status != Status::Running || chosen[j])
+                invalid("keeps job #" + std::to_string(j) + " which is not running");
+            chosen[j] = 1;
+        }
+        for (const auto& a : d.start) {
+            if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
+                (jobs_[a.job].status != Status::Pending && jobs_[a.job].status != Status::Running) ||
+                static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
+                invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
         }
         // Stop first so that GPUs are free for the jobs that start or move.
@@ -183,16 +192,20 @@ private:
         }
         running_.clear();
         // Jobs that move release their old GPUs before anyone takes new ones.
-        std::vector<std::vector<int>> target(d.run.size());
-        for (std::size_t i = 0; i < d.run.size(); ++i) {
-            const Assignment& a = d.run[i];
+        std::vector<std::vector<int>> target(d.start.size());
+        for (std::size_t i = 0; i < d.start.size(); ++i) {
+            const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             target[i] = a.gpus;
             std::sort(target[i].begin(), target[i].end());
             if (job.status == Status::Running && target[i] != job.held) recorder_.stopJob(a.job, job.held, t);
         }
-        for (std::size_t i = 0; i < d.run.size(); ++i) {
-            const Assignment& a = d.run[i];
+        for (int j : d.keep) {
+            jobs_[j].last_update = t;
+            running_.push_back(j);
+        }
+        for (std::size_t i = 0; i < d.start.size(); ++i) {
+            const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             bool was_running = job.status == Status::Running;
             if (!was_running || target[i] != job.held) {
