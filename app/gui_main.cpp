@@ -102,8 +102,7 @@ int main(int argc, char** argv) {
         scenario = cl::views::Scenario::demo();
     } catch (const std::exception& error) {
         const QString message =
-            QStringLiteral(
-                "Cannot load the demo scenario: %1\n(data directory: %2; set CLUSTERLOOM_DATA to override)")
+            QStringLiteral("Cannot load the demo scenario: %1\n(data directory: %2)")
                 .arg(QString::fromStdString(error.what()), QString::fromStdString(cl::dataDir()));
         printErr(message);
         if (!screenshot) QMessageBox::critical(nullptr, QStringLiteral("ClusterLoom"), message);

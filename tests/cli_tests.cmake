@@ -1,0 +1,33 @@
+# End-to-end checks of clusterloom-cli: it runs, writes what it promises, and bad input gives
+# a non-zero exit with one clear line naming the problem.
+set(CLI $<TARGET_FILE:clusterloom-cli>)
+set(CLI_OUT ${CMAKE_BINARY_DIR}/cli-test-out)
+set(FIX ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/cli)
+
+add_test(NAME cli_help COMMAND ${CLI} run --help)
+set_tests_properties(cli_help PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "--policy P")
+
+add_test(NAME cli_run_writes_results
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/run -DFIX=${FIX}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run_check.cmake)
+set_tests_properties(cli_run_writes_results PROPERTIES LABELS core)
+
+add_test(NAME cli_demo COMMAND ${CLI} demo --out ${CLI_OUT}/demo)
+set_tests_properties(cli_demo PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "tiresias.*utilization.svg")
+
+add_test(NAME cli_unknown_policy COMMAND ${CLI} run --trace ${FIX}/small.csv --policy nope)
+set_tests_properties(cli_unknown_policy PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_unknown_policy_message COMMAND ${CLI} run --trace ${FIX}/small.csv --policy nope)
+set_tests_properties(cli_unknown_policy_message PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "unknown order 'nope'.*Orders: fifo")
+
+add_test(NAME cli_bad_trace_message COMMAND ${CLI} run --trace ${FIX}/bad_gpus.csv)
+set_tests_properties(cli_bad_trace_message PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "bad_gpus.csv:3: field 'gpus'")
+
+add_test(NAME cli_missing_file_message COMMAND ${CLI} run --trace ${FIX}/does_not_exist.csv)
+set_tests_properties(cli_missing_file_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "does_not_exist.csv")
+
+add_test(NAME cli_generate_transform
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/gen -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_generate_check.cmake)
+set_tests_properties(cli_generate_transform PROPERTIES LABELS core)

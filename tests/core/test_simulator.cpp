@@ -1,0 +1,274 @@
+// Engine behaviour: hand-computed scenarios with exact JCTs per order, the two convention
+// sets, and invariants checked on every run of every policy.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+#include "core/workload/trace_generator.h"
+
+using namespace cl;
+
+namespace {
+
+Cluster oneServer(int gpus) {
+    Cluster c;
+    c.name = "test";
+    Server s;
+    s.name = "s0";
+    s.gpus = gpus;
+    c.servers.push_back(s);
+    return c;
+}
+
+// Jobs with one-second iterations, so that iterations = seconds of solo run time.
+Job job(const std::string& id, double submit, int gpus, double seconds) {
+    Job j;
+    j.id = id;
+    j.submit_time = submit;
+    j.gpus = gpus;
+    j.iterations = seconds;
+    j.iteration_time = 1.0;
+    return j;
+}
+
+ProfileSet noProfiles(double restart_overhead) {
+    ProfileSet p;
+    p.default_restart_overhead = restart_overhead;
+    return p;
+}
+
+SimOptions exact(const std::string& conventions) {
+    SimOptions o;
+    o.conventions = Conventions::byName(conventions);
+    o.conventions.solo_factor = 1.0;
+    return o;
+}
+
+std::vector<double> jcts(const SimResult& r) {
+    std::vector<double> v;
+    for (const auto& j : r.jobs) v.push_back(j.jct);
+    return v;
+}
+
+// 2 GPUs: J0 (t=0, 2 GPUs, 4 s), J1 (t=1, 2 GPUs, 5 s), J2 (t=2, 1 GPU, 3 s); no restart cost.
+Trace threeJobs() {
+    Trace t;
+    t.name = "three";
+    t.jobs = {job("J0", 0, 2, 4), job("J1", 1, 2, 5), job("J2", 2, 1, 3)};
+    return t;
+}
+
+void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult& r, const ProfileSet& profiles,
+                     bool clean) {
+    const QString what = QString::fromStdString(r.policy + " / " + r.conventions);
+    QVERIFY2(r.summary.completed == static_cast<int>(trace.jobs.size()), qPrintable(what));
+    std::map<int, double> gpu_seconds;
+    std::vector<std::vector<std::pair<double, double>>> per_gpu(cluster.totalGpus());
+    for (const auto& s : r.segments) {
+        QVERIFY2(s.t1 > s.t0, qPrintable(what));
+        const JobRecord& j = r.jobs[s.job];
+        QVERIFY2(s.t0 >= j.submit && s.t1 <= j.end + 1e-9, qPrintable(what + ": segment outside the job's life"));
+        gpu_seconds[s.job] += s.t1 - s.t0;
+        per_gpu[s.gpu].push_back({s.t0, s.t1});
+    }
+    for (auto& segs : per_gpu) {  // no GPU over-committed
+        std::sort(segs.begin(), segs.end());
+        for (std::size_t i = 1; i < segs.size(); ++i)
+            QVERIFY2(segs[i].first >= segs[i - 1].second - 1e-9, qPrintable(what + ": GPU over-committed"));
+    }
+    for (const auto& j : r.jobs) {
+        QVERIFY2(j.completed, qPrintable(what));
+        QVERIFY2(j.first_start >= j.submit, qPrintable(what + ": job starts before it is submitted"));
+        QVERIFY2(j.end >= j.first_start, qPrintable(what));
+        QCOMPARE(j.jct, j.end - j.submit);
+        // Totals conserved: the GPU time the segments show is the job's running time x GPUs.
+        QVERIFY2(std::fabs(gpu_seconds[j.index] - j.running_time * j.gpus) <= 1e-6 * (1 + j.running_time * j.gpus),
+                 qPrintable(what + ": GPU-seconds not conserved for job " + QString::fromStdString(j.id)));
+        // Every job computes exactly its iterations: running time = work + restart overhead paid.
+        double work = j.iterations * j.solo_iteration_time;
+        const ModelProfile* m = profiles.find(j.model);
+        double overhead = m && m->at(j.gpus) ? m->at(j.gpus)->restart_overhead : profiles.default_restart_overhead;
+        if (clean) {
+            QVERIFY2(j.running_time >= work * (1 - 1e-9) - 1e-6, qPrintable(what + ": finished early"));
+            QVERIFY2(j.running_time <= work * (1 + 1e-9) + j.restarts * overhead + 1e-6,
+                     qPrintable(what + ": ran longer than its work plus overheads"));
+        }
+        QVERIFY2(j.preemptions <= j.restarts, qPrintable(what));
+    }
+}
+
+}  // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Hand-computed (see the comments) on the three-job scenario; exact values.
+    void fifoBackfillsButNeverPreempts() {
+        // J0 0-4; J1 4-9 (first in line); J2 9-12.
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "fifo", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{4, 8, 10}));
+    }
+    void sjfTakesTheShortestWaitingJob() {
+        // At 4: J2 (3 s) before J1 (5 s): J2 4-7, J1 7-12.
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "sjf", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{4, 11, 5}));
+    }
+    void srtfKeepsTheJobWithLessTimeLeft() {
+        // At 2: J0 has 2 s left < J2's 3 s, so J0 keeps its GPUs; then J2 4-7, J1 7-12.
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "srtf", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{4, 11, 5}));
+    }
+    void srsfWeighsRemainingTimeByGpus() {
+        // At 2: J2's service 3 < J0's 2 s x 2 GPUs = 4: J0 is preempted, J2 2-5, J0 5-7, J1 7-12.
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "srsf", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{7, 11, 3}));
+        QCOMPARE(r.jobs[0].preemptions, 1);
+    }
+    void lasRunsTheLeastServedJob() {
+        // At 1: J1 (0 s served) preempts J0; at 2: J2 preempts J1 and runs 2-5; the tie J1/J0
+        // (1 s each) keeps the previous order: J1 5-9, J0 9-12.
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "las", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{12, 8, 3}));
+    }
+    void las2dRunsTheLeastGpuServedJob() {
+        // Same choices as LAS here (served GPU-seconds 2 vs 0 at 1; 2, 2, 0 at 2).
+        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "las2d", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{12, 8, 3}));
+    }
+    void tiresiasDemotesAt3250GpuSeconds() {
+        // 1 GPU. J0 0-3250 (demoted to queue 1), J1 3250-4250 (queue 0 first), J2 4250-7500
+        // (demoted), then queue 1 in order of entry: J0 7500-9250, J2 9250-10000.
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 5000), job("J1", 100, 1, 1000), job("J2", 200, 1, 4000)};
+        for (const char* conv : {"clean", "muri-artifact"}) {
+            auto r = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact(conv));
+            QCOMPARE(jcts(r), (std::vector<double>{9250, 4150, 9800}));
+        }
+    }
+    void tiresiasStarvationGuardPromotesWaitingJobs() {
+        // Clean only: J0 served 3250 GPU-s in queue 0, then waits behind a stream of short
+        // jobs; after 2 x 3250 s of waiting it goes back to queue 0.
+        Trace t;
+        t.jobs.push_back(job("long", 0, 1, 5000));
+        for (int i = 0; i < 12; ++i) t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
+        auto clean = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
+        auto artifact = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
+        QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
+        QCOMPARE(artifact.jobs[0].end, 3250.0 + 12 * 1000.0 + 1750.0);
+        QCOMPARE(clean.jobs[0].end, 12000.0);
+    }
+
+    // The two convention sets differ in how restart overhead is paid (10 s here, SRTF, 1 GPU):
+    // clean pays it at each start/resume; the artifact loses it in every interval between
+    // events but predicts completions without it.
+    void conventionsGiveDifferentExactJcts() {
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 100), job("J1", 10, 1, 20), job("J2", 20, 1, 50)};
+        auto clean = simulate(oneServer(1), t, noProfiles(10), "srtf", exact("clean"));
+        auto artifact = simulate(oneServer(1), t, noProfiles(10), "srtf", exact("muri-artifact"));
+        // clean: J1 10-40 (10 s restart), J2 40-100, J0 resumes 100-210.
+        QCOMPARE(jcts(clean), (std::vector<double>{210, 30, 80}));
+        // artifact: J1 10-40 (the arrival at 20 costs it 10 s), J2 40-90, J0 90-190.
+        QCOMPARE(jcts(artifact), (std::vector<double>{190, 30, 70}));
+    }
+
+    void soloFactorScalesIterationTime() {
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 1000)};
+        SimOptions o = exact("clean");
+        o.conventions.solo_factor = 1.015;
+        auto r = simulate(oneServer(1), t, noProfiles(0), "fifo", o);
+        QCOMPARE(r.jobs[0].jct, 1015.0);
+    }
+
+    void zeroLengthJobsFinishOnArrival() {
+        Trace t;
+        t.jobs = {job("empty", 5, 1, 0), job("J", 0, 1, 10)};
+        auto r = simulate(oneServer(1), t, noProfiles(0), "fifo", exact("clean"));
+        QCOMPARE(r.jobs[0].jct, 0.0);
+        QCOMPARE(r.jobs[1].jct, 10.0);
+    }
+
+    void rejectsJobsLargerThanTheCluster() {
+        Trace t;
+        t.jobs = {job("huge", 0, 16, 10)};
+        try {
+            simulate(oneServer(8), t, noProfiles(0), "fifo");
+            QFAIL("expected SimulationError");
+        } catch (const SimulationError& e) {
+            QVERIFY(QString(e.what()).contains("huge"));
+            QVERIFY(QString(e.what()).contains("16 GPUs"));
+        }
+    }
+
+    void rejectsUnknownPolicyListingValidOnes() {
+        try {
+            simulate(oneServer(1), threeJobs(), noProfiles(0), "srtff");
+            QFAIL("expected invalid_argument");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY(QString(e.what()).contains("srtff"));
+            QVERIFY(QString(e.what()).contains("tiresias"));
+        }
+    }
+
+    void isDeterministic() {
+        ProfileSet profiles = builtinProfiles();
+        GeneratorConfig g;
+        g.jobs = 300;
+        g.seed = 7;
+        g.jobs_per_hour = 40;
+        g.max_gpus = 16;
+        Trace t = generate(g, &profiles);
+        Cluster c = builtinCluster("muri-testbed-64");
+        auto a = simulate(c, t, profiles, "srtf");
+        auto b = simulate(c, t, profiles, "srtf");
+        QCOMPARE(jcts(a), jcts(b));
+        QCOMPARE(a.segments.size(), b.segments.size());
+    }
+
+    void invariantsHoldForEveryPolicyAndConvention() {
+        ProfileSet profiles = builtinProfiles();
+        GeneratorConfig g;
+        g.jobs = 250;
+        g.seed = 11;
+        g.jobs_per_hour = 30;
+        g.max_gpus = 16;
+        Trace t = generate(g, &profiles);
+        Cluster c;  // 4 servers x 4 reference GPUs: fragmentation matters
+        c.name = "4x4";
+        for (int i = 0; i < 4; ++i) c.servers.push_back(oneServer(4).servers[0]);
+        for (const std::string conv : {"clean", "muri-artifact"}) {
+            for (const std::string& order : orderNames()) {
+                for (const std::string placement : {"", "+firstfit", "+count"}) {
+                    auto r = simulate(c, t, profiles, order + placement, exact(conv));
+                    checkInvariants(c, t, r, profiles, conv == "clean");
+                }
+            }
+        }
+    }
+
+    void progressCanCancel() {
+        ProfileSet profiles = builtinProfiles();
+        GeneratorConfig g;
+        g.jobs = 2000;
+        g.seed = 3;
+        g.jobs_per_hour = 200;
+        g.max_gpus = 8;
+        Trace t = generate(g, &profiles);
+        SimOptions o;
+        int calls = 0;
+        o.progress = [&](double) { return ++calls < 2; };
+        auto r = simulate(builtinCluster("muri-testbed-64"), t, profiles, "srtf", o);
+        QVERIFY(r.cancelled);
+        QVERIFY(r.summary.completed < static_cast<int>(t.jobs.size()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "test_simulator.moc"
