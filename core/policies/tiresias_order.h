@@ -19,7 +19,7 @@ namespace cl {
 class TiresiasOrder : public PriorityOrder {
 public:
     static constexpr double kLimits[2] = {3250.0, 7200.0};
-    static constexpr double kStarvationFactor = 2.0;
+    static constexpr double kStarvationFactor = 10.0;
 
     explicit TiresiasOrder(bool artifact_rounding, bool starvation_guard);
     std::string name() const override { return "tiresias"; }

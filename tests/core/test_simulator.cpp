@@ -152,16 +152,17 @@ private slots:
         }
     }
     void tiresiasStarvationGuardPromotesWaitingJobs() {
-        // Clean only: J0 served 3250 GPU-s in queue 0, then waits behind a stream of short
-        // jobs; after 2 x 3250 s of waiting it goes back to queue 0.
+        // Clean only: "long" served 3250 GPU-s in queue 0, then waits behind a stream of short
+        // jobs; after 10 x 3250 s of waiting (at 35,750) it goes back to the end of queue 0 and
+        // runs when the short job then running ends (36,250), finishing at 38,000.
         Trace t;
         t.jobs.push_back(job("long", 0, 1, 5000));
-        for (int i = 0; i < 12; ++i) t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
+        for (int i = 0; i < 40; ++i) t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
         auto clean = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
         auto artifact = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
         QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
-        QCOMPARE(artifact.jobs[0].end, 3250.0 + 12 * 1000.0 + 1750.0);
-        QCOMPARE(clean.jobs[0].end, 12000.0);
+        QCOMPARE(artifact.jobs[0].end, 3250.0 + 40 * 1000.0 + 1750.0);
+        QCOMPARE(clean.jobs[0].end, 38000.0);
     }
 
     // The two convention sets differ in how restart overhead is paid (10 s here, SRTF, 1 GPU):
