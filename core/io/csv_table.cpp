@@ -85,8 +85,8 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& file, bool ha
         if (in_quotes) throw ParseError(file, row.line, "", "unterminated quoted field");
         row.cells.push_back(std::move(cell));
         quoted.push_back(cell_quoted);
-        bool blank = row.cells.size() == 1 && !quoted[0] &&
-                     row.cells[0].find_first_not_of(" \t") == std::string::npos;
+        bool blank =
+            row.cells.size() == 1 && !quoted[0] && row.cells[0].find_first_not_of(" \t") == std::string::npos;
         if (blank) continue;
         for (std::size_t k = 0; k < row.cells.size(); ++k) {
             if (quoted[k]) continue;

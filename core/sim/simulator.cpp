@@ -120,7 +120,9 @@ private:
         for (int j : running_) {
             EngineJob& job = jobs_[j];
             double elapsed = t - job.last_update;
-            job.attained += elapsed;
+            // Summed as (attained + t) - last, the authors' order of operations: Tiresias
+            // demotion times depend on the last bit.
+            job.attained = (job.attained + t) - job.last_update;
             job.last_update = t;
             if (job.predicted_end == t) {
                 job.remaining = 0.0;

@@ -1,7 +1,7 @@
 // Fidelity: with the muri-artifact conventions the engine reproduces what the authors' Muri
 // simulator prints for the shared Philly-derived traces (../shared/data/muri-traces/
-// reference-results.md). The issue asks for the average JCT within 10%; SRTF and SRSF match
-// to the second and Tiresias within 6% (ties broken differently when every job arrives at 0).
+// reference-results.md). The issue asks for the average JCT within 10%; the engine matches
+// every published figure (avg JCT and makespan) to the second, so the test holds it to that.
 #include <QtTest>
 
 #include <cmath>
@@ -69,11 +69,8 @@ private slots:
         qInfo("%s %s: avg JCT %.0f s (reference %.0f s, gap %.2f%%), makespan %.0f s (reference %.0f s)",
               qPrintable(trace), qPrintable(policy), r.summary.avg_jct, avg, gap * 100, r.summary.makespan, makespan);
         QVERIFY2(gap <= 0.10, "average JCT more than 10% away from the authors' simulator");
-        if (policy != "tiresias") {
-            // Exact reproduction (to the second) where no tie-breaking differences arise.
-            QVERIFY(std::fabs(r.summary.avg_jct - avg) < 1.0);
-            QVERIFY(std::fabs(r.summary.makespan - makespan) < 1.0);
-        }
+        QVERIFY2(std::fabs(r.summary.avg_jct - avg) < 1.0, "average JCT no longer reproduced to the second");
+        QVERIFY2(std::fabs(r.summary.makespan - makespan) < 1.0, "makespan no longer reproduced to the second");
     }
 
     void cleanConventionsDifferFromTheArtifact() {
