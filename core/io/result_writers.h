@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/atomic_file.h"
 #include "core/sim/sim_result.h"
 
 namespace cl {
@@ -21,17 +22,5 @@ nlohmann::json summaryJson(const Summary& s);
 nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context);
 void writeJson(const nlohmann::json& j, const std::string& path);
 
-// Writes to path + ".tmp" and renames, so that a failed write never leaves a half file.
-class AtomicFile {
-public:
-    explicit AtomicFile(std::string path);
-    ~AtomicFile();
-    std::ostream& stream();
-    void commit();  // throws std::runtime_error naming the file on I/O failure
-
-private:
-    struct Impl;
-    Impl* impl_;
-};
 
 }  // namespace cl

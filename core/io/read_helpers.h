@@ -1,0 +1,71 @@
+#pragma once
+// Internal helpers shared by the trace readers, so that every format applies the same
+// validation rules, error wording, warning policy and provenance. Not part of the io API.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/io/csv_table.h"
+#include "core/io/parse_error.h"
+#include "core/io/trace_readers.h"
+
+namespace cl::io {
+
+// A job asking for more GPUs than this is a unit or data error, not a plausible request.
+constexpr int kMaxJobGpus = 100000;
+
+std::string fileName(const std::string& path);     // "dir/trace1.csv" -> "trace1.csv"
+std::string fileStem(const std::string& path);     // "dir/trace1.csv" -> "trace1"
+std::string directoryOf(const std::string& path);  // "dir/trace1.csv" -> "dir" ("." if none)
+
+void warn(const TraceReadOptions& opts, std::string message);
+
+// "YYYY-MM-DD HH:MM:SS" (a 'T' instead of the space and a fraction of a second are also
+// accepted) -> seconds since 1970-01-01. No time zone is applied: traces only need
+// differences between timestamps of the same file.
+std::optional<double> parseDateTime(std::string_view text);
+
+// GPU count of a job: a whole number in 1..kMaxJobGpus; errors name file, line and field.
+void checkJobGpus(long long gpus, const std::string& file, int line, const std::string& field);
+int jobGpus(const CsvTable& table, const CsvRow& row, int col);
+int nonNegativeInt(const CsvTable& table, const CsvRow& row, int col);
+
+// With opts.profiles set, a non-empty model must be known to it; the error lists a few names.
+// unknownModel returns that error message (nullopt when the model is fine).
+std::optional<std::string> unknownModel(const TraceReadOptions& opts, const std::string& model);
+void checkModel(const TraceReadOptions& opts, const std::string& model, const std::string& file, int line,
+                const std::string& field);
+
+// Applies the skip_invalid_rows policy around one row (or record): a ParseError either
+// propagates or becomes a warning. Returns false when the row was dropped.
+template <class Fn>
+bool guardRow(const TraceReadOptions& opts, int& skipped, Fn&& fn) {
+    if (!opts.skip_invalid_rows) {
+        fn();
+        return true;
+    }
+    try {
+        fn();
+        return true;
+    } catch (const ParseError& e) {
+        ++skipped;
+        warn(opts, std::string(e.what()) + " (row skipped)");
+        return false;
+    }
+}
+
+// Name (file stem) and provenance line of an imported trace.
+void finishImport(Trace& trace, const std::string& path, const std::string& format, int skipped_rows);
+
+// Shortest text that reads back to exactly the same double (std::to_chars).
+std::string formatDouble(double value);
+
+// Files state milliseconds, the model keeps seconds. Conversion works on the decimal text
+// (moving the decimal point) rather than dividing a parsed double by 1000: the result is
+// the exactly rounded value of text / 1000, and a writer can always produce a text that
+// reads back to the same seconds (through a double of milliseconds ~2% of values cannot).
+// msTextToSeconds expects a text that already parsed as a finite number.
+double msTextToSeconds(std::string_view ms_text);
+std::string secondsToMsText(double seconds);
+
+}  // namespace cl::io

@@ -1,0 +1,213 @@
+// Cluster layouts (JSON, Muri spec CSV) and profile sets (JSON): reading, validation,
+// exact write-then-read round trips.
+#include <QtTest>
+
+#include <filesystem>
+#include <string>
+
+#include "core/io/layout_io.h"
+#include "core/io/parse_error.h"
+#include "core/io/profile_io.h"
+
+using namespace cl;
+
+namespace {
+
+std::string fixture(const std::string& name) {
+    return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/io/" + name;
+}
+std::string shared(const std::string& rel) {
+    return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
+}
+
+template <class Fn>
+QString parseError(Fn fn) {
+    try {
+        fn();
+    } catch (const ParseError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+void expectError(const QString& msg, const QStringList& parts) {
+    QVERIFY2(!msg.isEmpty(), "expected a ParseError");
+    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
+}
+
+bool sameServer(const Server& a, const Server& b) {
+    return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
+           a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
+           a.network_gbps == b.network_gbps;
+}
+
+void expectSameProfiles(const ProfileSet& a, const ProfileSet& b) {
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.source, b.source);
+    QVERIFY(a.default_restart_overhead == b.default_restart_overhead);
+    QVERIFY(a.gpu_type_speed == b.gpu_type_speed);
+    QCOMPARE(a.modelNames(), b.modelNames());
+    for (const auto& [name, ma] : a.models) {
+        const ModelProfile& mb = b.models.at(name);
+        QCOMPARE(ma.name, mb.name);
+        QCOMPARE(ma.batch_size, mb.batch_size);
+        QVERIFY(ma.gpu_memory_mb == mb.gpu_memory_mb);
+        QVERIFY(ma.speed_by_gpu_type == mb.speed_by_gpu_type);
+        QVERIFY(ma.extra == mb.extra);
+        QCOMPARE(ma.by_gpus.size(), mb.by_gpus.size());
+        for (std::size_t k = 0; k < ma.by_gpus.size(); ++k) {
+            const auto& pa = ma.by_gpus[k];
+            const auto& pb = mb.by_gpus[k];
+            QCOMPARE(pa.gpus, pb.gpus);
+            QVERIFY2(pa.iteration_time == pb.iteration_time, qPrintable(QString::fromStdString(name)));
+            QVERIFY2(pa.stage_times == pb.stage_times, qPrintable(QString::fromStdString(name)));
+            QVERIFY(pa.restart_overhead == pb.restart_overhead);
+        }
+    }
+}
+
+}  // namespace
+
+class TestIoLayoutProfiles : public QObject {
+    Q_OBJECT
+
+private slots:
+    void layoutJsonServersAndGroups() {
+        Cluster c = readLayoutJson(fixture("layout_small.json"));
+        QCOMPARE(c.name, std::string("mixed-lab"));
+        QCOMPARE(c.servers.size(), std::size_t(7));
+        const Server& big0 = c.servers[0];
+        QCOMPARE(big0.gpu_type, std::string("A100"));
+        QCOMPARE(big0.cpu_cores, 128);
+        QVERIFY(big0.gpu_memory_gb == 80.0 && big0.network_gbps == 200.0);
+        // Missing fields take the Server defaults.
+        const Server defaults;
+        QCOMPARE(c.servers[1].cpu_cores, defaults.cpu_cores);
+        QVERIFY(c.servers[1].memory_gb == defaults.memory_gb);
+        // Groups expand in order, indexes from 0 per group.
+        QCOMPARE(c.servers[2].name, std::string("node0"));
+        QCOMPARE(c.servers[4].name, std::string("node2"));
+        QCOMPARE(c.servers[4].rack, std::string("r1"));
+        QVERIFY(c.servers[4].memory_gb == 520.0);
+        QCOMPARE(c.servers[5].name, std::string("t4-0"));
+        QCOMPARE(c.servers[6].gpus, 2);
+        QVERIFY(c.servers[6].gpu_memory_gb == 16.0);
+        QCOMPARE(c.totalGpus(), 8 + 4 + 3 * 8 + 2 * 2);
+        QCOMPARE(readCluster(fixture("layout_small.json")).servers.size(), std::size_t(7));
+    }
+
+    void layoutBrokenInputs() {
+        expectError(parseError([] { readLayoutJson(fixture("layout_bad_gpus.json")); }),
+                    {"layout_bad_gpus.json:7", "field 'servers[1].gpus'", "between 1 and 64", "65"});
+        expectError(parseError([] { readLayoutJson(fixture("layout_duplicate_names.json")); }),
+                    {"layout_duplicate_names.json:5", "duplicate server name 'node0'"});
+        expectError(parseError([] { readLayoutJson(fixture("trace_small.json")); }),
+                    {"trace_small.json:2", "field 'format'", "clusterloom-cluster"});
+    }
+
+    void layoutRoundTripIsExact() {
+        Cluster c = readLayoutJson(fixture("layout_small.json"));
+        c.servers[3].memory_gb = 0.1 + 0.2;
+        c.servers[3].network_gbps = 1.0 / 3.0;
+        c.servers[0].rack = "rack \"quoted\", ✓";
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("layout.json").toStdString();
+        writeLayoutJson(c, out);
+        Cluster back = readCluster(out);
+        QCOMPARE(back.name, c.name);
+        QCOMPARE(back.servers.size(), c.servers.size());
+        for (std::size_t k = 0; k < c.servers.size(); ++k)
+            QVERIFY2(sameServer(c.servers[k], back.servers[k]), c.servers[k].name.c_str());
+    }
+
+    void muriClusterSpec() {
+        Cluster c = readMuriClusterSpecCsv(fixture("cluster_spec.csv"));
+        QCOMPARE(c.servers.size(), std::size_t(6));
+        QCOMPARE(c.servers[0].name, std::string("s0-n0"));
+        QCOMPARE(c.servers[4].name, std::string("s1-n1"));
+        QCOMPARE(c.servers[4].rack, std::string("switch1"));
+        QCOMPARE(c.servers[4].gpus, 4);
+        QCOMPARE(c.servers[4].cpu_cores, 32);
+        QVERIFY(c.servers[4].memory_gb == 256.0);
+        QCOMPARE(c.servers[4].gpu_type, std::string("V100"));
+        QCOMPARE(c.racks().size(), std::size_t(2));
+
+        const std::string real = shared("muri-traces/cluster_n8g8.csv");
+        if (!std::filesystem::exists(real))
+            QSKIP(qPrintable("shared data not found: " + QString::fromStdString(real) +
+                             " (see DESIGN.md section 10)"));
+        Cluster n8g8 = readCluster(real);
+        QCOMPARE(n8g8.servers.size(), std::size_t(8));
+        QCOMPARE(n8g8.totalGpus(), 64);
+        QCOMPARE(n8g8.totalCpuCores(), 8 * 92);
+        QVERIFY(n8g8.totalMemoryGb() == 8 * 520.0);
+    }
+
+    void muriClusterSpecMissingColumn() {
+        // A trace is no cluster spec: the missing column is named.
+        expectError(parseError([] { readMuriClusterSpecCsv(fixture("trace_small.csv")); }),
+                    {"trace_small.csv:1", "'num_switch'", "missing column"});
+    }
+
+    void profilesJson() {
+        ProfileSet ps = readProfilesJson(fixture("profiles_small.json"));
+        QCOMPARE(ps.name, std::string("tiny"));
+        QVERIFY(ps.default_restart_overhead == 12.0);
+        QVERIFY(ps.gpu_type_speed.at("A100") == 2.1);
+        QCOMPARE(ps.models.size(), std::size_t(2));
+        const ModelProfile& r = ps.models.at("resnet18");
+        QCOMPARE(r.batch_size, 128);
+        QVERIFY(r.gpu_memory_mb == 6432.0);
+        QCOMPARE(r.by_gpus.size(), std::size_t(2));
+        QCOMPARE(r.by_gpus[0].gpus, 1);  // sorted by GPU count after reading
+        QVERIFY(r.by_gpus[0].iteration_time == 779 / 1000.0);
+        QVERIFY(r.by_gpus[0].stage_times == std::vector<double>({0.711, 0.110, 0.0}));
+        QVERIFY(r.by_gpus[0].restart_overhead == 12.0);  // the file's default
+        QVERIFY(r.by_gpus[1].restart_overhead == 5.0);
+        const ModelProfile& b = ps.models.at("bert");
+        QVERIFY(b.speed_by_gpu_type.at("A100") == 2.5);
+        QVERIFY(b.by_gpus[0].stage_times[0] == 0.5 / 1000.0);
+        QCOMPARE(b.extra.at("note").get<std::string>(), std::string("kept verbatim"));
+        QCOMPARE(ps.speedFactor("resnet18", "A100"), 2.1);
+        QCOMPARE(ps.speedFactor("bert", "A100"), 2.5);
+    }
+
+    void profilesBrokenInputs() {
+        expectError(parseError([] { readProfilesJson(fixture("profiles_bad_stage.json")); }),
+                    {"profiles_bad_stage.json:6", "field 'models[0].by_gpus[0].stages_ms[1]'", "negative"});
+    }
+
+    void profilesRoundTripIsExact() {
+        ProfileSet ps = readProfilesJson(fixture("profiles_small.json"));
+        // Seconds that are not an exact number of milliseconds must survive ms in the file.
+        auto& p = ps.models.at("resnet18").by_gpus[0];
+        p.iteration_time = 0.1 + 0.2;
+        p.stage_times = {1.0 / 3.0, 1e-7, 0.123456789012345, 7.0};
+        p.restart_overhead = 0.3;
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("profiles.json").toStdString();
+        writeProfilesJson(ps, out);
+        expectSameProfiles(ps, readProfilesJson(out));
+    }
+
+    void profilesRoundTripManyValues() {
+        // Many seconds values, each written as milliseconds and read back.
+        ProfileSet ps;
+        ps.name = "sweep";
+        ModelProfile m;
+        m.name = "m";
+        GpuCountProfile g;
+        for (int k = 1; k <= 5000; ++k) g.stage_times.push_back(k * 0.000137 + 1.0 / (k + 2));
+        for (double v : {1e-300, 5e-324, 1e300, 0.1 + 0.2, 123456.789, 1e21, 7e-5, 0.0006, 2.0 / 3.0})
+            g.stage_times.push_back(v);
+        m.by_gpus.push_back(g);
+        ps.models["m"] = m;
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("sweep.json").toStdString();
+        writeProfilesJson(ps, out);
+        expectSameProfiles(ps, readProfilesJson(out));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestIoLayoutProfiles)
+#include "test_io_layout_profiles.moc"
