@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "Try '%s --help'.\n", qPrintable(program));
         return 2;
     }
-    if (parser.isSet(helpOption)) {
+    if (parser.isSet(helpOption) || parser.isSet(QStringLiteral("help-all"))) {
         QString help = parser.helpText();
         help.replace(QStringLiteral("<executable_name>"), program);
         std::fputs(qPrintable(help), stdout);
