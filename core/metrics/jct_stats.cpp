@@ -15,6 +15,13 @@ double percentile(std::vector<double> values, double p) {
     return values[rank - 1];
 }
 
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
 Summary summarize(const std::vector<JobRecord>& jobs) {
     Summary s;
     s.jobs = static_cast<int>(jobs.size());
@@ -34,7 +41,7 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
     double sum = 0.0;
     for (double v : jcts) sum += v;
     s.avg_jct = sum / static_cast<double>(jcts.size());
-    s.median_jct = percentile(jcts, 0.5);
+    s.median_jct = median(jcts);
     s.p95_jct = percentile(jcts, 0.95);
     s.p99_jct = percentile(jcts, 0.99);
     s.makespan = last_end - first_submit;

@@ -95,7 +95,48 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
     if (packAround(in, admitted, d, /*skip_unfit=*/false)) return d;
     d.keep.clear();
     d.start = std::move(packed);
+    keepHeldGpusWithinServers(in, d.start);
     return d;
+}
+
+void ExclusiveScheduler::keepHeldGpusWithinServers(const SchedulerInput& in, std::vector<Assignment>& plan) {
+    // The packed plan fixes how many GPUs each job gets on each server; which ids on that
+    // server is free to choose, so running jobs keep the ones they hold.
+    const int servers = pool_->servers();
+    std::vector<std::vector<std::pair<std::size_t, int>>> on_server(servers);  // (assignment, count)
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        std::vector<int> count(servers, 0);
+        for (int g : plan[i].gpus) ++count[pool_->serverOf(g)];
+        for (int s = 0; s < servers; ++s)
+            if (count[s]) on_server[s].push_back({i, count[s]});
+        plan[i].gpus.clear();
+    }
+    for (int s = 0; s < servers; ++s) {
+        if (on_server[s].empty()) continue;
+        std::vector<char> taken(pool_->serverCapacity(s), 0);
+        std::vector<int> still(on_server[s].size(), 0);
+        for (std::size_t k = 0; k < on_server[s].size(); ++k) {
+            auto [i, need] = on_server[s][k];
+            const JobState& job = *in.by_index[plan[i].job];
+            if (job.running)
+                for (int g : job.held) {
+                    if (need == 0) break;
+                    if (pool_->serverOf(g) != s) continue;
+                    taken[g - pool_->firstGpu(s)] = 1;
+                    plan[i].gpus.push_back(g);
+                    --need;
+                }
+            still[k] = need;
+        }
+        int next = 0;
+        for (std::size_t k = 0; k < on_server[s].size(); ++k) {
+            for (int n = still[k]; n > 0; --n) {
+                while (taken[next]) ++next;
+                taken[next] = 1;
+                plan[on_server[s][k].first].gpus.push_back(pool_->firstGpu(s) + next);
+            }
+        }
+    }
 }
 
 Decision ExclusiveScheduler::schedule(const SchedulerInput& in) {

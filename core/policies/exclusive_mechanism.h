@@ -39,6 +39,7 @@ private:
     // With skip_unfit, jobs that do not fit wait; otherwise returns false at the first one.
     bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit);
     Decision decide(const SchedulerInput& in);
+    void keepHeldGpusWithinServers(const SchedulerInput& in, std::vector<Assignment>& plan);
 
     std::string name_;
     std::unique_ptr<PriorityOrder> order_;

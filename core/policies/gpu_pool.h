@@ -20,6 +20,7 @@ public:
     int serverFree(int s) const { return free_[s]; }
     int serverCapacity(int s) const { return capacity_[s]; }
     int serverOf(int gpu) const { return gpu_server_[gpu]; }
+    int firstGpu(int s) const { return first_gpu_[s]; }
     bool isFree(int gpu) const { return !busy_[gpu]; }
     bool fullyFree(int s) const { return free_[s] == capacity_[s]; }
 

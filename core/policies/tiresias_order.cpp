@@ -14,6 +14,7 @@ void TiresiasOrder::ensureSize(int job) {
     queue_of_.resize(job + 1, 0);
     attained_base_.resize(job + 1, 0.0);
     last_running_.resize(job + 1, -1.0);
+    demote_at_.resize(job + 1, std::numeric_limits<double>::infinity());
 }
 
 double TiresiasOrder::serviceInQueue(const JobState& j) const {
@@ -38,15 +39,23 @@ void TiresiasOrder::observe(const SchedulerInput& in) {
         int q = queue_of_[j.index];
         if (j.running) {
             last_running_[j.index] = in.now;
-            if (q < 2 && serviceInQueue(j) >= kLimits[q]) {
-                std::erase(queues_[q], j.index);
-                queues_[q + 1].push_back(j.index);
-                queue_of_[j.index] = q + 1;
+            if (artifact_rounding_) {
+                // The authors' test, one level per event (their demotion events can fall a
+                // rounding error short; reproducing that keeps the published numbers).
+                if (q < 2 && serviceInQueue(j) >= kLimits[q]) demote(j.index, q);
+                continue;
+            }
+            // Clean: the wake-up time asked for is the demotion time, whatever the rounding.
+            bool due = in.now >= demote_at_[j.index];
+            while (q < 2 && (due || serviceInQueue(j) >= kLimits[q])) {
+                demote(j.index, q);
+                q = queue_of_[j.index];
+                due = false;
             }
         } else if (starvation_guard_ && q > 0) {
-            double waited = in.now - last_running_[j.index];
             double served = j.attained - attained_base_[j.index];
-            if (served > 0 && waited >= kStarvationFactor * served) {
+            // Same expression as the wake-up in nextChange(), so the check is exact there.
+            if (served > 0 && in.now >= last_running_[j.index] + kStarvationFactor * served) {
                 std::erase(queues_[q], j.index);
                 queues_[0].push_back(j.index);
                 queue_of_[j.index] = 0;
@@ -54,6 +63,12 @@ void TiresiasOrder::observe(const SchedulerInput& in) {
             }
         }
     }
+}
+
+void TiresiasOrder::demote(int job, int from) {
+    std::erase(queues_[from], job);
+    queues_[from + 1].push_back(job);
+    queue_of_[job] = from + 1;
 }
 
 void TiresiasOrder::rank(const SchedulerInput&, std::vector<int>& ranked) {
@@ -69,11 +84,14 @@ double TiresiasOrder::nextChange(const SchedulerInput& in, const Decision& d) co
     for (const JobState& j : in.active) {
         int q = queue_of_[j.index];
         bool runs = runs_after_[j.index] != 0;
+        demote_at_[j.index] = std::numeric_limits<double>::infinity();
         if (runs && q < 2) {
             double executed = j.attained - attained_base_[j.index];
             double wall_limit = kLimits[q] / j.gpus;
             if (artifact_rounding_) wall_limit = std::ceil(wall_limit);
-            next = std::min(next, in.now + (wall_limit - executed));
+            double at = in.now + (wall_limit - executed);
+            demote_at_[j.index] = at;
+            next = std::min(next, at);
         } else if (!runs && starvation_guard_ && q > 0) {
             double served = j.attained - attained_base_[j.index];
             if (served > 0) next = std::min(next, last_running_[j.index] + kStarvationFactor * served);

@@ -32,6 +32,7 @@ public:
 private:
     double serviceInQueue(const JobState& j) const;  // GPU-seconds since entering queue 0
     void ensureSize(int job);
+    void demote(int job, int from);
 
     bool artifact_rounding_;
     bool starvation_guard_;
@@ -39,6 +40,7 @@ private:
     std::vector<int> queue_of_;
     std::vector<double> attained_base_;   // attained wall time when last (re)entering queue 0
     std::vector<double> last_running_;    // last event time the job was seen running
+    mutable std::vector<double> demote_at_;  // wake-up asked for each running job's demotion
     mutable std::vector<char> runs_after_;  // scratch: job runs after the current decision
 };
 

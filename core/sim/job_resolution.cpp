@@ -20,11 +20,12 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     if (iter <= 0 && job.iterations > 0 && job.duration > 0) iter = job.duration / job.iterations;
     if (iter <= 0) iter = kGenericIterationTime;
 
+    if (job.iterations < 0 || job.duration < 0 || !std::isfinite(job.iterations) || !std::isfinite(job.duration))
+        throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) +
+                              ") has negative or non-finite iterations or duration");
     ResolvedJob r;
     r.iterations = job.iterations;
     if (r.iterations <= 0 && job.duration > 0) r.iterations = job.duration / iter;
-    if (r.iterations <= 0 && job.duration <= 0 && job.iterations < 0)
-        throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has negative iterations");
     if (!(r.iterations >= 0) || !std::isfinite(r.iterations))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
     r.iter_time = iter * conventions.solo_factor;

@@ -45,6 +45,7 @@ public:
         : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
           conv_(options.conventions), recorder_(cluster, options.record_segments, options.record_series) {
         scheduler_ = makeScheduler(policy, conv_);
+        round_interval_ = scheduler_->roundInterval();
         result_.policy = policy;
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
@@ -82,6 +83,10 @@ private:
             if (!std::isfinite(src.submit_time) || src.submit_time < 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") has an invalid submit time");
             ResolvedJob r = resolveJob(src, i, profiles_, conv_);
+            if (!std::isfinite(r.iter_time) || r.iter_time <= 0 || !std::isfinite(r.iterations * r.iter_time) ||
+                !std::isfinite(r.restart_overhead) || r.restart_overhead < 0)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
+                                      ") has a non-finite or non-positive length, iteration time or overhead");
             EngineJob& j = jobs_[i];
             j.gpus = src.gpus;
             j.submit = src.submit_time;
@@ -106,12 +111,18 @@ private:
         by_index_.assign(n, nullptr);
     }
 
+    void advanceRoundIndex(double now) {
+        if (round_interval_ <= 0) return;
+        while (round_index_ * round_interval_ <= now) ++round_index_;
+    }
+
     double nextEventTime(double now) const {
         double t = next_arrival_ < arrival_order_.size() ? jobs_[arrival_order_[next_arrival_]].submit : kInf;
         for (int j : running_) t = std::min(t, jobs_[j].predicted_end);
         if (wakeup_ > now) t = std::min(t, wakeup_);
-        double round = scheduler_->roundInterval();
-        if (round > 0 && !active_.empty()) t = std::min(t, (std::floor(now / round) + 1.0) * round);
+        // Periodic rounds (k x interval) while jobs run; with nothing running a round could
+        // not change anything that the last event did not already try.
+        if (round_interval_ > 0 && !running_.empty()) t = std::min(t, round_index_ * round_interval_);
         return t;
     }
 
@@ -181,6 +192,12 @@ private:
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
+            for (int g : a.gpus)
+                if (g < 0 || g >= cluster_.totalGpus()) invalid("GPU id " + std::to_string(g) + " out of range");
+            std::vector<int> sorted = a.gpus;
+            std::sort(sorted.begin(), sorted.end());
+            if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+                invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
         }
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
@@ -190,6 +207,7 @@ private:
             job.held.clear();
             job.status = Status::Pending;
             job.predicted_end = kInf;
+            job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
             ++records_[j].preemptions;
         }
         running_.clear();
@@ -226,6 +244,8 @@ private:
             EngineJob& job = jobs_[j];
             double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
             job.predicted_end = t + debt + job.remaining * job.iter_time;
+            if (!std::isfinite(job.predicted_end))
+                throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
         }
     }
 
@@ -298,6 +318,7 @@ private:
         double now = 0.0;
         const std::size_t n = jobs_.size();
         while (finished_ < n) {
+            advanceRoundIndex(now);
             double t = nextEventTime(now);
             if (t == kInf) stuck();
             advance(t);
@@ -366,6 +387,8 @@ private:
     std::vector<const JobState*> by_index_;
     std::vector<char> scratch_chosen_;
     double wakeup_ = kInf;
+    double round_interval_ = 0.0;
+    double round_index_ = 1.0;
 };
 
 }  // namespace

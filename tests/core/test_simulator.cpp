@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/policies/scheduler_registry.h"
@@ -163,6 +164,53 @@ private slots:
         QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
         QCOMPARE(artifact.jobs[0].end, 3250.0 + 40 * 1000.0 + 1750.0);
         QCOMPARE(clean.jobs[0].end, 38000.0);
+    }
+
+    void tiresiasDemotesAtFractionalTimes() {
+        // 3 GPUs: J0's 3,250 GPU-seconds are reached after 1,083.33 s, a time that rounding can
+        // leave a hair short of the limit; J1 (queue 0) must take over right then.
+        Cluster c = oneServer(3);
+        Trace t;
+        t.jobs = {job("J0", 1000, 3, 3250), job("J1", 1000.5, 3, 10)};
+        auto r = simulate(c, t, noProfiles(0), "tiresias", exact("clean"));
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        QVERIFY(std::fabs(r.jobs[1].first_start - (1000 + 3250.0 / 3)) < 1e-6);
+    }
+
+    void fallbackPlacementMovesAsFewJobsAsPossible() {
+        // 2 servers x 4 GPUs. At 7, C (4 GPUs) needs a whole server: X is done, B and Y hold two
+        // GPUs on different servers. Only B has to move; Y keeps its GPUs.
+        Cluster c;
+        c.name = "2x4";
+        for (int i = 0; i < 2; ++i) c.servers.push_back(oneServer(4).servers[0]);
+        Trace t;
+        t.jobs = {job("X", 0, 2, 5), job("B", 0, 2, 1000), job("Y", 0, 2, 1000), job("C", 7, 4, 10)};
+        auto r = simulate(c, t, noProfiles(1), "srtf", exact("clean"));
+        int moves = r.jobs[1].restarts + r.jobs[2].restarts - 2;  // beyond the first start
+        QCOMPARE(moves, 1);
+        QCOMPARE(r.jobs[3].queueing_delay, 0.0);
+    }
+
+    void medianAveragesTheMiddlePair() {
+        Trace t;
+        t.jobs = {job("a", 0, 1, 10), job("b", 0, 1, 990)};
+        Cluster c = oneServer(2);
+        auto r = simulate(c, t, noProfiles(0), "fifo", exact("clean"));
+        QCOMPARE(r.summary.median_jct, 500.0);
+    }
+
+    void rejectsNonFiniteJobs() {
+        Trace t;
+        t.jobs = {job("bad", 0, 1, 10)};
+        t.jobs[0].iteration_time = std::numeric_limits<double>::quiet_NaN();
+        try {
+            simulate(oneServer(1), t, noProfiles(0), "srtf");
+            QFAIL("expected SimulationError");
+        } catch (const SimulationError& e) {
+            QVERIFY(QString(e.what()).contains("bad"));
+        }
+        t.jobs[0] = job("neg", 0, 1, -5);
+        QVERIFY_THROWS_EXCEPTION(SimulationError, simulate(oneServer(1), t, noProfiles(0), "srtf"));
     }
 
     // The two convention sets differ in how restart overhead is paid (10 s here, SRTF, 1 GPU):
