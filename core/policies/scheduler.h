@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/cluster.h"
@@ -20,6 +21,8 @@ struct JobState {
     double remaining = 0.0;     // iterations left
     double iter_time = 0.0;     // seconds per iteration alone, on its current (or reference) GPUs
     double attained = 0.0;      // wall seconds spent holding GPUs so far
+    double duration = 0.0;      // the trace's stated solo duration (0 = not given)
+    std::string_view model;
     bool running = false;
     std::span<const int> held;  // GPU ids while running
 
@@ -39,6 +42,12 @@ struct SchedulerInput {
 struct Assignment {
     int job = 0;
     std::vector<int> gpus;
+    // Set by sharing mechanisms (the mechanism's speed model): the job's seconds per
+    // iteration on reference GPUs while it shares, and the restart overhead it pays
+    // (e.g. a Muri group pays the sum of its members'). 0 / negative = the job's own.
+    double iteration_time = 0.0;
+    double restart_overhead = -1.0;
+    int group = -1;  // jobs of one group share their GPUs
 };
 
 struct Decision {
@@ -57,6 +66,8 @@ public:
     virtual Decision schedule(const SchedulerInput& input) = 0;
     // Periodic scheduling round in seconds (0 = only on events).
     virtual double roundInterval() const { return 0.0; }
+    // How many jobs may hold one GPU at the same time (1 = exclusive).
+    virtual int maxJobsPerGpu() const { return 1; }
 };
 
 }  // namespace cl

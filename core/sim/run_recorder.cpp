@@ -6,33 +6,58 @@
 
 namespace cl {
 
-RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool record_series)
-    : record_segments_(record_segments), record_series_(record_series), open_(cluster.totalGpus()) {}
+RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool record_series, int max_jobs_per_gpu)
+    : record_segments_(record_segments),
+      record_series_(record_series),
+      max_jobs_per_gpu_(max_jobs_per_gpu),
+      open_(cluster.totalGpus()) {}
 
 void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
     for (int g : gpus) {
-        Open& o = open_.at(g);
-        if (o.job >= 0 && o.job != job)
-            throw SimulationError("GPU " + std::to_string(g) + " over-committed at t=" + std::to_string(t) +
-                                  ": job #" + std::to_string(o.job) + " and job #" + std::to_string(job));
-        o.job = job;
-        o.t0 = t;
+        auto& here = open_.at(g);
+        Open* slot = nullptr;
+        int others = 0;
+        for (auto& o : here) {
+            if (o.job == job) slot = &o;
+            else if (o.job >= 0) ++others;
+        }
+        if (others >= max_jobs_per_gpu_)
+            throw SimulationError("GPU " + std::to_string(g) + " over-committed at t=" + std::to_string(t) + ": job #" +
+                                  std::to_string(job) + " joins " + std::to_string(others) + " job(s), at most " +
+                                  std::to_string(max_jobs_per_gpu_) + " may share it");
+        if (!slot) {  // a free slot, preferably the one this job just left (segments merge)
+            for (auto& o : here)
+                if (o.job < 0 && o.last_segment >= 0 && segments_[o.last_segment].job == job) slot = &o;
+            for (auto& o : here)
+                if (o.job < 0 && !slot) {
+                    slot = &o;
+                    slot->last_segment = -1;
+                }
+            if (!slot) slot = &here.emplace_back();
+        }
+        if (slot->job != job) {
+            slot->job = job;
+            slot->t0 = t;
+        }
     }
 }
 
 void RunRecorder::stopJob(int job, const std::vector<int>& gpus, double t) {
     for (int g : gpus) {
-        Open& o = open_.at(g);
-        if (o.job != job) continue;
-        if (record_segments_ && t > o.t0) {
-            if (o.last_segment >= 0 && segments_[o.last_segment].job == job && segments_[o.last_segment].t1 == o.t0) {
-                segments_[o.last_segment].t1 = t;  // same job kept the GPU across a re-placement
-            } else {
-                o.last_segment = static_cast<long long>(segments_.size());
-                segments_.push_back({g, o.t0, t, job});
+        for (auto& o : open_.at(g)) {
+            if (o.job != job) continue;
+            if (record_segments_ && t > o.t0) {
+                if (o.last_segment >= 0 && segments_[o.last_segment].job == job &&
+                    segments_[o.last_segment].gpu == g && segments_[o.last_segment].t1 == o.t0) {
+                    segments_[o.last_segment].t1 = t;  // same job kept the GPU across a re-placement
+                } else {
+                    o.last_segment = static_cast<long long>(segments_.size());
+                    segments_.push_back({g, o.t0, t, job});
+                }
             }
+            o.job = -1;
+            o.t0 = t;
         }
-        o.job = -1;
     }
 }
 
@@ -47,7 +72,8 @@ void RunRecorder::sample(const TimeSample& s) {
 
 void RunRecorder::finish(double t) {
     for (std::size_t g = 0; g < open_.size(); ++g)
-        if (open_[g].job >= 0) stopJob(open_[g].job, {static_cast<int>(g)}, t);
+        for (const auto& o : std::vector<Open>(open_[g]))
+            if (o.job >= 0) stopJob(o.job, {static_cast<int>(g)}, t);
 }
 
 void RunRecorder::moveInto(SimResult& result) {

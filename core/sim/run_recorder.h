@@ -10,9 +10,9 @@ namespace cl {
 
 class RunRecorder {
 public:
-    RunRecorder(const Cluster& cluster, bool record_segments, bool record_series);
+    RunRecorder(const Cluster& cluster, bool record_segments, bool record_series, int max_jobs_per_gpu = 1);
 
-    // Throws SimulationError if one of the GPUs is already held by another job.
+    // Throws SimulationError if one of the GPUs already holds max_jobs_per_gpu other jobs.
     void startJob(int job, const std::vector<int>& gpus, double t);
     void stopJob(int job, const std::vector<int>& gpus, double t);
     void sample(const TimeSample& s);
@@ -23,11 +23,12 @@ private:
     struct Open {
         int job = -1;
         double t0 = 0.0;
-        long long last_segment = -1;  // index of this GPU's last closed segment, for merging
+        long long last_segment = -1;  // index of this job's last closed segment here, for merging
     };
     bool record_segments_;
     bool record_series_;
-    std::vector<Open> open_;
+    int max_jobs_per_gpu_;
+    std::vector<std::vector<Open>> open_;  // per GPU, the jobs on it (usually one)
     std::vector<GpuSegment> segments_;
     std::vector<TimeSample> series_;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "core/metrics/jct_stats.h"
 #include "core/policies/scheduler_registry.h"
@@ -29,7 +30,8 @@ struct EngineJob {
     double iterations = 0.0;
     double base_iter = 0.0;   // reference-GPU iteration time
     double iter_time = 0.0;   // on the GPUs it holds now
-    double overhead = 0.0;
+    double overhead = 0.0;       // restart overhead it pays now (a group may pay more)
+    double own_overhead = 0.0;   // its profile's restart overhead
     double remaining = 0.0;
     double attained = 0.0;
     double last_update = 0.0;
@@ -43,8 +45,9 @@ public:
     Engine(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, const std::string& policy,
            const SimOptions& options)
         : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
-          conv_(options.conventions), recorder_(cluster, options.record_segments, options.record_series) {
+          conv_(options.conventions) {
         scheduler_ = makeScheduler(policy, conv_);
+        recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
         result_.policy = policy;
         result_.conventions = conv_.name;
@@ -59,7 +62,7 @@ public:
         loop();
         result_.jobs = std::move(records_);
         result_.summary = summarize(result_.jobs);
-        recorder_.moveInto(result_);
+        recorder_->moveInto(result_);
         result_.wall_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return std::move(result_);
@@ -95,6 +98,7 @@ private:
             j.base_iter = r.iter_time;
             j.iter_time = r.iter_time;
             j.overhead = r.restart_overhead;
+            j.own_overhead = r.restart_overhead;
             JobRecord& rec = records_[i];
             rec.index = i;
             rec.id = src.id;
@@ -153,7 +157,7 @@ private:
 
     void complete(int j, double t) {
         EngineJob& job = jobs_[j];
-        recorder_.stopJob(j, job.held, t);
+        recorder_->stopJob(j, job.held, t);
         job.held.clear();
         job.status = Status::Done;
         job.predicted_end = kInf;
@@ -203,11 +207,12 @@ private:
         for (int j : running_) {
             if (chosen[j]) continue;
             EngineJob& job = jobs_[j];
-            recorder_.stopJob(j, job.held, t);
+            recorder_->stopJob(j, job.held, t);
             job.held.clear();
             job.status = Status::Pending;
             job.predicted_end = kInf;
             job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
+            job.overhead = job.own_overhead;
             ++records_[j].preemptions;
         }
         running_.clear();
@@ -218,7 +223,7 @@ private:
             EngineJob& job = jobs_[a.job];
             target[i] = a.gpus;
             std::sort(target[i].begin(), target[i].end());
-            if (job.status == Status::Running && target[i] != job.held) recorder_.stopJob(a.job, job.held, t);
+            if (job.status == Status::Running && target[i] != job.held) recorder_->stopJob(a.job, job.held, t);
         }
         for (int j : d.keep) {
             jobs_[j].last_update = t;
@@ -228,14 +233,16 @@ private:
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             bool was_running = job.status == Status::Running;
+            job.overhead = a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead;
             if (!was_running || target[i] != job.held) {
                 job.held = std::move(target[i]);
-                recorder_.startJob(a.job, job.held, t);
-                job.iter_time = job.base_iter / speedOn(a.job, job.held);
+                recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
                 ++records_[a.job].restarts;
                 if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
             }
+            // The mechanism's speed model: shared iteration time, or the job's own.
+            job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
             job.status = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
@@ -271,7 +278,7 @@ private:
         s.running_jobs = static_cast<int>(running_.size());
         s.blocking_index = pending ? blocking / pending : 0.0;
         s.gpu_utilization = cluster_.totalGpus() ? static_cast<double>(busy) / cluster_.totalGpus() : 0.0;
-        recorder_.sample(s);
+        recorder_->sample(s);
     }
 
     void buildInput(double t, SchedulerInput& in) {
@@ -287,6 +294,8 @@ private:
             s.remaining = job.remaining;
             s.iter_time = job.iter_time;
             s.attained = job.attained;
+            s.duration = trace_.jobs[j].duration;
+            s.model = trace_.jobs[j].model;
             s.running = job.status == Status::Running;
             s.held = job.held;
             states_.push_back(s);
@@ -360,7 +369,7 @@ private:
                 break;
             }
         }
-        recorder_.finish(now);
+        recorder_->finish(now);
         if (options_.progress && !result_.cancelled) options_.progress(1.0);
     }
 
@@ -369,7 +378,7 @@ private:
     const ProfileSet& profiles_;
     const SimOptions& options_;
     Conventions conv_;
-    RunRecorder recorder_;
+    std::optional<RunRecorder> recorder_;
     std::unique_ptr<Scheduler> scheduler_;
     SimResult result_;
 

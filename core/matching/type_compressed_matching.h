@@ -1,0 +1,69 @@
+// Type-compressed maximum weight matching (DESIGN.md section 3, "Speed").
+//
+// Without profiling noise, Muri's jobs with the same (model, GPU count) are interchangeable:
+// the matching weight of two jobs depends only on their types. A matching round over N jobs
+// then reduces to a small integer program over counts of type pairs:
+//
+//   maximise   sum_{a <= b, w(a,b) > 0}  w(a,b) * x_ab
+//   subject to sum_{b != a} x_ab + 2 x_aa <= count_a   for every type a   (x_ab = x_ba)
+//              x_ab integer >= 0
+//
+// Why this is exact (same optimum as maxWeightMatching on the full graph in which nodes u,
+// v of types a, b are joined by an edge of weight w(a,b) whenever w(a,b) > 0):
+// - any matching of the full graph gives counts x_ab (its pairs per type pair) that satisfy
+//   the constraints, since every node is matched at most once, with the same total weight;
+// - conversely any feasible x is realised by a matching: type a needs sum_b x_ab + 2 x_aa
+//   <= count_a distinct nodes, and because nodes of a type are interchangeable any choice of
+//   them gives the same weight (expandToMates picks one deterministically).
+// So the two optima are equal. The program has one variable per type pair (at most
+// 48 * 49 / 2 = 1176 for the built-in types) and one row per type, independent of N.
+//
+// Solved with GLPK's branch-and-cut (glp_intopt, presolve on). Weights are integers, so the
+// solver's relative objective tolerance is tightened below one weight unit (with GLPK's
+// default 1e-7 a solution up to ~1e-7 * total below the optimum could be accepted); the
+// returned solution is checked for feasibility in integer arithmetic and its weight is
+// recomputed in int64.
+//
+// Use maxWeightMatching (the full LEMON graph) as the reference path and whenever nodes are
+// not interchangeable (noisy profiles).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <tuple>
+#include <vector>
+
+#include "core/matching/max_weight_matching.h"
+
+namespace cl {
+
+struct TypeMatchingResult {
+    // (type a, type b, count) with a <= b and count > 0, sorted by (a, b). A pair (a, a, c)
+    // uses 2c nodes of type a.
+    std::vector<std::tuple<int, int, int>> pairs;
+    std::int64_t total_weight = 0;
+};
+
+inline constexpr int kDefaultTypeMatchingTimeLimitMs = 10'000;
+
+// count_per_type[a] = number of nodes of type a (types are 0..count_per_type.size()-1).
+// weight(a, b) is called only with a <= b, at most once per type pair with enough nodes
+// (count_a >= 1 and count_b >= 1; count_a >= 2 for a == b); it must describe a symmetric
+// table. Pairs with weight <= 0 are never matched (as in maxWeightMatching).
+//
+// Throws std::invalid_argument for a negative count, an empty weight function, a weight
+// above kMaxMatchingEdgeWeight, or a problem whose objective could exceed 2^52 (doubles in
+// GLPK would no longer be exact); std::runtime_error if GLPK fails, hits the time limit
+// (time_limit_ms, must be > 0) or does not report an optimal integer solution.
+TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          int time_limit_ms = kDefaultTypeMatchingTimeLimitMs);
+
+// A concrete mate vector (as returned by maxWeightMatching) realising result for the nodes
+// 0..node_type.size()-1, node v having type node_type[v] >= 0. Deterministic: pairs are taken
+// in result order, and each takes the lowest-indexed still unmatched nodes of its types
+// ((a, a, c) pairs them consecutively). Throws std::invalid_argument for a negative node
+// type, a negative count, or a result that needs more nodes of a type than node_type has.
+std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatchingResult& result);
+
+}  // namespace cl
