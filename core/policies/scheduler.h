@@ -22,7 +22,10 @@ struct JobState {
     double iter_time = 0.0;     // seconds per iteration alone, on its current (or reference) GPUs
     double attained = 0.0;      // wall seconds spent holding GPUs so far
     double duration = 0.0;      // the trace's stated solo duration (0 = not given)
+    double base_iter_time = 0.0;  // seconds per iteration alone on reference GPUs
+    double restart_overhead = 0.0;  // its own (profile) restart overhead
     std::string_view model;
+    std::span<const double> stage_times;  // seconds; the trace's own, else the profile's
     bool running = false;
     std::span<const int> held;  // GPU ids while running
 

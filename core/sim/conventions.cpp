@@ -15,6 +15,7 @@ Conventions Conventions::muriArtifact() {
     c.tiresias_count_placement = true;
     c.tiresias_starvation_guard = false;
     c.tiresias_whole_second_demotion = true;
+    c.muri_rank_new_jobs_by_trace_duration = true;
     return c;
 }
 

@@ -21,6 +21,8 @@ struct Conventions {
     bool tiresias_starvation_guard = true;
     // Artifact: Tiresias demotion events are rounded up to whole seconds of wall time.
     bool tiresias_whole_second_demotion = false;
+    // Artifact: Muri ranks jobs that never ran by the duration their trace states.
+    bool muri_rank_new_jobs_by_trace_duration = false;
     // A job alone runs at its profile's iteration time times this factor (DESIGN.md section 3).
     double solo_factor = 1.015;
 

@@ -30,6 +30,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
     r.iter_time = iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
+    r.stage_times = !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});
     return r;
 }
 

@@ -15,6 +15,7 @@ struct ResolvedJob {
     double iterations = 0.0;
     double iter_time = 0.0;         // seconds, alone, reference GPU, solo factor applied
     double restart_overhead = 0.0;  // seconds
+    std::vector<double> stage_times;  // seconds; the trace's own, else the profile's (may be empty)
 };
 
 // Throws SimulationError naming the job when neither iterations nor a duration are known.

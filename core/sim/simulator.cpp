@@ -32,6 +32,7 @@ struct EngineJob {
     double iter_time = 0.0;   // on the GPUs it holds now
     double overhead = 0.0;       // restart overhead it pays now (a group may pay more)
     double own_overhead = 0.0;   // its profile's restart overhead
+    std::vector<double> stage_times;
     double remaining = 0.0;
     double attained = 0.0;
     double last_update = 0.0;
@@ -99,6 +100,7 @@ private:
             j.iter_time = r.iter_time;
             j.overhead = r.restart_overhead;
             j.own_overhead = r.restart_overhead;
+            j.stage_times = std::move(r.stage_times);
             JobRecord& rec = records_[i];
             rec.index = i;
             rec.id = src.id;
@@ -295,6 +297,9 @@ private:
             s.iter_time = job.iter_time;
             s.attained = job.attained;
             s.duration = trace_.jobs[j].duration;
+            s.base_iter_time = job.base_iter;
+            s.restart_overhead = job.own_overhead;
+            s.stage_times = job.stage_times;
             s.model = trace_.jobs[j].model;
             s.running = job.status == Status::Running;
             s.held = job.held;
