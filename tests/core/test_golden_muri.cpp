@@ -73,6 +73,54 @@ private slots:
         QVERIFY2(std::fabs(r.summary.makespan - makespan) < 1.0, "makespan no longer reproduced to the second");
     }
 
+    // Muri-S / Muri-L: the grouping's matching may break ties differently from the authors'
+    // own Blossom implementation, so these hold to the 10% (measured: within 2%).
+    void muriMatchesTheAuthorsSimulator_data() {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<double>("avg");
+        QTest::newRow("trace1/muri-s") << "trace1" << "muri-s" << 799916.0;
+        QTest::newRow("trace1/muri-l") << "trace1" << "muri-l" << 1004192.0;
+        QTest::newRow("trace3/muri-l") << "trace3" << "muri-l" << 88687.0;
+    }
+    void muriMatchesTheAuthorsSimulator() {
+        QFETCH(QString, trace);
+        QFETCH(QString, policy);
+        QFETCH(double, avg);
+        Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
+        ProfileSet profiles = builtinProfiles();
+        Trace t = readMuriTraceCsv(kDir + "/" + trace.toStdString() + ".csv");
+        SimOptions opts;
+        opts.conventions = Conventions::muriArtifact();
+        opts.record_segments = false;
+        SimResult r = simulate(cluster, t, profiles, policy.toStdString(), opts);
+        double gap = std::fabs(r.summary.avg_jct - avg) / avg;
+        qInfo("%s %s: avg JCT %.0f s (reference %.0f s, gap %.2f%%)", qPrintable(trace), qPrintable(policy),
+              r.summary.avg_jct, avg, gap * 100);
+        QVERIFY2(gap <= 0.10, "Muri average JCT more than 10% away from the authors' simulator");
+    }
+
+    // Fig. 9/10 shape on trace1: Muri-S beats SRTF and SRSF inside the paper's 1.13-2.26x
+    // band, Muri-L beats Tiresias inside 1.53-6.15x, and the ablations rank as published.
+    void muriSpeedupsOnTrace1() {
+        Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
+        ProfileSet profiles = builtinProfiles();
+        Trace t = readMuriTraceCsv(kDir + "/trace1.csv");
+        SimOptions opts;
+        opts.conventions = Conventions::muriArtifact();
+        opts.record_segments = false;
+        auto avg = [&](const char* p) { return simulate(cluster, t, profiles, p, opts).summary.avg_jct; };
+        double muri_s = avg("muri-s"), muri_l = avg("muri-l");
+        double vs_srtf = avg("srtf") / muri_s, vs_srsf = avg("srsf") / muri_s, vs_tiresias = avg("tiresias") / muri_l;
+        qInfo("trace1: muri-s %.2fx over srtf, %.2fx over srsf; muri-l %.2fx over tiresias", vs_srtf, vs_srsf,
+              vs_tiresias);
+        QVERIFY(vs_srtf >= 1.13 && vs_srtf <= 2.26);
+        QVERIFY(vs_srsf >= 1.13 && vs_srsf <= 2.26);
+        QVERIFY(vs_tiresias >= 1.53 && vs_tiresias <= 6.15);
+        QVERIFY(muri_l <= avg("muri-l-no-blossom"));
+        QVERIFY(muri_l < avg("muri-l-worst-order"));
+    }
+
     void cleanConventionsDifferFromTheArtifact() {
         Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
         ProfileSet profiles = builtinProfiles();

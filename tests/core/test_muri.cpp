@@ -1,0 +1,150 @@
+// The Muri mechanism: groups share GPUs only with jobs of the same GPU count and at most
+// max-group-size of them; invariants on every run; behaviour of the presets.
+#include <QtTest>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "core/io/layout_io.h"
+#include "core/io/trace_readers.h"
+#include "core/policies/muri_grouping.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+#include "core/workload/trace_generator.h"
+
+using namespace cl;
+
+namespace {
+
+const std::string kMuri = std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/muri-traces";
+
+// At every instant: jobs on one GPU <= cap, all of them with the same GPU count; each job
+// computes its work; no job starts before it is submitted.
+void checkSharing(const Cluster& cluster, const SimResult& r, int cap) {
+    const QString what = QString::fromStdString(r.policy + " / " + r.conventions);
+    std::vector<std::vector<const GpuSegment*>> per_gpu(cluster.totalGpus());
+    for (const auto& s : r.segments) per_gpu[s.gpu].push_back(&s);
+    for (auto& segs : per_gpu) {
+        std::vector<std::pair<double, int>> sweep;  // (time, +1/-1) with the job's GPU count
+        for (const auto* s : segs) {
+            sweep.push_back({s->t0, 1});
+            sweep.push_back({s->t1, -1});
+        }
+        std::sort(sweep.begin(), sweep.end());  // ends (-1) before starts at equal times
+        int load = 0;
+        for (const auto& [t, d] : sweep) {
+            load += d;
+            QVERIFY2(load <= cap, qPrintable(what + ": more jobs on a GPU than the group cap"));
+        }
+        for (std::size_t i = 0; i < segs.size(); ++i)
+            for (std::size_t k = i + 1; k < segs.size(); ++k)
+                if (segs[i]->t0 < segs[k]->t1 && segs[k]->t0 < segs[i]->t1)
+                    QVERIFY2(r.jobs[segs[i]->job].gpus == r.jobs[segs[k]->job].gpus,
+                             qPrintable(what + ": a group mixes GPU counts"));
+    }
+    for (const auto& j : r.jobs) {
+        QVERIFY2(j.completed, qPrintable(what));
+        QVERIFY2(j.first_start >= j.submit, qPrintable(what));
+    }
+}
+
+Trace generated(int jobs, std::uint64_t seed, double rate, const ProfileSet& profiles) {
+    GeneratorConfig g;
+    g.jobs = jobs;
+    g.seed = seed;
+    g.jobs_per_hour = rate;
+    g.max_gpus = 16;
+    return generate(g, &profiles);
+}
+
+double avgJct(const Cluster& c, const Trace& t, const ProfileSet& p, const std::string& policy, const Conventions& conv) {
+    SimOptions o;
+    o.conventions = conv;
+    o.record_segments = false;
+    return simulate(c, t, p, policy, o).summary.avg_jct;
+}
+
+}  // namespace
+
+class TestMuri : public QObject {
+    Q_OBJECT
+
+private slots:
+    void presetsAreKnown() {
+        auto presets = presetNames();
+        for (const char* p : {"muri-s", "muri-l", "muri-l-worst-order", "muri-l-no-blossom", "muri-l-k2", "muri-l-k3",
+                              "muri-l-k4"})
+            QVERIFY2(std::find(presets.begin(), presets.end(), p) != presets.end(), p);
+        QVERIFY(makeScheduler("srtf+muri", Conventions::clean()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("tiresias+muri", Conventions::clean()));
+    }
+
+    void groupsNeverMixGpuCountsNorExceedTheCap() {
+        ProfileSet profiles = builtinProfiles();
+        Trace t = generated(300, 5, 120, profiles);
+        Cluster c = builtinCluster("muri-testbed-64");
+        for (const Conventions& conv : {Conventions::clean(), Conventions::muriArtifact()}) {
+            for (const auto& [policy, cap] : std::vector<std::pair<std::string, int>>{
+                     {"muri-s", 4}, {"muri-l", 4}, {"muri-l-k2", 2}, {"muri-l-k3", 3}, {"muri-l-no-blossom", 4},
+                     {"muri-l-worst-order", 4}}) {
+                SimOptions o;
+                o.conventions = conv;
+                SimResult r = simulate(c, t, profiles, policy, o);
+                checkSharing(c, r, cap);
+            }
+        }
+    }
+
+    void groupingStopsOnceTheCandidatesFit() {
+        // 4 one-GPU candidates of two complementary types on a 2-GPU cluster: one round of
+        // matching pairs them up; on a 4-GPU cluster nobody is grouped.
+        ProfileSet profiles = builtinProfiles();
+        MuriGroupTimer timer{Contention{}};
+        const auto* a2c = profiles.find("a2c")->at(1);
+        const auto* gpt2 = profiles.find("gpt2")->at(1);
+        int ta = timer.typeOf(a2c->stage_times, a2c->iteration_time * 1.015);
+        int tg = timer.typeOf(gpt2->stage_times, gpt2->iteration_time * 1.015);
+        MuriBucket bucket{1, {{0, ta}, {1, ta}, {2, tg}, {3, tg}}};
+        MuriGroupingOptions opts;
+        auto two = groupCandidates({bucket}, {2}, 2, opts, timer);
+        QCOMPARE(two.size(), std::size_t(2));
+        for (const auto& g : two) {
+            QCOMPARE(g.members.size(), std::size_t(2));
+            // Complementary profiles pair up: one a2c (CPU-heavy) with one gpt2 (GPU-heavy).
+            QVERIFY(bucket.candidates[g.members[0]].type != bucket.candidates[g.members[1]].type);
+        }
+        auto four = groupCandidates({bucket}, {4}, 4, opts, timer);
+        QCOMPARE(four.size(), std::size_t(4));
+        // Type-compressed and full-graph paths group the same way here.
+        MuriGroupingOptions full = opts;
+        full.force_full_graph = true;
+        MuriGroupingOptions compressed = opts;
+        compressed.force_type_compressed = true;
+        QCOMPARE(groupCandidates({bucket}, {2}, 2, full, timer).size(),
+                 groupCandidates({bucket}, {2}, 2, compressed, timer).size());
+    }
+
+    void muriBeatsTheBaselinesUnderCleanConventions() {
+        if (!std::filesystem::exists(kMuri + "/trace3.csv")) QSKIP("shared Muri traces absent");
+        Cluster c = readMuriClusterSpecCsv(kMuri + "/cluster_n8g8.csv");
+        ProfileSet p = builtinProfiles();
+        Trace t = readMuriTraceCsv(kMuri + "/trace3.csv");
+        Conventions clean = Conventions::clean();
+        double muri_s = avgJct(c, t, p, "muri-s", clean);
+        double muri_l = avgJct(c, t, p, "muri-l", clean);
+        double srtf = avgJct(c, t, p, "srtf", clean);
+        double srsf = avgJct(c, t, p, "srsf", clean);
+        double tiresias = avgJct(c, t, p, "tiresias", clean);
+        qInfo("trace3 clean: muri-s %.0f, muri-l %.0f, srtf %.0f, srsf %.0f, tiresias %.0f", muri_s, muri_l, srtf, srsf,
+              tiresias);
+        QVERIFY(muri_s < srtf && muri_s < srsf);
+        QVERIFY(muri_l < tiresias);
+        QVERIFY(muri_l <= avgJct(c, t, p, "muri-l-no-blossom", clean));
+        QVERIFY(muri_l < avgJct(c, t, p, "muri-l-worst-order", clean));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMuri)
+#include "test_muri.moc"
