@@ -75,6 +75,17 @@ void BM_PhillyFullSrtf2048(benchmark::State& state) {
     state.SetLabel("avg_jct_s=" + std::to_string(avg) + " events=" + std::to_string(events) +
                    " peak_rss_mb=" + std::to_string(peakRssMb()));
 }
+void BM_ReadPhillyCsv(benchmark::State& state) {
+    std::size_t jobs = 0;
+    for (auto _ : state) {
+        cl::Trace trace = cl::readPolluxPhillyCsv(kShared + "/philly/philly_jobs.csv");
+        jobs = trace.jobs.size();
+        benchmark::DoNotOptimize(jobs);
+    }
+    state.SetLabel("jobs=" + std::to_string(jobs));
+}
+BENCHMARK(BM_ReadPhillyCsv)->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_PhillyFullSrtf2048)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace

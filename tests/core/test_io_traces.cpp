@@ -282,20 +282,15 @@ private slots:
         QVERIFY(QString::fromStdString(warnings[0]).contains("num_gpus"));
     }
 
-    void polluxPhillyRealFileIsFast() {
+    // Reading speed is measured in bench/ (BM_ReadPhillyCsv), not asserted here.
+    void polluxPhillyRealFile() {
         const std::string path = shared("philly/philly_jobs.csv");
         REQUIRE_SHARED(path);
-        const auto t0 = std::chrono::steady_clock::now();
         Trace t = readPolluxPhillyCsv(path);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        qInfo("philly_jobs.csv: %zu jobs in %.3f s", t.jobs.size(), secs);
         QCOMPARE(t.jobs.size(), std::size_t(82247));
         QCOMPARE(t.firstSubmit(), 0.0);
         for (const Job& j : t.jobs) QVERIFY(j.gpus >= 1 && j.duration >= 0);
         QCOMPARE(detectTraceFormat(path), std::string("pollux-philly"));
-#ifdef NDEBUG
-        QVERIFY2(secs < 1.0, "reading the 82k-row Philly CSV must take well under a second in Release");
-#endif
     }
 
     void polluxWorkload() {
