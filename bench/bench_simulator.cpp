@@ -1,4 +1,4 @@
-// Simulator speed targets (issue: foundation):
+// Simulator speed targets (issues: foundation, Muri):
 //  - Muri trace1 (1,494 jobs, 64 GPUs) with srtf in under 0.1 s under both conventions;
 //  - the whole Philly jobs CSV (82,247 jobs, models assigned by the seeded rule) on the
 //    2,048-GPU preset with srtf in under 10 s and under 1 GB peak memory (reported as the
@@ -33,7 +33,7 @@ double peakRssMb() {
     return 0;
 }
 
-void runMuriTrace1(benchmark::State& state, const char* conventions) {
+void runMuriTrace1(benchmark::State& state, const char* conventions, const char* policy = "srtf") {
     cl::Cluster cluster = cl::readMuriClusterSpecCsv(kShared + "/muri-traces/cluster_n8g8.csv");
     cl::Trace trace = cl::readMuriTraceCsv(kShared + "/muri-traces/trace1.csv");
     cl::ProfileSet profiles = cl::builtinProfiles();
@@ -42,7 +42,7 @@ void runMuriTrace1(benchmark::State& state, const char* conventions) {
     double avg = 0;
     long long events = 0;
     for (auto _ : state) {
-        cl::SimResult r = cl::simulate(cluster, trace, profiles, "srtf", opts);
+        cl::SimResult r = cl::simulate(cluster, trace, profiles, policy, opts);
         avg = r.summary.avg_jct;
         events = r.events;
         // Not DoNotOptimize(avg): Google Benchmark 1.7's "+m,r" constraint miscompiles doubles
@@ -58,7 +58,13 @@ void BM_Trace1SrtfArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifac
 BENCHMARK(BM_Trace1SrtfClean)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Trace1SrtfArtifact)->Unit(benchmark::kMillisecond);
 
-void BM_PhillyFullSrtf2048(benchmark::State& state) {
+// Muri targets (issue: Muri): trace1 with muri-s and muri-l under muri-artifact in under 2 s each.
+void BM_Trace1MuriSArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-s"); }
+void BM_Trace1MuriLArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-l"); }
+BENCHMARK(BM_Trace1MuriSArtifact)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Trace1MuriLArtifact)->Unit(benchmark::kSecond)->Iterations(1);
+
+void runPhilly(benchmark::State& state, const char* policy) {
     cl::ProfileSet profiles = cl::builtinProfiles();
     cl::Cluster cluster = cl::builtinCluster("large-2048");
     double avg = 0;
@@ -68,7 +74,7 @@ void BM_PhillyFullSrtf2048(benchmark::State& state) {
         cl::Trace trace = cl::readPolluxPhillyCsv(kShared + "/philly/philly_jobs.csv");
         cl::assignModels(trace, profiles.modelNames(), 1, true);
         cl::deriveIterations(trace, profiles);
-        cl::SimResult r = cl::simulate(cluster, trace, profiles, "srtf");
+        cl::SimResult r = cl::simulate(cluster, trace, profiles, policy);
         avg = r.summary.avg_jct;
         events = r.events;
     }
@@ -86,7 +92,11 @@ void BM_ReadPhillyCsv(benchmark::State& state) {
 }
 BENCHMARK(BM_ReadPhillyCsv)->Unit(benchmark::kMillisecond);
 
+void BM_PhillyFullSrtf2048(benchmark::State& s) { runPhilly(s, "srtf"); }
+// Muri target: the whole Philly trace with muri-s on 2,048 GPUs in under 120 s.
+void BM_PhillyFullMuriS2048(benchmark::State& s) { runPhilly(s, "muri-s"); }
 BENCHMARK(BM_PhillyFullSrtf2048)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_PhillyFullMuriS2048)->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace
 

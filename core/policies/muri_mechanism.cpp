@@ -44,6 +44,27 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     if (!in.completed.empty()) std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
     for (int j : in.arrived)
         if (in.by_index[j]) list_.push_back(j);
+    if (type_of_job_.size() < in.by_index.size()) {
+        type_of_job_.resize(in.by_index.size(), -1);
+        shares_.resize(in.by_index.size(), 0);
+    }
+    for (int j : in.arrived)
+        if (in.by_index[j]) type_of_job_[j] = timer_.typeOf(in.by_index[j]->stage_times, in.by_index[j]->base_iter_time);
+
+    if (options_.keep_when_nobody_waits) {
+        bool quiet = true;
+        for (const JobState& s : in.active)
+            if (!s.running || shares_[s.index]) {
+                quiet = false;
+                break;
+            }
+        if (quiet) {
+            Decision d;
+            for (const JobState& s : in.active) d.keep.push_back(s.index);
+            return d;
+        }
+    }
+
     std::vector<double> key_of(in.by_index.size(), 0.0);
     for (int j : list_) key_of[j] = key(*in.by_index[j]);
     std::stable_sort(list_.begin(), list_.end(), [&](int a, int b) { return key_of[a] < key_of[b]; });
@@ -55,7 +76,7 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         auto [it, fresh] = bucket_of_gpus.emplace(s.gpus, static_cast<int>(buckets.size()));
         if (fresh) buckets.push_back({s.gpus, {}});
-        buckets[it->second].candidates.push_back({j, timer_.typeOf(s.stage_times, s.base_iter_time)});
+        buckets[it->second].candidates.push_back({j, type_of_job_[j]});
     }
     std::vector<int> chosen(buckets.size(), 0), slots(buckets.size(), 0);
     std::vector<char> used(in.by_index.size(), 0);
@@ -120,6 +141,22 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     Decision d;
     std::vector<std::vector<int>> pack_gpus(packs.size());
     pool_->reset();
+    if (options_.keep_when_nobody_waits) {
+        // Clean conventions: a group (or single) that already runs together keeps its GPUs.
+        for (std::size_t p = 0; p < packs.size(); ++p) {
+            const JobState& first = *in.by_index[packs[p].jobs[0]];
+            if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
+            bool together = std::all_of(packs[p].jobs.begin(), packs[p].jobs.end(), [&](int j) {
+                const JobState& s = *in.by_index[j];
+                return s.running && std::equal(s.held.begin(), s.held.end(), first.held.begin(), first.held.end());
+            });
+            bool free = std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
+            bool admitted = pack_of[packs[p].jobs[0]] == static_cast<int>(p);
+            if (!together || !free || !admitted) continue;
+            pool_->takeAll(first.held);
+            pack_gpus[p].assign(first.held.begin(), first.held.end());
+        }
+    }
     for (int j : list_) {
         int p = pack_of[j];
         if (p < 0) continue;
@@ -135,6 +172,8 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         for (int member : pack.jobs) a.restart_overhead += in.by_index[member]->restart_overhead;
         d.start.push_back(std::move(a));
     }
+    for (const JobState& s : in.active) shares_[s.index] = 0;
+    for (const auto& a : d.start) shares_[a.job] = packs[a.group].jobs.size() > 1;
     return d;
 }
 

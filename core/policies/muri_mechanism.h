@@ -31,6 +31,9 @@ struct MuriOptions {
     Contention contention;
     bool autopack = true;
     bool artifact_keys = false;  // rank never-run jobs by the trace's duration
+    // Clean conventions: when nobody waits and nobody shares, everyone keeps running as is
+    // (the full pass would only re-place the same singles).
+    bool keep_when_nobody_waits = true;
 };
 
 class MuriScheduler : public Scheduler {
@@ -54,6 +57,8 @@ private:
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> list_;  // persistent ranking (stable sorts keep ties in their last order)
+    std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
+    std::vector<char> shares_;      // job ran in a group after the last decision
 };
 
 }  // namespace cl

@@ -56,6 +56,7 @@ std::unique_ptr<Scheduler> makeMuri(const std::string& name, const std::string& 
     MuriOptions o;
     o.order = order;
     o.artifact_keys = c.muri_rank_new_jobs_by_trace_duration;
+    o.keep_when_nobody_waits = c.keep_running_in_place;
     if (tweak) tweak(o);
     return std::make_unique<MuriScheduler>(name, o, std::move(placement));
 }
