@@ -22,7 +22,11 @@ std::string formatSummaryTable(const std::vector<SimResult>& results, const std:
         if (r.policy == baseline) base = &r;
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head = {"policy", "done", "avg JCT", "median", "p95", "p99", "makespan", "avg queue"};
-    if (base) head.push_back("speedup vs " + baseline);
+    if (base) {  // the Muri paper's Fig. 9/10 style: baseline value / policy value
+        head.push_back("avg JCT x");
+        head.push_back("makespan x");
+        head.push_back("p99 x");
+    }
     rows.push_back(head);
     for (const auto& r : results) {
         const Summary& s = r.summary;
@@ -35,9 +39,14 @@ std::string formatSummaryTable(const std::vector<SimResult>& results, const std:
                                         humanDuration(s.makespan),
                                         humanDuration(s.avg_queueing_delay)};
         if (base) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.2fx", s.avg_jct > 0 ? base->summary.avg_jct / s.avg_jct : 0.0);
-            row.push_back(buf);
+            auto ratio = [](double b, double v) {
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "%.2fx", v > 0 ? b / v : 0.0);
+                return std::string(buf);
+            };
+            row.push_back(ratio(base->summary.avg_jct, s.avg_jct));
+            row.push_back(ratio(base->summary.makespan, s.makespan));
+            row.push_back(ratio(base->summary.p99_jct, s.p99_jct));
         }
         rows.push_back(row);
     }

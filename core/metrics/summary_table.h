@@ -9,7 +9,8 @@ namespace cl {
 // "3.2 h", "45 min", "12 s", "2.5 d": a duration a person reads at a glance.
 std::string humanDuration(double seconds);
 // Aligned text table: policy, jobs done, avg/median/p95/p99 JCT, makespan, avg queueing;
-// with a baseline, a speedup column (baseline avg JCT / policy avg JCT).
+// with a baseline, the speedups of average JCT, makespan and p99 JCT over it (baseline value /
+// policy value), as in the Muri paper's Fig. 9/10.
 std::string formatSummaryTable(const std::vector<SimResult>& results, const std::string& baseline = "");
 
 }  // namespace cl

@@ -13,6 +13,7 @@ void KeyedOrder::observe(const SchedulerInput& in) {
 }
 
 void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
+    prepare(in);
     scratch_.clear();
     scratch_.reserve(list_.size());
     for (int j : list_) scratch_.emplace_back(key(*in.by_index[j]), j);

@@ -35,6 +35,8 @@ public:
     void rank(const SchedulerInput& input, std::vector<int>& ranked) override;
 
 protected:
+    // Called before the keys of one ranking are computed (orders whose keys need context).
+    virtual void prepare(const SchedulerInput&) {}
     virtual double key(const JobState& job) const = 0;
 
 private:
@@ -48,5 +50,6 @@ std::unique_ptr<PriorityOrder> makeSrtfOrder();
 std::unique_ptr<PriorityOrder> makeSrsfOrder();
 std::unique_ptr<PriorityOrder> makeLasOrder();
 std::unique_ptr<PriorityOrder> makeLas2dOrder();
+std::unique_ptr<PriorityOrder> makeFtfOrder();
 
 }  // namespace cl

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/policies/antman_mechanism.h"
 #include "core/policies/exclusive_mechanism.h"
 #include "core/policies/muri_mechanism.h"
 #include "core/policies/placement.h"
@@ -27,6 +28,7 @@ const std::map<std::string, OrderFactory>& orders() {
         {"srsf", [](const Conventions&) { return makeSrsfOrder(); }},
         {"las", [](const Conventions&) { return makeLasOrder(); }},
         {"las2d", [](const Conventions&) { return makeLas2dOrder(); }},
+        {"ftf", [](const Conventions&) { return makeFtfOrder(); }},
         {"tiresias",
          [](const Conventions& c) {
              return std::make_unique<TiresiasOrder>(c.tiresias_whole_second_demotion,
@@ -46,7 +48,7 @@ const std::map<std::string, PlacementFactory>& placements() {
 }
 
 const std::vector<std::string>& mechanisms() {
-    static const std::vector<std::string> names = {"exclusive", "muri"};
+    static const std::vector<std::string> names = {"exclusive", "muri", "antman"};
     return names;
 }
 
@@ -76,6 +78,18 @@ const std::map<std::string, PresetFactory>& presets() {
              return makeMuri(name, "srsf", c, makeConsolidatedPlacement(c.first_fit_servers));
          }},
         {"muri-l", muriL({})},
+        {"themis",
+         [](const std::string& name, const Conventions& c) {
+             ExclusiveOptions o;
+             o.keep_running_in_place = c.keep_running_in_place;
+             return std::make_unique<ExclusiveScheduler>(name, makeFtfOrder(),
+                                                         makeConsolidatedPlacement(c.first_fit_servers), o);
+         }},
+        {"antman",
+         [](const std::string& name, const Conventions& c) {
+             return std::make_unique<AntmanScheduler>(name, makeFifoOrder(),
+                                                      makeConsolidatedPlacement(c.first_fit_servers));
+         }},
         {"muri-l-worst-order", muriL([](MuriOptions& o) { o.grouping.worst_ordering = true; })},
         {"muri-l-no-blossom",
          muriL([](MuriOptions& o) {
@@ -165,6 +179,9 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
     }
     if (placement.empty())
         placement = (parts[0] == "tiresias" && conventions.tiresias_count_placement) ? "count" : "consolidated";
+    if (mechanism == "antman")
+        return std::make_unique<AntmanScheduler>(policy, order_it->second(conventions),
+                                                 placements().at(placement)(conventions));
     if (mechanism == "muri") {
         auto valid = MuriScheduler::orderNames();
         if (std::find(valid.begin(), valid.end(), parts[0]) == valid.end())
