@@ -4,11 +4,16 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/workload/portable_random.h"
+
 namespace cl {
 
 MuriScheduler::MuriScheduler(std::string name, MuriOptions options, std::unique_ptr<Placement> placement)
     : name_(std::move(name)), options_(std::move(options)), placement_(std::move(placement)),
-      timer_(options_.contention) {
+      timer_(options_.contention), true_timer_(options_.contention) {
+    if (options_.profiling_noise < 0 || options_.profiling_noise >= 1)
+        throw std::invalid_argument("profiling noise must be in [0, 1)");
+    if (options_.profiling_noise > 0) options_.grouping.force_full_graph = true;  // no two jobs alike
     auto valid = orderNames();
     if (std::find(valid.begin(), valid.end(), options_.order) == valid.end())
         throw std::invalid_argument("the muri mechanism cannot use order '" + options_.order + "'");
@@ -46,10 +51,22 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         if (in.by_index[j]) list_.push_back(j);
     if (type_of_job_.size() < in.by_index.size()) {
         type_of_job_.resize(in.by_index.size(), -1);
+        true_type_of_job_.resize(in.by_index.size(), -1);
         shares_.resize(in.by_index.size(), 0);
     }
-    for (int j : in.arrived)
-        if (in.by_index[j]) type_of_job_[j] = timer_.typeOf(in.by_index[j]->stage_times, in.by_index[j]->base_iter_time);
+    for (int j : in.arrived) {
+        const JobState* s = in.by_index[j];
+        if (!s) continue;
+        true_type_of_job_[j] = true_timer_.typeOf(s->stage_times, s->base_iter_time);
+        if (options_.profiling_noise > 0) {
+            PortableRng rng(deriveSeed(options_.noise_seed, static_cast<std::uint64_t>(j)));
+            std::vector<double> noisy(s->stage_times.begin(), s->stage_times.end());
+            for (double& t : noisy) t *= 1.0 + options_.profiling_noise * (2.0 * rng.uniform01() - 1.0);
+            type_of_job_[j] = timer_.typeOf(noisy, s->base_iter_time);
+        } else {
+            type_of_job_[j] = timer_.typeOf(s->stage_times, s->base_iter_time);
+        }
+    }
 
     if (options_.keep_when_nobody_waits) {
         bool quiet = true;
@@ -103,7 +120,7 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     struct Pack {
         int gpus = 0;
         std::vector<int> jobs;
-        std::vector<int> types;
+        std::vector<int> types;  // true profiles: what the group achieves
         double priority = 0.0;
     };
     std::vector<Pack> packs;
@@ -114,10 +131,10 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         for (int m : g.members) {
             const MuriCandidate& c = buckets[g.bucket].candidates[m];
             p.jobs.push_back(c.job);
-            p.types.push_back(c.type);
-            solo_sum += timer_.soloTime(c.type);
+            p.types.push_back(true_type_of_job_[c.job]);
+            solo_sum += true_timer_.soloTime(p.types.back());
         }
-        if (options_.autopack && p.jobs.size() > 1 && timer_.iterationTime(p.types, false) / solo_sum > 1.0) {
+        if (options_.autopack && p.jobs.size() > 1 && true_timer_.iterationTime(p.types, false) / solo_sum > 1.0) {
             for (std::size_t i = 0; i < p.jobs.size(); ++i)
                 packs.push_back({p.gpus, {p.jobs[i]}, {p.types[i]}, key_of[p.jobs[i]]});
             continue;
@@ -166,7 +183,7 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         a.job = j;
         a.gpus = pack_gpus[p];
         a.group = p;
-        a.iteration_time = pack.jobs.size() > 1 ? timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
+        a.iteration_time = pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
                                                 : in.by_index[j]->base_iter_time;
         a.restart_overhead = 0.0;
         for (int member : pack.jobs) a.restart_overhead += in.by_index[member]->restart_overhead;

@@ -13,6 +13,7 @@
 //     restart overheads (the authors' convention).
 // Under muri-artifact conventions jobs that never ran are ranked by the trace's stated
 // duration, as the authors' simulator does.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct MuriOptions {
     // Clean conventions: when nobody waits and nobody shares, everyone keeps running as is
     // (the full pass would only re-place the same singles).
     bool keep_when_nobody_waits = true;
+    // Profiling noise n_p (ablation): the scheduler groups by stage times multiplied by a
+    // seeded U[1 - n_p, 1 + n_p] per job and stage; groups then run at their true speed.
+    double profiling_noise = 0.0;
+    std::uint64_t noise_seed = 1;
 };
 
 class MuriScheduler : public Scheduler {
@@ -52,12 +57,14 @@ private:
     std::string name_;
     MuriOptions options_;
     std::unique_ptr<Placement> placement_;
-    MuriGroupTimer timer_;
+    MuriGroupTimer timer_;        // what the scheduler believes (noisy profiles in the ablation)
+    MuriGroupTimer true_timer_;   // what groups achieve
     MuriMatchingCache matching_cache_;
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> list_;  // persistent ranking (stable sorts keep ties in their last order)
     std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
+    std::vector<int> true_type_of_job_;
     std::vector<char> shares_;      // job ran in a group after the last decision
 };
 

@@ -149,12 +149,28 @@ std::string policyHelp() {
     s << "Policies are ORDER[+MECHANISM][+PLACEMENT]. Orders: " << join(orderNames())
       << ". Mechanisms: " << join(mechanismNames()) << " (default exclusive). Placements: "
       << join(placementNames()) << " (default consolidated; tiresias uses count under muri-artifact). Presets: "
-      << join(presetNames()) << ".";
+      << join(presetNames()) << ", muri-l-noise=N (0 <= N < 1).";
     return s.str();
 }
 
 std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions) {
     if (auto preset = presets().find(policy); preset != presets().end()) return preset->second(policy, conventions);
+    // muri-l-noise=N: Muri-L grouping on profiles with noise N (DESIGN.md section 3 ablation).
+    const std::string noise_prefix = "muri-l-noise=";
+    if (policy.rfind(noise_prefix, 0) == 0) {
+        std::string value = policy.substr(noise_prefix.size());
+        double noise = -1;
+        try {
+            std::size_t used = 0;
+            noise = std::stod(value, &used);
+            if (used != value.size()) noise = -1;
+        } catch (const std::exception&) {
+        }
+        if (!(noise >= 0 && noise < 1))
+            throw std::invalid_argument("policy '" + policy + "': the noise must be a number in [0, 1), e.g. muri-l-noise=0.2");
+        return makeMuri(policy, "las2d", conventions, makeConsolidatedPlacement(conventions.first_fit_servers),
+                        [noise](MuriOptions& o) { o.profiling_noise = noise; });
+    }
     std::vector<std::string> parts = split(policy, '+');
     if (parts.empty() || parts.size() > 3 || parts[0].empty())
         throw std::invalid_argument("malformed policy '" + policy + "'. " + policyHelp());

@@ -79,6 +79,9 @@ private slots:
             QVERIFY2(std::find(presets.begin(), presets.end(), p) != presets.end(), p);
         QVERIFY(makeScheduler("srtf+muri", Conventions::clean()));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("tiresias+muri", Conventions::clean()));
+        QVERIFY(makeScheduler("muri-l-noise=0.2", Conventions::clean()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("muri-l-noise=1.5", Conventions::clean()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("muri-l-noise=abc", Conventions::clean()));
     }
 
     void groupsNeverMixGpuCountsNorExceedTheCap() {
@@ -88,7 +91,7 @@ private slots:
         for (const Conventions& conv : {Conventions::clean(), Conventions::muriArtifact()}) {
             for (const auto& [policy, cap] : std::vector<std::pair<std::string, int>>{
                      {"muri-s", 4}, {"muri-l", 4}, {"muri-l-k2", 2}, {"muri-l-k3", 3}, {"muri-l-no-blossom", 4},
-                     {"muri-l-worst-order", 4}}) {
+                     {"muri-l-worst-order", 4}, {"muri-l-noise=0.3", 4}}) {
                 SimOptions o;
                 o.conventions = conv;
                 SimResult r = simulate(c, t, profiles, policy, o);
