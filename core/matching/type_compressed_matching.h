@@ -18,11 +18,14 @@
 // So the two optima are equal. The program has one variable per type pair (at most
 // 48 * 49 / 2 = 1176 for the built-in types) and one row per type, independent of N.
 //
-// Solved with GLPK's branch-and-cut (glp_intopt, presolve on). Weights are integers, so the
-// solver's relative objective tolerance is tightened below one weight unit (with GLPK's
-// default 1e-7 a solution up to ~1e-7 * total below the optimum could be accepted); the
-// returned solution is checked for feasibility in integer arithmetic and its weight is
-// recomputed in int64.
+// Solved with GLPK: the LP relaxation is first strengthened with Edmonds' odd-set (blossom)
+// inequalities, separated exactly (Padberg-Rao, Gomory-Hu tree on the types), which makes it
+// nearly or fully integral; glp_intopt (presolve on) then finishes the integer program. The
+// cuts only make this fast (plain branch-and-bound stalls on half-integral LP solutions);
+// exactness comes from the branch-and-bound. Weights are integers, so GLPK's relative
+// objective tolerance is tightened below one weight unit (with the default 1e-7 a solution
+// up to ~1e-7 * total below the optimum could be accepted); the returned solution is checked
+// for feasibility in integer arithmetic and its weight is recomputed in int64.
 //
 // Use maxWeightMatching (the full LEMON graph) as the reference path and whenever nodes are
 // not interchangeable (noisy profiles).

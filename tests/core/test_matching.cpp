@@ -10,6 +10,8 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/matching/max_weight_matching.h"
@@ -231,8 +233,8 @@ private slots:
     }
 
     // (b) The type-compressed program against LEMON on the expanded graph.
-    void typeCompressedEqualsLemonRandomTable() { checkTypedInstances(false, 1000, 80); }
-    void typeCompressedEqualsLemonGammaLike() { checkTypedInstances(true, 5000, 80); }
+    void typeCompressedEqualsLemonRandomTable() { checkTypedInstances(false, 1000, 60); }
+    void typeCompressedEqualsLemonGammaLike() { checkTypedInstances(true, 5000, 60); }
 
     // An instance where the LP relaxation is fractional (odd cycle of types).
     void typeCompressedOddCycle() {
@@ -299,8 +301,8 @@ private slots:
         const auto m = maxWeightMatching(3, tri);
         QCOMPARE(m, (std::vector<int>{-1, 2, 1}));
         QCOMPARE(matchingWeight(m, tri), std::int64_t{5});
-        // Path 0-1-2-3-4 with weights 2, 3, 3, 2: best is {0,1} + {2,3} or {1,2} + {3,4} = 5, not
-        // the middle edges alone; maximum weight, not maximum cardinality: 1-2 (10) beats 0-1 + 2-3.
+        // Path 0-1-2-3-4 with weights 2, 3, 3, 2: two pairs, total 5 (node 4 or 0 left over).
+        // Maximum weight, not maximum cardinality: 1-2 (10) beats 0-1 + 2-3 (8).
         const std::vector<WeightedEdge> path{{0, 1, 2}, {1, 2, 3}, {2, 3, 3}, {3, 4, 2}};
         QCOMPARE(matchingWeight(maxWeightMatching(5, path), path), std::int64_t{5});
         const std::vector<WeightedEdge> heavy{{0, 1, 4}, {1, 2, 10}, {2, 3, 4}};
