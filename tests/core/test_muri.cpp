@@ -8,7 +8,10 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
+#include "core/matching/max_weight_matching.h"
+#include "core/matching/type_compressed_matching.h"
 #include "core/policies/muri_grouping.h"
+#include "core/workload/portable_random.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/simulator.h"
 #include "core/util/data_paths.h"
@@ -127,6 +130,53 @@ private slots:
         compressed.force_type_compressed = true;
         QCOMPARE(groupCandidates({bucket}, {2}, 2, full, timer).size(),
                  groupCandidates({bucket}, {2}, 2, compressed, timer).size());
+    }
+
+    // 100 random candidate sets drawn from the built-in profiles (model and GPU count): the
+    // type-compressed solver and LEMON on the full graph reach the same total weight.
+    void typeCompressedEqualsLemonOnBuiltinProfiles() {
+        ProfileSet profiles = builtinProfiles();
+        std::vector<std::string> models = profiles.modelNames();
+        const int gpu_counts[] = {1, 2, 4, 8, 16, 32};
+        for (int instance = 0; instance < 100; ++instance) {
+            PortableRng rng(deriveSeed(2024, instance));
+            MuriGroupTimer timer{Contention{}};
+            int gpus = gpu_counts[rng.below(6)];
+            int n = 2 + static_cast<int>(rng.below(120));
+            std::vector<int> type(n);
+            for (int i = 0; i < n; ++i) {
+                const auto* p = profiles.find(models[rng.below(models.size())])->at(gpus);
+                type[i] = timer.typeOf(p->stage_times, p->iteration_time * 1.015);
+            }
+            auto weight = [&](int a, int b) {
+                std::vector<int> pair = {a, b};
+                return fixedPointWeight(timer.efficiency(pair, false));
+            };
+            std::vector<WeightedEdge> edges;
+            for (int u = 0; u < n; ++u)
+                for (int v = u + 1; v < n; ++v)
+                    if (auto w = weight(type[u], type[v]); w > 0) edges.push_back({u, v, w});
+            std::int64_t lemon = matchingWeight(maxWeightMatching(n, edges), edges);
+            int types = 0;
+            for (int t : type) types = std::max(types, t + 1);
+            std::vector<int> counts(types, 0);
+            for (int t : type) ++counts[t];
+            TypeMatchingResult compressed = typeCompressedMatching(counts, weight);
+            QCOMPARE(compressed.total_weight, lemon);
+        }
+    }
+
+    void invariantsOnTheSharedTraces() {
+        if (!std::filesystem::exists(kMuri + "/trace3.csv")) QSKIP("shared Muri traces absent");
+        Cluster c = readMuriClusterSpecCsv(kMuri + "/cluster_n8g8.csv");
+        ProfileSet p = builtinProfiles();
+        for (const char* name : {"trace3", "trace3_pr"}) {
+            Trace t = readMuriTraceCsv(kMuri + "/" + name + ".csv");
+            SimOptions o;
+            o.conventions = Conventions::muriArtifact();
+            checkSharing(c, simulate(c, t, p, "muri-s", o), 4);
+            checkSharing(c, simulate(c, t, p, "muri-l", o), 4);
+        }
     }
 
     void muriBeatsTheBaselinesUnderCleanConventions() {
