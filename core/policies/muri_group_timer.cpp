@@ -21,9 +21,13 @@ int MuriGroupTimer::typeOf(std::span<const double> stage_times, double solo_iter
 
 std::uint64_t MuriGroupTimer::key(std::span<const int> types, bool worst) const {
     int sorted[4] = {0, 0, 0, 0};
-    std::size_t n = std::min<std::size_t>(types.size(), 4);
-    std::copy_n(types.begin(), n, sorted);
-    std::sort(sorted, sorted + n);
+    const std::size_t n = std::min<std::size_t>(types.size(), 4);
+    for (std::size_t i = 0; i < n; ++i) {  // insertion sort of at most four ids
+        int v = types[i];
+        std::size_t k = i;
+        for (; k > 0 && sorted[k - 1] > v; --k) sorted[k] = sorted[k - 1];
+        sorted[k] = v;
+    }
     std::uint64_t k = worst ? 1 : 0;
     for (std::size_t i = 0; i < n; ++i) k |= static_cast<std::uint64_t>(sorted[i] + 1) << (1 + 15 * i);
     return k;
