@@ -32,6 +32,15 @@ const Reference kReference[] = {
     {"trace3", "tiresias", 347213, 8174226},   {"trace3_pr", "srtf", 844395, 7261796},
     {"trace3_pr", "srsf", 798058, 6907790},    {"trace3_pr", "tiresias", 2213110, 6761641},
 };
+// One run of a shared trace on the shared 64-GPU cluster under the authors' conventions.
+SimResult runArtifact(const std::string& trace, const std::string& policy) {
+    Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
+    Trace t = readMuriTraceCsv(kDir + "/" + trace + ".csv");
+    SimOptions opts;
+    opts.conventions = Conventions::muriArtifact();
+    opts.record_segments = false;
+    return simulate(cluster, t, builtinProfiles(), policy, opts);
+}
 }  // namespace
 
 class TestGoldenMuri : public QObject {
@@ -57,14 +66,8 @@ private slots:
         QFETCH(QString, policy);
         QFETCH(double, avg);
         QFETCH(double, makespan);
-        Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
-        ProfileSet profiles = builtinProfiles();
-        Trace t = readMuriTraceCsv(kDir + "/" + trace.toStdString() + ".csv");
-        SimOptions opts;
-        opts.conventions = Conventions::muriArtifact();
-        opts.record_segments = false;
-        SimResult r = simulate(cluster, t, profiles, policy.toStdString(), opts);
-        QCOMPARE(r.summary.completed, static_cast<int>(t.jobs.size()));
+        SimResult r = runArtifact(trace.toStdString(), policy.toStdString());
+        QCOMPARE(r.summary.completed, r.summary.jobs);
         double gap = std::fabs(r.summary.avg_jct - avg) / avg;
         qInfo("%s %s: avg JCT %.0f s (reference %.0f s, gap %.2f%%), makespan %.0f s (reference %.0f s)",
               qPrintable(trace), qPrintable(policy), r.summary.avg_jct, avg, gap * 100, r.summary.makespan, makespan);
@@ -87,13 +90,7 @@ private slots:
         QFETCH(QString, trace);
         QFETCH(QString, policy);
         QFETCH(double, avg);
-        Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
-        ProfileSet profiles = builtinProfiles();
-        Trace t = readMuriTraceCsv(kDir + "/" + trace.toStdString() + ".csv");
-        SimOptions opts;
-        opts.conventions = Conventions::muriArtifact();
-        opts.record_segments = false;
-        SimResult r = simulate(cluster, t, profiles, policy.toStdString(), opts);
+        SimResult r = runArtifact(trace.toStdString(), policy.toStdString());
         double gap = std::fabs(r.summary.avg_jct - avg) / avg;
         qInfo("%s %s: avg JCT %.0f s (reference %.0f s, gap %.2f%%)", qPrintable(trace), qPrintable(policy),
               r.summary.avg_jct, avg, gap * 100);
@@ -103,13 +100,7 @@ private slots:
     // Fig. 9/10 shape on trace1: Muri-S beats SRTF and SRSF inside the paper's 1.13-2.26x
     // band, Muri-L beats Tiresias inside 1.53-6.15x, and the ablations rank as published.
     void muriSpeedupsOnTrace1() {
-        Cluster cluster = readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv");
-        ProfileSet profiles = builtinProfiles();
-        Trace t = readMuriTraceCsv(kDir + "/trace1.csv");
-        SimOptions opts;
-        opts.conventions = Conventions::muriArtifact();
-        opts.record_segments = false;
-        auto avg = [&](const char* p) { return simulate(cluster, t, profiles, p, opts).summary.avg_jct; };
+        auto avg = [](const char* p) { return runArtifact("trace1", p).summary.avg_jct; };
         double muri_s = avg("muri-s"), muri_l = avg("muri-l");
         double vs_srtf = avg("srtf") / muri_s, vs_srsf = avg("srsf") / muri_s, vs_tiresias = avg("tiresias") / muri_l;
         qInfo("trace1: muri-s %.2fx over srtf, %.2fx over srsf; muri-l %.2fx over tiresias", vs_srtf, vs_srsf,
