@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <lemon/list_graph.h>
+#include <lemon/smart_graph.h>
 #include <lemon/matching.h>
 
 namespace cl {
@@ -52,16 +52,19 @@ std::vector<int> maxWeightMatching(int nodes, const std::vector<WeightedEdge>& e
     if (kept.empty()) {
         return mate;
     }
-    std::sort(kept.begin(), kept.end(), [](const WeightedEdge& a, const WeightedEdge& b) {
+    auto byEndpointsHeaviestFirst = [](const WeightedEdge& a, const WeightedEdge& b) {
         if (a.u != b.u) return a.u < b.u;
         if (a.v != b.v) return a.v < b.v;
         return a.weight > b.weight;  // heaviest first, so unique() keeps it
-    });
+    };
+    // Callers usually list edges in this order already (the grouping does); skip the sort then.
+    if (!std::is_sorted(kept.begin(), kept.end(), byEndpointsHeaviestFirst))
+        std::sort(kept.begin(), kept.end(), byEndpointsHeaviestFirst);
     kept.erase(std::unique(kept.begin(), kept.end(),
                            [](const WeightedEdge& a, const WeightedEdge& b) { return a.u == b.u && a.v == b.v; }),
                kept.end());
 
-    using Graph = lemon::ListGraph;
+    using Graph = lemon::SmartGraph;
     Graph graph;
     graph.reserveNode(nodes);
     graph.reserveEdge(static_cast<int>(kept.size()));

@@ -413,28 +413,70 @@ std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatc
         }
         nodes_of_type[static_cast<std::size_t>(t)].push_back(static_cast<int>(v));
     }
-    std::vector<std::size_t> next(nodes_of_type.size(), 0);
-    auto take = [&](int t) -> int {
-        if (t < 0 || static_cast<std::size_t>(t) >= nodes_of_type.size() ||
-            next[static_cast<std::size_t>(t)] >= nodes_of_type[static_cast<std::size_t>(t)].size()) {
-            throw std::invalid_argument("expandToMates: the matching needs more nodes of type " + std::to_string(t) +
-                                        " than there are");
-        }
-        return nodes_of_type[static_cast<std::size_t>(t)][next[static_cast<std::size_t>(t)]++];
+    const std::size_t types = nodes_of_type.size();
+    // quota[a]: (partner type b, pairs of types a and b still to realise); symmetric.
+    std::vector<std::vector<std::pair<std::size_t, long long>>> quota(types);
+    auto quotaOf = [&](std::size_t a, std::size_t b) -> long long& {
+        for (auto& [t, c] : quota[a])
+            if (t == b) return c;
+        return quota[a].emplace_back(b, 0).second;
     };
-
-    std::vector<int> mate(node_type.size(), -1);
+    std::vector<long long> needed(types, 0);
     for (const auto& [a, b, count] : result.pairs) {
         if (count < 0) {
             throw std::invalid_argument("expandToMates: negative count for pair (" + std::to_string(a) + ", " +
                                         std::to_string(b) + ")");
         }
-        for (int i = 0; i < count; ++i) {
-            const int u = take(a);
-            const int v = take(b);
-            mate[static_cast<std::size_t>(u)] = v;
-            mate[static_cast<std::size_t>(v)] = u;
+        for (int t : {a, b}) {
+            if (t < 0 || static_cast<std::size_t>(t) >= types) {
+                throw std::invalid_argument("expandToMates: the matching needs nodes of type " + std::to_string(t) +
+                                            " and there are none");
+            }
         }
+        quotaOf(static_cast<std::size_t>(a), static_cast<std::size_t>(b)) += count;
+        if (a != b) quotaOf(static_cast<std::size_t>(b), static_cast<std::size_t>(a)) += count;
+        needed[static_cast<std::size_t>(a)] += count;
+        needed[static_cast<std::size_t>(b)] += count;
+    }
+    for (std::size_t t = 0; t < types; ++t) {
+        if (needed[t] > static_cast<long long>(nodes_of_type[t].size())) {
+            throw std::invalid_argument("expandToMates: the matching needs more nodes of type " + std::to_string(t) +
+                                        " than there are");
+        }
+    }
+
+    // Nodes are in priority order (lower index first) and which node of a type ends up with
+    // which partner decides which groups form first, so every node, in index order, takes the
+    // earliest still free partner its type's remaining pairs allow. This always completes:
+    // a type's remaining pairs never need more nodes than it has left.
+    std::vector<int> mate(node_type.size(), -1);
+    std::vector<char> taken(node_type.size(), 0);
+    std::vector<std::size_t> next(types, 0);  // first possibly free node of each type
+    auto firstFree = [&](std::size_t t) -> int {
+        auto& i = next[t];
+        while (i < nodes_of_type[t].size() && taken[static_cast<std::size_t>(nodes_of_type[t][i])]) ++i;
+        return i < nodes_of_type[t].size() ? nodes_of_type[t][i] : -1;
+    };
+    for (std::size_t u = 0; u < node_type.size(); ++u) {
+        if (taken[u]) continue;
+        const std::size_t a = static_cast<std::size_t>(node_type[u]);
+        taken[u] = 1;
+        int best = -1;
+        std::size_t best_type = 0;
+        for (const auto& [b, count] : quota[a]) {
+            if (count == 0) continue;
+            const int v = firstFree(b);
+            if (v >= 0 && (best < 0 || v < best)) {
+                best = v;
+                best_type = b;
+            }
+        }
+        if (best < 0) continue;
+        taken[static_cast<std::size_t>(best)] = 1;
+        mate[u] = best;
+        mate[static_cast<std::size_t>(best)] = static_cast<int>(u);
+        --quotaOf(a, best_type);
+        if (a != best_type) --quotaOf(best_type, a);
     }
     return mate;
 }

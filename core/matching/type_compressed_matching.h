@@ -63,10 +63,12 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
                                           int time_limit_ms = kDefaultTypeMatchingTimeLimitMs);
 
 // A concrete mate vector (as returned by maxWeightMatching) realising result for the nodes
-// 0..node_type.size()-1, node v having type node_type[v] >= 0. Deterministic: pairs are taken
-// in result order, and each takes the lowest-indexed still unmatched nodes of its types
-// ((a, a, c) pairs them consecutively). Throws std::invalid_argument for a negative node
-// type, a negative count, or a result that needs more nodes of a type than node_type has.
+// 0..node_type.size()-1, node v having type node_type[v] >= 0. Deterministic and independent
+// of the order of result.pairs: nodes are visited in index order (the grouping lists them in
+// priority order) and each still free node whose type has pairs left is matched with the
+// lowest-indexed free node of a type it still pairs with. Throws std::invalid_argument for a
+// negative node type, a negative count, or a result that needs more nodes of a type than
+// node_type has.
 std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatchingResult& result);
 
 }  // namespace cl

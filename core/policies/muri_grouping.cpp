@@ -103,6 +103,9 @@ std::vector<int> matchBucket(const MuriBucket& bucket, const std::vector<Node>& 
     } else {
         mate = fullGraph();
         result.pairs = typePairs(mate, node_type);
+        // Which node of a type gets which partner is free (same weight) but decides which
+        // groups form first; let one rule decide it whichever solver ran or the cache answered.
+        mate = expandToMates(node_type, result);
     }
     if (cache) cache->rounds.emplace(std::move(instance), std::move(result.pairs));
     return mate;

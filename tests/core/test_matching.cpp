@@ -334,6 +334,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expandToMates({0, -1}, TypeMatchingResult{}));
     }
 
+    void expandToMatesPairsTheEarliestNodesTogether() {
+        // Types of nodes 0..5: 0 0 1 1 2 2; one pair of each type combination. Node 0 takes
+        // the earliest partner it may (node 2), whatever order the pairs are listed in.
+        const std::vector<int> node_type{0, 0, 1, 1, 2, 2};
+        TypeMatchingResult r;
+        r.pairs = {{0, 2, 1}, {0, 1, 1}, {1, 2, 1}};
+        const std::vector<int> expected{2, 4, 0, 5, 1, 3};
+        QCOMPARE(expandToMates(node_type, r), expected);
+        std::reverse(r.pairs.begin(), r.pairs.end());
+        QCOMPARE(expandToMates(node_type, r), expected);
+    }
+
     void invalidInputsThrow() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(-1, {}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(3, {{0, 3, 1}}));
