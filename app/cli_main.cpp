@@ -16,6 +16,9 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
         {"generate", {cli::generateCommand, "generate a synthetic trace (seeded)"}},
         {"transform", {cli::transformCommand, "apply trace transforms (scale, window, subsample, ...)"}},
         {"policies", {cli::policiesCommand, "list the policy names"}},
+        {"scenario", {cli::scenarioCommand, "create, list, show, duplicate, rename or delete stored scenarios"}},
+        {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
+        {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
     };
     return table;
 }

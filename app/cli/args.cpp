@@ -22,7 +22,12 @@ bool Args::parse(const std::vector<std::string>& argv) {
             std::cout << usage();
             return false;
         }
-        if (a.rfind("--", 0) != 0) throw UsageError(command_ + ": unexpected argument '" + a + "' (see --help)");
+        if (a.rfind("--", 0) != 0) {
+            if (positional_.size() >= positional_max_)
+                throw UsageError(command_ + ": unexpected argument '" + a + "' (see --help)");
+            positional_.push_back(a);
+            continue;
+        }
         std::string name = a.substr(2);
         std::string value;
         bool inline_value = false;
@@ -45,12 +50,22 @@ bool Args::parse(const std::vector<std::string>& argv) {
             throw UsageError(command_ + ": option '--" + name + "' given more than once");
         vals.push_back(value);
     }
+    if (positional_.size() < positional_min_)
+        throw UsageError(command_ + ": expected " + positional_usage_ + " (see --help)");
     return true;
+}
+
+Args& Args::positionals(std::string usage, std::size_t min, std::size_t max) {
+    positional_usage_ = std::move(usage);
+    positional_min_ = min;
+    positional_max_ = max;
+    return *this;
 }
 
 std::string Args::usage() const {
     std::ostringstream s;
-    s << "usage: clusterloom-cli " << command_ << " [options]\n\n" << summary_ << "\n\noptions:\n";
+    s << "usage: clusterloom-cli " << command_ << (positional_usage_.empty() ? "" : " " + positional_usage_)
+      << " [options]\n\n" << summary_ << "\n\noptions:\n";
     for (const auto& o : specs_) {
         std::string left = "  --" + o.name + (o.value_name.empty() ? "" : " " + o.value_name);
         s << left;

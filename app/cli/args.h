@@ -29,6 +29,9 @@ public:
     Args(std::string command, std::string summary, std::vector<OptionSpec> specs);
     // Throws UsageError. Returns false when --help was given (help already printed).
     bool parse(const std::vector<std::string>& argv);
+    // Lets the command take between min and max plain arguments (named `usage` in --help).
+    Args& positionals(std::string usage, std::size_t min, std::size_t max);
+    const std::vector<std::string>& positional() const { return positional_; }
     std::string usage() const;
 
     bool has(const std::string& name) const;
@@ -44,6 +47,9 @@ private:
     std::string summary_;
     std::vector<OptionSpec> specs_;
     std::map<std::string, std::vector<std::string>> values_;
+    std::string positional_usage_;
+    std::size_t positional_min_ = 0, positional_max_ = 0;
+    std::vector<std::string> positional_;
 };
 
 }  // namespace cli

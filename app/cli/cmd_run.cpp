@@ -8,6 +8,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
+#include "cli/workspace.h"
+#include "core/store/scenario_runner.h"
 #include "core/io/result_writers.h"
 #include "core/metrics/summary_table.h"
 #include "core/policies/scheduler_registry.h"
@@ -22,6 +24,34 @@ std::string safeFileName(std::string s) {
     for (char& c : s)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
     return s;
+}
+
+// run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
+// (an identical earlier run is reused unless --force).
+int runStoredScenarios(const Args& args) {
+    for (const char* adhoc : {"trace", "policy", "out"})
+        if (args.has(adhoc))
+            throw UsageError(std::string("--") + adhoc + " does not apply with --scenario (the scenario has its own)");
+    cl::ScenarioStore store = openWorkspace(args);
+    std::vector<cl::ScenarioSpec> specs;
+    for (const auto& name : args.getAll("scenario")) specs.push_back(store.scenario(name).spec);
+    cl::SweepOptions opts;
+    opts.force = args.has("force");
+    cl::SweepReport report = cl::runSweep(store, specs, opts);
+    for (const auto& e : report.errors) std::cerr << "error: " << e << "\n";
+    std::vector<cl::SimResult> results;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (report.run_ids[i] == 0) continue;
+        cl::SimResult r = store.loadRun(report.run_ids[i], /*with_segments=*/false);
+        r.policy = specs[i].name;  // the table's row label
+        results.push_back(std::move(r));
+    }
+    if (!args.has("quiet") && report.reused > 0) {
+        std::cerr << report.reused << " of " << specs.size()
+                  << " scenario(s) had an identical finished run; shown from the workspace (--force runs again)\n";
+    }
+    std::cout << "workspace " << store.path() << "\n\n" << cl::formatSummaryTable(results, args.get("baseline"));
+    return report.failed > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -41,9 +71,13 @@ int runCommand(const std::vector<std::string>& argv) {
                {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
                {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
                {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
+               dbOption(),
+               {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
+               {"force", "", "with --scenario: run again even if an identical run is stored"},
                {"quiet", "", "no progress or notes on stderr"}});
     if (!args.parse(argv)) return 0;
     const bool quiet = args.has("quiet");
+    if (args.has("scenario")) return runStoredScenarios(args);
     cl::SimOptions base;
     base.conventions = cl::Conventions::byName(args.get("conventions"));
     base.record_segments = !args.has("no-segments");

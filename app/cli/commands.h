@@ -10,5 +10,8 @@ int demoCommand(const std::vector<std::string>& args);
 int generateCommand(const std::vector<std::string>& args);
 int transformCommand(const std::vector<std::string>& args);
 int policiesCommand(const std::vector<std::string>& args);
+int scenarioCommand(const std::vector<std::string>& args);
+int compareCommand(const std::vector<std::string>& args);
+int sweepCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

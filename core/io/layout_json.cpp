@@ -68,14 +68,15 @@ std::string serverJson(const Server& s) {
 
 }  // namespace
 
-Cluster readLayoutJson(const std::string& path) {
-    const JsonDoc doc = JsonDoc::read(path);
+namespace {
+
+Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
     doc.checkHeader(kFormat, kVersion);
     const json& root = doc.root();
     const JsonPath top;
 
     Cluster c;
-    c.name = io::fileStem(path);
+    c.name = default_name;
     if (const json* n = doc.member(root, top, "name")) c.name = doc.string(*n, top / "name");
     // "description" is for people reading the file; the model has no place for it.
     if (const json* d = doc.member(root, top, "description")) doc.string(*d, top / "description");
@@ -122,7 +123,15 @@ Cluster readLayoutJson(const std::string& path) {
     return c;
 }
 
-void writeLayoutJson(const Cluster& cluster, const std::string& path) {
+}  // namespace
+
+Cluster readLayoutJson(const std::string& path) { return layoutFromDoc(JsonDoc::read(path), io::fileStem(path)); }
+
+Cluster parseLayoutJson(const std::string& text, const std::string& source) {
+    return layoutFromDoc(JsonDoc::parse(text, source), source);
+}
+
+std::string layoutJsonText(const Cluster& cluster) {
     std::string out = "{\n";
     out += "  \"format\": \"" + std::string(kFormat) + "\",\n";
     out += "  \"version\": " + std::to_string(kVersion) + ",\n";
@@ -131,7 +140,9 @@ void writeLayoutJson(const Cluster& cluster, const std::string& path) {
     for (std::size_t k = 0; k < cluster.servers.size(); ++k)
         out += (k ? ",\n    " : "\n    ") + serverJson(cluster.servers[k]);
     out += cluster.servers.empty() ? "]\n}\n" : "\n  ]\n}\n";
-    io::writeTextFile(path, out);
+    return out;
 }
+
+void writeLayoutJson(const Cluster& cluster, const std::string& path) { io::writeTextFile(path, layoutJsonText(cluster)); }
 
 }  // namespace cl

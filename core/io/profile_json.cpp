@@ -121,14 +121,15 @@ std::string modelText(const ModelProfile& m) {
 
 }  // namespace
 
-ProfileSet readProfilesJson(const std::string& path) {
-    const JsonDoc doc = JsonDoc::read(path);
+namespace {
+
+ProfileSet profilesFromDoc(const JsonDoc& doc, const std::string& default_name) {
     doc.checkHeader(kFormat, kVersion);
     const json& root = doc.root();
     const JsonPath top;
 
     ProfileSet ps;
-    ps.name = io::fileStem(path);
+    ps.name = default_name;
     if (const json* x = doc.member(root, top, "name")) ps.name = doc.string(*x, top / "name");
     if (const json* x = doc.member(root, top, "source")) ps.source = doc.string(*x, top / "source");
     if (const json* x = doc.member(root, top, "default_restart_overhead_s"))
@@ -145,7 +146,17 @@ ProfileSet readProfilesJson(const std::string& path) {
     return ps;
 }
 
-void writeProfilesJson(const ProfileSet& profiles, const std::string& path) {
+}  // namespace
+
+ProfileSet readProfilesJson(const std::string& path) {
+    return profilesFromDoc(JsonDoc::read(path), io::fileStem(path));
+}
+
+ProfileSet parseProfilesJson(const std::string& text, const std::string& source) {
+    return profilesFromDoc(JsonDoc::parse(text, source), source);
+}
+
+std::string profilesJsonText(const ProfileSet& profiles) {
     std::string out = "{\n";
     out += "  \"format\": \"" + std::string(kFormat) + "\",\n";
     out += "  \"version\": " + std::to_string(kVersion) + ",\n";
@@ -160,7 +171,11 @@ void writeProfilesJson(const ProfileSet& profiles, const std::string& path) {
         first = false;
     }
     out += profiles.models.empty() ? "]\n}\n" : "\n  ]\n}\n";
-    io::writeTextFile(path, out);
+    return out;
+}
+
+void writeProfilesJson(const ProfileSet& profiles, const std::string& path) {
+    io::writeTextFile(path, profilesJsonText(profiles));
 }
 
 }  // namespace cl

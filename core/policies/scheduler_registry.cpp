@@ -53,40 +53,43 @@ const std::vector<std::string>& mechanisms() {
 }
 
 std::unique_ptr<Scheduler> makeMuri(const std::string& name, const std::string& order, const Conventions& c,
-                                    std::unique_ptr<Placement> placement,
+                                    const SchedulerTuning& tuning, std::unique_ptr<Placement> placement,
                                     const std::function<void(MuriOptions&)>& tweak = {}) {
     MuriOptions o;
     o.order = order;
     o.artifact_keys = c.muri_rank_new_jobs_by_trace_duration;
     o.keep_when_nobody_waits = c.keep_running_in_place;
+    o.noise_seed = tuning.seed;
     if (tweak) tweak(o);
+    if (tuning.max_group_size > 0) o.grouping.max_group_size = tuning.max_group_size;
     return std::make_unique<MuriScheduler>(name, o, std::move(placement));
 }
 
-using PresetFactory = std::function<std::unique_ptr<Scheduler>(const std::string&, const Conventions&)>;
+using PresetFactory =
+    std::function<std::unique_ptr<Scheduler>(const std::string&, const Conventions&, const SchedulerTuning&)>;
 
 // The papers' schedulers and their ablations (DESIGN.md section 1).
 const std::map<std::string, PresetFactory>& presets() {
     auto muriL = [](std::function<void(MuriOptions&)> tweak) -> PresetFactory {
-        return [tweak](const std::string& name, const Conventions& c) {
-            return makeMuri(name, "las2d", c, makeConsolidatedPlacement(c.first_fit_servers), tweak);
+        return [tweak](const std::string& name, const Conventions& c, const SchedulerTuning& t) {
+            return makeMuri(name, "las2d", c, t, makeConsolidatedPlacement(c.first_fit_servers), tweak);
         };
     };
     static const std::map<std::string, PresetFactory> table = {
         {"muri-s",
-         [](const std::string& name, const Conventions& c) {
-             return makeMuri(name, "srsf", c, makeConsolidatedPlacement(c.first_fit_servers));
+         [](const std::string& name, const Conventions& c, const SchedulerTuning& t) {
+             return makeMuri(name, "srsf", c, t, makeConsolidatedPlacement(c.first_fit_servers));
          }},
         {"muri-l", muriL({})},
         {"themis",
-         [](const std::string& name, const Conventions& c) {
+         [](const std::string& name, const Conventions& c, const SchedulerTuning&) {
              ExclusiveOptions o;
              o.keep_running_in_place = c.keep_running_in_place;
              return std::make_unique<ExclusiveScheduler>(name, makeFtfOrder(),
                                                          makeConsolidatedPlacement(c.first_fit_servers), o);
          }},
         {"antman",
-         [](const std::string& name, const Conventions& c) {
+         [](const std::string& name, const Conventions& c, const SchedulerTuning&) {
              return std::make_unique<AntmanScheduler>(name, makeFifoOrder(),
                                                       makeConsolidatedPlacement(c.first_fit_servers));
          }},
@@ -153,8 +156,12 @@ std::string policyHelp() {
     return s.str();
 }
 
-std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions) {
-    if (auto preset = presets().find(policy); preset != presets().end()) return preset->second(policy, conventions);
+std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
+                                         const SchedulerTuning& tuning) {
+    if (tuning.max_group_size < 0 || tuning.max_group_size > 4)
+        throw std::invalid_argument("the group size must be 1..4 (0 keeps the policy's own), not " +
+                                    std::to_string(tuning.max_group_size));
+    if (auto preset = presets().find(policy); preset != presets().end()) return preset->second(policy, conventions, tuning);
     // muri-l-noise=N: Muri-L grouping on profiles with noise N (DESIGN.md section 3 ablation).
     const std::string noise_prefix = "muri-l-noise=";
     if (policy.rfind(noise_prefix, 0) == 0) {
@@ -168,7 +175,7 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
         }
         if (!(noise >= 0 && noise < 1))
             throw std::invalid_argument("policy '" + policy + "': the noise must be a number in [0, 1), e.g. muri-l-noise=0.2");
-        return makeMuri(policy, "las2d", conventions, makeConsolidatedPlacement(conventions.first_fit_servers),
+        return makeMuri(policy, "las2d", conventions, tuning, makeConsolidatedPlacement(conventions.first_fit_servers),
                         [noise](MuriOptions& o) { o.profiling_noise = noise; });
     }
     std::vector<std::string> parts = split(policy, '+');
@@ -203,7 +210,7 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
         if (std::find(valid.begin(), valid.end(), parts[0]) == valid.end())
             throw std::invalid_argument("policy '" + policy + "': the muri mechanism works with the orders " +
                                         join(valid));
-        return makeMuri(policy, parts[0], conventions, placements().at(placement)(conventions));
+        return makeMuri(policy, parts[0], conventions, tuning, placements().at(placement)(conventions));
     }
 
     ExclusiveOptions options;

@@ -2,6 +2,7 @@
 // Policy names (DESIGN.md section 1): ORDER[+MECHANISM][+PLACEMENT] in lower case, or a preset.
 // Each part is looked up in a name -> factory table; unknown names get an error listing the
 // valid ones.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,7 +12,14 @@
 
 namespace cl {
 
-std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions);
+// Settings a scenario may vary on top of a policy name.
+struct SchedulerTuning {
+    int max_group_size = 0;  // 0: the policy's own; else Muri's group-size cap (1..4)
+    std::uint64_t seed = 1;  // profiling-noise draws (muri-l-noise=N)
+};
+
+std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
+                                         const SchedulerTuning& tuning = {});
 
 std::vector<std::string> orderNames();
 std::vector<std::string> mechanismNames();

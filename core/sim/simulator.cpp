@@ -47,7 +47,7 @@ public:
            const SimOptions& options)
         : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
           conv_(options.conventions) {
-        scheduler_ = makeScheduler(policy, conv_);
+        scheduler_ = makeScheduler(policy, conv_, options.tuning);
         recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
         result_.policy = policy;

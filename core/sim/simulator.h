@@ -6,6 +6,7 @@
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
+#include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
 #include "core/sim/sim_result.h"
 
@@ -17,6 +18,7 @@ struct SimOptions {
     std::function<bool(double fraction_done)> progress;
     bool record_segments = true;
     bool record_series = true;
+    SchedulerTuning tuning;
 };
 
 // Throws std::invalid_argument for an unknown policy name and SimulationError for inputs the

@@ -1,0 +1,100 @@
+#include "cli/workspace.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/trace_loading.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/conventions.h"
+#include "core/util/data_paths.h"
+
+namespace cli {
+
+OptionSpec dbOption() {
+    return {"db", "FILE", "workspace file (default $CLUSTERLOOM_DB or " + cl::ScenarioStore::defaultPath() + ")"};
+}
+
+cl::ScenarioStore openWorkspace(const Args& args) {
+    return cl::ScenarioStore(args.has("db") ? args.get("db") : cl::ScenarioStore::defaultPath());
+}
+
+std::vector<OptionSpec> scenarioSettingOptions() {
+    return {{"trace", "FILE", "trace file to import (required for a new scenario)"},
+            {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
+                            "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
+            {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
+            {"cluster", "C", "cluster preset name or layout file", false, "muri-testbed-64"},
+            {"policy", "P", "scheduling policy", false, "srtf"},
+            {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
+            {"load", "F", "load factor: submit times divided by F", false, "1"},
+            {"servers", "N", "resize the cluster to N servers (0 = as is)", false, "0"},
+            {"group-size", "K", "Muri group-size cap 1..4 (0 = the policy's own)", false, "0"},
+            {"seed", "N", "seed of model reassignment and profiling noise", false, "1"},
+            {"reassign-models", "", "draw every job's model again with the scenario's seed"},
+            {"transform", "SPEC", "trace transform applied before the load factor", true},
+            {"notes", "TEXT", "free text kept with the scenario"}};
+}
+
+void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
+                           bool quiet) {
+    auto given = [&](const char* name) { return creating || args.has(name); };
+    cl::ProfileSet profiles = cl::builtinProfiles();
+    if (creating) spec.profiles_id = store.putProfiles(profiles);
+    if (args.has("trace")) {
+        cl::Trace trace = loadTrace(args.get("trace"), args.get("format"), profiles,
+                                    static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
+        spec.trace_id = store.putTrace(trace);
+    } else if (creating) {
+        throw UsageError("a new scenario needs --trace FILE");
+    }
+    if (given("cluster")) spec.cluster_id = store.putCluster(cl::resolveCluster(args.get("cluster")));
+    if (given("policy")) {
+        cl::makeScheduler(args.get("policy"), cl::Conventions::clean());  // unknown names fail here, with the list
+        spec.policy = args.get("policy");
+    }
+    if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;
+    if (given("load")) spec.parameters.load_factor = args.getDouble("load");
+    if (given("servers")) spec.parameters.server_count = static_cast<int>(args.getInt("servers"));
+    if (given("group-size")) spec.parameters.max_group_size = static_cast<int>(args.getInt("group-size"));
+    if (given("seed")) {
+        long long seed = args.getInt("seed");
+        if (seed < 0) throw UsageError("--seed must be 0 or more");
+        spec.seed = static_cast<std::uint64_t>(seed);
+    }
+    if (args.has("reassign-models")) spec.parameters.reassign_models = true;
+    if (args.has("transform")) spec.parameters.transforms = args.getAll("transform");
+    if (args.has("notes")) spec.notes = args.get("notes");
+}
+
+std::string describeScenario(cl::ScenarioStore& store, const cl::ScenarioInfo& info) {
+    const cl::ScenarioSpec& s = info.spec;
+    std::ostringstream out;
+    auto name_of = [](const std::vector<cl::StoredItem>& items, std::int64_t id, const char* unit) {
+        for (const auto& i : items)
+            if (i.id == id) return i.name + " (" + std::to_string(i.size) + " " + unit + ")";
+        return std::string("? (missing)");
+    };
+    out << "scenario     " << s.name << "\n"
+        << "cluster      " << name_of(store.clusters(), s.cluster_id, "servers") << "\n"
+        << "trace        " << name_of(store.traces(), s.trace_id, "jobs") << "\n"
+        << "policy       " << s.policy << "\n"
+        << "conventions  " << s.conventions << "\n"
+        << "parameters   " << s.parameters.toJson().dump() << "\n"
+        << "seed         " << s.seed << "\n"
+        << "content hash " << info.content_hash << "\n"
+        << "created      " << info.created << " (modified " << info.modified << ")\n";
+    if (!s.notes.empty()) out << "notes        " << s.notes << "\n";
+    auto runs = store.runs(info.id);
+    out << "runs         " << runs.size() << "\n";
+    for (const auto& r : runs) {
+        out << "  #" << r.id << " " << cl::runStatusName(r.status) << " " << r.started << " engine "
+            << r.engine_version;
+        if (r.status == cl::RunStatus::Finished)
+            out << "  avg JCT " << r.summary.avg_jct << " s, makespan " << r.summary.makespan << " s";
+        if (!r.message.empty()) out << "  (" << r.message << ")";
+        out << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace cli

@@ -1,0 +1,320 @@
+#include "core/metrics/comparison.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+
+#include "core/metrics/summary_table.h"
+
+namespace cl {
+
+namespace {
+
+// ---- building the rows ----------------------------------------------------------------
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Checks the groups and returns the index of the baseline group (the first one with the
+// baseline's label, so a duplicated label cannot make the choice ambiguous).
+std::size_t baselineIndex(const std::vector<ComparisonGroup>& groups, const std::string& baseline) {
+    if (groups.empty()) throw std::invalid_argument("compareGroups: no groups to compare");
+    for (const auto& g : groups) {
+        if (g.runs.empty()) throw std::invalid_argument("compareGroups: group " + quoted(g.label) + " has no runs");
+        if (g.seeds.size() != g.runs.size())
+            throw std::invalid_argument("compareGroups: group " + quoted(g.label) + " has " +
+                                        std::to_string(g.seeds.size()) + " seeds but " +
+                                        std::to_string(g.runs.size()) + " runs");
+    }
+    if (baseline.empty()) return 0;
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        if (groups[i].label == baseline) return i;
+    std::string names;
+    for (const auto& g : groups) names += (names.empty() ? "" : ", ") + quoted(g.label);
+    throw std::invalid_argument("compareGroups: baseline " + quoted(baseline) + " names no group (groups: " + names +
+                                ")");
+}
+
+Estimate estimateOf(const std::vector<SimResult>& runs, double Summary::*field) {
+    std::vector<double> values;
+    values.reserve(runs.size());
+    for (const auto& r : runs) values.push_back(r.summary.*field);
+    return estimate(values);
+}
+
+// Running sum for a per-run mean over the jobs of one category.
+struct Mean {
+    double sum = 0.0;
+    int count = 0;
+    void add(double v) {
+        sum += v;
+        ++count;
+    }
+    double value() const { return sum / count; }
+};
+
+// One value per run that had a completed job in the category: runs without one carry no
+// information about it, and counting them as 0 would drag the mean down.
+Estimate categoryEstimate(const std::vector<SimResult>& runs, const std::function<bool(const JobRecord&)>& in) {
+    std::vector<double> per_run;
+    for (const auto& r : runs) {
+        Mean m;
+        for (const auto& j : r.jobs)
+            if (j.completed && in(j)) m.add(j.jct);
+        if (m.count > 0) per_run.push_back(m.value());
+    }
+    return estimate(per_run);
+}
+
+std::map<std::string, Estimate> byModel(const std::vector<SimResult>& runs) {
+    std::map<std::string, std::vector<double>> per_run;
+    for (const auto& r : runs) {
+        std::map<std::string, Mean> means;
+        for (const auto& j : r.jobs)
+            if (j.completed) means[j.model].add(j.jct);
+        for (const auto& [model, m] : means) per_run[model].push_back(m.value());
+    }
+    std::map<std::string, Estimate> out;
+    for (const auto& [model, values] : per_run) out[model] = estimate(values);
+    return out;
+}
+
+ComparisonRow buildRow(const ComparisonGroup& g) {
+    ComparisonRow row;
+    row.label = g.label;
+    row.runs = static_cast<int>(g.runs.size());
+    row.jobs = g.runs.front().summary.jobs;
+    row.completed = g.runs.front().summary.completed;
+    row.avg_jct = estimateOf(g.runs, &Summary::avg_jct);
+    row.makespan = estimateOf(g.runs, &Summary::makespan);
+    row.p99_jct = estimateOf(g.runs, &Summary::p99_jct);
+    row.median_jct = estimateOf(g.runs, &Summary::median_jct);
+    row.avg_queueing_delay = estimateOf(g.runs, &Summary::avg_queueing_delay);
+    row.avg_jct_by_model = byModel(g.runs);
+    row.avg_jct_small = categoryEstimate(g.runs, [](const JobRecord& j) { return j.gpus < kLargeJobMinGpus; });
+    row.avg_jct_large = categoryEstimate(g.runs, [](const JobRecord& j) { return j.gpus >= kLargeJobMinGpus; });
+    return row;
+}
+
+// A row whose mean is not positive completed nothing worth comparing; 0 marks that instead
+// of an infinite or negative speedup (the convention of formatSummaryTable).
+double speedup(double base, double value) { return value > 0 ? base / value : 0.0; }
+
+// ---- text -------------------------------------------------------------------------------
+
+using Table = std::vector<std::vector<std::string>>;
+
+// First column left-aligned, the others right-aligned, a rule under the header row.
+std::string renderTable(const Table& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()), 0);
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+    std::string out;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t c = 0; c < rows[r].size(); ++c) {
+            const std::string& cell = rows[r][c];
+            std::string pad(width[c] - cell.size(), ' ');
+            out += c == 0 ? cell + pad : "  " + pad + cell;
+        }
+        out += '\n';
+        if (r == 0) {
+            std::size_t total = 0;
+            for (auto w : width) total += w + 2;
+            out += std::string(total - 2, '-') + '\n';
+        }
+    }
+    return out;
+}
+
+std::string estimateText(const Estimate& e) {
+    if (e.n == 0) return "-";
+    if (e.n == 1) return humanDuration(e.mean);
+    return humanDuration(e.mean) + " +- " + humanDuration(e.ci95);
+}
+
+std::string ratioText(double r) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2fx", r);
+    return buf;
+}
+
+std::string mainTable(const Comparison& c) {
+    Table t = {{"group", "runs", "done", "avg JCT", "makespan", "p99 JCT", "avg JCT x", "makespan x", "p99 x"}};
+    for (const auto& r : c.rows)
+        t.push_back({r.label, std::to_string(r.runs), std::to_string(r.completed) + "/" + std::to_string(r.jobs),
+                     estimateText(r.avg_jct), estimateText(r.makespan), estimateText(r.p99_jct),
+                     ratioText(r.avg_jct_speedup), ratioText(r.makespan_speedup), ratioText(r.p99_jct_speedup)});
+    return renderTable(t);
+}
+
+std::vector<std::string> groupHeader(const Comparison& c, const std::string& first) {
+    std::vector<std::string> head = {first};
+    for (const auto& r : c.rows) head.push_back(r.label);
+    return head;
+}
+
+std::string modelTable(const Comparison& c) {
+    std::map<std::string, bool> models;  // the union over groups, sorted by name
+    for (const auto& r : c.rows)
+        for (const auto& [m, e] : r.avg_jct_by_model) models[m] = true;
+    if (models.empty()) return "";
+    Table t = {groupHeader(c, "model")};
+    for (const auto& [m, unused] : models) {
+        std::vector<std::string> line = {m.empty() ? "(unnamed)" : m};
+        for (const auto& r : c.rows) {
+            auto it = r.avg_jct_by_model.find(m);
+            line.push_back(it == r.avg_jct_by_model.end() ? "-" : estimateText(it->second));
+        }
+        t.push_back(line);
+    }
+    return renderTable(t);
+}
+
+std::string sizeTable(const Comparison& c, const std::string& small, const std::string& large) {
+    Table t = {groupHeader(c, "jobs")};
+    std::vector<std::string> s = {small}, l = {large};
+    for (const auto& r : c.rows) {
+        s.push_back(estimateText(r.avg_jct_small));
+        l.push_back(estimateText(r.avg_jct_large));
+    }
+    t.push_back(s);
+    t.push_back(l);
+    return renderTable(t);
+}
+
+// ---- CSV ----------------------------------------------------------------------------------
+
+// RFC 4180: a field with a separator, quote or line break is quoted, quotes doubled.
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+// The shortest text that parses back to the same double, so CSV values round-trip exactly.
+// Plain notation in the range of durations and ratios ("100000", not "1e+05") keeps the
+// file friendly to spreadsheets and eyes; only extreme magnitudes get an exponent.
+std::string exactNumber(double v) {
+    std::array<char, 128> buf{};
+    double a = std::fabs(v);
+    bool plain = a == 0.0 || (a >= 1e-6 && a < 1e16);
+    auto res = plain ? std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed)
+                     : std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    return std::string(buf.data(), res.ptr);
+}
+
+void csvLine(std::string& out, const ComparisonRow& r, const std::string& metric, const Estimate& e,
+             const double* speedup_value = nullptr) {
+    out += csvField(r.label) + ',' + csvField(metric) + ',' + exactNumber(e.mean) + ',' + exactNumber(e.ci95) + ',' +
+           std::to_string(e.n) + ',' + (speedup_value ? exactNumber(*speedup_value) : std::string()) + '\n';
+}
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+nlohmann::json estimateJson(const Estimate& e) { return {{"mean", e.mean}, {"ci95", e.ci95}, {"n", e.n}}; }
+
+nlohmann::json rowJson(const ComparisonRow& r) {
+    nlohmann::json models = nlohmann::json::object();
+    for (const auto& [m, e] : r.avg_jct_by_model) models[m] = estimateJson(e);
+    return {{"label", r.label},
+            {"runs", r.runs},
+            {"jobs", r.jobs},
+            {"completed", r.completed},
+            {"avg_jct", estimateJson(r.avg_jct)},
+            {"makespan", estimateJson(r.makespan)},
+            {"p99_jct", estimateJson(r.p99_jct)},
+            {"median_jct", estimateJson(r.median_jct)},
+            {"avg_queueing_delay", estimateJson(r.avg_queueing_delay)},
+            {"speedup",
+             {{"avg_jct", r.avg_jct_speedup}, {"makespan", r.makespan_speedup}, {"p99_jct", r.p99_jct_speedup}}},
+            {"by_model", models},
+            {"small", estimateJson(r.avg_jct_small)},
+            {"large", estimateJson(r.avg_jct_large)}};
+}
+
+}  // namespace
+
+double studentT95(int df) {
+    if (df < 1) throw std::invalid_argument("studentT95: degrees of freedom must be >= 1, got " + std::to_string(df));
+    static constexpr std::array<double, 30> kSmall = {
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120,  2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df <= 30) return kSmall[static_cast<std::size_t>(df - 1)];
+    // Between tabulated points the smaller df's (larger) quantile keeps the interval conservative.
+    if (df < 40) return kSmall.back();
+    if (df < 60) return 2.021;
+    if (df < 120) return 2.000;
+    if (df == 120) return 1.980;
+    return 1.96;
+}
+
+Estimate estimate(const std::vector<double>& values) {
+    Estimate e;
+    e.n = static_cast<int>(values.size());
+    if (values.empty()) return e;
+    double sum = 0.0;
+    for (double v : values) sum += v;
+    e.mean = sum / e.n;
+    if (e.n < 2) return e;
+    double squares = 0.0;  // about the mean (two passes): no cancellation for large, close values
+    for (double v : values) squares += (v - e.mean) * (v - e.mean);
+    double stddev = std::sqrt(squares / (e.n - 1));
+    e.ci95 = studentT95(e.n - 1) * stddev / std::sqrt(static_cast<double>(e.n));
+    return e;
+}
+
+Comparison compareGroups(const std::vector<ComparisonGroup>& groups, const std::string& baseline) {
+    std::size_t base = baselineIndex(groups, baseline);
+    Comparison c;
+    c.baseline = groups[base].label;
+    for (const auto& g : groups) c.rows.push_back(buildRow(g));
+    const ComparisonRow& b = c.rows[base];
+    for (std::size_t i = 0; i < c.rows.size(); ++i) {
+        if (i == base) continue;  // stays 1 even when the baseline completed nothing
+        ComparisonRow& r = c.rows[i];
+        r.avg_jct_speedup = speedup(b.avg_jct.mean, r.avg_jct.mean);
+        r.makespan_speedup = speedup(b.makespan.mean, r.makespan.mean);
+        r.p99_jct_speedup = speedup(b.p99_jct.mean, r.p99_jct.mean);
+    }
+    return c;
+}
+
+std::string formatComparisonText(const Comparison& c) {
+    std::string out = "baseline: " + c.baseline + "\n" + mainTable(c);
+    std::string models = modelTable(c);
+    if (!models.empty()) out += "\nper model (avg JCT)\n" + models;
+    std::string small = "small (<" + std::to_string(kLargeJobMinGpus) + " GPUs)";
+    std::string large = "large (>=" + std::to_string(kLargeJobMinGpus) + " GPUs)";
+    out += "\n" + small + " / " + large + "\n" + sizeTable(c, small, large);
+    return out;
+}
+
+std::string formatComparisonCsv(const Comparison& c) {
+    std::string out = "label,metric,mean,ci95,runs,speedup\n";
+    for (const auto& r : c.rows) {
+        csvLine(out, r, "avg_jct", r.avg_jct, &r.avg_jct_speedup);
+        csvLine(out, r, "makespan", r.makespan, &r.makespan_speedup);
+        csvLine(out, r, "p99_jct", r.p99_jct, &r.p99_jct_speedup);
+        csvLine(out, r, "median_jct", r.median_jct);
+        csvLine(out, r, "avg_queueing_delay", r.avg_queueing_delay);
+        // A size class no run had is left out, like a model no run had: a 0 mean would read as data.
+        if (r.avg_jct_small.n > 0) csvLine(out, r, "avg_jct_small", r.avg_jct_small);
+        if (r.avg_jct_large.n > 0) csvLine(out, r, "avg_jct_large", r.avg_jct_large);
+        for (const auto& [m, e] : r.avg_jct_by_model) csvLine(out, r, "avg_jct_model:" + m, e);
+    }
+    return out;
+}
+
+nlohmann::json comparisonJson(const Comparison& c) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : c.rows) rows.push_back(rowJson(r));
+    return {{"baseline", c.baseline}, {"rows", rows}};
+}
+
+}  // namespace cl

@@ -1,0 +1,261 @@
+#include "core/store/scenario_runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <list>
+#include <sstream>
+#include <thread>
+
+#include "core/util/data_paths.h"
+#include "core/workload/model_assignment.h"
+#include "core/workload/trace_transforms.h"
+
+namespace cl {
+
+Cluster withServerCount(const Cluster& cluster, int servers) {
+    if (servers < 1) throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));
+    if (cluster.servers.empty()) throw std::invalid_argument("cluster '" + cluster.name + "' has no servers to copy");
+    Cluster c = cluster;
+    const std::size_t n = static_cast<std::size_t>(servers);
+    if (n <= c.servers.size()) {
+        c.servers.resize(n);
+    } else {
+        const Server last = cluster.servers.back();
+        for (std::size_t k = cluster.servers.size(); k < n; ++k) {
+            Server s = last;
+            s.name = last.name + "+" + std::to_string(k - cluster.servers.size() + 1);
+            c.servers.push_back(std::move(s));
+        }
+    }
+    c.name = cluster.name + " (" + std::to_string(servers) + " servers)";
+    return c;
+}
+
+ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenario) {
+    const ScenarioSpec& spec = scenario.spec;
+    const ScenarioParameters& p = spec.parameters;
+    ScenarioInputs in;
+    in.cluster = store.cluster(spec.cluster_id);
+    if (p.server_count > 0) in.cluster = withServerCount(in.cluster, p.server_count);
+    in.profiles = store.profiles(spec.profiles_id);
+    in.trace = store.trace(spec.trace_id);
+    if (!p.transforms.empty()) in.trace = applyTransforms(in.trace, p.transforms);
+    if (p.load_factor != 1.0) in.trace = scaleLoad(in.trace, p.load_factor);
+    std::vector<std::string> models = in.profiles.modelNames();
+    if (p.reassign_models) {
+        assignModels(in.trace, models, spec.seed, /*only_missing=*/false);
+        in.trace.provenance.push_back("models reassigned uniformly over the profile set, seed " +
+                                      std::to_string(spec.seed));
+    } else if (!models.empty()) {
+        assignModels(in.trace, models, spec.seed, /*only_missing=*/true);
+    }
+    in.policy = spec.policy;
+    in.options.conventions = Conventions::byName(spec.conventions);
+    in.options.tuning.max_group_size = p.max_group_size;
+    in.options.tuning.seed = spec.seed;
+    return in;
+}
+
+RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force,
+                       const std::function<bool(double)>& progress) {
+    const ScenarioInfo info = store.scenario(name);
+    const std::string version = engineVersion();
+    if (!force)
+        if (auto earlier = store.finishedRunWithHash(info.content_hash, version))
+            return {earlier->id, true, *earlier};
+    ScenarioInputs in = resolveScenario(store, info);
+    in.options.progress = progress;
+    const std::int64_t run_id = store.beginRun(info.id, version);
+    SimResult result;
+    try {
+        result = simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
+    } catch (const std::exception& e) {
+        store.failRun(run_id, RunStatus::Failed, e.what());
+        throw;
+    }
+    if (result.cancelled) {
+        store.failRun(run_id, RunStatus::Cancelled, "cancelled by the user");
+    } else {
+        store.saveRun(run_id, result);
+    }
+    return {run_id, false, store.runInfo(run_id)};
+}
+
+namespace {
+
+std::string number(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+}  // namespace
+
+std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& base,
+                                      const SweepAxes& axes) {
+    struct ClusterChoice {
+        std::int64_t id;
+        std::string label;
+    };
+    std::vector<ClusterChoice> clusters;
+    for (const auto& c : axes.clusters) {
+        Cluster cluster = resolveCluster(c);
+        clusters.push_back({store.putCluster(cluster), cluster.name});
+    }
+    if (clusters.empty()) clusters.push_back({base.cluster_id, ""});
+    auto orBase = [](const auto& axis, auto base_value) {
+        using T = decltype(base_value);
+        return axis.empty() ? std::vector<T>{base_value} : std::vector<T>(axis.begin(), axis.end());
+    };
+    const auto servers = orBase(axes.server_counts, base.parameters.server_count);
+    const auto loads = orBase(axes.load_factors, base.parameters.load_factor);
+    const auto policies = orBase(axes.policies, base.policy);
+    const auto groups = orBase(axes.group_sizes, base.parameters.max_group_size);
+    const auto seeds = orBase(axes.seeds, base.seed);
+
+    std::vector<ScenarioSpec> specs;
+    for (const auto& c : clusters)
+        for (int n : servers)
+            for (double load : loads)
+                for (const auto& policy : policies)
+                    for (int k : groups)
+                        for (std::uint64_t seed : seeds) {
+                            ScenarioSpec s = base;
+                            s.cluster_id = c.id;
+                            s.parameters.server_count = n;
+                            s.parameters.load_factor = load;
+                            s.policy = policy;
+                            s.parameters.max_group_size = k;
+                            s.seed = seed;
+                            std::string name = prefix;
+                            if (!axes.clusters.empty()) name += "/" + c.label;
+                            if (!axes.server_counts.empty()) name += "/n" + std::to_string(n);
+                            if (!axes.load_factors.empty()) name += "/x" + number(load);
+                            if (!axes.policies.empty()) name += "/" + policy;
+                            if (!axes.group_sizes.empty()) name += "/k" + std::to_string(k);
+                            if (!axes.seeds.empty()) name += "/s" + std::to_string(seed);
+                            s.name = name;
+                            specs.push_back(std::move(s));
+                        }
+    return specs;
+}
+
+namespace {
+
+bool sameSettings(const ScenarioSpec& a, const ScenarioSpec& b) {
+    return a.cluster_id == b.cluster_id && a.trace_id == b.trace_id && a.profiles_id == b.profiles_id &&
+           a.policy == b.policy && a.conventions == b.conventions && a.parameters == b.parameters &&
+           a.seed == b.seed;
+}
+
+struct InFlight {
+    std::size_t spec = 0;
+    std::int64_t run_id = 0;
+    std::future<SimResult> result;
+};
+
+}  // namespace
+
+SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options) {
+    SweepReport report;
+    report.run_ids.assign(specs.size(), 0);
+    // All scenarios first, so that an interrupted sweep still lists what it was meant to run.
+    std::vector<ScenarioInfo> infos;
+    for (const auto& spec : specs) {
+        if (auto existing = store.findScenario(spec.name)) {
+            if (!sameSettings(existing->spec, spec))
+                throw StoreError("scenario '" + spec.name +
+                                 "' already exists with other settings; choose another sweep prefix");
+            infos.push_back(*existing);
+        } else {
+            store.createScenario(spec);
+            infos.push_back(store.scenario(spec.name));
+        }
+    }
+
+    const int threads = options.threads > 0 ? options.threads
+                                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const std::string version = engineVersion();
+    auto stopped = [&] { return options.stop && options.stop->load(); };
+    SweepProgress progress;
+    progress.total = static_cast<int>(specs.size());
+    auto report_progress = [&](const std::string& name) {
+        progress.last = name;
+        if (options.progress) options.progress(progress);
+    };
+
+    std::list<InFlight> flying;
+    std::size_t next = 0;
+    while (next < specs.size() || !flying.empty()) {
+        while (!stopped() && next < specs.size() && static_cast<int>(flying.size()) < threads) {
+            const std::size_t i = next++;
+            const ScenarioInfo& info = infos[i];
+            if (!options.force)
+                if (auto earlier = store.finishedRunWithHash(info.content_hash, version)) {
+                    report.run_ids[i] = earlier->id;
+                    ++report.reused;
+                    ++progress.finished;
+                    report_progress(info.spec.name);
+                    continue;
+                }
+            ScenarioInputs in;
+            try {
+                in = resolveScenario(store, info);
+            } catch (const std::exception& e) {
+                report.errors.push_back(info.spec.name + ": " + e.what());
+                ++report.failed;
+                ++progress.failed;
+                report_progress(info.spec.name);
+                continue;
+            }
+            const std::int64_t run_id = store.beginRun(info.id, version);
+            in.options.record_segments = true;
+            in.options.progress = [stop = options.stop](double) { return !(stop && stop->load()); };
+            InFlight f;
+            f.spec = i;
+            f.run_id = run_id;
+            f.result = std::async(std::launch::async, [in = std::move(in)] {
+                return simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
+            });
+            flying.push_back(std::move(f));
+            ++progress.running;
+            report_progress(info.spec.name);
+        }
+        if (stopped() && next < specs.size() && flying.empty()) break;
+        if (flying.empty()) continue;
+        // Store whichever simulation finishes first; the store is used from this thread only.
+        auto it = flying.begin();
+        while (it != flying.end() && it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
+            ++it;
+        if (it == flying.end()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            continue;
+        }
+        const std::string& name = infos[it->spec].spec.name;
+        --progress.running;
+        try {
+            SimResult r = it->result.get();
+            if (r.cancelled) {
+                store.failRun(it->run_id, RunStatus::Cancelled, "sweep interrupted");
+                ++report.cancelled;
+            } else {
+                store.saveRun(it->run_id, r);
+                report.run_ids[it->spec] = it->run_id;
+                ++progress.finished;
+            }
+        } catch (const StoreError&) {
+            throw;
+        } catch (const std::exception& e) {
+            store.failRun(it->run_id, RunStatus::Failed, e.what());
+            report.errors.push_back(name + ": " + e.what());
+            ++report.failed;
+            ++progress.failed;
+        }
+        report_progress(name);
+        flying.erase(it);
+    }
+    return report;
+}
+
+}  // namespace cl

@@ -1,0 +1,89 @@
+#pragma once
+// Turning a stored scenario into a simulation and its result into a stored run, one at a time
+// (runScenario) or as a parallel sweep over a cross product of settings (runSweep).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/model/cluster.h"
+#include "core/model/model_profile.h"
+#include "core/model/trace.h"
+#include "core/sim/simulator.h"
+#include "core/store/scenario_store.h"
+
+namespace cl {
+
+// Everything simulate() needs, with the scenario's parameters applied.
+struct ScenarioInputs {
+    Cluster cluster;
+    Trace trace;
+    ProfileSet profiles;
+    std::string policy;
+    SimOptions options;
+};
+
+// The cluster resized to n servers: the first n of its servers, then copies of its last one
+// (named after it) — "what if we add 16 servers".
+Cluster withServerCount(const Cluster& cluster, int servers);
+
+// Applies, in order: the transforms, the load factor, the model reassignment (every job
+// draws a model from the profile set's models with the scenario's seed). Throws
+// std::invalid_argument for a bad transform spec.
+ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenario);
+
+struct RunOutcome {
+    std::int64_t run_id = 0;
+    bool reused = false;  // an identical scenario had already been run by this engine version
+    RunInfo info;
+};
+
+// Runs the scenario and stores the run, unless an identical one (same content hash and
+// engine version) has finished before and force is false. A failed or cancelled simulation
+// is recorded as such, and the exception rethrown.
+RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force = false,
+                       const std::function<bool(double)>& progress = {});
+
+// The values a sweep crosses; an empty axis keeps the base scenario's value.
+struct SweepAxes {
+    std::vector<std::string> clusters;  // preset names or layout files
+    std::vector<int> server_counts;
+    std::vector<double> load_factors;
+    std::vector<std::string> policies;
+    std::vector<int> group_sizes;
+    std::vector<std::uint64_t> seeds;
+};
+
+// Scenario specs for the cross product, named "<prefix>/<policy>/x<load>/..." (only the
+// varying axes appear). Clusters named on an axis are stored in the workspace.
+std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& base,
+                                      const SweepAxes& axes);
+
+struct SweepProgress {
+    int total = 0;
+    int finished = 0;  // stored (or reused)
+    int failed = 0;
+    int running = 0;
+    std::string last;  // name of the scenario that changed state
+};
+
+struct SweepOptions {
+    int threads = 0;                          // 0: all cores
+    bool force = false;                       // re-run identical scenarios
+    const std::atomic<bool>* stop = nullptr;  // set (e.g. on Ctrl-C): finish storing, start nothing new
+    std::function<void(const SweepProgress&)> progress;  // called on the calling thread
+};
+
+struct SweepReport {
+    std::vector<std::int64_t> run_ids;  // of finished runs, in spec order (0 where none)
+    int reused = 0, failed = 0, cancelled = 0;
+    std::vector<std::string> errors;
+};
+
+// Creates the scenarios (a scenario of the same name must have the same settings), then
+// simulates on worker threads while the calling thread stores every result as it arrives,
+// each run in its own transaction.
+SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options);
+
+}  // namespace cl

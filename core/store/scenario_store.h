@@ -1,0 +1,147 @@
+#pragma once
+// The workspace: one SQLite file holding clusters, profile sets, traces, scenarios, runs and
+// their results (DESIGN.md section 1, core/store). Schema in store_schema.cpp; every
+// multi-row write is one transaction, so a killed writer leaves earlier data intact.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/cluster.h"
+#include "core/model/model_profile.h"
+#include "core/model/trace.h"
+#include "core/sim/sim_result.h"
+#include "core/store/sqlite_db.h"
+
+namespace cl {
+
+// What a scenario changes about its stored inputs before running (all recorded, all part of
+// its content hash).
+struct ScenarioParameters {
+    double load_factor = 1.0;             // submit times divided by this (scaleLoad)
+    int server_count = 0;                 // 0: the cluster as stored; else resized to this many servers
+    int max_group_size = 0;               // 0: the policy's own; else Muri's group-size cap (1..4)
+    bool reassign_models = false;         // every job gets a model drawn with the scenario's seed
+    std::vector<std::string> transforms;  // trace transform specs (trace_transforms.h), applied first
+
+    nlohmann::json toJson() const;
+    // Throws std::invalid_argument naming the field for wrong types or values.
+    static ScenarioParameters fromJson(const nlohmann::json& j);
+    bool operator==(const ScenarioParameters&) const = default;
+};
+
+struct ScenarioSpec {
+    std::string name;
+    std::int64_t cluster_id = 0;
+    std::int64_t trace_id = 0;
+    std::int64_t profiles_id = 0;
+    std::string policy = "srtf";
+    std::string conventions = "clean";
+    ScenarioParameters parameters;
+    std::uint64_t seed = 1;  // model reassignment and profiling noise
+    std::string notes;
+};
+
+struct ScenarioInfo {
+    std::int64_t id = 0;
+    ScenarioSpec spec;
+    std::string content_hash;  // of the inputs' contents and the settings, not of the name
+    std::string created, modified;  // ISO 8601 UTC
+    int runs = 0;
+};
+
+enum class RunStatus { Running, Finished, Failed, Cancelled };
+std::string runStatusName(RunStatus s);
+
+struct RunInfo {
+    std::int64_t id = 0;
+    std::int64_t scenario_id = 0;
+    std::string scenario_name;
+    std::string engine_version;
+    std::string content_hash;
+    std::string started, finished;  // ISO 8601 UTC; finished empty while running
+    RunStatus status = RunStatus::Running;
+    std::string message;   // why it failed or was cancelled
+    Summary summary;       // zeros unless finished
+    long long events = 0;
+    double wall_seconds = 0.0;
+    std::string policy;    // as run
+};
+
+struct StoredItem {
+    std::int64_t id = 0;
+    std::string name;
+    std::string content_hash;
+    std::string created;
+    long long size = 0;  // servers / models / jobs
+};
+
+// Called while a run's results are written, with rows written so far and the total.
+using WriteProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+class ScenarioStore {
+public:
+    // $CLUSTERLOOM_DB, else $XDG_DATA_HOME/clusterloom/workspace.sqlite, else
+    // ~/.local/share/clusterloom/workspace.sqlite.
+    static std::string defaultPath();
+    static int latestSchemaVersion();
+
+    // Opens (creating the file and its directory if missing) and migrates the schema forward.
+    // Throws StoreError, leaving the file untouched, when it is not a SQLite database, not a
+    // ClusterLoom workspace, or was written by a newer schema than this build knows.
+    explicit ScenarioStore(const std::string& path);
+    // For tests and fixtures: create or migrate only up to `schema_version`.
+    ScenarioStore(const std::string& path, int schema_version);
+
+    const std::string& path() const { return db_.path(); }
+    int schemaVersion();
+
+    // Inputs. Storing content identical to a stored item returns the existing id.
+    std::int64_t putCluster(const Cluster& cluster);
+    std::int64_t putProfiles(const ProfileSet& profiles);
+    std::int64_t putTrace(const Trace& trace);
+    Cluster cluster(std::int64_t id);
+    ProfileSet profiles(std::int64_t id);
+    Trace trace(std::int64_t id);
+    std::vector<StoredItem> clusters();
+    std::vector<StoredItem> profileSets();
+    std::vector<StoredItem> traces();
+
+    // Scenarios, addressed by their unique name. Throws StoreError for an unknown or taken
+    // name, dangling input ids, or invalid settings (unknown conventions, load factor <= 0, ...).
+    std::int64_t createScenario(const ScenarioSpec& spec);
+    // A copy under new_name with `change` applied ("what if").
+    std::int64_t duplicateScenario(const std::string& name, const std::string& new_name,
+                                   const std::function<void(ScenarioSpec&)>& change = {});
+    void renameScenario(const std::string& name, const std::string& new_name);
+    void deleteScenario(const std::string& name);  // and its runs
+    std::vector<ScenarioInfo> scenarios();
+    std::optional<ScenarioInfo> findScenario(const std::string& name);
+    ScenarioInfo scenario(const std::string& name);  // throws StoreError listing close names
+
+    // Runs. beginRun records a running run; saveRun stores the results and marks it finished
+    // in one transaction; failRun marks it failed or cancelled.
+    std::int64_t beginRun(std::int64_t scenario_id, const std::string& engine_version);
+    void saveRun(std::int64_t run_id, const SimResult& result, const WriteProgress& progress = {});
+    void failRun(std::int64_t run_id, RunStatus status, const std::string& message);
+    // The latest finished run whose scenario content hash and engine version match, if any.
+    std::optional<RunInfo> finishedRunWithHash(const std::string& content_hash, const std::string& engine_version);
+    std::vector<RunInfo> runs(std::optional<std::int64_t> scenario_id = std::nullopt);
+    RunInfo runInfo(std::int64_t run_id);
+    // The whole result: jobs, segments (if with_segments) and series.
+    SimResult loadRun(std::int64_t run_id, bool with_segments = true);
+
+    SqliteDb& db() { return db_; }
+
+private:
+    void open(int target_version);
+    std::string scenarioHash(const ScenarioSpec& spec);
+    void validate(const ScenarioSpec& spec);
+    std::int64_t insertScenario(const ScenarioSpec& spec);
+    SqliteDb db_;
+};
+
+}  // namespace cl

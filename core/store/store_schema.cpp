@@ -1,0 +1,189 @@
+#include "core/store/store_schema.h"
+
+#include <string>
+#include <vector>
+
+namespace cl {
+
+namespace {
+
+// Version 1: the first workspace layout.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE clusters(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  content_hash TEXT NOT NULL UNIQUE,
+  layout_json TEXT NOT NULL,
+  servers INTEGER NOT NULL,
+  created TEXT NOT NULL);
+CREATE TABLE profile_sets(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  content_hash TEXT NOT NULL UNIQUE,
+  profiles_json TEXT NOT NULL,
+  models INTEGER NOT NULL,
+  created TEXT NOT NULL);
+CREATE TABLE traces(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  content_hash TEXT NOT NULL UNIQUE,
+  jobs INTEGER NOT NULL,
+  created TEXT NOT NULL);
+CREATE TABLE trace_provenance(
+  trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  line TEXT NOT NULL,
+  PRIMARY KEY(trace_id, position)) WITHOUT ROWID;
+CREATE TABLE trace_jobs(
+  trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  job_id TEXT NOT NULL,
+  submit_time REAL NOT NULL,
+  gpus INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  iterations REAL NOT NULL,
+  duration REAL NOT NULL,
+  batch_size INTEGER NOT NULL,
+  user TEXT NOT NULL,
+  vc TEXT NOT NULL,
+  iteration_time REAL NOT NULL,
+  stage_times TEXT NOT NULL,
+  priority INTEGER NOT NULL,
+  PRIMARY KEY(trace_id, position)) WITHOUT ROWID;
+CREATE TABLE scenarios(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  cluster_id INTEGER NOT NULL REFERENCES clusters(id),
+  trace_id INTEGER NOT NULL REFERENCES traces(id),
+  profiles_id INTEGER NOT NULL REFERENCES profile_sets(id),
+  policy TEXT NOT NULL,
+  conventions TEXT NOT NULL,
+  parameters_json TEXT NOT NULL,
+  seed INTEGER NOT NULL,
+  notes TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  created TEXT NOT NULL,
+  modified TEXT NOT NULL);
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+  engine_version TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  started TEXT NOT NULL,
+  finished TEXT,
+  status TEXT NOT NULL CHECK(status IN ('running', 'finished', 'failed', 'cancelled')),
+  message TEXT NOT NULL DEFAULT '');
+CREATE INDEX runs_by_scenario ON runs(scenario_id);
+CREATE TABLE run_summaries(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  policy TEXT NOT NULL,
+  conventions TEXT NOT NULL,
+  jobs INTEGER NOT NULL,
+  completed INTEGER NOT NULL,
+  avg_jct REAL NOT NULL,
+  median_jct REAL NOT NULL,
+  p95_jct REAL NOT NULL,
+  p99_jct REAL NOT NULL,
+  makespan REAL NOT NULL,
+  avg_queueing_delay REAL NOT NULL,
+  events INTEGER NOT NULL,
+  wall_seconds REAL NOT NULL);
+CREATE TABLE run_jobs(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  job_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  gpus INTEGER NOT NULL,
+  iterations REAL NOT NULL,
+  solo_iteration_time REAL NOT NULL,
+  submit REAL NOT NULL,
+  first_start REAL,
+  end_time REAL,
+  jct REAL,
+  queueing_delay REAL,
+  pending_time REAL NOT NULL,
+  running_time REAL NOT NULL,
+  preemptions INTEGER NOT NULL,
+  restarts INTEGER NOT NULL,
+  completed INTEGER NOT NULL,
+  PRIMARY KEY(run_id, position)) WITHOUT ROWID;
+-- One row per GPU: its segments packed little-endian as (t0 f64, t1 f64, job i32), sorted
+-- by t0 -- what the timeline view reads, and far faster to store than a row per segment.
+CREATE TABLE run_segments(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  gpu INTEGER NOT NULL,
+  segments INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(run_id, gpu)) WITHOUT ROWID;
+CREATE TABLE run_series(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  t REAL NOT NULL,
+  queue_length INTEGER NOT NULL,
+  running_jobs INTEGER NOT NULL,
+  gpu_utilization REAL NOT NULL,
+  PRIMARY KEY(run_id, position)) WITHOUT ROWID;
+)sql";
+
+// Version 2: the blocking index joins the time series (version 1 did not keep it; migrated
+// runs get NULL, read back as unknown), and finding an earlier identical run by content hash
+// no longer scans every run.
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE run_series ADD COLUMN blocking_index REAL;
+CREATE INDEX runs_by_hash ON runs(content_hash, engine_version, status);
+)sql";
+
+const std::vector<const char*>& migrations() {
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2};
+    return steps;
+}
+
+std::int64_t pragmaInt(SqliteDb& db, const char* pragma) {
+    Statement s = db.prepare(std::string("PRAGMA ") + pragma);
+    return s.step() ? s.int64At(0) : 0;
+}
+
+}  // namespace
+
+int latestWorkspaceSchema() { return static_cast<int>(migrations().size()); }
+
+void prepareWorkspace(SqliteDb& db, int target_version) {
+    std::int64_t version = 0, app_id = 0, tables = 0;
+    try {
+        // The first read of the header: a file that is not SQLite fails here, before any write.
+        version = pragmaInt(db, "user_version");
+        app_id = pragmaInt(db, "application_id");
+        Statement s = db.prepare("SELECT count(*) FROM sqlite_schema");
+        if (s.step()) tables = s.int64At(0);
+    } catch (const StoreError& e) {
+        throw StoreError(db.path() + ": not a ClusterLoom workspace (cannot read it as a SQLite database: " +
+                         e.what() + "); the file was not modified");
+    }
+    if (tables > 0 && app_id != kWorkspaceApplicationId)
+        throw StoreError(db.path() +
+                         ": not a ClusterLoom workspace (a SQLite database of another program); the file was not "
+                         "modified");
+    if (version > latestWorkspaceSchema())
+        throw StoreError(db.path() + ": written by a newer ClusterLoom (workspace schema " + std::to_string(version) +
+                         ", this build reads up to " + std::to_string(latestWorkspaceSchema()) +
+                         "); the file was not modified");
+    if (target_version < 1 || target_version > latestWorkspaceSchema())
+        throw StoreError(db.path() + ": no workspace schema " + std::to_string(target_version));
+
+    // WAL: readers (the GUI) never block the writer (a sweep) and a killed writer leaves
+    // only an uncommitted tail that the next open discards.
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=NORMAL");
+    db.exec("PRAGMA foreign_keys=ON");
+    for (auto v = version; v < target_version; ++v) {
+        Transaction tx(db);
+        // Another process may have migrated meanwhile: re-read under the write lock.
+        if (pragmaInt(db, "user_version") > v) continue;
+        db.exec(migrations()[static_cast<std::size_t>(v)]);
+        db.exec("PRAGMA application_id=" + std::to_string(kWorkspaceApplicationId));
+        db.exec("PRAGMA user_version=" + std::to_string(v + 1));
+        tx.commit();
+    }
+}
+
+}  // namespace cl
