@@ -31,3 +31,8 @@ set_tests_properties(cli_missing_file_message PROPERTIES LABELS core PASS_REGULA
 add_test(NAME cli_generate_transform
          COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/gen -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_generate_check.cmake)
 set_tests_properties(cli_generate_transform PROPERTIES LABELS core)
+
+add_test(NAME cli_workspace
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/workspace -DFIX=${FIX}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_workspace_check.cmake)
+set_tests_properties(cli_workspace PROPERTIES LABELS core)

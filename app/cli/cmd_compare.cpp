@@ -6,6 +6,7 @@
 #include "cli/workspace.h"
 #include "core/io/json_doc.h"
 #include "core/metrics/comparison.h"
+#include "core/util/data_paths.h"
 
 namespace cli {
 
@@ -53,9 +54,12 @@ int compareCommand(const std::vector<std::string>& argv) {
     std::string baseline_label;
     for (const auto& name : args.positional()) {
         cl::ScenarioInfo info = store.scenario(name);
-        std::optional<cl::RunInfo> last;
-        for (const auto& r : store.runs(info.id))
-            if (r.status == cl::RunStatus::Finished) last = r;
+        // An identical scenario's run counts (a sweep reuses runs rather than repeating them);
+        // else the scenario's own latest, even from another engine version.
+        std::optional<cl::RunInfo> last = store.finishedRunWithHash(info.content_hash, cl::engineVersion());
+        if (!last)
+            for (const auto& r : store.runs(info.id))
+                if (r.status == cl::RunStatus::Finished) last = r;
         if (!last)
             throw std::runtime_error("scenario '" + name + "' has no finished run; run it first with "
                                      "'clusterloom-cli run --db " + store.path() + " --scenario " + name + "'");
