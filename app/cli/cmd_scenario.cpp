@@ -77,6 +77,8 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         cl::ScenarioStore store = openWorkspace(args);
         cl::ScenarioSpec spec;
         spec.name = pos[1];
+        // Before importing anything, so that a taken name leaves the workspace as it was.
+        if (store.findScenario(spec.name)) throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
         applyScenarioSettings(args, store, spec, true, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));
@@ -87,6 +89,7 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         cl::ScenarioStore store = openWorkspace(args);
         cl::ScenarioSpec spec = store.scenario(pos[1]).spec;
         spec.name = pos[2];
+        if (store.findScenario(spec.name)) throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
         applyScenarioSettings(args, store, spec, false, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));

@@ -107,30 +107,6 @@ double speedup(double base, double value) { return value > 0 ? base / value : 0.
 
 using Table = std::vector<std::vector<std::string>>;
 
-// First column left-aligned, the others right-aligned, a rule under the header row.
-std::string renderTable(const Table& rows) {
-    std::vector<std::size_t> width;
-    for (const auto& row : rows) {
-        width.resize(std::max(width.size(), row.size()), 0);
-        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-    }
-    std::string out;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        for (std::size_t c = 0; c < rows[r].size(); ++c) {
-            const std::string& cell = rows[r][c];
-            std::string pad(width[c] - cell.size(), ' ');
-            out += c == 0 ? cell + pad : "  " + pad + cell;
-        }
-        out += '\n';
-        if (r == 0) {
-            std::size_t total = 0;
-            for (auto w : width) total += w + 2;
-            out += std::string(total - 2, '-') + '\n';
-        }
-    }
-    return out;
-}
-
 std::string estimateText(const Estimate& e) {
     if (e.n == 0) return "-";
     if (e.n == 1) return humanDuration(e.mean);
@@ -149,7 +125,7 @@ std::string mainTable(const Comparison& c) {
         t.push_back({r.label, std::to_string(r.runs), std::to_string(r.completed) + "/" + std::to_string(r.jobs),
                      estimateText(r.avg_jct), estimateText(r.makespan), estimateText(r.p99_jct),
                      ratioText(r.avg_jct_speedup), ratioText(r.makespan_speedup), ratioText(r.p99_jct_speedup)});
-    return renderTable(t);
+    return renderTextTable(t);
 }
 
 std::vector<std::string> groupHeader(const Comparison& c, const std::string& first) {
@@ -172,7 +148,7 @@ std::string modelTable(const Comparison& c) {
         }
         t.push_back(line);
     }
-    return renderTable(t);
+    return renderTextTable(t);
 }
 
 std::string sizeTable(const Comparison& c, const std::string& small, const std::string& large) {
@@ -184,7 +160,7 @@ std::string sizeTable(const Comparison& c, const std::string& small, const std::
     }
     t.push_back(s);
     t.push_back(l);
-    return renderTable(t);
+    return renderTextTable(t);
 }
 
 // ---- CSV ----------------------------------------------------------------------------------

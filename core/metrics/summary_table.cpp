@@ -50,9 +50,15 @@ std::string formatSummaryTable(const std::vector<SimResult>& results, const std:
         }
         rows.push_back(row);
     }
-    std::vector<std::size_t> width(head.size(), 0);
-    for (const auto& row : rows)
+    return renderTextTable(rows);
+}
+
+std::string renderTextTable(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()), 0);
         for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
     std::string out;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         for (std::size_t c = 0; c < rows[r].size(); ++c) {

@@ -11,6 +11,9 @@ std::string humanDuration(double seconds);
 // Aligned text table: policy, jobs done, avg/median/p95/p99 JCT, makespan, avg queueing;
 // with a baseline, the speedups of average JCT, makespan and p99 JCT over it (baseline value /
 // policy value), as in the Muri paper's Fig. 9/10.
+// Rows of cells as aligned text: first column left-aligned, the others right-aligned, a rule
+// under the first (header) row.
+std::string renderTextTable(const std::vector<std::vector<std::string>>& rows);
 std::string formatSummaryTable(const std::vector<SimResult>& results, const std::string& baseline = "");
 
 }  // namespace cl

@@ -191,51 +191,51 @@ int ScenarioStore::schemaVersion() {
 
 // ---- inputs -------------------------------------------------------------------------------
 
-std::int64_t ScenarioStore::putCluster(const Cluster& cluster) {
-    const std::string text = layoutJsonText(cluster);
-    const std::string hash = ContentHasher().add(text).hex();
-    Transaction tx(db_);
-    Statement find = db_.prepare("SELECT id FROM clusters WHERE content_hash = ?1");
+namespace {
+
+std::optional<std::int64_t> idWithHash(SqliteDb& db, const std::string& table, const std::string& hash) {
+    Statement find = db.prepare("SELECT id FROM " + table + " WHERE content_hash = ?1");
     find.bind(1, hash);
     if (find.step()) return find.int64At(0);
-    db_.prepare("INSERT INTO clusters(name, content_hash, layout_json, servers, created) VALUES(?1, ?2, ?3, ?4, ?5)")
-        .bind(1, cluster.name)
+    return std::nullopt;
+}
+
+// Clusters and profile sets are stored as their JSON file text, hashed as such.
+std::int64_t putDocument(SqliteDb& db, const std::string& table, const std::string& text_column,
+                         const std::string& size_column, const std::string& name, const std::string& text,
+                         std::size_t size) {
+    const std::string hash = ContentHasher().add(text).hex();
+    Transaction tx(db);
+    if (auto id = idWithHash(db, table, hash)) return *id;
+    db.prepare("INSERT INTO " + table + "(name, content_hash, " + text_column + ", " + size_column +
+               ", created) VALUES(?1, ?2, ?3, ?4, ?5)")
+        .bind(1, name)
         .bind(2, hash)
         .bind(3, text)
-        .bind(4, static_cast<std::int64_t>(cluster.servers.size()))
+        .bind(4, static_cast<std::int64_t>(size))
         .bind(5, nowIso())
         .run();
-    std::int64_t id = db_.lastInsertId();
+    std::int64_t id = db.lastInsertId();
     tx.commit();
     return id;
 }
 
+}  // namespace
+
+std::int64_t ScenarioStore::putCluster(const Cluster& cluster) {
+    return putDocument(db_, "clusters", "layout_json", "servers", cluster.name, layoutJsonText(cluster),
+                       cluster.servers.size());
+}
+
 std::int64_t ScenarioStore::putProfiles(const ProfileSet& profiles) {
-    const std::string text = profilesJsonText(profiles);
-    const std::string hash = ContentHasher().add(text).hex();
-    Transaction tx(db_);
-    Statement find = db_.prepare("SELECT id FROM profile_sets WHERE content_hash = ?1");
-    find.bind(1, hash);
-    if (find.step()) return find.int64At(0);
-    db_.prepare(
-           "INSERT INTO profile_sets(name, content_hash, profiles_json, models, created) VALUES(?1, ?2, ?3, ?4, ?5)")
-        .bind(1, profiles.name)
-        .bind(2, hash)
-        .bind(3, text)
-        .bind(4, static_cast<std::int64_t>(profiles.models.size()))
-        .bind(5, nowIso())
-        .run();
-    std::int64_t id = db_.lastInsertId();
-    tx.commit();
-    return id;
+    return putDocument(db_, "profile_sets", "profiles_json", "models", profiles.name, profilesJsonText(profiles),
+                       profiles.models.size());
 }
 
 std::int64_t ScenarioStore::putTrace(const Trace& trace) {
     const std::string hash = traceHash(trace);
     Transaction tx(db_);
-    Statement find = db_.prepare("SELECT id FROM traces WHERE content_hash = ?1");
-    find.bind(1, hash);
-    if (find.step()) return find.int64At(0);
+    if (auto id = idWithHash(db_, "traces", hash)) return *id;
     db_.prepare("INSERT INTO traces(name, content_hash, jobs, created) VALUES(?1, ?2, ?3, ?4)")
         .bind(1, trace.name)
         .bind(2, hash)
