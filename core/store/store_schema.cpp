@@ -1,6 +1,10 @@
 #include "core/store/store_schema.h"
 
+#include <sqlite3.h>
+
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace cl {
@@ -143,21 +147,50 @@ std::int64_t pragmaInt(SqliteDb& db, const char* pragma) {
     return s.step() ? s.int64At(0) : 0;
 }
 
+// Switching a file into WAL mode needs it to itself, and SQLite does not call the busy
+// handler for that: when several processes open a new workspace at once, the switch fails
+// with SQLITE_BUSY (or, racing another switch, SQLITE_IOERR_DELETE_NOENT on the old
+// journal) until one of them has made it. Retry those for as long as a busy lock is waited for.
+void useWriteAheadLog(SqliteDb& db) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (;;) {
+        const int rc = sqlite3_exec(db.handle(), "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK) return;
+        const bool transient =
+            (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED || rc == SQLITE_IOERR_DELETE_NOENT;
+        if (!transient || std::chrono::steady_clock::now() > deadline)
+            db.fail("cannot switch the workspace to write-ahead logging");
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
 }  // namespace
 
 int latestWorkspaceSchema() { return static_cast<int>(migrations().size()); }
 
 void prepareWorkspace(SqliteDb& db, int target_version) {
     std::int64_t version = 0, app_id = 0, tables = 0;
+    // Until the file is known to be a workspace this build reads, closing the connection must
+    // not fold a write-ahead log left beside it (by a newer build or another program) into it.
+    sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     try {
         // The first read of the header: a file that is not SQLite fails here, before any write.
-        version = pragmaInt(db, "user_version");
-        app_id = pragmaInt(db, "application_id");
-        Statement s = db.prepare("SELECT count(*) FROM sqlite_schema");
-        if (s.step()) tables = s.int64At(0);
+        // One statement, so one snapshot: another process creating the workspace commits its
+        // tables and its application id together.
+        Statement s = db.prepare(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_schema)");
+        if (s.step()) {
+            version = s.int64At(0);
+            app_id = s.int64At(1);
+            tables = s.int64At(2);
+        }
     } catch (const StoreError& e) {
+        // SQLite's own reason, without the path the message already starts with.
+        std::string reason = e.what();
+        if (auto colon = reason.rfind(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
         throw StoreError(db.path() + ": not a ClusterLoom workspace (cannot read it as a SQLite database: " +
-                         e.what() + "); the file was not modified");
+                         reason + "); the file was not modified");
     }
     if (tables > 0 && app_id != kWorkspaceApplicationId)
         throw StoreError(db.path() +
@@ -169,10 +202,11 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
                          "); the file was not modified");
     if (target_version < 1 || target_version > latestWorkspaceSchema())
         throw StoreError(db.path() + ": no workspace schema " + std::to_string(target_version));
+    sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);
 
     // WAL: readers (the GUI) never block the writer (a sweep) and a killed writer leaves
     // only an uncommitted tail that the next open discards.
-    db.exec("PRAGMA journal_mode=WAL");
+    useWriteAheadLog(db);
     db.exec("PRAGMA synchronous=NORMAL");
     db.exec("PRAGMA foreign_keys=ON");
     for (auto v = version; v < target_version; ++v) {
