@@ -35,6 +35,7 @@ public:
     std::string usage() const;
 
     bool has(const std::string& name) const;
+    bool declares(const std::string& name) const { return find(name) != nullptr; }
     std::string get(const std::string& name) const;  // value or default
     std::vector<std::string> getAll(const std::string& name) const;
     double getDouble(const std::string& name) const;

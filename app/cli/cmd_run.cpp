@@ -29,7 +29,7 @@ std::string safeFileName(std::string s) {
 // run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
 // (an identical earlier run is reused unless --force).
 int runStoredScenarios(const Args& args) {
-    for (const char* adhoc : {"trace", "policy", "out"})
+    for (const char* adhoc : {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed", "no-segments"})
         if (args.has(adhoc))
             throw UsageError(std::string("--") + adhoc + " does not apply with --scenario (the scenario has its own)");
     cl::ScenarioStore store = openWorkspace(args);
@@ -37,6 +37,9 @@ int runStoredScenarios(const Args& args) {
     for (const auto& name : args.getAll("scenario")) specs.push_back(store.scenario(name).spec);
     cl::SweepOptions opts;
     opts.force = args.has("force");
+    const std::string baseline = args.get("baseline");
+    if (!baseline.empty() && std::none_of(specs.begin(), specs.end(), [&](const auto& s) { return s.name == baseline; }))
+        throw UsageError("--baseline '" + baseline + "' is not one of the --scenario names");
     cl::SweepReport report = cl::runSweep(store, specs, opts);
     for (const auto& e : report.errors) std::cerr << "error: " << e << "\n";
     std::vector<cl::SimResult> results;
@@ -66,7 +69,7 @@ int runCommand(const std::vector<std::string>& argv) {
                {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
                                "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
                {"policy", "P", "policy to run", true, "srtf"},
-               {"baseline", "P", "policy to compare the others with (speedup column)"},
+               {"baseline", "P", "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
                {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
                {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
                {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},

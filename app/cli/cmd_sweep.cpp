@@ -1,5 +1,6 @@
 // clusterloom-cli sweep: the cross product of chosen settings, run in parallel, every result
-// stored as a run. Ctrl-C stops starting new runs; every finished run stays stored.
+// stored as a run. Ctrl-C cancels the running simulations and starts no more; every finished
+// run stays stored, and running the sweep again completes the rest.
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -81,8 +82,11 @@ int sweepCommand(const std::vector<std::string>& argv) {
 
     cl::ScenarioSpec base;
     if (args.has("from")) {
+        for (const char* own : {"trace", "format", "model-seed", "cluster", "policy", "conventions", "transform"})
+            if (args.has(own))
+                throw UsageError(std::string("--") + own + " does not apply with --from (the scenario has its own; "
+                                 "vary it with the list options)");
         base = store.scenario(args.get("from")).spec;
-        if (args.has("trace")) throw UsageError("give --from or --trace, not both");
     } else {
         if (!args.has("trace")) throw UsageError("sweep needs --from SCENARIO or --trace FILE");
         applyScenarioSettings(args, store, base, true, quiet);
@@ -115,7 +119,9 @@ int sweepCommand(const std::vector<std::string>& argv) {
 
     std::vector<cl::ScenarioSpec> specs = cl::expandSweep(store, prefix, base, axes);
     cl::SweepOptions opts;
-    opts.threads = static_cast<int>(args.getInt("threads"));
+    const long long threads = args.getInt("threads");
+    if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");
+    opts.threads = static_cast<int>(threads);
     opts.force = args.has("force");
     opts.stop = &g_interrupted;
     opts.progress = [&](const cl::SweepProgress& p) {

@@ -37,10 +37,13 @@ std::vector<OptionSpec> scenarioSettingOptions() {
 
 void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
                            bool quiet) {
-    auto given = [&](const char* name) { return creating || args.has(name); };
+    // A new scenario takes every setting the command declares (given or default); a copy only
+    // what was given.
+    auto given = [&](const char* name) { return args.has(name) || (creating && args.declares(name)); };
     cl::ProfileSet profiles = cl::builtinProfiles();
     if (creating) spec.profiles_id = store.putProfiles(profiles);
     if (args.has("trace")) {
+        if (args.getInt("model-seed") < 0) throw UsageError("--model-seed must be 0 or more");
         cl::Trace trace = loadTrace(args.get("trace"), args.get("format"), profiles,
                                     static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
         spec.trace_id = store.putTrace(trace);
@@ -54,8 +57,15 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     }
     if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;
     if (given("load")) spec.parameters.load_factor = args.getDouble("load");
-    if (given("servers")) spec.parameters.server_count = static_cast<int>(args.getInt("servers"));
-    if (given("group-size")) spec.parameters.max_group_size = static_cast<int>(args.getInt("group-size"));
+    auto bounded = [&](const char* name, long long lo, long long hi) {
+        long long v = args.getInt(name);
+        if (v < lo || v > hi)
+            throw UsageError(std::string("--") + name + " must be " + std::to_string(lo) + ".." + std::to_string(hi) +
+                             ", not " + std::to_string(v));
+        return static_cast<int>(v);
+    };
+    if (given("servers")) spec.parameters.server_count = bounded("servers", 0, 100000);
+    if (given("group-size")) spec.parameters.max_group_size = bounded("group-size", 0, 4);
     if (given("seed")) {
         long long seed = args.getInt("seed");
         if (seed < 0) throw UsageError("--seed must be 0 or more");

@@ -99,6 +99,7 @@ std::vector<int> matchBucket(const MuriBucket& bucket, const std::vector<Node>& 
         } catch (const std::runtime_error&) {
             mate = fullGraph();  // exact as well, only slower
             result.pairs = typePairs(mate, node_type);
+            mate = expandToMates(node_type, result);
         }
     } else {
         mate = fullGraph();

@@ -1,9 +1,12 @@
 #include "core/store/scenario_runner.h"
 
+#include <charconv>
 #include <chrono>
+#include <set>
 #include <cmath>
 #include <future>
 #include <list>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -57,6 +60,18 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     return in;
 }
 
+namespace {
+
+// On an error path: record why, but never let a second failure hide the first.
+void markFailed(ScenarioStore& store, std::int64_t run_id, const std::string& why) noexcept {
+    try {
+        store.failRun(run_id, RunStatus::Failed, why);
+    } catch (...) {
+    }
+}
+
+}  // namespace
+
 RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force,
                        const std::function<bool(double)>& progress) {
     const ScenarioInfo info = store.scenario(name);
@@ -71,23 +86,29 @@ RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force
     try {
         result = simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
     } catch (const std::exception& e) {
-        store.failRun(run_id, RunStatus::Failed, e.what());
+        markFailed(store, run_id, e.what());
         throw;
     }
     if (result.cancelled) {
         store.failRun(run_id, RunStatus::Cancelled, "cancelled by the user");
     } else {
-        store.saveRun(run_id, result);
+        try {
+            store.saveRun(run_id, result);
+        } catch (const std::exception& e) {
+            markFailed(store, run_id, std::string("could not store the results: ") + e.what());
+            throw;
+        }
     }
     return {run_id, false, store.runInfo(run_id)};
 }
 
 namespace {
 
+// Shortest text that reads back as v, so that distinct load factors get distinct names.
 std::string number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
 }  // namespace
@@ -138,6 +159,11 @@ std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& p
                             s.name = name;
                             specs.push_back(std::move(s));
                         }
+    std::set<std::string> names;
+    for (const auto& s : specs)
+        if (!names.insert(s.name).second)
+            throw std::invalid_argument("sweep: two settings would both be named '" + s.name +
+                                        "' (a value repeated on an axis, or two clusters of one name)");
     return specs;
 }
 
@@ -160,23 +186,30 @@ struct InFlight {
 SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options) {
     SweepReport report;
     report.run_ids.assign(specs.size(), 0);
-    // All scenarios first, so that an interrupted sweep still lists what it was meant to run.
+    // All scenarios first, in one transaction (a bad setting leaves nothing behind), so that an
+    // interrupted sweep still lists what it was meant to run.
     std::vector<ScenarioInfo> infos;
-    for (const auto& spec : specs) {
-        if (auto existing = store.findScenario(spec.name)) {
-            if (!sameSettings(existing->spec, spec))
-                throw StoreError("scenario '" + spec.name +
-                                 "' already exists with other settings; choose another sweep prefix");
-            infos.push_back(*existing);
-        } else {
-            store.createScenario(spec);
-            infos.push_back(store.scenario(spec.name));
+    {
+        Transaction tx(store.db());
+        for (const auto& spec : specs) {
+            if (auto existing = store.findScenario(spec.name)) {
+                if (!sameSettings(existing->spec, spec))
+                    throw StoreError(store.path() + ": scenario '" + spec.name +
+                                     "' already exists with other settings; choose another sweep prefix");
+                infos.push_back(*existing);
+            } else {
+                store.createScenario(spec);
+                infos.push_back(store.scenario(spec.name));
+            }
         }
+        tx.commit();
     }
 
     const int threads = options.threads > 0 ? options.threads
                                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const std::string version = engineVersion();
+    // Set when storing fails: the simulations still running are cancelled, not waited for.
+    auto abort = std::make_shared<std::atomic<bool>>(false);
     auto stopped = [&] { return options.stop && options.stop->load(); };
     SweepProgress progress;
     progress.total = static_cast<int>(specs.size());
@@ -187,73 +220,86 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
 
     std::list<InFlight> flying;
     std::size_t next = 0;
-    while (next < specs.size() || !flying.empty()) {
-        while (!stopped() && next < specs.size() && static_cast<int>(flying.size()) < threads) {
-            const std::size_t i = next++;
-            const ScenarioInfo& info = infos[i];
-            if (!options.force)
-                if (auto earlier = store.finishedRunWithHash(info.content_hash, version)) {
-                    report.run_ids[i] = earlier->id;
-                    ++report.reused;
-                    ++progress.finished;
+    try {
+        while (next < specs.size() || !flying.empty()) {
+            while (!stopped() && next < specs.size() && static_cast<int>(flying.size()) < threads) {
+                const std::size_t i = next++;
+                const ScenarioInfo& info = infos[i];
+                if (!options.force)
+                    if (auto earlier = store.finishedRunWithHash(info.content_hash, version)) {
+                        report.run_ids[i] = earlier->id;
+                        ++report.reused;
+                        ++progress.finished;
+                        report_progress(info.spec.name);
+                        continue;
+                    }
+                ScenarioInputs in;
+                try {
+                    in = resolveScenario(store, info);
+                } catch (const std::exception& e) {
+                    report.errors.push_back(info.spec.name + ": " + e.what());
+                    ++report.failed;
+                    ++progress.failed;
                     report_progress(info.spec.name);
                     continue;
                 }
-            ScenarioInputs in;
-            try {
-                in = resolveScenario(store, info);
-            } catch (const std::exception& e) {
-                report.errors.push_back(info.spec.name + ": " + e.what());
-                ++report.failed;
-                ++progress.failed;
+                const std::int64_t run_id = store.beginRun(info.id, version);
+                in.options.record_segments = true;
+                in.options.progress = [stop = options.stop, abort](double) {
+                    return !(stop && stop->load()) && !abort->load();
+                };
+                InFlight f;
+                f.spec = i;
+                f.run_id = run_id;
+                f.result = std::async(std::launch::async, [in = std::move(in)] {
+                    return simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
+                });
+                flying.push_back(std::move(f));
+                ++progress.running;
                 report_progress(info.spec.name);
+            }
+            if (stopped() && next < specs.size() && flying.empty()) break;
+            if (flying.empty()) continue;
+            // Store whichever simulation finishes first; the store is used from this thread only.
+            auto it = flying.begin();
+            while (it != flying.end() && it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
+                ++it;
+            if (it == flying.end()) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
                 continue;
             }
-            const std::int64_t run_id = store.beginRun(info.id, version);
-            in.options.record_segments = true;
-            in.options.progress = [stop = options.stop](double) { return !(stop && stop->load()); };
-            InFlight f;
-            f.spec = i;
-            f.run_id = run_id;
-            f.result = std::async(std::launch::async, [in = std::move(in)] {
-                return simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
-            });
-            flying.push_back(std::move(f));
-            ++progress.running;
-            report_progress(info.spec.name);
-        }
-        if (stopped() && next < specs.size() && flying.empty()) break;
-        if (flying.empty()) continue;
-        // Store whichever simulation finishes first; the store is used from this thread only.
-        auto it = flying.begin();
-        while (it != flying.end() && it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
-            ++it;
-        if (it == flying.end()) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            continue;
-        }
-        const std::string& name = infos[it->spec].spec.name;
-        --progress.running;
-        try {
-            SimResult r = it->result.get();
-            if (r.cancelled) {
-                store.failRun(it->run_id, RunStatus::Cancelled, "sweep interrupted");
-                ++report.cancelled;
-            } else {
-                store.saveRun(it->run_id, r);
-                report.run_ids[it->spec] = it->run_id;
-                ++progress.finished;
+            const std::string& name = infos[it->spec].spec.name;
+            --progress.running;
+            try {
+                SimResult r = it->result.get();
+                if (r.cancelled) {
+                    store.failRun(it->run_id, RunStatus::Cancelled, "sweep interrupted");
+                    ++report.cancelled;
+                } else {
+                    store.saveRun(it->run_id, r);
+                    report.run_ids[it->spec] = it->run_id;
+                    ++progress.finished;
+                }
+            } catch (const StoreError&) {
+                throw;
+            } catch (const std::exception& e) {
+                store.failRun(it->run_id, RunStatus::Failed, e.what());
+                report.errors.push_back(name + ": " + e.what());
+                ++report.failed;
+                ++progress.failed;
             }
-        } catch (const StoreError&) {
-            throw;
-        } catch (const std::exception& e) {
-            store.failRun(it->run_id, RunStatus::Failed, e.what());
-            report.errors.push_back(name + ": " + e.what());
-            ++report.failed;
-            ++progress.failed;
+            report_progress(name);
+            flying.erase(it);
         }
-        report_progress(name);
-        flying.erase(it);
+    } catch (...) {
+        // Storing failed (disk full, the workspace deleted under us, ...): cancel what still
+        // runs and record every unfinished run as failed before reporting the error.
+        abort->store(true);
+        for (auto& f : flying) {
+            if (f.result.valid()) f.result.wait();
+            markFailed(store, f.run_id, "the sweep stopped on an error while storing another run");
+        }
+        throw;
     }
     return report;
 }

@@ -71,7 +71,9 @@ struct SweepProgress {
 struct SweepOptions {
     int threads = 0;                          // 0: all cores
     bool force = false;                       // re-run identical scenarios
-    const std::atomic<bool>* stop = nullptr;  // set (e.g. on Ctrl-C): finish storing, start nothing new
+    // Set (e.g. on Ctrl-C): nothing new starts, running simulations are cancelled and their runs
+    // recorded as cancelled; every finished run stays stored.
+    const std::atomic<bool>* stop = nullptr;
     std::function<void(const SweepProgress&)> progress;  // called on the calling thread
 };
 

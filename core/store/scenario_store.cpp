@@ -621,13 +621,19 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
 
 void ScenarioStore::failRun(std::int64_t run_id, RunStatus status, const std::string& message) {
     Transaction tx(db_);
-    db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4")
+    db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4 AND status = 'running'")
         .bind(1, runStatusName(status))
         .bind(2, nowIso())
         .bind(3, message)
         .bind(4, run_id)
         .run();
-    if (db_.changes() == 0) throw StoreError(path() + ": no run with id " + std::to_string(run_id));
+    if (db_.changes() == 0) {
+        // A finished run keeps its results and status; say which case this is.
+        Statement s = db_.prepare("SELECT status FROM runs WHERE id = ?1");
+        s.bind(1, run_id);
+        if (!s.step()) throw StoreError(path() + ": no run with id " + std::to_string(run_id));
+        throw StoreError(path() + ": run " + std::to_string(run_id) + " is already " + s.textAt(0));
+    }
     tx.commit();
 }
 

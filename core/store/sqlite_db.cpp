@@ -143,19 +143,21 @@ Statement SqliteDb::prepare(std::string_view sql) { return Statement(db_, sql, p
 std::int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 int SqliteDb::changes() const { return sqlite3_changes(db_); }
 
-Transaction::Transaction(SqliteDb& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(SqliteDb& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+    db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
     if (done_) return;
     try {
-        db_.exec("ROLLBACK");
+        db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
     } catch (const StoreError&) {
         // The transaction may already have been rolled back by SQLite itself (e.g. on a full disk).
     }
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
     done_ = true;
 }
 

@@ -80,7 +80,9 @@ private:
 };
 
 // BEGIN IMMEDIATE (takes the write lock up front, so a busy database waits at the start
-// rather than failing half-way); rolls back unless commit() was called.
+// rather than failing half-way); rolls back unless commit() was called. Inside another
+// transaction it is a savepoint, so that operations that are atomic on their own can also be
+// combined into one atomic step.
 class Transaction {
 public:
     explicit Transaction(SqliteDb& db);
@@ -91,6 +93,7 @@ public:
 
 private:
     SqliteDb& db_;
+    bool nested_ = false;
     bool done_ = false;
 };
 

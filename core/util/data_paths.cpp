@@ -13,7 +13,12 @@ namespace fs = std::filesystem;
 
 namespace cl {
 
-std::string engineVersion() { return CLUSTERLOOM_VERSION; }
+// Bumped whenever the engine can compute a different result for the same input, so that a
+// workspace never reuses a run of an older engine as if it were current. Revision 2: Muri
+// pairs interchangeable jobs by one priority-aware rule.
+constexpr int kEngineRevision = 2;
+
+std::string engineVersion() { return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision); }
 
 std::string dataDir() {
     if (const char* env = std::getenv("CLUSTERLOOM_DATA"); env && *env && fs::is_directory(env)) return env;

@@ -811,6 +811,24 @@ private slots:
         QCOMPARE(integrity(store), std::string("ok"));
     }
 
+    void nestedTransactionsAreSavepoints() {
+        const std::string path = freshPath();
+        ScenarioStore store(path);
+        const Inputs in = storeSmallInputs(store);
+        {
+            Transaction outer(store.db());
+            store.createScenario(specFor("inner", in));  // commits its savepoint only
+            QVERIFY(store.findScenario("inner").has_value());
+        }  // the outer transaction rolls back, the scenario with it
+        QVERIFY(!store.findScenario("inner").has_value());
+        {
+            Transaction outer(store.db());
+            store.createScenario(specFor("kept", in));
+            outer.commit();
+        }
+        QVERIFY(store.findScenario("kept").has_value());
+    }
+
     void nameConflictsAndUnknownNames() {
         const std::string path = freshPath();
         ScenarioStore store(path);

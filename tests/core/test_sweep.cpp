@@ -101,6 +101,28 @@ private slots:
         QCOMPARE(again.run_ids, report.run_ids);
     }
 
+    void aBadSettingCreatesNothing() {
+        QTemporaryDir tmp;
+        ScenarioStore store(tmp.filePath("w.sqlite").toStdString());
+        ScenarioSpec base;
+        base.cluster_id = store.putCluster(readMuriClusterSpecCsv(kDir + "/cluster_n8g8.csv"));
+        base.trace_id = store.putTrace(readMuriTraceCsv(kDir + "/trace3.csv"));
+        base.profiles_id = store.putProfiles(builtinProfiles());
+        SweepAxes axes;
+        axes.group_sizes = {2, 3, 7};  // 7 is not a group size
+        axes.policies = {"muri-l"};
+        const auto specs = expandSweep(store, "bad", base, axes);
+        QVERIFY_THROWS_EXCEPTION(StoreError, runSweep(store, specs, {}));
+        QCOMPARE(store.scenarios().size(), std::size_t{0});  // the valid ones were rolled back too
+
+        axes.group_sizes = {2, 2};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expandSweep(store, "twice", base, axes));
+        axes.group_sizes = {};
+        axes.load_factors = {0.1234567, 0.1234568};  // distinct values, distinct names
+        const auto close = expandSweep(store, "close", base, axes);
+        QVERIFY(close[0].name != close[1].name);
+    }
+
     void interruptedSweepKeepsFinishedRuns() {
         QTemporaryDir tmp;
         ScenarioStore store(tmp.filePath("w.sqlite").toStdString());
