@@ -43,7 +43,7 @@ int compareCommand(const std::vector<std::string>& argv) {
                {"json", "FILE", "also write the table as JSON"}});
     args.positionals("SCENARIO...", 1, 1000);
     if (!args.parse(argv)) return 0;
-    cl::ScenarioStore store = openWorkspace(args);
+    cl::ScenarioStore store = openWorkspace(args, true);
 
     struct Pending {
         cl::ScenarioSpec spec;

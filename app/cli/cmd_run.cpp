@@ -37,6 +37,8 @@ int runStoredScenarios(const Args& args) {
     for (const auto& name : args.getAll("scenario")) specs.push_back(store.scenario(name).spec);
     cl::SweepOptions opts;
     opts.force = args.has("force");
+    InterruptFlag interrupt;  // Ctrl-C: the runs are recorded as cancelled, not left running
+    opts.stop = interrupt.flag();
     const std::string baseline = args.get("baseline");
     if (!baseline.empty() && std::none_of(specs.begin(), specs.end(), [&](const auto& s) { return s.name == baseline; }))
         throw UsageError("--baseline '" + baseline + "' is not one of the --scenario names");

@@ -14,7 +14,7 @@ const char* kScenarioHelp =
     "  create NAME      --trace FILE [settings]   a new scenario\n"
     "  duplicate NAME NEW [settings]              a copy with the settings given changed (\"what if\")\n"
     "  rename NAME NEW\n"
-    "  delete NAME                                the scenario and all its runs\n"
+    "  delete NAME [--force]                      the scenario (and, with --force, its runs)\n"
     "  list\n"
     "  show NAME";
 
@@ -52,6 +52,7 @@ int scenarioCommand(const std::vector<std::string>& argv) {
     std::vector<OptionSpec> options = scenarioSettingOptions();
     options.push_back(dbOption());
     options.push_back({"quiet", "", "no notes on stderr"});
+    options.push_back({"force", "", "delete: also when the scenario has runs"});
     Args args("scenario", kScenarioHelp, options);
     args.positionals("ACTION [NAME [NEW]]", 1, 3);
     if (!args.parse(argv)) return 0;
@@ -63,12 +64,12 @@ int scenarioCommand(const std::vector<std::string>& argv) {
     const bool quiet = args.has("quiet");
     if (action == "list") {
         need(1, "no further arguments");
-        cl::ScenarioStore store = openWorkspace(args);
+        cl::ScenarioStore store = openWorkspace(args, true);
         return listScenarios(store);
     }
     if (action == "show") {
         need(2, "NAME");
-        cl::ScenarioStore store = openWorkspace(args);
+        cl::ScenarioStore store = openWorkspace(args, true);
         std::cout << describeScenario(store, store.scenario(pos[1]));
         return 0;
     }
@@ -104,8 +105,11 @@ int scenarioCommand(const std::vector<std::string>& argv) {
     }
     if (action == "delete") {
         need(2, "NAME");
-        cl::ScenarioStore store = openWorkspace(args);
+        cl::ScenarioStore store = openWorkspace(args, true);
         const auto runs = store.scenario(pos[1]).runs;
+        if (runs > 0 && !args.has("force"))
+            throw UsageError("scenario '" + pos[1] + "' has " + std::to_string(runs) +
+                             " run(s); add --force to delete it with its runs");
         store.deleteScenario(pos[1]);
         if (!quiet) std::cerr << "deleted '" << pos[1] << "' and its " << runs << " run(s)\n";
         return 0;

@@ -2,7 +2,6 @@
 // stored as a run. Ctrl-C cancels the running simulations and starts no more; every finished
 // run stays stored, and running the sweep again completes the rest.
 #include <atomic>
-#include <csignal>
 #include <iostream>
 #include <sstream>
 
@@ -13,13 +12,6 @@
 namespace cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int) {
-    g_interrupted.store(true);
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the program at once
-}
 
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> out;
@@ -123,16 +115,14 @@ int sweepCommand(const std::vector<std::string>& argv) {
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");
     opts.threads = static_cast<int>(threads);
     opts.force = args.has("force");
-    opts.stop = &g_interrupted;
+    InterruptFlag interrupt;
+    opts.stop = interrupt.flag();
     opts.progress = [&](const cl::SweepProgress& p) {
         if (quiet) return;
         std::cerr << "\r[" << p.finished + p.failed << "/" << p.total << "] running " << p.running << ", failed "
                   << p.failed << "   " << std::flush;
     };
-    g_interrupted.store(false);
-    std::signal(SIGINT, onInterrupt);
     cl::SweepReport report = cl::runSweep(store, specs, opts);
-    std::signal(SIGINT, SIG_DFL);
     if (!quiet) std::cerr << "\n";
     for (const auto& e : report.errors) std::cerr << "error: " << e << "\n";
 
@@ -141,7 +131,7 @@ int sweepCommand(const std::vector<std::string>& argv) {
     std::cout << specs.size() << " scenarios (" << prefix << "/...): " << stored << " with a finished run ("
               << report.reused << " reused), " << report.failed << " failed, " << report.cancelled
               << " cancelled, in " << store.path() << "\n";
-    if (g_interrupted.load()) {
+    if (interrupt.raised() && static_cast<std::size_t>(stored) < specs.size()) {
         std::cout << "interrupted: " << (specs.size() - static_cast<std::size_t>(stored))
                   << " scenarios have no finished run; run the sweep again to complete them\n";
         return 130;

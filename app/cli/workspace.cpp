@@ -1,5 +1,7 @@
 #include "cli/workspace.h"
 
+#include <csignal>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -14,9 +16,28 @@ OptionSpec dbOption() {
     return {"db", "FILE", "workspace file (default $CLUSTERLOOM_DB or " + cl::ScenarioStore::defaultPath() + ")"};
 }
 
-cl::ScenarioStore openWorkspace(const Args& args) {
-    return cl::ScenarioStore(args.has("db") ? args.get("db") : cl::ScenarioStore::defaultPath());
+cl::ScenarioStore openWorkspace(const Args& args, bool must_exist) {
+    const std::string path = args.has("db") ? args.get("db") : cl::ScenarioStore::defaultPath();
+    if (must_exist && !std::filesystem::exists(path))
+        throw std::runtime_error(path + ": no workspace there (create one with 'clusterloom-cli scenario create')");
+    return cl::ScenarioStore(path);
 }
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void onInterrupt(int) {
+    g_interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
+}  // namespace
+
+InterruptFlag::InterruptFlag() {
+    g_interrupted.store(false);
+    std::signal(SIGINT, onInterrupt);
+}
+InterruptFlag::~InterruptFlag() { std::signal(SIGINT, SIG_DFL); }
+const std::atomic<bool>* InterruptFlag::flag() const { return &g_interrupted; }
+bool InterruptFlag::raised() const { return g_interrupted.load(); }
 
 std::vector<OptionSpec> scenarioSettingOptions() {
     return {{"trace", "FILE", "trace file to import (required for a new scenario)"},

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the workspace commands (scenario, run --scenario, compare, sweep): opening the
 // SQLite workspace and turning command-line settings into a scenario.
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,19 @@
 namespace cli {
 
 OptionSpec dbOption();
-cl::ScenarioStore openWorkspace(const Args& args);
+// must_exist: commands that only read say "no workspace" rather than creating an empty one.
+cl::ScenarioStore openWorkspace(const Args& args, bool must_exist = false);
+
+// While alive, Ctrl-C sets the flag (a second Ctrl-C ends the program as usual).
+class InterruptFlag {
+public:
+    InterruptFlag();
+    ~InterruptFlag();
+    InterruptFlag(const InterruptFlag&) = delete;
+    InterruptFlag& operator=(const InterruptFlag&) = delete;
+    const std::atomic<bool>* flag() const;
+    bool raised() const;
+};
 
 // --trace, --format, --cluster, --policy, --conventions, --load, --servers, --group-size,
 // --seed, --reassign-models, --transform, --notes, --model-seed.

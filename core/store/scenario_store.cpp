@@ -295,6 +295,7 @@ ProfileSet ScenarioStore::profiles(std::int64_t id) {
 }
 
 Trace ScenarioStore::trace(std::int64_t id) {
+    ReadSnapshot snapshot(db_);
     Trace t;
     {
         Statement s = db_.prepare("SELECT name, jobs FROM traces WHERE id = ?1");
@@ -699,6 +700,7 @@ RunInfo ScenarioStore::runInfo(std::int64_t run_id) {
 }
 
 SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
+    ReadSnapshot snapshot(db_);  // a sweep may commit between these reads
     const RunInfo info = runInfo(run_id);
     SimResult r;
     r.policy = info.policy;

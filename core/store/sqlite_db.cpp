@@ -143,6 +143,18 @@ Statement SqliteDb::prepare(std::string_view sql) { return Statement(db_, sql, p
 std::int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 int SqliteDb::changes() const { return sqlite3_changes(db_); }
 
+ReadSnapshot::ReadSnapshot(SqliteDb& db) : db_(db), owns_(sqlite3_get_autocommit(db.handle()) != 0) {
+    if (owns_) db_.exec("BEGIN DEFERRED");
+}
+
+ReadSnapshot::~ReadSnapshot() {
+    if (!owns_) return;
+    try {
+        db_.exec("COMMIT");
+    } catch (const StoreError&) {
+    }
+}
+
 Transaction::Transaction(SqliteDb& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
     db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
 }

@@ -79,6 +79,20 @@ private:
     std::string path_;
 };
 
+// A consistent view for several reads while another process may commit in between (BEGIN
+// DEFERRED ... COMMIT); nothing inside another transaction, which already is one.
+class ReadSnapshot {
+public:
+    explicit ReadSnapshot(SqliteDb& db);
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+    ~ReadSnapshot();
+
+private:
+    SqliteDb& db_;
+    bool owns_ = false;
+};
+
 // BEGIN IMMEDIATE (takes the write lock up front, so a busy database waits at the start
 // rather than failing half-way); rolls back unless commit() was called. Inside another
 // transaction it is a savepoint, so that operations that are atomic on their own can also be

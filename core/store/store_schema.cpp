@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -209,6 +210,19 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
     useWriteAheadLog(db);
     db.exec("PRAGMA synchronous=NORMAL");
     db.exec("PRAGMA foreign_keys=ON");
+    if (version >= 1 && version < target_version) {
+        // An older build cannot open the file once migrated: keep a copy it can, once.
+        const std::string backup = db.path() + ".schema" + std::to_string(version) + ".bak";
+        if (!std::filesystem::exists(backup)) {
+            Statement copy = db.prepare("VACUUM INTO ?1");
+            copy.bind(1, backup);
+            try {
+                copy.run();
+            } catch (const StoreError&) {
+                if (!std::filesystem::exists(backup)) throw;  // else another process made it just now
+            }
+        }
+    }
     for (auto v = version; v < target_version; ++v) {
         Transaction tx(db);
         // Another process may have migrated meanwhile: re-read under the write lock.

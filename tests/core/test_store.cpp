@@ -1052,6 +1052,13 @@ private slots:
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), 2);
         QCOMPARE(integrity(store), std::string("ok"));
+        {
+            // The version-1 file is kept beside it for older builds.
+            SqliteDb backup(path + ".schema1.bak", SqliteDb::Mode::ReadOnly);
+            Statement v = backup.prepare("PRAGMA user_version");
+            QVERIFY(v.step());
+            QCOMPARE(v.intAt(0), 1);
+        }
         QCOMPARE(count(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_hash'"), 1LL);
         QCOMPARE(count(store,
                        "SELECT count(*) FROM pragma_table_info('run_series') WHERE name = 'blocking_index'"),
