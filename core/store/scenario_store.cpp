@@ -1,6 +1,10 @@
 #include "core/store/scenario_store.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <bit>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -182,7 +186,54 @@ ScenarioStore::ScenarioStore(const std::string& path, int schema_version) : db_(
     open(schema_version);
 }
 
-void ScenarioStore::open(int target_version) { prepareWorkspace(db_, target_version); }
+void ScenarioStore::open(int target_version) {
+    prepareWorkspace(db_, target_version);
+    if (schemaVersion() >= 2) recoverInterruptedRuns();
+}
+
+namespace {
+
+std::string thisHost() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "localhost";
+    return name;
+}
+
+std::string ownerTag() { return thisHost() + ":" + std::to_string(static_cast<long long>(getpid())); }
+
+bool processGone(long long pid) { return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
+
+}  // namespace
+
+int ScenarioStore::recoverInterruptedRuns() {
+    const std::string prefix = thisHost() + ":";
+    std::vector<std::pair<std::int64_t, long long>> dead;
+    {
+        Statement s = db_.prepare("SELECT id, owner FROM runs WHERE status = 'running' AND owner <> ''");
+        while (s.step()) {
+            const std::string owner = s.textAt(1);
+            if (owner.rfind(prefix, 0) != 0) continue;  // another machine's process: cannot tell
+            long long pid = 0;
+            try {
+                pid = std::stoll(owner.substr(prefix.size()));
+            } catch (const std::exception&) {
+                continue;
+            }
+            if (processGone(pid)) dead.emplace_back(s.int64At(0), pid);
+        }
+    }
+    if (dead.empty()) return 0;
+    Transaction tx(db_);
+    Statement mark = db_.prepare(
+        "UPDATE runs SET status = 'failed', finished = ?1, message = ?2 WHERE id = ?3 AND status = 'running'");
+    for (const auto& [id, pid] : dead)
+        mark.bind(1, nowIso())
+            .bind(2, "interrupted: the process that ran it (pid " + std::to_string(pid) + ") ended without finishing")
+            .bind(3, id)
+            .run();
+    tx.commit();
+    return static_cast<int>(dead.size());
+}
 
 int ScenarioStore::schemaVersion() {
     Statement s = db_.prepare("PRAGMA user_version");
@@ -506,12 +557,13 @@ std::int64_t ScenarioStore::beginRun(std::int64_t scenario_id, const std::string
     s.bind(1, scenario_id);
     if (!s.step()) throw StoreError(path() + ": no scenario with id " + std::to_string(scenario_id));
     const std::string hash = s.textAt(0);
-    db_.prepare("INSERT INTO runs(scenario_id, engine_version, content_hash, started, status) "
-                "VALUES(?1, ?2, ?3, ?4, 'running')")
+    db_.prepare("INSERT INTO runs(scenario_id, engine_version, content_hash, started, status, owner) "
+                "VALUES(?1, ?2, ?3, ?4, 'running', ?5)")
         .bind(1, scenario_id)
         .bind(2, engine_version)
         .bind(3, hash)
         .bind(4, nowIso())
+        .bind(5, ownerTag())
         .run();
     std::int64_t id = db_.lastInsertId();
     tx.commit();

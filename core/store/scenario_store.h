@@ -127,6 +127,9 @@ public:
     std::int64_t beginRun(std::int64_t scenario_id, const std::string& engine_version);
     void saveRun(std::int64_t run_id, const SimResult& result, const WriteProgress& progress = {});
     void failRun(std::int64_t run_id, RunStatus status, const std::string& message);
+    // Runs left 'running' by a process of this host that no longer exists (killed, crashed)
+    // become failed ("interrupted"); done on open. Returns how many.
+    int recoverInterruptedRuns();
     // The latest finished run whose scenario content hash and engine version match, if any.
     std::optional<RunInfo> finishedRunWithHash(const std::string& content_hash, const std::string& engine_version);
     std::vector<RunInfo> runs(std::optional<std::int64_t> scenario_id = std::nullopt);

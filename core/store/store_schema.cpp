@@ -131,10 +131,12 @@ CREATE TABLE run_series(
 )sql";
 
 // Version 2: the blocking index joins the time series (version 1 did not keep it; migrated
-// runs get NULL, read back as unknown), and finding an earlier identical run by content hash
-// no longer scans every run.
+// runs get NULL, read back as unknown); a run records which process runs it ("host:pid"), so
+// that a run whose process died can be told from one still going; and finding an earlier
+// identical run by content hash no longer scans every run.
 constexpr const char* kSchemaV2 = R"sql(
 ALTER TABLE run_series ADD COLUMN blocking_index REAL;
+ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_by_hash ON runs(content_hash, engine_version, status);
 )sql";
 

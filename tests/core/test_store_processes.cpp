@@ -480,18 +480,18 @@ private slots:
             QVERIFY(canonical(store.loadRun(earlier_fake_run)) == canonical(earlier_fake));
             QCOMPARE(store.runInfo(earlier_run).status, RunStatus::Finished);
 
-            // The killed run: begun (its own committed transaction), never finished, no results.
+            // The killed run: begun (its own committed transaction), never finished, no results;
+            // its process is gone, so opening the workspace marked it failed.
             const auto killed = store.runs(killed_scenario);
             QCOMPARE(killed.size(), std::size_t(1));
-            QCOMPARE(killed[0].status, RunStatus::Running);
-            QVERIFY(killed[0].finished.empty());
+            QCOMPARE(killed[0].status, RunStatus::Failed);
+            QVERIFY2(killed[0].message.find("interrupted") != std::string::npos, killed[0].message.c_str());
             QCOMPARE(killed[0].summary.jobs, 0);
             QCOMPARE(killed[0].engine_version, std::string("killed-writer"));
             QCOMPARE(resultRows(store, killed[0].id), std::int64_t(0));
             QVERIFY(store.loadRun(killed[0].id).jobs.empty());
 
-            // The workspace takes new runs; the stale one can be marked failed.
-            store.failRun(killed[0].id, RunStatus::Failed, "writer killed");
+            // The workspace takes new runs.
             const std::int64_t again = store.beginRun(killed_scenario, "test");
             const SimResult smaller = fakeResult(20000);
             store.saveRun(again, smaller);
