@@ -52,12 +52,12 @@ std::string stageTimesText(const std::vector<double>& st) {
     for (double t : st) a.push_back(t);
     return a.dump();
 }
-std::vector<double> stageTimesFrom(const std::string& text, const std::string& file) {
+std::vector<double> stageTimesFrom(const std::string& text, const std::string& where) {
     std::vector<double> out;
     try {
         for (const auto& v : nlohmann::json::parse(text)) out.push_back(v.get<double>());
     } catch (const std::exception& e) {
-        throw StoreError(file + ": trace_jobs.stage_times is not a list of numbers: " + e.what());
+        throw StoreError(where + ": field 'stage_times' is not a list of numbers: " + e.what());
     }
     return out;
 }
@@ -374,7 +374,8 @@ Trace ScenarioStore::trace(std::int64_t id) {
         j.user = s.textAt(7);
         j.vc = s.textAt(8);
         j.iteration_time = s.doubleAt(9);
-        j.stage_times = stageTimesFrom(s.textAt(10), path());
+        j.stage_times = stageTimesFrom(s.textAt(10), path() + ": trace " + std::to_string(id) + ", job " +
+                                                          std::to_string(t.jobs.size()) + " ('" + j.id + "')");
         j.priority = s.intAt(11);
         t.jobs.push_back(std::move(j));
     }

@@ -29,8 +29,10 @@
 #include "core/store/sqlite_db.h"
 #include "core/util/data_paths.h"
 #include "core/workload/trace_generator.h"
+#include "store_test_support.h"
 
 using namespace cl;
+using namespace cl::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -221,42 +223,9 @@ std::string storeError(F&& f) {
                      qPrintable(QString::fromStdString("'" + part_ + "' missing from: " + msg_))); \
     } while (0)
 
-std::string fileBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << bytes;
-}
-
-std::int64_t count(ScenarioStore& store, const std::string& sql, std::int64_t id) {
-    Statement s = store.db().prepare(sql);
-    s.bind(1, id);
-    return s.step() ? s.int64At(0) : -1;
-}
-
-std::int64_t count(ScenarioStore& store, const std::string& sql) {
-    Statement s = store.db().prepare(sql);
-    return s.step() ? s.int64At(0) : -1;
-}
-
-// Rows a run owns in each results table.
-std::int64_t resultRows(ScenarioStore& store, std::int64_t run_id) {
-    std::int64_t n = 0;
-    for (const char* table : {"run_summaries", "run_jobs", "run_segments", "run_series"})
-        n += count(store, std::string("SELECT count(*) FROM ") + table + " WHERE run_id = ?1", run_id);
-    return n;
-}
-
-std::string integrity(ScenarioStore& store) {
-    Statement s = store.db().prepare("PRAGMA integrity_check");
-    std::string out;
-    while (s.step()) out += (out.empty() ? "" : "; ") + s.textAt(0);
-    return out;
 }
 
 // ---- inputs ---------------------------------------------------------------------------------
@@ -799,11 +768,11 @@ private slots:
         store.deleteScenario("double load");
         QVERIFY(!store.findScenario("double load"));
         for (std::int64_t r : {r1, r2}) {
-            QCOMPARE(count(store, "SELECT count(*) FROM runs WHERE id = ?1", r), 0LL);
+            QCOMPARE(scalar(store, "SELECT count(*) FROM runs WHERE id = ?1", r), 0LL);
             QCOMPARE(resultRows(store, r), 0LL);
             VERIFY_STORE_ERROR(store.runInfo(r), "no run with id " + std::to_string(r));
         }
-        QCOMPARE(count(store, "SELECT count(*) FROM runs WHERE scenario_id = ?1", copy_id), 0LL);
+        QCOMPARE(scalar(store, "SELECT count(*) FROM runs WHERE scenario_id = ?1", copy_id), 0LL);
         // The other scenario's run is untouched.
         QCOMPARE(store.runs().size(), std::size_t(1));
         QCOMPARE(store.runs()[0].id, r3);
@@ -1059,8 +1028,8 @@ private slots:
             QVERIFY(v.step());
             QCOMPARE(v.intAt(0), 1);
         }
-        QCOMPARE(count(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_hash'"), 1LL);
-        QCOMPARE(count(store,
+        QCOMPARE(scalar(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_hash'"), 1LL);
+        QCOMPARE(scalar(store,
                        "SELECT count(*) FROM pragma_table_info('run_series') WHERE name = 'blocking_index'"),
                  1LL);
 

@@ -30,8 +30,10 @@
 #include "core/store/scenario_store.h"
 #include "core/util/data_paths.h"
 #include "core/workload/trace_generator.h"
+#include "store_test_support.h"
 
 using namespace cl;
+using namespace cl::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -54,26 +56,6 @@ Trace sweepTrace() {
     g.max_gpus = 16;
     const ProfileSet profiles = builtinProfiles();
     return generate(g, &profiles);
-}
-
-std::int64_t scalar(ScenarioStore& store, const std::string& sql, std::int64_t id) {
-    Statement s = store.db().prepare(sql);
-    s.bind(1, id);
-    return s.step() ? s.int64At(0) : -1;
-}
-
-std::int64_t resultRows(ScenarioStore& store, std::int64_t run_id) {
-    std::int64_t n = 0;
-    for (const char* table : {"run_summaries", "run_jobs", "run_segments", "run_series"})
-        n += scalar(store, std::string("SELECT count(*) FROM ") + table + " WHERE run_id = ?1", run_id);
-    return n;
-}
-
-std::string integrity(ScenarioStore& store) {
-    Statement s = store.db().prepare("PRAGMA integrity_check");
-    std::string out;
-    while (s.step()) out += (out.empty() ? "" : "; ") + s.textAt(0);
-    return out;
 }
 
 // Everything a result holds, exactly (hex floats), with segments sorted by (gpu, t0): equal
@@ -129,13 +111,6 @@ std::string canonical(const SimResult& r) {
         out += "\n";
     }
     return out;
-}
-
-std::string fileBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 std::string exitDescription(int status) {
