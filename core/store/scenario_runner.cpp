@@ -70,10 +70,11 @@ void markFailed(ScenarioStore& store, std::int64_t run_id, const std::string& wh
     }
 }
 
-}  // namespace
-
-RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force,
-                       const std::function<bool(double)>& progress) {
+// record_while_running: the run row exists (as 'running') during the simulation, so other
+// readers see it and a cancelled run is recorded; otherwise nothing is written until the
+// simulation has ended, and a cancelled one leaves no trace.
+RunOutcome runScenarioImpl(ScenarioStore& store, const std::string& name, bool force,
+                           const std::function<bool(double)>& progress, bool record_while_running) {
     const ScenarioInfo info = store.scenario(name);
     const std::string version = engineVersion();
     if (!force)
@@ -81,17 +82,20 @@ RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force
             return {earlier->id, true, *earlier};
     ScenarioInputs in = resolveScenario(store, info);
     in.options.progress = progress;
-    const std::int64_t run_id = store.beginRun(info.id, version);
+    std::int64_t run_id = record_while_running ? store.beginRun(info.id, version) : 0;
     SimResult result;
     try {
         result = simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
     } catch (const std::exception& e) {
+        if (run_id == 0) run_id = store.beginRun(info.id, version);
         markFailed(store, run_id, e.what());
         throw;
     }
     if (result.cancelled) {
+        if (run_id == 0) return {0, false, {}};
         store.failRun(run_id, RunStatus::Cancelled, "cancelled by the user");
     } else {
+        if (run_id == 0) run_id = store.beginRun(info.id, version);
         try {
             store.saveRun(run_id, result);
         } catch (const std::exception& e) {
@@ -100,6 +104,18 @@ RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force
         }
     }
     return {run_id, false, store.runInfo(run_id)};
+}
+
+}  // namespace
+
+RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force,
+                       const std::function<bool(double)>& progress) {
+    return runScenarioImpl(store, name, force, progress, true);
+}
+
+RunOutcome runScenarioStoringOnlyOutcomes(ScenarioStore& store, const std::string& name, bool force,
+                                          const std::function<bool(double)>& progress) {
+    return runScenarioImpl(store, name, force, progress, false);
 }
 
 namespace {
@@ -183,27 +199,30 @@ struct InFlight {
 
 }  // namespace
 
+std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::vector<ScenarioSpec>& specs) {
+    std::vector<ScenarioInfo> infos;
+    Transaction tx(store.db());
+    for (const auto& spec : specs) {
+        if (auto existing = store.findScenario(spec.name)) {
+            if (!sameSettings(existing->spec, spec))
+                throw StoreError(store.path() + ": scenario '" + spec.name +
+                                 "' already exists with other settings; choose another sweep prefix");
+            infos.push_back(*existing);
+        } else {
+            store.createScenario(spec);
+            infos.push_back(store.scenario(spec.name));
+        }
+    }
+    tx.commit();
+    return infos;
+}
+
 SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options) {
     SweepReport report;
     report.run_ids.assign(specs.size(), 0);
-    // All scenarios first, in one transaction (a bad setting leaves nothing behind), so that an
-    // interrupted sweep still lists what it was meant to run.
-    std::vector<ScenarioInfo> infos;
-    {
-        Transaction tx(store.db());
-        for (const auto& spec : specs) {
-            if (auto existing = store.findScenario(spec.name)) {
-                if (!sameSettings(existing->spec, spec))
-                    throw StoreError(store.path() + ": scenario '" + spec.name +
-                                     "' already exists with other settings; choose another sweep prefix");
-                infos.push_back(*existing);
-            } else {
-                store.createScenario(spec);
-                infos.push_back(store.scenario(spec.name));
-            }
-        }
-        tx.commit();
-    }
+    // All scenarios first (a bad setting leaves nothing behind), so that an interrupted sweep
+    // still lists what it was meant to run.
+    const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
 
     const int threads = options.threads > 0 ? options.threads
                                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));

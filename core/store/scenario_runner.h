@@ -45,6 +45,12 @@ struct RunOutcome {
 RunOutcome runScenario(ScenarioStore& store, const std::string& name, bool force = false,
                        const std::function<bool(double)>& progress = {});
 
+// Like runScenario, but nothing is written while the simulation runs: a cancelled simulation
+// leaves the store untouched (run_id 0), a failed one is recorded as failed, a finished one
+// is stored in one step. What the desktop's Stop button promises: nothing partial.
+RunOutcome runScenarioStoringOnlyOutcomes(ScenarioStore& store, const std::string& name, bool force = false,
+                                          const std::function<bool(double)>& progress = {});
+
 // The values a sweep crosses; an empty axis keeps the base scenario's value.
 struct SweepAxes {
     std::vector<std::string> clusters;  // preset names or layout files
@@ -82,6 +88,10 @@ struct SweepReport {
     int reused = 0, failed = 0, cancelled = 0;
     std::vector<std::string> errors;
 };
+
+// Creates the scenarios that do not exist yet, all or none; an existing scenario of the same
+// name must have the same settings (else StoreError). Returns them in spec order.
+std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::vector<ScenarioSpec>& specs);
 
 // Creates the scenarios (a scenario of the same name must have the same settings), then
 // simulates on worker threads while the calling thread stores every result as it arrives,

@@ -1,0 +1,19 @@
+#pragma once
+// The bundled demo workspace that a new user sees first: the demo trace on the 64-GPU Muri
+// testbed with the built-in profiles, one scenario per policy worth comparing.
+#include <string>
+#include <vector>
+
+#include "core/store/scenario_store.h"
+
+namespace cl {
+
+// Stores the demo inputs and creates the demo scenarios that do not exist yet (scenarios
+// the user renamed, edited or deleted are left alone). Returns the demo scenario names, in
+// the order they should be shown.
+std::vector<std::string> populateDemoWorkspace(ScenarioStore& store);
+
+// The names populateDemoWorkspace creates ("demo/fifo", ...).
+std::vector<std::string> demoScenarioNames();
+
+}  // namespace cl
