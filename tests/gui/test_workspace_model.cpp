@@ -1,0 +1,480 @@
+// The scenario browser (issue 5): the workspace tree model against a real store, the browser's
+// actions through its hooks, and the scenario dialog's validation.
+#include <memory>
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "core/util/data_paths.h"
+#include "views/format.h"
+#include "views/scenario_browser.h"
+#include "views/scenario_dialog.h"
+#include "views/workspace_model.h"
+
+using namespace cl;
+using namespace cl::views;
+
+namespace {
+
+const QString kMessage = QStringLiteral("out of GPU memory on server 3");
+
+QString display(const QModelIndex& index, int column = 0) {
+    return index.siblingAtColumn(column).data(Qt::DisplayRole).toString();
+}
+
+QStringList childNames(const QAbstractItemModel& model, const QModelIndex& parent) {
+    QStringList names;
+    for (int r = 0; r < model.rowCount(parent); ++r) names << display(model.index(r, 0, parent));
+    return names;
+}
+
+}  // namespace
+
+class TestWorkspaceModel : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString template_;
+    int files_ = 0;
+    std::unique_ptr<ScenarioStore> store_;
+    RunInfo finished_;  // the baseline's run
+
+    QStringList scenarioNames(const WorkspaceModel& model) {
+        return childNames(model, model.groupIndex(WorkspaceModel::ScenariosGroup));
+    }
+
+private slots:
+    // One workspace built once: a cluster, the demo trace, the built-in profiles, two
+    // scenarios, a finished run of one and a failed run of the other. Each test gets a copy.
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        template_ = dir_.filePath(QStringLiteral("template.sqlite"));
+        ScenarioStore store(template_.toStdString());
+        ScenarioSpec base;
+        base.name = "baseline";
+        base.cluster_id = store.putCluster(builtinCluster("muri-testbed-64"));
+        base.trace_id = store.putTrace(demoTrace());
+        base.profiles_id = store.putProfiles(builtinProfiles());
+        base.policy = "srtf";
+        store.createScenario(base);
+        ScenarioSpec muri = base;
+        muri.name = "muri what-if";
+        muri.policy = "muri-s";
+        muri.parameters.load_factor = 1.5;
+        const std::int64_t muri_id = store.createScenario(muri);
+
+        finished_ = runScenario(store, "baseline").info;
+        QCOMPARE(finished_.status, RunStatus::Finished);
+        QVERIFY(finished_.summary.avg_jct > 0);
+        store.failRun(store.beginRun(muri_id, engineVersion()), RunStatus::Failed, kMessage.toStdString());
+    }
+
+    void init() {
+        store_.reset();
+        const QString path = dir_.filePath(QStringLiteral("ws%1.sqlite").arg(++files_));
+        QVERIFY(QFile::copy(template_, path));
+        store_ = std::make_unique<ScenarioStore>(path.toStdString());
+    }
+
+    void cleanup() { store_.reset(); }
+
+    void treeShowsTheWorkspace() {
+        WorkspaceModel model(store_.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(childNames(model, {}), (QStringList{"Clusters", "Traces", "Scenarios"}));
+        QCOMPARE(model.columnCount(), 4);
+        QCOMPARE(model.headerData(WorkspaceModel::AvgJctColumn, Qt::Horizontal).toString(), QStringLiteral("Avg JCT"));
+
+        const QModelIndex clusters = model.groupIndex(WorkspaceModel::ClustersGroup);
+        QCOMPARE(childNames(model, clusters), QStringList{"muri-testbed-64"});
+        const int servers = int(builtinCluster("muri-testbed-64").servers.size());
+        QCOMPARE(display(model.index(0, 0, clusters), 1), QStringLiteral("%1 servers").arg(servers));
+        QCOMPARE(model.index(0, 0, clusters).data(WorkspaceModel::KindRole).toInt(),
+                 int(WorkspaceModel::Kind::Cluster));
+
+        const QModelIndex traces = model.groupIndex(WorkspaceModel::TracesGroup);
+        QCOMPARE(childNames(model, traces), QStringList{"demo"});
+        QCOMPARE(display(model.index(0, 0, traces), 1), QStringLiteral("400 jobs"));
+
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline", "muri what-if"}));
+        const QModelIndex baseline = model.indexForScenario("baseline");
+        QCOMPARE(baseline.data(WorkspaceModel::KindRole).toInt(), int(WorkspaceModel::Kind::Scenario));
+        QCOMPARE(baseline.data(WorkspaceModel::IdRole).toLongLong(), qint64(finished_.scenario_id));
+        QCOMPARE(display(baseline, 1), QStringLiteral("srtf \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d71"));
+        QCOMPARE(display(model.indexForScenario("muri what-if"), 1),
+                 QStringLiteral("muri-s \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d71.5"));
+        // A scenario shows its latest finished run's metrics.
+        QCOMPARE(display(baseline, 2), formatDuration(finished_.summary.avg_jct));
+        QCOMPARE(display(baseline, 3), formatDuration(finished_.summary.makespan));
+
+        QCOMPARE(model.rowCount(baseline), 1);
+        const QModelIndex run = model.index(0, 0, baseline);
+        QCOMPARE(model.indexForRun(finished_.id), run);
+        QCOMPARE(display(run), QStringLiteral("Run %1 \u00b7 srtf").arg(finished_.id));
+        QCOMPARE(run.data(WorkspaceModel::RunStatusRole).toString(), QStringLiteral("finished"));
+        QVERIFY(display(run, 1).startsWith(QStringLiteral("finished in ")));
+        QCOMPARE(display(run, 2), formatDuration(finished_.summary.avg_jct));
+        QCOMPARE(display(run, 3), formatDuration(finished_.summary.makespan));
+        QCOMPARE(run.siblingAtColumn(2).data(WorkspaceModel::RawValueRole).toDouble(), finished_.summary.avg_jct);
+        QVERIFY(!run.siblingAtColumn(1).data(Qt::DecorationRole).value<QIcon>().isNull());
+
+        const QModelIndex muri = model.indexForScenario("muri what-if");
+        QCOMPARE(model.rowCount(muri), 1);
+        const QModelIndex failed = model.index(0, 0, muri);
+        QCOMPARE(failed.data(WorkspaceModel::RunStatusRole).toString(), QStringLiteral("failed"));
+        QCOMPARE(display(failed, 1), QStringLiteral("failed"));
+        QCOMPARE(display(failed, 2), QStringLiteral("\u2013"));
+        QCOMPARE(failed.siblingAtColumn(1).data(Qt::ToolTipRole).toString(), kMessage);
+        QCOMPARE(failed.data(WorkspaceModel::NameRole).toString(), QStringLiteral("muri what-if"));
+        QCOMPARE(display(muri, 2), QStringLiteral("\u2013"));  // no finished run
+
+        QVERIFY(model.flags(baseline) & Qt::ItemIsEditable);
+        QVERIFY(!(model.flags(run) & Qt::ItemIsEditable));
+        QVERIFY(!(model.flags(baseline.siblingAtColumn(1)) & Qt::ItemIsEditable));
+    }
+
+    // refresh() applies changes row by row: persistent indexes follow their rows, no reset.
+    void refreshFollowsStoreChanges() {
+        WorkspaceModel model(store_.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        const QPersistentModelIndex muri = model.indexForScenario("muri what-if");
+        const QPersistentModelIndex failed_run = model.index(0, 0, muri);
+
+        ScenarioSpec spec = store_->scenario("baseline").spec;
+        spec.name = "alpha";
+        store_->createScenario(spec);
+        model.refresh();
+        QCOMPARE(scenarioNames(model), (QStringList{"alpha", "baseline", "muri what-if"}));
+        QCOMPARE(display(muri), QStringLiteral("muri what-if"));
+        QCOMPARE(muri.row(), 2);
+        QCOMPARE(display(model.groupIndex(WorkspaceModel::ScenariosGroup), 1), QStringLiteral("3 scenarios"));
+
+        store_->duplicateScenario("baseline", "baseline x2", [](ScenarioSpec& s) { s.parameters.load_factor = 2; });
+        model.refresh();
+        QCOMPARE(scenarioNames(model), (QStringList{"alpha", "baseline", "baseline x2", "muri what-if"}));
+        QCOMPARE(display(model.indexForScenario("baseline x2"), 1),
+                 QStringLiteral("srtf \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d72"));
+
+        const QPersistentModelIndex alpha = model.indexForScenario("alpha");
+        store_->renameScenario("alpha", "zeta");
+        model.refresh();
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline", "baseline x2", "muri what-if", "zeta"}));
+        QCOMPARE(display(alpha), QStringLiteral("zeta"));  // moved with its row
+        QCOMPARE(alpha.row(), 3);
+
+        // A new run is listed first, under its scenario.
+        const std::int64_t running = store_->beginRun(muri.data(WorkspaceModel::IdRole).toLongLong(), "test");
+        model.refresh();
+        QCOMPARE(model.rowCount(muri), 2);
+        QCOMPARE(model.index(0, 0, muri), model.indexForRun(running));
+        QCOMPARE(model.index(0, 0, muri).data(WorkspaceModel::RunStatusRole).toString(), QStringLiteral("running"));
+        QCOMPARE(failed_run.row(), 1);
+        store_->failRun(running, RunStatus::Cancelled, "stopped by the user");
+        model.refresh();
+        QCOMPARE(display(model.indexForRun(running), 1), QStringLiteral("cancelled"));
+
+        store_->deleteScenario("baseline");
+        model.refresh();
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline x2", "muri what-if", "zeta"}));
+        QVERIFY(!model.indexForRun(finished_.id).isValid());
+        QCOMPARE(display(muri), QStringLiteral("muri what-if"));
+        QCOMPARE(resets.count(), 0);
+
+        // Replacing the store is a reset; a null store leaves three empty groups.
+        model.setStore(nullptr);
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.rowCount(model.groupIndex(WorkspaceModel::ScenariosGroup)), 0);
+        model.setStore(store_.get());
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline x2", "muri what-if", "zeta"}));
+    }
+
+    void renameThroughSetData() {
+        WorkspaceModel model(store_.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy errors(&model, &WorkspaceModel::errorOccurred);
+        QSignalSpy renamed(&model, &WorkspaceModel::scenarioRenamed);
+
+        const QPersistentModelIndex baseline = model.indexForScenario("baseline");
+        QCOMPARE(baseline.data(Qt::EditRole).toString(), QStringLiteral("baseline"));
+        QVERIFY(model.setData(baseline, QStringLiteral("  zz baseline  ")));
+        QVERIFY(store_->findScenario("zz baseline"));
+        QVERIFY(!store_->findScenario("baseline"));
+        QCOMPARE(scenarioNames(model), (QStringList{"muri what-if", "zz baseline"}));
+        QCOMPARE(display(baseline), QStringLiteral("zz baseline"));
+        QCOMPARE(renamed.count(), 1);
+        QCOMPARE(renamed.at(0).at(1).toString(), QStringLiteral("zz baseline"));
+        // Its runs know their scenario's new name.
+        QCOMPARE(model.indexForRun(finished_.id).data(WorkspaceModel::NameRole).toString(),
+                 QStringLiteral("zz baseline"));
+
+        // A taken name is refused by the store: the name stays, the error is reported.
+        QVERIFY(!model.setData(baseline, QStringLiteral("muri what-if")));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(errors.at(0).at(0).toString().contains(QStringLiteral("already exists")),
+                 qPrintable(errors.at(0).at(0).toString()));
+        QCOMPARE(display(baseline), QStringLiteral("zz baseline"));
+        QVERIFY(store_->findScenario("zz baseline"));
+
+        QVERIFY(!model.setData(baseline, QStringLiteral("   ")));
+        QCOMPARE(errors.count(), 2);
+        QVERIFY(!model.setData(model.indexForRun(finished_.id), QStringLiteral("run")));  // not editable
+        QCOMPARE(renamed.count(), 1);
+    }
+
+    void browserActions() {
+        ScenarioBrowser browser(store_.get());
+        QAbstractItemModelTester tester(browser.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QStringList errors;
+        browser.setErrorHandler([&](const QString& m) { errors << m; });
+        QSignalSpy changed(&browser, &ScenarioBrowser::scenariosChanged);
+        QSignalSpy current(&browser, &ScenarioBrowser::currentScenarioChanged);
+
+        // Nothing current: only "new" applies.
+        QVERIFY(browser.newAction()->isEnabled());
+        QVERIFY(!browser.duplicateAction()->isEnabled());
+        QVERIFY(!browser.deleteAction()->isEnabled());
+
+        // New: the editor gets a unique default name and the stored inputs.
+        bool asked_duplicate = true;
+        ScenarioSpec offered;
+        browser.setSpecEditor([&](ScenarioSpec& spec, bool duplicate) {
+            asked_duplicate = duplicate;
+            offered = spec;
+            spec.name = "from the browser";
+            spec.policy = "fifo";
+            return true;
+        });
+        browser.newScenario();
+        QVERIFY(errors.isEmpty());
+        QVERIFY(!asked_duplicate);
+        QCOMPARE(offered.name, std::string("New scenario"));
+        QVERIFY(offered.cluster_id > 0 && offered.trace_id > 0 && offered.profiles_id > 0);
+        QCOMPARE(store_->scenario("from the browser").spec.policy, std::string("fifo"));
+        QCOMPARE(browser.currentScenario(), QStringLiteral("from the browser"));
+        QCOMPARE(current.last().at(0).toString(), QStringLiteral("from the browser"));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(browser.deleteAction()->isEnabled());
+
+        // Cancelled editor: nothing happens.
+        browser.setSpecEditor([](ScenarioSpec&, bool) { return false; });
+        browser.newScenario();
+        QCOMPARE(store_->scenarios().size(), std::size_t(3));
+        QCOMPARE(changed.count(), 1);
+
+        // Duplicate as what-if: pre-filled from the source, the change applied.
+        browser.selectScenario("baseline");
+        QCOMPARE(browser.currentScenario(), QStringLiteral("baseline"));
+        browser.setSpecEditor([&](ScenarioSpec& spec, bool duplicate) {
+            asked_duplicate = duplicate;
+            offered = spec;
+            spec.parameters.load_factor = 2;
+            return true;
+        });
+        browser.duplicateCurrent();
+        QVERIFY(asked_duplicate);
+        QCOMPARE(offered.name, std::string("baseline (what if)"));
+        QCOMPARE(offered.policy, std::string("srtf"));
+        const ScenarioInfo copy = store_->scenario("baseline (what if)");
+        const ScenarioInfo base = store_->scenario("baseline");
+        QCOMPARE(copy.spec.parameters.load_factor, 2.0);
+        QCOMPARE(copy.spec.trace_id, base.spec.trace_id);
+        QCOMPARE(copy.runs, 0);
+        QCOMPARE(browser.currentScenario(), QStringLiteral("baseline (what if)"));
+        QCOMPARE(changed.count(), 2);
+
+        // A second copy gets a name not taken yet; duplicating from a run copies its scenario.
+        browser.view()->setCurrentIndex(browser.model()->indexForRun(finished_.id));
+        QCOMPARE(browser.currentScenario(), QStringLiteral("baseline"));
+        QVERIFY(browser.duplicateAction()->isEnabled());
+        QVERIFY(!browser.deleteAction()->isEnabled());
+        QVERIFY(!browser.renameAction()->isEnabled());
+        QString second;
+        browser.setSpecEditor([&](ScenarioSpec& spec, bool) {
+            second = QString::fromStdString(spec.name);
+            return true;
+        });
+        browser.duplicateCurrent();
+        QCOMPARE(second, QStringLiteral("baseline (what if) (2)"));
+        QVERIFY(store_->findScenario("baseline (what if) (2)"));
+
+        // Delete declined: the question names the scenario and its runs; nothing changes.
+        browser.selectScenario("baseline");
+        QString question;
+        browser.setConfirmHandler([&](const QString& q) {
+            question = q;
+            return false;
+        });
+        const int before = changed.count();
+        browser.deleteCurrent();
+        QVERIFY2(question.contains(QStringLiteral("\u201cbaseline\u201d")), qPrintable(question));
+        QVERIFY2(question.contains(QStringLiteral("its 1 run?")), qPrintable(question));
+        QVERIFY(store_->findScenario("baseline"));
+        QVERIFY(browser.model()->indexForRun(finished_.id).isValid());
+        QCOMPARE(changed.count(), before);
+
+        // Delete confirmed: the scenario and its runs are gone from the store and the tree.
+        browser.setConfirmHandler([](const QString&) { return true; });
+        browser.deleteCurrent();
+        QVERIFY(!store_->findScenario("baseline"));
+        for (const RunInfo& r : store_->runs()) QVERIFY(r.id != finished_.id);
+        QVERIFY(!browser.model()->indexForScenario("baseline").isValid());
+        QVERIFY(!browser.model()->indexForRun(finished_.id).isValid());
+        QCOMPARE(changed.count(), before + 1);
+        QVERIFY(browser.currentScenario() != QStringLiteral("baseline"));
+        QCOMPARE(current.last().at(0).toString(), browser.currentScenario());
+
+        // A scenario without runs: the question says so.
+        browser.selectScenario("from the browser");
+        browser.setConfirmHandler([&](const QString& q) {
+            question = q;
+            return false;
+        });
+        browser.deleteCurrent();
+        QVERIFY2(question.contains(QStringLiteral("no runs")), qPrintable(question));
+
+        // Groups: no scenario, nothing but "new".
+        browser.view()->setCurrentIndex(browser.model()->groupIndex(WorkspaceModel::TracesGroup));
+        QCOMPARE(browser.currentScenario(), QString());
+        QCOMPARE(current.last().at(0).toString(), QString());
+        QVERIFY(!browser.duplicateAction()->isEnabled());
+        QVERIFY(errors.isEmpty());
+    }
+
+    void browserActivatesRunsAndRenamesInPlace() {
+        ScenarioBrowser browser(store_.get());
+        QStringList errors;
+        browser.setErrorHandler([&](const QString& m) { errors << m; });
+        browser.resize(900, 500);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        browser.view()->expandAll();
+
+        QSignalSpy runs(&browser, &ScenarioBrowser::runActivated);
+        const QModelIndex run = browser.model()->indexForRun(finished_.id);
+        emit browser.view()->activated(run);  // what a double-click or Enter does
+        QCOMPARE(runs.count(), 1);
+        QCOMPARE(runs.at(0).at(0).toLongLong(), qint64(finished_.id));
+        QSignalSpy clusters(&browser, &ScenarioBrowser::clusterActivated);
+        const QModelIndex cluster = browser.model()->index(0, 0, browser.model()->groupIndex(WorkspaceModel::ClustersGroup));
+        emit browser.view()->activated(cluster);
+        QCOMPARE(clusters.count(), 1);
+        QCOMPARE(clusters.at(0).at(0).toLongLong(), cluster.data(WorkspaceModel::IdRole).toLongLong());
+
+        QSignalSpy changed(&browser, &ScenarioBrowser::scenariosChanged);
+        browser.selectScenario("baseline");
+        browser.renameCurrent();
+        auto* editor = browser.view()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("renamed in place"));
+        QTest::keyClick(editor, Qt::Key_Return);  // the delegate commits on the next event loop turn
+        QTRY_VERIFY(store_->findScenario("renamed in place"));
+        QCOMPARE(browser.currentScenario(), QStringLiteral("renamed in place"));
+        QCOMPARE(changed.count(), 1);
+
+        // A refused in-place rename goes to the error handler.
+        browser.renameCurrent();
+        editor = browser.view()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("muri what-if"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).contains(QStringLiteral("already exists")), qPrintable(errors.at(0)));
+        QVERIFY(store_->findScenario("renamed in place"));
+    }
+
+    void dialogValidates() {
+        ScenarioSpec spec = store_->scenario("baseline").spec;
+        spec.name = ScenarioDialog::uniqueName(*store_, "baseline (what if)").toStdString();
+        ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "baseline");
+        QVERIFY(dialog.windowTitle().contains(QStringLiteral("baseline")));
+        QVERIFY2(dialog.isValid(), qPrintable(dialog.problem()));
+        auto* name = dialog.findChild<QLineEdit*>("name");
+        auto* policy = dialog.findChild<QComboBox*>("policy");
+        auto* load = dialog.findChild<QDoubleSpinBox*>("loadFactor");
+        auto* problem = dialog.findChild<QLabel*>("problem");
+        QPushButton* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QVERIFY(name && policy && load && problem && ok);
+        QCOMPARE(name->text(), QStringLiteral("baseline (what if)"));
+        QVERIFY(ok->isEnabled());
+
+        name->setText(QString());
+        QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("needs a name")), qPrintable(dialog.problem()));
+        QCOMPARE(problem->text(), dialog.problem());
+
+        name->setText(QStringLiteral("muri what-if"));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("already exists")), qPrintable(dialog.problem()));
+
+        name->setText(QStringLiteral("heavier"));
+        QVERIFY(ok->isEnabled());
+        policy->setEditText(QStringLiteral("nonsense"));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog.problem().startsWith(QStringLiteral("Policy: unknown")), qPrintable(dialog.problem()));
+        QVERIFY(dialog.problem().contains(QStringLiteral("'nonsense'")));
+
+        policy->setEditText(QStringLiteral("muri-l"));
+        QVERIFY2(ok->isEnabled(), qPrintable(dialog.problem()));
+        load->setValue(2.5);
+        const ScenarioSpec edited = dialog.spec();
+        QCOMPARE(edited.name, std::string("heavier"));
+        QCOMPARE(edited.policy, std::string("muri-l"));
+        QCOMPARE(edited.parameters.load_factor, 2.5);
+        QCOMPARE(edited.cluster_id, spec.cluster_id);
+        QCOMPARE(edited.trace_id, spec.trace_id);
+        QCOMPARE(edited.profiles_id, spec.profiles_id);
+        QCOMPARE(edited.seed, spec.seed);
+        // What the store would accept.
+        ScenarioSpec accepted = edited;
+        QVERIFY(store_->createScenario(accepted) > 0);
+    }
+
+    // Not assertions: pictures to look at (/tmp/browser_*.png).
+    void screenshots() {
+        ScenarioSpec spec = store_->scenario("muri what-if").spec;
+        spec.name = "muri what-if, twice the load";
+        spec.parameters.load_factor = 3;
+        spec.parameters.server_count = 12;
+        spec.notes = "Does Muri keep up when submissions come three times as fast on 12 servers?";
+        store_->createScenario(spec);
+        runScenario(*store_, "baseline", true);
+        store_->beginRun(store_->scenario("muri what-if, twice the load").id, "test");
+
+        ScenarioBrowser browser(store_.get());
+        browser.resize(1100, 560);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        browser.view()->expandAll();
+        browser.selectScenario("baseline");
+        QVERIFY(browser.grab().save(QStringLiteral("/tmp/browser_tree.png")));
+
+        spec.name = "muri what-if (what if)";
+        ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "muri what-if");
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/browser_dialog.png")));
+        dialog.findChild<QComboBox*>("policy")->setEditText(QStringLiteral("srtf+bogus"));
+        dialog.adjustSize();
+        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/browser_dialog_invalid.png")));
+    }
+};
+
+QTEST_MAIN(TestWorkspaceModel)
+#include "test_workspace_model.moc"
