@@ -1,0 +1,464 @@
+// The visual cluster editor driven offscreen: add/duplicate/remove with exact undo and redo,
+// multi-edits in the properties panel as one undo step, validation messages that leave the
+// cluster alone, totals, JSON export through the core reader, signals and the diagram.
+#include <QDir>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "core/io/layout_io.h"
+#include "core/util/data_paths.h"
+#include "views/cluster_diagram.h"
+#include "views/cluster_document.h"
+#include "views/cluster_editor.h"
+#include "views/cluster_totals_bar.h"
+#include "views/server_presets.h"
+#include "views/server_properties_panel.h"
+
+using cl::views::ClusterDocument;
+using cl::views::ClusterEditor;
+using cl::views::ClusterTotalsBar;
+using Field = cl::views::ServerPropertiesPanel::Field;
+
+Q_DECLARE_METATYPE(Field)
+
+namespace {
+
+// Exact contents, every field of every server, in order.
+std::string contents(const cl::Cluster& c) { return cl::layoutJsonText(c); }
+
+QStringList names(const cl::Cluster& c) {
+    QStringList out;
+    for (const cl::Server& s : c.servers) out << QString::fromStdString(s.name);
+    return out;
+}
+
+cl::Server preset(const char* id) {
+    const cl::views::ServerPreset* p = cl::views::findServerPreset(QString::fromLatin1(id));
+    Q_ASSERT(p);
+    return p->server;
+}
+
+// Two racks and an unracked server with differing CPU cores, for mixed values.
+cl::Cluster mixedCluster() {
+    cl::Cluster c;
+    c.name = "mixed";
+    for (int i = 0; i < 4; ++i) {
+        cl::Server s;
+        s.name = "n" + std::to_string(i);
+        s.rack = i < 2 ? "r0" : "r1";
+        s.cpu_cores = 24 + 8 * i;
+        c.servers.push_back(s);
+    }
+    cl::Server loose;
+    loose.name = "loose";
+    c.servers.push_back(loose);
+    return c;
+}
+
+}  // namespace
+
+class TestClusterEditor : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+
+    void addServersUndoRedoRestoresExactContents() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        QVERIFY(!editor.isModified());
+        const std::string before = contents(editor.cluster());
+
+        editor.addServers(preset("dgx-a100"), 4);
+        const cl::Cluster added = editor.cluster();
+        QCOMPARE(static_cast<int>(added.servers.size()), 12);
+        QCOMPARE(names(added).mid(8), (QStringList{"node8", "node9", "node10", "node11"}));
+        for (int i = 8; i < 12; ++i) {
+            QCOMPARE(added.servers[i].rack, std::string("rack0"));
+            QCOMPARE(added.servers[i].gpu_type, std::string("A100"));
+            QCOMPARE(added.servers[i].cpu_cores, 128);
+        }
+        QCOMPARE(editor.selectedServers(), (QList<int>{8, 9, 10, 11}));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Add 4 servers"));
+        QVERIFY(editor.isModified());
+
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+        QVERIFY(!editor.isModified());
+        QVERIFY(editor.selectedServers().isEmpty());
+        editor.undoStack()->redo();
+        QCOMPARE(contents(editor.cluster()), contents(added));
+
+        // Names continue the pattern past the highest number, also for a single server.
+        editor.addServers(preset("v100x8"));
+        QCOMPARE(editor.cluster().servers.back().name, std::string("node12"));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Add server 'node12'"));
+    }
+
+    void addRackFollowsNamingPattern() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("large-2048"));
+        editor.addRack();
+        const cl::Server& s = editor.cluster().servers.back();
+        QCOMPARE(s.rack, std::string("rack16"));
+        QCOMPARE(s.name, std::string("rack16-node0"));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Add rack 'rack16'"));
+        QCOMPARE(editor.diagram()->rackItemCount(), 17);
+
+        ClusterEditor empty;
+        empty.addRack();
+        QCOMPARE(empty.cluster().servers.size(), std::size_t(1));
+        QCOMPARE(empty.cluster().servers[0].rack, std::string("rack-1"));
+        QCOMPARE(empty.cluster().servers[0].name, std::string("server-1"));
+        QVERIFY(empty.validationError().isEmpty());
+    }
+
+    void duplicateSelected() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        const std::string before = contents(editor.cluster());
+        editor.selectServers({1, 3});
+        editor.duplicateSelected();
+        const cl::Cluster c = editor.cluster();
+        QCOMPARE(static_cast<int>(c.servers.size()), 10);
+        // Each copy right after its original, with a fresh name and the same hardware.
+        QCOMPARE(names(c), (QStringList{"node0", "node1", "node8", "node2", "node3", "node9", "node4", "node5",
+                                        "node6", "node7"}));
+        QCOMPARE(c.servers[2].cpu_cores, c.servers[1].cpu_cores);
+        QCOMPARE(editor.selectedServers(), (QList<int>{2, 5}));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Duplicate 2 servers"));
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.selectedServers(), (QList<int>{1, 3}));
+    }
+
+    void removeMultiSelection() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        const std::string before = contents(editor.cluster());
+        editor.selectServers({0, 2, 5});
+        editor.removeSelected();
+        QCOMPARE(names(editor.cluster()), (QStringList{"node1", "node3", "node4", "node6", "node7"}));
+        QVERIFY(editor.selectedServers().isEmpty());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Remove 3 servers"));
+        QCOMPARE(editor.diagram()->serverItemCount(), 5);
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.selectedServers(), (QList<int>{0, 2, 5}));
+        QCOMPARE(editor.diagram()->serverItemCount(), 8);
+
+        // Removing everything is allowed; saving is not.
+        editor.selectServers({0, 1, 2, 3, 4, 5, 6, 7});
+        editor.removeSelected();
+        QVERIFY(editor.cluster().servers.empty());
+        QVERIFY(editor.validationError().contains("at least one server"));
+        QString error;
+        QTemporaryDir dir;
+        QVERIFY(!editor.exportJson(dir.filePath("empty.json"), &error));
+        QVERIFY2(error.contains("at least one server"), qPrintable(error));
+        QVERIFY(!QFile::exists(dir.filePath("empty.json")));
+    }
+
+    void removeRackOfSelection() {
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        editor.selectServers({2});
+        editor.removeSelectedRacks();
+        QCOMPARE(names(editor.cluster()), (QStringList{"n0", "n1", "loose"}));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Remove rack 'r1'"));
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), contents(mixedCluster()));
+    }
+
+    void panelMultiEditIsOneUndoStep() {
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        auto* panel = editor.propertiesPanel();
+        editor.selectServers({0, 1, 2});
+        QVERIFY(panel->isMixed(Field::CpuCores));
+        QCOMPARE(panel->text(Field::CpuCores), QString());
+        QVERIFY(!panel->isMixed(Field::Gpus));
+        QCOMPARE(panel->text(Field::Gpus), QString("8"));
+        QVERIFY(!panel->lineEdit(Field::Name)->isEnabled());  // no renaming of several servers
+
+        const int steps = editor.undoStack()->count();
+        panel->setText(Field::Gpus, "4");
+        panel->setText(Field::Memory, "256");
+        QVERIFY(panel->hasChanges());
+        QVERIFY(panel->apply());
+        QCOMPARE(editor.undoStack()->count(), steps + 1);
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change GPU count and DRAM of 3 servers"));
+        const cl::Cluster c = editor.cluster();
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(c.servers[i].gpus, 4);
+            QCOMPARE(c.servers[i].memory_gb, 256.0);
+            QCOMPARE(c.servers[i].cpu_cores, 24 + 8 * i);  // the mixed field kept per server
+        }
+        QCOMPARE(c.servers[3].gpus, 8);
+        // The panel shows the applied values and the selection survives the redraw.
+        QCOMPARE(panel->text(Field::Gpus), QString("4"));
+        QCOMPARE(editor.selectedServers(), (QList<int>{0, 1, 2}));
+
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), contents(mixedCluster()));
+        QCOMPARE(panel->text(Field::Gpus), QString("8"));
+
+        // One field on one server reads well in the Edit menu too; so does a rename.
+        editor.selectServers({3});
+        panel->setText(Field::GpuType, "H100");
+        QVERIFY(panel->apply());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change GPU type of 'n3'"));
+        panel->setText(Field::Name, "big-one");
+        QVERIFY(panel->apply());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Rename 'n3' to 'big-one'"));
+        QCOMPARE(editor.cluster().servers[3].name, std::string("big-one"));
+
+        // A setting a mixed field on a multi-selection makes it uniform.
+        editor.selectServers({0, 1, 2});
+        panel->setText(Field::CpuCores, "64");
+        QVERIFY(panel->apply());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change CPU cores of 3 servers"));
+        QVERIFY(!panel->isMixed(Field::CpuCores));
+    }
+
+    void validationErrors_data() {
+        QTest::addColumn<Field>("field");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("GPU count 0") << Field::Gpus << "0" << "GPU count must be a whole number from 1 to 64";
+        QTest::newRow("GPU count 65") << Field::Gpus << "65" << "GPU count must be";
+        QTest::newRow("GPU count fractional") << Field::Gpus << "2.5" << "whole number";
+        QTest::newRow("negative DRAM") << Field::Memory << "-5" << "DRAM must be a number above 0";
+        QTest::newRow("huge DRAM") << Field::Memory << "70000" << "at most 65536 GB";
+        QTest::newRow("GPU memory 0") << Field::GpuMemory << "0" << "GPU memory must be";
+        QTest::newRow("CPU cores 2000") << Field::CpuCores << "2000" << "CPU cores must be a whole number from 1 to 1024";
+        QTest::newRow("NIC not a number") << Field::Network << "fast" << "NIC bandwidth must be";
+        QTest::newRow("NIC too fast") << Field::Network << "20000" << "at most 10000 Gb/s";
+        QTest::newRow("duplicate name") << Field::Name << "n1" << "Another server is already named 'n1'";
+        QTest::newRow("empty name") << Field::Name << "" << "Enter a server name";
+        QTest::newRow("empty GPU type") << Field::GpuType << " " << "Enter a GPU type";
+    }
+
+    void validationErrors() {
+        QFETCH(Field, field);
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        editor.selectServers({0});
+        auto* panel = editor.propertiesPanel();
+        const std::string before = contents(editor.cluster());
+        const int steps = editor.undoStack()->count();
+
+        panel->setText(Field::Gpus, "2");  // a valid change alongside must not slip through
+        panel->setText(field, text);
+        QVERIFY2(panel->fieldError(field).contains(message), qPrintable(panel->fieldError(field)));
+        QVERIFY(!panel->apply());
+        QVERIFY2(panel->errorText().contains(message), qPrintable(panel->errorText()));
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.undoStack()->count(), steps);
+        QVERIFY(!editor.isModified());
+
+        // Revert drops the edits and their messages.
+        panel->revert();
+        QVERIFY(panel->fieldError(field).isEmpty());
+    }
+
+    void documentRefusesInvalidEdits() {
+        ClusterDocument doc;
+        doc.setCluster(mixedCluster());
+        cl::views::ServerChanges c;
+        c.gpus = 0;
+        QString error;
+        QVERIFY(!doc.setServerProperties({0, 1}, c, &error));
+        QVERIFY2(error.contains("GPU count must be from 1 to 64 (is 0)"), qPrintable(error));
+        c = {};
+        c.name = "n2";
+        QVERIFY(!doc.setServerProperties({0}, c, &error));
+        QVERIFY(error.contains("already named 'n2'"));
+        QVERIFY(!doc.setServerProperties({0, 1}, c, &error));
+        QVERIFY(error.contains("single server"));
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QCOMPARE(contents(doc.cluster()), contents(mixedCluster()));
+    }
+
+    void totalsForPreset() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        QCOMPARE(editor.totalsBar()->totalsText(),
+                 QString("8 servers · 1 rack · 64 GPUs: 64 V100 · CPU:GPU 11.5:1 · DRAM/GPU 65 GB · "
+                         "GPU memory 2 TB"));
+        editor.selectServers({0, 1, 2});
+        QCOMPARE(editor.totalsBar()->selectionText(), QString("Selected: 3 servers, 24 GPUs"));
+        editor.selectServers({});
+        editor.addServers(preset("t4x4"), 3);
+        QCOMPARE(editor.totalsBar()->totalsText(),
+                 QString("11 servers · 1 rack · 76 GPUs: 12 T4, 64 V100 · CPU:GPU 10.9:1 · DRAM/GPU 62 GB · "
+                         "GPU memory 2.2 TB"));
+    }
+
+    void exportRoundTripsThroughCoreReader() {
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        editor.addServers(preset("t4x4"), 2);
+        editor.selectServers({0});
+        editor.propertiesPanel()->setText(Field::GpuMemory, "40.5");
+        QVERIFY(editor.propertiesPanel()->apply());
+        QTemporaryDir dir;
+        const QString path = dir.filePath("edited.json");
+        QString error;
+        QVERIFY2(editor.exportJson(path, &error), qPrintable(error));
+        const cl::Cluster back = cl::readLayoutJson(path.toStdString());
+        QCOMPARE(contents(back), contents(editor.cluster()));
+        QCOMPARE(back.servers[0].gpu_memory_gb, 40.5);
+        // Nothing left beside the file by the atomic write.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"edited.json"});
+        QVERIFY(!editor.exportJson(dir.filePath("missing/x.json"), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void documentAndEditorSignals() {
+        ClusterEditor editor;
+        QSignalSpy changed(editor.document(), &ClusterDocument::changed);
+        QSignalSpy selection(editor.document(), &ClusterDocument::selectionChanged);
+        QSignalSpy cluster_changed(&editor, &ClusterEditor::clusterChanged);
+        QSignalSpy modified(&editor, &ClusterEditor::modifiedChanged);
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(cluster_changed.count(), 1);
+        QCOMPARE(modified.count(), 0);
+
+        editor.selectServers({2, 1, 2, 99});  // sorted, unique, in range
+        QCOMPARE(selection.count(), 1);
+        QCOMPARE(editor.selectedServers(), (QList<int>{1, 2}));
+        editor.selectServers({1, 2});
+        QCOMPARE(selection.count(), 1);  // no change, no signal
+
+        editor.duplicateSelected();
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(modified.count(), 1);
+        QCOMPARE(modified.last().at(0).toBool(), true);
+        editor.markSaved();
+        QVERIFY(!editor.isModified());
+        QCOMPARE(modified.last().at(0).toBool(), false);
+        editor.undoStack()->undo();
+        QCOMPARE(changed.count(), 3);
+        QVERIFY(editor.isModified());
+        QCOMPARE(modified.last().at(0).toBool(), true);
+    }
+
+    void diagramSelectionFollowsDocumentAndBack() {
+        ClusterEditor editor;
+        editor.resize(1200, 800);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        auto* diagram = editor.diagram();
+        QCOMPARE(diagram->serverItemCount(), 8);
+        QCOMPARE(diagram->rackItemCount(), 1);
+
+        editor.selectServers({3});
+        QCOMPARE(diagram->scene()->selectedItems().size(), 1);
+
+        // Click one server, Ctrl+click a second one.
+        auto click = [&](int index, Qt::KeyboardModifiers mods) {
+            const QPoint at = diagram->mapFromScene(diagram->serverRect(index).center());
+            QTest::mouseClick(diagram->viewport(), Qt::LeftButton, mods, at);
+        };
+        click(0, Qt::NoModifier);
+        QCOMPARE(editor.selectedServers(), (QList<int>{0}));
+        click(5, Qt::ControlModifier);
+        QCOMPARE(editor.selectedServers(), (QList<int>{0, 5}));
+        QCOMPARE(editor.propertiesPanel()->text(Field::Gpus), QString("8"));
+
+        // An edit redraws the items but keeps the selection.
+        editor.propertiesPanel()->setText(Field::CpuCores, "48");
+        QVERIFY(editor.propertiesPanel()->apply());
+        QCOMPARE(diagram->scene()->selectedItems().size(), 2);
+
+        // Ctrl+D and Delete act on the diagram's selection.
+        editor.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&editor));
+        diagram->setFocus();
+        QTest::keyClick(diagram, Qt::Key_D, Qt::ControlModifier);
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(10));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Duplicate 2 servers"));
+        QTest::keyClick(diagram, Qt::Key_Delete);
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(8));
+        QTest::keyClick(diagram, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(10));
+        QTest::keyClick(diagram, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(8));
+
+        // Delete while typing in the panel edits the text, not the cluster.
+        editor.selectServers({1});
+        editor.propertiesPanel()->lineEdit(Field::CpuCores)->setFocus();
+        QTest::keyClick(editor.propertiesPanel()->lineEdit(Field::CpuCores), Qt::Key_Delete);
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(8));
+
+        // A rubber band from the empty corner to the middle of node3 selects node0..node3.
+        const QPoint from = diagram->mapFromScene(diagram->sceneRect().topLeft()) + QPoint(2, 2);
+        const QPoint to = diagram->mapFromScene(diagram->serverRect(3).center());
+        QTest::mousePress(diagram->viewport(), Qt::LeftButton, Qt::NoModifier, from);
+        QTest::mouseMove(diagram->viewport(), (from + to) / 2);
+        QTest::mouseMove(diagram->viewport(), to);
+        QTest::mouseRelease(diagram->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+        QCOMPARE(editor.selectedServers(), (QList<int>{0, 1, 2, 3}));
+
+        // Zoom actions change the scale and leave fit mode; fit goes back.
+        const double z = diagram->zoom();
+        editor.zoomIn();
+        QVERIFY(diagram->zoom() > z);
+        QVERIFY(!diagram->isAutoFit());
+        editor.zoomToFit();
+        QVERIFY(diagram->isAutoFit());
+        QCOMPARE(diagram->zoom(), z);
+    }
+
+    void largePresetBuildsDiagram() {
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        QString error;
+        QVERIFY2(editor.loadPresetCluster("large-2048", &error), qPrintable(error));
+        QCOMPARE(editor.diagram()->serverItemCount(), 256);
+        QCOMPARE(editor.diagram()->rackItemCount(), 16);
+        QCOMPARE(editor.cluster().totalGpus(), 2048);
+        QCOMPARE(editor.undoStack()->undoText(), QString("Load preset 'large-2048'"));
+        editor.undoStack()->undo();
+        QCOMPARE(editor.diagram()->serverItemCount(), 8);
+        QVERIFY(!editor.loadPresetCluster("no-such-cluster", &error));
+        QVERIFY(error.contains("no-such-cluster"));
+    }
+
+    void screenshots() {
+        ClusterEditor editor;
+        editor.resize(1400, 900);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        QCoreApplication::processEvents();
+        QVERIFY(editor.grab().save("/tmp/editor_muri64.png"));
+
+        editor.selectServers({7});
+        editor.addServers(preset("dgx-a100"), 4);
+        editor.selectServers({});
+        editor.addRack();
+        editor.addServers(preset("t4x4"), 2);
+        editor.selectServers({8, 9, 10});
+        QCoreApplication::processEvents();
+        QVERIFY(editor.grab().save("/tmp/editor_mixed.png"));
+
+        QVERIFY(editor.loadPresetCluster("large-2048"));
+        QCoreApplication::processEvents();
+        QVERIFY(editor.grab().save("/tmp/editor_large.png"));
+    }
+};
+
+QTEST_MAIN(TestClusterEditor)
+#include "test_cluster_editor.moc"

@@ -1,0 +1,114 @@
+#pragma once
+// The cluster being edited, its undo history and the current server selection. Every change
+// to the cluster goes through a QUndoCommand pushed on undoStack(); views listen to changed().
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include "core/model/cluster.h"
+
+class QUndoStack;
+
+namespace cl::views {
+
+// The accepted ranges of server properties (the editor refuses values outside them).
+struct ServerLimits {
+    static constexpr int kMinGpus = 1;
+    static constexpr int kMaxGpus = 64;  // the layout reader's limit
+    static constexpr int kMinCpuCores = 1;
+    static constexpr int kMaxCpuCores = 1024;
+    static constexpr double kMaxMemoryGb = 65536.0;
+    static constexpr double kMaxGpuMemoryGb = 1024.0;
+    static constexpr double kMaxNetworkGbps = 10000.0;
+};
+
+// What a multi-server edit changes; unset fields keep each server's value.
+struct ServerChanges {
+    std::optional<std::string> name;  // only for a single server
+    std::optional<std::string> rack;
+    std::optional<std::string> gpu_type;
+    std::optional<int> gpus;
+    std::optional<double> gpu_memory_gb;
+    std::optional<int> cpu_cores;
+    std::optional<double> memory_gb;
+    std::optional<double> network_gbps;
+
+    bool isEmpty() const;
+    int fieldCount() const;
+    void applyTo(cl::Server& server) const;
+};
+
+// The first problem with a server's values (ranges and non-empty fields), or empty.
+QString serverProblem(const cl::Server& server);
+
+class ClusterDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit ClusterDocument(QObject* parent = nullptr);
+    ~ClusterDocument() override;
+
+    const cl::Cluster& cluster() const { return m_cluster; }
+    QUndoStack* undoStack() const { return m_undo; }
+    int serverCount() const { return static_cast<int>(m_cluster.servers.size()); }
+    const cl::Server& server(int index) const { return m_cluster.servers.at(static_cast<std::size_t>(index)); }
+    int indexOfServer(const QString& name) const;  // -1 if none
+    // Distinct rack names in diagram order (servers without a rack are not a rack).
+    QStringList rackNames() const;
+
+    // Replaces the whole cluster without undo: clears the history and marks it clean.
+    void setCluster(const cl::Cluster& cluster);
+    // Empty if the cluster can be saved: at least one server, unique non-empty names and
+    // every server's values in range; otherwise the first problem, naming the server.
+    QString validationError() const;
+
+    // Selection (server indices, ascending). Commands keep it meaningful across edits.
+    const QList<int>& selection() const { return m_selection; }
+    void setSelection(const QList<int>& indices);
+
+    // Undoable edits. Each pushes one command; invalid requests do nothing and return false.
+    // New servers go after the last server of the rack of the first selected server (else
+    // after the last server) and take names following that server's pattern ("node7" ->
+    // "node8"); they become the selection.
+    bool addServers(const cl::Server& prototype, int count = 1);
+    bool addRack();                                   // "rackN" with one default server
+    bool duplicateServers(const QList<int>& indices);  // each copy right after its original
+    bool removeServers(const QList<int>& indices);
+    bool removeRack(const QString& rack);
+    // Refuses (returning the reason in *error) values that serverProblem() rejects, a name
+    // for several servers, or a name that is empty or already used.
+    bool setServerProperties(const QList<int>& indices, const ServerChanges& changes, QString* error = nullptr);
+    bool renameServer(int index, const QString& name, QString* error = nullptr);
+    bool renameCluster(const QString& name);
+    // Loads another cluster as one undoable step ("Load preset 'muri-testbed-64'").
+    bool replaceCluster(const cl::Cluster& cluster, const QString& undo_text);
+
+    // A name not used in the cluster nor in `taken`, continuing the pattern of `pattern`:
+    // "node7" -> "node8" (one past the highest number used with that prefix), "gpu" -> "gpu-1".
+    QString uniqueServerName(const QString& pattern, const QStringList& taken = {}) const;
+    QString nextRackName() const;
+
+    // Low-level mutations for the commands in cluster_edit_commands.h; each emits changed().
+    // `servers` holds (final index, server) pairs in ascending index order.
+    void insertServers(const std::vector<std::pair<int, cl::Server>>& servers);
+    void eraseServers(const std::vector<std::pair<int, cl::Server>>& servers);
+    void replaceServers(const std::vector<std::pair<int, cl::Server>>& servers);
+    void replaceAll(const cl::Cluster& cluster);
+
+signals:
+    // The cluster's content changed (any edit, undo, redo or setCluster).
+    void changed();
+    void selectionChanged();
+
+private:
+    cl::Cluster m_cluster;
+    QUndoStack* m_undo = nullptr;
+    QList<int> m_selection;
+};
+
+}  // namespace cl::views

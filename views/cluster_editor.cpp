@@ -1,0 +1,287 @@
+#include "views/cluster_editor.h"
+
+#include <exception>
+#include <set>
+
+#include <QAction>
+#include <QFrame>
+#include <QKeySequence>
+#include <QMenu>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "core/io/layout_io.h"
+#include "core/util/data_paths.h"
+#include "views/cluster_diagram.h"
+#include "views/cluster_document.h"
+#include "views/cluster_totals_bar.h"
+#include "views/server_presets.h"
+#include "views/server_properties_panel.h"
+
+namespace cl::views {
+
+ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new ClusterDocument(this)) {
+    m_diagram = new ClusterDiagram(m_document, this);
+    m_panel = new ServerPropertiesPanel(m_document, this);
+    m_totals = new ClusterTotalsBar(m_document, this);
+    m_toolbar = new QToolBar(tr("Cluster editor"), this);
+    createActions();
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_diagram);
+    splitter->addWidget(m_panel);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+    splitter->setChildrenCollapsible(false);
+
+    auto* line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(line);
+    layout->addWidget(m_totals);
+
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::clusterChanged);
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateActions);
+    connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::updateActions);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
+    updateActions();
+}
+
+ClusterEditor::~ClusterEditor() = default;
+
+void ClusterEditor::createActions() {
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+
+    // Add server: the button adds the last chosen type, its menu chooses another.
+    auto* add_menu = new QMenu(this);
+    add_menu->setToolTipsVisible(true);
+    auto* add_button = new QToolButton(this);
+    add_button->setPopupMode(QToolButton::MenuButtonPopup);
+    add_button->setMenu(add_menu);
+    QAction* add_default = nullptr;
+    for (const ServerPreset& preset : serverPresets()) {
+        const QString type = QString::fromStdString(preset.server.gpu_type);
+        QAction* a = add_menu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
+        a->setToolTip(tr("%1\nGPU speed %2 (built-in profiles)\nSource: %3")
+                          .arg(serverSummary(preset.server), gpuSpeedText(type), preset.source));
+        const cl::Server prototype = preset.server;
+        connect(a, &QAction::triggered, this, [this, prototype, add_button, a] {
+            addServers(prototype, addCount());
+            add_button->defaultAction()->setToolTip(tr("Add %1 (Ctrl+N); the arrow chooses another server type")
+                                                        .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
+            m_lastPrototype = prototype;
+        });
+        if (!add_default) {
+            add_default = new QAction(tr("Add server"), this);
+            add_default->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+            add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            add_default->setToolTip(tr("Add %1 (Ctrl+N); the arrow chooses another server type").arg(preset.label));
+            m_lastPrototype = prototype;
+            connect(add_default, &QAction::triggered, this, [this] { addServers(m_lastPrototype, addCount()); });
+            addAction(add_default);
+        }
+    }
+    add_button->setDefaultAction(add_default);
+    m_toolbar->addWidget(add_button);
+
+    m_count = new QSpinBox(this);
+    m_count->setRange(1, 1024);
+    m_count->setPrefix(QStringLiteral("× "));
+    m_count->setToolTip(tr("How many servers Add server adds at once"));
+    m_toolbar->addWidget(m_count);
+
+    QAction* add_rack = m_toolbar->addAction(tr("Add rack"), this, &ClusterEditor::addRack);
+    add_rack->setToolTip(tr("Add a new rack holding one default server"));
+
+    m_duplicate = m_toolbar->addAction(tr("Duplicate"), this, &ClusterEditor::duplicateSelected);
+    m_duplicate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_duplicate->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_duplicate->setToolTip(tr("Duplicate the selected servers (Ctrl+D)"));
+
+    m_remove = m_toolbar->addAction(tr("Remove"), this, &ClusterEditor::removeSelected);
+    m_remove->setShortcut(QKeySequence::Delete);
+    m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_remove->setToolTip(tr("Remove the selected servers (Delete)"));
+
+    m_removeRack = new QAction(tr("Remove rack"), this);
+    m_removeRack->setToolTip(tr("Remove every server of the racks the selection touches"));
+    connect(m_removeRack, &QAction::triggered, this, &ClusterEditor::removeSelectedRacks);
+
+    m_toolbar->addSeparator();
+    QUndoStack* stack = m_document->undoStack();
+    m_undo = stack->createUndoAction(this, tr("Undo"));
+    m_undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    m_undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redo = stack->createRedoAction(this, tr("Redo"));
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_toolbar->addAction(m_undo);
+    m_toolbar->addAction(m_redo);
+    // Short fixed labels keep the toolbar from jumping; what would be undone is in the
+    // tooltip. (Connected after createUndoAction's own update, so this text wins.)
+    auto set_tips = [this, stack] {
+        m_undo->setText(tr("Undo"));
+        m_redo->setText(tr("Redo"));
+        m_undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText()) : tr("Nothing to undo"));
+        m_redo->setToolTip(stack->canRedo() ? tr("Redo %1 (Ctrl+Shift+Z)").arg(stack->redoText())
+                                            : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, set_tips);
+    connect(stack, &QUndoStack::undoTextChanged, this, set_tips);
+    connect(stack, &QUndoStack::redoTextChanged, this, set_tips);
+    set_tips();
+    addAction(m_undo);
+    addAction(m_redo);
+
+    m_toolbar->addSeparator();
+    QAction* zoom_in = m_toolbar->addAction(tr("Zoom in"), this, &ClusterEditor::zoomIn);
+    zoom_in->setShortcut(QKeySequence::ZoomIn);
+    zoom_in->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom_in->setToolTip(tr("Zoom in (Ctrl++, or Ctrl+wheel)"));
+    QAction* zoom_out = m_toolbar->addAction(tr("Zoom out"), this, &ClusterEditor::zoomOut);
+    zoom_out->setShortcut(QKeySequence::ZoomOut);
+    zoom_out->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom_out->setToolTip(tr("Zoom out (Ctrl+-, or Ctrl+wheel)"));
+    QAction* fit = m_toolbar->addAction(tr("Fit"), this, &ClusterEditor::zoomToFit);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    fit->setToolTip(tr("Show the whole cluster (Ctrl+0)"));
+    for (QAction* a : {zoom_in, zoom_out, fit}) addAction(a);
+
+    m_toolbar->addSeparator();
+    auto* preset_menu = new QMenu(this);
+    preset_menu->setToolTipsVisible(true);
+    std::vector<std::string> names;
+    try {
+        names = cl::builtinClusterNames();
+    } catch (const std::exception&) {
+        // No data folder: the menu stays empty and says so.
+    }
+    for (const std::string& n : names) {
+        const QString name = QString::fromStdString(n);
+        QAction* a = preset_menu->addAction(name, this, [this, name] { loadPresetCluster(name); });
+        a->setToolTip(tr("Replace the cluster with the built-in preset '%1' (undoable)").arg(name));
+    }
+    if (names.empty()) preset_menu->addAction(tr("(no presets found)"))->setEnabled(false);
+    auto* preset_button = new QToolButton(this);
+    preset_button->setText(tr("Load preset cluster"));
+    preset_button->setToolTip(tr("Replace the cluster with one of the built-in cluster presets"));
+    preset_button->setPopupMode(QToolButton::InstantPopup);
+    preset_button->setMenu(preset_menu);
+    m_toolbar->addWidget(preset_button);
+
+    // The diagram's context menu; Delete and Ctrl+D act while the diagram has the focus
+    // (so they do not fire while a text field of the panel is being edited).
+    m_diagram->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_diagram->addAction(add_default);
+    m_diagram->addAction(m_duplicate);
+    m_diagram->addAction(m_remove);
+    m_diagram->addAction(m_removeRack);
+    auto* separator = new QAction(this);
+    separator->setSeparator(true);
+    m_diagram->addAction(separator);
+    m_diagram->addAction(fit);
+}
+
+void ClusterEditor::updateActions() {
+    const QList<int>& sel = m_document->selection();
+    m_duplicate->setEnabled(!sel.isEmpty());
+    m_remove->setEnabled(!sel.isEmpty());
+    bool racked = false;
+    for (int i : sel) racked = racked || !m_document->server(i).rack.empty();
+    m_removeRack->setEnabled(racked);
+}
+
+void ClusterEditor::setCluster(const cl::Cluster& cluster) {
+    m_document->setCluster(cluster);
+    m_diagram->zoomToFit();
+}
+
+cl::Cluster ClusterEditor::cluster() const { return m_document->cluster(); }
+
+QUndoStack* ClusterEditor::undoStack() const { return m_document->undoStack(); }
+
+bool ClusterEditor::isModified() const { return !undoStack()->isClean(); }
+
+void ClusterEditor::markSaved() { undoStack()->setClean(); }
+
+QString ClusterEditor::validationError() const { return m_document->validationError(); }
+
+bool ClusterEditor::exportJson(const QString& path, QString* error) const {
+    auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    if (const QString problem = validationError(); !problem.isEmpty())
+        return fail(tr("Cannot export the cluster to %1: %2").arg(path, problem));
+    try {
+        cl::writeLayoutJson(m_document->cluster(), path.toStdString());
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    if (error) error->clear();
+    return true;
+}
+
+QList<int> ClusterEditor::selectedServers() const { return m_document->selection(); }
+
+void ClusterEditor::selectServers(const QList<int>& indices) { m_document->setSelection(indices); }
+
+int ClusterEditor::addCount() const { return m_count->value(); }
+
+void ClusterEditor::setAddCount(int count) { m_count->setValue(count); }
+
+void ClusterEditor::addServers(const cl::Server& prototype, int count) { m_document->addServers(prototype, count); }
+
+void ClusterEditor::addRack() { m_document->addRack(); }
+
+void ClusterEditor::duplicateSelected() { m_document->duplicateServers(m_document->selection()); }
+
+void ClusterEditor::removeSelected() { m_document->removeServers(m_document->selection()); }
+
+void ClusterEditor::removeSelectedRacks() {
+    std::set<std::string> racks;
+    for (int i : m_document->selection())
+        if (!m_document->server(i).rack.empty()) racks.insert(m_document->server(i).rack);
+    if (racks.empty()) return;
+    if (racks.size() == 1) {
+        m_document->removeRack(QString::fromStdString(*racks.begin()));
+        return;
+    }
+    QList<int> indices;
+    for (int i = 0; i < m_document->serverCount(); ++i)
+        if (racks.count(m_document->server(i).rack)) indices.append(i);
+    m_document->removeServers(indices);
+}
+
+void ClusterEditor::zoomIn() { m_diagram->zoomIn(); }
+
+void ClusterEditor::zoomOut() { m_diagram->zoomOut(); }
+
+void ClusterEditor::zoomToFit() { m_diagram->zoomToFit(); }
+
+bool ClusterEditor::loadPresetCluster(const QString& name, QString* error) {
+    cl::Cluster c;
+    try {
+        c = cl::builtinCluster(name.toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_document->replaceCluster(c, tr("Load preset '%1'").arg(name));
+    m_diagram->zoomToFit();
+    return true;
+}
+
+}  // namespace cl::views

@@ -1,0 +1,91 @@
+#pragma once
+// The visual cluster editor: a toolbar, the diagram in the middle, the properties of the
+// selected servers at the side and the totals underneath. All edits are undoable.
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include "core/model/cluster.h"
+
+class QAction;
+class QSpinBox;
+class QToolBar;
+class QUndoStack;
+
+namespace cl::views {
+
+class ClusterDiagram;
+class ClusterDocument;
+class ClusterTotalsBar;
+class ServerPropertiesPanel;
+
+class ClusterEditor : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ClusterEditor(QWidget* parent = nullptr);
+    ~ClusterEditor() override;
+
+    // Replaces the content, clears the undo history and marks it clean.
+    void setCluster(const cl::Cluster& cluster);
+    cl::Cluster cluster() const;
+    QUndoStack* undoStack() const;
+    ClusterDocument* document() const { return m_document; }
+    bool isModified() const;  // !undoStack()->isClean()
+    void markSaved();         // undoStack()->setClean()
+    // Empty if the cluster can be saved (at least one server, unique names, values in range).
+    QString validationError() const;
+    // Writes our layout JSON atomically; refuses an invalid cluster. *error says why.
+    bool exportJson(const QString& path, QString* error) const;
+
+    QList<int> selectedServers() const;
+    void selectServers(const QList<int>& indices);
+
+    ClusterDiagram* diagram() const { return m_diagram; }
+    ServerPropertiesPanel* propertiesPanel() const { return m_panel; }
+    ClusterTotalsBar* totalsBar() const { return m_totals; }
+    QToolBar* toolBar() const { return m_toolbar; }
+    // The editor's own undo/redo actions; their shortcuts (Ctrl+Z, Ctrl+Shift+Z) work while
+    // the focus is inside the editor. A main window can put these in its Edit menu instead of
+    // creating a second pair with the same shortcuts.
+    QAction* undoAction() const { return m_undo; }
+    QAction* redoAction() const { return m_redo; }
+    // How many servers "Add server" adds (the toolbar's count box).
+    int addCount() const;
+    void setAddCount(int count);
+
+signals:
+    void clusterChanged();
+    void modifiedChanged(bool modified);
+
+public slots:
+    void addServers(const cl::Server& prototype, int count = 1);
+    void addRack();
+    void duplicateSelected();
+    void removeSelected();
+    void removeSelectedRacks();
+    void zoomIn();
+    void zoomOut();
+    void zoomToFit();
+    // Loads a built-in cluster as one undoable step; false (with *error) if it cannot be read.
+    bool loadPresetCluster(const QString& name, QString* error = nullptr);
+
+private:
+    void createActions();
+    void updateActions();
+
+    ClusterDocument* m_document;
+    ClusterDiagram* m_diagram = nullptr;
+    ServerPropertiesPanel* m_panel = nullptr;
+    ClusterTotalsBar* m_totals = nullptr;
+    QToolBar* m_toolbar = nullptr;
+    QSpinBox* m_count = nullptr;
+    QAction* m_undo = nullptr;
+    QAction* m_redo = nullptr;
+    QAction* m_duplicate = nullptr;
+    QAction* m_remove = nullptr;
+    QAction* m_removeRack = nullptr;
+    cl::Server m_lastPrototype;  // what the Add server button adds
+};
+
+}  // namespace cl::views

@@ -1,0 +1,75 @@
+#pragma once
+// Side panel editing the selected servers. Values that differ across the selection show as
+// "(mixed)" and stay as they are unless typed over; Apply pushes the changed fields as one
+// undo command, and refuses, naming the field, while a value is out of range.
+#include <array>
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace cl::views {
+
+class ClusterDocument;
+
+class ServerPropertiesPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    enum class Field { Name, Rack, GpuType, Gpus, GpuMemory, CpuCores, Memory, Network };
+    static constexpr int kFieldCount = 8;
+
+    explicit ServerPropertiesPanel(ClusterDocument* document, QWidget* parent = nullptr);
+
+    QString text(Field field) const;
+    // Sets a field as if the user had typed it (validates it at once).
+    void setText(Field field, const QString& text);
+    bool isMixed(Field field) const;   // the selection holds different values
+    QString fieldError(Field field) const;  // the message shown under the field, or empty
+    QString errorText() const;  // the message beside Apply, or empty
+    bool hasChanges() const;
+    QLineEdit* lineEdit(Field field) const;
+    QPushButton* applyButton() const { return m_apply; }
+
+public slots:
+    // Validates every field and, if all are valid, applies the changed ones as one command.
+    bool apply();
+    // Shows the document's values again, dropping unapplied edits.
+    void revert();
+
+signals:
+    void applied();
+
+private:
+    struct Row {
+        QLineEdit* edit = nullptr;
+        QLabel* error = nullptr;
+        QString initial;
+        bool mixed = false;
+    };
+
+    Row& row(Field f) { return m_rows[static_cast<std::size_t>(f)]; }
+    const Row& row(Field f) const { return m_rows[static_cast<std::size_t>(f)]; }
+    bool changed(Field f) const;
+    QString check(Field f) const;  // validation message for the current text
+    bool validate(Field f);        // shows or hides the field's message
+    void updateButtons();
+    void updateSpeedLabel();
+
+    ClusterDocument* m_document;
+    std::array<Row, kFieldCount> m_rows;
+    QLabel* m_heading;
+    QComboBox* m_rack;
+    QComboBox* m_gpuType;
+    QLabel* m_speed;
+    QLabel* m_message;
+    QPushButton* m_apply;
+    QPushButton* m_revert;
+    bool m_loading = false;
+};
+
+}  // namespace cl::views
