@@ -1,4 +1,4 @@
-// clusterloom: the desktop GUI. Wiring only: parse the command line, load the demo scenario,
+// clusterloom: the desktop GUI. Wiring only: parse the command line, choose the workspace,
 // show the main window; with --screenshot, save a PNG of the window once the runs finish.
 #include <cstdio>
 #include <exception>
@@ -11,12 +11,16 @@
 #include <QIcon>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QSet>
+#include <QSettings>
+#include <QImage>
+#include <QTemporaryDir>
 #include <QTimer>
 
+#include "core/store/scenario_store.h"
 #include "core/util/data_paths.h"
 #include "views/main_window.h"
 #include "views/resources_init.h"
-#include "views/scenario.h"
 
 namespace {
 
@@ -26,6 +30,17 @@ void printErr(const QString& message) {
 
 bool hasDisplay() {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+// Distinct pixel colours, counted up to `enough`: a blank or unpainted window has a handful.
+int distinctColours(const QImage& image, int enough) {
+    QSet<QRgb> seen;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3) {
+            seen.insert(image.pixel(x, y));
+            if (seen.size() >= enough) return enough;
+        }
+    return static_cast<int>(seen.size());
 }
 
 }  // namespace
@@ -44,22 +59,34 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "ClusterLoom: a desktop planner for deep-learning GPU clusters.\n"
-        "Opens the demo scenario (the demo trace on the muri-testbed-64 cluster) and compares\n"
-        "fifo, srtf, srsf and tiresias. The headless tool is clusterloom-cli."));
+        "Opens the last workspace, or on first start a new one with the bundled demo scenarios\n"
+        "(the demo trace on the muri-testbed-64 cluster under fifo, srtf, srsf, tiresias and muri-s).\n"
+        "The headless tool is clusterloom-cli."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption workspaceOption(
+        QStringLiteral("workspace"), QStringLiteral("Open this workspace file (created if missing)."),
+        QStringLiteral("file"));
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"), QStringLiteral("Add the bundled demo scenarios to the workspace and run them."));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
-        QStringLiteral("Run the demo scenario, save a PNG of the main window to <file> and exit "
-                       "(uses the offscreen platform when there is no display)."),
+        QStringLiteral("Save a PNG of the main window to <file> once the demo runs have finished, and exit. "
+                       "Without --workspace it uses a temporary demo workspace (offscreen when there is "
+                       "no display)."),
         QStringLiteral("file"));
+    const QCommandLineOption viewOption(
+        QStringLiteral("view"),
+        QStringLiteral("The view to show: %1 (default results).")
+            .arg(cl::views::MainWindow::viewNames().join(QStringLiteral(", "))),
+        QStringLiteral("name"), QStringLiteral("results"));
     const QCommandLineOption timeoutOption(
         QStringLiteral("timeout"),
         QStringLiteral(
             "With --screenshot: give up after <seconds> if the runs have not finished (default 600)."),
         QStringLiteral("seconds"), QStringLiteral("600"));
-    parser.addOption(screenshotOption);
-    parser.addOption(timeoutOption);
+    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, timeoutOption})
+        parser.addOption(option);
 
     if (!parser.parse(arguments)) {
         printErr(parser.errorText());
@@ -89,6 +116,12 @@ int main(int argc, char** argv) {
         printErr(QStringLiteral("--screenshot needs a file name and --timeout a positive number of seconds"));
         return 2;
     }
+    const QString view = parser.value(viewOption);
+    if (!cl::views::MainWindow::viewNames().contains(view)) {
+        printErr(QStringLiteral("unknown view '%1'; the views are %2")
+                     .arg(view, cl::views::MainWindow::viewNames().join(QStringLiteral(", "))));
+        return 2;
+    }
     if (screenshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -97,29 +130,49 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
     QGuiApplication::setDesktopFileName(QStringLiteral("clusterloom"));
 
-    cl::views::Scenario scenario;
-    try {
-        scenario = cl::views::Scenario::demo();
-    } catch (const std::exception& error) {
-        const QString message =
-            QStringLiteral("Cannot load the demo scenario: %1\n(data directory: %2)")
-                .arg(QString::fromStdString(error.what()), QString::fromStdString(cl::dataDir()));
+    // Which workspace: the one asked for; for a screenshot a throwaway demo; else the last one
+    // used, else the default file. A workspace that does not exist yet starts with the demo.
+    QTemporaryDir scratch;
+    QString path = parser.value(workspaceOption);
+    if (path.isEmpty() && screenshot) {
+        if (!scratch.isValid()) {
+            printErr(QStringLiteral("cannot create a temporary directory for the demo workspace"));
+            return 1;
+        }
+        path = scratch.filePath(QStringLiteral("demo.sqlite"));
+    }
+    if (path.isEmpty()) {
+        const QString last = QSettings().value(QStringLiteral("lastWorkspace")).toString();
+        path = !last.isEmpty() && QFileInfo::exists(last) ? last : QString::fromStdString(cl::ScenarioStore::defaultPath());
+    }
+    const bool demo = parser.isSet(demoOption) || !QFileInfo::exists(path);
+
+    cl::views::MainWindow window(cl::views::MainWindow::Options{!screenshot});
+    if (screenshot) window.resize(1440, 900);
+    window.showView(view);
+    window.show();
+    QString error;
+    if (!window.openWorkspace(path, demo, &error)) {
+        const QString message = QStringLiteral("Cannot open the workspace %1: %2\n(data directory: %3)")
+                                    .arg(path, error, QString::fromStdString(cl::dataDir()));
         printErr(message);
-        if (!screenshot) QMessageBox::critical(nullptr, QStringLiteral("ClusterLoom"), message);
-        return 1;
+        if (screenshot) return 1;
+        QMessageBox::critical(&window, QStringLiteral("ClusterLoom"), message);
     }
 
-    cl::views::MainWindow window(std::move(scenario));
-    window.show();
-
     if (screenshot) {
-        QObject::connect(&window, &cl::views::MainWindow::runsFinished, &app, [&] {
+        auto grab = [&] {
             // Let pending layout and paint events settle before grabbing.
-            QTimer::singleShot(200, &app, [&] {
+            QTimer::singleShot(300, &app, [&] {
                 const QPixmap pixmap = window.grab();
                 const QFileInfo target(screenshotPath);
                 if (!target.absoluteDir().exists()) {
                     printErr(QStringLiteral("directory %1 does not exist").arg(target.absolutePath()));
+                    app.exit(1);
+                    return;
+                }
+                if (!pixmap.isNull() && distinctColours(pixmap.toImage(), 32) < 32) {
+                    printErr(QStringLiteral("the window looks blank (fewer than 32 colours); not saved"));
                     app.exit(1);
                     return;
                 }
@@ -131,18 +184,22 @@ int main(int argc, char** argv) {
                 std::printf("Saved screenshot %s (%dx%d)\n", qPrintable(target.absoluteFilePath()),
                             pixmap.width(), pixmap.height());
                 if (window.failedRuns() > 0) {
-                    printErr(QStringLiteral("%1 simulation run(s) failed; see the table in the screenshot")
+                    printErr(QStringLiteral("%1 simulation run(s) failed; see the run log in the screenshot")
                                  .arg(window.failedRuns()));
                     app.exit(1);
                     return;
                 }
                 app.exit(0);
             });
-        });
+        };
+        if (window.isRunning())
+            QObject::connect(&window, &cl::views::MainWindow::runsFinished, &app, grab);
+        else
+            grab();
         QTimer::singleShot(static_cast<int>(timeoutSeconds * 1000.0), &app, [&] {
             printErr(
                 QStringLiteral("timed out after %1 s waiting for the runs to finish").arg(timeoutSeconds));
-            window.cancelRuns();
+            window.stopRuns();
             app.exit(3);
         });
     }

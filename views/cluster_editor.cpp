@@ -78,15 +78,15 @@ void ClusterEditor::createActions() {
         const cl::Server prototype = preset.server;
         connect(a, &QAction::triggered, this, [this, prototype, add_button, a] {
             addServers(prototype, addCount());
-            add_button->defaultAction()->setToolTip(tr("Add %1 (Ctrl+N); the arrow chooses another server type")
+            add_button->defaultAction()->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type")
                                                         .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
             m_lastPrototype = prototype;
         });
         if (!add_default) {
             add_default = new QAction(tr("Add server"), this);
-            add_default->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+            add_default->setShortcut(QKeySequence(Qt::Key_Insert));
             add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-            add_default->setToolTip(tr("Add %1 (Ctrl+N); the arrow chooses another server type").arg(preset.label));
+            add_default->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
             m_lastPrototype = prototype;
             connect(add_default, &QAction::triggered, this, [this] { addServers(m_lastPrototype, addCount()); });
             addAction(add_default);

@@ -1,25 +1,11 @@
-#include "views/scenario.h"
+#include "views/describe.h"
 
 #include <QLocale>
+#include <QObject>
 
-#include "core/util/data_paths.h"
 #include "views/format.h"
 
 namespace cl::views {
-
-QStringList Scenario::defaultPolicies() {
-    return {QStringLiteral("fifo"), QStringLiteral("srtf"), QStringLiteral("srsf"),
-            QStringLiteral("tiresias")};
-}
-
-Scenario Scenario::demo() {
-    Scenario scenario;
-    scenario.profiles = std::make_shared<const cl::ProfileSet>(cl::builtinProfiles());
-    scenario.cluster = std::make_shared<const cl::Cluster>(cl::builtinCluster("muri-testbed-64"));
-    scenario.trace = std::make_shared<const cl::Trace>(cl::demoTrace());
-    scenario.policies = defaultPolicies();
-    return scenario;
-}
 
 QString describeCluster(const cl::Cluster& cluster) {
     const QLocale locale;

@@ -1,347 +1,571 @@
 #include "views/main_window.h"
 
-#include <algorithm>
 #include <exception>
 #include <utility>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
-#include <QFileDialog>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
 #include <QFileInfo>
-#include <QFontMetrics>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHeaderView>
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
-#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScreen>
-#include <QSplitter>
+#include <QSettings>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTableView>
-#include <QTimer>
+#include <QTabWidget>
 #include <QToolBar>
-#include <QVBoxLayout>
+#include <QUndoStack>
 
-#include "core/io/trace_readers.h"
+#include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "core/store/what_if_variants.h"
 #include "core/util/data_paths.h"
+#include "views/app_theme.h"
+#include "views/cluster_editor.h"
 #include "views/format.h"
+#include "views/properties_view.h"
 #include "views/resources_init.h"
-#include "views/summary_table_model.h"
-#include "views/utilization_plot.h"
+#include "views/results_view.h"
+#include "views/run_panel.h"
+#include "views/scenario_browser.h"
+#include "views/store_run_job.h"
+#include "views/trace_browser.h"
 
 namespace cl::views {
 
-MainWindow::MainWindow(Scenario scenario, QWidget* parent)
-    : QMainWindow(parent), m_scenario(std::move(scenario)) {
-    initResources();
-    setWindowTitle(QStringLiteral("ClusterLoom"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
+namespace {
 
-    m_model = new SummaryTableModel(this);
+constexpr int kMaxRecent = 8;
+
+QIcon actionIcon(const char* name) {
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), m_options(options) {
+    initResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_profiles = std::make_shared<const cl::ProfileSet>(cl::builtinProfiles());
+
+    createWidgets();
     createActions();
-    createCentralWidget();
-    updateScenarioLabels();
+    createMenus();
 
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
-    m_progress->setMaximumWidth(QFontMetrics(font()).averageCharWidth() * 24);
-    m_progress->setToolTip(tr("Progress of the simulation runs"));
+    m_progress->setMaximumWidth(fontMetrics().averageCharWidth() * 24);
+    m_progress->setToolTip(tr("Progress of all runs"));
     m_progress->hide();
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->showMessage(tr("Ready"));
-    setRunningUi(false);
 
     // Size from the font (high-DPI and large-font friendly), within the screen.
-    const QFontMetrics fm(font());
-    QSize size(fm.height() * 62, fm.height() * 44);
-    if (const QScreen* screen = this->screen())
-        size = size.boundedTo(screen->availableGeometry().size() * 0.9);
+    QSize size(fontMetrics().height() * 80, fontMetrics().height() * 50);
+    if (const QScreen* screen = this->screen()) size = size.boundedTo(screen->availableGeometry().size() * 0.92);
     resize(size);
-
-    QTimer::singleShot(0, this, &MainWindow::startRuns);
+    if (m_options.useSettings) restoreSettings();
+    setRunningUi(false);
+    updateTitle();
 }
 
-MainWindow::~MainWindow() = default;  // m_job's destructor cancels and waits
+MainWindow::~MainWindow() {
+    m_job.reset();  // cancels and waits before the widgets it reports to go away
+}
+
+void MainWindow::createWidgets() {
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_results = new ResultsView(m_tabs);
+    m_editor = new ClusterEditor(m_tabs);
+    m_traces = new TraceBrowser(m_tabs);
+    m_tabs->addTab(m_results, actionIcon("results"), tr("Results"));
+    m_tabs->addTab(m_editor, actionIcon("cluster"), tr("Cluster"));
+    m_tabs->addTab(m_traces, actionIcon("trace"), tr("Trace"));
+    m_tabs->setTabToolTip(0, tr("Summary of the selected scenario family's runs and GPU utilization (Alt+1)"));
+    m_tabs->setTabToolTip(1, tr("Visual editor of the cluster layout (Alt+2)"));
+    m_tabs->setTabToolTip(2, tr("Jobs of the trace, filters and histograms (Alt+3)"));
+    setCentralWidget(m_tabs);
+
+    auto addDock = [this](QWidget* widget, const QString& title, const char* icon, const QString& objectName,
+                          Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(objectName);
+        dock->setWidget(widget);
+        dock->toggleViewAction()->setIcon(actionIcon(icon));
+        addDockWidget(area, dock);
+        m_docks << dock;
+        return dock;
+    };
+    m_browser = new ScenarioBrowser(nullptr, this);
+    addDock(m_browser, tr("Workspace"), "scenario", QStringLiteral("workspaceDock"), Qt::LeftDockWidgetArea);
+    m_properties = new PropertiesView(this);
+    QDockWidget* properties =
+        addDock(m_properties, tr("Properties"), "properties", QStringLiteral("propertiesDock"), Qt::LeftDockWidgetArea);
+    m_runPanel = new RunPanel(this);
+    addDock(m_runPanel, tr("Run"), "run", QStringLiteral("runDock"), Qt::RightDockWidgetArea);
+    m_log = new QPlainTextEdit(this);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    m_log->setToolTip(tr("What happened in this session: runs, imports, saves and errors"));
+    QDockWidget* logDock = addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    splitDockWidget(m_docks.first(), properties, Qt::Vertical);
+    resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
+    resizeDocks({m_docks.first()}, {fontMetrics().averageCharWidth() * 48}, Qt::Horizontal);
+    resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
+
+    connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
+    connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
+    connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
+    connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
+    connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
+    connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
+    connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
+}
 
 void MainWindow::createActions() {
-    QStyle* s = style();
+    auto make = [this](const char* icon, const QString& text, const QKeySequence& key, const QString& tip,
+                       auto slot) {
+        auto* action = new QAction(actionIcon(icon), text, this);
+        if (!key.isEmpty()) action->setShortcut(key);
+        action->setStatusTip(tip);
+        action->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make("new-workspace", tr("&New Workspace\u2026"), QKeySequence::New,
+                       tr("Create an empty workspace file"), &MainWindow::newWorkspace);
+    m_openAction = make("open-workspace", tr("&Open Workspace\u2026"), QKeySequence::Open,
+                        tr("Open a workspace file (.sqlite)"), &MainWindow::chooseWorkspace);
+    m_saveAction = make("save", tr("&Save Cluster"), QKeySequence::Save,
+                        tr("Store the edited cluster in the workspace"), [this] {
+                            QString error;
+                            if (!saveCluster(&error) && !error.isEmpty())
+                                QMessageBox::warning(this, tr("Save cluster"), error);
+                        });
+    m_importTraceAction = make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
+                               tr("Preview a job trace file and store it in the workspace"),
+                               &MainWindow::chooseTraceToImport);
+    m_importLayoutAction = make("import-layout", tr("Import Cluster &Layout\u2026"),
+                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
+                                tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
+                                &MainWindow::chooseLayoutToImport);
+    m_generateAction = make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
+                            tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
+    m_transformAction = make("transform-trace", tr("&Transform Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_T),
+                             tr("Scale, window, subsample or re-model the shown trace into a new stored trace"),
+                             &MainWindow::transformTrace);
+    m_exportClusterAction = make("export", tr("Export Cluster as &JSON\u2026"), {},
+                                 tr("Write the edited cluster as a layout JSON file"), &MainWindow::exportClusterJson);
+    m_exportResultsAction = make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                                 tr("Write the results table of the shown scenarios as CSV"),
+                                 &MainWindow::exportResultsCsv);
+    m_exportChartAction = make("export-chart", tr("Export &Chart as PNG\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                               tr("Save the utilization chart as a PNG image"), &MainWindow::exportChart);
+    m_quitAction = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
+                        &QWidget::close);
+    m_quitAction->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
+    m_quitAction->setMenuRole(QAction::QuitRole);
 
-    m_openAction = new QAction(
-        QIcon::fromTheme(QStringLiteral("document-open"), s->standardIcon(QStyle::SP_DialogOpenButton)),
-        tr("&Open trace\u2026"), this);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setStatusTip(
-        tr("Load a job trace (Muri/Tiresias, Philly, Helios, Alibaba, Synergy, "
-           "Pollux, ClusterLoom CSV/JSON) and simulate it on the current cluster"));
-    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseTrace);
+    // The Edit menu's undo/redo act on the editor from anywhere in the window; the editor's own
+    // focus-scoped shortcuts would make the keys ambiguous.
+    for (QAction* own : {m_editor->undoAction(), m_editor->redoAction()}) own->setShortcuts({});
+    m_undoAction = m_editor->undoStack()->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setIcon(actionIcon("undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_redoAction = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setIcon(actionIcon("redo"));
+    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
 
-    auto* quit = new QAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"), this);
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quit->setMenuRole(QAction::QuitRole);
-    quit->setStatusTip(tr("Quit ClusterLoom"));
-    connect(quit, &QAction::triggered, this, &QWidget::close);
+    m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
+                       tr("Run the policies checked in the Run panel on the selected scenario"),
+                       &MainWindow::runRequested);
+    m_stopAction = make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                        tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
+}
 
-    m_runAction = new QAction(
-        QIcon::fromTheme(QStringLiteral("media-playback-start"), s->standardIcon(QStyle::SP_MediaPlay)),
-        tr("&Run"), this);
-    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
-    m_runAction->setStatusTip(tr("Simulate the trace again with every policy"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRuns);
-
-    m_cancelAction =
-        new QAction(QIcon::fromTheme(QStringLiteral("process-stop"), s->standardIcon(QStyle::SP_BrowserStop)),
-                    tr("&Cancel"), this);
-    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_cancelAction->setStatusTip(tr("Stop the running simulations"));
-    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRuns);
-
-    auto* about =
-        new QAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"), this);
-    about->setMenuRole(QAction::AboutRole);
-    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
-    auto* aboutQt = new QAction(tr("About &Qt"), this);
-    aboutQt->setMenuRole(QAction::AboutQtRole);
-    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
-
+void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
     file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(m_saveAction);
     file->addSeparator();
-    file->addAction(quit);
+    file->addAction(m_importTraceAction);
+    file->addAction(m_importLayoutAction);
+    file->addAction(m_generateAction);
+    file->addAction(m_transformAction);
+    file->addSeparator();
+    file->addAction(m_exportResultsAction);
+    file->addAction(m_exportChartAction);
+    file->addAction(m_exportClusterAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    updateRecentMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_undoAction);
+    edit->addAction(m_redoAction);
 
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_runAction);
-    simulation->addAction(m_cancelAction);
+    simulation->addAction(m_stopAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = viewNames();
+    for (int i = 0; i < names.size(); ++i) {
+        auto* show = new QAction(m_tabs->tabIcon(i), m_tabs->tabText(i), this);
+        show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        connect(show, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        view->addAction(show);
+    }
+    view->addSeparator();
+    for (QDockWidget* dock : m_docks) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QMenu* theme = view->addMenu(actionIcon("theme"), tr("&Theme"));
+    m_themeGroup = new QActionGroup(this);
+    for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
+        const QString label = t == Theme::System ? tr("&System") : t == Theme::Light ? tr("&Light") : tr("&Dark");
+        QAction* action = theme->addAction(label);
+        action->setCheckable(true);
+        action->setData(themeName(t));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [t] { applyTheme(t); });
+    }
+    m_themeGroup->actions().first()->setChecked(true);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(about);
-    help->addAction(aboutQt);
+    auto* about = help->addAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    auto* aboutQt = help->addAction(tr("About &Qt"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setMovable(false);
+    toolbar->addAction(m_newAction);
     toolbar->addAction(m_openAction);
+    toolbar->addAction(m_saveAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_undoAction);
+    toolbar->addAction(m_redoAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_importTraceAction);
+    toolbar->addAction(m_generateAction);
     toolbar->addSeparator();
     toolbar->addAction(m_runAction);
-    toolbar->addAction(m_cancelAction);
+    toolbar->addAction(m_stopAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_exportResultsAction);
+    // Long labels only where they help: open/save/undo/redo are known by their icons.
+    for (QAction* a : {m_newAction, m_openAction, m_undoAction, m_redoAction, m_exportResultsAction})
+        if (auto* button = toolbar->widgetForAction(a)) button->setProperty("toolButtonStyle", Qt::ToolButtonIconOnly);
 }
 
-void MainWindow::createCentralWidget() {
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
+QStringList MainWindow::viewNames() {
+    return {QStringLiteral("results"), QStringLiteral("cluster"), QStringLiteral("trace")};
+}
 
-    auto* scenarioBox = new QGroupBox(tr("Scenario"), central);
-    auto* form = new QFormLayout(scenarioBox);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_clusterLabel = new QLabel(scenarioBox);
-    m_traceLabel = new QLabel(scenarioBox);
-    m_policiesLabel = new QLabel(scenarioBox);
-    for (QLabel* label : {m_clusterLabel, m_traceLabel, m_policiesLabel}) {
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        label->setWordWrap(true);
+bool MainWindow::showView(const QString& name) {
+    const int index = static_cast<int>(viewNames().indexOf(name));
+    if (index < 0) return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
+        restoreState(state);
+    const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
+    for (QAction* action : m_themeGroup->actions())
+        if (action->data().toString() == themeName(theme)) action->setChecked(true);
+    if (theme != Theme::System) applyTheme(theme);
+}
+
+void MainWindow::saveSettings() {
+    if (!m_options.useSettings) return;
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    if (QAction* checked = m_themeGroup->checkedAction())
+        settings.setValue(QStringLiteral("theme"), checked->data().toString());
+    if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    if (!m_options.useSettings) return;
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentWorkspaces")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recentWorkspaces"), recent);
+    settings.setValue(QStringLiteral("lastWorkspace"), path);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent =
+        m_options.useSettings ? QSettings().value(QStringLiteral("recentWorkspaces")).toStringList() : QStringList();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString& path = recent[i];
+        QAction* action = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            QString error;
+            if (!openWorkspace(path, false, &error)) QMessageBox::warning(this, tr("Open workspace"), error);
+        });
     }
-    form->addRow(tr("Cluster:"), m_clusterLabel);
-    form->addRow(tr("Trace:"), m_traceLabel);
-    form->addRow(tr("Policies:"), m_policiesLabel);
-    layout->addWidget(scenarioBox);
-
-    auto* splitter = new QSplitter(Qt::Vertical, central);
-    splitter->setChildrenCollapsible(false);
-
-    auto* summaryBox = new QGroupBox(tr("Job completion time by policy"), splitter);
-    auto* summaryLayout = new QVBoxLayout(summaryBox);
-    m_table = new QTableView(summaryBox);
-    m_table->setModel(m_model);
-    m_table->setObjectName(QStringLiteral("summaryTable"));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(SummaryTableModel::PolicyColumn,
-                                                      QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    summaryLayout->addWidget(m_table);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::fitSummaryHeight);
-
-    m_plot = new UtilizationPlot(splitter);
-    splitter->addWidget(summaryBox);
-    splitter->addWidget(m_plot);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    layout->addWidget(splitter, 1);
-
-    setCentralWidget(central);
+    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::fitSummaryHeight() {
-    // Show every policy row without a scroll bar (a handful of rows; more scroll).
-    const int rows = std::min(m_model->rowCount(), 8);
-    const int height = m_table->horizontalHeader()->sizeHint().height() +
-                       rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth();
-    m_table->setMinimumHeight(height);
+void MainWindow::updateTitle() {
+    const QString file = m_path.isEmpty() ? tr("no workspace") : QFileInfo(m_path).fileName();
+    setWindowTitle(QStringLiteral("%1%2 \u2014 ClusterLoom").arg(file, m_editor->isModified() ? QStringLiteral(" *") : QString()));
 }
 
-void MainWindow::updateScenarioLabels() {
-    m_clusterLabel->setText(m_scenario.cluster ? describeCluster(*m_scenario.cluster) : tr("none"));
-    m_traceLabel->setText(m_scenario.trace ? describeTrace(*m_scenario.trace) : tr("none"));
-    m_policiesLabel->setText(m_scenario.policies.join(QStringLiteral(", ")));
-    if (m_scenario.trace && !m_scenario.trace->provenance.empty()) {
-        QStringList lines;
-        for (const std::string& line : m_scenario.trace->provenance) lines << QString::fromStdString(line);
-        m_traceLabel->setToolTip(lines.join(QLatin1Char('\n')));
-    } else {
-        m_traceLabel->setToolTip({});
-    }
+void MainWindow::log(const QString& message) {
+    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
 }
 
 bool MainWindow::isRunning() const {
     return m_job && m_job->isRunning();
 }
 
-SimResultPtr MainWindow::result(const QString& policy) const {
-    const auto it = m_results.find(policy);
-    return it == m_results.end() ? nullptr : it->second;
-}
-
 void MainWindow::setRunningUi(bool running) {
     m_runAction->setEnabled(!running);
-    m_cancelAction->setEnabled(running);
+    m_stopAction->setEnabled(running);
     m_openAction->setEnabled(!running);
+    m_newAction->setEnabled(!running);
+    m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
+    m_runPanel->setRunning(running);
     m_progress->setVisible(running);
 }
 
-void MainWindow::startRuns() {
-    if (m_job) {  // a previous job: stop it and drop its queued results
-        m_job->cancel();
-        m_job.reset();
+bool MainWindow::openWorkspace(const QString& path, bool demo, QString* error) {
+    if (isRunning()) {
+        if (error) *error = tr("Stop the running simulations before opening another workspace.");
+        return false;
     }
-    m_results.clear();
-    m_failed = 0;
-    m_model->setPolicies(m_scenario.policies);
-    m_plot->showMessage(tr("GPU utilization appears here when the first run finishes"));
+    std::unique_ptr<cl::ScenarioStore> store;
+    QStringList demoNames;
+    try {
+        store = std::make_unique<cl::ScenarioStore>(path.toStdString());
+        if (demo)
+            for (const auto& name : cl::populateDemoWorkspace(*store)) demoNames << QString::fromStdString(name);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        log(tr("Could not open %1: %2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    m_job.reset();
+    m_store = std::move(store);
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_browser->setStore(m_store.get());
+    m_results->setStore(m_store.get());
+    m_properties->setStore(m_store.get());
+    m_runPanel->setScenario(nullptr);
+    addRecent(m_path);
+    updateTitle();
+    log(tr("Opened workspace %1").arg(m_path));
+    statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(m_path).fileName()), 5000);
 
-    if (!m_scenario.isValid()) {
-        statusBar()->showMessage(tr("Nothing to simulate: no scenario loaded"));
-        setRunningUi(false);
-        emit runsFinished();
+    const auto scenarios = m_store->scenarios();
+    if (!scenarios.empty()) {
+        const QString first = demoNames.isEmpty() ? QString::fromStdString(scenarios.front().spec.name) : demoNames.first();
+        m_browser->selectScenario(first);
+        onScenarioSelected(first);
+    }
+    if (!demoNames.isEmpty()) runScenarios(demoNames);
+    return true;
+}
+
+bool MainWindow::confirmDiscardEdits() {
+    if (!m_editor->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved cluster"), tr("The cluster in the editor has unsaved changes. Store them in the workspace?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) {
+        QString error;
+        if (!saveCluster(&error)) {
+            QMessageBox::warning(this, tr("Save cluster"), error);
+            return false;
+        }
+    }
+    return true;
+}
+
+void MainWindow::onScenarioSelected(const QString& name) {
+    if (!m_store || name.isEmpty()) {
+        m_runPanel->setScenario(nullptr);
         return;
     }
+    try {
+        const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
+        m_runPanel->setScenario(&info);
+        m_properties->showScenario(name);
+        m_results->showScenario(name);
+        // Follow the selection in the editor and trace views unless that would drop edits.
+        if (!m_editor->isModified()) m_editor->setCluster(m_store->cluster(info.spec.cluster_id));
+        showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
+    } catch (const std::exception& e) {
+        log(tr("Cannot show scenario %1: %2").arg(name, QString::fromStdString(e.what())));
+    }
+}
 
-    RunInputs inputs{m_scenario.cluster, m_scenario.trace, m_scenario.profiles, {}};
-    m_job = std::make_unique<RunJob>(std::move(inputs), m_scenario.policies);
-    connect(m_job.get(), &RunJob::policyStarted, this, &MainWindow::onPolicyStarted);
-    connect(m_job.get(), &RunJob::progressChanged, this, &MainWindow::onProgress);
-    connect(m_job.get(), &RunJob::policyFinished, this, &MainWindow::onPolicyFinished);
-    connect(m_job.get(), &RunJob::policyFailed, this, &MainWindow::onPolicyFailed);
-    connect(m_job.get(), &RunJob::finished, this, &MainWindow::onFinished);
+void MainWindow::onClusterActivated(qint64 id) {
+    if (!m_store) return;
+    m_properties->showCluster(id);
+    if (!confirmDiscardEdits()) return;
+    try {
+        m_editor->setCluster(m_store->cluster(id));
+        m_tabs->setCurrentWidget(m_editor);
+    } catch (const std::exception& e) {
+        log(tr("Cannot open cluster #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
+    }
+}
 
+void MainWindow::onTraceActivated(qint64 id) {
+    if (!m_store) return;
+    m_properties->showTrace(id);
+    try {
+        showTrace(std::make_shared<const cl::Trace>(m_store->trace(id)));
+        m_tabs->setCurrentWidget(m_traces);
+    } catch (const std::exception& e) {
+        log(tr("Cannot open trace #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onRunActivated(qint64 id) {
+    m_properties->showRun(id);
+    m_results->showRun(id);
+}
+
+void MainWindow::showTrace(std::shared_ptr<const cl::Trace> trace) {
+    m_shownTrace = std::move(trace);
+    m_traces->setTrace(m_shownTrace, m_profiles.get());
+}
+
+void MainWindow::runRequested() {
+    if (!m_store || isRunning()) return;
+    const RunPanel::Request request = m_runPanel->request();
+    if (request.base.isEmpty()) {
+        statusBar()->showMessage(tr("Select a scenario to run"), 5000);
+        return;
+    }
+    std::vector<std::string> policies;
+    for (const QString& p : request.policies) policies.push_back(p.toStdString());
+    QStringList names;
+    try {
+        const cl::ScenarioInfo base = m_store->scenario(request.base.toStdString());
+        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor, request.server_count);
+        for (const auto& info : cl::createSweepScenarios(*m_store, specs)) names << QString::fromStdString(info.spec.name);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Run"), tr("Cannot prepare the runs:\n\n%1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    m_browser->refresh();
+    runScenarios(names, request.force);
+}
+
+void MainWindow::runScenarios(const QStringList& names, bool force) {
+    if (!m_store || isRunning() || names.isEmpty()) return;
+    m_failedRuns = 0;
+    m_runPanel->clearRuns();
+    for (const QString& name : names) m_runPanel->addRun(name);
+    m_job = std::make_unique<StoreRunJob>(m_path, names, StoreRunJob::Options{force, 0});
+    auto progress = std::make_shared<QHash<QString, double>>();
+    const int total = static_cast<int>(names.size());
+    connect(m_job.get(), &StoreRunJob::runStarted, this, [this](const QString& name) {
+        m_runPanel->setRunState(name, RunPanel::RunState::Running);
+        statusBar()->showMessage(tr("Simulating %1\u2026").arg(name));
+    });
+    connect(m_job.get(), &StoreRunJob::runProgress, this, [this, progress, total](const QString& name, double f) {
+        m_runPanel->setRunProgress(name, f);
+        (*progress)[name] = f;
+        double sum = 0.0;
+        for (double v : *progress) sum += v;
+        m_progress->setValue(static_cast<int>(sum / total * 1000.0));
+    });
+    connect(m_job.get(), &StoreRunJob::runFinished, this, [this, progress](const QString& name, qint64 id, bool reused) {
+        (*progress)[name] = 1.0;
+        m_runPanel->setRunState(name, reused ? RunPanel::RunState::Reused : RunPanel::RunState::Finished,
+                                tr("run %1").arg(id));
+        try {
+            const cl::RunInfo info = m_store->runInfo(id);
+            log(tr("%1 %2: average JCT %3, makespan %4 (run %5)")
+                    .arg(name, reused ? tr("is up to date") : tr("finished"), formatDuration(info.summary.avg_jct),
+                         formatDuration(info.summary.makespan))
+                    .arg(id));
+        } catch (const std::exception& e) {
+            log(tr("%1 finished, but its run cannot be read: %2").arg(name, QString::fromStdString(e.what())));
+        }
+        m_browser->refresh();
+        if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
+    });
+    connect(m_job.get(), &StoreRunJob::runFailed, this, [this](const QString& name, const QString& message) {
+        ++m_failedRuns;
+        m_runPanel->setRunState(name, RunPanel::RunState::Failed, message);
+        log(tr("%1 failed: %2").arg(name, message));
+        m_browser->refresh();
+    });
+    connect(m_job.get(), &StoreRunJob::runCancelled, this, [this](const QString& name) {
+        m_runPanel->setRunState(name, RunPanel::RunState::Cancelled, tr("stopped; nothing was stored"));
+        log(tr("%1 stopped; nothing was stored").arg(name));
+    });
+    connect(m_job.get(), &StoreRunJob::finished, this, [this, total](bool cancelled) {
+        setRunningUi(false);
+        m_results->refresh();
+        m_browser->refresh();
+        statusBar()->showMessage(cancelled            ? tr("Stopped")
+                                 : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
+                                                    : tr("%n run(s) done", nullptr, total),
+                                 8000);
+        emit runsFinished();
+    });
     m_progress->setValue(0);
     setRunningUi(true);
-    statusBar()->showMessage(tr("Simulating\u2026"));
-    m_clock.start();
+    log(tr("Running %1").arg(names.join(QStringLiteral(", "))));
     m_job->start();
 }
 
-void MainWindow::cancelRuns() {
+void MainWindow::stopRuns() {
     if (!isRunning()) return;
     m_job->cancel();
-    statusBar()->showMessage(tr("Cancelling\u2026"));
+    statusBar()->showMessage(tr("Stopping\u2026"));
 }
 
-void MainWindow::onPolicyStarted(const QString& policy) {
-    m_model->setRunning(policy, 0.0);
-    statusBar()->showMessage(tr("Simulating %1 (%2 jobs) with %3: run %4 of %5\u2026")
-                                 .arg(QString::fromStdString(m_scenario.trace->name),
-                                      QLocale().toString(static_cast<int>(m_scenario.trace->jobs.size())),
-                                      policy)
-                                 .arg(m_scenario.policies.indexOf(policy) + 1)
-                                 .arg(m_scenario.policies.size()));
-}
-
-void MainWindow::onProgress(const QString& policy, double fraction_done, double overall_done) {
-    m_model->setRunning(policy, fraction_done);
-    m_progress->setValue(static_cast<int>(overall_done * 1000.0));
-}
-
-void MainWindow::onPolicyFinished(const QString& policy, SimResultPtr result) {
-    if (!result) return;
-    m_results[policy] = result;
-    m_model->setSummary(policy, result->summary);
-    if (!m_scenario.policies.isEmpty() && policy == m_scenario.policies.first())
-        m_plot->setResult(policy, *result);
-}
-
-void MainWindow::onPolicyFailed(const QString& policy, const QString& message) {
-    ++m_failed;
-    m_model->setFailed(policy, message);
-    if (!m_scenario.policies.isEmpty() && policy == m_scenario.policies.first())
-        m_plot->showMessage(tr("GPU utilization \u2014 %1: the run failed").arg(policy));
-}
-
-void MainWindow::onFinished(bool cancelled) {
-    setRunningUi(false);
-    const double seconds = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0.0;
-    const int done = static_cast<int>(m_results.size());
-    const int total = static_cast<int>(m_scenario.policies.size());
-    if (cancelled) {
-        m_model->setUnfinishedCancelled();
-        statusBar()->showMessage(tr("Cancelled after %1 of %2 runs").arg(done).arg(total));
-    } else if (m_failed > 0) {
-        statusBar()->showMessage(tr("%1 of %2 runs finished, %3 failed (hover over a row for the reason)")
-                                     .arg(done)
-                                     .arg(total)
-                                     .arg(m_failed));
-    } else {
-        const QString took =
-            seconds < 1.0 ? tr("%1 ms").arg(std::max<qint64>(1, m_clock.elapsed())) : formatDuration(seconds);
-        statusBar()->showMessage(tr("Simulated %1 jobs with %2 policies in %3")
-                                     .arg(QLocale().toString(static_cast<int>(m_scenario.trace->jobs.size())))
-                                     .arg(total)
-                                     .arg(took));
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmDiscardEdits()) {
+        event->ignore();
+        return;
     }
-    emit runsFinished();
-}
-
-void MainWindow::chooseTrace() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
-                                                      tr("Traces (*.csv *.json);;All files (*)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!openTrace(path, &error))
-        QMessageBox::warning(this, tr("Open trace"),
-                             tr("Could not read the trace %1:\n\n%2").arg(path, error));
-}
-
-bool MainWindow::openTrace(const QString& path, QString* error) {
-    std::shared_ptr<cl::Trace> trace;
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        cl::TraceReadOptions options;
-        options.profiles = m_scenario.profiles.get();
-        trace = std::make_shared<cl::Trace>(cl::readTrace(path.toStdString(), "auto", options));
-        QApplication::restoreOverrideCursor();
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()));
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
+    if (isRunning()) {
+        m_job->cancel();
+        m_job->waitForWorkers();
     }
-    if (trace->name.empty()) trace->name = QFileInfo(path).completeBaseName().toStdString();
-    if (isRunning()) cancelRuns();
-    m_scenario.trace = std::move(trace);
-    updateScenarioLabels();
-    startRuns();
-    return true;
+    saveSettings();
+    event->accept();
 }
 
 void MainWindow::showAbout() {
@@ -351,8 +575,8 @@ void MainWindow::showAbout() {
            "<p>A desktop planner for deep-learning GPU clusters: it simulates job traces on cluster "
            "layouts with the Muri, Synergy and SJF-BSBF schedulers and their baselines, and compares "
            "job completion times and utilization side by side.</p>"
-           "<p>Data directory: %2</p>")
-            .arg(QString::fromStdString(cl::engineVersion()),
+           "<p>Workspace: %2<br>Data directory: %3</p>")
+            .arg(QString::fromStdString(cl::engineVersion()), m_path.toHtmlEscaped(),
                  QString::fromStdString(cl::dataDir()).toHtmlEscaped()));
 }
 

@@ -1,87 +1,163 @@
 #pragma once
-// The main window: the current scenario (cluster, trace), a summary table with one row per
-// policy and the GPU utilization of the first policy's run. Runs go through RunJob.
-#include <map>
+// The desktop workspace: a scenario browser, properties and the run control in docks around
+// the results, the cluster editor and the trace browser. The window owns the open workspace
+// (one ScenarioStore on the GUI thread; runs open their own connections on worker threads).
 #include <memory>
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
-
-#include "views/run_job.h"
-#include "views/scenario.h"
+#include <QStringList>
 
 class QAction;
+class QActionGroup;
+class QDockWidget;
 class QLabel;
+class QMenu;
+class QPlainTextEdit;
 class QProgressBar;
-class QTableView;
+class QTabWidget;
+
+namespace cl {
+class ProfileSet;
+class ScenarioStore;
+struct Trace;
+}  // namespace cl
 
 namespace cl::views {
 
-class SummaryTableModel;
-class UtilizationPlot;
+class ClusterEditor;
+class PropertiesView;
+class ResultsView;
+class RunPanel;
+class ScenarioBrowser;
+class StoreRunJob;
+class TraceBrowser;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // Starts the runs of the scenario's policies as soon as the event loop runs.
-    explicit MainWindow(Scenario scenario, QWidget* parent = nullptr);
+    struct Options {
+        bool useSettings = true;  // restore and save layout, theme and recent workspaces
+    };
+
+    explicit MainWindow(Options options, QWidget* parent = nullptr);
+    MainWindow() : MainWindow(Options{}) {}
     ~MainWindow() override;
 
-    const Scenario& scenario() const { return m_scenario; }
-    SummaryTableModel* summaryModel() const { return m_model; }
-    UtilizationPlot* utilizationPlot() const { return m_plot; }
-    QTableView* summaryView() const { return m_table; }
+    // Opens (creating if missing) a workspace file; with `demo`, also stores the bundled demo
+    // scenarios and runs those not yet run. On failure the current workspace stays open and
+    // *error says why.
+    bool openWorkspace(const QString& path, bool demo = false, QString* error = nullptr);
+    QString workspacePath() const { return m_path; }
+    cl::ScenarioStore* store() const { return m_store.get(); }
+
+    // The central views --view can show.
+    static QStringList viewNames();  // results, cluster, trace
+    bool showView(const QString& name);
+
+    ScenarioBrowser* scenarioBrowser() const { return m_browser; }
+    ClusterEditor* clusterEditor() const { return m_editor; }
+    TraceBrowser* traceBrowser() const { return m_traces; }
+    ResultsView* resultsView() const { return m_results; }
+    RunPanel* runPanel() const { return m_runPanel; }
+    PropertiesView* propertiesView() const { return m_properties; }
+    QPlainTextEdit* runLog() const { return m_log; }
     bool isRunning() const;
-    // Result of a finished run of this policy, or null.
-    SimResultPtr result(const QString& policy) const;
-    int failedRuns() const { return m_failed; }
+    int failedRuns() const { return m_failedRuns; }
+
+    // Opens the import dialog on a trace file (window-modal, returns at once); the trace is
+    // stored when the user accepts it. The dialog is returned for tests.
+    QDialog* importTrace(const QString& path = {});
+    // Reads a cluster layout (our JSON or a Muri cluster spec CSV), stores it and opens it in
+    // the editor. False (nothing stored) with *error naming the file and the problem.
+    bool importLayout(const QString& path, QString* error = nullptr);
+    // Stores the edited cluster (a new stored cluster if its content is new).
+    bool saveCluster(QString* error = nullptr);
 
 public slots:
-    void startRuns();
-    void cancelRuns();
-    // Replaces the scenario's trace with the file's (format detected) and reruns. Returns
-    // false, keeping the current trace, if the file cannot be read; *error then says why.
-    bool openTrace(const QString& path, QString* error = nullptr);
+    // Runs these stored scenarios on worker threads; nothing happens while runs are going.
+    void runScenarios(const QStringList& names, bool force = false);
+    // What the Run panel asks for: its policies and settings on the selected scenario.
+    void runRequested();
+    void stopRuns();
 
 signals:
-    // All runs of the current scenario ended (finished, failed or cancelled).
+    // The runs started by runScenarios/runRequested have all ended.
     void runsFinished();
 
-private slots:
-    void chooseTrace();
-    void showAbout();
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
+    void createWidgets();
     void createActions();
-    void createCentralWidget();
-    void updateScenarioLabels();
-    void fitSummaryHeight();
+    void createMenus();
+    void restoreSettings();
+    void saveSettings();
     void setRunningUi(bool running);
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void log(const QString& message);
+    bool confirmDiscardEdits();
 
-    void onPolicyStarted(const QString& policy);
-    void onProgress(const QString& policy, double fraction_done, double overall_done);
-    void onPolicyFinished(const QString& policy, SimResultPtr result);
-    void onPolicyFailed(const QString& policy, const QString& message);
-    void onFinished(bool cancelled);
+    void onScenarioSelected(const QString& name);
+    void onClusterActivated(qint64 id);
+    void onTraceActivated(qint64 id);
+    void onRunActivated(qint64 id);
+    void showTrace(std::shared_ptr<const cl::Trace> trace);
+    void storeNewTrace(const cl::Trace& trace, const QString& what);
 
-    Scenario m_scenario;
-    std::unique_ptr<RunJob> m_job;
-    std::map<QString, SimResultPtr> m_results;
-    int m_failed = 0;
-    QElapsedTimer m_clock;
+    void newWorkspace();
+    void chooseWorkspace();
+    void chooseTraceToImport();
+    void chooseLayoutToImport();
+    void generateTrace();
+    void transformTrace();
+    void exportClusterJson();
+    void exportResultsCsv();
+    void exportChart();
+    void showAbout();
 
-    SummaryTableModel* m_model = nullptr;
-    QTableView* m_table = nullptr;
-    UtilizationPlot* m_plot = nullptr;
-    QLabel* m_clusterLabel = nullptr;
-    QLabel* m_traceLabel = nullptr;
-    QLabel* m_policiesLabel = nullptr;
+    Options m_options;
+    std::unique_ptr<cl::ScenarioStore> m_store;
+    std::shared_ptr<const cl::ProfileSet> m_profiles;
+    std::shared_ptr<const cl::Trace> m_shownTrace;
+    QString m_path;
+    std::unique_ptr<StoreRunJob> m_job;
+    int m_failedRuns = 0;
+
+    ScenarioBrowser* m_browser = nullptr;
+    PropertiesView* m_properties = nullptr;
+    RunPanel* m_runPanel = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    ResultsView* m_results = nullptr;
+    ClusterEditor* m_editor = nullptr;
+    TraceBrowser* m_traces = nullptr;
     QProgressBar* m_progress = nullptr;
+    QList<QDockWidget*> m_docks;
+
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_importTraceAction = nullptr;
+    QAction* m_importLayoutAction = nullptr;
+    QAction* m_generateAction = nullptr;
+    QAction* m_transformAction = nullptr;
+    QAction* m_exportClusterAction = nullptr;
+    QAction* m_exportResultsAction = nullptr;
+    QAction* m_exportChartAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
     QAction* m_runAction = nullptr;
-    QAction* m_cancelAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
 };
 
 }  // namespace cl::views

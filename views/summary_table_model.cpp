@@ -145,11 +145,17 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+void SummaryTableModel::setLabelTitle(const QString& title) {
+    m_labelTitle = title;
+    emit headerDataChanged(Qt::Horizontal, PolicyColumn, PolicyColumn);
+}
+
 QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (role) {
         case Qt::DisplayRole:
+            if (section == PolicyColumn && !m_labelTitle.isEmpty()) return m_labelTitle;
             return tr(kColumns[section].title);
         case Qt::ToolTipRole:
             return tr(kColumns[section].tooltip);

@@ -41,6 +41,8 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // Header of the first column ("Policy" unless set, e.g. "Scenario").
+    void setLabelTitle(const QString& title);
     // Replaces all rows with pending rows for these policies.
     void setPolicies(const QStringList& policies);
     void clear();
@@ -70,6 +72,7 @@ private:
     void emitRowChanged(int row);
 
     QVector<Row> m_rows;
+    QString m_labelTitle;
 };
 
 }  // namespace cl::views

@@ -1,16 +1,20 @@
-# cmake -DXVFB_RUN=... -DAPP=... -DOUT=file.png -P smoke_screenshot.cmake
-# Runs the GUI under Xvfb with --screenshot and checks that a plausible PNG came out.
+# cmake -DXVFB_RUN=... -DAPP=... -DOUT=file.png [-DVIEW=results] -P smoke_screenshot.cmake
+# Runs the GUI under Xvfb with --screenshot (the app refuses to save a blank window) and
+# checks that a plausible PNG came out.
 foreach(var XVFB_RUN APP OUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "smoke_screenshot.cmake: -D${var}=... is required")
   endif()
 endforeach()
 
+if(NOT DEFINED VIEW)
+  set(VIEW results)
+endif()
 file(REMOVE "${OUT}")
 # The window should render on a real X server, not the offscreen platform.
 unset(ENV{QT_QPA_PLATFORM})
 execute_process(
-  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1280x1024x24" "${APP}" --screenshot "${OUT}"
+  COMMAND "${XVFB_RUN}" -a -s "-screen 0 1600x1200x24" "${APP}" --screenshot "${OUT}" --view "${VIEW}"
   RESULT_VARIABLE rc
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err
@@ -38,7 +42,7 @@ string(SUBSTRING "${header}" 32 8 width_hex)
 string(SUBSTRING "${header}" 40 8 height_hex)
 math(EXPR width "0x${width_hex}")
 math(EXPR height "0x${height_hex}")
-if(width LESS 400 OR height LESS 300)
-  message(FATAL_ERROR "screenshot is ${width}x${height}, expected at least 400x300")
+if(width LESS 1000 OR height LESS 600)
+  message(FATAL_ERROR "screenshot is ${width}x${height}, expected at least 1000x600")
 endif()
 message(STATUS "screenshot ${OUT}: ${width}x${height}, ${size} bytes")

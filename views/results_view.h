@@ -1,0 +1,63 @@
+#pragma once
+// The results of a family of scenarios side by side: every scenario whose name shares the
+// selected one's first component ("demo/fifo", "demo/srtf", "demo/srtf/x2/fifo", ...), the
+// latest run of each as one summary row, and the GPU utilization of the selected row's run.
+// Reads the store; computes nothing.
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace cl {
+class ScenarioStore;
+}
+
+namespace cl::views {
+
+class SummaryTableModel;
+class UtilizationPlot;
+
+class ResultsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ResultsView(QWidget* parent = nullptr);
+
+    void setStore(cl::ScenarioStore* store);
+    // Shows the family of this scenario (empty: nothing) and selects its row.
+    void showScenario(const QString& name);
+    // Shows the family of the run's scenario and plots this run.
+    void showRun(qint64 runId);
+    // Re-reads the store for the current family (after runs finished).
+    void refresh();
+
+    // "demo/srtf/x2" -> "demo"; a name without '/' is its own family.
+    static QString familyOf(const QString& scenarioName);
+
+    QString family() const { return m_family; }
+    qint64 plottedRun() const { return m_plottedRun; }
+    SummaryTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    UtilizationPlot* plot() const { return m_plot; }
+    // The summary table as CSV (scenario, policy, status and metrics in seconds).
+    bool exportCsv(const QString& path, QString* error) const;
+
+private:
+    void plotRow(int row);
+    void fitTableHeight();
+
+    cl::ScenarioStore* m_store = nullptr;
+    QString m_family;
+    QString m_selected;
+    qint64 m_plottedRun = 0;
+    QHash<QString, qint64> m_latestRun;  // scenario -> latest run id (0: none)
+    QHash<QString, QString> m_policyOf;
+    QLabel* m_title = nullptr;
+    SummaryTableModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
+    UtilizationPlot* m_plot = nullptr;
+};
+
+}  // namespace cl::views
