@@ -19,6 +19,7 @@
 
 #include "core/store/scenario_store.h"
 #include "core/util/data_paths.h"
+#include "views/app_theme.h"
 #include "views/main_window.h"
 #include "views/resources_init.h"
 
@@ -85,7 +86,10 @@ int main(int argc, char** argv) {
         QStringLiteral(
             "With --screenshot: give up after <seconds> if the runs have not finished (default 600)."),
         QStringLiteral("seconds"), QStringLiteral("600"));
-    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, timeoutOption})
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+                                         QStringLiteral("Colour theme: system, light or dark (remembered)."),
+                                         QStringLiteral("name"));
+    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, themeOption, timeoutOption})
         parser.addOption(option);
 
     if (!parser.parse(arguments)) {
@@ -122,6 +126,12 @@ int main(int argc, char** argv) {
                      .arg(view, cl::views::MainWindow::viewNames().join(QStringLiteral(", "))));
         return 2;
     }
+    const QString theme = parser.value(themeOption);
+    if (parser.isSet(themeOption) && theme != QLatin1String("system") && theme != QLatin1String("light") &&
+        theme != QLatin1String("dark")) {
+        printErr(QStringLiteral("unknown theme '%1'; the themes are system, light and dark").arg(theme));
+        return 2;
+    }
     if (screenshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -148,6 +158,7 @@ int main(int argc, char** argv) {
     const bool demo = parser.isSet(demoOption) || !QFileInfo::exists(path);
 
     cl::views::MainWindow window(cl::views::MainWindow::Options{!screenshot});
+    if (parser.isSet(themeOption)) window.setTheme(cl::views::themeFromName(theme));
     if (screenshot) window.resize(1440, 900);
     window.showView(view);
     window.show();

@@ -62,10 +62,16 @@ void applyTheme(Theme theme) {
     if (theme == Theme::System) {
         if (!systemStyle.isEmpty()) QApplication::setStyle(QStyleFactory::create(systemStyle));
         QApplication::setPalette(QApplication::style()->standardPalette());
+        qApp->setStyleSheet(QString());
         return;
     }
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QApplication::setPalette(theme == Theme::Dark ? darkPalette() : QApplication::style()->standardPalette());
+    // Fusion outlines an unchecked box with a darker window colour, which vanishes on a dark base.
+    qApp->setStyleSheet(theme == Theme::Dark ? QStringLiteral("QAbstractItemView::indicator:unchecked, "
+                                                              "QCheckBox::indicator:unchecked { border: 1px solid "
+                                                              "#8a8d91; border-radius: 2px; background: #1f2022; }")
+                                             : QString());
 }
 
 }  // namespace cl::views

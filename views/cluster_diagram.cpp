@@ -97,7 +97,7 @@ public:
         const double text_w = m_size.width() - 2 * m_metrics.pad;
         double y = m_metrics.pad;
         if (lod > 0.25) {
-            p->setPen(pal.color(QPalette::WindowText));
+            p->setPen(QColor(0x20, 0x24, 0x2b));  // the diagram keeps its light paper in every theme
             p->setFont(m_metrics.bold);
             const QFontMetricsF bfm(m_metrics.bold);
             p->drawText(QRectF(x0, y, text_w, m_metrics.line), Qt::AlignLeft | Qt::AlignVCenter,

@@ -61,7 +61,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
 ClusterEditor::~ClusterEditor() = default;
 
 void ClusterEditor::createActions() {
-    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
     // Add server: the button adds the last chosen type, its menu chooses another.
     auto* add_menu = new QMenu(this);
@@ -83,7 +83,7 @@ void ClusterEditor::createActions() {
             m_lastPrototype = prototype;
         });
         if (!add_default) {
-            add_default = new QAction(tr("Add server"), this);
+            add_default = new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
             add_default->setShortcut(QKeySequence(Qt::Key_Insert));
             add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
             add_default->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
@@ -93,6 +93,7 @@ void ClusterEditor::createActions() {
         }
     }
     add_button->setDefaultAction(add_default);
+    add_button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_toolbar->addWidget(add_button);
 
     m_count = new QSpinBox(this);
@@ -102,14 +103,20 @@ void ClusterEditor::createActions() {
     m_toolbar->addWidget(m_count);
 
     QAction* add_rack = m_toolbar->addAction(tr("Add rack"), this, &ClusterEditor::addRack);
+
+    add_rack->setIcon(QIcon(QStringLiteral(":/icons/add-rack.svg")));
     add_rack->setToolTip(tr("Add a new rack holding one default server"));
 
     m_duplicate = m_toolbar->addAction(tr("Duplicate"), this, &ClusterEditor::duplicateSelected);
+
+    m_duplicate->setIcon(QIcon(QStringLiteral(":/icons/duplicate.svg")));
     m_duplicate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     m_duplicate->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_duplicate->setToolTip(tr("Duplicate the selected servers (Ctrl+D)"));
 
     m_remove = m_toolbar->addAction(tr("Remove"), this, &ClusterEditor::removeSelected);
+
+    m_remove->setIcon(QIcon(QStringLiteral(":/icons/remove.svg")));
     m_remove->setShortcut(QKeySequence::Delete);
     m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_remove->setToolTip(tr("Remove the selected servers (Delete)"));
@@ -126,6 +133,8 @@ void ClusterEditor::createActions() {
     m_redo = stack->createRedoAction(this, tr("Redo"));
     m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_undo->setIcon(QIcon(QStringLiteral(":/icons/undo.svg")));
+    m_redo->setIcon(QIcon(QStringLiteral(":/icons/redo.svg")));
     m_toolbar->addAction(m_undo);
     m_toolbar->addAction(m_redo);
     // Short fixed labels keep the toolbar from jumping; what would be undone is in the
@@ -146,14 +155,17 @@ void ClusterEditor::createActions() {
 
     m_toolbar->addSeparator();
     QAction* zoom_in = m_toolbar->addAction(tr("Zoom in"), this, &ClusterEditor::zoomIn);
+    zoom_in->setIcon(QIcon(QStringLiteral(":/icons/zoom-in.svg")));
     zoom_in->setShortcut(QKeySequence::ZoomIn);
     zoom_in->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     zoom_in->setToolTip(tr("Zoom in (Ctrl++, or Ctrl+wheel)"));
     QAction* zoom_out = m_toolbar->addAction(tr("Zoom out"), this, &ClusterEditor::zoomOut);
+    zoom_out->setIcon(QIcon(QStringLiteral(":/icons/zoom-out.svg")));
     zoom_out->setShortcut(QKeySequence::ZoomOut);
     zoom_out->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     zoom_out->setToolTip(tr("Zoom out (Ctrl+-, or Ctrl+wheel)"));
     QAction* fit = m_toolbar->addAction(tr("Fit"), this, &ClusterEditor::zoomToFit);
+    fit->setIcon(QIcon(QStringLiteral(":/icons/zoom-fit.svg")));
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     fit->setToolTip(tr("Show the whole cluster (Ctrl+0)"));
@@ -180,6 +192,10 @@ void ClusterEditor::createActions() {
     preset_button->setPopupMode(QToolButton::InstantPopup);
     preset_button->setMenu(preset_menu);
     m_toolbar->addWidget(preset_button);
+    // Undo, redo and zoom are known by their icons; their names stay in the tooltips.
+    for (QAction* a : {m_duplicate, m_remove, m_undo, m_redo, zoom_in, zoom_out, fit})
+        if (auto* button = qobject_cast<QToolButton*>(m_toolbar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 
     // The diagram's context menu; Delete and Ctrl+D act while the diagram has the focus
     // (so they do not fire while a text field of the panel is being edited).

@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include "core/store/demo_workspace.h"
@@ -123,7 +124,8 @@ void MainWindow::createWidgets() {
     QDockWidget* logDock = addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(m_docks.first(), properties, Qt::Vertical);
     resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
-    resizeDocks({m_docks.first()}, {fontMetrics().averageCharWidth() * 48}, Qt::Horizontal);
+    resizeDocks({m_docks.first(), m_docks.at(2)},
+                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32}, Qt::Horizontal);
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
@@ -273,7 +275,8 @@ void MainWindow::createMenus() {
     toolbar->addAction(m_exportResultsAction);
     // Long labels only where they help: open/save/undo/redo are known by their icons.
     for (QAction* a : {m_newAction, m_openAction, m_undoAction, m_redoAction, m_exportResultsAction})
-        if (auto* button = toolbar->widgetForAction(a)) button->setProperty("toolButtonStyle", Qt::ToolButtonIconOnly);
+        if (auto* button = qobject_cast<QToolButton*>(toolbar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
 QStringList MainWindow::viewNames() {
@@ -294,9 +297,13 @@ void MainWindow::restoreSettings() {
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
         restoreState(state);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
+    if (theme != Theme::System) setTheme(theme);
+}
+
+void MainWindow::setTheme(Theme theme) {
     for (QAction* action : m_themeGroup->actions())
         if (action->data().toString() == themeName(theme)) action->setChecked(true);
-    if (theme != Theme::System) applyTheme(theme);
+    applyTheme(theme);
 }
 
 void MainWindow::saveSettings() {
@@ -537,6 +544,7 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
         setRunningUi(false);
         m_results->refresh();
         m_browser->refresh();
+        m_properties->refresh();
         statusBar()->showMessage(cancelled            ? tr("Stopped")
                                  : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
                                                     : tr("%n run(s) done", nullptr, total),

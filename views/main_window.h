@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "views/app_theme.h"
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -51,6 +53,9 @@ public:
     bool openWorkspace(const QString& path, bool demo = false, QString* error = nullptr);
     QString workspacePath() const { return m_path; }
     cl::ScenarioStore* store() const { return m_store.get(); }
+
+    // Applies the theme and checks it in the View menu (saved with the settings).
+    void setTheme(Theme theme);
 
     // The central views --view can show.
     static QStringList viewNames();  // results, cluster, trace

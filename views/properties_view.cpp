@@ -35,7 +35,18 @@ void PropertiesView::setStore(cl::ScenarioStore* store) {
     showNothing();
 }
 
+void PropertiesView::refresh() {
+    switch (m_subject) {
+    case Subject::Nothing: return showNothing();
+    case Subject::Scenario: return showScenario(m_name);
+    case Subject::Cluster: return showCluster(m_id);
+    case Subject::Trace: return showTrace(m_id);
+    case Subject::Run: return showRun(m_id);
+    }
+}
+
 void PropertiesView::showNothing() {
+    m_subject = Subject::Nothing;
     setHtml(QStringLiteral("<p style='color:gray'>%1</p>")
                 .arg(tr("Select a cluster, trace, scenario or run in the workspace.")));
 }
@@ -54,6 +65,8 @@ void PropertiesView::showError(const QString& what, const QString& message) {
 }
 
 void PropertiesView::showScenario(const QString& name) {
+    m_subject = Subject::Scenario;
+    m_name = name;
     if (!m_store) return showNothing();
     try {
         const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
@@ -87,6 +100,8 @@ void PropertiesView::showScenario(const QString& name) {
 }
 
 void PropertiesView::showCluster(qint64 id) {
+    m_subject = Subject::Cluster;
+    m_id = id;
     if (!m_store) return showNothing();
     try {
         const cl::Cluster cluster = m_store->cluster(id);
@@ -108,6 +123,8 @@ void PropertiesView::showCluster(qint64 id) {
 }
 
 void PropertiesView::showTrace(qint64 id) {
+    m_subject = Subject::Trace;
+    m_id = id;
     if (!m_store) return showNothing();
     try {
         const cl::Trace trace = m_store->trace(id);
@@ -123,6 +140,8 @@ void PropertiesView::showTrace(qint64 id) {
 }
 
 void PropertiesView::showRun(qint64 id) {
+    m_subject = Subject::Run;
+    m_id = id;
     if (!m_store) return showNothing();
     try {
         const cl::RunInfo run = m_store->runInfo(id);

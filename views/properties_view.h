@@ -21,12 +21,18 @@ public:
     void showCluster(qint64 id);
     void showTrace(qint64 id);
     void showRun(qint64 id);
+    // Shows the current subject again with what the store holds now (after runs finished).
+    void refresh();
 
 private:
     void showTable(const QString& title, const QList<QPair<QString, QString>>& rows);
     void showError(const QString& what, const QString& message);
 
     cl::ScenarioStore* m_store = nullptr;
+    enum class Subject { Nothing, Scenario, Cluster, Trace, Run };
+    Subject m_subject = Subject::Nothing;
+    QString m_name;
+    qint64 m_id = 0;
 };
 
 }  // namespace cl::views

@@ -54,6 +54,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_policies->setToolTip(tr("Policies to run on this scenario's cluster and trace. A policy other than the "
                               "scenario's own becomes a what-if scenario named <scenario>/<policy>."));
     m_policies->setUniformItemSizes(true);
+    m_policies->setMaximumHeight(fontMetrics().height() * 12);
     for (const QString& policy : offeredPolicies()) {
         auto* item = new QListWidgetItem(policy, m_policies);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);

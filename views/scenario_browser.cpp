@@ -58,15 +58,15 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
         addAction(action);
         return action;
     };
-    m_new = makeAction(tr("&New scenario\u2026"), themed("document-new", QStyle::SP_FileIcon),
+    m_new = makeAction(tr("&New scenario\u2026"), QIcon(QStringLiteral(":/icons/scenario.svg")),
                        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N),
                        tr("Create a scenario from the stored inputs"));
-    m_duplicate = makeAction(tr("&Duplicate as what-if\u2026"), themed("edit-copy", QStyle::SP_FileDialogNewFolder),
+    m_duplicate = makeAction(tr("&Duplicate as what-if\u2026"), QIcon(QStringLiteral(":/icons/what-if.svg")),
                              QKeySequence(Qt::CTRL | Qt::Key_D),
                              tr("Copy the current scenario with some settings changed"));
     m_rename = makeAction(tr("&Rename"), themed("edit-rename", QStyle::SP_FileDialogContentsView),
                           QKeySequence(Qt::Key_F2), tr("Rename the current scenario in place"));
-    m_delete = makeAction(tr("De&lete\u2026"), themed("edit-delete", QStyle::SP_TrashIcon),
+    m_delete = makeAction(tr("De&lete\u2026"), QIcon(QStringLiteral(":/icons/remove.svg")),
                           QKeySequence(QKeySequence::Delete), tr("Delete the current scenario and its runs"));
     connect(m_new, &QAction::triggered, this, &ScenarioBrowser::newScenario);
     connect(m_duplicate, &QAction::triggered, this, &ScenarioBrowser::duplicateCurrent);
