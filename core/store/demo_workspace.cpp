@@ -20,6 +20,7 @@ std::vector<std::string> demoScenarioNames() {
 }
 
 std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
+    Transaction tx(store.db());
     ScenarioSpec base;
     base.cluster_id = store.putCluster(builtinCluster(kDemoCluster));
     base.trace_id = store.putTrace(demoTrace());
@@ -33,6 +34,7 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
         spec.policy = kDemoPolicies[i];
         store.createScenario(spec);
     }
+    tx.commit();
     return names;
 }
 

@@ -8,9 +8,9 @@
 
 namespace cl {
 
-// Stores the demo inputs and creates the demo scenarios that do not exist yet (scenarios
-// the user renamed, edited or deleted are left alone). Returns the demo scenario names, in
-// the order they should be shown.
+// Stores the demo inputs and creates the demo scenarios whose names are free, all in one
+// transaction (renamed or edited demo scenarios are left alone; a deleted one comes back).
+// Returns the demo scenario names, in the order they should be shown.
 std::vector<std::string> populateDemoWorkspace(ScenarioStore& store);
 
 // The names populateDemoWorkspace creates ("demo/fifo", ...).

@@ -87,15 +87,24 @@ RunOutcome runScenarioImpl(ScenarioStore& store, const std::string& name, bool f
     try {
         result = simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
     } catch (const std::exception& e) {
-        if (run_id == 0) run_id = store.beginRun(info.id, version);
-        markFailed(store, run_id, e.what());
+        // Record why, but a store that cannot take the record must not hide the real error.
+        try {
+            if (run_id == 0) run_id = store.beginRun(info.id, version);
+        } catch (...) {
+        }
+        if (run_id != 0) markFailed(store, run_id, e.what());
         throw;
     }
     if (result.cancelled) {
         if (run_id == 0) return {0, false, {}};
         store.failRun(run_id, RunStatus::Cancelled, "cancelled by the user");
+    } else if (run_id == 0) {
+        // One transaction: a writer killed half-way leaves no 'running' row behind.
+        Transaction tx(store.db());
+        run_id = store.beginRun(info.id, version);
+        store.saveRun(run_id, result);
+        tx.commit();
     } else {
-        if (run_id == 0) run_id = store.beginRun(info.id, version);
         try {
             store.saveRun(run_id, result);
         } catch (const std::exception& e) {

@@ -97,6 +97,9 @@ public:
     ScenarioStore(const std::string& path, int schema_version);
 
     const std::string& path() const { return db_.path(); }
+    // Opened read-only (the file or its directory is write-protected): reads work, every
+    // write throws StoreError.
+    bool isReadOnly() const { return db_.isReadOnly(); }
     int schemaVersion();
 
     // Inputs. Storing content identical to a stored item returns the existing id.

@@ -140,6 +140,8 @@ void SqliteDb::exec(std::string_view sql) {
 }
 
 Statement SqliteDb::prepare(std::string_view sql) { return Statement(db_, sql, path_); }
+bool SqliteDb::isReadOnly() const { return sqlite3_db_readonly(db_, "main") == 1; }
+
 std::int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 int SqliteDb::changes() const { return sqlite3_changes(db_); }
 

@@ -72,6 +72,8 @@ public:
     int changes() const;
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
+    // True when SQLite opened the file read-only (a write-protected file or directory).
+    bool isReadOnly() const;
     [[noreturn]] void fail(const std::string& what) const;
 
 private:

@@ -176,6 +176,12 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
     // Until the file is known to be a workspace this build reads, closing the connection must
     // not fold a write-ahead log left beside it (by a newer build or another program) into it.
     sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    // SQLite falls back to read-only for a write-protected file; every run and edit would then
+    // fail late, so say so now.
+    if (db.isReadOnly())
+        throw StoreError(db.path() +
+                         ": the workspace is write-protected (the file or its folder is read-only); ClusterLoom "
+                         "needs to write to it. Change its permissions or copy it to a writable folder.");
     try {
         // The first read of the header: a file that is not SQLite fails here, before any write.
         // One statement, so one snapshot: another process creating the workspace commits its

@@ -20,6 +20,8 @@
 #include <sstream>
 #include <tuple>
 
+#include <unistd.h>
+
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
@@ -575,6 +577,21 @@ class TestStore : public QObject {
     }
 
 private slots:
+    void writeProtectedWorkspaceIsRefusedWithAClearMessage() {
+        if (geteuid() == 0) QSKIP("file permissions do not bind root");
+        QTemporaryDir tmp;
+        const std::string path = tmp.filePath("w.sqlite").toStdString();
+        { ScenarioStore store(path); }
+        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::remove);
+        try {
+            ScenarioStore store(path);
+            QFAIL("a write-protected workspace opened");
+        } catch (const StoreError& e) {
+            QVERIFY2(std::string(e.what()).find("write-protected") != std::string::npos, e.what());
+        }
+        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    }
+
     void initTestCase() {
         QVERIFY(dir_.isValid());
         if (qEnvironmentVariableIsSet("CLUSTERLOOM_WRITE_V1_FIXTURE")) {
