@@ -155,7 +155,12 @@ int main(int argc, char** argv) {
         const QString last = QSettings().value(QStringLiteral("lastWorkspace")).toString();
         path = !last.isEmpty() && QFileInfo::exists(last) ? last : QString::fromStdString(cl::ScenarioStore::defaultPath());
     }
-    const bool demo = parser.isSet(demoOption) || !QFileInfo::exists(path);
+    // A new file, and the default workspace while it is empty, start with the demo.
+    const QString defaultPath = QString::fromStdString(cl::ScenarioStore::defaultPath());
+    using Demo = cl::views::MainWindow::Demo;
+    const Demo demo = parser.isSet(demoOption) || screenshot                              ? Demo::Always
+                      : !QFileInfo::exists(path) || QFileInfo(path) == QFileInfo(defaultPath) ? Demo::IfEmpty
+                                                                                            : Demo::No;
 
     cl::views::MainWindow window(cl::views::MainWindow::Options{!screenshot});
     if (parser.isSet(themeOption)) window.setTheme(cl::views::themeFromName(theme));

@@ -61,7 +61,7 @@ void applyTheme(Theme theme) {
     static const QString systemStyle = QApplication::style() ? QApplication::style()->name() : QString();
     if (theme == Theme::System) {
         if (!systemStyle.isEmpty()) QApplication::setStyle(QStyleFactory::create(systemStyle));
-        QApplication::setPalette(QApplication::style()->standardPalette());
+        QApplication::setPalette(QPalette());  // the desktop's own colours again
         qApp->setStyleSheet(QString());
         return;
     }

@@ -23,7 +23,10 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTimer>
 #include <QUndoStack>
+#include <QItemSelectionModel>
+#include <QTreeView>
 
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
@@ -40,6 +43,7 @@
 #include "views/scenario_browser.h"
 #include "views/store_run_job.h"
 #include "views/trace_browser.h"
+#include "views/workspace_model.h"
 
 namespace cl::views {
 
@@ -129,6 +133,9 @@ void MainWindow::createWidgets() {
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
+    connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentItemChanged(current); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
     connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
     connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
     connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
@@ -190,6 +197,7 @@ void MainWindow::createActions() {
     m_redoAction = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
     m_redoAction->setIcon(actionIcon("redo"));
     m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    updateUndoShortcuts();
 
     m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
                        tr("Run the policies checked in the Run panel on the selected scenario"),
@@ -279,6 +287,16 @@ void MainWindow::createMenus() {
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
+void MainWindow::updateUndoShortcuts() {
+    // Undo and redo change the cluster; their keys act only where the cluster is visible, so
+    // Ctrl+Z in the results or the browser never changes something out of sight.
+    const bool editing = m_tabs->currentWidget() == m_editor;
+    m_undoAction->setShortcut(editing ? QKeySequence(QKeySequence::Undo) : QKeySequence());
+    m_redoAction->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                                                             QKeySequence(Qt::CTRL | Qt::Key_Y)}
+                                       : QList<QKeySequence>{});
+}
+
 QStringList MainWindow::viewNames() {
     return {QStringLiteral("results"), QStringLiteral("cluster"), QStringLiteral("trace")};
 }
@@ -337,12 +355,26 @@ void MainWindow::updateRecentMenu() {
         QAction* action = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         action->setToolTip(path);
         action->setStatusTip(path);
-        connect(action, &QAction::triggered, this, [this, path] {
-            QString error;
-            if (!openWorkspace(path, false, &error)) QMessageBox::warning(this, tr("Open workspace"), error);
-        });
+        connect(action, &QAction::triggered, this, [this, path] { openRecent(path); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openRecent(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        // Opening would create an empty workspace where the old one was.
+        QSettings settings;
+        QStringList recent = settings.value(QStringLiteral("recentWorkspaces")).toStringList();
+        recent.removeAll(path);
+        settings.setValue(QStringLiteral("recentWorkspaces"), recent);
+        updateRecentMenu();
+        QMessageBox::warning(this, tr("Open workspace"),
+                             tr("%1 no longer exists (moved or deleted); it was removed from the recent list.").arg(path));
+        return;
+    }
+    QString error;
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("Open workspace"), tr("Cannot open %1:\n\n%2").arg(path, error));
 }
 
 void MainWindow::updateTitle() {
@@ -365,43 +397,58 @@ void MainWindow::setRunningUi(bool running) {
     m_newAction->setEnabled(!running);
     m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
     m_runPanel->setRunning(running);
+    m_browser->setEditingLocked(running);
     m_progress->setVisible(running);
 }
 
-bool MainWindow::openWorkspace(const QString& path, bool demo, QString* error) {
+bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     if (isRunning()) {
         if (error) *error = tr("Stop the running simulations before opening another workspace.");
         return false;
     }
+    if (m_store && !confirmDiscardEdits()) {
+        if (error) error->clear();  // the user chose to stay; nothing to report
+        return false;
+    }
     std::unique_ptr<cl::ScenarioStore> store;
     QStringList demoNames;
+    QString first;
     try {
         store = std::make_unique<cl::ScenarioStore>(path.toStdString());
-        if (demo)
+        if (demo == Demo::Always || (demo == Demo::IfEmpty && store->scenarios().empty()))
             for (const auto& name : cl::populateDemoWorkspace(*store)) demoNames << QString::fromStdString(name);
+        const auto scenarios = store->scenarios();
+        if (!demoNames.isEmpty())
+            first = demoNames.first();
+        else if (!scenarios.empty())
+            first = QString::fromStdString(scenarios.front().spec.name);
     } catch (const std::exception& e) {
         if (error) *error = QString::fromStdString(e.what());
         log(tr("Could not open %1: %2").arg(path, QString::fromStdString(e.what())));
         return false;
     }
     m_job.reset();
+    // Nothing of the previous workspace may be saved into this one by mistake.
+    m_runPanel->setScenario(nullptr);
+    m_runPanel->clearRuns();
+    m_browser->setStore(nullptr);
+    m_results->setStore(nullptr);
+    m_properties->setStore(nullptr);
     m_store = std::move(store);
+    m_editor->setCluster(cl::Cluster{});
+    m_editorClusterId = 0;
+    showTrace(nullptr);
+    m_shownTraceId = 0;
     m_path = QFileInfo(path).absoluteFilePath();
     m_browser->setStore(m_store.get());
     m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
-    m_runPanel->setScenario(nullptr);
     addRecent(m_path);
     updateTitle();
     log(tr("Opened workspace %1").arg(m_path));
     statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(m_path).fileName()), 5000);
 
-    const auto scenarios = m_store->scenarios();
-    if (!scenarios.empty()) {
-        const QString first = demoNames.isEmpty() ? QString::fromStdString(scenarios.front().spec.name) : demoNames.first();
-        m_browser->selectScenario(first);
-        onScenarioSelected(first);
-    }
+    if (!first.isEmpty()) m_browser->selectScenario(first);
     if (!demoNames.isEmpty()) runScenarios(demoNames);
     return true;
 }
@@ -425,18 +472,36 @@ bool MainWindow::confirmDiscardEdits() {
 void MainWindow::onScenarioSelected(const QString& name) {
     if (!m_store || name.isEmpty()) {
         m_runPanel->setScenario(nullptr);
+        m_results->showScenario({});
         return;
     }
     try {
         const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
         m_runPanel->setScenario(&info);
-        m_properties->showScenario(name);
         m_results->showScenario(name);
-        // Follow the selection in the editor and trace views unless that would drop edits.
-        if (!m_editor->isModified()) m_editor->setCluster(m_store->cluster(info.spec.cluster_id));
-        showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
+        // Follow the selection in the editor and the trace browser, unless that would drop
+        // edits or reload what is already shown (and reset the user's filters).
+        if (!m_editor->isModified() && m_editorClusterId != info.spec.cluster_id) {
+            m_editor->setCluster(m_store->cluster(info.spec.cluster_id));
+            m_editorClusterId = info.spec.cluster_id;
+        }
+        if (m_shownTraceId != info.spec.trace_id) {
+            showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
+            m_shownTraceId = info.spec.trace_id;
+        }
     } catch (const std::exception& e) {
         log(tr("Cannot show scenario %1: %2").arg(name, QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onCurrentItemChanged(const QModelIndex& current) {
+    const qint64 id = current.data(WorkspaceModel::IdRole).toLongLong();
+    switch (m_browser->model()->kind(current)) {
+    case WorkspaceModel::Kind::Scenario: m_properties->showScenario(m_browser->model()->scenarioName(current)); break;
+    case WorkspaceModel::Kind::Cluster: m_properties->showCluster(id); break;
+    case WorkspaceModel::Kind::Trace: m_properties->showTrace(id); break;
+    case WorkspaceModel::Kind::Run: m_properties->showRun(id); break;
+    case WorkspaceModel::Kind::Group: m_properties->showNothing(); break;
     }
 }
 
@@ -446,6 +511,7 @@ void MainWindow::onClusterActivated(qint64 id) {
     if (!confirmDiscardEdits()) return;
     try {
         m_editor->setCluster(m_store->cluster(id));
+        m_editorClusterId = id;
         m_tabs->setCurrentWidget(m_editor);
     } catch (const std::exception& e) {
         log(tr("Cannot open cluster #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
@@ -457,6 +523,7 @@ void MainWindow::onTraceActivated(qint64 id) {
     m_properties->showTrace(id);
     try {
         showTrace(std::make_shared<const cl::Trace>(m_store->trace(id)));
+        m_shownTraceId = id;
         m_tabs->setCurrentWidget(m_traces);
     } catch (const std::exception& e) {
         log(tr("Cannot open trace #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
@@ -550,6 +617,7 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
                                                     : tr("%n run(s) done", nullptr, total),
                                  8000);
         emit runsFinished();
+        if (m_closeWhenStopped) QTimer::singleShot(0, this, &QWidget::close);
     });
     m_progress->setValue(0);
     setRunningUi(true);
@@ -564,13 +632,23 @@ void MainWindow::stopRuns() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (isRunning()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Runs in progress"),
+            tr("%n run(s) are still going. Stop them and quit? Finished runs are kept; the others are not stored.",
+               nullptr, static_cast<int>(m_job->scenarios().size())),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        event->ignore();
+        if (answer == QMessageBox::Yes) {
+            // Quit once the workers have returned, without freezing the window meanwhile.
+            m_closeWhenStopped = true;
+            stopRuns();
+        }
+        return;
+    }
     if (!confirmDiscardEdits()) {
         event->ignore();
         return;
-    }
-    if (isRunning()) {
-        m_job->cancel();
-        m_job->waitForWorkers();
     }
     saveSettings();
     event->accept();

@@ -15,6 +15,7 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QModelIndex;
 class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
@@ -47,10 +48,11 @@ public:
     MainWindow() : MainWindow(Options{}) {}
     ~MainWindow() override;
 
-    // Opens (creating if missing) a workspace file; with `demo`, also stores the bundled demo
-    // scenarios and runs those not yet run. On failure the current workspace stays open and
-    // *error says why.
-    bool openWorkspace(const QString& path, bool demo = false, QString* error = nullptr);
+    // Whether opening a workspace adds the bundled demo scenarios (and runs those not yet run).
+    enum class Demo { No, IfEmpty, Always };
+    // Opens (creating if missing) a workspace file. On failure, or when the user keeps unsaved
+    // cluster edits, the current workspace stays open and *error says why.
+    bool openWorkspace(const QString& path, Demo demo = Demo::No, QString* error = nullptr);
     QString workspacePath() const { return m_path; }
     cl::ScenarioStore* store() const { return m_store.get(); }
 
@@ -110,6 +112,9 @@ private:
     bool confirmDiscardEdits();
 
     void onScenarioSelected(const QString& name);
+    void onCurrentItemChanged(const QModelIndex& current);
+    void updateUndoShortcuts();
+    void openRecent(const QString& path);
     void onClusterActivated(qint64 id);
     void onTraceActivated(qint64 id);
     void onRunActivated(qint64 id);
@@ -131,6 +136,9 @@ private:
     std::unique_ptr<cl::ScenarioStore> m_store;
     std::shared_ptr<const cl::ProfileSet> m_profiles;
     std::shared_ptr<const cl::Trace> m_shownTrace;
+    qint64 m_shownTraceId = 0;    // stored id of the trace in the trace browser (0: none or unsaved)
+    qint64 m_editorClusterId = 0;  // stored id the editor was loaded from
+    bool m_closeWhenStopped = false;
     QString m_path;
     std::unique_ptr<StoreRunJob> m_job;
     int m_failedRuns = 0;

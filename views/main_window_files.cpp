@@ -11,6 +11,7 @@
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTimer>
 #include <QTabWidget>
 #include <QUrl>
 
@@ -49,17 +50,22 @@ bool looksLikeLayout(const QString& path) {
 }  // namespace
 
 void MainWindow::newWorkspace() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("New workspace"), documentsDir(),
-                                                      tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
-    if (path.isEmpty()) return;
+    QFileDialog dialog(this, tr("New workspace"), documentsDir(), tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("sqlite"));
+    // An existing file is never overwritten; it is offered for opening below instead.
+    dialog.setOption(QFileDialog::DontConfirmOverwrite);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
+    const QString path = dialog.selectedFiles().first();
     if (QFileInfo::exists(path)) {
-        QMessageBox::warning(this, tr("New workspace"),
-                             tr("%1 already exists. Open it with File \u203a Open Workspace, or choose a new name.")
-                                 .arg(path));
-        return;
+        const auto answer = QMessageBox::question(
+            this, tr("New workspace"), tr("%1 already exists. Open it instead? (It is not overwritten.)").arg(path),
+            QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Open);
+        if (answer != QMessageBox::Open) return;
     }
     QString error;
-    if (!openWorkspace(path, false, &error)) QMessageBox::warning(this, tr("New workspace"), error);
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("New workspace"), error);
 }
 
 void MainWindow::chooseWorkspace() {
@@ -68,7 +74,7 @@ void MainWindow::chooseWorkspace() {
                                                       tr("ClusterLoom workspaces (*.sqlite *.db);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!openWorkspace(path, false, &error))
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
         QMessageBox::warning(this, tr("Open workspace"), tr("Cannot open %1:\n\n%2").arg(path, error));
 }
 
@@ -233,19 +239,23 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (!url.isLocalFile()) continue;
-        const QString path = url.toLocalFile();
-        if (looksLikeLayout(path)) {
-            QString error;
-            if (!importLayout(path, &error) && !error.isEmpty())
-                QMessageBox::warning(this, tr("Import cluster layout"), error);
-        } else {
-            importTrace(path);
-            break;  // one dialog at a time
-        }
-    }
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
     event->acceptProposedAction();
+    // Dialogs open after the drop has returned, so the drag source is not left waiting.
+    QTimer::singleShot(0, this, [this, paths] {
+        for (const QString& path : paths) {
+            if (looksLikeLayout(path)) {
+                QString error;
+                if (!importLayout(path, &error) && !error.isEmpty())
+                    QMessageBox::warning(this, tr("Import cluster layout"), error);
+            } else {
+                importTrace(path);
+                break;  // one import dialog at a time
+            }
+        }
+    });
 }
 
 }  // namespace cl::views

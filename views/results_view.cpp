@@ -44,7 +44,12 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setToolTip(tr("Latest run of every scenario in this family; select a row to plot its run"));
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { plotRow(current.row()); });
+            [this](const QModelIndex& current) {
+                // The row the user picked stays picked when the family refreshes.
+                if (current.isValid() && current.row() < m_model->rowCount())
+                    m_selected = m_model->policies().at(current.row());
+                plotRow(current.row());
+            });
     m_plot = new UtilizationPlot(splitter);
     splitter->addWidget(m_table);
     splitter->addWidget(m_plot);
@@ -56,6 +61,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
 
 void ResultsView::setStore(cl::ScenarioStore* store) {
     m_store = store;
+    m_plottedRun = 0;
     m_family.clear();
     m_selected.clear();
     showScenario({});
@@ -91,8 +97,8 @@ void ResultsView::showRun(qint64 runId) {
 void ResultsView::refresh() {
     m_latestRun.clear();
     m_policyOf.clear();
-    m_plottedRun = 0;
     if (!m_store || m_family.isEmpty()) {
+        m_plottedRun = 0;
         m_title->setText(tr("Select a scenario in the workspace to see its results."));
         m_model->clear();
         m_plot->showMessage(tr("No scenario selected"));

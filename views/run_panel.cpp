@@ -1,5 +1,7 @@
 #include "views/run_panel.h"
 
+#include <cmath>
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -66,8 +68,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 
     auto* form = new QFormLayout;
     m_load = new QDoubleSpinBox(this);
-    m_load->setRange(0.01, 1000.0);
-    m_load->setDecimals(2);
+    m_load->setRange(0.001, 1000.0);
+    m_load->setDecimals(3);
     m_load->setSingleStep(0.25);
     m_load->setSuffix(QStringLiteral(" \u00d7"));
     m_load->setToolTip(tr("Load factor: submit times are divided by it (2 \u00d7 = twice the arrival rate)"));
@@ -77,7 +79,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_servers->setSpecialValueText(tr("as stored"));
     m_servers->setToolTip(tr("Cluster size: the first N servers, then copies of the last one "
                              "(\u201cwhat if we add 16 servers\u201d)"));
-    form->addRow(tr("&Servers:"), m_servers);
+    form->addRow(tr("Cluster si&ze:"), m_servers);
     m_force = new QCheckBox(tr("Run again if an identical run is stored"), this);
     m_force->setToolTip(tr("Otherwise a scenario whose inputs and settings were already simulated by this "
                            "version reuses that run"));
@@ -129,7 +131,8 @@ void RunPanel::setScenario(const cl::ScenarioInfo* scenario) {
             m_policies->insertItem(0, item);
         }
         setCheckedPolicies({own});
-        m_load->setValue(scenario->spec.parameters.load_factor);
+        m_baseLoad = scenario->spec.parameters.load_factor;
+        m_load->setValue(m_baseLoad);
         m_servers->setValue(scenario->spec.parameters.server_count);
     }
     updateRunEnabled();
@@ -139,7 +142,9 @@ RunPanel::Request RunPanel::request() const {
     Request r;
     r.base = m_base;
     r.policies = checkedPolicies();
-    r.load_factor = m_load->value();
+    // The spin box rounds to its decimals: an untouched value means the scenario's own, exactly.
+    const double step = std::pow(10.0, -m_load->decimals());
+    r.load_factor = std::abs(m_load->value() - m_baseLoad) < step / 2 ? m_baseLoad : m_load->value();
     r.server_count = m_servers->value();
     r.force = m_force->isChecked();
     return r;

@@ -73,6 +73,7 @@ private:
     QPushButton* m_stop = nullptr;
     QTreeWidget* m_runs = nullptr;
     QString m_base;
+    double m_baseLoad = 1.0;
     bool m_running = false;
     struct Row {
         QTreeWidgetItem* item = nullptr;

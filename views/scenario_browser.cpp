@@ -196,13 +196,13 @@ void ScenarioBrowser::duplicateCurrent() {
 
 void ScenarioBrowser::renameCurrent() {
     const QModelIndex current = m_view->currentIndex();
-    if (m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
+    if (m_locked || m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
     m_view->edit(current.siblingAtColumn(WorkspaceModel::NameColumn));
 }
 
 void ScenarioBrowser::deleteCurrent() {
     const QModelIndex current = m_view->currentIndex();
-    if (!m_store || m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
+    if (!m_store || m_locked || m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
     const QString name = m_model->scenarioName(current);
     int runs = 0;
     try {
@@ -261,8 +261,15 @@ void ScenarioBrowser::updateActions() {
     const bool run = m_store && m_view->currentIndex().isValid() && kind == WorkspaceModel::Kind::Run;
     m_new->setEnabled(m_store != nullptr);
     m_duplicate->setEnabled(scenario || run);
-    m_rename->setEnabled(scenario);
-    m_delete->setEnabled(scenario);
+    m_rename->setEnabled(scenario && !m_locked);
+    m_delete->setEnabled(scenario && !m_locked);
+}
+
+void ScenarioBrowser::setEditingLocked(bool locked) {
+    m_locked = locked;
+    m_view->setEditTriggers(locked ? QAbstractItemView::NoEditTriggers
+                                   : QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    updateActions();
 }
 
 void ScenarioBrowser::currentMaybeChanged() {

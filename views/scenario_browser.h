@@ -54,6 +54,9 @@ public:
 
 public slots:
     void refresh();
+    // While runs are going: no rename or delete (a run's scenario must outlive it).
+    void setEditingLocked(bool locked);
+    bool isEditingLocked() const { return m_locked; }
     void newScenario();
     void duplicateCurrent();
     void renameCurrent();  // starts the in-place editor
@@ -90,7 +93,8 @@ private:
     SpecEditor m_editor;
     ErrorHandler m_error;
     QString m_duplicate_source;  // for the default editor's title
-    QString m_current;           // last announced by currentScenarioChanged
+    QString m_current;
+    bool m_locked = false;           // last announced by currentScenarioChanged
 };
 
 }  // namespace cl::views

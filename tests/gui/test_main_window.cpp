@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -24,6 +25,8 @@
 #include "views/run_panel.h"
 #include "views/scenario_browser.h"
 #include "views/summary_table_model.h"
+#include "views/job_table_model.h"
+#include "views/trace_browser.h"
 #include "views/trace_import_dialog.h"
 #include "views/utilization_plot.h"
 
@@ -66,7 +69,7 @@ private slots:
         window.show();
         QSignalSpy done(&window, &MainWindow::runsFinished);
         QString error;
-        QVERIFY2(window.openWorkspace(path, true, &error), qPrintable(error));
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::Always, &error), qPrintable(error));
         QVERIFY(window.isRunning());
         QVERIFY(done.wait(kTimeoutMs));
         QCOMPARE(window.failedRuns(), 0);
@@ -93,7 +96,7 @@ private slots:
 
         // Opening the same workspace again with the demo reuses the stored runs.
         QSignalSpy again(&window, &MainWindow::runsFinished);
-        QVERIFY(window.openWorkspace(path, true, &error));
+        QVERIFY(window.openWorkspace(path, MainWindow::Demo::Always, &error));
         QVERIFY(again.wait(kTimeoutMs));
         QCOMPARE(static_cast<int>(window.store()->runs().size()), static_cast<int>(names.size()));
         QCOMPARE(window.runPanel()->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Reused);
@@ -107,7 +110,7 @@ private slots:
             cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
             cl::populateDemoWorkspace(store);
         }
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), false, &error));
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
         window.scenarioBrowser()->selectScenario(QStringLiteral("demo/srtf"));
         QCOMPARE(window.runPanel()->request().base, QStringLiteral("demo/srtf"));
         window.runPanel()->setCheckedPolicies({QStringLiteral("srtf"), QStringLiteral("fifo")});
@@ -144,25 +147,67 @@ private slots:
         }
         MainWindow window(MainWindow::Options{false});
         QString error;
-        QVERIFY(window.openWorkspace(path, false, &error));
+        QVERIFY(window.openWorkspace(path, MainWindow::Demo::No, &error));
         QSignalSpy done(&window, &MainWindow::runsFinished);
+
+        // Stopped before any worker got to it: nothing stored, the job still ends.
         window.runScenarios({QStringLiteral("burst")});
-        QVERIFY(window.isRunning());
-        QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->runState(QStringLiteral("burst")) == RunPanel::RunState::Running,
-                                 kTimeoutMs);
         window.stopRuns();
-        QVERIFY(done.wait(60000));  // stops at the next progress check, not at the end of the run
-        QVERIFY(!window.isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
         QCOMPARE(window.runPanel()->runState(QStringLiteral("burst")), RunPanel::RunState::Cancelled);
         QVERIFY(window.store()->runs().empty());
-        QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("nothing was stored")));
+
+        // Stopped while simulating: cancelled and nothing stored -- or, on a machine fast
+        // enough to finish first, exactly one finished run. Never a partial or running one.
+        window.runScenarios({QStringLiteral("burst")});
+        QVERIFY(window.isRunning());
+        QVERIFY(window.scenarioBrowser()->isEditingLocked());
+        QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->runState(QStringLiteral("burst")) != RunPanel::RunState::Queued,
+                                 kTimeoutMs);
+        window.stopRuns();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
+        QVERIFY(!window.isRunning());
+        QVERIFY(!window.scenarioBrowser()->isEditingLocked());
+        const auto runs = window.store()->runs();
+        if (window.runPanel()->runState(QStringLiteral("burst")) == RunPanel::RunState::Cancelled) {
+            QVERIFY(runs.empty());
+            QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("nothing was stored")));
+        } else {
+            QCOMPARE(window.runPanel()->runState(QStringLiteral("burst")), RunPanel::RunState::Finished);
+            QCOMPARE(runs.size(), std::size_t(1));
+            QCOMPARE(runs.front().status, cl::RunStatus::Finished);
+        }
+    }
+
+    void switchingWorkspacesLeavesNothingBehind() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QSignalSpy done(&window, &MainWindow::runsFinished);
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("a.sqlite")), MainWindow::Demo::Always, &error));
+        QVERIFY(done.wait(kTimeoutMs));
+        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+        QVERIFY(window.traceBrowser()->jobModel()->rowCount() > 0);
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::No, &error));
+        QCOMPARE(window.clusterEditor()->cluster().servers.size(), std::size_t(0));
+        QCOMPARE(window.traceBrowser()->jobModel()->rowCount(), 0);
+        QCOMPARE(window.runPanel()->runCount(), 0);
+        QVERIFY(window.store()->scenarios().empty());
+        // An empty workspace asked to start with the demo gets it; a non-empty one does not.
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty, &error));
+        QVERIFY(done.wait(kTimeoutMs));
+        const auto count = window.store()->scenarios().size();
+        QVERIFY(count > 0);
+        window.store()->deleteScenario("demo/fifo");
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty, &error));
+        QCOMPARE(window.store()->scenarios().size(), count - 1);
     }
 
     void importShowsErrorsAndStoresOnlyAccepted() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
         QString error;
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), false, &error));
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
         auto& store = *window.store();
         QCOMPARE(store.traces().size(), std::size_t(0));
 
@@ -190,7 +235,7 @@ private slots:
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
         QString error;
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), false, &error));
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
         auto& store = *window.store();
 
         const QString bad = dir.filePath(QStringLiteral("bad-layout.json"));
@@ -217,6 +262,12 @@ private slots:
 
     void menusCarryStandardShortcutsWithoutClashes() {
         MainWindow window(MainWindow::Options{false});
+        // Undo acts on the cluster, so its keys only work where the cluster is shown.
+        QVERIFY(window.findChildren<QAction*>().size() > 0);
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->shortcutContext() == Qt::WindowShortcut)
+                QVERIFY2(!action->shortcuts().contains(QKeySequence(QKeySequence::Undo)), qPrintable(action->text()));
+        QVERIFY(window.showView(QStringLiteral("cluster")));
         QStringList menus;
         for (QAction* action : window.menuBar()->actions()) menus << action->text().remove(QLatin1Char('&'));
         for (const char* name : {"File", "Edit", "Simulation", "View", "Help"})
@@ -232,6 +283,18 @@ private slots:
                                         QKeySequence(QKeySequence::Save), QKeySequence(QKeySequence::Undo),
                                         QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_E)})
             QVERIFY2(shortcuts.contains(key.toString()), qPrintable(key.toString()));
+        // Mnemonics that act window-wide: the menu bar's and those of the labels in the docks.
+        window.show();
+        QStringList mnemonics;
+        for (QAction* action : window.menuBar()->actions()) mnemonics << QKeySequence::mnemonic(action->text()).toString();
+        for (QLabel* label : window.findChildren<QLabel*>())
+            if (label->buddy() && label->isVisibleTo(&window) && !window.centralWidget()->isAncestorOf(label))
+                mnemonics << QKeySequence::mnemonic(label->text()).toString();
+        mnemonics.removeAll(QString());
+        QStringList uniqueMnemonics = mnemonics;
+        uniqueMnemonics.removeDuplicates();
+        QVERIFY2(uniqueMnemonics.size() == mnemonics.size(), qPrintable(mnemonics.join(QStringLiteral(", "))));
+
         QStringList unique = shortcuts;
         unique.removeDuplicates();
         if (unique.size() != shortcuts.size()) {
