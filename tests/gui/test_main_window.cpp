@@ -7,7 +7,14 @@
 #include <QAction>
 #include <QFile>
 #include <QLabel>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QUrl>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -258,6 +265,59 @@ private slots:
         QCOMPARE(store.clusters().size(), std::size_t(2));
         window.clusterEditor()->undoStack()->undo();
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+    }
+
+    void damagedWorkspaceIsRefusedAndTheCurrentOneStays() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        const QString good = dir.filePath(QStringLiteral("good.sqlite"));
+        QVERIFY(window.openWorkspace(good, MainWindow::Demo::No, &error));
+        const QString damaged = dir.filePath(QStringLiteral("damaged.sqlite"));
+        writeFile(damaged, QByteArray("this is not a database, just text\n").repeated(200));
+        QVERIFY(!window.openWorkspace(damaged, MainWindow::Demo::Always, &error));
+        QVERIFY2(error.contains(QStringLiteral("damaged.sqlite")), qPrintable(error));
+        QCOMPARE(window.workspacePath(), QFileInfo(good).absoluteFilePath());
+        QVERIFY(window.store() != nullptr);
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().startsWith("this is not a database"));  // untouched
+    }
+
+    void droppedLayoutIsImported() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(cl::dataDir()) +
+                                          QStringLiteral("/clusters/sjf-bsbf-16.json"))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QTRY_COMPARE(window.store()->clusters().size(), std::size_t(1));
+        QCOMPARE(window.clusterEditor()->cluster().name, window.store()->clusters().front().name);
+    }
+
+    void layoutIsRememberedAcrossSessions() {
+        QSettings().clear();
+        {
+            MainWindow window;  // with settings
+            window.show();
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+                if (dock->objectName() == QLatin1String("logDock")) dock->hide();
+            window.setTheme(cl::views::Theme::Dark);
+            window.close();
+        }
+        MainWindow again;
+        again.show();
+        for (QDockWidget* dock : again.findChildren<QDockWidget*>())
+            QCOMPARE(dock->isVisible(), dock->objectName() != QLatin1String("logDock"));
+        QCOMPARE(QSettings().value(QStringLiteral("theme")).toString(), QStringLiteral("dark"));
+        again.setTheme(cl::views::Theme::System);
+        QSettings().clear();
     }
 
     void menusCarryStandardShortcutsWithoutClashes() {
