@@ -50,10 +50,12 @@ void writeSegmentsCsv(const SimResult& r, const std::string& path) {
 void writeSeriesCsv(const SimResult& r, const std::string& path) {
     AtomicFile f(path);
     auto& o = f.stream();
-    o << "t,queue_length,running_jobs,blocking_index,gpu_utilization\n";
+    o << "t,queue_length,running_jobs,blocking_index,gpu_utilization,storage_utilization,cpu_utilization,"
+         "gpu_compute_utilization,network_utilization\n";
     for (const auto& s : r.series)
         o << num(s.t) << ',' << s.queue_length << ',' << s.running_jobs << ',' << num(s.blocking_index) << ','
-          << num(s.gpu_utilization) << '\n';
+          << num(s.gpu_utilization) << ',' << num(s.storage_utilization) << ',' << num(s.cpu_utilization) << ','
+          << num(s.gpu_compute_utilization) << ',' << num(s.network_utilization) << '\n';
     f.commit();
 }
 

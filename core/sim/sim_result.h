@@ -38,6 +38,16 @@ struct TimeSample {
     int running_jobs = 0;
     double blocking_index = 0;  // mean over pending jobs of pending time / remaining time
     double gpu_utilization = 0; // busy GPUs / all GPUs
+    // How busy each resource of the cluster is, as a fraction of all GPUs' worth of it: every
+    // running job contributes, per GPU it holds, the share of its iteration that its stage on
+    // that resource takes (stage time / the iteration time it achieves, alone or interleaved).
+    // Stages are storage, CPU, GPU and network; in a 3-stage profile (Muri's: data loading with
+    // preprocessing, GPU, network) the first stage keeps both storage and CPU busy. A job
+    // without stage times counts as GPU compute only. NaN in runs stored before these existed.
+    double storage_utilization = 0;
+    double cpu_utilization = 0;
+    double gpu_compute_utilization = 0;
+    double network_utilization = 0;
 };
 
 struct Summary {

@@ -4,6 +4,7 @@
 #include "core/sim/simulator.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -258,28 +259,72 @@ private:
         }
     }
 
+    // Per running job: the share of its iteration each resource (storage, CPU, GPU, network)
+    // is busy, from its stage times (TimeSample documents the rule).
+    std::array<double, 4> resourceShares(int j) const {
+        const EngineJob& job = jobs_[j];
+        const std::vector<double>& st = job.stage_times;
+        if ((st.size() != 4 && st.size() != 3) || job.iter_time <= 0) return {0.0, 0.0, 1.0, 0.0};
+        const double period = job.iter_time * speedOn(j, job.held);  // in reference-GPU time
+        const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
+        if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
+        return {share(st[0]), share(st[0]), share(st[1]), share(st[2])};  // Muri: loading+preprocessing, GPU, network
+    }
+
     void sample(double t) {
         if (!options_.record_series) return;
         int pending = 0;
         double blocking = 0.0;
-        int busy = 0;
         for (int j : active_) {
             const EngineJob& job = jobs_[j];
-            if (job.status == Status::Running) {
-                busy += job.gpus;
-                continue;
-            }
+            if (job.status == Status::Running) continue;
             ++pending;
             double waited = (t - job.submit) - job.attained;
             double remaining = job.remaining * job.iter_time;
             if (remaining > 0) blocking += waited / remaining;
+        }
+        // Busy GPUs and resource use in GPUs' worth. Jobs that share GPUs add up per GPU, and a
+        // GPU counts once and is at most fully busy on each resource.
+        int busy = 0;
+        std::array<double, 4> used{};
+        if (scheduler_->maxJobsPerGpu() <= 1) {
+            for (int j : running_) {
+                busy += jobs_[j].gpus;
+                const auto shares = resourceShares(j);
+                for (int r = 0; r < 4; ++r) used[r] += shares[r] * jobs_[j].gpus;
+            }
+        } else {
+            if (gpu_load_.size() != static_cast<std::size_t>(cluster_.totalGpus()))
+                gpu_load_.assign(cluster_.totalGpus(), {-1.0, 0.0, 0.0, 0.0});
+            touched_.clear();
+            for (int j : running_) {
+                const auto shares = resourceShares(j);
+                for (int g : jobs_[j].held) {
+                    auto& load = gpu_load_[g];
+                    if (load[0] < 0) {
+                        load = {0.0, 0.0, 0.0, 0.0};
+                        touched_.push_back(g);
+                    }
+                    for (int r = 0; r < 4; ++r) load[r] += shares[r];
+                }
+            }
+            busy = static_cast<int>(touched_.size());
+            for (int g : touched_) {
+                for (int r = 0; r < 4; ++r) used[r] += std::min(1.0, gpu_load_[g][r]);
+                gpu_load_[g][0] = -1.0;  // untouched again
+            }
         }
         TimeSample s;
         s.t = t;
         s.queue_length = pending;
         s.running_jobs = static_cast<int>(running_.size());
         s.blocking_index = pending ? blocking / pending : 0.0;
-        s.gpu_utilization = cluster_.totalGpus() ? static_cast<double>(busy) / cluster_.totalGpus() : 0.0;
+        const double all = cluster_.totalGpus();
+        s.gpu_utilization = all > 0 ? busy / all : 0.0;
+        s.storage_utilization = all > 0 ? used[0] / all : 0.0;
+        s.cpu_utilization = all > 0 ? used[1] / all : 0.0;
+        s.gpu_compute_utilization = all > 0 ? used[2] / all : 0.0;
+        s.network_utilization = all > 0 ? used[3] / all : 0.0;
         recorder_->sample(s);
     }
 
@@ -384,6 +429,9 @@ private:
     const SimOptions& options_;
     Conventions conv_;
     std::optional<RunRecorder> recorder_;
+    // sample()'s per-GPU resource load when jobs share GPUs ([0] < 0: not touched this sample).
+    std::vector<std::array<double, 4>> gpu_load_;
+    std::vector<int> touched_;
     std::unique_ptr<Scheduler> scheduler_;
     SimResult result_;
 

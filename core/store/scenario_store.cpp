@@ -650,8 +650,9 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
         tick();
     }
     Statement series = db_.prepare(
-        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index, "
+        "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
     for (std::size_t k = 0; k < r.series.size(); ++k) {
         const TimeSample& t = r.series[k];
         series.bind(1, run_id)
@@ -661,6 +662,10 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
             .bind(5, t.running_jobs)
             .bind(6, t.gpu_utilization);
         bindMaybe(series, 7, t.blocking_index);
+        bindMaybe(series, 8, t.storage_utilization);
+        bindMaybe(series, 9, t.cpu_utilization);
+        bindMaybe(series, 10, t.gpu_compute_utilization);
+        bindMaybe(series, 11, t.network_utilization);
         series.run();
         tick();
     }
@@ -816,7 +821,8 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
         }
     }
     Statement series = db_.prepare(
-        "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index FROM run_series WHERE run_id = ?1 "
+        "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index, storage_utilization, "
+        "cpu_utilization, gpu_compute_utilization, network_utilization FROM run_series WHERE run_id = ?1 "
         "ORDER BY position");
     series.bind(1, run_id);
     while (series.step()) {
@@ -826,6 +832,10 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
         t.running_jobs = series.intAt(2);
         t.gpu_utilization = series.doubleAt(3);
         t.blocking_index = maybeAt(series, 4);
+        t.storage_utilization = maybeAt(series, 5);
+        t.cpu_utilization = maybeAt(series, 6);
+        t.gpu_compute_utilization = maybeAt(series, 7);
+        t.network_utilization = maybeAt(series, 8);
         r.series.push_back(t);
     }
     return r;

@@ -140,8 +140,17 @@ ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_by_hash ON runs(content_hash, engine_version, status);
 )sql";
 
+// Version 3: how busy storage, CPU, GPU compute and network are over time (migrated runs
+// get NULL, read back as unknown).
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE run_series ADD COLUMN storage_utilization REAL;
+ALTER TABLE run_series ADD COLUMN cpu_utilization REAL;
+ALTER TABLE run_series ADD COLUMN gpu_compute_utilization REAL;
+ALTER TABLE run_series ADD COLUMN network_utilization REAL;
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3};
     return steps;
 }
 

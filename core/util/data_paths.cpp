@@ -16,7 +16,7 @@ namespace cl {
 // Bumped whenever the engine can compute a different result for the same input, so that a
 // workspace never reuses a run of an older engine as if it were current. Revision 2: Muri
 // pairs interchangeable jobs by one priority-aware rule.
-constexpr int kEngineRevision = 2;
+constexpr int kEngineRevision = 3;
 
 std::string engineVersion() { return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision); }
 

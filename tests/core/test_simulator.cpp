@@ -266,6 +266,51 @@ private slots:
         }
     }
 
+    void resourceSeriesFollowTheStages() {
+        // One 8-GPU resnet18 job alone on the 64-GPU testbed: each resource is busy for its
+        // stage's share of the iteration, on 8 of 64 GPUs (Muri's 3-stage profile: loading with
+        // preprocessing keeps storage and CPU busy, then GPU, then network).
+        const ProfileSet profiles = builtinProfiles();
+        const Cluster cluster = builtinCluster("muri-testbed-64");
+        Trace t;
+        Job j = job("J0", 0, 8, 3600);
+        j.model = "resnet18";
+        j.iteration_time = 0.0;  // the profile's iteration and stage times
+        t.jobs = {j};
+        const SimResult r = simulate(cluster, t, profiles, "fifo", SimOptions{});
+        QVERIFY(!r.series.empty());
+        const TimeSample& s = r.series.front();
+        const GpuCountProfile* p = profiles.find("resnet18")->at(8);
+        const double iteration = r.jobs[0].solo_iteration_time;  // as simulated (the conventions' solo factor)
+        QVERIFY(iteration >= p->iteration_time);
+        const double share = 8.0 / 64.0;
+        QCOMPARE(s.gpu_utilization, share);
+        QVERIFY(std::abs(s.storage_utilization - p->stage_times[0] / iteration * share) < 1e-12);
+        QCOMPARE(s.cpu_utilization, s.storage_utilization);
+        QVERIFY(std::abs(s.gpu_compute_utilization - p->stage_times[1] / iteration * share) < 1e-12);
+        QVERIFY(std::abs(s.network_utilization - p->stage_times[2] / iteration * share) < 1e-12);
+    }
+
+    void sharedGpusCountOnceAndAtMostFullyBusy() {
+        // Under Muri, jobs interleave on the same GPUs: a GPU is busy once, and no resource of
+        // it is more than fully used.
+        const ProfileSet profiles = builtinProfiles();
+        const Cluster cluster = builtinCluster("muri-testbed-64");
+        const Trace trace = demoTrace();
+        for (const char* policy : {"muri-s", "muri-l", "srtf"}) {
+            const SimResult r = simulate(cluster, trace, profiles, policy, SimOptions{});
+            double most = 0.0;
+            for (const TimeSample& s : r.series) {
+                most = std::max(most, s.gpu_utilization);
+                for (double u : {s.gpu_utilization, s.storage_utilization, s.cpu_utilization, s.gpu_compute_utilization,
+                                 s.network_utilization})
+                    QVERIFY2(u >= 0.0 && u <= 1.0 + 1e-12, policy);
+                QVERIFY2(s.gpu_compute_utilization <= s.gpu_utilization + 1e-12, policy);
+            }
+            QVERIFY2(most > 0.5, policy);
+        }
+    }
+
     void isDeterministic() {
         ProfileSet profiles = builtinProfiles();
         GeneratorConfig g;

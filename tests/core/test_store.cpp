@@ -193,6 +193,10 @@ std::string diffResults(const SimResult& a, const SimResult& b, bool with_segmen
         DIFF_FIELD(at + "running_jobs", x.running_jobs, y.running_jobs);
         DIFF_DOUBLE(at + "blocking_index", x.blocking_index, y.blocking_index);
         DIFF_DOUBLE(at + "gpu_utilization", x.gpu_utilization, y.gpu_utilization);
+        DIFF_DOUBLE(at + "storage_utilization", x.storage_utilization, y.storage_utilization);
+        DIFF_DOUBLE(at + "cpu_utilization", x.cpu_utilization, y.cpu_utilization);
+        DIFF_DOUBLE(at + "gpu_compute_utilization", x.gpu_compute_utilization, y.gpu_compute_utilization);
+        DIFF_DOUBLE(at + "network_utilization", x.network_utilization, y.network_utilization);
     }
     return {};
 }
@@ -1016,13 +1020,13 @@ private slots:
             QCOMPARE(v1.schemaVersion(), 1);
             storeSmallInputs(v1);
         }
-        ScenarioStore v2(path);
-        QCOMPARE(v2.schemaVersion(), 2);
-        QCOMPARE(v2.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 3), "no workspace schema 3");
+        ScenarioStore latest(path);
+        QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
+        QCOMPARE(latest.traces().size(), std::size_t(1));
+        VERIFY_STORE_ERROR(ScenarioStore(path, 4), "no workspace schema 4");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
-        QCOMPARE(ScenarioStore(path).schemaVersion(), 2);
+        QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
     }
 
     void version1FixtureMigrates() {
@@ -1036,7 +1040,7 @@ private slots:
             QCOMPARE(v.intAt(0), 1);
         }
         ScenarioStore store(path);
-        QCOMPARE(store.schemaVersion(), 2);
+        QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(integrity(store), std::string("ok"));
         {
             // The version-1 file is kept beside it for older builds.
@@ -1070,7 +1074,10 @@ private slots:
         QCOMPARE(runs[0].engine_version, std::string(kFixtureEngine));
         QCOMPARE(runs[0].content_hash, info.content_hash);
         SimResult expected = fixtureResult();
-        for (auto& t : expected.series) t.blocking_index = kNaN;  // version 1 did not keep it
+        for (auto& t : expected.series) {  // version 1 kept none of these
+            t.blocking_index = kNaN;
+            t.storage_utilization = t.cpu_utilization = t.gpu_compute_utilization = t.network_utilization = kNaN;
+        }
         VERIFY_SAME(diffResults(store.loadRun(runs[0].id), expected));
 
         // New runs are saved with the version-2 columns.
@@ -1082,6 +1089,8 @@ private slots:
         QVERIFY(!back.series.empty());
         QVERIFY(std::any_of(back.series.begin(), back.series.end(),
                             [](const TimeSample& t) { return !std::isnan(t.blocking_index); }));
+        QVERIFY(std::any_of(back.series.begin(), back.series.end(),
+                            [](const TimeSample& t) { return t.cpu_utilization > 0.0; }));
         const std::int64_t hand = store.beginRun(info.id, "test");
         store.saveRun(hand, handMadeResult());
         VERIFY_SAME(diffResults(store.loadRun(hand), handMadeResult()));
@@ -1157,9 +1166,9 @@ private slots:
         // An empty file becomes a workspace; a missing folder is created.
         const std::string empty = freshPath();
         writeBytes(empty, "");
-        QCOMPARE(ScenarioStore(empty).schemaVersion(), 2);
+        QCOMPARE(ScenarioStore(empty).schemaVersion(), ScenarioStore::latestSchemaVersion());
         const std::string nested = (fs::path(dir_.path().toStdString()) / "a" / "b" / "ws.sqlite").string();
-        QCOMPARE(ScenarioStore(nested).schemaVersion(), 2);
+        QCOMPARE(ScenarioStore(nested).schemaVersion(), ScenarioStore::latestSchemaVersion());
         QVERIFY(fs::exists(nested));
     }
 };
