@@ -1,0 +1,353 @@
+// The stage-interleaving teaching view: the paper's numbers (Fig. 4 gamma 1.0 / 0.75,
+// Fig. 6's ordering, Table 2's 2.00x) come out of the engine and into the results line;
+// edits in the table or by dragging update gamma at once and invalid ones are refused; the
+// Gantt draws exactly the engine's schedule with no overlap per resource; stepping moves
+// the highlight; the matching view highlights exactly the engine's matching.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "core/interleave/group_time.h"
+#include "core/interleave/stage_schedule.h"
+#include "core/matching/max_weight_matching.h"
+#include "core/util/data_paths.h"
+#include "views/interleave_gantt.h"
+#include "views/interleave_panel.h"
+#include "views/matching_view.h"
+#include "views/stage_table_model.h"
+
+using cl::views::InterleaveGantt;
+using cl::views::InterleavePanel;
+using cl::views::MatchingView;
+using cl::views::StageTableModel;
+using Jobs = std::vector<std::vector<double>>;
+
+namespace {
+
+const cl::ProfileSet& profiles() {
+    static const cl::ProfileSet set = cl::builtinProfiles();
+    return set;
+}
+
+bool near(double a, double b, double tol = 1e-9) { return std::abs(a - b) <= tol * std::max(1.0, std::abs(b)); }
+
+// The engine's matching for these jobs, built the way Muri's grouping weights pairs.
+std::vector<int> engineMatching(const Jobs& jobs, const cl::Contention& c) {
+    std::vector<cl::WeightedEdge> edges;
+    const int n = static_cast<int>(jobs.size());
+    for (int a = 0; a < n; ++a)
+        for (int b = a + 1; b < n; ++b) {
+            const Jobs pair{jobs[static_cast<std::size_t>(a)], jobs[static_cast<std::size_t>(b)]};
+            std::vector<double> solo;
+            for (const auto& s : pair) solo.push_back(std::accumulate(s.begin(), s.end(), 0.0));
+            edges.push_back({a, b, cl::fixedPointWeight(cl::groupTiming(pair, solo, true, c).gamma)});
+        }
+    return cl::maxWeightMatching(n, edges);
+}
+
+void checkNoOverlap(const InterleaveGantt& gantt) {
+    std::map<int, std::vector<cl::StageInterval>> by_resource;
+    for (const auto& iv : gantt.drawnIntervals()) {
+        QVERIFY(iv.t1 > iv.t0);
+        QVERIFY(iv.resource >= 0 && iv.resource < gantt.resourceCount());
+        by_resource[iv.resource].push_back(iv);
+    }
+    for (auto& [res, list] : by_resource) {
+        std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.t0 < b.t0; });
+        for (std::size_t i = 1; i < list.size(); ++i)
+            QVERIFY2(list[i].t0 >= list[i - 1].t1 - 1e-9,
+                     qPrintable(QStringLiteral("resource %1: [%2, %3] overlaps [%4, %5]")
+                                    .arg(res).arg(list[i - 1].t0).arg(list[i - 1].t1).arg(list[i].t0).arg(list[i].t1)));
+    }
+}
+
+void save(QWidget& w, const QString& name) {
+    w.resize(1400, 800);
+    w.show();
+    QCoreApplication::processEvents();
+    const bool ok = w.grab().save(QStringLiteral("/tmp/interleave_%1.png").arg(name));
+    QVERIFY(ok);
+}
+
+}  // namespace
+
+class TestInterleaveView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stageModelEditsAndRefusals() {
+        StageTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(model.setJobs({"A", "B"}, {{2, 1}, {1, 2}}, {}, {"CPU", "GPU"}));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), 3);  // two stages + alone
+        QCOMPARE(model.data(model.index(0, 2), Qt::EditRole).toDouble(), 3.0);
+        QVERIFY(!(model.flags(model.index(0, 2)) & Qt::ItemIsEditable));
+        QVERIFY(model.flags(model.index(0, 0)) & Qt::ItemIsEditable);
+
+        QSignalSpy changed(&model, &StageTableModel::stagesChanged);
+        QSignalSpy refused(&model, &StageTableModel::editRefused);
+        QVERIFY(model.setData(model.index(1, 1), 2.5));
+        QCOMPARE(model.stages()[1][1], 2.5);
+        QCOMPARE(model.data(model.index(1, 2), Qt::EditRole).toDouble(), 3.5);  // the sum follows
+        QVERIFY(model.setData(model.index(1, 0), QStringLiteral("1.5")));
+        QCOMPARE(model.stages()[1][0], 1.5);
+        QCOMPARE(changed.count(), 2);
+
+        for (const QVariant& bad : {QVariant(0.0), QVariant(-1.0), QVariant(QStringLiteral("fast")),
+                                    QVariant(std::numeric_limits<double>::infinity()),
+                                    QVariant(std::numeric_limits<double>::quiet_NaN())})
+            QVERIFY2(!model.setData(model.index(0, 0), bad), qPrintable(bad.toString()));
+        QVERIFY(!model.setData(model.index(0, 2), 5.0));  // alone is read-only
+        QCOMPARE(model.stages()[0][0], 2.0);
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(refused.count(), 5);
+        QVERIFY(refused.last().first().toString().contains(QStringLiteral("CPU")));
+
+        // A measured solo time stays when stages change; bad input is refused whole.
+        QVERIFY(model.setJobs({"vgg16"}, {{82, 75, 66}}, {214}, {"load+preprocess", "GPU", "network"}));
+        QVERIFY(model.setData(model.index(0, 1), 90.0));
+        QCOMPARE(model.soloTimes()[0], 214.0);
+        QVERIFY(!model.setJobs({"x"}, {{1, -1, 1}}, {}, {"a", "b", "c"}));
+        QVERIFY(!model.setJobs({"x", "y"}, {{1, 1, 1}, {1, 1}}, {}, {"a", "b", "c"}));
+        QCOMPARE(model.names(), QStringList{"vgg16"});
+    }
+
+    // Fig. 4: grouping A with B overlaps perfectly (gamma 1.0); A with C leaves the GPU
+    // idle half the time (gamma 0.75). Both from the engine, both in the results line.
+    void fig4Numbers() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig4Plan1);
+        QCOMPARE(panel.gamma(), 1.0);
+        QCOMPARE(panel.iterationTime(), 3.0);
+        QCOMPARE(panel.speedup(), 2.0);
+        QVERIFY2(panel.resultText().startsWith(QStringLiteral("γ = 1.00 · iteration time 3.00 ms · speedup 2.00×")),
+                 qPrintable(panel.resultText()));
+        // k = 2: both orderings pair the same stages, so the worst is the same.
+        panel.setBestOrdering(false);
+        QCOMPARE(panel.gamma(), 1.0);
+        panel.setBestOrdering(true);
+
+        panel.showExample(InterleavePanel::Example::Fig4Plan2);
+        QCOMPARE(panel.gamma(), 0.75);
+        QCOMPARE(panel.iterationTime(), 4.0);
+        QCOMPARE(panel.speedup(), 1.5);
+        QVERIFY2(panel.resultText().startsWith(QStringLiteral("γ = 0.75 · iteration time 4.00 ms · speedup 1.50×")),
+                 qPrintable(panel.resultText()));
+        const Jobs ac{{2, 1}, {2, 1}};
+        QCOMPARE(panel.gamma(), cl::interleavingEfficiency(ac, cl::bestOrdering(ac).time, 2));
+        QCOMPARE(panel.gantt()->resourceName(0), QStringLiteral("CPU"));
+
+        // Fig. 5: the matching of A-D picks plan 1 (total gamma 2.0), not plan 2 (1.5).
+        MatchingView* m = panel.matchingView();
+        QCOMPARE(m->jobCount(), 4);
+        QCOMPARE(m->matchedGamma(), 2.0);
+        QCOMPARE(m->edgeGamma(0, 2), 0.75);  // A-C
+        QCOMPARE(m->edgeGamma(0, 1), 1.0);   // A-B
+        QCOMPARE(m->matching(), engineMatching({{2, 1}, {1, 2}, {2, 1}, {1, 2}}, cl::Contention::none()));
+    }
+
+    // Fig. 6: on four resources the ordering matters; the toggle switches the engine's
+    // best and worst ordering and the line follows.
+    void fig6BestAndWorst() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig6);
+        QCOMPARE(panel.gamma(), 0.5);
+        QCOMPARE(panel.iterationTime(), 5.0);
+        QSignalSpy spy(&panel, &InterleavePanel::resultChanged);
+        panel.setBestOrdering(false);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(near(panel.gamma(), 10.0 / 24.0));
+        QCOMPARE(panel.iterationTime(), 6.0);
+        QVERIFY2(panel.resultText().startsWith(QStringLiteral("γ = 0.42 · iteration time 6.00 ms")),
+                 qPrintable(panel.resultText()));
+        checkNoOverlap(*panel.gantt());
+
+        panel.showExample(InterleavePanel::Example::Fig1FourBottlenecks);
+        QCOMPARE(panel.bestOrdering(), false);
+        panel.setBestOrdering(true);
+        QCOMPARE(panel.gamma(), 1.0);
+        QCOMPARE(panel.speedup(), 4.0);
+        checkNoOverlap(*panel.gantt());
+    }
+
+    // Table 2: ShuffleNet + A2C + GPT-2 + VGG16 on 16 GPUs, total normalised throughput
+    // 2.00 = the group's speedup vs the four jobs running alone (with contention).
+    void table2Speedup() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Table2);
+        QVERIFY(panel.contentionEnabled());
+        QCOMPARE(panel.stageModel()->jobCount(), 4);
+        QVERIFY2(std::abs(panel.speedup() - 2.00) <= 0.005, qPrintable(panel.resultText()));
+        QVERIFY2(panel.resultText().contains(QStringLiteral("speedup 2.00×")), qPrintable(panel.resultText()));
+        QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 3, 2, 1}));
+        checkNoOverlap(*panel.gantt());
+        save(panel, QStringLiteral("table2"));
+    }
+
+    void editUpdatesGammaAtOnce() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig4Plan1);
+        QSignalSpy spy(&panel, &InterleavePanel::resultChanged);
+        StageTableModel* model = panel.stageModel();
+        QVERIFY(model->setData(model->index(1, 1), 4.0));  // B's GPU stage 2 -> 4
+        QCOMPARE(spy.count(), 1);
+        const Jobs stages{{2, 1}, {1, 4}};
+        const cl::GroupTiming expect = cl::groupTiming(stages, {3, 5}, true, cl::Contention::none());
+        QCOMPARE(panel.gamma(), expect.gamma);
+        QCOMPARE(panel.iterationTime(), expect.iteration_time);
+        QVERIFY(panel.gamma() < 1.0);
+        QVERIFY(panel.resultText().contains(QLocale().toString(expect.gamma, 'f', 2)));
+        // The Gantt shows the new stages, exactly as the engine schedules them.
+        const auto chart = cl::stageSchedule(stages, expect.ordering, panel.gantt()->iterationCount());
+        QCOMPARE(panel.gantt()->drawnIntervals().size(), chart.size());
+        for (std::size_t i = 0; i < chart.size(); ++i) {
+            QCOMPARE(panel.gantt()->drawnIntervals()[i].t0, chart[i].t0);
+            QCOMPARE(panel.gantt()->drawnIntervals()[i].t1, chart[i].t1);
+        }
+        // Invalid edits change nothing.
+        QVERIFY(!model->setData(model->index(0, 0), 0.0));
+        QVERIFY(!model->setData(model->index(0, 0), -2.0));
+        QVERIFY(!model->setData(model->index(0, 0), QStringLiteral("abc")));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(panel.gamma(), expect.gamma);
+    }
+
+    void dragRightEdgeChangesStage() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig4Plan1);
+        panel.resize(1400, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        InterleaveGantt* g = panel.gantt();
+        g->repaint();
+        // A's CPU stage in iteration 1.
+        int index = -1;
+        for (std::size_t i = 0; i < g->drawnIntervals().size(); ++i) {
+            const auto& iv = g->drawnIntervals()[i];
+            if (iv.job == 0 && iv.resource == 0 && iv.iteration == 0) index = static_cast<int>(i);
+        }
+        QVERIFY(index >= 0);
+        const QRectF box = g->blockRect(index);
+        QVERIFY(!box.isEmpty());
+        const QPoint edge(qRound(box.right()), qRound(box.center().y()));
+        const double px_per_ms = box.width() / 2.0;
+        QSignalSpy spy(&panel, &InterleavePanel::resultChanged);
+        QTest::mousePress(g, Qt::LeftButton, {}, edge);
+        QTest::mouseMove(g, edge + QPoint(qRound(px_per_ms), 0));
+        QTest::mouseRelease(g, Qt::LeftButton, {}, edge + QPoint(qRound(px_per_ms), 0));
+        QVERIFY(spy.count() >= 1);
+        QVERIFY2(std::abs(panel.stageModel()->stages()[0][0] - 3.0) <= 0.05,
+                 qPrintable(QString::number(panel.stageModel()->stages()[0][0])));
+        const Jobs now = panel.stageModel()->stages();
+        QCOMPARE(panel.gamma(), cl::groupTiming(now, panel.stageModel()->soloTimes(), true, cl::Contention::none()).gamma);
+    }
+
+    void ganttNeverOverlapsOnRealModels() {
+        InterleavePanel panel(&profiles());
+        panel.setIterations(4);
+        const QStringList names = QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
+        for (int size = 1; size <= 4; ++size)
+            for (int start = 0; start + size <= names.size(); start += 2)
+                for (bool best : {true, false}) {
+                    QVERIFY(panel.setModels(names.mid(start, size)));
+                    panel.setBestOrdering(best);
+                    QVERIFY2(panel.valid(), qPrintable(panel.resultText()));
+                    QCOMPARE(panel.stageModel()->jobCount(), size);
+                    checkNoOverlap(*panel.gantt());
+                    const auto chart = cl::stageSchedule(panel.stageModel()->stages(), panel.timing().ordering, 4);
+                    QCOMPARE(panel.gantt()->drawnIntervals().size(), chart.size());
+                }
+        QVERIFY(!panel.setModels({"no-such-model"}));
+    }
+
+    void stepAdvancesHighlight() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig6);
+        panel.setIterations(3);
+        InterleaveGantt* g = panel.gantt();
+        QCOMPARE(g->currentIteration(), -1);
+        QSignalSpy spy(g, &InterleaveGantt::currentIterationChanged);
+        panel.step();
+        QCOMPARE(g->currentIteration(), 0);
+        panel.step();
+        QCOMPARE(g->currentIteration(), 1);
+        panel.step();
+        panel.step();
+        QCOMPARE(g->currentIteration(), 0);  // wraps
+        QCOMPARE(spy.count(), 4);
+        panel.setPlaying(true);
+        QVERIFY(panel.isPlaying());
+        QCOMPARE(g->currentIteration(), 1);  // Play starts with a step
+        panel.setPlaying(false);
+        QVERIFY(!panel.isPlaying());
+        save(panel, QStringLiteral("fig6_step"));
+    }
+
+    void matchingViewMatchesEngine() {
+        const QStringList all = QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
+        for (int n : {4, 5, 6, 8}) {
+            for (bool contention : {false, true}) {
+                QStringList names = all.mid(0, n);
+                Jobs stages;
+                for (const QString& m : names) {
+                    std::vector<double> ms;
+                    for (double s : profiles().find(m.toStdString())->at(8)->stage_times) ms.push_back(s * 1000);
+                    stages.push_back(ms);
+                }
+                MatchingView view;
+                const cl::Contention c = contention ? cl::Contention{} : cl::Contention::none();
+                view.setContention(c);
+                view.setJobs(names, stages);
+                const auto expect = engineMatching(stages, c);
+                QCOMPARE(view.matching(), expect);
+                int matched = 0;
+                for (int v : view.matching()) matched += v >= 0;
+                QVERIFY(matched >= 2);
+                if (n == 8 && contention) {
+                    view.resize(1000, 800);
+                    const bool ok = view.grab().save(QStringLiteral("/tmp/interleave_matching8.png"));
+                    QVERIFY(ok);
+                }
+            }
+        }
+    }
+
+    void screenshots() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig4Plan1);
+        save(panel, QStringLiteral("fig4_plan1"));
+        panel.showExample(InterleavePanel::Example::Fig4Plan2);
+        save(panel, QStringLiteral("fig4_plan2"));
+        panel.showExample(InterleavePanel::Example::Fig6);
+        panel.setBestOrdering(false);
+        save(panel, QStringLiteral("fig6_worst"));
+        QVERIFY(panel.setModels({"vgg16", "gpt2", "a2c"}));
+        panel.setBestOrdering(true);
+        panel.step();
+        save(panel, QStringLiteral("models3"));
+        // Run groups come in seconds.
+        panel.setGroup({"job 17 (bert)", "job 4 (dqn)"}, {{0.0005, 0.163, 0.018}, {0.44, 0.008, 0.0004}});
+        QCOMPARE(panel.stageModel()->stages()[0][1], 163.0);
+        QVERIFY(panel.valid());
+        save(panel, QStringLiteral("run_group"));
+
+        QImage image(1800, 900, QImage::Format_ARGB32);
+        QPainter p(&image);
+        panel.showExample(InterleavePanel::Example::Fig6);
+        panel.gantt()->paintExport(p, QRectF(0, 0, 1800, 900), QStringLiteral("Fig. 6 (a): the best ordering"));
+        p.end();
+        QVERIFY(image.save(QStringLiteral("/tmp/interleave_export.png")));
+    }
+};
+
+QTEST_MAIN(TestInterleaveView)
+#include "test_interleave_view.moc"

@@ -1,0 +1,103 @@
+#pragma once
+// The interleaving Gantt of one group (Muri paper Fig. 1, 4 and 6): one lane per resource,
+// a coloured block per job stage, idle time hatched, dashed iteration boundaries and a
+// time axis in milliseconds. The schedule comes from the engine (cl::stageSchedule); this
+// widget only draws it, highlights the iteration being stepped through and turns a drag of
+// a block's right edge into a stage-time request.
+#include <vector>
+
+#include <QColor>
+#include <QRectF>
+#include <QStringList>
+#include <QWidget>
+
+#include "core/interleave/ordering.h"
+#include "core/interleave/stage_schedule.h"
+
+class QPainter;
+
+namespace cl::views {
+
+class InterleaveGantt : public QWidget {
+    Q_OBJECT
+public:
+    explicit InterleaveGantt(QWidget* parent = nullptr);
+
+    // names[i] / stages_ms[i]: job i; ordering from bestOrdering/worstOrdering (or
+    // groupTiming) of the same stages; `iterations` group iterations are drawn.
+    // resource_names: lane titles, empty = the engine's (storage, CPU, GPU, network).
+    // Invalid input (the engine throws) clears the chart and returns false.
+    bool setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
+                  const cl::Ordering& ordering, int iterations, const QStringList& resource_names = {});
+    void clear();
+
+    // Exactly the intervals drawn, from the engine.
+    const std::vector<cl::StageInterval>& drawnIntervals() const { return intervals_; }
+    // Where interval i of drawnIntervals() was drawn in the last paint (widget
+    // coordinates); empty before the first paint.
+    QRectF blockRect(int interval) const;
+    int resourceCount() const { return resources_; }
+    int iterationCount() const { return iterations_; }
+    QString resourceName(int resource) const;
+    // The stage a resource's blocks belong to (3-stage jobs: storage and CPU hold stage 0).
+    int stageOfResource(int resource) const;
+
+    // -1: no highlight. Values outside 0..iterationCount()-1 are clamped to -1.
+    int currentIteration() const { return current_; }
+    void setCurrentIteration(int iteration);
+
+    // Draws the chart into any rectangle (export, print): title, legend, lanes, axis. No
+    // cached pixmaps, so it is sharp at any size.
+    void paintExport(QPainter& painter, const QRectF& rect, const QString& title);
+
+    // Job colour (a qualitative, colour-blind-safe palette), shared with the matching view.
+    static QColor jobColor(int job);
+    // "A" for one- or two-letter names (the paper's jobs), else "J1", "J2", ...
+    QString jobLabel(int job) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    // A drag of the right edge of one of `job`'s `stage` blocks asks for this stage time.
+    void stageTimeDragged(int job, int stage, double ms);
+    void currentIterationChanged(int iteration);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct Colors {
+        QColor background, text, grid, lane, hatch, highlight;
+    };
+    struct Block {
+        int interval;  // index into intervals_
+        QRectF rect;
+    };
+    void paintChart(QPainter& p, const QRectF& rect, const QString& title, const Colors& colors,
+                    std::vector<Block>* blocks) const;
+    QString stageLabel(int resource) const;
+    double endTime() const;
+    int blockAt(const QPointF& pos, bool* on_right_edge) const;
+
+    QStringList names_;
+    QStringList resource_names_;
+    std::vector<std::vector<double>> stages_;
+    std::vector<cl::StageInterval> intervals_;
+    int resources_ = 0;
+    int iterations_ = 0;
+    int current_ = -1;
+
+    std::vector<Block> blocks_;  // widget coordinates of the last paint, for hit tests
+    // Drag of a right edge: the time scale is frozen while dragging so the block follows
+    // the pointer even though the chart is re-laid out on every change.
+    int drag_job_ = -1, drag_stage_ = -1;
+    double drag_start_x_ = 0.0, drag_start_ms_ = 0.0, frozen_end_ = 0.0, px_per_ms_ = 0.0;
+};
+
+}  // namespace cl::views

@@ -1,0 +1,65 @@
+#pragma once
+// Muri's grouping as a graph (paper Fig. 5): the jobs are nodes on a circle, every pair that
+// can interleave is an edge weighted with its interleaving efficiency gamma, and the
+// maximum-weight matching the engine picks (cl::maxWeightMatching, Blossom) is drawn thick.
+// Gammas come from cl::groupTiming (best ordering), as in the Muri grouping rounds.
+#include <vector>
+
+#include <QStringList>
+#include <QWidget>
+
+#include "core/interleave/contention.h"
+
+namespace cl::views {
+
+class MatchingView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MatchingView(QWidget* parent = nullptr);
+
+    // Up to kMaxJobs jobs (more are ignored). stages[i]: job i's stage times (any unit, the
+    // same for all); stage_names label them in the node tooltips.
+    void setJobs(const QStringList& names, const std::vector<std::vector<double>>& stages,
+                 const QStringList& stage_names = {});
+    // Contention::none() (default) = the paper's idealised figures; the simulator's factors
+    // give the weights Muri-S really uses.
+    void setContention(const cl::Contention& contention);
+
+    static constexpr int kMaxJobs = 12;
+    int jobCount() const { return static_cast<int>(stages_.size()); }
+    // gamma of the pair, or NaN when the two jobs cannot be grouped (no edge).
+    double edgeGamma(int a, int b) const;
+    // mate[v]: v's partner in the engine's matching, -1 when unmatched.
+    const std::vector<int>& matching() const { return mate_; }
+    // Sum of gamma over the matched pairs.
+    double matchedGamma() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void matchingChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void recompute();
+    std::vector<QPointF> nodePositions(const QRectF& area, double radius_node) const;
+    int nodeAt(const QPointF& pos) const;
+
+    QStringList names_;
+    QStringList stage_names_;
+    std::vector<std::vector<double>> stages_;
+    cl::Contention contention_ = cl::Contention::none();
+    std::vector<double> gamma_;  // n x n, NaN = no edge
+    std::vector<int> mate_;
+    int hover_ = -1;
+    std::vector<QPointF> last_nodes_;  // of the last paint, for hit tests
+    double last_node_r_ = 0.0;
+};
+
+}  // namespace cl::views
