@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -46,6 +47,17 @@ QColor InterleaveGantt::jobColor(int job) {
                                      QColor(0x7F, 0x7F, 0x7F), QColor(0x33, 0x33, 0x99)};
     constexpr int n = sizeof(palette) / sizeof(palette[0]);
     return palette[((job % n) + n) % n];
+}
+
+void InterleaveGantt::setColorSlots(const std::vector<int>& palette_slots) {
+    color_slots_ = palette_slots;
+    update();
+}
+
+QColor InterleaveGantt::colorOf(int job) const {
+    if (color_slots_.size() == static_cast<std::size_t>(names_.size()) && job >= 0 && job < names_.size())
+        return jobColor(color_slots_[static_cast<std::size_t>(job)]);
+    return jobColor(job);
 }
 
 QString InterleaveGantt::jobLabel(int job) const {
@@ -193,7 +205,7 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         };
         for (int j = 0; j < names_.size(); ++j) {
             const QString label = jobLabel(j);
-            item(jobColor(j), label == names_[j] ? label : tr("%1  %2").arg(label, names_[j]));
+            item(colorOf(j), label == names_[j] ? label : tr("%1  %2").arg(label, names_[j]));
         }
         QBrush hatch(colors.hatch, Qt::BDiagPattern);
         item(hatch, tr("idle"));
@@ -251,7 +263,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
             const double t = i * step, x = xOf(t);
             p.setPen(QPen(colors.text, 0));
             p.drawLine(QPointF(x, plot.bottom() + 1), QPointF(x, plot.bottom() + em * 0.35));
-            const QString text = formatMs(t);
+            const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+            const QString text = QLocale().toString(t, 'f', decimals);
             const double w = fm.horizontalAdvance(text);
             p.drawText(QRectF(x - w / 2 - 2, plot.bottom() + em * 0.35, w + 4, em), Qt::AlignCenter, text);
         }
@@ -264,9 +277,9 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         const auto& iv = intervals_[i];
         if (iv.resource < 0 || iv.resource >= resources_) continue;
         const QRectF lane = laneRect(iv.resource);
-        const QRectF box(QPointF(xOf(iv.t0), lane.top() + lane.height() * 0.08),
-                         QPointF(xOf(iv.t1), lane.bottom() - lane.height() * 0.08));
-        QColor fill = jobColor(iv.job);
+        // Full lane height: any hatching that shows is idle time.
+        const QRectF box(QPointF(xOf(iv.t0), lane.top()), QPointF(xOf(iv.t1), lane.bottom()));
+        QColor fill = colorOf(iv.job);
         const bool dim = current_ >= 0 && iv.iteration != current_;
         if (dim) fill = QColor::fromHslF(fill.hslHueF(), fill.hslSaturationF() * 0.35, 0.5 + fill.lightnessF() * 0.45);
         p.setPen(QPen(fill.darker(135), 0));

@@ -52,6 +52,10 @@ public:
 
     // Job colour (a qualitative, colour-blind-safe palette), shared with the matching view.
     static QColor jobColor(int job);
+    // Palette slot of each job (so a job keeps its colour from the matching view); empty or
+    // the wrong size = job i gets slot i.
+    void setColorSlots(const std::vector<int>& palette_slots);
+    QColor colorOf(int job) const;
     // "A" for one- or two-letter names (the paper's jobs), else "J1", "J2", ...
     QString jobLabel(int job) const;
 
@@ -92,6 +96,7 @@ private:
     int resources_ = 0;
     int iterations_ = 0;
     int current_ = -1;
+    std::vector<int> color_slots_;
 
     std::vector<Block> blocks_;  // widget coordinates of the last paint, for hit tests
     // Drag of a right edge: the time scale is frozen while dragging so the block follows

@@ -220,8 +220,8 @@ void InterleavePanel::buildUi() {
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(table_box);
     bottom->addWidget(matching_box);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(gantt_);
     split->addWidget(bottom);
@@ -240,7 +240,7 @@ void InterleavePanel::fillPickers() {
     for (std::size_t i = 0; i < pickers_.size(); ++i) {
         QComboBox* box = pickers_[i];
         box->clear();
-        if (i > 0) box->addItem(tr("—"), QString());
+        box->addItem(tr("—"), QString());
         if (profiles_)
             for (const auto& name : profiles_->modelNames())
                 box->addItem(QString::fromStdString(name), QString::fromStdString(name));
@@ -251,7 +251,7 @@ void InterleavePanel::fillPickers() {
     if (profiles_)
         for (const auto& [name, m] : profiles_->models)
             for (const auto& g : m.by_gpus) counts.insert(g.gpus);
-    for (int c : counts) gpus_->addItem(tr("%n GPU(s)", nullptr, c), c);
+    for (int c : counts) gpus_->addItem(c == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(c), c);
     gpus_->setEnabled(profiles_ != nullptr);
     const int keep = gpus_->findText(current_gpus);
     const int def = gpus_->findData(kDefaultGpus);
@@ -296,6 +296,8 @@ void InterleavePanel::loadJobs(const QStringList& names, const std::vector<std::
     setPlaying(false);
     gantt_->setCurrentIteration(-1);
     const std::size_t k = stages_ms.empty() ? 0 : stages_ms.front().size();
+    if (example_->currentData().toInt() != kCustomEntry && example_->currentData().toInt() != static_cast<int>(Example::Table2))
+        for (QComboBox* box : pickers_) box->setCurrentIndex(0);  // a paper example or a run: no models picked
     if (!model_->setJobs(names, stages_ms, solo_ms, stageNames(k)))
         message_->setText(tr("These jobs cannot be shown: every job needs the same number of stages, each a time >= 0."));
     updateMatching();
@@ -515,6 +517,12 @@ void InterleavePanel::updateMatching() {
         matching_->setJobs(model_->names(), model_->stages(), stageNames(static_cast<std::size_t>(model_->stageCount())));
         break;
     }
+    // A job keeps its colour in both pictures when the graph holds it (same name).
+    std::vector<int> palette_slots;
+    for (const QString& name : model_->names())
+        if (const auto at = matching_->names().indexOf(name); at >= 0) palette_slots.push_back(static_cast<int>(at));
+    if (palette_slots.size() != static_cast<std::size_t>(model_->jobCount())) palette_slots.clear();
+    gantt_->setColorSlots(palette_slots);
 }
 
 }  // namespace cl::views

@@ -127,8 +127,9 @@ void MatchingView::paintEvent(QPaintEvent*) {
     int pairs = 0;
     for (int v = 0; v < n; ++v)
         if (mate_[static_cast<std::size_t>(v)] > v) ++pairs;
-    const QString head = tr("Maximum-weight matching: %n pair(s), total γ = %1", nullptr, pairs)
-                             .arg(locale.toString(matchedGamma(), 'f', 2));
+    const QString total = locale.toString(matchedGamma(), 'f', 2);
+    const QString head = pairs == 1 ? tr("Maximum-weight matching: 1 pair, total γ = %1").arg(total)
+                                    : tr("Maximum-weight matching: %1 pairs, total γ = %2").arg(pairs).arg(total);
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
@@ -148,10 +149,13 @@ void MatchingView::paintEvent(QPaintEvent*) {
 
     const bool all_labels = n <= 6;
     const QColor text = pal.color(QPalette::Text);
-    const QColor matched_col(0xD5, 0x5E, 0x00);
+    // Matched edges in the text colour, thick: no clash with the job colours of the nodes.
+    const QColor matched_col = text;
     QColor faint = pal.color(QPalette::Mid);
 
-    auto edgeVisibleLabel = [&](int a, int b) { return all_labels || hover_ == a || hover_ == b; };
+    auto edgeVisibleLabel = [&](int a, int b) {
+        return all_labels || hover_ == a || hover_ == b || (hover_ < 0 && mate_[static_cast<std::size_t>(a)] == b);
+    };
     struct Label { QPointF at; QString text; bool matched; };
     std::vector<Label> labels;
     for (int pass = 0; pass < 2; ++pass)  // unmatched edges first, matched on top

@@ -27,6 +27,7 @@ public:
 
     static constexpr int kMaxJobs = 12;
     int jobCount() const { return static_cast<int>(stages_.size()); }
+    const QStringList& names() const { return names_; }
     // gamma of the pair, or NaN when the two jobs cannot be grouped (no edge).
     double edgeGamma(int a, int b) const;
     // mate[v]: v's partner in the engine's matching, -1 when unmatched.
