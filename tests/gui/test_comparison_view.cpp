@@ -1,0 +1,303 @@
+// The comparison view (issue 6): what its charts and table show equals the stored runs' data,
+// exactly, for three demo runs (fifo, srtf, muri-s) of one workspace.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include <qcustomplot.h>
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/metrics/comparison.h"
+#include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "views/comparison_model.h"
+#include "views/comparison_view.h"
+#include "views/run_breakdown.h"
+
+using namespace cl;
+using namespace cl::views;
+using Metric = ComparisonModel::Metric;
+
+namespace {
+
+constexpr Metric kMetrics[] = {Metric::AvgJct, Metric::P99Jct, Metric::Makespan, Metric::AvgQueueing};
+
+double summaryValue(const Summary& s, Metric m) {
+    switch (m) {
+    case Metric::AvgJct: return s.avg_jct;
+    case Metric::P99Jct: return s.p99_jct;
+    case Metric::Makespan: return s.makespan;
+    case Metric::AvgQueueing: return s.avg_queueing_delay;
+    }
+    return NAN;
+}
+
+JobRecord job(const std::string& model, int gpus, double jct, bool completed = true) {
+    JobRecord j;
+    j.model = model;
+    j.gpus = gpus;
+    j.completed = completed;
+    if (completed) j.jct = jct;
+    return j;
+}
+
+bool nearlyEqual(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)); }
+
+// Pixels that differ from the background: something was drawn.
+int inkedPixels(const QImage& image) {
+    int inked = 0;
+    const QRgb background = image.pixel(0, 0);
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3) inked += image.pixel(x, y) != background;
+    return inked;
+}
+
+}  // namespace
+
+class TestComparisonView : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::unique_ptr<ScenarioStore> store_;
+    qint64 fifo_ = 0, srtf_ = 0, muri_ = 0;
+    std::map<qint64, SimResult> results_;
+
+    ComparisonModel::Run runOf(qint64 id, const QString& label) { return {id, label, results_.at(id)}; }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        store_ = std::make_unique<ScenarioStore>(dir_.filePath(QStringLiteral("ws.sqlite")).toStdString());
+        populateDemoWorkspace(*store_);
+        fifo_ = runScenario(*store_, "demo/fifo").run_id;
+        srtf_ = runScenario(*store_, "demo/srtf").run_id;
+        muri_ = runScenario(*store_, "demo/muri-s").run_id;
+        for (qint64 id : {fifo_, srtf_, muri_}) {
+            results_[id] = store_->loadRun(id, false);
+            QVERIFY(results_[id].summary.completed > 0);
+        }
+    }
+
+    void breakdownOfHandMadeJobs() {
+        const std::vector<JobRecord> jobs = {job("a", 1, 30.0), job("b", 16, 10.0), job("a", 8, 20.0),
+                                             job("b", 9, 0.0, false), job("a", 2, 40.0)};
+        const JctCdf cdf = jctCdf(jobs);
+        QCOMPARE(cdf.x, (std::vector<double>{10.0, 20.0, 30.0, 40.0}));
+        QCOMPARE(cdf.y, (std::vector<double>{0.25, 0.5, 0.75, 1.0}));
+        QVERIFY(jctCdf({}).x.empty());
+
+        QCOMPARE(kDefaultLargeJobThreshold, 8);
+        const SizeSplit s = splitBySize(jobs);
+        QCOMPARE(s.small_jobs, 3);
+        QCOMPARE(s.large_jobs, 2);
+        QCOMPARE(s.small_completed, 3);
+        QCOMPARE(s.large_completed, 1);
+        QCOMPARE(s.small_avg_jct, 30.0);
+        QCOMPARE(s.large_avg_jct, 10.0);
+        const SizeSplit all_small = splitBySize(jobs, 16);
+        QCOMPARE(all_small.large_jobs, 0);
+        QVERIFY(std::isnan(all_small.large_avg_jct));
+        QCOMPARE(splitBySize(jobs, 1).small_jobs, 1);
+
+        QCOMPARE(relativeTo(5.0, 10.0), 0.5);
+        QVERIFY(std::isnan(relativeTo(5.0, 0.0)));
+    }
+
+    void defaultSplitAgreesWithCore() {
+        for (const auto& [id, result] : results_) {
+            const Comparison c = compareGroups({{"run", {0}, {result}}});
+            const SizeSplit s = splitBySize(result.jobs);
+            QCOMPARE(s.small_avg_jct, c.rows[0].avg_jct_small.mean);
+            if (c.rows[0].avg_jct_large.n > 0) QCOMPARE(s.large_avg_jct, c.rows[0].avg_jct_large.mean);
+        }
+    }
+
+    void modelShowsSummariesAndRatios() {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.baseline(), -1);
+        model.setRuns({runOf(fifo_, "fifo"), runOf(srtf_, "srtf"), runOf(muri_, "muri-s")});
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(ComparisonModel::ColumnCount));
+        QCOMPARE(model.baseline(), 0);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("fifo (baseline)"));
+        QVERIFY(model.index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(model.headerData(ComparisonModel::P99JctRelativeColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("p99 JCT vs base"));
+
+        const qint64 ids[] = {fifo_, srtf_, muri_};
+        for (int r = 0; r < 3; ++r)
+            for (Metric m : kMetrics) {
+                const double v = summaryValue(results_.at(ids[r]).summary, m);
+                const double base = summaryValue(results_.at(fifo_).summary, m);
+                QCOMPARE(model.value(r, m), v);
+                QVERIFY(nearlyEqual(model.relative(r, m), v / base));
+                const int column = 1 + 2 * int(m);
+                QCOMPARE(model.index(r, column).data(ComparisonModel::RawValueRole).toDouble(), v);
+                QCOMPARE(model.index(r, column + 1).data().toString(), ComparisonModel::ratioText(v / base));
+            }
+        QCOMPARE(model.index(0, ComparisonModel::AvgJctRelativeColumn).data().toString(),
+                 ComparisonModel::ratioText(1.0));
+        QCOMPARE(ComparisonModel::ratioText(0.625), QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy baseline(&model, &ComparisonModel::baselineChanged);
+        model.setBaseline(2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(baseline.count(), 1);
+        QCOMPARE(model.comparison().baseline, std::string("muri-s"));
+        for (int r = 0; r < 3; ++r)
+            for (Metric m : kMetrics)
+                QVERIFY(nearlyEqual(model.relative(r, m), summaryValue(results_.at(ids[r]).summary, m) /
+                                                        summaryValue(results_.at(muri_).summary, m)));
+        QCOMPARE(model.relative(2, Metric::Makespan), 1.0);
+        model.setBaseline(7);  // ignored
+        QCOMPARE(model.baseline(), 2);
+
+        // A new selection keeps the baseline run where it is still there.
+        model.setRuns({runOf(muri_, "muri-s"), runOf(srtf_, "srtf")});
+        QCOMPARE(model.baseline(), 0);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.baseline(), -1);
+    }
+
+    void storeSelectsLatestRunPerScenario() {
+        ComparisonView view;
+        QSignalSpy runs(&view, &ComparisonView::runsChanged);
+        view.setStore(store_.get());
+        QCOMPARE(view.runs(), (QList<qint64>{fifo_, srtf_, muri_}));
+        QCOMPARE(runs.count(), 1);
+        QCOMPARE(view.baselineRun(), fifo_);
+        QVERIFY(view.message().isEmpty());
+        view.setRuns({muri_, 987654, fifo_});
+        QCOMPARE(view.runs(), (QList<qint64>{muri_, fifo_}));
+        QVERIFY2(view.message().contains(QStringLiteral("run 987654")), qPrintable(view.message()));
+        view.setStore(nullptr);
+        QCOMPARE(view.model()->rowCount(), 0);
+    }
+
+    void chartsEqualTheRunsData() {
+        ComparisonView view;
+        view.setStore(store_.get());
+        view.setRuns({fifo_, srtf_, muri_});
+        const qint64 ids[] = {fifo_, srtf_, muri_};
+        QSignalSpy baselineSpy(&view, &ComparisonView::baselineRunChanged);
+
+        // Normalized bars: run summary / baseline summary, the baseline's bar exactly 1.
+        for (qint64 base : {fifo_, srtf_}) {
+            view.setBaselineRun(base);
+            QCOMPARE(view.baselineRun(), base);
+            for (int r = 0; r < 3; ++r)
+                for (Metric m : kMetrics) {
+                    const double expected = summaryValue(results_.at(ids[r]).summary, m) /
+                                            summaryValue(results_.at(base).summary, m);
+                    QVERIFY2(nearlyEqual(view.normalizedBar(r, m), expected),
+                             qPrintable(QStringLiteral("row %1 metric %2").arg(r).arg(int(m))));
+                    if (ids[r] == base) QCOMPARE(view.normalizedBar(r, m), 1.0);
+                }
+        }
+        QCOMPARE(baselineSpy.count(), 1);  // fifo was already the baseline
+
+        // CDF: one point per completed job, x the sorted JCTs, y from 1/n to 1.
+        for (int r = 0; r < 3; ++r) {
+            std::vector<double> jcts;
+            for (const JobRecord& j : results_.at(ids[r]).jobs)
+                if (j.completed) jcts.push_back(j.jct);
+            std::sort(jcts.begin(), jcts.end());
+            const QVector<QPointF> points = view.cdfPoints(r);
+            QCOMPARE(points.size(), qsizetype(jcts.size()));
+            QCOMPARE(int(jcts.size()), results_.at(ids[r]).summary.completed);
+            for (std::size_t i = 0; i < jcts.size(); ++i) {
+                QCOMPARE(points[qsizetype(i)].x(), jcts[i]);
+                QCOMPARE(points[qsizetype(i)].y(), double(i + 1) / double(jcts.size()));
+            }
+            QCOMPARE(points.back().y(), 1.0);
+        }
+
+        // Per model: a brute-force mean over the completed jobs of each model.
+        QStringList models;
+        for (int r = 0; r < 3; ++r) {
+            std::map<std::string, std::pair<double, int>> sums;
+            for (const JobRecord& j : results_.at(ids[r]).jobs)
+                if (j.completed) {
+                    sums[j.model].first += j.jct;
+                    sums[j.model].second += 1;
+                }
+            for (const auto& [name, sum] : sums) {
+                const QString model = QString::fromStdString(name);
+                if (!models.contains(model)) models << model;
+                QVERIFY(nearlyEqual(view.modelBar(r, model), sum.first / sum.second));
+            }
+        }
+        models.sort();
+        QCOMPARE(view.plottedModels(), models);
+        QVERIFY(models.size() > 1);
+
+        // Large vs small: counts and means by brute force, at the default and another threshold.
+        QCOMPARE(view.largeJobThreshold(), kDefaultLargeJobThreshold);
+        for (int threshold : {kDefaultLargeJobThreshold, 2}) {
+            view.setLargeJobThreshold(threshold);
+            for (int r = 0; r < 3; ++r) {
+                int small = 0, large = 0, small_done = 0, large_done = 0;
+                double small_sum = 0, large_sum = 0;
+                for (const JobRecord& j : results_.at(ids[r]).jobs) {
+                    const bool is_large = j.gpus > threshold;
+                    (is_large ? large : small) += 1;
+                    if (!j.completed) continue;
+                    (is_large ? large_done : small_done) += 1;
+                    (is_large ? large_sum : small_sum) += j.jct;
+                }
+                const SizeSplit s = view.sizeSplit(r);
+                QCOMPARE(s.threshold, threshold);
+                QCOMPARE(s.small_jobs, small);
+                QCOMPARE(s.large_jobs, large);
+                QCOMPARE(s.small_completed, small_done);
+                QCOMPARE(s.large_completed, large_done);
+                QCOMPARE(small + large, int(results_.at(ids[r]).jobs.size()));
+                QVERIFY(nearlyEqual(view.sizeBar(r, false), small_sum / small_done));
+                if (large_done > 0) QVERIFY(nearlyEqual(view.sizeBar(r, true), large_sum / large_done));
+            }
+        }
+    }
+
+    void exportDrawsEveryChartAtAnySize() {
+        ComparisonView view;
+        view.resize(1400, 800);
+        view.setStore(store_.get());
+        view.setRuns({fifo_, srtf_, muri_});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const char* names[] = {"normalized", "cdf", "model", "size"};
+        for (int c = 0; c < ComparisonView::ChartCount; ++c) {
+            view.setCurrentChart(ComparisonView::Chart(c));
+            QCOMPARE(view.currentChart(), ComparisonView::Chart(c));
+            QCoreApplication::processEvents();
+            view.grab().save(QStringLiteral("/tmp/compare_%1.png").arg(names[c]));
+            for (QSize size : {QSize(1200, 700), QSize(500, 350)}) {
+                QImage image(size, QImage::Format_ARGB32);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                view.paintExport(painter, QRectF(QPointF(0, 0), QSizeF(size)), QStringLiteral("Demo comparison"));
+                painter.end();
+                QVERIFY2(inkedPixels(image) > 200, names[c]);
+                image.save(QStringLiteral("/tmp/compare_export_%1_%2.png").arg(names[c]).arg(size.width()));
+            }
+            // The on-screen title comes back after an export.
+            QVERIFY(view.plot(ComparisonView::Chart(c))->plotLayout()->elementCount() > 0);
+        }
+        view.setLogTimeAxis(false);
+        QVERIFY(!view.logTimeAxis());
+        QCOMPARE(view.plot(ComparisonView::CdfChart)->xAxis->scaleType(), QCPAxis::stLinear);
+    }
+};
+
+QTEST_MAIN(TestComparisonView)
+#include "test_comparison_view.moc"
