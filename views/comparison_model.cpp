@@ -60,7 +60,12 @@ QString ComparisonModel::metricToolTip(Metric metric) {
 
 QString ComparisonModel::ratioText(double ratio) {
     if (std::isnan(ratio)) return QStringLiteral("\u2013");
-    return QLocale().toString(ratio, 'f', 2) + QStringLiteral("\u00d7");
+    // Two decimals, as the papers print them; two significant digits below 0.1, where
+    // "0.00×" would hide how much smaller the value is.
+    const QLocale locale;
+    const QString number = std::abs(ratio) >= 0.1 || ratio == 0.0 ? locale.toString(ratio, 'f', 2)
+                                                                  : locale.toString(ratio, 'g', 2);
+    return number + QStringLiteral("\u00d7");
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {

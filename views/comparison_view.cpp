@@ -99,6 +99,23 @@ protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override { return formatDuration(tick); }
 };
 
+// As many legend entries per row as fit the width, so a narrow export wraps instead of
+// cutting names off.
+void fitLegend(QCustomPlot* plot, double width) {
+    QCPLegend* legend = plot->legend;
+    const QFontMetricsF fm(legend->font());
+    double widest = 0.0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
+    const double entry = widest + legend->iconSize().width() + legend->iconTextPadding() + 3.0 * fm.averageCharWidth();
+    const int columns = entry > 0 ? static_cast<int>(width / entry) : 1;
+    const int wrap = std::clamp(columns, 1, std::max(1, legend->itemCount()));
+    // setWrap alone only affects entries added later; re-filling moves the present ones.
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), /*rearrange=*/true);
+}
+
 QString runLabel(const cl::RunInfo& info) {
     return QStringLiteral("%1 \u00b7 %2").arg(QString::fromStdString(info.scenario_name),
                                                QString::fromStdString(info.policy));
@@ -223,6 +240,8 @@ void ComparisonView::buildUi() {
         plot->legend->setBorderPen(Qt::NoPen);
         plot->legend->setVisible(true);
         plot->installEventFilter(this);
+        // The legend wraps to the width the plot is about to be laid out at.
+        connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitLegend(plot, plot->viewport().width()); });
         plot->setMouseTracking(true);
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, c](QMouseEvent* event) { showBarTip(static_cast<Chart>(c), event->pos()); });
@@ -237,8 +256,12 @@ void ComparisonView::buildUi() {
     m_table->setToolTip(tr("The compared runs' metrics; the columns 'vs base' divide by the baseline run"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(ComparisonModel::RunColumn, QHeaderView::Stretch);
     m_table->setWordWrap(false);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0 && index < ChartCount) fitLabelsToWidget(static_cast<Chart>(index));
+    });
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 1);
     split->setStretchFactor(0, 0);
@@ -290,7 +313,7 @@ void ComparisonView::changeEvent(QEvent* event) {
 bool ComparisonView::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize) {
         for (int c = 0; c < ChartCount; ++c)
-            if (watched == m_plots[c] && !m_bars[c].labels.empty()) fitLabelsToWidget(static_cast<Chart>(c));
+            if (watched == m_plots[c]) fitLabelsToWidget(static_cast<Chart>(c));
     }
     return QWidget::eventFilter(watched, event);
 }
@@ -483,7 +506,6 @@ void ComparisonView::preparePlot(Chart chart, const QString& title) {
     m_bars[chart] = {};
     m_barTips[chart].clear();
     m_titles[chart]->setText(title);
-    plot->legend->setWrap(std::max(1, std::min(m_model->rowCount(), 4)));
     plot->legend->setVisible(m_model->rowCount() > 0);
 }
 
@@ -543,37 +565,54 @@ void ComparisonView::layoutLabels(Chart chart, QSizeF axisRectSize) {
     BarLayout& layout = m_bars[chart];
     double top = std::max(layout.top, layout.floor_top);
     if (top <= 0.0) top = 1.0;
-    if (layout.labels.empty() || axisRectSize.width() <= 0 || axisRectSize.height() <= 0) {
+    if (layout.labels.empty()) {
         plot->yAxis->setRange(0.0, top * 1.1);
         return;
     }
     const QFontMetricsF fm(layout.labels.front().item->font());
     double widest = 0.0;
     for (const ValueLabel& l : layout.labels) widest = std::max(widest, fm.horizontalAdvance(l.item->text()));
-    const double barPx = layout.bar_width * axisRectSize.width() / plot->xAxis->range().size();
-    const bool upright = widest + fm.averageCharWidth() > barPx;
+    const bool known = axisRectSize.width() > 0 && axisRectSize.height() > 0;
+    const double barPx = known ? layout.bar_width * axisRectSize.width() / plot->xAxis->range().size() : 0.0;
+    // Neighbouring labels need a gap, or "3.1 h" and "2.9 h" read as one.
+    const bool upright = known && widest + 2.0 * fm.averageCharWidth() > barPx;
     const double pad = fm.height() * 0.25;
     for (const ValueLabel& l : layout.labels) {
         l.item->setRotation(upright ? -90.0 : 0.0);
         l.item->setPositionAlignment(upright ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom));
         l.item->setPadding(upright ? QMargins(qRound(pad), 0, 0, 0) : QMargins(0, 0, 0, qRound(pad)));
     }
+    // Category names that would run into each other slant instead.
+    if (auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>(); ticker && known) {
+        const QFontMetricsF tickFm(plot->xAxis->tickLabelFont());
+        double widestName = 0.0;
+        for (const QString& name : ticker->ticks())
+            for (const QString& line : name.split(QLatin1Char('\n')))
+                widestName = std::max(widestName, tickFm.horizontalAdvance(line));
+        const double categoryPx = axisRectSize.width() / plot->xAxis->range().size();
+        plot->xAxis->setTickLabelRotation(widestName + tickFm.averageCharWidth() > categoryPx ? -35.0 : 0.0);
+    }
+    const double height = known ? axisRectSize.height() : fm.height() * 20.0;
     const double needPx = (upright ? widest : fm.height()) + 2.0 * pad;
-    const double share = std::clamp(needPx / axisRectSize.height(), 0.05, 0.6);
+    const double share = std::clamp(needPx / height, 0.05, 0.6);
     // The tallest bar ends where its label still fits below the top of the axes.
     plot->yAxis->setRange(0.0, std::max(layout.top / (1.0 - share), top * 1.08));
 }
 
 void ComparisonView::fitLabelsToWidget(Chart chart) {
     QCustomPlot* plot = m_plots[chart];
-    // The axis rect keeps its margins when the plot is resized; before the first layout
-    // estimate them from the font.
-    QSizeF margins(plot->width() - plot->axisRect()->width(), plot->height() - plot->axisRect()->height());
-    if (plot->axisRect()->width() <= 0 || margins.width() <= 0) {
+    // The margins around the axes stay when the plot is resized: take them from the last
+    // layout (viewport minus axis rect), or estimate them from the font before there was one.
+    const QRect viewport = plot->viewport();
+    const QRect axes = plot->axisRect()->rect();
+    QSizeF margins(viewport.width() - axes.width(), viewport.height() - axes.height());
+    if (axes.width() <= 0 || axes.height() <= 0 || margins.width() <= 0 || margins.height() <= 0) {
         const QFontMetricsF fm(font());
-        margins = QSizeF(fm.averageCharWidth() * 10, fm.height() * 7);
+        margins = QSizeF(fm.averageCharWidth() * 12, fm.height() * 7);
     }
-    layoutLabels(chart, QSizeF(plot->width() - margins.width(), plot->height() - margins.height()));
+    if (chart != CdfChart)
+        layoutLabels(chart, QSizeF(plot->width() - margins.width(), plot->height() - margins.height()));
+    fitLegend(plot, plot->width());
     plot->replot();
 }
 
@@ -654,6 +693,7 @@ void ComparisonView::rebuildCdf() {
     plot->xAxis->setTickLength(0, 5);
     plot->yAxis->setRange(0.0, 1.02);
     plot->yAxis->setLabel(tr("fraction of completed jobs"));
+    fitLegend(plot, plot->width());
     plot->replot();
 }
 
@@ -771,9 +811,10 @@ void ComparisonView::paintExport(QPainter& painter, const QRectF& rect, const QS
     const int height = std::max(1, qRound(rect.height()));
     const QString shownTitle = m_titles[chart]->text();
     if (!title.isEmpty()) m_titles[chart]->setText(title);
-    if (!m_bars[chart].labels.empty())
-        layoutLabels(chart, QSizeF(width - (plot->width() - plot->axisRect()->width()),
-                                   height - (plot->height() - plot->axisRect()->height())));
+    if (chart != CdfChart)
+        layoutLabels(chart, QSizeF(width - (plot->viewport().width() - plot->axisRect()->width()),
+                                   height - (plot->viewport().height() - plot->axisRect()->height())));
+    fitLegend(plot, width);
     // QCustomPlot paints through its own QCPPainter, which cannot share the caller's device;
     // a QPicture records its vector commands and replays them into the caller's painter.
     QPicture picture;
@@ -787,7 +828,7 @@ void ComparisonView::paintExport(QPainter& painter, const QRectF& rect, const QS
     painter.drawPicture(0, 0, picture);
     painter.restore();
     m_titles[chart]->setText(shownTitle);
-    if (!m_bars[chart].labels.empty()) fitLabelsToWidget(chart);
+    fitLabelsToWidget(chart);
 }
 
 namespace {

@@ -145,6 +145,8 @@ private slots:
             }
         QCOMPARE(model.index(0, ComparisonModel::AvgJctRelativeColumn).data().toString(),
                  ComparisonModel::ratioText(1.0));
+        QCOMPARE(ComparisonModel::ratioText(0.0019), QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
+        QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("\u2013"));
         QCOMPARE(ComparisonModel::ratioText(0.625), QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
