@@ -1,0 +1,455 @@
+// Utilization/queue charts (series equal the run's data, overlays, cursor, zoom), the shared
+// PNG/SVG/PDF export and the comparison report.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <QDir>
+#include <QFile>
+#include <QGraphicsLineItem>
+#include <QImage>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+#include "views/chart_export.h"
+#include "views/report_writer.h"
+#include "views/run_series.h"
+#include "views/series_charts.h"
+
+using namespace cl::views;
+
+namespace {
+
+std::shared_ptr<const cl::SimResult> demoRun(const std::string& policy) {
+    static std::map<std::string, std::shared_ptr<const cl::SimResult>> cache;
+    auto& slot = cache[policy];
+    if (!slot) {
+        cl::SimOptions options;
+        options.record_segments = false;
+        slot = std::make_shared<const cl::SimResult>(cl::simulate(cl::builtinCluster("muri-testbed-64"),
+                                                                  cl::demoTrace(), cl::builtinProfiles(), policy,
+                                                                  options));
+    }
+    return slot;
+}
+
+// A pattern with many colours, so "not blank" can be asserted on the exports.
+void paintPattern(QPainter& painter, const QRectF& rect) {
+    for (int i = 0; i < 32; ++i) {
+        const QRectF r(rect.left() + rect.width() * i / 32.0, rect.top(), rect.width() / 32.0 + 1, rect.height());
+        painter.fillRect(r, QColor::fromHsv(i * 11, 200, 220));
+    }
+    painter.setPen(Qt::black);
+    painter.drawText(rect, Qt::AlignCenter, QStringLiteral("ClusterLoom export"));
+}
+
+int distinctColours(const QImage& image) {
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The first /MediaBox [x0 y0 x1 y1] of a PDF, in points.
+QSizeF mediaBox(const QByteArray& pdf) {
+    static const QRegularExpression re(
+        QStringLiteral(R"(/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\])"));
+    const auto m = re.match(QString::fromLatin1(pdf));
+    if (!m.hasMatch()) return {};
+    return {m.captured(3).toDouble() - m.captured(1).toDouble(), m.captured(4).toDouble() - m.captured(2).toDouble()};
+}
+
+int pdfPageCount(const QByteArray& pdf) {
+    static const QRegularExpression re(QStringLiteral(R"(/Type\s*/Page(?![s\w]))"));
+    int n = 0;
+    for (auto it = re.globalMatch(QString::fromLatin1(pdf)); it.hasNext(); it.next()) ++n;
+    return n;
+}
+
+}  // namespace
+
+class TestSeriesCharts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("ClusterLoomTests");
+        QCoreApplication::setApplicationName("test_series_charts");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void extractedSeriesEqualTheRun() {
+        const auto run = demoRun("fifo");
+        QVERIFY(run->series.size() > 10);
+        const RunSeries rs = extractRunSeries(*run);
+        QCOMPARE(rs.series.size(), size_t(4));
+        const NamedSeries* gpu = rs.find("gpu");
+        const NamedSeries* queue = rs.find("queue");
+        const NamedSeries* running = rs.find("running");
+        const NamedSeries* blocking = rs.find("blocking");
+        QVERIFY(gpu && queue && running && blocking);
+        QVERIFY(!rs.find("cpu"));  // the engine does not record CPU utilization yet
+        QCOMPARE(gpu->unit, QString("%"));
+        QCOMPARE(gpu->group, SeriesGroup::Utilization);
+        for (size_t i = 0; i < run->series.size(); ++i) {
+            const cl::TimeSample& s = run->series[i];
+            const auto k = qsizetype(i);
+            QCOMPARE(gpu->t[k], s.t);
+            QCOMPARE(gpu->v[k], s.gpu_utilization * 100.0);
+            QCOMPARE(queue->v[k], double(s.queue_length));
+            QCOMPARE(running->v[k], double(s.running_jobs));
+            QCOMPARE(blocking->v[k], s.blocking_index);
+        }
+        QVERIFY(extractRunSeries(cl::SimResult{}).empty());
+    }
+
+    void chartSeriesEqualTheRunsData() {
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        const auto run = demoRun("fifo");
+        QVERIFY(run->series.size() <= 4 * 600);  // short run: no thinning may happen
+        charts.setRuns({{"fifo", run}});
+        QCoreApplication::processEvents();
+        QCOMPARE(charts.chartCount(), 4);
+        const double unit = charts.timeUnitSeconds();
+        QVERIFY(unit == 3600.0 || unit == 86400.0);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            QLineSeries* line = charts.series(c, 0);
+            QVERIFY(line);
+            QCOMPARE(line->name(), QString("fifo"));
+            // Every sample exactly, each held (a step) until the next one.
+            const QList<QPointF> points = line->points();
+            const qsizetype n = qsizetype(run->series.size());
+            QCOMPARE(points.size(), 2 * n - 1);
+            auto value = [&](const cl::TimeSample& s) {
+                switch (charts.chartGroup(c)) {
+                case SeriesGroup::Utilization: return s.gpu_utilization * 100.0;
+                case SeriesGroup::QueueLength: return double(s.queue_length);
+                case SeriesGroup::RunningJobs: return double(s.running_jobs);
+                case SeriesGroup::BlockingIndex: return s.blocking_index;
+                }
+                return 0.0;
+            };
+            for (qsizetype i = 0; i < n; ++i) {
+                const cl::TimeSample& s = run->series[size_t(i)];
+                QCOMPARE(points[2 * i].x(), s.t / unit);
+                QCOMPARE(points[2 * i].y(), value(s));
+                if (i + 1 < n) {
+                    QCOMPARE(points[2 * i + 1].x(), run->series[size_t(i + 1)].t / unit);
+                    QCOMPARE(points[2 * i + 1].y(), value(s));
+                }
+            }
+        }
+        QVERIFY(!charts.series(0, 1));
+        QCOMPARE(charts.chart(0)->axes(Qt::Vertical).size(), 1);
+    }
+
+    void longRunIsThinnedKeepingExtremes() {
+        auto result = std::make_shared<cl::SimResult>();
+        const int n = 300000;
+        result->series.resize(n);
+        for (int i = 0; i < n; ++i) {
+            cl::TimeSample& s = result->series[size_t(i)];
+            s.t = i * 10.0;  // ~35 days: the axis switches to days
+            s.queue_length = i % 7;
+            s.running_jobs = 3;
+            s.gpu_utilization = 0.5;
+        }
+        result->series[123457].queue_length = 999;  // a one-sample spike must survive
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        charts.setRuns({{"long", result}});
+        QCoreApplication::processEvents();
+        QCOMPARE(charts.timeUnitSeconds(), 86400.0);
+        const int queueChart = 1;
+        QCOMPARE(charts.chartGroup(queueChart), SeriesGroup::QueueLength);
+        const QList<QPointF> points = charts.series(queueChart, 0)->points();
+        QVERIFY2(points.size() < 40000, qPrintable(QString::number(points.size())));
+        QVERIFY(points.size() > 1000);
+        double top = 0.0;
+        for (const QPointF& p : points) top = std::max(top, p.y());
+        QCOMPARE(top, 999.0);
+        QCOMPARE(points.front().x(), 0.0);
+        QCOMPARE(points.back().x(), (n - 1) * 10.0 / 86400.0);
+    }
+
+    void overlayAndOptionalResources() {
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        charts.setRuns({{"fifo", demoRun("fifo")}, {"muri-s", demoRun("muri-s")}});
+        QCOMPARE(charts.runCount(), 2);
+        QVERIFY(charts.runColor(0) != charts.runColor(1));
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            QCOMPARE(charts.chart(c)->series().size(), qsizetype(2));
+            QCOMPARE(charts.series(c, 0)->name(), QString("fifo"));
+            QCOMPARE(charts.series(c, 1)->name(), QString("muri-s"));
+            QCOMPARE(charts.series(c, 0)->pen().color(), charts.runColor(0));
+            QCOMPARE(charts.series(c, 1)->pen().color(), charts.runColor(1));
+            QCOMPARE(charts.series(c, 1)->points().size(), 2 * qsizetype(demoRun("muri-s")->series.size()) - 1);
+        }
+
+        // A CPU series (once the engine records one) joins the utilization chart.
+        RunSeries withCpu = extractRunSeries(*demoRun("fifo"));
+        NamedSeries cpu = *withCpu.find("gpu");
+        cpu.key = "cpu";
+        cpu.name = "CPU utilization";
+        for (double& v : cpu.v) v *= 0.5;
+        withCpu.series.push_back(cpu);
+        charts.setRunSeries({{"fifo", withCpu}});
+        QCOMPARE(charts.chart(0)->series().size(), qsizetype(2));
+        QLineSeries* cpuLine = charts.series(0, 0, "cpu");
+        QVERIFY(cpuLine);
+        QCOMPARE(cpuLine->name(), QString("fifo \u00b7 CPU utilization"));
+        QCOMPARE(cpuLine->pen().color(), charts.runColor(0));
+        QVERIFY(cpuLine->pen().style() != charts.series(0, 0, "gpu")->pen().style());
+        QCOMPARE(charts.chart(1)->series().size(), qsizetype(1));
+
+        charts.clear();
+        QCOMPARE(charts.runCount(), 0);
+        QCOMPARE(charts.chart(0)->series().size(), qsizetype(0));
+    }
+
+    void cursorZoomAndHover() {
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        const auto run = demoRun("fifo");
+        charts.setRuns({{"fifo", run}, {"muri-s", demoRun("muri-s")}});
+        QCoreApplication::processEvents();
+        const double t = run->series.back().t * 0.4;
+        charts.setTimeCursor(t);
+        QCOMPARE(charts.timeCursor(), t);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            QGraphicsLineItem* line = charts.cursorLine(c);
+            QVERIFY(line->isVisible());
+            const QRectF plot = charts.chart(c)->plotArea();
+            auto* x = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Horizontal).first());
+            const double expected = plot.left() + (t / charts.timeUnitSeconds() - x->min()) / (x->max() - x->min()) * plot.width();
+            QVERIFY2(std::abs(line->line().x1() - expected) < 1e-6, qPrintable(QString::number(line->line().x1())));
+            QCOMPARE(line->line().x1(), line->line().x2());
+            QCOMPARE(line->line().y1(), plot.top());
+            QCOMPARE(line->line().y2(), plot.bottom());
+        }
+        charts.setTimeCursor(std::nan(""));
+        for (int c = 0; c < charts.chartCount(); ++c) QVERIFY(!charts.cursorLine(c)->isVisible());
+
+        // Hovering a chart moves the cursor everywhere and tells the timeline.
+        QSignalSpy cursorSpy(&charts, &SeriesCharts::timeCursorChanged);
+        QChartView* view = charts.chartView(2);
+        const QRectF plot = charts.chart(2)->plotArea();
+        const QPoint pos = view->mapFromScene(charts.chart(2)->mapToScene(plot.center()));
+        QTest::mouseMove(view->viewport(), pos);
+        QCOMPARE(cursorSpy.count(), 1);
+        const double hovered = cursorSpy.at(0).at(0).toDouble();
+        QVERIFY(std::abs(hovered - 0.5 * (charts.visibleStart() + charts.visibleEnd())) <
+                (charts.visibleEnd() - charts.visibleStart()) / plot.width() * 2);
+        QCOMPARE(charts.timeCursor(), hovered);
+        for (int c = 0; c < charts.chartCount(); ++c) QVERIFY(charts.cursorLine(c)->isVisible());
+
+        // The wheel zooms time on every chart at once; Home resets.
+        const double t0 = charts.visibleStart(), t1 = charts.visibleEnd();
+        QSignalSpy rangeSpy(&charts, &SeriesCharts::visibleRangeChanged);
+        QWheelEvent wheel(QPointF(pos), view->viewport()->mapToGlobal(QPointF(pos)), QPoint(), QPoint(0, 240),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(view->viewport(), &wheel);
+        QCOMPARE(rangeSpy.count(), 1);
+        QVERIFY(charts.visibleEnd() - charts.visibleStart() < 0.7 * (t1 - t0));
+        QVERIFY(charts.visibleStart() < hovered && hovered < charts.visibleEnd());
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            auto* x = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Horizontal).first());
+            QCOMPARE(x->min(), charts.visibleStart() / charts.timeUnitSeconds());
+            QCOMPARE(x->max(), charts.visibleEnd() / charts.timeUnitSeconds());
+        }
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Home);
+        QCOMPARE(charts.visibleStart(), t0);
+        QCOMPARE(charts.visibleEnd(), t1);
+    }
+
+    void formatFromSuffix() {
+        QCOMPARE(exportFormatForPath("a/b.PNG"), std::optional(ExportFormat::Png));
+        QCOMPARE(exportFormatForPath("b.svg"), std::optional(ExportFormat::Svg));
+        QCOMPARE(exportFormatForPath("b.pdf"), std::optional(ExportFormat::Pdf));
+        QString error;
+        QVERIFY(!exportFormatForPath("chart.jpeg", &error));
+        QVERIFY2(error.contains("chart.jpeg") && error.contains(".png"), qPrintable(error));
+    }
+
+    void exportPng() {
+        const QString path = m_dir.filePath("pattern.png");
+        QString error;
+        QVERIFY2(exportPainting(path, {QSize(1050, 750), 300.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1050, 750));
+        QCOMPARE(image.dotsPerMeterX(), qRound(300.0 / 0.0254));
+        QCOMPARE(image.dotsPerMeterY(), qRound(300.0 / 0.0254));
+        QVERIFY(distinctColours(image) > 30);
+    }
+
+    void exportSvg() {
+        const QString path = m_dir.filePath("pattern.svg");
+        QString error;
+        QVERIFY2(exportPainting(path, {QSize(800, 500), 96.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        QSvgRenderer svg(path);
+        QVERIFY(svg.isValid());
+        QCOMPARE(svg.defaultSize(), QSize(800, 500));
+        QCOMPARE(svg.viewBox(), QRect(0, 0, 800, 500));
+        QVERIFY(readAll(path).contains("<title>Pattern</title>"));
+        QImage raster(800, 500, QImage::Format_ARGB32);
+        raster.fill(Qt::white);
+        QPainter p(&raster);
+        svg.render(&p);
+        p.end();
+        QVERIFY(distinctColours(raster) > 30);
+    }
+
+    void exportPdf() {
+        const QString path = m_dir.filePath("pattern.pdf");
+        QString error;
+        QVERIFY2(exportPainting(path, {QSize(1600, 1000), 150.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        const QByteArray bytes = readAll(path);
+        QVERIFY(bytes.startsWith("%PDF"));
+        QCOMPARE(pdfPageCount(bytes), 1);
+        const QSizeF box = mediaBox(bytes);  // points: 1600 px / 150 dpi * 72
+        QVERIFY2(std::abs(box.width() - 768.0) < 1.0 && std::abs(box.height() - 480.0) < 1.0,
+                 qPrintable(QString("%1 x %2").arg(box.width()).arg(box.height())));
+    }
+
+    void exportWidgetInEveryFormat() {
+        SeriesCharts charts;
+        charts.resize(900, 600);
+        charts.show();
+        charts.setRuns({{"fifo", demoRun("fifo")}, {"muri-s", demoRun("muri-s")}});
+        charts.setTimeCursor(demoRun("fifo")->series.back().t * 0.3);
+        QCoreApplication::processEvents();
+        const QSize before = charts.size();
+        QString error;
+        const QString png = m_dir.filePath("charts.png");
+        QVERIFY2(exportWidget(png, &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s"}, &error), qPrintable(error));
+        QCOMPARE(charts.size(), before);
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        QCOMPARE(image.dotsPerMeterX(), qRound(150.0 / 0.0254));
+        QVERIFY(distinctColours(image) > 20);
+        const QString svg = m_dir.filePath("charts.svg");
+        QVERIFY2(exportWidget(svg, &charts, {QSize(1200, 800), 96.0, {}}, &error), qPrintable(error));
+        QVERIFY(QSvgRenderer(svg).isValid());
+        QCOMPARE(QSvgRenderer(svg).defaultSize(), QSize(1200, 800));
+        const QString pdf = m_dir.filePath("charts.pdf");
+        QVERIFY2(exportPainting(pdf, {QSize(1050, 750), 300.0, "Queue"},
+                                [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
+                 qPrintable(error));
+        const QByteArray bytes = readAll(pdf);
+        QVERIFY(bytes.startsWith("%PDF"));
+        const QSizeF box = mediaBox(bytes);  // 3.5 x 2.5 in
+        QVERIFY(std::abs(box.width() - 252.0) < 1.0 && std::abs(box.height() - 180.0) < 1.0);
+        QVERIFY(bytes.size() > 3000);
+    }
+
+    void failedExportLeavesFilesAlone() {
+        // A directory that cannot exist: its parent is a regular file.
+        const QString blocker = m_dir.filePath("blocker");
+        {
+            QFile f(blocker);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("x");
+        }
+        for (const char* suffix : {"png", "svg", "pdf"}) {
+            const QString path = blocker + "/chart." + QLatin1String(suffix);
+            QString error;
+            QVERIFY(!exportPainting(path, {QSize(100, 100), 96.0, {}}, paintPattern, &error));
+            QVERIFY2(error.contains(path), qPrintable(error));
+            QVERIFY(!QFile::exists(path));
+        }
+        // An existing good file survives a failing export to the same name.
+        const QString good = m_dir.filePath("good.png");
+        QString error;
+        QVERIFY(exportPainting(good, {QSize(64, 48), 96.0, {}}, paintPattern, &error));
+        const QByteArray original = readAll(good);
+        QVERIFY(!exportPainting(good, {QSize(0, 48), 96.0, {}}, paintPattern, &error));
+        QVERIFY2(error.contains("good.png"), qPrintable(error));
+        QVERIFY(!exportPainting(good, {QSize(64, 48), 0.0, {}}, paintPattern, &error));
+        QCOMPARE(readAll(good), original);
+        QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter("good").size(), qsizetype(1));
+    }
+
+    void reportIsMultiPagePdf() {
+        QStandardItemModel table(0, 4);
+        table.setHorizontalHeaderLabels({"Policy", "Average JCT", "p95 JCT", "Makespan"});
+        for (const char* policy : {"fifo", "muri-s"}) {
+            const auto run = demoRun(policy);
+            table.appendRow({new QStandardItem(policy), new QStandardItem(QString::number(run->summary.avg_jct / 3600, 'f', 2) + " h"),
+                             new QStandardItem(QString::number(run->summary.p95_jct / 3600, 'f', 2) + " h"),
+                             new QStandardItem(QString::number(run->summary.makespan / 3600, 'f', 2) + " h")});
+        }
+        SeriesCharts charts;
+        charts.resize(1000, 700);
+        charts.setRuns({{"fifo", demoRun("fifo")}, {"muri-s", demoRun("muri-s")}});
+        QList<PaintFunction> paintings;
+        QStringList titles;
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            paintings << [&charts, c](QPainter& p, const QRectF& r) { charts.paintChart(c, p, r); };
+            titles << groupTitle(charts.chartGroup(c));
+        }
+        const QString path = m_dir.filePath("report.pdf");
+        QString error;
+        QVERIFY2(writeReport(path, "Demo comparison", {"fifo on muri-testbed-64, demo trace", "muri-s on muri-testbed-64, demo trace"},
+                             &table, paintings, titles, &error),
+                 qPrintable(error));
+        const QByteArray bytes = readAll(path);
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY2(pdfPageCount(bytes) >= 2, qPrintable(QString::number(pdfPageCount(bytes))));
+        const QSizeF a4 = mediaBox(bytes);
+        QVERIFY(std::abs(a4.width() - 595.0) < 2.0 && std::abs(a4.height() - 842.0) < 2.0);
+        if (qEnvironmentVariableIsSet("CHARTS_SAVE_REPORT")) QFile::copy(path, qEnvironmentVariable("CHARTS_SAVE_REPORT"));
+
+        QVERIFY(!writeReport(m_dir.filePath("blocker/report.pdf"), "x", {}, &table, {}, {}, &error));
+        QVERIFY2(error.contains("blocker"), qPrintable(error));
+    }
+
+    void screenshots() {
+        if (!qEnvironmentVariableIsSet("CHARTS_SCREENSHOTS")) QSKIP("set CHARTS_SCREENSHOTS to save PNGs");
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        charts.setRuns({{"fifo", demoRun("fifo")}, {"muri-s", demoRun("muri-s")}});
+        charts.setTimeCursor(demoRun("fifo")->series.back().t * 0.35);
+        QCoreApplication::processEvents();
+        charts.grab().save("/tmp/charts_overlay.png");
+        QString error;
+        exportWidget("/tmp/charts_export.png", &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s, demo trace"}, &error);
+        exportPainting("/tmp/charts_queue_column.png", {QSize(1050, 750), 300.0, "Queue length"},
+                       [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error);
+        charts.zoomTime(0.3, demoRun("fifo")->series.back().t * 0.35);
+        QCoreApplication::processEvents();
+        charts.grab().save("/tmp/charts_zoomed.png");
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestSeriesCharts)
+#include "test_series_charts.moc"

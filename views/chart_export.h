@@ -1,0 +1,89 @@
+#pragma once
+// Exporting any painting (a chart, the timeline, a whole view) to PNG, SVG or PDF at a
+// chosen size and DPI. Shared by every view so that all exports look and fail alike.
+//
+// Coordinates: the paint callback always receives a rectangle in logical pixels at 96 dpi
+// (size * 96 / dpi); the painter is scaled so that the output has exactly the requested
+// pixel size. Widgets and fonts therefore keep their on-screen proportions at any DPI.
+#include <functional>
+#include <optional>
+
+#include <QDialog>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPainter;
+class QSpinBox;
+class QWidget;
+
+namespace cl::views {
+
+enum class ExportFormat { Png, Svg, Pdf };
+
+// The format for a file name's suffix (case-insensitive: .png, .svg, .pdf). Other suffixes
+// give nullopt and, if error is given, a message naming the file and the valid suffixes.
+std::optional<ExportFormat> exportFormatForPath(const QString& path, QString* error = nullptr);
+
+struct ExportOptions {
+    QSize size;          // output size in pixels (PDF: the page is size / dpi inches)
+    double dpi = 96.0;
+    QString title;       // drawn above the painting and stored as the document title
+};
+
+using PaintFunction = std::function<void(QPainter&, const QRectF&)>;
+
+// Writes path atomically: on any failure nothing is written and an existing file stays as
+// it was. Returns false with a message naming the file in *error.
+bool exportPainting(const QString& path, const ExportOptions& options, const PaintFunction& paint,
+                    QString* error);
+
+// Renders widget (laid out at the logical target size while painting, then restored) into
+// the file.
+bool exportWidget(const QString& path, QWidget* widget, const ExportOptions& options, QString* error);
+
+// Renders widget into rect of an export or report painter, laid out at rect's size.
+void renderWidget(QPainter& painter, const QRectF& rect, QWidget* widget);
+
+// Draws options.title (if any) at the top of rect and returns the area left for the painting.
+QRectF drawExportTitle(QPainter& painter, const QRectF& rect, const QString& title);
+
+// Asks for file, size, DPI and title. Remembers the last values in QSettings.
+class ExportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit ExportDialog(QWidget* parent = nullptr);
+
+    void setPath(const QString& path);
+    QString path() const;
+    void setOptions(const ExportOptions& options);
+    ExportOptions options() const;
+
+    // Runs the dialog; on acceptance stores the values and returns true.
+    bool ask(QString* path, ExportOptions* options);
+
+    void accept() override;
+
+private:
+    void browse();
+    void applyPreset(int index);
+    void updateFormatLabel();
+    void loadSettings();
+    void saveSettings() const;
+
+    QLineEdit* m_path = nullptr;
+    QLabel* m_format = nullptr;
+    QComboBox* m_preset = nullptr;
+    QSpinBox* m_width = nullptr;
+    QSpinBox* m_height = nullptr;
+    QDoubleSpinBox* m_dpi = nullptr;
+    QLabel* m_physical = nullptr;
+    QLineEdit* m_title = nullptr;
+};
+
+}  // namespace cl::views

@@ -1,0 +1,73 @@
+#include "views/run_series.h"
+
+#include <QCoreApplication>
+
+namespace cl::views {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("cl::views::RunSeries", text); }
+
+template <typename Get>
+NamedSeries collect(const cl::SimResult& result, QString key, QString name, QString unit,
+                    SeriesGroup group, Get get) {
+    NamedSeries s{std::move(key), std::move(name), std::move(unit), group, {}, {}};
+    s.t.reserve(static_cast<qsizetype>(result.series.size()));
+    s.v.reserve(static_cast<qsizetype>(result.series.size()));
+    for (const cl::TimeSample& sample : result.series) {
+        s.t.push_back(sample.t);
+        s.v.push_back(get(sample));
+    }
+    return s;
+}
+
+}  // namespace
+
+const NamedSeries* RunSeries::find(const QString& key) const {
+    for (const NamedSeries& s : series)
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+std::vector<const NamedSeries*> RunSeries::inGroup(SeriesGroup group) const {
+    std::vector<const NamedSeries*> out;
+    for (const NamedSeries& s : series)
+        if (s.group == group) out.push_back(&s);
+    return out;
+}
+
+RunSeries extractRunSeries(const cl::SimResult& result) {
+    RunSeries out;
+    if (result.series.empty()) return out;
+    out.series.push_back(collect(result, "gpu", tr("GPU utilization"), "%", SeriesGroup::Utilization,
+                                 [](const cl::TimeSample& s) { return s.gpu_utilization * 100.0; }));
+    out.series.push_back(collect(result, "queue", tr("Queue length"), tr("jobs"), SeriesGroup::QueueLength,
+                                 [](const cl::TimeSample& s) { return double(s.queue_length); }));
+    out.series.push_back(collect(result, "running", tr("Running jobs"), tr("jobs"), SeriesGroup::RunningJobs,
+                                 [](const cl::TimeSample& s) { return double(s.running_jobs); }));
+    out.series.push_back(collect(result, "blocking", tr("Blocking index"), QString(), SeriesGroup::BlockingIndex,
+                                 [](const cl::TimeSample& s) { return s.blocking_index; }));
+    return out;
+}
+
+QString groupTitle(SeriesGroup group) {
+    switch (group) {
+    case SeriesGroup::Utilization: return tr("Utilization");
+    case SeriesGroup::QueueLength: return tr("Queue length");
+    case SeriesGroup::RunningJobs: return tr("Running jobs");
+    case SeriesGroup::BlockingIndex: return tr("Blocking index");
+    }
+    return {};
+}
+
+QString groupAxisLabel(SeriesGroup group) {
+    switch (group) {
+    case SeriesGroup::Utilization: return tr("Utilization (%)");
+    case SeriesGroup::QueueLength: return tr("Queue (jobs)");
+    case SeriesGroup::RunningJobs: return tr("Running (jobs)");
+    case SeriesGroup::BlockingIndex: return tr("Blocking index");
+    }
+    return {};
+}
+
+}  // namespace cl::views
