@@ -247,9 +247,12 @@ void renderWidget(QPainter& painter, const QRectF& rect, QWidget* widget) {
 
 bool exportWidget(const QString& path, QWidget* widget, const ExportOptions& options, QString* error) {
     if (!widget) return fail(error, tr("Cannot export \u201c%1\u201d: nothing to export").arg(nativePath(path)));
-    return exportPainting(path, options,
-                          [widget](QPainter& painter, const QRectF& rect) { renderWidget(painter, rect, widget); },
-                          error);
+    return exportPainting(path, options, [widget](QPainter& painter, const QRectF& rect) {
+        if (auto* paintable = dynamic_cast<ExportPaintable*>(widget))
+            paintable->paint(painter, rect);
+        else
+            renderWidget(painter, rect, widget);
+    }, error);
 }
 
 // ---------------------------------------------------------------------------------------

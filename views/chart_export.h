@@ -42,8 +42,17 @@ using PaintFunction = std::function<void(QPainter&, const QRectF&)>;
 bool exportPainting(const QString& path, const ExportOptions& options, const PaintFunction& paint,
                     QString* error);
 
-// Renders widget (laid out at the logical target size while painting, then restored) into
-// the file.
+// A widget that draws itself for exports better than QWidget::render can (e.g. charts whose
+// graphics-scene layout is deferred). exportWidget uses it when the widget implements it.
+class ExportPaintable {
+public:
+    virtual ~ExportPaintable() = default;
+    // Draws the widget's content into rect (logical pixels) of an export or report painter.
+    virtual void paint(QPainter& painter, const QRectF& rect) = 0;
+};
+
+// Renders widget into the file: through ExportPaintable if it implements it, otherwise laid
+// out at the logical target size with QWidget::render, then given its own size back.
 bool exportWidget(const QString& path, QWidget* widget, const ExportOptions& options, QString* error);
 
 // Renders widget into rect of an export or report painter, laid out at rect's size.

@@ -305,6 +305,9 @@ void SeriesCharts::rebuildLines() {
                 QPen pen(runColor(run));
                 pen.setWidthF(1.6);
                 pen.setStyle(styleFor(s->key));
+                // Crisp corners on the steps at any export resolution.
+                pen.setCapStyle(Qt::FlatCap);
+                pen.setJoinStyle(Qt::MiterJoin);
                 line.series->setPen(pen);
                 panel->chart->addSeries(line.series);
                 line.series->attachAxis(panel->x);

@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include "core/sim/sim_result.h"
+#include "views/chart_export.h"
 #include "views/run_series.h"
 
 class QChart;
@@ -37,7 +38,7 @@ struct ChartRunSeries {
     RunSeries series;
 };
 
-class SeriesCharts : public QWidget {
+class SeriesCharts : public QWidget, public ExportPaintable {
     Q_OBJECT
 
 public:
@@ -73,7 +74,7 @@ public:
 
     // Renders all charts stacked, or one chart with its own time axis labels, into rect
     // (logical pixels) of an export or report painter.
-    void paint(QPainter& painter, const QRectF& rect);
+    void paint(QPainter& painter, const QRectF& rect) override;
     void paintChart(int chart, QPainter& painter, const QRectF& rect);
 
     QSize sizeHint() const override;

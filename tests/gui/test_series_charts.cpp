@@ -445,6 +445,11 @@ private slots:
         charts.zoomTime(0.3, demoRun("fifo")->series.back().t * 0.35);
         QCoreApplication::processEvents();
         charts.grab().save("/tmp/charts_zoomed.png");
+        ExportDialog dialog;
+        dialog.setPath("/tmp/charts.pdf");
+        dialog.show();
+        QCoreApplication::processEvents();
+        dialog.grab().save("/tmp/charts_dialog.png");
     }
 
 private:
