@@ -1,0 +1,456 @@
+// The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
+// count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
+// folding servers, selection, two runs sharing the visible range; and screenshots of the
+// demo run for a look (/tmp/timeline_*.png).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include <QComboBox>
+#include <QImage>
+#include <QPainter>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+#include "core/sim/simulator.h"
+#include "core/util/data_paths.h"
+#include "views/timeline_layout.h"
+#include "views/timeline_panel.h"
+#include "views/timeline_view.h"
+
+using namespace cl::views;
+
+namespace {
+
+cl::Cluster makeCluster(int servers, int gpus) {
+    cl::Cluster c;
+    c.name = "test";
+    for (int s = 0; s < servers; ++s) {
+        cl::Server sv;
+        sv.name = "node" + std::to_string(s);
+        sv.gpus = gpus;
+        c.servers.push_back(sv);
+    }
+    return c;
+}
+
+cl::JobRecord makeJob(int index, const char* id, const char* model, int gpus, double submit, double start, double end) {
+    cl::JobRecord j;
+    j.index = index;
+    j.id = id;
+    j.model = model;
+    j.gpus = gpus;
+    j.submit = submit;
+    j.first_start = start;
+    j.end = end;
+    j.completed = true;
+    j.solo_iteration_time = 0.1;
+    return j;
+}
+
+// 2 servers x 2 GPUs over [0, 100]: a on GPU 0; b on GPU 1 twice (preempted 50-60) while
+// c interleaves with it on GPU 1 from 20 to 80; d on GPUs 2 and 3.
+std::shared_ptr<cl::SimResult> smallRun() {
+    auto r = std::make_shared<cl::SimResult>();
+    r->jobs = {makeJob(0, "a", "vgg16", 1, 0, 0, 100), makeJob(1, "b", "bert", 1, 0, 0, 100),
+               makeJob(2, "c", "gpt2", 1, 5, 20, 80), makeJob(3, "d", "dqn", 2, 0, 10, 90)};
+    r->jobs[1].preemptions = 1;
+    r->segments = {{0, 0, 100, 0}, {1, 0, 50, 1}, {1, 60, 100, 1}, {1, 20, 80, 2}, {2, 10, 90, 3}, {3, 10, 90, 3}};
+    return r;
+}
+
+// One GPU with `groups` groups of 100 one-second segments (1 s apart), groups 100 s apart,
+// plus one long segment at the end.
+std::shared_ptr<cl::SimResult> denseRun(int groups) {
+    auto r = std::make_shared<cl::SimResult>();
+    r->jobs = {makeJob(0, "short", "vgg16", 1, 0, 0, 1), makeJob(1, "long", "bert", 1, 0, 0, 1)};
+    double t = 0;
+    for (int g = 0; g < groups; ++g) {
+        for (int i = 0; i < 100; ++i, t += 2) r->segments.push_back({0, t, t + 1, 0});
+        t += 100;
+    }
+    r->segments.push_back({0, t, t + 500, 1});
+    r->jobs[1].end = t + 500;
+    return r;
+}
+
+int inWindow(const cl::SimResult& r, double t0, double t1, int gpu) {
+    return static_cast<int>(std::count_if(r.segments.begin(), r.segments.end(), [&](const cl::GpuSegment& s) {
+        return s.gpu == gpu && s.t1 > t0 && s.t0 < t1;
+    }));
+}
+
+QPoint pointAt(const TimelineView& v, double t, int row, double yInRow) {
+    const QRect plot = v.plotRect();
+    return {static_cast<int>(std::floor(v.xOfTime(t))),
+            plot.top() + static_cast<int>((row - v.firstVisibleRow() + yInRow) * v.rowHeight())};
+}
+
+}  // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+
+private slots:
+    void layoutRowsAndLanes();
+    void jobUnderPixel();
+    void mergedBlocksCountTheirSegments();
+    void rowsOutsideTheViewportAreCulled();
+    void collapsedServerShowsBusyShare();
+    void wheelZoomKeepsTimeUnderCursor();
+    void homeAndKeysRestoreAndZoom();
+    void headerClickFoldsAServer();
+    void clickSelectsAndHighlights();
+    void mergedClickZoomsIn();
+    void drawListsAreCachedPerWindow();
+    void twoRunsShareTheVisibleRange();
+    void screenshotsOfTheDemoRun();
+};
+
+void TestTimeline::layoutRowsAndLanes() {
+    TimelineLayout l;
+    l.setData(makeCluster(2, 2), smallRun());
+    QCOMPARE(l.rowCount(), 4);
+    QCOMPARE(l.laneCount(0), 1);
+    QCOMPARE(l.laneCount(1), 2);  // b and c interleave on GPU 1
+    QCOMPARE(l.runStart(), 0.0);
+    QCOMPARE(l.runEnd(), 100.0);
+    QCOMPARE(l.partnersOf(1), std::vector<int>{2});
+    QCOMPARE(l.partnersOf(2), std::vector<int>{1});
+    QCOMPARE(l.gpusOfJob(3), (std::vector<int>{2, 3}));
+    QCOMPARE(l.sharedTime(2), 50.0);  // 20-50 and 60-80
+    const auto runs = l.runningIntervals(1);
+    QCOMPARE(runs.size(), std::size_t{2});
+    QCOMPARE(runs[0].second, 50.0);
+    QCOMPARE(runs[1].first, 60.0);
+}
+
+void TestTimeline::jobUnderPixel() {
+    TimelineLayout l;
+    auto run = smallRun();
+    l.setData(makeCluster(2, 2), run);
+    // 1000 px for 100 s: 10 px per second.
+    const TimelineDrawList list = l.build(0, 100, 1000, 0, l.rowCount(), false);
+    const auto jobAt = [&](int row, double y, double x) {
+        const int i = TimelineLayout::itemAt(list, row, y, x);
+        return i < 0 ? -1 : list.items[static_cast<std::size_t>(i)].job;
+    };
+    QCOMPARE(jobAt(0, 0.5, 300), 0);
+    QCOMPARE(jobAt(1, 0.25, 300), 1);  // upper lane: b
+    QCOMPARE(jobAt(1, 0.75, 300), 2);  // lower lane: c
+    QCOMPARE(jobAt(1, 0.25, 555), -1);  // b preempted 50-60
+    QCOMPARE(jobAt(1, 0.75, 150), -1);  // c not started
+    QCOMPARE(jobAt(2, 0.5, 95), -1);
+    QCOMPARE(jobAt(2, 0.5, 100), 3);   // d starts at exactly 10 s
+    QCOMPARE(jobAt(3, 0.5, 899), 3);
+    QCOMPARE(jobAt(3, 0.5, 900), -1);  // and ends at 90 s
+
+    // The same through the widget, zoomed to [40, 70].
+    TimelineView v;
+    v.resize(900, 500);
+    v.setRun(makeCluster(2, 2), run, nullptr);
+    v.setVisibleRange(40, 70);
+    QCOMPARE(v.visibleStart(), 40.0);
+    QCOMPARE(v.jobAt(pointAt(v, 45, 1, 0.25)), 1);
+    QCOMPARE(v.jobAt(pointAt(v, 55, 1, 0.25)), -1);
+    QCOMPARE(v.jobAt(pointAt(v, 55, 1, 0.75)), 2);
+    QCOMPARE(v.jobAt(pointAt(v, 65, 1, 0.25)), 1);
+    QCOMPARE(v.jobAt(pointAt(v, 65, 2, 0.5)), 3);
+    QVERIFY(v.toolTipAt(pointAt(v, 55, 1, 0.75)).contains(QStringLiteral("interleaved with: b")));
+}
+
+void TestTimeline::mergedBlocksCountTheirSegments() {
+    auto run = denseRun(50);  // 50 x 100 segments, then a 500 s one
+    TimelineLayout l;
+    l.setData(makeCluster(1, 2), run);
+    // Whole run, 1000 px: a 1 s segment is < 0.1 px, a 100 s gap is > 3 px.
+    const double end = l.runEnd();
+    TimelineDrawList list = l.build(0, end, 1000, 0, l.rowCount(), false);
+    int merged = 0;
+    for (const auto& it : list.items) {
+        if (it.kind == TimelineItem::Merged) {
+            ++merged;
+            QCOMPARE(it.count, 100);
+        } else {
+            QCOMPARE(it.kind, TimelineItem::Segment);
+            QCOMPARE(it.job, 1);
+        }
+    }
+    QCOMPARE(merged, 50);
+    QCOMPARE(list.segments, 5001LL);
+
+    // Windows cutting groups: every block counts the segments inside its span, and the blocks
+    // sum to the segments in view.
+    for (const auto& [a, b, px] : {std::tuple{150.0, 2150.0, 800.0}, std::tuple{333.0, 9000.0, 1600.0},
+                                   std::tuple{5000.0, 5400.0, 1000.0}, std::tuple{0.0, end, 37.0}}) {
+        list = l.build(a, b, px, 0, l.rowCount(), false);
+        long long sum = 0;
+        for (const auto& it : list.items) {
+            QCOMPARE(it.count, inWindow(*run, std::max(a, it.t0), std::min(b, it.t1), 0));
+            sum += it.count;
+            if (it.kind == TimelineItem::Segment) QVERIFY(it.x1 - it.x0 >= TimelineLayout::kMergePixels || it.count == 1);
+        }
+        QCOMPARE(sum, static_cast<long long>(inWindow(*run, a, b, 0)));
+        QCOMPARE(list.segments, sum);
+    }
+    // Zoomed to 60 s over 1200 px (20 px per second): nothing merges.
+    list = l.build(300, 360, 1200, 0, l.rowCount(), false);
+    QVERIFY(!list.items.empty());
+    for (const auto& it : list.items) QCOMPARE(it.kind, TimelineItem::Segment);
+    QCOMPARE(static_cast<int>(list.items.size()), inWindow(*run, 300, 360, 0));
+}
+
+void TestTimeline::rowsOutsideTheViewportAreCulled() {
+    // 8 servers x 8 GPUs, one long segment per GPU.
+    auto run = std::make_shared<cl::SimResult>();
+    run->jobs = {makeJob(0, "j", "vgg16", 64, 0, 0, 100)};
+    for (int g = 0; g < 64; ++g) run->segments.push_back({g, 0, 100, 0});
+    TimelineLayout l;
+    l.setData(makeCluster(8, 8), run);
+    const auto list = l.build(0, 100, 500, 10, 20, false);
+    QCOMPARE(static_cast<int>(list.items.size()), 10);
+    for (const auto& it : list.items) QVERIFY(it.row >= 10 && it.row < 20);
+    QVERIFY(l.build(200, 300, 500, 0, 64, false).items.empty());  // time outside the run's data
+
+    TimelineView v;
+    v.resize(800, 300);
+    v.setRun(makeCluster(8, 8), run, nullptr);
+    QVERIFY(v.visibleRowCount() < 64);
+    v.verticalScrollBar()->setValue(v.rowHeight() * 30);
+    QCOMPARE(v.firstVisibleRow(), 30);
+    QCOMPARE(v.rowAtY(v.plotRect().top()), 30);
+}
+
+void TestTimeline::collapsedServerShowsBusyShare() {
+    TimelineLayout l;
+    l.setData(makeCluster(2, 2), smallRun());
+    l.setCollapsed(0, true);
+    QCOMPARE(l.rowCount(), 3);
+    QCOMPARE(l.row(0).gpu, -1);
+    QCOMPARE(l.rowOfGpu(1), 0);
+    QCOMPARE(l.rowOfGpu(2), 1);
+    // GPU 1 is busy throughout (c fills b's gap; interleaved jobs count once): one full block.
+    auto list = l.build(0, 100, 1000, 0, 1, false);
+    QCOMPARE(static_cast<int>(list.items.size()), 1);
+    QCOMPARE(list.items[0].busy, 1.0f);
+    QCOMPARE(list.items[0].count, 4);
+
+    // GPU 0 busy 0-100, GPU 1 busy 0-50.
+    auto run = std::make_shared<cl::SimResult>();
+    run->jobs = {makeJob(0, "x", "vgg16", 1, 0, 0, 100), makeJob(1, "y", "bert", 1, 0, 0, 50)};
+    run->segments = {{0, 0, 100, 0}, {1, 0, 50, 1}};
+    l.setData(makeCluster(1, 2), run);
+    l.setAllCollapsed(true);
+    QCOMPARE(l.rowCount(), 1);
+    list = l.build(0, 100, 1000, 0, 1, false);
+    QCOMPARE(static_cast<int>(list.items.size()), 2);
+    QCOMPARE(list.items[0].busy, 1.0f);
+    QCOMPARE(list.items[0].count, 2);
+    QCOMPARE(list.items[1].busy, 0.5f);
+    QCOMPARE(list.items[1].t0, 50.0);
+    QCOMPARE(list.items[1].count, 1);
+    // At 3 px for 100 s the steps merge into one block with the time-weighted mean.
+    list = l.build(0, 100, 3, 0, 1, false);
+    QCOMPARE(static_cast<int>(list.items.size()), 1);
+    QCOMPARE(list.items[0].busy, 0.75f);
+    QCOMPARE(list.items[0].count, 2);
+}
+
+void TestTimeline::wheelZoomKeepsTimeUnderCursor() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    QSignalSpy range(&v, &TimelineView::visibleRangeChanged);
+    const QRect plot = v.plotRect();
+    const QPointF pos(plot.left() + plot.width() * 0.3, plot.center().y());
+    const double before = v.timeAtX(pos.x());
+    QWheelEvent in(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                   Qt::NoScrollPhase, false);
+    QApplication::sendEvent(v.viewport(), &in);
+    QVERIFY(v.visibleEnd() - v.visibleStart() < 100.0 * 0.7);
+    QVERIFY(std::abs(v.timeAtX(pos.x()) - before) < 1e-9);
+    QCOMPARE(range.count(), 1);
+    QWheelEvent out(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+    QApplication::sendEvent(v.viewport(), &out);
+    QVERIFY(std::abs(v.timeAtX(pos.x()) - before) < 1e-9);
+}
+
+void TestTimeline::homeAndKeysRestoreAndZoom() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    v.setVisibleRange(30, 40);
+    QTest::keyClick(&v, Qt::Key_Minus);
+    QCOMPARE(v.visibleEnd() - v.visibleStart(), 20.0);
+    QTest::keyClick(&v, Qt::Key_Plus);
+    QCOMPARE(v.visibleEnd() - v.visibleStart(), 10.0);
+    QTest::keyClick(&v, Qt::Key_Home);
+    QCOMPARE(v.visibleStart(), 0.0);
+    QCOMPARE(v.visibleEnd(), 100.0);
+    v.setVisibleRange(50, 50.1);  // never below one second
+    QCOMPARE(v.visibleEnd() - v.visibleStart(), 1.0);
+    // Shift+drag zooms into the dragged range.
+    const QRect plot = v.plotRect();
+    v.zoomToFit();
+    const QPoint a(static_cast<int>(v.xOfTime(20)), plot.center().y());
+    const QPoint b(static_cast<int>(v.xOfTime(60)), plot.center().y());
+    QTest::mousePress(v.viewport(), Qt::LeftButton, Qt::ShiftModifier, a);
+    QMouseEvent move(QEvent::MouseMove, b, v.viewport()->mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(v.viewport(), &move);
+    QTest::mouseRelease(v.viewport(), Qt::LeftButton, Qt::ShiftModifier, b);
+    QVERIFY(std::abs(v.visibleStart() - 20) < 0.2);
+    QVERIFY(std::abs(v.visibleEnd() - 60) < 0.2);
+}
+
+void TestTimeline::headerClickFoldsAServer() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    QSignalSpy folded(&v, &TimelineView::serverCollapsedChanged);
+    QCOMPARE(v.layout().rowCount(), 4);
+    const QRect plot = v.plotRect();
+    const QPoint toggle(plot.left() / 4, plot.top() + v.rowHeight() / 2);
+    QTest::mouseClick(v.viewport(), Qt::LeftButton, {}, toggle);
+    QCOMPARE(v.layout().rowCount(), 3);
+    QVERIFY(v.isServerCollapsed(0));
+    QCOMPARE(folded.count(), 1);
+    QTest::mouseClick(v.viewport(), Qt::LeftButton, {}, toggle);
+    QCOMPARE(v.layout().rowCount(), 4);
+    v.setAllCollapsed(true);
+    QCOMPARE(v.layout().rowCount(), 2);
+}
+
+void TestTimeline::clickSelectsAndHighlights() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    QSignalSpy selected(&v, &TimelineView::jobSelected);
+    QTest::mouseClick(v.viewport(), Qt::LeftButton, {}, pointAt(v, 50, 3, 0.5));
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).toInt(), 3);
+    QCOMPARE(v.selectedJob(), 3);
+    QCOMPARE(v.highlightedGpus(), (std::vector<int>{2, 3}));
+    QVERIFY(v.isGpuHighlighted(2) && v.isGpuHighlighted(3) && !v.isGpuHighlighted(0));
+    QTest::keyClick(&v, Qt::Key_Escape);
+    QCOMPARE(v.selectedJob(), -1);
+    QCOMPARE(selected.last().at(0).toInt(), -1);
+    QVERIFY(v.highlightedGpus().empty());
+}
+
+void TestTimeline::mergedClickZoomsIn() {
+    TimelineView v;
+    v.resize(1000, 300);
+    v.setRun(makeCluster(1, 2), denseRun(20), nullptr);
+    const auto item = v.itemAt(pointAt(v, 50, 0, 0.5));
+    QVERIFY(item);
+    QCOMPARE(item->kind, TimelineItem::Merged);
+    QCOMPARE(item->count, 100);
+    QVERIFY(v.toolTipAt(pointAt(v, 50, 0, 0.5)).contains(QStringLiteral("100 segments")));
+    QTest::mouseClick(v.viewport(), Qt::LeftButton, {}, pointAt(v, 50, 0, 0.5));
+    QVERIFY(v.visibleStart() <= item->t0 && v.visibleEnd() >= item->t1);
+    QVERIFY(v.visibleEnd() - v.visibleStart() < 300);
+}
+
+void TestTimeline::drawListsAreCachedPerWindow() {
+    TimelineView v;
+    v.resize(1000, 300);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    const QPoint p = pointAt(v, 30, 0, 0.5);
+    v.itemAt(p);
+    const int builds = v.drawListBuilds();
+    v.itemAt(p);
+    QCOMPARE(v.drawListBuilds(), builds);  // same window: cached
+    v.setVisibleRange(10, 20);
+    v.itemAt(p);
+    QCOMPARE(v.drawListBuilds(), builds + 1);
+    v.zoomToFit();
+    v.itemAt(p);
+    QCOMPARE(v.drawListBuilds(), builds + 1);  // back to the first window: still cached
+    v.setServerCollapsed(1, true);  // rows changed: rebuilt
+    v.itemAt(p);
+    QCOMPARE(v.drawListBuilds(), builds + 2);
+    v.setShowQueueing(true);
+    v.itemAt(p);
+    QCOMPARE(v.drawListBuilds(), builds + 3);
+}
+
+void TestTimeline::twoRunsShareTheVisibleRange() {
+    TimelinePanel panel;
+    panel.resize(1000, 700);
+    const cl::Cluster cluster = makeCluster(2, 2);
+    panel.setRun(cluster, smallRun(), nullptr, QStringLiteral("run A"));
+    QVERIFY(!panel.hasSecondRun());
+    panel.setSecondRun(smallRun(), QStringLiteral("run B"));
+    QVERIFY(panel.hasSecondRun());
+    panel.view()->setVisibleRange(10, 50);
+    QCOMPARE(panel.secondView()->visibleStart(), 10.0);
+    QCOMPARE(panel.secondView()->visibleEnd(), 50.0);
+    panel.secondView()->setVisibleRange(20, 30);
+    QCOMPARE(panel.view()->visibleStart(), 20.0);
+    QSignalSpy selected(&panel, &TimelinePanel::jobSelected);
+    panel.view()->selectJob(2);
+    QCOMPARE(panel.secondView()->selectedJob(), 2);
+    QCOMPARE(selected.count(), 1);
+    panel.secondView()->selectJob(3);
+    QCOMPARE(panel.view()->selectedJob(), 3);
+    QCOMPARE(selected.count(), 2);
+    QCOMPARE(selected.last().at(0).toInt(), 3);
+    panel.view()->setServerCollapsed(1, true);
+    QVERIFY(panel.secondView()->isServerCollapsed(1));
+    panel.colorModeBox()->setCurrentIndex(2);
+    QCOMPARE(panel.secondView()->colorMode(), TimelineColorMode::Job);
+    panel.setTimeCursor(25);
+    QCOMPARE(panel.secondView()->timeCursor(), 25.0);
+    panel.setSecondRun(nullptr, QString());
+    QVERIFY(!panel.hasSecondRun());
+}
+
+void TestTimeline::screenshotsOfTheDemoRun() {
+    const cl::Cluster cluster = cl::builtinCluster("muri-testbed-64");
+    static const cl::ProfileSet profiles = cl::builtinProfiles();
+    const cl::Trace trace = cl::demoTrace();
+    auto muri = std::make_shared<cl::SimResult>(cl::simulate(cluster, trace, profiles, "muri-s"));
+    auto fifo = std::make_shared<cl::SimResult>(cl::simulate(cluster, trace, profiles, "fifo"));
+    QVERIFY(!muri->segments.empty());
+
+    TimelinePanel panel;
+    panel.resize(1400, 800);
+    panel.setRun(cluster, muri, &profiles, QStringLiteral("muri-s on muri-testbed-64"));
+    panel.show();
+    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_whole.png")));
+
+    // Zoom to the life of a job that waited and was interleaved, and select it.
+    TimelineView* v = panel.view();
+    int job = 0;
+    for (int j = 0; j < static_cast<int>(muri->jobs.size()); ++j)
+        if (muri->jobs[static_cast<std::size_t>(j)].gpus >= 4 && !v->layout().partnersOf(j).empty()) {
+            job = j;
+            break;
+        }
+    const auto& rec = muri->jobs[static_cast<std::size_t>(job)];
+    v->selectJob(job);
+    QCOMPARE(v->selectedJob(), job);
+    const double span = rec.end - rec.submit;
+    v->setVisibleRange(rec.submit - span * 0.1, rec.end + span * 0.1);
+    const int row = v->layout().rowOfGpu(v->highlightedGpus().front());
+    v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
+    panel.setTimeCursor(rec.first_start + span * 0.3);
+    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_zoom.png")));
+
+    panel.colorModeBox()->setCurrentIndex(1);
+    panel.setSecondRun(fifo, QStringLiteral("fifo on muri-testbed-64"));
+    v->zoomToFit();
+    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_two.png")));
+
+    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    panel.paintExport(painter, QRectF(0, 0, 1600, 1000), QStringLiteral("Per-GPU timeline: muri-s vs fifo"));
+    painter.end();
+    QVERIFY(image.save(QStringLiteral("/tmp/timeline_export.png")));
+}
+
+QTEST_MAIN(TestTimeline)
+#include "test_timeline.moc"
