@@ -7,6 +7,7 @@
 #include <memory>
 
 #include <QComboBox>
+#include <QDebug>
 #include <QImage>
 #include <QPainter>
 #include <QScrollBar>
@@ -438,6 +439,14 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     const int row = v->layout().rowOfGpu(v->highlightedGpus().front());
     v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
     panel.setTimeCursor(rec.first_start + span * 0.3);
+    // The tooltip of one of its bars names its partners and both iteration times.
+    const auto first = v->layout().segmentsOfJob(job).front();
+    const auto& seg = muri->segments[static_cast<std::size_t>(first)];
+    v->verticalScrollBar()->setValue(0);
+    const QString tip = v->toolTipAt(pointAt(*v, 0.5 * (seg.t0 + seg.t1), v->layout().rowOfGpu(seg.gpu), 0.02));
+    qInfo().noquote() << tip;
+    QVERIFY(tip.contains(QStringLiteral("iteration time alone")));
+    v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
     QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_zoom.png")));
 
     panel.colorModeBox()->setCurrentIndex(1);
