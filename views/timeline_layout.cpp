@@ -14,6 +14,23 @@ float clampPx(double x, double widthPx) {
     return static_cast<float>(std::clamp(x, -4.0, widthPx + 4.0));
 }
 
+// lower_bound that looks near `first` before bisecting: consecutive queries of a frame move
+// forward by a few elements, so this costs O(log distance) instead of O(log n).
+template <class It, class T, class Less>
+It gallop(It first, It last, const T& value, Less less) {
+    std::ptrdiff_t step = 1;
+    It lo = first;
+    while (last - lo > step && less(*(lo + step), value)) {
+        lo += step;
+        step *= 2;
+    }
+    const It hi = last - lo > step ? lo + step + 1 : last;
+    return std::lower_bound(lo, hi, value, less);
+}
+
+const auto kLess = [](double a, double b) { return a < b; };
+const auto kLessEq = [](double a, double b) { return a <= b; };
+
 }  // namespace
 
 void TimelineLayout::clear() {
@@ -306,7 +323,7 @@ void TimelineLayout::buildGpuRow(const TimelineRow& rw, int r, double t0, double
                 const int start = i;
                 for (;;) {
                     const double limit = s1[i] + mergeTime;
-                    const int j = static_cast<int>(std::lower_bound(s1 + i + 1, s1 + end, limit) - s1);
+                    const int j = static_cast<int>(gallop(s1 + i + 1, s1 + end, limit, kLess) - s1);
                     if (j > i + 1) {
                         i = j - 1;
                         continue;
@@ -336,12 +353,6 @@ void TimelineLayout::buildGpuRow(const TimelineRow& rw, int r, double t0, double
     }
 }
 
-double TimelineLayout::busyArea(const ServerBusy& b, double t) const {
-    if (b.t.empty() || t <= b.t.front()) return 0.0;
-    const auto k = static_cast<std::size_t>(std::upper_bound(b.t.begin(), b.t.end(), t) - b.t.begin()) - 1;
-    return b.area[k] + static_cast<double>(b.busy[k]) * (t - b.t[k]);
-}
-
 void TimelineLayout::buildServerRow(int server, int r, double t0, double t1, double widthPx,
                                     TimelineDrawList& out) const {
     const ServerBusy& b = m_serverBusy[static_cast<std::size_t>(server)];
@@ -349,31 +360,31 @@ void TimelineLayout::buildServerRow(int server, int r, double t0, double t1, dou
     if (b.t.empty() || gpus <= 0) return;
     const double scale = widthPx / (t1 - t0);
     const double mergeTime = kMergePixels / scale;
-    const auto countIn = [&](double a, double c) {
-        // Segments overlapping [a, c): started before c minus those ended by a.
-        const auto started = std::lower_bound(b.starts.begin(), b.starts.end(), c) - b.starts.begin();
-        const auto ended = std::upper_bound(b.ends.begin(), b.ends.end(), a) - b.ends.begin();
-        return static_cast<int>(started - ended);
-    };
-    const auto n = b.t.size();
-    // The step that contains t0 (or the first one after it).
+    const std::size_t n = b.t.size();
+    // Area under the busy count at t, given the step k that contains t: O(1).
+    const auto areaAt = [&](std::size_t k, double t) { return b.area[k] + b.busy[k] * (t - b.t[k]); };
+    // Segments overlapping [a, c) = started before c - ended by a; both ends only move forward.
+    auto started = b.starts.begin();
+    auto ended = b.ends.begin();
     std::size_t k = static_cast<std::size_t>(std::upper_bound(b.t.begin(), b.t.end(), t0) - b.t.begin());
     if (k > 0) --k;
     while (k + 1 < n && b.t[k] < t1) {
         const double a = std::max(b.t[k], t0);
-        double c = std::min(b.t[k + 1], t1);
         std::size_t next = k + 1;
-        if (c - a < mergeTime) {
-            // Merge steps until the block is at least mergeTime wide (whole steps only).
-            const double want = a + mergeTime;
-            next = static_cast<std::size_t>(std::lower_bound(b.t.begin() + static_cast<long>(k) + 1, b.t.end(), want) -
-                                            b.t.begin());
-            if (next >= n) next = n - 1;
-            c = std::min(b.t[next], t1);
-            if (next == k) next = k + 1;
+        if (std::min(b.t[next], t1) - a < mergeTime) {
+            // Merge whole steps until the block is at least mergeTime wide.
+            next = static_cast<std::size_t>(gallop(b.t.begin() + static_cast<std::ptrdiff_t>(k) + 1, b.t.end(),
+                                                   a + mergeTime, kLess) - b.t.begin());
+            next = std::min(next, n - 1);
         }
-        const double mean = (busyArea(b, c) - busyArea(b, a)) / std::max(c - a, 1e-300);
-        if (mean > 0.0 && c > a) {
+        const double c = std::min(b.t[next], t1);
+        // a lies in step k; c in step next-1 unless the window ends earlier.
+        std::size_t ck = next - 1;
+        while (ck > k && b.t[ck] > c) --ck;
+        const double area = areaAt(ck, c) - areaAt(k, a);
+        if (area > 0.0 && c > a) {
+            started = gallop(started, b.starts.end(), c, kLess);
+            ended = gallop(ended, b.ends.end(), a, kLessEq);
             TimelineItem it;
             it.row = r;
             it.kind = TimelineItem::Busy;
@@ -381,8 +392,8 @@ void TimelineLayout::buildServerRow(int server, int r, double t0, double t1, dou
             it.t1 = c;
             it.x0 = clampPx((a - t0) * scale, widthPx);
             it.x1 = clampPx((c - t0) * scale, widthPx);
-            it.busy = static_cast<float>(mean / gpus);
-            it.count = countIn(a, c);
+            it.busy = static_cast<float>(area / (c - a) / gpus);
+            it.count = static_cast<int>((started - b.starts.begin()) - (ended - b.ends.begin()));
             out.items.push_back(it);
         }
         k = next;

@@ -122,7 +122,6 @@ private:
                      TimelineDrawList& out) const;
     void buildServerRow(int server, int r, double t0, double t1, double widthPx,
                         TimelineDrawList& out) const;
-    double busyArea(const ServerBusy& b, double t) const;
 
     cl::Cluster m_cluster;
     std::shared_ptr<const cl::SimResult> m_result;
