@@ -66,6 +66,8 @@ void InterleavePanel::buildUi() {
     example_->addItem(tr("Paper Fig. 4, plan 2: A + C"), static_cast<int>(Example::Fig4Plan2));
     example_->addItem(tr("Paper Fig. 6: ordering matters"), static_cast<int>(Example::Fig6));
     example_->addItem(tr("Paper Table 2: ShuffleNet, A2C, GPT-2, VGG16"), static_cast<int>(Example::Table2));
+    example_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    example_->setMinimumContentsLength(22);
     connect(example_, &QComboBox::activated, this, [this](int index) {
         const int id = example_->itemData(index).toInt();
         if (id == kCustomEntry) loadFromPickers();
@@ -76,7 +78,9 @@ void InterleavePanel::buildUi() {
     for (int i = 0; i < kMaxJobs; ++i) {
         auto* box = new QComboBox(this);
         box->setToolTip(i == 0 ? tr("Job 1: a model from the profile set") : tr("Job %1: a model, or none").arg(i + 1));
-        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        // Narrow enough for a docked window; the popup still shows whole names.
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(9);
         connect(box, &QComboBox::activated, this, [this] { loadFromPickers(); });
         pickers_.push_back(box);
     }
@@ -175,17 +179,19 @@ void InterleavePanel::buildUi() {
     top->addWidget(example_label);
     top->addWidget(example_);
     top->addSpacing(fm.averageCharWidth() * 2);
-    auto* jobs_label = new QLabel(tr("&Jobs:"), this);
-    jobs_label->setBuddy(pickers_.front());
-    top->addWidget(jobs_label);
-    for (QComboBox* b : pickers_) top->addWidget(b);
-    auto* on_label = new QLabel(tr("&on"), this);
-    on_label->setBuddy(gpus_);
-    top->addWidget(on_label);
-    top->addWidget(gpus_);
-    top->addSpacing(fm.averageCharWidth() * 2);
     top->addWidget(contention_);
     top->addStretch(1);
+    // The job pickers get a row of their own so that the panel fits a docked window.
+    auto* picks = new QHBoxLayout;
+    auto* jobs_label = new QLabel(tr("&Jobs:"), this);
+    jobs_label->setBuddy(pickers_.front());
+    picks->addWidget(jobs_label);
+    for (QComboBox* b : pickers_) picks->addWidget(b);
+    auto* on_label = new QLabel(tr("&on"), this);
+    on_label->setBuddy(gpus_);
+    picks->addWidget(on_label);
+    picks->addWidget(gpus_);
+    picks->addStretch(1);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(best_button_);
@@ -196,11 +202,16 @@ void InterleavePanel::buildUi() {
     controls->addWidget(play_button_);
     controls->addSpacing(fm.averageCharWidth() * 3);
     controls->addWidget(result_, 1);
+    // The results line may be cut on a narrow window rather than widen it; the tooltip keeps it.
+    result_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    result_->setMinimumWidth(fm.averageCharWidth() * 30);
 
     auto* table_box = new QWidget(this);
     auto* table_layout = new QVBoxLayout(table_box);
     table_layout->setContentsMargins(0, 0, 0, 0);
-    table_layout->addWidget(new QLabel(tr("Stage times (ms per iteration) — edit here or drag a block's right edge"), table_box));
+    auto* table_title = new QLabel(tr("Stage times (ms per iteration) — edit here or drag a block's right edge"), table_box);
+    table_title->setWordWrap(true);
+    table_layout->addWidget(table_title);
     table_layout->addWidget(table_, 1);
     table_layout->addWidget(detail_);
     table_layout->addWidget(message_);
@@ -231,6 +242,7 @@ void InterleavePanel::buildUi() {
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(picks);
     layout->addLayout(controls);
     layout->addWidget(split, 1);
 }
@@ -484,6 +496,7 @@ void InterleavePanel::recompute() {
         detail_->clear();
     }
     result_->setText(resultText());
+    result_->setToolTip(resultText());
     if (matching_source_->currentIndex() == kMatchTable) updateMatching();
     emit resultChanged();
 }

@@ -21,7 +21,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <QToolButton>
 #include <QTimer>
 #include <QUndoStack>
@@ -35,6 +38,10 @@
 #include "core/util/data_paths.h"
 #include "views/app_theme.h"
 #include "views/cluster_editor.h"
+#include "views/comparison_view.h"
+#include "views/series_charts.h"
+#include "views/timeline_panel.h"
+#include "views/interleave_panel.h"
 #include "views/format.h"
 #include "views/properties_view.h"
 #include "views/resources_init.h"
@@ -99,9 +106,44 @@ void MainWindow::createWidgets() {
     m_tabs->addTab(m_results, actionIcon("results"), tr("Results"));
     m_tabs->addTab(m_editor, actionIcon("cluster"), tr("Cluster"));
     m_tabs->addTab(m_traces, actionIcon("trace"), tr("Trace"));
-    m_tabs->setTabToolTip(0, tr("Summary of the selected scenario family's runs and GPU utilization (Alt+1)"));
-    m_tabs->setTabToolTip(1, tr("Visual editor of the cluster layout (Alt+2)"));
-    m_tabs->setTabToolTip(2, tr("Jobs of the trace, filters and histograms (Alt+3)"));
+    m_timeline = new TimelinePanel(m_tabs);
+    m_tabs->addTab(m_timeline, actionIcon("trace"), tr("Timeline"));
+    auto* chartsTab = new QWidget(m_tabs);
+    auto* chartsLayout = new QVBoxLayout(chartsTab);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* chartsBar = new QHBoxLayout;
+    m_chartResource = new QComboBox(chartsTab);
+    m_chartResource->addItem(tr("GPUs allocated"), QStringLiteral("gpu"));
+    m_chartResource->addItem(tr("GPU compute"), QStringLiteral("gpu-compute"));
+    m_chartResource->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_chartResource->addItem(tr("Storage"), QStringLiteral("storage"));
+    m_chartResource->addItem(tr("Network"), QStringLiteral("network"));
+    m_chartResource->addItem(tr("All resources"), QString());
+    m_chartResource->setToolTip(tr("Which utilization the top chart shows for each run; \"All resources\" reads "
+                                   "best with one run"));
+    auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
+    resourceLabel->setBuddy(m_chartResource);
+    chartsBar->addWidget(resourceLabel);
+    chartsBar->addWidget(m_chartResource);
+    chartsBar->addStretch(1);
+    chartsLayout->addLayout(chartsBar);
+    m_charts = new SeriesCharts(chartsTab);
+    chartsLayout->addWidget(m_charts, 1);
+    connect(m_chartResource, &QComboBox::currentIndexChanged, this, &MainWindow::updateCharts);
+    m_tabs->addTab(chartsTab, actionIcon("results"), tr("Charts"));
+    m_compare = new ComparisonView(m_tabs);
+    m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
+    m_interleave = new InterleavePanel(m_profiles.get(), m_tabs);
+    m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
+    const QStringList tips = {tr("Summary of the selected scenario family's runs and GPU utilization"),
+                              tr("Visual editor of the cluster layout"),
+                              tr("Jobs of the trace, filters and histograms"),
+                              tr("Every GPU over time: which job or interleaved group held it; zoom with the wheel"),
+                              tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
+                                 "blocking index of the family's runs"),
+                              tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
+                              tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup")};
+    for (int i = 0; i < tips.size(); ++i) m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
     setCentralWidget(m_tabs);
 
     auto addDock = [this](QWidget* widget, const QString& title, const char* icon, const QString& objectName,
@@ -136,6 +178,15 @@ void MainWindow::createWidgets() {
     connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentItemChanged(current); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
+    connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
+        m_timelineWanted = {scenario, run};
+        updateTimeline();
+    });
+    connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateCharts);
+    // One time cursor for the timeline and the charts.
+    connect(m_timeline, &TimelinePanel::timeCursorChanged, m_charts, &SeriesCharts::setTimeCursor);
+    connect(m_charts, &SeriesCharts::timeCursorChanged, m_timeline, &TimelinePanel::setTimeCursor);
     connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
     connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
     connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
@@ -181,8 +232,12 @@ void MainWindow::createActions() {
     m_exportResultsAction = make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
                                  tr("Write the results table of the shown scenarios as CSV"),
                                  &MainWindow::exportResultsCsv);
-    m_exportChartAction = make("export-chart", tr("Export &Chart as PNG\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-                               tr("Save the utilization chart as a PNG image"), &MainWindow::exportChart);
+    m_exportViewAction = make("export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                              tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"),
+                              &MainWindow::exportView);
+    m_reportAction = make("export", tr("Comparison &Report (PDF)\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                          tr("One PDF with the compared scenarios, their summary table and every comparison chart"),
+                          &MainWindow::exportReport);
     m_quitAction = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
                         &QWidget::close);
     m_quitAction->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
@@ -219,7 +274,8 @@ void MainWindow::createMenus() {
     file->addAction(m_transformAction);
     file->addSeparator();
     file->addAction(m_exportResultsAction);
-    file->addAction(m_exportChartAction);
+    file->addAction(m_exportViewAction);
+    file->addAction(m_reportAction);
     file->addAction(m_exportClusterAction);
     file->addSeparator();
     file->addAction(m_quitAction);
@@ -298,7 +354,9 @@ void MainWindow::updateUndoShortcuts() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("results"), QStringLiteral("cluster"), QStringLiteral("trace")};
+    return {QStringLiteral("results"), QStringLiteral("cluster"),  QStringLiteral("trace"),
+            QStringLiteral("timeline"), QStringLiteral("charts"),   QStringLiteral("compare"),
+            QStringLiteral("interleave")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -434,6 +492,12 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_browser->setStore(nullptr);
     m_results->setStore(nullptr);
     m_properties->setStore(nullptr);
+    m_compare->setStore(nullptr);
+    m_timelineWanted = {};
+    m_seriesCache.clear();
+    m_timelineShown = 0;
+    m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
+    m_charts->clear();
     m_store = std::move(store);
     m_editor->setCluster(cl::Cluster{});
     m_editorClusterId = 0;
@@ -443,6 +507,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_browser->setStore(m_store.get());
     m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
+    m_compare->setStore(m_store.get());
     addRecent(m_path);
     updateTitle();
     log(tr("Opened workspace %1").arg(m_path));
@@ -612,6 +677,7 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
         m_results->refresh();
         m_browser->refresh();
         m_properties->refresh();
+        m_compare->refreshRuns();
         statusBar()->showMessage(cancelled            ? tr("Stopped")
                                  : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
                                                     : tr("%n run(s) done", nullptr, total),

@@ -4,13 +4,16 @@
 // (one ScenarioStore on the GUI thread; runs open their own connections on worker threads).
 #include <memory>
 
+#include <QHash>
 #include <QMainWindow>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 
 #include "views/app_theme.h"
 
 class QAction;
+class QComboBox;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
@@ -21,7 +24,8 @@ class QProgressBar;
 class QTabWidget;
 
 namespace cl {
-class ProfileSet;
+struct SimResult;
+struct ProfileSet;
 class ScenarioStore;
 struct Trace;
 }  // namespace cl
@@ -29,6 +33,10 @@ struct Trace;
 namespace cl::views {
 
 class ClusterEditor;
+class ComparisonView;
+class SeriesCharts;
+class TimelinePanel;
+class InterleavePanel;
 class PropertiesView;
 class ResultsView;
 class RunPanel;
@@ -60,12 +68,16 @@ public:
     void setTheme(Theme theme);
 
     // The central views --view can show.
-    static QStringList viewNames();  // results, cluster, trace
+    static QStringList viewNames();  // results, cluster, trace, timeline, charts, compare, interleave
     bool showView(const QString& name);
 
     ScenarioBrowser* scenarioBrowser() const { return m_browser; }
     ClusterEditor* clusterEditor() const { return m_editor; }
     TraceBrowser* traceBrowser() const { return m_traces; }
+    ComparisonView* comparisonView() const { return m_compare; }
+    TimelinePanel* timelinePanel() const { return m_timeline; }
+    SeriesCharts* seriesCharts() const { return m_charts; }
+    InterleavePanel* interleavePanel() const { return m_interleave; }
     ResultsView* resultsView() const { return m_results; }
     RunPanel* runPanel() const { return m_runPanel; }
     PropertiesView* propertiesView() const { return m_properties; }
@@ -114,6 +126,11 @@ private:
     void onScenarioSelected(const QString& name);
     void onCurrentItemChanged(const QModelIndex& current);
     void updateUndoShortcuts();
+    // The timeline loads a run's segments only while it is shown (a big run has millions).
+    void updateTimeline();
+    void updateCharts();
+    void exportView();
+    void exportReport();
     void openRecent(const QString& path);
     void onClusterActivated(qint64 id);
     void onTraceActivated(qint64 id);
@@ -129,7 +146,6 @@ private:
     void transformTrace();
     void exportClusterJson();
     void exportResultsCsv();
-    void exportChart();
     void showAbout();
 
     Options m_options;
@@ -151,6 +167,15 @@ private:
     ResultsView* m_results = nullptr;
     ClusterEditor* m_editor = nullptr;
     TraceBrowser* m_traces = nullptr;
+    ComparisonView* m_compare = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    SeriesCharts* m_charts = nullptr;
+    QComboBox* m_chartResource = nullptr;
+    QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
+    qint64 m_timelineShown = 0;
+    std::shared_ptr<const cl::ProfileSet> m_timelineProfiles;
+    QHash<qint64, std::shared_ptr<const cl::SimResult>> m_seriesCache;  // run id -> series only
+    InterleavePanel* m_interleave = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
 
@@ -164,7 +189,8 @@ private:
     QAction* m_transformAction = nullptr;
     QAction* m_exportClusterAction = nullptr;
     QAction* m_exportResultsAction = nullptr;
-    QAction* m_exportChartAction = nullptr;
+    QAction* m_exportViewAction = nullptr;
+    QAction* m_reportAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;

@@ -25,9 +25,7 @@
 #include "views/trace_generator_dialog.h"
 #include "views/trace_import_dialog.h"
 #include "views/trace_transform_dialog.h"
-#include "views/utilization_plot.h"
 
-#include <qcustomplot.h>
 
 namespace cl::views {
 
@@ -212,19 +210,6 @@ void MainWindow::exportResultsCsv() {
         QMessageBox::warning(this, tr("Export results"), tr("Cannot write %1:\n\n%2").arg(path, error));
     else
         log(tr("Exported results of %1 to %2").arg(m_results->family(), path));
-}
-
-void MainWindow::exportChart() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), documentsDir() + QLatin1Char('/') + m_results->family() + QStringLiteral(".png"),
-        tr("PNG image (*.png)"));
-    if (path.isEmpty()) return;
-    QCustomPlot* plot = m_results->plot()->plot();
-    // Twice the on-screen size: sharp when pasted into a report.
-    if (!plot->savePng(path, plot->width(), plot->height(), 2.0))
-        QMessageBox::warning(this, tr("Export chart"), tr("Cannot write %1").arg(path));
-    else
-        log(tr("Exported the utilization chart to %1").arg(path));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -102,6 +102,7 @@ void ResultsView::refresh() {
         m_title->setText(tr("Select a scenario in the workspace to see its results."));
         m_model->clear();
         m_plot->showMessage(tr("No scenario selected"));
+        emit familyRefreshed();
         return;
     }
     QStringList names;
@@ -140,10 +141,12 @@ void ResultsView::refresh() {
     const int row = std::max(0, static_cast<int>(names.indexOf(m_selected)));
     if (names.isEmpty()) {
         m_plot->showMessage(tr("No scenarios in %1").arg(m_family));
+        emit familyRefreshed();
         return;
     }
     m_table->selectRow(row);
     plotRow(row);
+    emit familyRefreshed();
 }
 
 void ResultsView::fitTableHeight() {
@@ -159,6 +162,7 @@ void ResultsView::plotRow(int row) {
     if (run == m_plottedRun && run != 0) return;
     m_plottedRun = 0;
     if (run == 0 || m_model->state(row) != SummaryTableModel::RowState::Done) {
+        emit runSelected(0, name);
         m_plot->showMessage(tr("%1 has no finished run yet \u2014 run it from the Run panel (F5)").arg(name));
         return;
     }
@@ -166,9 +170,19 @@ void ResultsView::plotRow(int row) {
         const cl::SimResult result = m_store->loadRun(run, false);
         m_plot->setResult(name, result);
         m_plottedRun = run;
+        emit runSelected(run, name);
     } catch (const std::exception& e) {
         m_plot->showMessage(tr("Cannot read run %1: %2").arg(run).arg(QString::fromStdString(e.what())));
     }
+}
+
+QList<QPair<QString, qint64>> ResultsView::finishedRuns() const {
+    QList<QPair<QString, qint64>> runs;
+    const QStringList names = m_model->policies();
+    for (int row = 0; row < names.size(); ++row)
+        if (m_model->state(row) == SummaryTableModel::RowState::Done)
+            runs.append({names[row], m_latestRun.value(names[row], 0)});
+    return runs;
 }
 
 bool ResultsView::exportCsv(const QString& path, QString* error) const {

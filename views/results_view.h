@@ -41,8 +41,16 @@ public:
     SummaryTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     UtilizationPlot* plot() const { return m_plot; }
+    // Scenario and latest finished run id of each row that has one, in table order.
+    QList<QPair<QString, qint64>> finishedRuns() const;
     // The summary table as CSV (scenario, policy, status and metrics in seconds).
     bool exportCsv(const QString& path, QString* error) const;
+
+signals:
+    // The selected row's latest finished run (0 when it has none).
+    void runSelected(qint64 runId, const QString& scenario);
+    // The family's rows or runs changed.
+    void familyRefreshed();
 
 private:
     void plotRow(int row);

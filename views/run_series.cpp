@@ -1,5 +1,8 @@
 #include "views/run_series.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QCoreApplication>
 
 namespace cl::views {
@@ -39,8 +42,26 @@ std::vector<const NamedSeries*> RunSeries::inGroup(SeriesGroup group) const {
 RunSeries extractRunSeries(const cl::SimResult& result) {
     RunSeries out;
     if (result.series.empty()) return out;
-    out.series.push_back(collect(result, "gpu", tr("GPU utilization"), "%", SeriesGroup::Utilization,
+    out.series.push_back(collect(result, "gpu", tr("GPUs allocated"), "%", SeriesGroup::Utilization,
                                  [](const cl::TimeSample& s) { return s.gpu_utilization * 100.0; }));
+    // Resource use from the jobs' stages; runs stored before the engine recorded it have NaN.
+    struct Resource {
+        const char* key;
+        const char* name;
+        double cl::TimeSample::*field;
+    };
+    static const Resource kResources[] = {
+        {"gpu-compute", QT_TRANSLATE_NOOP("cl::views::RunSeries", "GPU compute"), &cl::TimeSample::gpu_compute_utilization},
+        {"cpu", QT_TRANSLATE_NOOP("cl::views::RunSeries", "CPU"), &cl::TimeSample::cpu_utilization},
+        {"storage", QT_TRANSLATE_NOOP("cl::views::RunSeries", "Storage"), &cl::TimeSample::storage_utilization},
+        {"network", QT_TRANSLATE_NOOP("cl::views::RunSeries", "Network"), &cl::TimeSample::network_utilization}};
+    for (const Resource& r : kResources) {
+        const bool recorded = std::any_of(result.series.begin(), result.series.end(),
+                                          [&](const cl::TimeSample& s) { return !std::isnan(s.*(r.field)); });
+        if (!recorded) continue;
+        out.series.push_back(collect(result, r.key, tr(r.name), "%", SeriesGroup::Utilization,
+                                     [&](const cl::TimeSample& s) { return s.*(r.field) * 100.0; }));
+    }
     out.series.push_back(collect(result, "queue", tr("Queue length"), tr("jobs"), SeriesGroup::QueueLength,
                                  [](const cl::TimeSample& s) { return double(s.queue_length); }));
     out.series.push_back(collect(result, "running", tr("Running jobs"), tr("jobs"), SeriesGroup::RunningJobs,

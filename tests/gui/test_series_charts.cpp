@@ -1,6 +1,7 @@
 // Utilization/queue charts (series equal the run's data, overlays, cursor, zoom), the shared
 // PNG/SVG/PDF export and the comparison report.
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -100,13 +101,18 @@ private slots:
         const auto run = demoRun("fifo");
         QVERIFY(run->series.size() > 10);
         const RunSeries rs = extractRunSeries(*run);
-        QCOMPARE(rs.series.size(), size_t(4));
+        QCOMPARE(rs.series.size(), size_t(8));
         const NamedSeries* gpu = rs.find("gpu");
         const NamedSeries* queue = rs.find("queue");
         const NamedSeries* running = rs.find("running");
         const NamedSeries* blocking = rs.find("blocking");
         QVERIFY(gpu && queue && running && blocking);
-        QVERIFY(!rs.find("cpu"));  // the engine does not record CPU utilization yet
+        const NamedSeries* cpu = rs.find("cpu");
+        const NamedSeries* storage = rs.find("storage");
+        const NamedSeries* compute = rs.find("gpu-compute");
+        const NamedSeries* network = rs.find("network");
+        QVERIFY(cpu && storage && compute && network);
+        QCOMPARE(cpu->group, SeriesGroup::Utilization);
         QCOMPARE(gpu->unit, QString("%"));
         QCOMPARE(gpu->group, SeriesGroup::Utilization);
         for (size_t i = 0; i < run->series.size(); ++i) {
@@ -117,8 +123,17 @@ private slots:
             QCOMPARE(queue->v[k], double(s.queue_length));
             QCOMPARE(running->v[k], double(s.running_jobs));
             QCOMPARE(blocking->v[k], s.blocking_index);
+            QCOMPARE(cpu->v[k], s.cpu_utilization * 100.0);
+            QCOMPARE(storage->v[k], s.storage_utilization * 100.0);
+            QCOMPARE(compute->v[k], s.gpu_compute_utilization * 100.0);
+            QCOMPARE(network->v[k], s.network_utilization * 100.0);
         }
         QVERIFY(extractRunSeries(cl::SimResult{}).empty());
+        // Runs stored before the engine recorded resource use (NaN) show only what they have.
+        cl::SimResult old = *run;
+        for (auto& s : old.series) s.cpu_utilization = s.storage_utilization = s.gpu_compute_utilization =
+            s.network_utilization = std::numeric_limits<double>::quiet_NaN();
+        QCOMPARE(extractRunSeries(old).series.size(), size_t(4));
     }
 
     void chartSeriesEqualTheRunsData() {
@@ -135,7 +150,7 @@ private slots:
         for (int c = 0; c < charts.chartCount(); ++c) {
             QLineSeries* line = charts.series(c, 0);
             QVERIFY(line);
-            QCOMPARE(line->name(), QString("fifo"));
+            QCOMPARE(line->name(), c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
             // Every sample exactly, each held (a step) until the next one.
             const QList<QPointF> points = line->points();
             const qsizetype n = qsizetype(run->series.size());
@@ -201,26 +216,22 @@ private slots:
         QCOMPARE(charts.runCount(), 2);
         QVERIFY(charts.runColor(0) != charts.runColor(1));
         for (int c = 0; c < charts.chartCount(); ++c) {
-            QCOMPARE(charts.chart(c)->series().size(), qsizetype(2));
-            QCOMPARE(charts.series(c, 0)->name(), QString("fifo"));
-            QCOMPARE(charts.series(c, 1)->name(), QString("muri-s"));
+            // Utilization: allocated GPUs and the four resources of each run.
+            QCOMPARE(charts.chart(c)->series().size(), qsizetype(c == 0 ? 10 : 2));
+            QCOMPARE(charts.series(c, 0)->name(), c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
+            QCOMPARE(charts.series(c, 1)->name(), c == 0 ? QString("muri-s \u00b7 GPUs allocated") : QString("muri-s"));
             QCOMPARE(charts.series(c, 0)->pen().color(), charts.runColor(0));
             QCOMPARE(charts.series(c, 1)->pen().color(), charts.runColor(1));
             QCOMPARE(charts.series(c, 1)->points().size(), 2 * qsizetype(demoRun("muri-s")->series.size()) - 1);
         }
 
-        // A CPU series (once the engine records one) joins the utilization chart.
+        // The resource series join the utilization chart, in the run's colour with their own style.
         RunSeries withCpu = extractRunSeries(*demoRun("fifo"));
-        NamedSeries cpu = *withCpu.find("gpu");
-        cpu.key = "cpu";
-        cpu.name = "CPU utilization";
-        for (double& v : cpu.v) v *= 0.5;
-        withCpu.series.push_back(cpu);
         charts.setRunSeries({{"fifo", withCpu}});
-        QCOMPARE(charts.chart(0)->series().size(), qsizetype(2));
+        QCOMPARE(charts.chart(0)->series().size(), qsizetype(5));
         QLineSeries* cpuLine = charts.series(0, 0, "cpu");
         QVERIFY(cpuLine);
-        QCOMPARE(cpuLine->name(), QString("fifo \u00b7 CPU utilization"));
+        QCOMPARE(cpuLine->name(), QString("fifo \u00b7 CPU"));
         QCOMPARE(cpuLine->pen().color(), charts.runColor(0));
         QVERIFY(cpuLine->pen().style() != charts.series(0, 0, "gpu")->pen().style());
         QCOMPARE(charts.chart(1)->series().size(), qsizetype(1));

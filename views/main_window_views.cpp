@@ -1,0 +1,193 @@
+// MainWindow's analysis views: which run the timeline shows, which runs the charts overlay,
+// exporting the current view and the comparison report.
+#include <exception>
+#include <memory>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QFileDialog>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "views/chart_export.h"
+#include "views/cluster_diagram.h"
+#include "views/cluster_editor.h"
+#include "views/comparison_model.h"
+#include "views/comparison_view.h"
+#include "views/interleave_gantt.h"
+#include "views/interleave_panel.h"
+#include "views/main_window.h"
+#include "views/report_writer.h"
+#include "views/results_view.h"
+#include "views/run_series.h"
+#include "views/series_charts.h"
+#include "views/timeline_panel.h"
+#include "views/trace_browser.h"
+#include "views/trace_histograms.h"
+#include "views/utilization_plot.h"
+
+namespace cl::views {
+
+namespace {
+
+constexpr int kMostOverlaidRuns = 8;  // one colour each
+
+QString exportDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+}
+
+}  // namespace
+
+void MainWindow::updateTimeline() {
+    if (!m_store || m_tabs->currentWidget() != m_timeline) return;
+    const auto [scenario, run] = m_timelineWanted;
+    if (run == m_timelineShown && run != 0) return;
+    m_timelineShown = run;
+    if (run == 0) {
+        m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
+        statusBar()->showMessage(scenario.isEmpty() ? tr("Select a scenario with a finished run for its timeline")
+                                                    : tr("%1 has no finished run yet").arg(scenario),
+                                 5000);
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        const cl::RunInfo info = m_store->runInfo(run);
+        const cl::ScenarioInfo spec = m_store->scenario(info.scenario_name);
+        cl::Cluster cluster = m_store->cluster(spec.spec.cluster_id);
+        if (spec.spec.parameters.server_count > 0)
+            cluster = cl::withServerCount(cluster, spec.spec.parameters.server_count);
+        m_timelineProfiles = std::make_shared<const cl::ProfileSet>(m_store->profiles(spec.spec.profiles_id));
+        auto result = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
+        m_timeline->setRun(cluster, result, m_timelineProfiles.get(),
+                           tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+    } catch (const std::exception& e) {
+        log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
+    }
+    QApplication::restoreOverrideCursor();
+}
+
+void MainWindow::updateCharts() {
+    if (!m_store) return;
+    // Several runs overlaid show one utilization each (the chosen resource); all five of
+    // several runs would be unreadable.
+    const QString resource = m_chartResource->currentData().toString();
+    QList<ChartRunSeries> runs;
+    try {
+        for (const auto& [scenario, run] : m_results->finishedRuns()) {
+            if (runs.size() == kMostOverlaidRuns) break;
+            auto cached = m_seriesCache.find(run);
+            if (cached == m_seriesCache.end())
+                cached = m_seriesCache.insert(run, std::make_shared<const cl::SimResult>(m_store->loadRun(run, false)));
+            RunSeries series = extractRunSeries(**cached);
+            if (!resource.isEmpty())
+                std::erase_if(series.series, [&](const NamedSeries& s) {
+                    return s.group == SeriesGroup::Utilization && s.key != resource;
+                });
+            runs.append({scenario, std::move(series)});
+        }
+    } catch (const std::exception& e) {
+        log(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
+    }
+    m_charts->setRunSeries(runs);
+}
+
+void MainWindow::exportView() {
+    QWidget* current = m_tabs->currentWidget();
+    PaintFunction paint;
+    QString what = m_tabs->tabText(m_tabs->currentIndex());
+    if (current == m_results) {
+        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
+    } else if (current == m_editor) {
+        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
+    } else if (current == m_traces) {
+        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
+    } else if (current == m_timeline) {
+        paint = [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
+    } else if (current == m_charts->parentWidget()) {
+        paint = [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
+    } else if (current == m_compare) {
+        paint = [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
+    } else if (current == m_interleave) {
+        paint = [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
+    }
+    if (!paint) return;
+    ExportDialog dialog(this);
+    const QString base = m_results->family().isEmpty() ? what : m_results->family() + QLatin1Char('-') + what;
+    dialog.setPath(exportDir() + QLatin1Char('/') + base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) +
+                   QStringLiteral(".png"));
+    QString path;
+    ExportOptions options;
+    if (!dialog.ask(&path, &options)) return;
+    QString error;
+    if (!exportPainting(path, options, paint, &error))
+        QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1:\n\n%2").arg(path, error));
+    else
+        log(tr("Exported %1 to %2 (%3 \u00d7 %4 px at %5 dpi)")
+                .arg(what, path)
+                .arg(options.size.width())
+                .arg(options.size.height())
+                .arg(options.dpi));
+}
+
+void MainWindow::exportReport() {
+    if (!m_store || m_compare->model()->rowCount() == 0) {
+        statusBar()->showMessage(tr("Tick the runs to compare in the Compare view first"), 5000);
+        m_tabs->setCurrentWidget(m_compare);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Comparison report"),
+                                                      exportDir() + QStringLiteral("/clusterloom-report.pdf"),
+                                                      tr("PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    QStringList descriptions;
+    for (const qint64 run : m_compare->runs()) {
+        try {
+            const cl::RunInfo info = m_store->runInfo(run);
+            const cl::ScenarioInfo s = m_store->scenario(info.scenario_name);
+            descriptions << tr("%1 (run %2): policy %3, conventions %4, load \u00d7%5%6; engine %7")
+                                .arg(QString::fromStdString(info.scenario_name))
+                                .arg(run)
+                                .arg(QString::fromStdString(s.spec.policy), QString::fromStdString(s.spec.conventions))
+                                .arg(s.spec.parameters.load_factor)
+                                .arg(s.spec.parameters.server_count > 0
+                                         ? tr(", %1 servers").arg(s.spec.parameters.server_count)
+                                         : QString())
+                                .arg(QString::fromStdString(info.engine_version));
+        } catch (const std::exception& e) {
+            descriptions << tr("run %1: %2").arg(run).arg(QString::fromStdString(e.what()));
+        }
+    }
+    // Every chart of the Compare view, drawn one after another; its own tab is restored after.
+    const auto shown = m_compare->currentChart();
+    QList<PaintFunction> charts;
+    QStringList titles;
+    const std::pair<ComparisonView::Chart, QString> kCharts[] = {
+        {ComparisonView::NormalizedChart, tr("Relative to the baseline")},
+        {ComparisonView::CdfChart, tr("Job completion time distribution")},
+        {ComparisonView::ModelChart, tr("Average JCT by model")},
+        {ComparisonView::SizeChart, tr("Large and small jobs")}};
+    for (const auto& [chart, title] : kCharts) {
+        charts.append([this, chart](QPainter& p, const QRectF& r) {
+            m_compare->setCurrentChart(chart);
+            m_compare->paintExport(p, r, QString());
+        });
+        titles << title;
+    }
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts, titles, &error);
+    QApplication::restoreOverrideCursor();
+    m_compare->setCurrentChart(shown);
+    if (!ok)
+        QMessageBox::warning(this, tr("Comparison report"), tr("Cannot write %1:\n\n%2").arg(path, error));
+    else
+        log(tr("Wrote the comparison report %1").arg(path));
+}
+
+}  // namespace cl::views
