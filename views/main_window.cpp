@@ -106,8 +106,26 @@ void MainWindow::createWidgets() {
     m_tabs->addTab(m_results, actionIcon("results"), tr("Results"));
     m_tabs->addTab(m_editor, actionIcon("cluster"), tr("Cluster"));
     m_tabs->addTab(m_traces, actionIcon("trace"), tr("Trace"));
-    m_timeline = new TimelinePanel(m_tabs);
-    m_tabs->addTab(m_timeline, actionIcon("trace"), tr("Timeline"));
+    auto* timelineTab = new QWidget(m_tabs);
+    auto* timelineLayout = new QVBoxLayout(timelineTab);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    auto* timelineBar = new QHBoxLayout;
+    m_timelineSecond = new QComboBox(timelineTab);
+    m_timelineSecond->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_timelineSecond->setMinimumContentsLength(24);
+    m_timelineSecond->setToolTip(tr("Another run of the family drawn below with the same time axis (what-if at a "
+                                    "glance)"));
+    auto* secondLabel = new QLabel(tr("Compare &with:"), timelineTab);
+    secondLabel->setBuddy(m_timelineSecond);
+    timelineBar->addWidget(secondLabel);
+    timelineBar->addWidget(m_timelineSecond);
+    timelineBar->addStretch(1);
+    timelineLayout->addLayout(timelineBar);
+    m_timeline = new TimelinePanel(timelineTab);
+    timelineLayout->addWidget(m_timeline, 1);
+    connect(m_timelineSecond, &QComboBox::activated, this, &MainWindow::updateSecondTimelineRun);
+    connect(m_timeline, &TimelinePanel::jobSelected, this, &MainWindow::sendGroupToInterleaving);
+    m_tabs->addTab(timelineTab, actionIcon("trace"), tr("Timeline"));
     auto* chartsTab = new QWidget(m_tabs);
     auto* chartsLayout = new QVBoxLayout(chartsTab);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
@@ -179,6 +197,7 @@ void MainWindow::createWidgets() {
             [this](const QModelIndex& current) { onCurrentItemChanged(current); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
+    connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateSecondTimelineChoices);
     connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
         m_timelineWanted = {scenario, run};
         updateTimeline();
@@ -496,7 +515,9 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_timelineWanted = {};
     m_seriesCache.clear();
     m_timelineShown = 0;
+    m_timelineResult.reset();
     m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
+    m_timeline->setSecondRun(nullptr, QString());
     m_charts->clear();
     m_store = std::move(store);
     m_editor->setCluster(cl::Cluster{});

@@ -129,6 +129,10 @@ private:
     // The timeline loads a run's segments only while it is shown (a big run has millions).
     void updateTimeline();
     void updateCharts();
+    void updateSecondTimelineChoices();
+    void updateSecondTimelineRun();
+    // The interleaving group of a job picked in the timeline goes to the Interleaving view.
+    void sendGroupToInterleaving(int job);
     void exportView();
     void exportReport();
     void openRecent(const QString& path);
@@ -169,6 +173,9 @@ private:
     TraceBrowser* m_traces = nullptr;
     ComparisonView* m_compare = nullptr;
     TimelinePanel* m_timeline = nullptr;
+    QComboBox* m_timelineSecond = nullptr;
+    std::shared_ptr<const cl::SimResult> m_timelineResult;
+    QString m_timelineCluster;  // which GPUs the timeline's run used (cluster id / server count)
     SeriesCharts* m_charts = nullptr;
     QComboBox* m_chartResource = nullptr;
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run

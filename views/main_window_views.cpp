@@ -26,7 +26,9 @@
 #include "views/results_view.h"
 #include "views/run_series.h"
 #include "views/series_charts.h"
+#include "views/timeline_layout.h"
 #include "views/timeline_panel.h"
+#include "views/timeline_view.h"
 #include "views/trace_browser.h"
 #include "views/trace_histograms.h"
 #include "views/utilization_plot.h"
@@ -37,6 +39,11 @@ namespace {
 
 constexpr int kMostOverlaidRuns = 8;  // one colour each
 
+// Runs with equal keys ran on the same GPUs.
+QString clusterKey(const cl::ScenarioSpec& spec) {
+    return QStringLiteral("%1/%2").arg(spec.cluster_id).arg(spec.parameters.server_count);
+}
+
 QString exportDir() {
     return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
 }
@@ -44,11 +51,13 @@ QString exportDir() {
 }  // namespace
 
 void MainWindow::updateTimeline() {
-    if (!m_store || m_tabs->currentWidget() != m_timeline) return;
+    if (!m_store || m_tabs->currentWidget() != m_timeline->parentWidget()) return;
     const auto [scenario, run] = m_timelineWanted;
     if (run == m_timelineShown && run != 0) return;
     m_timelineShown = run;
     if (run == 0) {
+        m_timelineResult.reset();
+        m_timelineCluster.clear();
         m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
         statusBar()->showMessage(scenario.isEmpty() ? tr("Select a scenario with a finished run for its timeline")
                                                     : tr("%1 has no finished run yet").arg(scenario),
@@ -63,13 +72,86 @@ void MainWindow::updateTimeline() {
         if (spec.spec.parameters.server_count > 0)
             cluster = cl::withServerCount(cluster, spec.spec.parameters.server_count);
         m_timelineProfiles = std::make_shared<const cl::ProfileSet>(m_store->profiles(spec.spec.profiles_id));
-        auto result = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
-        m_timeline->setRun(cluster, result, m_timelineProfiles.get(),
+        m_timelineCluster = clusterKey(spec.spec);
+        m_timelineResult = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
+        m_timeline->setRun(cluster, m_timelineResult, m_timelineProfiles.get(),
                            tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+        updateSecondTimelineChoices();
     } catch (const std::exception& e) {
         log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
     }
     QApplication::restoreOverrideCursor();
+}
+
+void MainWindow::updateSecondTimelineChoices() {
+    const qint64 chosen = m_timelineSecond->currentData().toLongLong();
+    m_timelineSecond->clear();
+    m_timelineSecond->addItem(tr("nothing"), qint64(0));
+    // Only runs on the same GPUs can share the rows.
+    for (const auto& [scenario, run] : m_results->finishedRuns()) {
+        if (run == m_timelineShown || !m_store) continue;
+        const auto info = m_store->findScenario(scenario.toStdString());
+        if (info && clusterKey(info->spec) == m_timelineCluster)
+            m_timelineSecond->addItem(tr("%1 (run %2)").arg(scenario).arg(run), run);
+    }
+    const int keep = m_timelineSecond->findData(chosen);
+    m_timelineSecond->setCurrentIndex(keep < 0 ? 0 : keep);
+    if (keep < 0 && chosen != 0) m_timeline->setSecondRun(nullptr, QString());
+}
+
+void MainWindow::updateSecondTimelineRun() {
+    const qint64 run = m_timelineSecond->currentData().toLongLong();
+    if (!m_store || run == 0 || !m_timelineResult) {
+        m_timeline->setSecondRun(nullptr, QString());
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        const cl::RunInfo info = m_store->runInfo(run);
+        m_timeline->setSecondRun(std::make_shared<const cl::SimResult>(m_store->loadRun(run, true)),
+                                 tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+    } catch (const std::exception& e) {
+        log(tr("Cannot show run %1 below the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
+    }
+    QApplication::restoreOverrideCursor();
+}
+
+void MainWindow::sendGroupToInterleaving(int job) {
+    if (!m_timelineResult || !m_timelineProfiles || job < 0 ||
+        job >= static_cast<int>(m_timelineResult->jobs.size()))
+        return;
+    // The group at the first moment the job shared a GPU: a real group of the run.
+    const TimelineLayout& layout = m_timeline->view()->layout();
+    std::vector<int> group{job};
+    for (int segment : layout.segmentsOfJob(job)) {
+        const std::vector<int> partners = layout.partnersOfSegment(segment);
+        if (partners.empty()) continue;
+        group.insert(group.end(), partners.begin(), partners.end());
+        break;
+    }
+    if (group.size() < 2) return;  // ran alone: nothing to interleave
+    QStringList names;
+    std::vector<std::vector<double>> stages;
+    std::vector<double> solo;
+    for (int j : group) {
+        const cl::JobRecord& record = m_timelineResult->jobs[j];
+        const cl::ModelProfile* model = m_timelineProfiles->find(record.model);
+        const cl::GpuCountProfile* at = model ? model->at(record.gpus) : nullptr;
+        if (!at || at->stage_times.empty()) {
+            statusBar()->showMessage(tr("Job %1's model %2 has no stage profile to interleave")
+                                         .arg(QString::fromStdString(record.id), QString::fromStdString(record.model)),
+                                     5000);
+            return;
+        }
+        names << tr("%1 (%2)").arg(QString::fromStdString(record.id), QString::fromStdString(record.model));
+        stages.push_back(at->stage_times);
+        solo.push_back(record.solo_iteration_time);
+    }
+    m_interleave->setGroup(names, stages, solo);
+    statusBar()->showMessage(tr("The group of job %1 (%n job(s)) is in the Interleaving view", nullptr,
+                                static_cast<int>(group.size()))
+                                 .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
+                             8000);
 }
 
 void MainWindow::updateCharts() {
@@ -107,7 +189,7 @@ void MainWindow::exportView() {
         paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
     } else if (current == m_traces) {
         paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
-    } else if (current == m_timeline) {
+    } else if (current == m_timeline->parentWidget()) {
         paint = [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
     } else if (current == m_charts->parentWidget()) {
         paint = [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };

@@ -2,9 +2,11 @@
 // the store; Stop stores nothing partial; imports show their errors and store nothing when
 // refused; the edited cluster is stored; menus carry the standard shortcuts without clashes.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QDockWidget>
@@ -27,6 +29,12 @@
 #include "core/util/data_paths.h"
 #include "core/workload/trace_generator.h"
 #include "views/cluster_editor.h"
+#include "views/interleave_panel.h"
+#include "views/series_charts.h"
+#include "views/stage_table_model.h"
+#include "views/timeline_layout.h"
+#include "views/timeline_panel.h"
+#include "views/timeline_view.h"
 #include "views/main_window.h"
 #include "views/results_view.h"
 #include "views/run_panel.h"
@@ -107,6 +115,48 @@ private slots:
         QVERIFY(again.wait(kTimeoutMs));
         QCOMPARE(static_cast<int>(window.store()->runs().size()), static_cast<int>(names.size()));
         QCOMPARE(window.runPanel()->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Reused);
+    }
+
+    void analysisViewsFollowTheResults() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy done(&window, &MainWindow::runsFinished);
+        QString error;
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, &error));
+        QVERIFY(done.wait(kTimeoutMs));
+        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+
+        // The charts overlay the family's runs; the timeline loads the selected run when shown.
+        QCOMPARE(window.seriesCharts()->runCount(), static_cast<int>(cl::demoScenarioNames().size()));
+        QVERIFY(!window.timelinePanel()->view()->result());
+        QVERIFY(window.showView(QStringLiteral("timeline")));
+        QVERIFY(window.timelinePanel()->view()->result());
+        QCOMPARE(window.timelinePanel()->view()->layout().rowCount(), 64);
+        const auto shown = window.timelinePanel()->view()->result();
+
+        // A job of muri-s that shared GPUs sends its group to the Interleaving view.
+        const cl::views::TimelineLayout& layout = window.timelinePanel()->view()->layout();
+        int shared = -1;
+        for (int j = 0; j < layout.jobCount() && shared < 0; ++j)
+            if (!layout.partnersOf(j).empty()) shared = j;
+        QVERIFY(shared >= 0);
+        window.timelinePanel()->view()->selectJob(shared);
+        QTRY_VERIFY(window.interleavePanel()->stageModel()->jobCount() >= 2);
+        QVERIFY(std::isfinite(window.interleavePanel()->gamma()));
+
+        // Another run of the family below it, on the same time axis.
+        QList<QComboBox*> boxes = window.findChildren<QComboBox*>();
+        QComboBox* compareWith = nullptr;
+        for (QComboBox* box : boxes)
+            if (box->itemText(0) == QStringLiteral("nothing")) compareWith = box;
+        QVERIFY(compareWith);
+        QCOMPARE(compareWith->count(), static_cast<int>(cl::demoScenarioNames().size()));  // nothing + 4 others
+        compareWith->setCurrentIndex(1);
+        emit compareWith->activated(1);
+        QVERIFY(window.timelinePanel()->hasSecondRun());
+        QCOMPARE(window.timelinePanel()->view()->result(), shown);
     }
 
     void runPanelRunsWhatIfVariants() {
