@@ -21,6 +21,7 @@
 #include "core/util/data_paths.h"
 #include "views/app_theme.h"
 #include "views/main_window.h"
+#include "views/scenario_browser.h"
 #include "views/resources_init.h"
 
 namespace {
@@ -86,10 +87,14 @@ int main(int argc, char** argv) {
         QStringLiteral(
             "With --screenshot: give up after <seconds> if the runs have not finished (default 600)."),
         QStringLiteral("seconds"), QStringLiteral("600"));
+    const QCommandLineOption selectOption(QStringLiteral("scenario"),
+                                          QStringLiteral("Select this scenario of the workspace at start."),
+                                          QStringLiteral("name"));
     const QCommandLineOption themeOption(QStringLiteral("theme"),
                                          QStringLiteral("Colour theme: system, light or dark (remembered)."),
                                          QStringLiteral("name"));
-    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, themeOption, timeoutOption})
+    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, selectOption, themeOption,
+                               timeoutOption})
         parser.addOption(option);
 
     if (!parser.parse(arguments)) {
@@ -174,6 +179,8 @@ int main(int argc, char** argv) {
         printErr(message);
         if (screenshot) return 1;
         QMessageBox::critical(&window, QStringLiteral("ClusterLoom"), message);
+    } else if (parser.isSet(selectOption)) {
+        window.scenarioBrowser()->selectScenario(parser.value(selectOption));
     }
 
     if (screenshot) {

@@ -329,6 +329,12 @@ void ComparisonView::setStore(cl::ScenarioStore* store) {
         loadSelection();
         return;
     }
+    m_selected = latestRuns();
+    fillRunList(m_selected);
+    loadSelection();
+}
+
+QList<qint64> ComparisonView::latestRuns() {
     // The latest finished run of each scenario, in the order the scenarios were run first.
     QList<qint64> latest;
     QHash<qint64, int> slot;
@@ -345,15 +351,15 @@ void ComparisonView::setStore(cl::ScenarioStore* store) {
         }
     } catch (const std::exception& e) {
         showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
-        return;
+        return {};
     }
     if (latest.size() > kPaletteSize) latest = latest.mid(0, kPaletteSize);
-    m_selected = latest;
-    fillRunList(m_selected);
-    loadSelection();
+    return latest;
 }
 
 void ComparisonView::refreshRuns() {
+    // Nothing picked yet (a new workspace whose first runs just finished): the latest of each.
+    if (m_selected.isEmpty() && m_store) m_selected = latestRuns();
     fillRunList(m_selected);
     loadSelection();
 }

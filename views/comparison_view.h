@@ -105,6 +105,7 @@ private:
 
     void buildUi();
     void fillRunList(const QList<qint64>& checked);
+    QList<qint64> latestRuns();
     void onItemChanged(QListWidgetItem* item);
     void loadSelection();
     void showMessage(const QString& text);
