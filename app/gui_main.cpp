@@ -180,6 +180,10 @@ int main(int argc, char** argv) {
         if (screenshot) return 1;
         QMessageBox::critical(&window, QStringLiteral("ClusterLoom"), message);
     } else if (parser.isSet(selectOption)) {
+        if (!window.store()->findScenario(parser.value(selectOption).toStdString())) {
+            printErr(QStringLiteral("the workspace has no scenario '%1'").arg(parser.value(selectOption)));
+            return 2;
+        }
         window.scenarioBrowser()->selectScenario(parser.value(selectOption));
     }
 

@@ -1,6 +1,7 @@
 #include "views/comparison_view.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <iterator>
@@ -359,7 +360,26 @@ QList<qint64> ComparisonView::latestRuns() {
 
 void ComparisonView::refreshRuns() {
     // Nothing picked yet (a new workspace whose first runs just finished): the latest of each.
-    if (m_selected.isEmpty() && m_store) m_selected = latestRuns();
+    // Otherwise a scenario run again shows its newest run, and deleted runs go.
+    if (m_store && m_selected.isEmpty()) {
+        m_selected = latestRuns();
+    } else if (m_store) {
+        try {
+            QHash<qint64, qint64> scenarioOf, newest;
+            for (const cl::RunInfo& info : m_store->runs()) {
+                if (info.status != cl::RunStatus::Finished) continue;
+                scenarioOf.insert(info.id, info.scenario_id);
+                newest[info.scenario_id] = std::max<qint64>(newest.value(info.scenario_id, 0), info.id);
+            }
+            QList<qint64> updated;
+            for (qint64 id : std::as_const(m_selected))
+                if (scenarioOf.contains(id) && !updated.contains(newest.value(scenarioOf.value(id))))
+                    updated << newest.value(scenarioOf.value(id));
+            m_selected = updated;
+        } catch (const std::exception& e) {
+            showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
     fillRunList(m_selected);
     loadSelection();
 }

@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QPushButton>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QToolButton>
@@ -119,12 +120,21 @@ void MainWindow::createWidgets() {
     secondLabel->setBuddy(m_timelineSecond);
     timelineBar->addWidget(secondLabel);
     timelineBar->addWidget(m_timelineSecond);
+    timelineBar->addSpacing(fontMetrics().averageCharWidth() * 3);
+    m_toInterleaving = new QPushButton(actionIcon("what-if"), tr("Show its &group interleaving"), timelineTab);
+    m_toInterleaving->setToolTip(tr("Open the selected job's interleaving group (the jobs sharing its GPUs) in the "
+                                    "Interleaving view"));
+    m_toInterleaving->setEnabled(false);
+    m_toInterleaving->setObjectName(QStringLiteral("toInterleaving"));
+    timelineBar->addWidget(m_toInterleaving);
     timelineBar->addStretch(1);
     timelineLayout->addLayout(timelineBar);
     m_timeline = new TimelinePanel(timelineTab);
     timelineLayout->addWidget(m_timeline, 1);
     connect(m_timelineSecond, &QComboBox::activated, this, &MainWindow::updateSecondTimelineRun);
-    connect(m_timeline, &TimelinePanel::jobSelected, this, &MainWindow::sendGroupToInterleaving);
+    connect(m_timeline, &TimelinePanel::jobSelected, this,
+            [this](int job) { m_toInterleaving->setEnabled(interleavingGroupOf(job).size() >= 2); });
+    connect(m_toInterleaving, &QPushButton::clicked, this, &MainWindow::sendGroupToInterleaving);
     m_tabs->addTab(timelineTab, actionIcon("trace"), tr("Timeline"));
     auto* chartsTab = new QWidget(m_tabs);
     auto* chartsLayout = new QVBoxLayout(chartsTab);
@@ -138,7 +148,8 @@ void MainWindow::createWidgets() {
     m_chartResource->addItem(tr("Network"), QStringLiteral("network"));
     m_chartResource->addItem(tr("All resources"), QString());
     m_chartResource->setToolTip(tr("Which utilization the top chart shows for each run; \"All resources\" reads "
-                                   "best with one run"));
+                                   "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
+                                   "one stage, so storage and CPU show the same curve."));
     auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
     resourceLabel->setBuddy(m_chartResource);
     chartsBar->addWidget(resourceLabel);
@@ -147,7 +158,13 @@ void MainWindow::createWidgets() {
     chartsLayout->addLayout(chartsBar);
     m_charts = new SeriesCharts(chartsTab);
     chartsLayout->addWidget(m_charts, 1);
-    connect(m_chartResource, &QComboBox::currentIndexChanged, this, &MainWindow::updateCharts);
+    connect(m_chartResource, &QComboBox::currentIndexChanged, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    // Export View (Ctrl+Shift+E) exports the charts too; their own shortcut would clash with it.
+    for (QAction* own : m_charts->actions())
+        if (own->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)) own->setShortcut({});
     m_tabs->addTab(chartsTab, actionIcon("results"), tr("Charts"));
     m_compare = new ComparisonView(m_tabs);
     m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
@@ -202,7 +219,18 @@ void MainWindow::createWidgets() {
         m_timelineWanted = {scenario, run};
         updateTimeline();
     });
-    connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateCharts);
+    connect(m_results, &ResultsView::familyRefreshed, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateCharts);
+    // A deleted scenario's run ids can be given to new runs: forget what was read for them.
+    connect(m_browser, &ScenarioBrowser::scenariosChanged, this, [this] {
+        m_seriesCache.clear();
+        m_chartsDirty = true;
+        m_timelineShown = -1;  // reload when shown
+        m_compare->refreshRuns();
+    });
     // One time cursor for the timeline and the charts.
     connect(m_timeline, &TimelinePanel::timeCursorChanged, m_charts, &SeriesCharts::setTimeCursor);
     connect(m_charts, &SeriesCharts::timeCursorChanged, m_timeline, &TimelinePanel::setTimeCursor);
@@ -514,6 +542,8 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_compare->setStore(nullptr);
     m_timelineWanted = {};
     m_seriesCache.clear();
+    m_chartsDirty = true;
+    m_toInterleaving->setEnabled(false);
     m_timelineShown = 0;
     m_timelineResult.reset();
     m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());

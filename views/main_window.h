@@ -10,9 +10,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 #include "views/app_theme.h"
+#include "views/run_series.h"
 
 class QAction;
+class QPushButton;
 class QComboBox;
 class QActionGroup;
 class QDockWidget;
@@ -131,8 +135,11 @@ private:
     void updateCharts();
     void updateSecondTimelineChoices();
     void updateSecondTimelineRun();
-    // The interleaving group of a job picked in the timeline goes to the Interleaving view.
-    void sendGroupToInterleaving(int job);
+    // The interleaving group of the job picked in the timeline, shown in the Interleaving view.
+    std::vector<int> interleavingGroupOf(int job) const;
+    void sendGroupToInterleaving();
+    // Series of the family's runs, read only while the Charts tab is shown.
+    bool m_chartsDirty = true;
     void exportView();
     void exportReport();
     void openRecent(const QString& path);
@@ -181,7 +188,8 @@ private:
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
     qint64 m_timelineShown = 0;
     std::shared_ptr<const cl::ProfileSet> m_timelineProfiles;
-    QHash<qint64, std::shared_ptr<const cl::SimResult>> m_seriesCache;  // run id -> series only
+    QHash<qint64, RunSeries> m_seriesCache;  // run id -> its series, for the runs the charts show
+    QPushButton* m_toInterleaving = nullptr;
     InterleavePanel* m_interleave = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;

@@ -1,5 +1,7 @@
 // MainWindow's analysis views: which run the timeline shows, which runs the charts overlay,
 // exporting the current view and the comparison report.
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <memory>
 
@@ -39,9 +41,16 @@ namespace {
 
 constexpr int kMostOverlaidRuns = 8;  // one colour each
 
-// Runs with equal keys ran on the same GPUs.
-QString clusterKey(const cl::ScenarioSpec& spec) {
-    return QStringLiteral("%1/%2").arg(spec.cluster_id).arg(spec.parameters.server_count);
+// Runs with equal keys ran the same jobs (same trace and settings, so job i is the same job)
+// on the same GPUs with the same profiles: only the policy differs.
+QString runKey(const cl::ScenarioSpec& spec) {
+    return QStringLiteral("%1/%2/%3/%4/%5/%6")
+        .arg(spec.cluster_id)
+        .arg(spec.parameters.server_count)
+        .arg(spec.trace_id)
+        .arg(spec.profiles_id)
+        .arg(QString::fromStdString(spec.parameters.toJson().dump()))
+        .arg(spec.seed);
 }
 
 QString exportDir() {
@@ -54,8 +63,8 @@ void MainWindow::updateTimeline() {
     if (!m_store || m_tabs->currentWidget() != m_timeline->parentWidget()) return;
     const auto [scenario, run] = m_timelineWanted;
     if (run == m_timelineShown && run != 0) return;
-    m_timelineShown = run;
     if (run == 0) {
+        m_timelineShown = 0;
         m_timelineResult.reset();
         m_timelineCluster.clear();
         m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
@@ -66,17 +75,22 @@ void MainWindow::updateTimeline() {
     }
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
+        // Everything is read before anything shown changes: a failed read leaves the timeline as it was.
         const cl::RunInfo info = m_store->runInfo(run);
         const cl::ScenarioInfo spec = m_store->scenario(info.scenario_name);
         cl::Cluster cluster = m_store->cluster(spec.spec.cluster_id);
         if (spec.spec.parameters.server_count > 0)
             cluster = cl::withServerCount(cluster, spec.spec.parameters.server_count);
-        m_timelineProfiles = std::make_shared<const cl::ProfileSet>(m_store->profiles(spec.spec.profiles_id));
-        m_timelineCluster = clusterKey(spec.spec);
-        m_timelineResult = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
-        m_timeline->setRun(cluster, m_timelineResult, m_timelineProfiles.get(),
+        auto profiles = std::make_shared<const cl::ProfileSet>(m_store->profiles(spec.spec.profiles_id));
+        auto result = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
+        m_timeline->setRun(cluster, result, profiles.get(),
                            tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+        m_timelineProfiles = std::move(profiles);
+        m_timelineResult = std::move(result);
+        m_timelineCluster = runKey(spec.spec);
+        m_timelineShown = run;
         updateSecondTimelineChoices();
+        updateSecondTimelineRun();  // the new run replaced the panel's second one
     } catch (const std::exception& e) {
         log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
     }
@@ -91,7 +105,7 @@ void MainWindow::updateSecondTimelineChoices() {
     for (const auto& [scenario, run] : m_results->finishedRuns()) {
         if (run == m_timelineShown || !m_store) continue;
         const auto info = m_store->findScenario(scenario.toStdString());
-        if (info && clusterKey(info->spec) == m_timelineCluster)
+        if (info && runKey(info->spec) == m_timelineCluster)
             m_timelineSecond->addItem(tr("%1 (run %2)").arg(scenario).arg(run), run);
     }
     const int keep = m_timelineSecond->findData(chosen);
@@ -116,20 +130,43 @@ void MainWindow::updateSecondTimelineRun() {
     QApplication::restoreOverrideCursor();
 }
 
-void MainWindow::sendGroupToInterleaving(int job) {
-    if (!m_timelineResult || !m_timelineProfiles || job < 0 ||
-        job >= static_cast<int>(m_timelineResult->jobs.size()))
-        return;
-    // The group at the first moment the job shared a GPU: a real group of the run.
+std::vector<int> MainWindow::interleavingGroupOf(int job) const {
+    if (!m_timelineResult || job < 0 || job >= static_cast<int>(m_timelineResult->jobs.size())) return {};
+    // The jobs on one of its GPUs at the earliest moment it shared one: a group the run had.
     const TimelineLayout& layout = m_timeline->view()->layout();
+    const auto& segments = m_timelineResult->segments;
+    int first = -1;
+    for (int s : layout.segmentsOfJob(job))
+        if (!layout.partnersOfSegment(s).empty() && (first < 0 || segments[s].t0 < segments[first].t0)) first = s;
+    if (first < 0) return {};
+    // The start of the first overlap with a partner, just inside it.
+    double t = segments[first].t1;
+    for (int p : layout.partnersOfSegment(first))
+        for (int s : layout.segmentsOfJob(p))
+            if (segments[s].gpu == segments[first].gpu && segments[s].t1 > segments[first].t0 &&
+                segments[s].t0 < segments[first].t1)
+                t = std::min(t, std::max(segments[s].t0, segments[first].t0));
+    t = std::nextafter(t, segments[first].t1);
     std::vector<int> group{job};
-    for (int segment : layout.segmentsOfJob(job)) {
-        const std::vector<int> partners = layout.partnersOfSegment(segment);
-        if (partners.empty()) continue;
-        group.insert(group.end(), partners.begin(), partners.end());
-        break;
+    for (int p : layout.partnersOfSegment(first))
+        for (int s : layout.segmentsOfJob(p))
+            if (segments[s].gpu == segments[first].gpu && segments[s].t0 <= t && t < segments[s].t1) {
+                group.push_back(p);
+                break;
+            }
+    return group;
+}
+
+void MainWindow::sendGroupToInterleaving() {
+    const int job = m_timeline->view()->selectedJob();
+    std::vector<int> group = interleavingGroupOf(job);
+    if (group.size() < 2) {
+        statusBar()->showMessage(tr("The selected job never shared its GPUs: nothing to interleave"), 5000);
+        return;
     }
-    if (group.size() < 2) return;  // ran alone: nothing to interleave
+    const std::size_t kMost = 4;  // the teaching view's Gantt shows up to four jobs
+    const bool cut = group.size() > kMost;
+    if (cut) group.resize(kMost);
     QStringList names;
     std::vector<std::vector<double>> stages;
     std::vector<double> solo;
@@ -148,34 +185,39 @@ void MainWindow::sendGroupToInterleaving(int job) {
         solo.push_back(record.solo_iteration_time);
     }
     m_interleave->setGroup(names, stages, solo);
-    statusBar()->showMessage(tr("The group of job %1 (%n job(s)) is in the Interleaving view", nullptr,
-                                static_cast<int>(group.size()))
-                                 .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
+    m_tabs->setCurrentWidget(m_interleave);
+    statusBar()->showMessage(cut ? tr("The group had more than four jobs; the first four are shown (profile stage times)")
+                                 : tr("The group of job %1, with its model profiles' stage times")
+                                       .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
                              8000);
 }
 
 void MainWindow::updateCharts() {
-    if (!m_store) return;
+    if (!m_store || !m_chartsDirty || m_tabs->currentWidget() != m_charts->parentWidget()) return;
+    m_chartsDirty = false;
     // Several runs overlaid show one utilization each (the chosen resource); all five of
     // several runs would be unreadable.
     const QString resource = m_chartResource->currentData().toString();
     QList<ChartRunSeries> runs;
+    QHash<qint64, RunSeries> kept;  // only the runs shown stay cached
+    QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
         for (const auto& [scenario, run] : m_results->finishedRuns()) {
             if (runs.size() == kMostOverlaidRuns) break;
-            auto cached = m_seriesCache.find(run);
-            if (cached == m_seriesCache.end())
-                cached = m_seriesCache.insert(run, std::make_shared<const cl::SimResult>(m_store->loadRun(run, false)));
-            RunSeries series = extractRunSeries(**cached);
+            auto cached = m_seriesCache.constFind(run);
+            RunSeries all = cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
+            kept.insert(run, all);
             if (!resource.isEmpty())
-                std::erase_if(series.series, [&](const NamedSeries& s) {
+                std::erase_if(all.series, [&](const NamedSeries& s) {
                     return s.group == SeriesGroup::Utilization && s.key != resource;
                 });
-            runs.append({scenario, std::move(series)});
+            runs.append({scenario, std::move(all)});
         }
     } catch (const std::exception& e) {
         log(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
     }
+    QApplication::restoreOverrideCursor();
+    m_seriesCache = std::move(kept);
     m_charts->setRunSeries(runs);
 }
 
@@ -254,9 +296,13 @@ void MainWindow::exportReport() {
         {ComparisonView::CdfChart, tr("Job completion time distribution")},
         {ComparisonView::ModelChart, tr("Average JCT by model")},
         {ComparisonView::SizeChart, tr("Large and small jobs")}};
+    // Each chart is laid out as shown before it is painted: a page never shown has no size yet.
+    m_tabs->setCurrentWidget(m_compare);
     for (const auto& [chart, title] : kCharts) {
         charts.append([this, chart](QPainter& p, const QRectF& r) {
             m_compare->setCurrentChart(chart);
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
             m_compare->paintExport(p, r, QString());
         });
         titles << title;

@@ -88,6 +88,7 @@ void ResultsView::showRun(qint64 runId) {
             const cl::SimResult result = m_store->loadRun(runId, false);
             m_plot->setResult(QString::fromStdString(info.scenario_name), result);
             m_plottedRun = runId;
+            emit runSelected(runId, QString::fromStdString(info.scenario_name));
         }
     } catch (const std::exception& e) {
         m_plot->showMessage(tr("Cannot read run %1: %2").arg(runId).arg(QString::fromStdString(e.what())));

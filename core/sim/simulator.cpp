@@ -40,6 +40,7 @@ struct EngineJob {
     double debt = 0.0;        // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
     std::vector<int> held;
+    std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
 };
 
 class Engine {
@@ -246,6 +247,7 @@ private:
             }
             // The mechanism's speed model: shared iteration time, or the job's own.
             job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
+            if (options_.record_series) job.shares = resourceShares(a.job);
             job.status = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
@@ -290,15 +292,14 @@ private:
         if (scheduler_->maxJobsPerGpu() <= 1) {
             for (int j : running_) {
                 busy += jobs_[j].gpus;
-                const auto shares = resourceShares(j);
-                for (int r = 0; r < 4; ++r) used[r] += shares[r] * jobs_[j].gpus;
+                for (int r = 0; r < 4; ++r) used[r] += jobs_[j].shares[r] * jobs_[j].gpus;
             }
         } else {
             if (gpu_load_.size() != static_cast<std::size_t>(cluster_.totalGpus()))
                 gpu_load_.assign(cluster_.totalGpus(), {-1.0, 0.0, 0.0, 0.0});
             touched_.clear();
             for (int j : running_) {
-                const auto shares = resourceShares(j);
+                const auto& shares = jobs_[j].shares;
                 for (int g : jobs_[j].held) {
                     auto& load = gpu_load_[g];
                     if (load[0] < 0) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QAction>
+#include <QPushButton>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -128,7 +129,9 @@ private slots:
         QVERIFY(done.wait(kTimeoutMs));
         window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
 
-        // The charts overlay the family's runs; the timeline loads the selected run when shown.
+        // The charts overlay the family's runs, and like the timeline read them only when shown.
+        QCOMPARE(window.seriesCharts()->runCount(), 0);
+        QVERIFY(window.showView(QStringLiteral("charts")));
         QCOMPARE(window.seriesCharts()->runCount(), static_cast<int>(cl::demoScenarioNames().size()));
         QVERIFY(!window.timelinePanel()->view()->result());
         QVERIFY(window.showView(QStringLiteral("timeline")));
@@ -142,9 +145,15 @@ private slots:
         for (int j = 0; j < layout.jobCount() && shared < 0; ++j)
             if (!layout.partnersOf(j).empty()) shared = j;
         QVERIFY(shared >= 0);
+        auto* toInterleaving = window.findChild<QPushButton*>(QStringLiteral("toInterleaving"));
+        QVERIFY(toInterleaving && !toInterleaving->isEnabled());
         window.timelinePanel()->view()->selectJob(shared);
-        QTRY_VERIFY(window.interleavePanel()->stageModel()->jobCount() >= 2);
+        QVERIFY(toInterleaving->isEnabled());
+        toInterleaving->click();
+        const int members = window.interleavePanel()->stageModel()->jobCount();
+        QVERIFY(members >= 2 && members <= 4);
         QVERIFY(std::isfinite(window.interleavePanel()->gamma()));
+        QVERIFY(window.showView(QStringLiteral("timeline")));
 
         // Another run of the family below it, on the same time axis.
         QList<QComboBox*> boxes = window.findChildren<QComboBox*>();
