@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "views/app_theme.h"
+#include "views/chart_export.h"
 #include "views/run_series.h"
 
 class QAction;
@@ -97,6 +98,9 @@ public:
     bool importLayout(const QString& path, QString* error = nullptr);
     // Stores the edited cluster (a new stored cluster if its content is new).
     bool saveCluster(QString* error = nullptr);
+    // What File > Export View and File > Comparison Report write, without their dialogs.
+    bool exportCurrentView(const QString& path, const ExportOptions& options, QString* error = nullptr);
+    bool writeComparisonReport(const QString& path, QString* error = nullptr);
 
 public slots:
     // Runs these stored scenarios on worker threads; nothing happens while runs are going.
@@ -142,6 +146,7 @@ private:
     bool m_chartsDirty = true;
     void exportView();
     void exportReport();
+    PaintFunction currentViewPainting() const;
     void openRecent(const QString& path);
     void onClusterActivated(qint64 id);
     void onTraceActivated(qint64 id);

@@ -221,26 +221,37 @@ void MainWindow::updateCharts() {
     m_charts->setRunSeries(runs);
 }
 
-void MainWindow::exportView() {
+PaintFunction MainWindow::currentViewPainting() const {
     QWidget* current = m_tabs->currentWidget();
-    PaintFunction paint;
-    QString what = m_tabs->tabText(m_tabs->currentIndex());
-    if (current == m_results) {
-        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
-    } else if (current == m_editor) {
-        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
-    } else if (current == m_traces) {
-        paint = [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
-    } else if (current == m_timeline->parentWidget()) {
-        paint = [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
-    } else if (current == m_charts->parentWidget()) {
-        paint = [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
-    } else if (current == m_compare) {
-        paint = [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
-    } else if (current == m_interleave) {
-        paint = [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
+    if (current == m_results) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
+    if (current == m_editor) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
+    if (current == m_traces) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
+    if (current == m_timeline->parentWidget())
+        return [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
+    if (current == m_charts->parentWidget()) return [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
+    if (current == m_compare) return [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
+    if (current == m_interleave)
+        return [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
+    return {};
+}
+
+bool MainWindow::exportCurrentView(const QString& path, const ExportOptions& options, QString* error) {
+    const PaintFunction paint = currentViewPainting();
+    if (!paint) {
+        if (error) *error = tr("this view cannot be exported");
+        return false;
     }
-    if (!paint) return;
+    if (!exportPainting(path, options, paint, error)) return false;
+    log(tr("Exported %1 to %2 (%3 \u00d7 %4 px at %5 dpi)")
+            .arg(m_tabs->tabText(m_tabs->currentIndex()), path)
+            .arg(options.size.width())
+            .arg(options.size.height())
+            .arg(options.dpi));
+    return true;
+}
+
+void MainWindow::exportView() {
+    const QString what = m_tabs->tabText(m_tabs->currentIndex()).remove(QLatin1Char('&'));
     ExportDialog dialog(this);
     const QString base = m_results->family().isEmpty() ? what : m_results->family() + QLatin1Char('-') + what;
     dialog.setPath(exportDir() + QLatin1Char('/') + base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) +
@@ -249,14 +260,8 @@ void MainWindow::exportView() {
     ExportOptions options;
     if (!dialog.ask(&path, &options)) return;
     QString error;
-    if (!exportPainting(path, options, paint, &error))
+    if (!exportCurrentView(path, options, &error))
         QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1:\n\n%2").arg(path, error));
-    else
-        log(tr("Exported %1 to %2 (%3 \u00d7 %4 px at %5 dpi)")
-                .arg(what, path)
-                .arg(options.size.width())
-                .arg(options.size.height())
-                .arg(options.dpi));
 }
 
 void MainWindow::exportReport() {
@@ -269,6 +274,16 @@ void MainWindow::exportReport() {
                                                       exportDir() + QStringLiteral("/clusterloom-report.pdf"),
                                                       tr("PDF (*.pdf)"));
     if (path.isEmpty()) return;
+    QString error;
+    if (!writeComparisonReport(path, &error))
+        QMessageBox::warning(this, tr("Comparison report"), tr("Cannot write %1:\n\n%2").arg(path, error));
+}
+
+bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
+    if (!m_store || m_compare->model()->rowCount() == 0) {
+        if (error) *error = tr("no runs are ticked in the Compare view");
+        return false;
+    }
     QStringList descriptions;
     for (const qint64 run : m_compare->runs()) {
         try {
@@ -307,15 +322,12 @@ void MainWindow::exportReport() {
         });
         titles << title;
     }
-    QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts, titles, &error);
+    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts, titles, error);
     QApplication::restoreOverrideCursor();
     m_compare->setCurrentChart(shown);
-    if (!ok)
-        QMessageBox::warning(this, tr("Comparison report"), tr("Cannot write %1:\n\n%2").arg(path, error));
-    else
-        log(tr("Wrote the comparison report %1").arg(path));
+    if (ok) log(tr("Wrote the comparison report %1").arg(path));
+    return ok;
 }
 
 }  // namespace cl::views

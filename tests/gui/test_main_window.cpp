@@ -14,6 +14,8 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QImage>
+#include <QSet>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -29,6 +31,7 @@
 #include "core/store/scenario_store.h"
 #include "core/util/data_paths.h"
 #include "core/workload/trace_generator.h"
+#include "views/chart_export.h"
 #include "views/cluster_editor.h"
 #include "views/interleave_panel.h"
 #include "views/series_charts.h"
@@ -166,6 +169,41 @@ private slots:
         emit compareWith->activated(1);
         QVERIFY(window.timelinePanel()->hasSecondRun());
         QCOMPARE(window.timelinePanel()->view()->result(), shown);
+    }
+
+    void everyViewExportsAndTheReportIsWritten() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy done(&window, &MainWindow::runsFinished);
+        QString error;
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, &error));
+        QVERIFY(done.wait(kTimeoutMs));
+        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+        for (const QString& view : MainWindow::viewNames()) {
+            QVERIFY(window.showView(view));
+            QCoreApplication::processEvents();
+            for (const char* suffix : {"png", "svg", "pdf"}) {
+                const QString path = dir.filePath(view + QLatin1Char('.') + QLatin1String(suffix));
+                cl::views::ExportOptions options{QSize(1200, 700), 150.0, view};
+                QVERIFY2(window.exportCurrentView(path, options, &error), qPrintable(view + ": " + error));
+                QVERIFY(QFileInfo(path).size() > 1000);
+            }
+            const QImage png(dir.filePath(view + QStringLiteral(".png")));
+            QCOMPARE(png.size(), QSize(1200, 700));
+            QSet<QRgb> colours;
+            for (int y = 0; y < png.height(); y += 7)
+                for (int x = 0; x < png.width(); x += 7) colours.insert(png.pixel(x, y));
+            QVERIFY2(colours.size() > 16, qPrintable(view + QStringLiteral(" export looks blank")));
+        }
+        const QString report = dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(bytes.count("/Type /Page") >= 3);  // at least two pages, plus the /Pages node
     }
 
     void runPanelRunsWhatIfVariants() {
