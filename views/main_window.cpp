@@ -229,6 +229,8 @@ void MainWindow::createWidgets() {
         m_seriesCache.clear();
         m_chartsDirty = true;
         m_timelineShown = -1;  // reload when shown
+        m_timelineLoading = 0;
+        ++m_timelineGeneration;
         m_compare->refreshRuns();
     });
     // One time cursor for the timeline and the charts.
@@ -541,6 +543,8 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_properties->setStore(nullptr);
     m_compare->setStore(nullptr);
     m_timelineWanted = {};
+    ++m_timelineGeneration;  // a load from the old workspace is dropped
+    m_timelineLoading = 0;
     m_seriesCache.clear();
     m_chartsDirty = true;
     m_toInterleaving->setEnabled(false);

@@ -112,6 +112,8 @@ public slots:
 signals:
     // The runs started by runScenarios/runRequested have all ended.
     void runsFinished();
+    // The timeline now shows this run (read in the background).
+    void timelineLoaded(qint64 run);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -192,6 +194,8 @@ private:
     QComboBox* m_chartResource = nullptr;
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
     qint64 m_timelineShown = 0;
+    qint64 m_timelineLoading = 0;   // run being read for the timeline (0: none)
+    int m_timelineGeneration = 0;   // loads of older generations are dropped
     std::shared_ptr<const cl::ProfileSet> m_timelineProfiles;
     QHash<qint64, RunSeries> m_seriesCache;  // run id -> its series, for the runs the charts show
     QPushButton* m_toInterleaving = nullptr;

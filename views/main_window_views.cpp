@@ -6,6 +6,8 @@
 #include <memory>
 
 #include <QApplication>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -59,10 +61,48 @@ QString exportDir() {
 
 }  // namespace
 
+namespace {
+
+// What the timeline needs of a stored run, read on a worker thread with its own connection.
+struct TimelineLoad {
+    QString title;
+    cl::Cluster cluster;
+    std::shared_ptr<const cl::ProfileSet> profiles;
+    std::shared_ptr<const cl::SimResult> result;
+    QString key;
+    QString error;
+};
+
+TimelineLoad loadTimelineRun(const QString& workspace, qint64 run) {
+    TimelineLoad load;
+    try {
+        cl::ScenarioStore store(workspace.toStdString());
+        const cl::RunInfo info = store.runInfo(run);
+        const cl::ScenarioInfo spec = store.scenario(info.scenario_name);
+        load.cluster = store.cluster(spec.spec.cluster_id);
+        if (spec.spec.parameters.server_count > 0)
+            load.cluster = cl::withServerCount(load.cluster, spec.spec.parameters.server_count);
+        load.profiles = std::make_shared<const cl::ProfileSet>(store.profiles(spec.spec.profiles_id));
+        load.result = std::make_shared<const cl::SimResult>(store.loadRun(run, true));
+        load.key = runKey(spec.spec);
+        load.title = QCoreApplication::translate("cl::views::MainWindow", "%1 \u00b7 run %2")
+                         .arg(QString::fromStdString(info.scenario_name))
+                         .arg(run);
+    } catch (const std::exception& e) {
+        load.error = QString::fromStdString(e.what());
+    }
+    return load;
+}
+
+}  // namespace
+
 void MainWindow::updateTimeline() {
     if (!m_store || m_tabs->currentWidget() != m_timeline->parentWidget()) return;
     const auto [scenario, run] = m_timelineWanted;
     if (run == m_timelineShown && run != 0) return;
+    if (run != 0 && run == m_timelineLoading) return;  // on its way
+    const int generation = ++m_timelineGeneration;  // a load still running is now stale
+    m_timelineLoading = 0;
     if (run == 0) {
         m_timelineShown = 0;
         m_timelineResult.reset();
@@ -73,28 +113,34 @@ void MainWindow::updateTimeline() {
                                  5000);
         return;
     }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        // Everything is read before anything shown changes: a failed read leaves the timeline as it was.
-        const cl::RunInfo info = m_store->runInfo(run);
-        const cl::ScenarioInfo spec = m_store->scenario(info.scenario_name);
-        cl::Cluster cluster = m_store->cluster(spec.spec.cluster_id);
-        if (spec.spec.parameters.server_count > 0)
-            cluster = cl::withServerCount(cluster, spec.spec.parameters.server_count);
-        auto profiles = std::make_shared<const cl::ProfileSet>(m_store->profiles(spec.spec.profiles_id));
-        auto result = std::make_shared<const cl::SimResult>(m_store->loadRun(run, true));
-        m_timeline->setRun(cluster, result, profiles.get(),
-                           tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
-        m_timelineProfiles = std::move(profiles);
-        m_timelineResult = std::move(result);
-        m_timelineCluster = runKey(spec.spec);
+    // A big run has millions of segments: read them off the GUI thread. What is shown stays
+    // until the new run is there, and a failed read leaves it as it was.
+    m_timelineLoading = run;
+    statusBar()->showMessage(tr("Loading run %1 for the timeline\u2026").arg(run));
+    auto* watcher = new QFutureWatcher<TimelineLoad>(this);
+    connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher, generation, run] {
+        watcher->deleteLater();
+        if (generation != m_timelineGeneration) return;
+        m_timelineLoading = 0;
+        TimelineLoad load = watcher->result();
+        if (!load.error.isEmpty()) {
+            log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(load.error));
+            statusBar()->clearMessage();
+            return;
+        }
+        QApplication::setOverrideCursor(Qt::WaitCursor);  // the layout is built here
+        m_timeline->setRun(load.cluster, load.result, load.profiles.get(), load.title);
+        QApplication::restoreOverrideCursor();
+        m_timelineProfiles = std::move(load.profiles);
+        m_timelineResult = std::move(load.result);
+        m_timelineCluster = load.key;
         m_timelineShown = run;
+        statusBar()->clearMessage();
         updateSecondTimelineChoices();
         updateSecondTimelineRun();  // the new run replaced the panel's second one
-    } catch (const std::exception& e) {
-        log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
-    }
-    QApplication::restoreOverrideCursor();
+        emit timelineLoaded(run);
+    });
+    watcher->setFuture(QtConcurrent::run(loadTimelineRun, m_path, run));
 }
 
 void MainWindow::updateSecondTimelineChoices() {

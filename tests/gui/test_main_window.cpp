@@ -63,6 +63,20 @@ int finishedRuns(cl::ScenarioStore& store) {
                                           [](const cl::RunInfo& r) { return r.status == cl::RunStatus::Finished; }));
 }
 
+// A shown window on a new demo workspace whose runs have all finished, demo/muri-s selected.
+bool openRanDemo(MainWindow& window, const QTemporaryDir& dir, QString* error) {
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy done(&window, &MainWindow::runsFinished);
+    if (!window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, error)) return false;
+    if (!done.wait(kTimeoutMs)) {
+        *error = QStringLiteral("the demo runs did not finish");
+        return false;
+    }
+    window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+    return true;
+}
+
 void writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -124,20 +138,17 @@ private slots:
     void analysisViewsFollowTheResults() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
-        window.resize(1400, 900);
-        window.show();
-        QSignalSpy done(&window, &MainWindow::runsFinished);
         QString error;
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, &error));
-        QVERIFY(done.wait(kTimeoutMs));
-        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+        QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
 
         // The charts overlay the family's runs, and like the timeline read them only when shown.
         QCOMPARE(window.seriesCharts()->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
         QCOMPARE(window.seriesCharts()->runCount(), static_cast<int>(cl::demoScenarioNames().size()));
         QVERIFY(!window.timelinePanel()->view()->result());
+        QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));
+        QVERIFY(loaded.wait(kTimeoutMs));  // read off the GUI thread
         QVERIFY(window.timelinePanel()->view()->result());
         QCOMPARE(window.timelinePanel()->view()->layout().rowCount(), 64);
         const auto shown = window.timelinePanel()->view()->result();
@@ -174,15 +185,12 @@ private slots:
     void everyViewExportsAndTheReportIsWritten() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
-        window.resize(1400, 900);
-        window.show();
-        QSignalSpy done(&window, &MainWindow::runsFinished);
         QString error;
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, &error));
-        QVERIFY(done.wait(kTimeoutMs));
-        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+        QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
+        QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         for (const QString& view : MainWindow::viewNames()) {
             QVERIFY(window.showView(view));
+            if (view == QLatin1String("timeline")) QVERIFY(loaded.wait(kTimeoutMs));
             QCoreApplication::processEvents();
             for (const char* suffix : {"png", "svg", "pdf"}) {
                 const QString path = dir.filePath(view + QLatin1Char('.') + QLatin1String(suffix));
