@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/cluster.h"
+#include "core/model/model_profile.h"
 
 namespace cl {
 
@@ -40,6 +41,7 @@ struct SchedulerInput {
     std::span<const int> arrived;         // job indices that arrived at this event
     std::span<const int> completed;       // job indices that completed at this event
     std::span<const JobState* const> by_index;  // job index -> state (nullptr when not active)
+    const ProfileSet* profiles = nullptr;       // the run's profile set (sensitivity matrices)
 };
 
 struct Assignment {
@@ -51,6 +53,10 @@ struct Assignment {
     double iteration_time = 0.0;
     double restart_overhead = -1.0;
     int group = -1;  // jobs of one group share their GPUs
+    // Auxiliary resources the job holds in total across its servers (Synergy mechanisms);
+    // 0 = its GPU-proportional share of the servers it runs on.
+    double cpus = 0.0;
+    double memory_gb = 0.0;
 };
 
 struct Decision {

@@ -19,12 +19,25 @@ Conventions Conventions::muriArtifact() {
     return c;
 }
 
-std::vector<std::string> Conventions::names() { return {"clean", "muri-artifact"}; }
+Conventions Conventions::synergyArtifact() {
+    Conventions c;
+    c.name = "synergy-artifact";
+    c.keep_running_in_place = false;  // placements recomputed every round
+    c.solo_factor = 1.0;
+    c.round_quantized = true;
+    c.free_restarts = true;
+    c.stop_when_measured_done = true;
+    c.synergy_two_level_speed = true;
+    return c;
+}
+
+std::vector<std::string> Conventions::names() { return {"clean", "muri-artifact", "synergy-artifact"}; }
 
 Conventions Conventions::byName(const std::string& name) {
     if (name == "clean") return clean();
     if (name == "muri-artifact") return muriArtifact();
-    throw std::invalid_argument("unknown conventions '" + name + "' (valid: clean, muri-artifact)");
+    if (name == "synergy-artifact") return synergyArtifact();
+    throw std::invalid_argument("unknown conventions '" + name + "' (valid: clean, muri-artifact, synergy-artifact)");
 }
 
 }  // namespace cl

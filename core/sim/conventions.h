@@ -25,9 +25,23 @@ struct Conventions {
     bool muri_rank_new_jobs_by_trace_duration = false;
     // A job alone runs at its profile's iteration time times this factor (DESIGN.md section 3).
     double solo_factor = 1.015;
+    // Synergy artifact (DESIGN.md section 4): the engine only acts at round boundaries (k x the
+    // policy's round): arrivals wait for the next boundary, a running job advances
+    // floor(round / iteration time) whole iterations per round and its completion is noticed
+    // at the boundary where nothing remains.
+    bool round_quantized = false;
+    // Synergy artifact: starting, resuming and moving cost nothing (no restart overhead).
+    bool free_restarts = false;
+    // Synergy artifact: the run ends once the measured jobs (SimOptions' window) are done.
+    bool stop_when_measured_done = false;
+    // Synergy artifact's two-level speed model: a job runs at its best-case speedup when it
+    // gets its best-case demand, at 1.0 at its proportional share, linearly in between when a
+    // server caps the demand; jobs spanning servers run at proportional share (speedup 1).
+    bool synergy_two_level_speed = false;
 
     static Conventions clean();
     static Conventions muriArtifact();
+    static Conventions synergyArtifact();
     static Conventions byName(const std::string& name);  // throws std::invalid_argument
     static std::vector<std::string> names();
 };

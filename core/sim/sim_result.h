@@ -32,6 +32,16 @@ struct GpuSegment {
     int job = 0;      // JobRecord::index
 };
 
+// A job's CPU and memory allocation from t on (Synergy mechanisms re-allocate every round;
+// recorded when it starts and whenever it changes while the job runs).
+struct AllocationChange {
+    int job = 0;        // JobRecord::index
+    double t = 0.0;
+    double cpus = 0.0;       // cores, all its servers together
+    double memory_gb = 0.0;  // GB of DRAM, all its servers together
+    double speedup = 1.0;    // throughput relative to its GPU-proportional share
+};
+
 struct TimeSample {
     double t = 0.0;
     int queue_length = 0;       // pending jobs
@@ -48,6 +58,11 @@ struct TimeSample {
     double cpu_utilization = 0;
     double gpu_compute_utilization = 0;
     double network_utilization = 0;
+    // Allocated CPU cores and DRAM as a fraction of the cluster's: what Synergy mechanisms give
+    // running jobs, else each running job's GPU-proportional share of its servers. NaN in runs
+    // stored before these existed.
+    double cpu_allocated = 0;
+    double memory_allocated = 0;
 };
 
 struct Summary {
@@ -67,6 +82,7 @@ struct SimResult {
     std::vector<JobRecord> jobs;
     std::vector<GpuSegment> segments;
     std::vector<TimeSample> series;
+    std::vector<AllocationChange> allocations;  // empty unless the mechanism allocates CPU/memory
     Summary summary;
     long long events = 0;
     double wall_seconds = 0;

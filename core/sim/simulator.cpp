@@ -41,6 +41,9 @@ struct EngineJob {
     double predicted_end = kInf;
     std::vector<int> held;
     std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
+    double cpus = 0.0;       // auxiliary resources held while running (cores, GB)
+    double memory_gb = 0.0;
+    double speedup = 0.0;    // last recorded AllocationChange's speedup (0 = none recorded)
 };
 
 class Engine {
@@ -55,8 +58,18 @@ public:
         result_.policy = policy;
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
-        for (const auto& s : cluster.servers)
-            for (int g = 0; g < s.gpus; ++g) gpu_type_.push_back(&s.gpu_type);
+        for (const auto& s : cluster.servers) {
+            for (int g = 0; g < s.gpus; ++g) {
+                gpu_type_.push_back(&s.gpu_type);
+                gpu_cpu_share_.push_back(static_cast<double>(s.cpu_cores) / s.gpus);
+                gpu_memory_share_.push_back(s.memory_gb / s.gpus);
+            }
+        }
+        total_cpus_ = cluster.totalCpuCores();
+        total_memory_gb_ = cluster.totalMemoryGb();
+        if (conv_.round_quantized && round_interval_ <= 0)
+            throw std::invalid_argument("conventions '" + conv_.name + "' need a policy with scheduling rounds; '" +
+                                        policy + "' has none (use a Synergy mechanism, e.g. fifo+tune)");
         prepareJobs();
     }
 
@@ -64,7 +77,7 @@ public:
         auto started = std::chrono::steady_clock::now();
         loop();
         result_.jobs = std::move(records_);
-        result_.summary = summarize(result_.jobs);
+        result_.summary = measuredSummary();
         recorder_->moveInto(result_);
         result_.wall_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -72,6 +85,13 @@ public:
     }
 
 private:
+    Summary measuredSummary() const {
+        if (measure_first_ == 0 && measure_last_ == static_cast<int>(result_.jobs.size()) - 1)
+            return summarize(result_.jobs);
+        std::vector<JobRecord> window(result_.jobs.begin() + measure_first_, result_.jobs.begin() + measure_last_ + 1);
+        return summarize(window);
+    }
+
     void prepareJobs() {
         const int total_gpus = cluster_.totalGpus();
         const int n = static_cast<int>(trace_.jobs.size());
@@ -100,8 +120,8 @@ private:
             j.remaining = r.iterations;
             j.base_iter = r.iter_time;
             j.iter_time = r.iter_time;
-            j.overhead = r.restart_overhead;
-            j.own_overhead = r.restart_overhead;
+            j.overhead = conv_.free_restarts ? 0.0 : r.restart_overhead;
+            j.own_overhead = j.overhead;
             j.stage_times = std::move(r.stage_times);
             JobRecord& rec = records_[i];
             rec.index = i;
@@ -117,6 +137,13 @@ private:
         std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
                          [&](int a, int b) { return jobs_[a].submit < jobs_[b].submit; });
         by_index_.assign(n, nullptr);
+        measure_first_ = options_.measure_first;
+        measure_last_ = options_.measure_last < 0 ? n - 1 : options_.measure_last;
+        if (n > 0 && (measure_first_ < 0 || measure_first_ > measure_last_ || measure_last_ >= n))
+            throw SimulationError("the measured jobs " + std::to_string(options_.measure_first) + ".." +
+                                  std::to_string(options_.measure_last) + " are not within the trace's " +
+                                  std::to_string(n) + " jobs");
+        measured_left_ = n > 0 ? measure_last_ - measure_first_ + 1 : 0;
     }
 
     void advanceRoundIndex(double now) {
@@ -125,6 +152,7 @@ private:
     }
 
     double nextEventTime(double now) const {
+        if (conv_.round_quantized) return nextBoundary(now);
         double t = next_arrival_ < arrival_order_.size() ? jobs_[arrival_order_[next_arrival_]].submit : kInf;
         for (int j : running_) t = std::min(t, jobs_[j].predicted_end);
         if (wakeup_ > now) t = std::min(t, wakeup_);
@@ -134,8 +162,33 @@ private:
         return t;
     }
 
+    // Round-quantized engine: the next round boundary while jobs run; when nothing runs, the
+    // boundary at or after the next arrival (nothing else can change anything).
+    double nextBoundary(double now) const {
+        if (!running_.empty()) return round_index_ * round_interval_;
+        if (next_arrival_ >= arrival_order_.size()) return kInf;
+        const double arrival = std::max(now, jobs_[arrival_order_[next_arrival_]].submit);
+        return std::ceil(arrival / round_interval_) * round_interval_;
+    }
+
+    // Whole iterations per elapsed time; completions are noticed at the boundary.
+    void advanceQuantized(double t) {
+        for (int j : running_) {
+            EngineJob& job = jobs_[j];
+            const double elapsed = t - job.last_update;
+            job.attained = (job.attained + t) - job.last_update;
+            job.last_update = t;
+            job.remaining -= std::floor(elapsed / job.iter_time + 1e-9);
+            if (job.remaining <= 1e-9) {
+                job.remaining = 0.0;
+                completed_now_.push_back(j);
+            }
+        }
+    }
+
     // Progress of every running job up to `t`; jobs whose predicted end is `t` complete.
     void advance(double t) {
+        if (conv_.round_quantized) return advanceQuantized(t);
         for (int j : running_) {
             EngineJob& job = jobs_[j];
             double elapsed = t - job.last_update;
@@ -174,6 +227,7 @@ private:
         if (std::isnan(rec.first_start)) rec.first_start = t;
         rec.queueing_delay = rec.first_start - job.submit;
         ++finished_;
+        if (j >= measure_first_ && j <= measure_last_) --measured_left_;
     }
 
     double speedOn(int j, const std::vector<int>& gpus) const {
@@ -217,6 +271,7 @@ private:
             job.predicted_end = kInf;
             job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
             job.overhead = job.own_overhead;
+            job.speedup = 0.0;
             ++records_[j].preemptions;
         }
         running_.clear();
@@ -237,7 +292,7 @@ private:
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             bool was_running = job.status == Status::Running;
-            job.overhead = a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead;
+            job.overhead = conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
                 job.held = std::move(target[i]);
                 recorder_->startJob(a.job, job.held, t);
@@ -248,16 +303,42 @@ private:
             // The mechanism's speed model: shared iteration time, or the job's own.
             job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
             if (options_.record_series) job.shares = resourceShares(a.job);
+            takeAllocation(a, job, t);
             job.status = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
         }
         for (int j : running_) {
             EngineJob& job = jobs_[j];
+            if (conv_.round_quantized) {
+                job.predicted_end = kInf;  // completions are noticed at round boundaries
+                continue;
+            }
             double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
             job.predicted_end = t + debt + job.remaining * job.iter_time;
             if (!std::isfinite(job.predicted_end))
                 throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
+        }
+    }
+
+    // The CPU and memory a starting or re-allocated job holds: the mechanism's allocation, else
+    // its GPU-proportional share of the servers it runs on. Changes of a mechanism's allocation
+    // are recorded.
+    void takeAllocation(const Assignment& a, EngineJob& job, double t) {
+        if (a.cpus > 0 || a.memory_gb > 0) {
+            const double speedup = a.iteration_time > 0 ? job.base_iter / a.iteration_time : 1.0;
+            if (job.speedup == 0.0 || job.cpus != a.cpus || job.memory_gb != a.memory_gb || job.speedup != speedup)
+                allocations_.push_back({a.job, t, a.cpus, a.memory_gb, speedup});
+            job.cpus = a.cpus;
+            job.memory_gb = a.memory_gb;
+            job.speedup = speedup;
+            return;
+        }
+        job.cpus = 0.0;
+        job.memory_gb = 0.0;
+        for (int g : job.held) {
+            job.cpus += gpu_cpu_share_[g];
+            job.memory_gb += gpu_memory_share_[g];
         }
     }
 
@@ -289,6 +370,11 @@ private:
         // GPU counts once and is at most fully busy on each resource.
         int busy = 0;
         std::array<double, 4> used{};
+        double cpus = 0.0, memory = 0.0;
+        for (int j : running_) {
+            cpus += jobs_[j].cpus;
+            memory += jobs_[j].memory_gb;
+        }
         if (scheduler_->maxJobsPerGpu() <= 1) {
             for (int j : running_) {
                 busy += jobs_[j].gpus;
@@ -326,6 +412,8 @@ private:
         s.cpu_utilization = all > 0 ? used[1] / all : 0.0;
         s.gpu_compute_utilization = all > 0 ? used[2] / all : 0.0;
         s.network_utilization = all > 0 ? used[3] / all : 0.0;
+        s.cpu_allocated = total_cpus_ > 0 ? cpus / total_cpus_ : 0.0;
+        s.memory_allocated = total_memory_gb_ > 0 ? memory / total_memory_gb_ : 0.0;
         recorder_->sample(s);
     }
 
@@ -358,6 +446,7 @@ private:
         in.arrived = arrived_now_;
         in.completed = completed_now_;
         in.by_index = by_index_;
+        in.profiles = &profiles_;
     }
 
     void clearInput() {
@@ -408,11 +497,12 @@ private:
             buildInput(t, in);
             Decision d = scheduler_->schedule(in);
             clearInput();
-            wakeup_ = d.wakeup;
+            wakeup_ = conv_.round_quantized ? kInf : d.wakeup;
             apply(d, t);
             sample(t);
             arrived_now_.clear();
             completed_now_.clear();
+            if (conv_.stop_when_measured_done && measured_left_ == 0) break;
 
             if (options_.progress && (result_.events % 512) == 0 &&
                 !options_.progress(n ? static_cast<double>(finished_) / n : 1.0)) {
@@ -421,6 +511,7 @@ private:
             }
         }
         recorder_->finish(now);
+        result_.allocations = std::move(allocations_);
         if (options_.progress && !result_.cancelled) options_.progress(1.0);
     }
 
@@ -439,6 +530,14 @@ private:
     std::vector<EngineJob> jobs_;
     std::vector<JobRecord> records_;
     std::vector<const std::string*> gpu_type_;
+    std::vector<double> gpu_cpu_share_;     // per GPU: its server's cores / GPUs
+    std::vector<double> gpu_memory_share_;  // per GPU: its server's GB / GPUs
+    double total_cpus_ = 0.0;
+    double total_memory_gb_ = 0.0;
+    std::vector<AllocationChange> allocations_;
+    int measure_first_ = 0;
+    int measure_last_ = -1;
+    int measured_left_ = 0;
     std::vector<int> arrival_order_;
     std::size_t next_arrival_ = 0;
     std::size_t finished_ = 0;

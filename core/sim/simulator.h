@@ -19,6 +19,10 @@ struct SimOptions {
     bool record_segments = true;
     bool record_series = true;
     SchedulerTuning tuning;
+    // The jobs the summary measures, by position in the trace (inclusive; last < 0 = to the
+    // end): e.g. Synergy's steady-state window, jobs 4000-4999.
+    int measure_first = 0;
+    int measure_last = -1;
 };
 
 // Throws std::invalid_argument for an unknown policy name and SimulationError for inputs the
