@@ -11,6 +11,7 @@
 #include "core/policies/muri_mechanism.h"
 #include "core/policies/placement.h"
 #include "core/policies/priority_order.h"
+#include "core/policies/synergy_mechanism.h"
 #include "core/policies/tiresias_order.h"
 
 namespace cl {
@@ -48,7 +49,8 @@ const std::map<std::string, PlacementFactory>& placements() {
 }
 
 const std::vector<std::string>& mechanisms() {
-    static const std::vector<std::string> names = {"exclusive", "muri", "antman"};
+    static const std::vector<std::string> names = {"exclusive", "muri",   "antman", "proportional",
+                                                   "greedy",    "tune",   "opt"};
     return names;
 }
 
@@ -151,7 +153,9 @@ std::string policyHelp() {
     std::ostringstream s;
     s << "Policies are ORDER[+MECHANISM][+PLACEMENT]. Orders: " << join(orderNames())
       << ". Mechanisms: " << join(mechanismNames()) << " (default exclusive). Placements: "
-      << join(placementNames()) << " (default consolidated; tiresias uses count under muri-artifact). Presets: "
+      << join(placementNames())
+      << " (default consolidated; tiresias uses count under muri-artifact). The Synergy mechanisms (proportional, "
+         "greedy, tune, opt) place jobs themselves and take no placement; drf and tetris default to greedy. Presets: "
       << join(presetNames()) << ", muri-l-noise=N (0 <= N < 1).";
     return s.str();
 }
@@ -200,6 +204,25 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
             unknown(policy, i == 1 ? "mechanism or placement" : "placement", p);
         }
     }
+    // Big-data orders allocate every resource statically by default (Synergy section 5.7).
+    if (parts.size() == 1 && (parts[0] == "drf" || parts[0] == "tetris")) mechanism = "greedy";
+    static const std::map<std::string, SynergyMechanism> synergy = {{"proportional", SynergyMechanism::Proportional},
+                                                                     {"greedy", SynergyMechanism::Greedy},
+                                                                     {"tune", SynergyMechanism::Tune},
+                                                                     {"opt", SynergyMechanism::Opt}};
+    if (auto kind = synergy.find(mechanism); kind != synergy.end()) {
+        if (!placement.empty())
+            throw std::invalid_argument("policy '" + policy + "': the " + mechanism +
+                                        " mechanism places jobs itself and takes no placement");
+        SynergyOptions o;
+        o.mechanism = kind->second;
+        o.keep_running_in_place = conventions.keep_running_in_place;
+        o.artifact = conventions.synergy_two_level_speed;
+        return std::make_unique<SynergyScheduler>(policy, order_it->second(conventions), o);
+    }
+    if (conventions.round_quantized)
+        throw std::invalid_argument("policy '" + policy + "' does not work under conventions '" + conventions.name +
+                                    "': use a Synergy mechanism (proportional, greedy, tune, opt)");
     if (placement.empty())
         placement = (parts[0] == "tiresias" && conventions.tiresias_count_placement) ? "count" : "consolidated";
     if (mechanism == "antman")
