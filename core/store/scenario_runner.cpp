@@ -57,6 +57,8 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     in.options.conventions = Conventions::byName(spec.conventions);
     in.options.tuning.max_group_size = p.max_group_size;
     in.options.tuning.seed = spec.seed;
+    in.options.measure_first = p.measure_first;
+    in.options.measure_last = p.measure_last;
     return in;
 }
 

@@ -111,6 +111,7 @@ nlohmann::json ScenarioParameters::toJson() const {
     j["max_group_size"] = max_group_size;
     j["reassign_models"] = reassign_models;
     j["transforms"] = transforms;
+    if (measure_first != 0 || measure_last >= 0) j["measure_jobs"] = {measure_first, measure_last};
     return j;
 }
 
@@ -139,9 +140,15 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
                 if (!t.is_string()) bad("must be a list of transform specs");
                 p.transforms.push_back(t.get<std::string>());
             }
+        } else if (key == "measure_jobs") {
+            if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer() ||
+                v[0].get<int>() < 0 || (v[1].get<int>() >= 0 && v[1].get<int>() < v[0].get<int>()))
+                bad("must be [first, last] job positions with 0 <= first <= last (last -1 = to the end)");
+            p.measure_first = v[0].get<int>();
+            p.measure_last = v[1].get<int>();
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
-                "transforms)");
+                "transforms, measure_jobs)");
         }
     }
     return p;

@@ -26,6 +26,10 @@ struct ScenarioParameters {
     int max_group_size = 0;               // 0: the policy's own; else Muri's group-size cap (1..4)
     bool reassign_models = false;         // every job gets a model drawn with the scenario's seed
     std::vector<std::string> transforms;  // trace transform specs (trace_transforms.h), applied first
+    // The jobs the summary measures, by position (inclusive; last < 0 = to the end): e.g.
+    // Synergy's steady-state window 4000-4999. Stored only when set, so older hashes hold.
+    int measure_first = 0;
+    int measure_last = -1;
 
     nlohmann::json toJson() const;
     // Throws std::invalid_argument naming the field for wrong types or values.

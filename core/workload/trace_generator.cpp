@@ -77,6 +77,8 @@ ModelMix effectiveModelMix(const GeneratorConfig& c, const ProfileSet* profiles,
 
 void validate(const GeneratorConfig& c) {
     if (c.jobs < 0) throw std::invalid_argument("job count must be >= 0, got " + std::to_string(c.jobs));
+    if (c.model_rule == ModelRule::TaskShare && c.tasks.empty())
+        throw std::invalid_argument("the task-share model rule needs a task split, e.g. image:20,language:70,speech:10");
     if (c.arrival == ArrivalProcess::Poisson && !(std::isfinite(c.jobs_per_hour) && c.jobs_per_hour > 0.0))
         throw std::invalid_argument("Poisson arrival rate must be a positive number of jobs per hour, got " +
                                     formatNumber(c.jobs_per_hour));
@@ -143,6 +145,7 @@ std::string describeConfig(const GeneratorConfig& c, const ProfileSet* profiles)
     if (isPhillyDefault(c)) line += " (Philly trace job counts)";
     if (c.max_gpus > 0) line += " capped at " + std::to_string(c.max_gpus);
     line += "; models " + models_how;
+    if (c.model_rule == ModelRule::TaskShare) line += ", each job to the task furthest below its share, round-robin within it";
     if (profiles) line += "; iterations and batch sizes from profile set '" + profiles->name + "'";
     return line;
 }
@@ -172,7 +175,10 @@ Trace generate(const GeneratorConfig& c, const ProfileSet* profiles) {
         job.gpus = gpu_weights[pickWeighted(weights, gpus.uniform01())].first;
         job.duration = drawDuration(durations, c.duration);
     }
-    assignModels(trace, mix, deriveSeed(c.seed, kModels), /*only_missing=*/false);
+    if (c.model_rule == ModelRule::TaskShare)
+        assignModelsByTaskShare(trace, c.tasks, taskCatalog(c.task_catalog), /*only_missing=*/false);
+    else
+        assignModels(trace, mix, deriveSeed(c.seed, kModels), /*only_missing=*/false);
     if (profiles) {
         fillBatchSizes(trace, *profiles);
         deriveIterations(trace, *profiles);

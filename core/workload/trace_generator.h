@@ -20,7 +20,9 @@
 //      SynergyLogUniform: 10^x minutes, x ~ U[1.5, 3] with probability 0.8 else U[3, 4]
 //        (two draws: the branch, then x), as in Synergy's workload (Mohan et al., OSDI
 //        2022, section 6; DESIGN.md section 4): 31.6 minutes to 6.9 days.
-//  - model: assignModels(trace, mix, deriveSeed(seed, 4), false) (model_assignment.h).
+//  - model: assignModels(trace, mix, deriveSeed(seed, 4), false) (model_assignment.h), or with
+//    ModelRule::TaskShare the Synergy artifact's deterministic rule assignModelsByTaskShare
+//    over `tasks` and `task_catalog` (no draws).
 //    The mix: `models` if set, else `tasks` over the `task_catalog`, else equal weights
 //    over the profile set's models (sorted by name), else over the built-in Muri models.
 //  - with a profile set: batch_size from the profile, iterations = ceil(duration /
@@ -40,6 +42,7 @@ namespace cl {
 
 enum class ArrivalProcess { Poisson, AllAtZero };
 enum class DurationModel { PhillyLognormal, SynergyLogUniform };
+enum class ModelRule { Seeded, TaskShare };
 
 inline constexpr double kPhillyMedianDurationS = 1144.0;   // Pollux artifact philly_jobs.csv
 inline constexpr double kPhillyLogDurationSigma = 2.16;    // sd of ln(duration s), same data
@@ -56,6 +59,7 @@ struct GeneratorConfig {
     ModelMix models;                                  // explicit model weights
     TaskSplit tasks;                                  // used when `models` is empty
     std::string task_catalog = "muri";                // "muri" or "synergy"
+    ModelRule model_rule = ModelRule::Seeded;         // TaskShare needs `tasks`
     std::string name;                                 // trace name; empty = "generated"
 };
 
