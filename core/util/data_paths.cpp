@@ -44,11 +44,12 @@ std::string dataFile(const std::string& relative) {
     return p.string();
 }
 
-ProfileSet builtinProfiles() { return readProfilesJson(dataFile("profiles/muri.json")); }
+namespace {
 
-std::vector<std::string> builtinClusterNames() {
+// The JSON files of a data sub-folder, by name (file name without extension), sorted.
+std::vector<std::string> jsonNames(const char* folder) {
     std::vector<std::string> names;
-    fs::path dir = fs::path(dataDir()) / "clusters";
+    fs::path dir = fs::path(dataDir()) / folder;
     if (!fs::is_directory(dir)) return names;
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
@@ -56,12 +57,36 @@ std::vector<std::string> builtinClusterNames() {
     return names;
 }
 
+std::string joinNames(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+ProfileSet builtinProfiles() { return readProfilesJson(dataFile("profiles/muri.json")); }
+
+std::vector<std::string> builtinProfileNames() { return jsonNames("profiles"); }
+
+ProfileSet builtinProfiles(const std::string& name) {
+    const std::vector<std::string> names = builtinProfileNames();
+    // Only listed names: a name like "../clusters/x" must not reach the file system.
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        dataFile("profiles");  // no data folder at all: say where the data is looked for
+        throw std::invalid_argument("unknown built-in profile set '" + name + "' (profile sets: " + joinNames(names) +
+                                    ")");
+    }
+    return readProfilesJson(dataFile("profiles/" + name + ".json"));
+}
+
+std::vector<std::string> builtinClusterNames() { return jsonNames("clusters"); }
+
 Cluster builtinCluster(const std::string& name) {
     fs::path p = fs::path(dataDir()) / "clusters" / (name + ".json");
     if (!fs::exists(p)) {
-        std::string valid;
-        for (const auto& n : builtinClusterNames()) valid += (valid.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("unknown cluster preset '" + name + "' (presets: " + valid + ")");
+        throw std::invalid_argument("unknown cluster preset '" + name + "' (presets: " +
+                                    joinNames(builtinClusterNames()) + ")");
     }
     return readLayoutJson(p.string());
 }

@@ -15,6 +15,10 @@ std::string dataFile(const std::string& relative);  // throws std::runtime_error
 std::string engineVersion();
 
 ProfileSet builtinProfiles();                  // data/profiles/muri.json
+// A built-in profile set by name ("muri", "synergy": data/profiles/NAME.json); throws
+// std::invalid_argument listing the valid names.
+ProfileSet builtinProfiles(const std::string& name);
+std::vector<std::string> builtinProfileNames();  // data/profiles/*.json without extension
 std::vector<std::string> builtinClusterNames();  // data/clusters/*.json without extension
 Cluster builtinCluster(const std::string& name);  // throws listing the valid names
 // A cluster argument: a preset name or a path to a layout JSON / Muri spec CSV.
