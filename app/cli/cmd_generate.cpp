@@ -26,9 +26,13 @@ int generateCommand(const std::vector<std::string>& argv) {
                {"max-gpus", "N", "leave out GPU counts above N"},
                {"models", "MIX", "model weights, e.g. resnet18:2,bert:1 (default: all built-in models equally)"},
                {"split", "MIX", "task split instead of --models, e.g. image:20,language:70,rl:10"},
+               {"catalog", "NAME", "models standing for the tasks of --split: muri or synergy", false, "muri"},
+               {"model-rule", "RULE", "seeded (draws by weight) or task-share (the Synergy artifact's rule: each job to "
+                "the task furthest below its share, round-robin within it; needs --split)", false, "seeded"},
+               {"profiles", "NAME", "built-in profile set for iterations and batch sizes (muri, synergy)", false, "muri"},
                {"name", "NAME", "trace name"}});
     if (!args.parse(argv)) return 0;
-    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::ProfileSet profiles = cl::builtinProfiles(args.get("profiles"));
     cl::GeneratorConfig cfg;
     cfg.jobs = static_cast<int>(args.getInt("jobs"));
     cfg.seed = static_cast<std::uint64_t>(args.getInt("seed"));
@@ -42,6 +46,10 @@ int generateCommand(const std::vector<std::string>& argv) {
     if (args.has("max-gpus")) cfg.max_gpus = static_cast<int>(args.getInt("max-gpus"));
     if (args.has("models")) cfg.models = cl::parseModelMix(args.get("models"));
     if (args.has("split")) cfg.tasks = cl::parseTaskSplit(args.get("split"));
+    cfg.task_catalog = args.get("catalog");
+    const std::string rule = args.get("model-rule");
+    if (rule == "task-share") cfg.model_rule = cl::ModelRule::TaskShare;
+    else if (rule != "seeded") throw UsageError("generate: --model-rule must be seeded or task-share, got '" + rule + "'");
     cfg.name = args.get("name");
     cl::Trace trace = cl::generate(cfg, &profiles);
     std::string out = args.require("out");

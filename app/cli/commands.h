@@ -13,5 +13,6 @@ int policiesCommand(const std::vector<std::string>& args);
 int scenarioCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
+int experimentCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

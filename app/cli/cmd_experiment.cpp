@@ -1,0 +1,283 @@
+// clusterloom-cli experiment synergy: the Synergy paper's FIFO single-GPU experiment (section
+// 5.3.2, Fig. 9) from one command — proportional, TUNE, GREEDY and OPT on 128 GPUs at 9 jobs/h
+// under both convention sets, next to the published figures — and the average-JCT-vs-load
+// sweep, stored as runs of the workspace and drawn as the paper's chart.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/workspace.h"
+#include "core/io/atomic_file.h"
+#include "core/io/svg_line_chart.h"
+#include "core/sim/simulator.h"
+#include "core/store/scenario_runner.h"
+#include "core/util/data_paths.h"
+#include "core/workload/synergy_workload.h"
+
+namespace cli {
+
+namespace {
+
+// Published average JCTs (hours) at 9 jobs/h: the paper's Fig. 9 (proportional 81, TUNE 22,
+// OPT 20; no GREEDY) and the authors' simulator (DESIGN.md section 4: 81.1, 21.9, 25.0).
+struct Published {
+    double paper;
+    double simulator;
+};
+const std::map<std::string, Published>& published() {
+    static const std::map<std::string, Published> table = {
+        {"proportional", {81.0, 81.1}}, {"tune", {22.0, 21.9}}, {"greedy", {NAN, 25.0}}, {"opt", {20.0, NAN}}};
+    return table;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream s(text);
+    std::string item;
+    while (std::getline(s, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::pair<int, int> parseWindow(const std::string& text) {
+    const auto dash = text.find('-');
+    try {
+        if (dash == std::string::npos) throw std::invalid_argument("no dash");
+        const int first = std::stoi(text.substr(0, dash));
+        const int last = std::stoi(text.substr(dash + 1));
+        if (first < 0 || last < first) throw std::invalid_argument("order");
+        return {first, last};
+    } catch (const std::exception&) {
+        throw UsageError("--measure: expected FIRST-LAST job positions, e.g. 4000-4999, got '" + text + "'");
+    }
+}
+
+std::string hours(double h) {
+    if (!std::isfinite(h)) return "-";
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << h;
+    return o.str();
+}
+
+// Runs the jobs on `threads` workers; each job fills its own slot.
+void parallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& body) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    for (int t = 0; t < std::max(1, threads); ++t)
+        pool.emplace_back([&] {
+            for (std::size_t i = next++; i < n; i = next++) {
+                try {
+                    body(i);
+                } catch (...) {
+                    std::lock_guard lock(error_mutex);
+                    if (!error) error = std::current_exception();
+                }
+            }
+        });
+    for (auto& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+}
+
+struct Cell {
+    std::string conventions, mechanism;
+    double avg_jct_h = NAN;
+    double wall_s = 0;
+    int measured = 0;
+};
+
+}  // namespace
+
+int experimentCommand(const std::vector<std::string>& argv) {
+    Args args("experiment",
+              "Reproduce a paper experiment. 'synergy': FIFO, single-GPU jobs, 128 GPUs (16 servers of 8 GPUs /\n"
+              "24 CPUs / 500 GB), Poisson arrivals, split (20,70,10), average JCT of jobs 4000-4999, for\n"
+              "proportional, TUNE, GREEDY and OPT under the synergy-artifact and clean conventions, next to the\n"
+              "published figures; then the load sweep (--sweep) stored as runs in the workspace and drawn as the\n"
+              "paper's average-JCT-vs-load chart (jct_vs_load.svg and .csv in --out).",
+              {{"rate", "R", "arrival rate of the table, jobs per hour", false, "9"},
+               {"jobs", "N", "jobs generated per trace (the run ends when the measured ones are done)", false, "6500"},
+               {"measure", "FIRST-LAST", "measured jobs by position", false, "4000-4999"},
+               {"seed", "N", "trace seed", false, "42"},
+               {"mechanisms", "LIST", "mechanisms of the table", false, "proportional,tune,greedy,opt"},
+               {"conventions", "LIST", "convention sets of the table", false, "synergy-artifact,clean"},
+               {"sweep", "LIST", "arrival rates of the load sweep (jobs/h); 'none' skips it", false,
+                "3,4,5,6,7,8,9,10"},
+               {"sweep-mechanisms", "LIST", "mechanisms of the load sweep", false, "proportional,greedy,tune"},
+               {"sweep-conventions", "NAME", "conventions of the load sweep", false, "synergy-artifact"},
+               {"multi-gpu", "", "Philly-derived GPU counts up to 16 instead of single-GPU jobs"},
+               {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
+               dbOption(),
+               {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
+    args.positionals("NAME", 1, 1);
+    if (!args.parse(argv)) return 0;
+    if (args.positional()[0] != "synergy")
+        throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy)");
+
+    const auto [first, last] = parseWindow(args.get("measure"));
+    cl::SynergyWorkload workload;
+    workload.jobs_per_hour = args.getDouble("rate");
+    workload.jobs = static_cast<int>(args.getInt("jobs"));
+    workload.seed = static_cast<std::uint64_t>(args.getInt("seed"));
+    workload.multi_gpu = args.has("multi-gpu");
+    if (last >= workload.jobs)
+        throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " + std::to_string(workload.jobs));
+    int threads = static_cast<int>(args.getInt("threads"));
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const std::vector<std::string> mechanisms = splitList(args.get("mechanisms"));
+    const std::vector<std::string> conventions = splitList(args.get("conventions"));
+    for (const auto& c : conventions) cl::Conventions::byName(c);
+    for (const auto& m : mechanisms) cl::makeScheduler("fifo+" + m, cl::Conventions::clean());
+
+    const cl::ProfileSet profiles = cl::builtinProfiles("synergy");
+    const cl::Cluster cluster = cl::builtinCluster("synergy-128");
+    const cl::Trace trace = cl::generate(cl::synergyGeneratorConfig(workload));
+    const std::filesystem::path out = args.get("out");
+    std::filesystem::create_directories(out);
+
+    std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU") << " jobs, "
+              << cluster.totalGpus() << " GPUs (" << cluster.name << "), " << workload.jobs_per_hour
+              << " jobs/h, split (20,70,10), " << trace.jobs.size() << " jobs generated (seed " << workload.seed
+              << "); average JCT of jobs " << first << "-" << last << "\n\n";
+
+    std::vector<Cell> cells;
+    for (const auto& c : conventions)
+        for (const auto& m : mechanisms) cells.push_back({c, m});
+    parallelFor(cells.size(), threads, [&](std::size_t i) {
+        cl::SimOptions o;
+        o.conventions = cl::Conventions::byName(cells[i].conventions);
+        o.measure_first = first;
+        o.measure_last = last;
+        o.record_segments = false;
+        const auto started = std::chrono::steady_clock::now();
+        cl::SimResult r = cl::simulate(cluster, trace, profiles, "fifo+" + cells[i].mechanism, o);
+        cells[i].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        cells[i].avg_jct_h = r.summary.avg_jct / 3600.0;
+        cells[i].measured = r.summary.completed;
+    });
+
+    std::ostringstream table;
+    table << std::left << std::setw(18) << "conventions" << std::setw(14) << "mechanism" << std::right
+          << std::setw(12) << "avg JCT (h)" << std::setw(9) << "paper" << std::setw(12) << "authors' sim"
+          << std::setw(12) << "vs sim" << std::setw(10) << "wall (s)" << "\n";
+    std::string csv = "conventions,mechanism,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
+    for (const Cell& cell : cells) {
+        const auto pub = published().count(cell.mechanism) ? published().at(cell.mechanism) : Published{NAN, NAN};
+        std::string versus = "-";
+        if (std::isfinite(pub.simulator) && std::isfinite(cell.avg_jct_h)) {
+            std::ostringstream v;
+            v << std::showpos << std::fixed << std::setprecision(1) << (cell.avg_jct_h / pub.simulator - 1) * 100 << "%";
+            versus = v.str();
+        }
+        table << std::left << std::setw(18) << cell.conventions << std::setw(14) << cell.mechanism << std::right
+              << std::setw(12) << hours(cell.avg_jct_h) << std::setw(9) << hours(pub.paper) << std::setw(12)
+              << hours(pub.simulator) << std::setw(12) << versus << std::setw(10) << hours(cell.wall_s) << "\n";
+        csv += cell.conventions + "," + cell.mechanism + "," + hours(cell.avg_jct_h) + "," + hours(pub.paper) + "," +
+               hours(pub.simulator) + "," + std::to_string(cell.measured) + "," + hours(cell.wall_s) + "\n";
+    }
+    std::cout << table.str();
+    {
+        cl::AtomicFile f((out / "synergy_fifo_table.csv").string());
+        f.stream() << csv;
+        f.commit();
+    }
+
+    const std::string sweep_text = args.get("sweep");
+    if (sweep_text == "none") return 0;
+    std::vector<double> rates;
+    for (const auto& r : splitList(sweep_text)) {
+        try {
+            std::size_t used = 0;
+            rates.push_back(std::stod(r, &used));
+            if (used != r.size() || !(rates.back() > 0)) throw std::invalid_argument("rate");
+        } catch (const std::exception&) {
+            throw UsageError("--sweep: '" + r + "' is not a positive rate");
+        }
+    }
+    const std::vector<std::string> sweep_mechanisms = splitList(args.get("sweep-mechanisms"));
+    const std::string sweep_conventions = args.get("sweep-conventions");
+    cl::Conventions::byName(sweep_conventions);
+
+    cl::ScenarioStore store = openWorkspace(args);
+    const std::int64_t cluster_id = store.putCluster(cluster);
+    const std::int64_t profiles_id = store.putProfiles(profiles);
+    std::vector<cl::ScenarioSpec> specs;
+    std::vector<std::pair<double, std::string>> keys;  // (rate, mechanism) per spec
+    for (double rate : rates) {
+        cl::SynergyWorkload w = workload;
+        w.jobs_per_hour = rate;
+        const std::int64_t trace_id = store.putTrace(cl::generate(cl::synergyGeneratorConfig(w)));
+        for (const auto& m : sweep_mechanisms) {
+            cl::ScenarioSpec spec;
+            std::ostringstream name;
+            name << "synergy-load/" << sweep_conventions << "/" << rate << "jph/fifo+" << m;
+            spec.name = name.str();
+            spec.cluster_id = cluster_id;
+            spec.trace_id = trace_id;
+            spec.profiles_id = profiles_id;
+            spec.policy = "fifo+" + m;
+            spec.conventions = sweep_conventions;
+            spec.seed = workload.seed;
+            spec.parameters.measure_first = first;
+            spec.parameters.measure_last = last;
+            spec.notes = "Synergy load sweep (paper Fig. 9): average JCT of jobs " + std::to_string(first) + "-" +
+                         std::to_string(last);
+            specs.push_back(spec);
+            keys.emplace_back(rate, m);
+        }
+    }
+    cl::SweepOptions opts;
+    opts.threads = threads;
+    InterruptFlag interrupt;
+    opts.stop = interrupt.flag();
+    opts.progress = [&](const cl::SweepProgress& p) {
+        std::cerr << "\rload sweep [" << p.finished + p.failed << "/" << p.total << "]   " << std::flush;
+    };
+    cl::SweepReport report = cl::runSweep(store, specs, opts);
+    std::cerr << "\n";
+    for (const auto& e : report.errors) std::cerr << "error: " << e << "\n";
+
+    std::map<std::string, cl::LineSeries> lines;
+    std::string sweep_csv = "jobs_per_hour,mechanism,avg_jct_h,run_id\n";
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (report.run_ids[i] == 0) continue;
+        const cl::SimResult r = store.loadRun(report.run_ids[i], false);
+        const double h = r.summary.avg_jct / 3600.0;
+        auto& line = lines[keys[i].second];
+        line.name = keys[i].second;
+        line.points.emplace_back(keys[i].first, h);
+        std::ostringstream row;
+        row << keys[i].first << "," << keys[i].second << "," << hours(h) << "," << report.run_ids[i] << "\n";
+        sweep_csv += row.str();
+    }
+    std::vector<cl::LineSeries> series;
+    for (const auto& m : sweep_mechanisms)
+        if (lines.count(m)) series.push_back(lines[m]);
+    const std::string chart = (out / "jct_vs_load.svg").string();
+    cl::writeLineChartSvg(chart, "Average JCT vs load: FIFO, " + std::to_string(cluster.totalGpus()) + " GPUs, " +
+                                     sweep_conventions,
+                          "load (jobs/hour)", "average JCT of jobs " + std::to_string(first) + "-" +
+                                                  std::to_string(last) + " (hours)",
+                          series);
+    {
+        cl::AtomicFile f((out / "jct_vs_load.csv").string());
+        f.stream() << sweep_csv;
+        f.commit();
+    }
+    std::cout << "\nload sweep: " << specs.size() << " runs stored in " << store.path() << " (scenarios synergy-load/...); "
+              << "chart " << chart << "\n";
+    return report.failed > 0 ? 1 : 0;
+}
+
+}  // namespace cli

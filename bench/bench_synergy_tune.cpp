@@ -1,0 +1,72 @@
+// Synergy-TUNE targets (issue 7): one scheduling round for a 512-GPU cluster (64 servers of
+// 8 GPUs / 24 CPUs / 500 GB) with 1,000 runnable jobs in under 1 ms. The jobs' models are
+// drawn (seeded) from the built-in Synergy profiles, their GPU counts from 1, 2, 4 and 8.
+#include <benchmark/benchmark.h>
+
+#include "core/policies/scheduler_registry.h"
+#include "core/util/data_paths.h"
+#include "core/workload/portable_random.h"
+
+namespace {
+
+struct Round {
+    cl::Cluster cluster;
+    cl::ProfileSet profiles = cl::builtinProfiles("synergy");
+    std::vector<std::string> models;
+    std::vector<cl::JobState> jobs;
+    std::vector<const cl::JobState*> by_index;
+    std::vector<int> arrived;
+
+    explicit Round(int n) {
+        cluster.name = "synergy-512";
+        for (int s = 0; s < 64; ++s) cluster.servers.push_back({"s" + std::to_string(s), "", "V100", 8, 24, 500.0});
+        models = profiles.modelNames();
+        cl::PortableRng rng(7);
+        const int sizes[] = {1, 1, 1, 1, 1, 2, 4, 8};
+        for (int i = 0; i < n; ++i) {
+            cl::JobState j;
+            j.index = i;
+            j.gpus = sizes[rng.below(8)];
+            j.submit = i;
+            j.iterations = j.remaining = 1000 + static_cast<double>(rng.below(100000));
+            j.model = models[rng.below(models.size())];
+            j.base_iter_time = j.iter_time = profiles.find(std::string(j.model))->at(1)->iteration_time;
+            jobs.push_back(j);
+            arrived.push_back(i);
+        }
+        for (const auto& j : jobs) by_index.push_back(&j);
+    }
+
+    cl::SchedulerInput input(bool first) const {
+        cl::SchedulerInput in;
+        in.cluster = &cluster;
+        in.active = jobs;
+        if (first) in.arrived = arrived;
+        in.by_index = by_index;
+        in.profiles = &profiles;
+        return in;
+    }
+};
+
+void tuneRound(benchmark::State& state, const std::string& policy) {
+    Round round(static_cast<int>(state.range(0)));
+    auto scheduler = cl::makeScheduler(policy, cl::Conventions::clean());
+    scheduler->schedule(round.input(true));  // the order learns the jobs once, as in a run
+    const cl::SchedulerInput in = round.input(false);
+    std::size_t started = 0;
+    for (auto _ : state) {
+        cl::Decision d = scheduler->schedule(in);
+        started = d.start.size();
+        benchmark::DoNotOptimize(d);
+    }
+    state.SetLabel(policy + ": " + std::to_string(started) + " of " + std::to_string(round.jobs.size()) +
+                   " jobs placed on 512 GPUs");
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(tuneRound, fifo_tune, std::string("fifo+tune"))->Arg(1000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, srtf_tune, std::string("srtf+tune"))->Arg(1000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, fifo_greedy, std::string("fifo+greedy"))->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();
