@@ -11,15 +11,19 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("cl::views::RunSeries", text); }
 
+// skip_unknown leaves out NaN samples (a value the run did not record), so that the chart
+// holds the last known value instead of drawing a gap or a zero.
 template <typename Get>
 NamedSeries collect(const cl::SimResult& result, QString key, QString name, QString unit,
-                    SeriesGroup group, Get get) {
+                    SeriesGroup group, Get get, bool skip_unknown = false) {
     NamedSeries s{std::move(key), std::move(name), std::move(unit), group, {}, {}};
     s.t.reserve(static_cast<qsizetype>(result.series.size()));
     s.v.reserve(static_cast<qsizetype>(result.series.size()));
     for (const cl::TimeSample& sample : result.series) {
+        const double v = get(sample);
+        if (skip_unknown && std::isnan(v)) continue;
         s.t.push_back(sample.t);
-        s.v.push_back(get(sample));
+        s.v.push_back(v);
     }
     return s;
 }
@@ -44,13 +48,17 @@ RunSeries extractRunSeries(const cl::SimResult& result) {
     if (result.series.empty()) return out;
     out.series.push_back(collect(result, "gpu", tr("GPUs allocated"), "%", SeriesGroup::Utilization,
                                  [](const cl::TimeSample& s) { return s.gpu_utilization * 100.0; }));
-    // Resource use from the jobs' stages; runs stored before the engine recorded it have NaN.
+    // CPU cores and DRAM allocated (beside the GPUs), then resource use from the jobs' stages;
+    // runs stored before the engine recorded them have NaN.
     struct Resource {
         const char* key;
         const char* name;
         double cl::TimeSample::*field;
     };
     static const Resource kResources[] = {
+        {"cpu-allocated", QT_TRANSLATE_NOOP("cl::views::RunSeries", "CPU allocated"), &cl::TimeSample::cpu_allocated},
+        {"memory-allocated", QT_TRANSLATE_NOOP("cl::views::RunSeries", "Memory allocated"),
+         &cl::TimeSample::memory_allocated},
         {"gpu-compute", QT_TRANSLATE_NOOP("cl::views::RunSeries", "GPU compute"), &cl::TimeSample::gpu_compute_utilization},
         {"cpu", QT_TRANSLATE_NOOP("cl::views::RunSeries", "CPU"), &cl::TimeSample::cpu_utilization},
         {"storage", QT_TRANSLATE_NOOP("cl::views::RunSeries", "Storage"), &cl::TimeSample::storage_utilization},
@@ -60,7 +68,7 @@ RunSeries extractRunSeries(const cl::SimResult& result) {
                                           [&](const cl::TimeSample& s) { return !std::isnan(s.*(r.field)); });
         if (!recorded) continue;
         out.series.push_back(collect(result, r.key, tr(r.name), "%", SeriesGroup::Utilization,
-                                     [&](const cl::TimeSample& s) { return s.*(r.field) * 100.0; }));
+                                     [&](const cl::TimeSample& s) { return s.*(r.field) * 100.0; }, true));
     }
     out.series.push_back(collect(result, "queue", tr("Queue length"), tr("jobs"), SeriesGroup::QueueLength,
                                  [](const cl::TimeSample& s) { return double(s.queue_length); }));

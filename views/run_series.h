@@ -15,7 +15,9 @@ namespace cl::views {
 enum class SeriesGroup { Utilization, QueueLength, RunningJobs, BlockingIndex };
 
 struct NamedSeries {
-    QString key;   // stable identifier: "gpu", "cpu", "storage", "network", "queue", "running", "blocking"
+    // Stable identifier: "gpu", "cpu-allocated", "memory-allocated", "gpu-compute", "cpu", "storage",
+    // "network", "queue", "running", "blocking".
+    QString key;
     QString name;  // user-visible, translated: "GPU utilization"
     QString unit;  // "%", "jobs" or empty for dimensionless values
     SeriesGroup group = SeriesGroup::Utilization;
@@ -32,9 +34,10 @@ struct RunSeries {
     bool empty() const { return series.empty(); }
 };
 
-// Every series the run recorded. Today the engine samples GPU utilization, queue length,
-// running jobs and blocking index; CPU, storage and network utilization are added here as
-// soon as cl::TimeSample carries them, and the charts pick them up through their group.
+// Every series the run recorded: GPUs allocated, CPU cores and DRAM allocated (fractions of the
+// cluster's), how busy GPU compute, CPU, storage and network are, queue length, running jobs and
+// blocking index. A utilization series a stored run does not have (NaN throughout: stored before
+// the engine recorded it) is left out; single unknown (NaN) samples of one are skipped.
 RunSeries extractRunSeries(const cl::SimResult& result);
 
 // Title and axis label of a chart group, e.g. "Utilization" / "%".

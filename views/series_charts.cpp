@@ -42,12 +42,19 @@ const QColor kRunColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
                              QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
                              QColor(0x00, 0x00, 0x00), QColor(0x88, 0x44, 0x00)};
 
-// A line style per utilization resource so that runs keep their colour.
-Qt::PenStyle styleFor(const QString& key) {
-    if (key == QLatin1String("cpu")) return Qt::DashLine;
-    if (key == QLatin1String("storage")) return Qt::DotLine;
-    if (key == QLatin1String("network")) return Qt::DashDotLine;
-    return Qt::SolidLine;
+// A line style per utilization resource so that runs keep their colour. Allocated CPU and
+// memory are thicker than what is busy, dashed and dotted; patterns are in pen widths and
+// short enough to show in a legend marker.
+void styleFor(QPen& pen, const QString& key) {
+    if (key == QLatin1String("cpu")) pen.setStyle(Qt::DashLine);
+    else if (key == QLatin1String("storage")) pen.setStyle(Qt::DotLine);
+    else if (key == QLatin1String("network")) pen.setStyle(Qt::DashDotLine);
+    else if (key == QLatin1String("cpu-allocated") || key == QLatin1String("memory-allocated")) {
+        pen.setWidthF(2.0 * pen.widthF());
+        pen.setDashPattern(key == QLatin1String("cpu-allocated") ? QList<qreal>{2.5, 1.25} : QList<qreal>{0.75, 1.0});
+    } else {
+        pen.setStyle(Qt::SolidLine);
+    }
 }
 
 // 1, 2, 2.5 or 5 times a power of ten, giving about `ticks` intervals over span.
@@ -304,7 +311,7 @@ void SeriesCharts::rebuildLines() {
                                                         : m_runs[run].title);
                 QPen pen(runColor(run));
                 pen.setWidthF(1.6);
-                pen.setStyle(styleFor(s->key));
+                styleFor(pen, s->key);
                 // Crisp corners on the steps at any export resolution.
                 pen.setCapStyle(Qt::FlatCap);
                 pen.setJoinStyle(Qt::MiterJoin);

@@ -188,6 +188,28 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
         }
     }
 
+    // Allocation changes by job, each job's in time order (stable: simultaneous changes keep
+    // the run's order, the last one holding), so that a tooltip bisects one job's list.
+    const auto& allocs = m_result->allocations;
+    m_jobAllocBegin.assign(static_cast<std::size_t>(jobs) + 1, 0);
+    for (const auto& a : allocs)
+        if (a.job >= 0 && a.job < jobs) ++m_jobAllocBegin[static_cast<std::size_t>(a.job) + 1];
+    std::partial_sum(m_jobAllocBegin.begin(), m_jobAllocBegin.end(), m_jobAllocBegin.begin());
+    m_jobAlloc.resize(static_cast<std::size_t>(m_jobAllocBegin.back()));
+    {
+        std::vector<int> fill(m_jobAllocBegin.begin(), m_jobAllocBegin.end() - 1);
+        for (int i = 0; i < static_cast<int>(allocs.size()); ++i) {
+            const int j = allocs[static_cast<std::size_t>(i)].job;
+            if (j >= 0 && j < jobs) m_jobAlloc[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
+        }
+        for (int j = 0; j < jobs; ++j)
+            std::stable_sort(m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(j)],
+                             m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(j) + 1],
+                             [&](int a, int b) {
+                                 return allocs[static_cast<std::size_t>(a)].t < allocs[static_cast<std::size_t>(b)].t;
+                             });
+    }
+
     // Queueing: submit -> first start, on the GPUs where the job first ran.
     for (int j = 0; j < jobs; ++j) {
         const auto& rec = m_result->jobs[static_cast<std::size_t>(j)];
@@ -428,6 +450,18 @@ std::vector<int> TimelineLayout::segmentsOfJob(int job) const {
     if (job < 0 || job >= jobCount()) return {};
     return {m_jobSeg.begin() + m_jobSegBegin[static_cast<std::size_t>(job)],
             m_jobSeg.begin() + m_jobSegBegin[static_cast<std::size_t>(job) + 1]};
+}
+
+const cl::AllocationChange* TimelineLayout::allocationAt(int job, double t) const {
+    if (job < 0 || job >= jobCount() || m_jobAlloc.empty() || std::isnan(t)) return nullptr;
+    const auto& allocs = m_result->allocations;
+    const auto first = m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(job)];
+    const auto last = m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(job) + 1];
+    // The last change at or before t.
+    const auto after = std::upper_bound(first, last, t, [&](double time, int a) {
+        return time < allocs[static_cast<std::size_t>(a)].t;
+    });
+    return after == first ? nullptr : &allocs[static_cast<std::size_t>(*(after - 1))];
 }
 
 std::vector<int> TimelineLayout::gpusOfJob(int job) const {

@@ -98,6 +98,11 @@ public:
     std::vector<int> partnersOfSegment(int segment) const;
     // Wall time during which the job held GPUs it shared with another job.
     double sharedTime(int job) const;
+    // Whether the run recorded CPU/memory allocation changes (Synergy mechanisms).
+    bool hasAllocations() const { return !m_jobAlloc.empty(); }
+    // The job's CPU/memory allocation in force at t: its latest change at or before t (a
+    // bisection of the job's changes, indexed once per run), or nullptr if it has none by then.
+    const cl::AllocationChange* allocationAt(int job, double t) const;
 
 private:
     struct Lane {
@@ -145,6 +150,10 @@ private:
     // Segments grouped by job: job j's are m_jobSeg[m_jobSegBegin[j] .. m_jobSegBegin[j+1]).
     std::vector<int> m_jobSegBegin{0};
     std::vector<int> m_jobSeg;
+    // Allocation changes grouped by job, each job's sorted by time: indices into
+    // SimResult::allocations, job j's at m_jobAlloc[m_jobAllocBegin[j] .. m_jobAllocBegin[j+1]).
+    std::vector<int> m_jobAllocBegin{0};
+    std::vector<int> m_jobAlloc;
 };
 
 }  // namespace cl::views

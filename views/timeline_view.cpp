@@ -71,6 +71,11 @@ QString tickLabel(double t, double step, bool withDays) {
     return withDays ? TimelineView::tr("%1d %2").arg(days).arg(clock) : clock;
 }
 
+// Cores and GB to one decimal, without a trailing ".0": "12", "62.5".
+QString amount(double v) {
+    return QLocale().toString(std::round(v * 10.0) / 10.0, 'g', QLocale::FloatingPointShortest);
+}
+
 double niceStep(double minStep) {
     static const double steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
                                    21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400};
@@ -431,6 +436,14 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     QStringList lines;
     lines << tr("<b>%1</b> \u2014 %2, %3 GPU(s)").arg(QString::fromStdString(j.id), QString::fromStdString(j.model)).arg(j.gpus);
     lines << tr("here: %1 on %2 GPU %3").arg(span, server).arg(row.gpu - m_layout.serverGpuBegin(row.server));
+    // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
+    if (m_layout.hasAllocations()) {
+        const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
+        if (const cl::AllocationChange* a = m_layout.allocationAt(item->job, t))
+            lines << tr("CPU %1 cores \u00b7 memory %2 GB \u00b7 speed \u00d7%3 vs proportional share (at %4)")
+                         .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2),
+                              tickLabel(t, 1, t >= 86400));
+    }
     const auto partners = m_layout.partnersOfSegment(item->first);
     if (partners.empty()) {
         lines << tr("alone on this GPU during this segment");

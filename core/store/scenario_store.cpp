@@ -24,6 +24,9 @@ namespace cl {
 
 static_assert(std::endian::native == std::endian::little, "segment blobs are stored little-endian");
 
+// A packed allocation change: t, cpus, memory_gb, speedup (f64 each).
+constexpr std::size_t kAllocationBytes = 32;
+
 namespace {
 
 std::string nowIso() {
@@ -582,7 +585,10 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
     // Segments grouped per GPU, each GPU's sorted by start.
     std::map<int, std::vector<const GpuSegment*>> by_gpu;
     for (const GpuSegment& g : r.segments) by_gpu[g.gpu].push_back(&g);
-    const std::size_t total = r.jobs.size() + by_gpu.size() + r.series.size();
+    // Allocation changes grouped per job, each job's in time order.
+    std::map<int, std::vector<const AllocationChange*>> by_job;
+    for (const AllocationChange& a : r.allocations) by_job[a.job].push_back(&a);
+    const std::size_t total = r.jobs.size() + by_gpu.size() + r.series.size() + by_job.size();
     std::size_t done = 0;
     auto tick = [&] {
         ++done;
@@ -658,8 +664,8 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
     }
     Statement series = db_.prepare(
         "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index, "
-        "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+        "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, "
+        "memory_allocated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     for (std::size_t k = 0; k < r.series.size(); ++k) {
         const TimeSample& t = r.series[k];
         series.bind(1, run_id)
@@ -673,7 +679,24 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
         bindMaybe(series, 9, t.cpu_utilization);
         bindMaybe(series, 10, t.gpu_compute_utilization);
         bindMaybe(series, 11, t.network_utilization);
+        bindMaybe(series, 12, t.cpu_allocated);
+        bindMaybe(series, 13, t.memory_allocated);
         series.run();
+        tick();
+    }
+    Statement alloc = db_.prepare("INSERT INTO run_allocations(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
+    for (auto& [job, list] : by_job) {
+        std::stable_sort(list.begin(), list.end(),
+                         [](const AllocationChange* a, const AllocationChange* b) { return a->t < b->t; });
+        blob.resize(list.size() * kAllocationBytes);
+        unsigned char* out = blob.data();
+        for (const AllocationChange* a : list) {
+            for (double v : {a->t, a->cpus, a->memory_gb, a->speedup}) {
+                std::memcpy(out, &v, 8);
+                out += 8;
+            }
+        }
+        alloc.bind(1, run_id).bind(2, job).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
         tick();
     }
     db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4")
@@ -826,10 +849,35 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
                 r.segments.push_back(g);
             }
         }
+        Statement alloc = db_.prepare("SELECT job, changes, data FROM run_allocations WHERE run_id = ?1 ORDER BY job");
+        alloc.bind(1, run_id);
+        while (alloc.step()) {
+            const int job = alloc.intAt(0);
+            const std::int64_t count = alloc.int64At(1);
+            const std::vector<unsigned char> data = alloc.blobAt(2);
+            if (count < 0 || data.size() != static_cast<std::size_t>(count) * kAllocationBytes)
+                throw StoreError(path() + ": run " + std::to_string(run_id) + ", job " + std::to_string(job) +
+                                 ": damaged allocation data (" + std::to_string(data.size()) + " bytes for " +
+                                 std::to_string(count) + " changes)");
+            const unsigned char* in = data.data();
+            for (std::int64_t k = 0; k < count; ++k) {
+                AllocationChange a;
+                a.job = job;
+                for (double* v : {&a.t, &a.cpus, &a.memory_gb, &a.speedup}) {
+                    std::memcpy(v, in, 8);
+                    in += 8;
+                }
+                r.allocations.push_back(a);
+            }
+        }
+        // Back in time order; the rows were per job, so simultaneous changes come by job.
+        std::stable_sort(r.allocations.begin(), r.allocations.end(),
+                         [](const AllocationChange& a, const AllocationChange& b) { return a.t < b.t; });
     }
     Statement series = db_.prepare(
         "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index, storage_utilization, "
-        "cpu_utilization, gpu_compute_utilization, network_utilization FROM run_series WHERE run_id = ?1 "
+        "cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, memory_allocated "
+        "FROM run_series WHERE run_id = ?1 "
         "ORDER BY position");
     series.bind(1, run_id);
     while (series.step()) {
@@ -843,6 +891,8 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
         t.cpu_utilization = maybeAt(series, 6);
         t.gpu_compute_utilization = maybeAt(series, 7);
         t.network_utilization = maybeAt(series, 8);
+        t.cpu_allocated = maybeAt(series, 9);
+        t.memory_allocated = maybeAt(series, 10);
         r.series.push_back(t);
     }
     return r;

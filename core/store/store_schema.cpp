@@ -149,8 +149,23 @@ ALTER TABLE run_series ADD COLUMN gpu_compute_utilization REAL;
 ALTER TABLE run_series ADD COLUMN network_utilization REAL;
 )sql";
 
+// Version 4: the CPU cores and DRAM allocated to running jobs over time (migrated runs get
+// NULL, read back as unknown), and each job's allocation changes under the Synergy mechanisms:
+// one row per job, its changes packed little-endian as (t, cpus, memory_gb, speedup), all f64,
+// sorted by t -- read with the segments, by the timeline's tooltips.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE run_series ADD COLUMN cpu_allocated REAL;
+ALTER TABLE run_series ADD COLUMN memory_allocated REAL;
+CREATE TABLE run_allocations(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  job INTEGER NOT NULL,
+  changes INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(run_id, job)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
     return steps;
 }
 

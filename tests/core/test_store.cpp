@@ -1,7 +1,8 @@
 // The scenario store (core/store): every entity survives a round trip through the workspace
 // file, identical inputs are stored once, scenarios are managed by name with clear errors,
-// identical scenarios reuse their runs, version-1 workspaces migrate, and files that are not
-// workspaces (or are from a newer build) are refused without being touched.
+// identical scenarios reuse their runs, version-1 and version-3 workspaces migrate (runs stored
+// before a column existed read it back as NaN), and files that are not workspaces (or are
+// from a newer build) are refused without being touched.
 //
 // tests/fixtures/workspace_v1.sqlite is a version-1 workspace written by writeV1Fixture()
 // below; to regenerate it: CLUSTERLOOM_WRITE_V1_FIXTURE=<path> build/release/tests/test_store
@@ -144,7 +145,16 @@ std::vector<GpuSegment> sortedSegments(std::vector<GpuSegment> v) {
     return v;
 }
 
-// Segments are compared as sets (the store keeps them per GPU, sorted by start).
+// Allocation changes in the store's order: by time, those of one instant by job.
+std::vector<AllocationChange> inStoreOrder(std::vector<AllocationChange> v) {
+    std::stable_sort(v.begin(), v.end(), [](const AllocationChange& a, const AllocationChange& b) {
+        return std::tie(a.t, a.job) < std::tie(b.t, b.job);
+    });
+    return v;
+}
+
+// Segments are compared as sets (the store keeps them per GPU, sorted by start); allocation
+// changes in the store's order.
 std::string diffResults(const SimResult& a, const SimResult& b, bool with_segments = true) {
     DIFF_FIELD("policy", a.policy, b.policy);
     DIFF_FIELD("conventions", a.conventions, b.conventions);
@@ -183,6 +193,16 @@ std::string diffResults(const SimResult& a, const SimResult& b, bool with_segmen
             DIFF_DOUBLE(at + "t1", sa[k].t1, sb[k].t1);
             DIFF_FIELD(at + "job", sa[k].job, sb[k].job);
         }
+        const auto aa = inStoreOrder(a.allocations), ab = inStoreOrder(b.allocations);
+        DIFF_FIELD("allocation count", aa.size(), ab.size());
+        for (std::size_t k = 0; k < aa.size(); ++k) {
+            const std::string at = "allocation " + std::to_string(k) + " ";
+            DIFF_FIELD(at + "job", aa[k].job, ab[k].job);
+            DIFF_DOUBLE(at + "t", aa[k].t, ab[k].t);
+            DIFF_DOUBLE(at + "cpus", aa[k].cpus, ab[k].cpus);
+            DIFF_DOUBLE(at + "memory_gb", aa[k].memory_gb, ab[k].memory_gb);
+            DIFF_DOUBLE(at + "speedup", aa[k].speedup, ab[k].speedup);
+        }
     }
     DIFF_FIELD("series length", a.series.size(), b.series.size());
     for (std::size_t k = 0; k < a.series.size(); ++k) {
@@ -197,6 +217,8 @@ std::string diffResults(const SimResult& a, const SimResult& b, bool with_segmen
         DIFF_DOUBLE(at + "cpu_utilization", x.cpu_utilization, y.cpu_utilization);
         DIFF_DOUBLE(at + "gpu_compute_utilization", x.gpu_compute_utilization, y.gpu_compute_utilization);
         DIFF_DOUBLE(at + "network_utilization", x.network_utilization, y.network_utilization);
+        DIFF_DOUBLE(at + "cpu_allocated", x.cpu_allocated, y.cpu_allocated);
+        DIFF_DOUBLE(at + "memory_allocated", x.memory_allocated, y.memory_allocated);
     }
     return {};
 }
@@ -310,7 +332,8 @@ SimResult smallSimulation(const Trace& trace) {
 }
 
 // A result with every kind of value: an unfinished job with NaN times, a started but
-// unfinished one, segments in no particular order, an unknown blocking index.
+// unfinished one, segments in no particular order, an unknown blocking index and allocated
+// share, allocation changes of two jobs (two at one instant, listed against the store's order).
 SimResult handMadeResult() {
     SimResult r;
     r.policy = "srtf";
@@ -357,6 +380,12 @@ SimResult handMadeResult() {
     r.segments = {{1, 60, 130.25, 0}, {0, 1.5, 50, 0}, {3, 10, 30, 2},          {0, 60, 130.25, 0},
                   {1, 1.5, 50, 0},    {0, 50, 60, 2},  {7, 0.1 + 0.2, 1e300, 2}};
     r.series = {{0, 1, 0, 0.0, 0.0}, {10, 1, 2, kNaN, 0.5}, {100.5, 0, 1, 1.75, 0.125}};
+    r.series[1].cpu_allocated = 0.375;
+    r.series[1].memory_allocated = 1.0 / 3.0;
+    r.series[2].cpu_allocated = kNaN;
+    r.series[2].memory_allocated = 0.0625;
+    r.allocations = {{0, 1.5, 12, 250, 2.4}, {2, 10, 3, 62.5, 1}, {2, 60, 1.0 / 3.0, 20.83, 0.1},
+                     {0, 60, 24, 500.25, 2.94}};
     r.summary = {3, 1, 130.25, 130.25, 130.25, 130.25, 130.25, 3.25};
     r.events = 17;
     r.wall_seconds = 0.0625;
@@ -548,6 +577,27 @@ void insertV1Run(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
             .run();
     }
     db.prepare("UPDATE runs SET status = 'finished', finished = started WHERE id = ?1").bind(1, run_id).run();
+    tx.commit();
+}
+
+// saveRun of schema version 3 (no allocations, no allocated shares), in SQL: version 1's rows
+// plus the columns versions 2 and 3 added.
+void insertV3Run(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
+    Transaction tx(db);
+    insertV1Run(db, run_id, r);
+    Statement series = db.prepare(
+        "UPDATE run_series SET blocking_index = ?3, storage_utilization = ?4, cpu_utilization = ?5, "
+        "gpu_compute_utilization = ?6, network_utilization = ?7 WHERE run_id = ?1 AND position = ?2");
+    for (std::size_t k = 0; k < r.series.size(); ++k) {
+        const TimeSample& t = r.series[k];
+        series.bind(1, run_id).bind(2, static_cast<std::int64_t>(k));
+        bindMaybe(series, 3, t.blocking_index);
+        bindMaybe(series, 4, t.storage_utilization);
+        bindMaybe(series, 5, t.cpu_utilization);
+        bindMaybe(series, 6, t.gpu_compute_utilization);
+        bindMaybe(series, 7, t.network_utilization);
+        series.run();
+    }
     tx.commit();
 }
 
@@ -911,14 +961,33 @@ private slots:
             last_done = done;
             last_total = total;
         });
-        QCOMPARE(last_total,
-                 r.jobs.size() + 4 + r.series.size());  // a row per job, per GPU (0, 1, 3, 7), per sample
+        // A row per job, per GPU (0, 1, 3, 7), per sample, per job with allocation changes (0, 2).
+        QCOMPARE(last_total, r.jobs.size() + 4 + r.series.size() + 2);
         QCOMPARE(last_done, last_total);
         VERIFY_SAME(diffResults(store.loadRun(run), r));
         QVERIFY(std::isnan(store.loadRun(run).jobs[1].first_start));
         QVERIFY(std::isnan(store.loadRun(run).series[1].blocking_index));
+        QVERIFY(std::isnan(store.loadRun(run).series[2].cpu_allocated));
+        QCOMPARE(store.loadRun(run).series[1].memory_allocated, 1.0 / 3.0);
+        {
+            // In time order; of the two changes at t = 60, job 0's first.
+            const std::vector<AllocationChange> back = store.loadRun(run).allocations;
+            QCOMPARE(back.size(), std::size_t(4));
+            const int jobs[] = {0, 2, 0, 2};
+            const double times[] = {1.5, 10, 60, 60};
+            for (std::size_t k = 0; k < back.size(); ++k) {
+                QCOMPARE(back[k].job, jobs[k]);
+                QCOMPARE(back[k].t, times[k]);
+            }
+            QCOMPARE(back[0].cpus, 12.0);
+            QCOMPARE(back[0].memory_gb, 250.0);
+            QCOMPARE(back[0].speedup, 2.4);
+            QCOMPARE(back[3].cpus, 1.0 / 3.0);
+        }
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_allocations WHERE run_id = ?1", run), 2LL);
         const SimResult no_segments = store.loadRun(run, false);
         QVERIFY(no_segments.segments.empty());
+        QVERIFY(no_segments.allocations.empty());  // read with the segments
         VERIFY_SAME(diffResults(no_segments, r, false));
 
         info = store.runInfo(run);
@@ -1023,7 +1092,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 4), "no workspace schema 4");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 5), "no workspace schema 5");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1077,6 +1146,7 @@ private slots:
         for (auto& t : expected.series) {  // version 1 kept none of these
             t.blocking_index = kNaN;
             t.storage_utilization = t.cpu_utilization = t.gpu_compute_utilization = t.network_utilization = kNaN;
+            t.cpu_allocated = t.memory_allocated = kNaN;
         }
         VERIFY_SAME(diffResults(store.loadRun(runs[0].id), expected));
 
@@ -1091,10 +1161,76 @@ private slots:
                             [](const TimeSample& t) { return !std::isnan(t.blocking_index); }));
         QVERIFY(std::any_of(back.series.begin(), back.series.end(),
                             [](const TimeSample& t) { return t.cpu_utilization > 0.0; }));
+        QVERIFY(std::any_of(back.series.begin(), back.series.end(),
+                            [](const TimeSample& t) { return t.cpu_allocated > 0.0 && t.memory_allocated > 0.0; }));
         const std::int64_t hand = store.beginRun(info.id, "test");
         store.saveRun(hand, handMadeResult());
         VERIFY_SAME(diffResults(store.loadRun(hand), handMadeResult()));
         QCOMPARE(integrity(store), std::string("ok"));
+    }
+
+    void version3WorkspaceMigrates() {
+        const std::string path = freshPath();
+        // A version-3 run: every series column of its time, one segment per GPU.
+        SimResult v3 = fixtureResult();
+        for (std::size_t k = 0; k < v3.series.size(); ++k) {
+            TimeSample& t = v3.series[k];
+            t.storage_utilization = 0.125 * double(k);
+            t.cpu_utilization = 0.25;
+            t.gpu_compute_utilization = k == 2 ? kNaN : 0.5;
+            t.network_utilization = 1.0 / 3.0;
+        }
+        std::int64_t run = 0, scenario = 0;
+        {
+            ScenarioStore old(path, 3);
+            QCOMPARE(old.schemaVersion(), 3);
+            scenario = old.createScenario(specFor("v3", storeSmallInputs(old)));
+            run = old.beginRun(scenario, "v3-engine");
+            insertV3Run(old.db(), run, v3);
+            QCOMPARE(scalar(old, "SELECT count(*) FROM sqlite_schema WHERE name = 'run_allocations'"), 0LL);
+        }
+        ScenarioStore store(path);
+        QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
+        QCOMPARE(store.schemaVersion(), 4);
+        QCOMPARE(integrity(store), std::string("ok"));
+        {
+            SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
+            Statement v = backup.prepare("PRAGMA user_version");
+            QVERIFY(v.step());
+            QCOMPARE(v.intAt(0), 3);
+        }
+        for (const char* column : {"cpu_allocated", "memory_allocated"})
+            QCOMPARE(scalar(store, std::string("SELECT count(*) FROM pragma_table_info('run_series') WHERE name = '") +
+                                       column + "'"),
+                     1LL);
+
+        // The old run reads as it was, its allocated shares unknown and no allocation changes.
+        SimResult expected = v3;
+        for (auto& t : expected.series) t.cpu_allocated = t.memory_allocated = kNaN;
+        const SimResult back = store.loadRun(run);
+        VERIFY_SAME(diffResults(back, expected));
+        QVERIFY(back.allocations.empty());
+        QVERIFY(std::isnan(back.series[0].cpu_allocated) && std::isnan(back.series[4].memory_allocated));
+        QCOMPARE(back.series[3].storage_utilization, 0.375);
+
+        // New runs keep their allocations; deleting the scenario deletes them too.
+        const std::int64_t fresh = store.beginRun(scenario, "test");
+        store.saveRun(fresh, handMadeResult());
+        VERIFY_SAME(diffResults(store.loadRun(fresh), handMadeResult()));
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_allocations"), 2LL);
+        store.deleteScenario("v3");
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_allocations"), 0LL);
+        QCOMPARE(integrity(store), std::string("ok"));
+    }
+
+    void damagedAllocationDataIsReported() {
+        ScenarioStore store(freshPath());
+        const std::int64_t run = store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
+        store.saveRun(run, handMadeResult());
+        store.db().prepare("UPDATE run_allocations SET changes = 3 WHERE run_id = ?1 AND job = 2").bind(1, run).run();
+        VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2", "damaged allocation data",
+                           "64 bytes for 3 changes");
+        QCOMPARE(store.loadRun(run, false).series.size(), handMadeResult().series.size());
     }
 
     // ---- files that are not (our) workspaces ----------------------------------------------------

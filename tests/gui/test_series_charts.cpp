@@ -1,5 +1,6 @@
 // Utilization/queue charts (series equal the run's data, overlays, cursor, zoom), the shared
 // PNG/SVG/PDF export and the comparison report.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -12,6 +13,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QSvgRenderer>
@@ -101,7 +103,7 @@ private slots:
         const auto run = demoRun("fifo");
         QVERIFY(run->series.size() > 10);
         const RunSeries rs = extractRunSeries(*run);
-        QCOMPARE(rs.series.size(), size_t(8));
+        QCOMPARE(rs.series.size(), size_t(10));
         const NamedSeries* gpu = rs.find("gpu");
         const NamedSeries* queue = rs.find("queue");
         const NamedSeries* running = rs.find("running");
@@ -112,7 +114,14 @@ private slots:
         const NamedSeries* compute = rs.find("gpu-compute");
         const NamedSeries* network = rs.find("network");
         QVERIFY(cpu && storage && compute && network);
+        const NamedSeries* cpuAllocated = rs.find("cpu-allocated");
+        const NamedSeries* memoryAllocated = rs.find("memory-allocated");
+        QVERIFY(cpuAllocated && memoryAllocated);
         QCOMPARE(cpu->group, SeriesGroup::Utilization);
+        QCOMPARE(cpuAllocated->group, SeriesGroup::Utilization);
+        QCOMPARE(memoryAllocated->name, QString("Memory allocated"));
+        QCOMPARE(memoryAllocated->unit, QString("%"));
+        QCOMPARE(cpuAllocated->t.size(), qsizetype(run->series.size()));
         QCOMPARE(gpu->unit, QString("%"));
         QCOMPARE(gpu->group, SeriesGroup::Utilization);
         for (size_t i = 0; i < run->series.size(); ++i) {
@@ -127,13 +136,106 @@ private slots:
             QCOMPARE(storage->v[k], s.storage_utilization * 100.0);
             QCOMPARE(compute->v[k], s.gpu_compute_utilization * 100.0);
             QCOMPARE(network->v[k], s.network_utilization * 100.0);
+            QCOMPARE(cpuAllocated->v[k], s.cpu_allocated * 100.0);
+            QCOMPARE(memoryAllocated->v[k], s.memory_allocated * 100.0);
         }
+        // Without a Synergy mechanism every running job holds its GPUs' share of CPU and memory.
+        QVERIFY(std::any_of(cpuAllocated->v.cbegin(), cpuAllocated->v.cend(), [](double v) { return v > 0.0; }));
         QVERIFY(extractRunSeries(cl::SimResult{}).empty());
         // Runs stored before the engine recorded resource use (NaN) show only what they have.
         cl::SimResult old = *run;
         for (auto& s : old.series) s.cpu_utilization = s.storage_utilization = s.gpu_compute_utilization =
-            s.network_utilization = std::numeric_limits<double>::quiet_NaN();
+            s.network_utilization = s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
         QCOMPARE(extractRunSeries(old).series.size(), size_t(4));
+        // A run stored before allocations were recorded (schema 3) still shows the busy resources.
+        cl::SimResult v3 = *run;
+        for (auto& s : v3.series) s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
+        const RunSeries v3Series = extractRunSeries(v3);
+        QCOMPARE(v3Series.series.size(), size_t(8));
+        QVERIFY(!v3Series.find("cpu-allocated") && !v3Series.find("memory-allocated") && v3Series.find("cpu"));
+    }
+
+    // CPU and memory allocated, from a hand-made run with one unknown sample: the two new lines
+    // in the utilization chart, in % of the cluster, the unknown sample skipped (not drawn as 0).
+    void allocatedCpuAndMemory() {
+        auto result = std::make_shared<cl::SimResult>();
+        const double cpu[] = {0.0, 0.5, 0.75, std::numeric_limits<double>::quiet_NaN(), 0.25};
+        const double memory[] = {0.0, 0.125, 0.5, 1.0, 0.0};
+        for (int i = 0; i < 5; ++i) {
+            cl::TimeSample s;
+            s.t = 900.0 * i;
+            s.running_jobs = i % 3;
+            s.gpu_utilization = 0.25 * (i % 3);
+            s.cpu_allocated = cpu[i];
+            s.memory_allocated = memory[i];
+            // Busy resources not recorded: those lines stay out.
+            s.cpu_utilization = s.storage_utilization = s.gpu_compute_utilization = s.network_utilization =
+                std::numeric_limits<double>::quiet_NaN();
+            result->series.push_back(s);
+        }
+        const RunSeries rs = extractRunSeries(*result);
+        QCOMPARE(rs.series.size(), size_t(6));  // GPUs, CPU and memory allocated; queue, running, blocking
+        const NamedSeries* cpuSeries = rs.find("cpu-allocated");
+        QVERIFY(cpuSeries);
+        QCOMPARE(cpuSeries->name, QString("CPU allocated"));
+        QCOMPARE(cpuSeries->t, (QVector<double>{0.0, 900.0, 1800.0, 3600.0}));
+        QCOMPARE(cpuSeries->v, (QVector<double>{0.0, 50.0, 75.0, 25.0}));
+        QCOMPARE(rs.find("memory-allocated")->v, (QVector<double>{0.0, 12.5, 50.0, 100.0, 0.0}));
+
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        charts.setRuns({{"tune", result}});
+        QCoreApplication::processEvents();
+        QCOMPARE(charts.chartGroup(0), SeriesGroup::Utilization);
+        QCOMPARE(charts.chart(0)->series().size(), qsizetype(3));
+        QLineSeries* cpuLine = charts.series(0, 0, "cpu-allocated");
+        QLineSeries* memoryLine = charts.series(0, 0, "memory-allocated");
+        QVERIFY(cpuLine && memoryLine);
+        QCOMPARE(cpuLine->name(), QString("tune \u00b7 CPU allocated"));
+        QCOMPARE(memoryLine->name(), QString("tune \u00b7 Memory allocated"));
+        QCOMPARE(cpuLine->pen().color(), charts.runColor(0));
+        // Each of the three told apart by its line style; the allocated ones also by their width.
+        QSet<QList<qreal>> patterns;
+        for (const QString key : {"gpu", "cpu-allocated", "memory-allocated"})
+            patterns.insert(charts.series(0, 0, key)->pen().dashPattern());
+        QCOMPARE(patterns.size(), 3);
+        QVERIFY(cpuLine->pen().widthF() > charts.series(0, 0, "gpu")->pen().widthF());
+        // Steps in axis units (hours), the 75 % holding over the unknown sample until 25 %.
+        const double h = charts.timeUnitSeconds();
+        QCOMPARE(h, 3600.0);
+        const QList<QPointF> expected{{0.0, 0.0},        {0.25, 0.0},  {0.25, 50.0}, {0.5, 50.0},
+                                      {0.5, 75.0},       {1.0, 75.0},  {1.0, 25.0}};
+        QCOMPARE(cpuLine->points(), expected);
+        double lowest = 100.0;
+        for (const QPointF& p : cpuLine->points())
+            if (p.x() > 0.25) lowest = std::min(lowest, p.y());
+        QCOMPARE(lowest, 25.0);  // never dropped to 0 at the unknown sample
+        QCOMPARE(memoryLine->points().size(), qsizetype(2 * 5 - 1));
+        QCOMPARE(memoryLine->points()[6], QPointF(0.75, 100.0));
+
+        if (!qEnvironmentVariableIsSet("ALLOC_SCREENSHOTS")) return;
+        // For a look at 1400x900: the demo run with every utilization line, and beside it a run
+        // whose allocations differ from the proportional share (made up: no Synergy run yet).
+        auto skewed = std::make_shared<cl::SimResult>(*demoRun("fifo"));
+        for (std::size_t i = 0; i < skewed->series.size(); ++i) {
+            cl::TimeSample& sample = skewed->series[i];
+            sample.cpu_allocated = std::min(1.0, sample.cpu_allocated * (1.2 + 0.3 * std::sin(0.05 * double(i))));
+            sample.memory_allocated = std::min(1.0, sample.memory_allocated * 0.8);
+        }
+        charts.resize(1400, 900);
+        charts.setRuns({{"fifo", demoRun("fifo")}});
+        charts.setTimeCursor(demoRun("fifo")->series.back().t * 0.35);
+        QCoreApplication::processEvents();
+        charts.grab().save("/tmp/alloc_charts.png");
+        RunSeries a = extractRunSeries(*demoRun("fifo")), b = extractRunSeries(*skewed);
+        for (RunSeries* rs : {&a, &b})
+            std::erase_if(rs->series, [](const NamedSeries& n) {
+                return n.group == SeriesGroup::Utilization && n.key != "cpu-allocated" && n.key != "memory-allocated";
+            });
+        charts.setRunSeries({{"fifo", a}, {"fifo, skewed", b}});
+        QCoreApplication::processEvents();
+        charts.grab().save("/tmp/alloc_charts_two.png");
     }
 
     void chartSeriesEqualTheRunsData() {
@@ -216,8 +318,8 @@ private slots:
         QCOMPARE(charts.runCount(), 2);
         QVERIFY(charts.runColor(0) != charts.runColor(1));
         for (int c = 0; c < charts.chartCount(); ++c) {
-            // Utilization: allocated GPUs and the four resources of each run.
-            QCOMPARE(charts.chart(c)->series().size(), qsizetype(c == 0 ? 10 : 2));
+            // Utilization: allocated GPUs, CPU and memory and the four busy resources of each run.
+            QCOMPARE(charts.chart(c)->series().size(), qsizetype(c == 0 ? 14 : 2));
             QCOMPARE(charts.series(c, 0)->name(), c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
             QCOMPARE(charts.series(c, 1)->name(), c == 0 ? QString("muri-s \u00b7 GPUs allocated") : QString("muri-s"));
             QCOMPARE(charts.series(c, 0)->pen().color(), charts.runColor(0));
@@ -228,7 +330,7 @@ private slots:
         // The resource series join the utilization chart, in the run's colour with their own style.
         RunSeries withCpu = extractRunSeries(*demoRun("fifo"));
         charts.setRunSeries({{"fifo", withCpu}});
-        QCOMPARE(charts.chart(0)->series().size(), qsizetype(5));
+        QCOMPARE(charts.chart(0)->series().size(), qsizetype(7));
         QLineSeries* cpuLine = charts.series(0, 0, "cpu");
         QVERIFY(cpuLine);
         QCOMPARE(cpuLine->name(), QString("fifo \u00b7 CPU"));

@@ -1,7 +1,7 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
 // count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
-// folding servers, selection, two runs sharing the visible range; and screenshots of the
-// demo run for a look (/tmp/timeline_*.png).
+// folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
+// tooltip; and screenshots of the demo run for a look (/tmp/timeline_*.png, /tmp/alloc_*.png).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -9,10 +9,12 @@
 #include <QComboBox>
 #include <QDebug>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <QWheelEvent>
 
 #include "core/sim/simulator.h"
@@ -62,6 +64,16 @@ std::shared_ptr<cl::SimResult> smallRun() {
     return r;
 }
 
+// smallRun with Synergy-style allocation changes, listed in no job order: d (2 GPUs) starts at
+// its proportional share, gets 12 cores and 250 GB at 40 s, goes back at 70 s; a's allocation
+// changes twice at 0 s (the later one holds); b has one; c none.
+std::shared_ptr<cl::SimResult> allocatedRun() {
+    auto r = smallRun();
+    r->allocations = {{0, 0, 1, 20.8, 0.37},  {3, 10, 6, 125, 1},   {1, 0, 3, 62.5, 1}, {0, 0, 9, 62.5, 2.4},
+                      {3, 40, 12, 250, 2.4}, {3, 70, 6, 125, 1}};
+    return r;
+}
+
 // One GPU with `groups` groups of 100 one-second segments (1 s apart), groups 100 s apart,
 // plus one long segment at the end.
 std::shared_ptr<cl::SimResult> denseRun(int groups) {
@@ -107,6 +119,7 @@ private slots:
     void mergedClickZoomsIn();
     void drawListsAreCachedPerWindow();
     void twoRunsShareTheVisibleRange();
+    void allocationsInTheTooltip();
     void screenshotsOfTheDemoRun();
 };
 
@@ -407,6 +420,77 @@ void TestTimeline::twoRunsShareTheVisibleRange() {
     QCOMPARE(panel.secondView()->timeCursor(), 25.0);
     panel.setSecondRun(nullptr, QString());
     QVERIFY(!panel.hasSecondRun());
+}
+
+void TestTimeline::allocationsInTheTooltip() {
+    TimelineLayout l;
+    l.setData(makeCluster(2, 2), allocatedRun());
+    QVERIFY(l.hasAllocations());
+    QVERIFY(!l.allocationAt(3, 9.5));  // before its first change
+    QCOMPARE(l.allocationAt(3, 10)->cpus, 6.0);
+    QCOMPARE(l.allocationAt(3, 39.99)->memory_gb, 125.0);
+    const cl::AllocationChange* boosted = l.allocationAt(3, 40);
+    QVERIFY(boosted);
+    QCOMPARE(boosted->cpus, 12.0);
+    QCOMPARE(boosted->memory_gb, 250.0);
+    QCOMPARE(boosted->speedup, 2.4);
+    QCOMPARE(l.allocationAt(3, 69)->cpus, 12.0);
+    QCOMPARE(l.allocationAt(3, 1e9)->cpus, 6.0);
+    QCOMPARE(l.allocationAt(0, 0)->cpus, 9.0);  // the later of two changes at one instant
+    QCOMPARE(l.allocationAt(1, 55)->memory_gb, 62.5);
+    QVERIFY(!l.allocationAt(2, 50));
+    QVERIFY(!l.allocationAt(-1, 50) && !l.allocationAt(4, 50));
+    QVERIFY(!l.allocationAt(3, std::nan("")));
+    l.setData(makeCluster(2, 2), smallRun());
+    QVERIFY(!l.hasAllocations());
+    QVERIFY(!l.allocationAt(3, 50));
+
+    // The tooltip of a bar: the allocation at the hovered time.
+    TimelineView v;
+    v.resize(1000, 500);
+    v.setRun(makeCluster(2, 2), allocatedRun(), nullptr);
+    v.setVisibleRange(0, 100);
+    const QString boostedTip = v.toolTipAt(pointAt(v, 55, 2, 0.5));
+    QVERIFY2(boostedTip.contains(QStringLiteral("CPU 12 cores \u00b7 memory 250 GB \u00b7 speed \u00d72.40 vs "
+                                                "proportional share")),
+             qPrintable(boostedTip));
+    QVERIFY2(boostedTip.contains(QStringLiteral("proportional share (at 00:00:5")), qPrintable(boostedTip));
+    const QString startTip = v.toolTipAt(pointAt(v, 20, 3, 0.5));  // d's other GPU, before the boost
+    QVERIFY2(startTip.contains(QStringLiteral("CPU 6 cores \u00b7 memory 125 GB \u00b7 speed \u00d71.00")),
+             qPrintable(startTip));
+    QVERIFY(v.toolTipAt(pointAt(v, 75, 2, 0.5)).contains(QStringLiteral("CPU 6 cores")));
+    QVERIFY(v.toolTipAt(pointAt(v, 30, 0, 0.5)).contains(QStringLiteral("CPU 9 cores \u00b7 memory 62.5 GB")));
+    // c has no allocation changes: nothing about them.
+    const QString cTip = v.toolTipAt(pointAt(v, 55, 1, 0.75));
+    QVERIFY(cTip.contains(QStringLiteral("interleaved with: b")));
+    QVERIFY2(!cTip.contains(QStringLiteral("cores")), qPrintable(cTip));
+
+    // A run without allocations shows nothing new.
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    v.setVisibleRange(0, 100);
+    const QString plain = v.toolTipAt(pointAt(v, 55, 2, 0.5));
+    QVERIFY(plain.contains(QStringLiteral("<b>d</b>")));
+    QVERIFY2(!plain.contains(QStringLiteral("cores")) && !plain.contains(QStringLiteral("proportional")),
+             qPrintable(plain));
+
+    if (!qEnvironmentVariableIsSet("ALLOC_SCREENSHOTS")) return;
+    // For a look: the panel at 1400x900 and the tooltip as the user sees it.
+    TimelinePanel panel;
+    panel.resize(1400, 900);
+    panel.setRun(makeCluster(2, 2), allocatedRun(), nullptr, QStringLiteral("hand-made Synergy run"));
+    panel.show();
+    panel.view()->setVisibleRange(0, 100);
+    QCoreApplication::processEvents();
+    QVERIFY(panel.grab().save(QStringLiteral("/tmp/alloc_timeline.png")));
+    QLabel tip;
+    tip.setTextFormat(Qt::RichText);
+    tip.setText(panel.view()->toolTipAt(pointAt(*panel.view(), 55, 2, 0.5)));
+    tip.setPalette(QToolTip::palette());
+    tip.setFont(QToolTip::font());
+    tip.setAutoFillBackground(true);
+    tip.setMargin(tip.fontMetrics().averageCharWidth());
+    tip.adjustSize();
+    QVERIFY(tip.grab().save(QStringLiteral("/tmp/alloc_tooltip.png")));
 }
 
 void TestTimeline::screenshotsOfTheDemoRun() {
