@@ -146,10 +146,13 @@ void MainWindow::createWidgets() {
     m_chartResource->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_chartResource->addItem(tr("Storage"), QStringLiteral("storage"));
     m_chartResource->addItem(tr("Network"), QStringLiteral("network"));
+    m_chartResource->addItem(tr("CPU cores allocated"), QStringLiteral("cpu-allocated"));
+    m_chartResource->addItem(tr("Memory allocated"), QStringLiteral("memory-allocated"));
     m_chartResource->addItem(tr("All resources"), QString());
     m_chartResource->setToolTip(tr("Which utilization the top chart shows for each run; \"All resources\" reads "
                                    "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
-                                   "one stage, so storage and CPU show the same curve."));
+                                   "one stage, so storage and CPU show the same curve. CPU cores and memory allocated are what "
+                                   "Synergy's mechanisms hand out (else each job's GPU-proportional share)."));
     auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
     resourceLabel->setBuddy(m_chartResource);
     chartsBar->addWidget(resourceLabel);

@@ -19,6 +19,7 @@
 #include "cli/workspace.h"
 #include "core/io/atomic_file.h"
 #include "core/io/svg_line_chart.h"
+#include "core/model/optimistic_profiling.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
 #include "core/util/data_paths.h"
@@ -92,10 +93,39 @@ void parallelFor(std::size_t n, int threads, const std::function<void(std::size_
 
 struct Cell {
     std::string conventions, mechanism;
+    std::uint64_t seed = 0;
     double avg_jct_h = NAN;
     double wall_s = 0;
     int measured = 0;
 };
+
+struct Mean {
+    double mean = NAN, half_width = NAN;  // 95% confidence half-width (normal approximation)
+    double wall_s = 0;
+    int n = 0;
+};
+
+Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, const std::string& mechanism) {
+    std::vector<double> v;
+    Mean m;
+    for (const Cell& c : cells)
+        if (c.conventions == conventions && c.mechanism == mechanism && std::isfinite(c.avg_jct_h)) {
+            v.push_back(c.avg_jct_h);
+            m.wall_s += c.wall_s;
+        }
+    m.n = static_cast<int>(v.size());
+    if (v.empty()) return m;
+    double sum = 0;
+    for (double x : v) sum += x;
+    m.mean = sum / m.n;
+    m.wall_s /= m.n;
+    if (m.n > 1) {
+        double ss = 0;
+        for (double x : v) ss += (x - m.mean) * (x - m.mean);
+        m.half_width = 1.96 * std::sqrt(ss / (m.n - 1)) / std::sqrt(static_cast<double>(m.n));
+    }
+    return m;
+}
 
 }  // namespace
 
@@ -109,7 +139,8 @@ int experimentCommand(const std::vector<std::string>& argv) {
               {{"rate", "R", "arrival rate of the table, jobs per hour", false, "9"},
                {"jobs", "N", "jobs generated per trace (the run ends when the measured ones are done)", false, "6500"},
                {"measure", "FIRST-LAST", "measured jobs by position", false, "4000-4999"},
-               {"seed", "N", "trace seed", false, "42"},
+               {"seeds", "LIST", "trace seeds of the table; each mechanism's mean over them is compared (one "
+                "draw of this workload varies by about +-20%)", false, "42"},
                {"mechanisms", "LIST", "mechanisms of the table", false, "proportional,tune,greedy,opt"},
                {"conventions", "LIST", "convention sets of the table", false, "synergy-artifact,clean"},
                {"sweep", "LIST", "arrival rates of the load sweep (jobs/h); 'none' skips it", false,
@@ -117,6 +148,9 @@ int experimentCommand(const std::vector<std::string>& argv) {
                {"sweep-mechanisms", "LIST", "mechanisms of the load sweep", false, "proportional,greedy,tune"},
                {"sweep-conventions", "NAME", "conventions of the load sweep", false, "synergy-artifact"},
                {"multi-gpu", "", "Philly-derived GPU counts up to 16 instead of single-GPU jobs"},
+               {"optimistic-profiling", "",
+                "use the matrices optimistic profiling estimates (CPU bisection at full memory, cache model for "
+                "memory) instead of the built-in ones"},
                {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
                dbOption(),
                {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
@@ -129,7 +163,19 @@ int experimentCommand(const std::vector<std::string>& argv) {
     cl::SynergyWorkload workload;
     workload.jobs_per_hour = args.getDouble("rate");
     workload.jobs = static_cast<int>(args.getInt("jobs"));
-    workload.seed = static_cast<std::uint64_t>(args.getInt("seed"));
+    std::vector<std::uint64_t> seeds;
+    for (const auto& text : splitList(args.get("seeds"))) {
+        try {
+            std::size_t used = 0;
+            if (!text.empty() && text[0] == '-') throw std::invalid_argument("negative");
+            seeds.push_back(std::stoull(text, &used));
+            if (used != text.size()) throw std::invalid_argument("trailing");
+        } catch (const std::exception&) {
+            throw UsageError("--seeds: '" + text + "' is not a seed");
+        }
+    }
+    if (seeds.empty()) throw UsageError("--seeds needs at least one seed");
+    workload.seed = seeds.front();
     workload.multi_gpu = args.has("multi-gpu");
     if (last >= workload.jobs)
         throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " + std::to_string(workload.jobs));
@@ -140,20 +186,29 @@ int experimentCommand(const std::vector<std::string>& argv) {
     for (const auto& c : conventions) cl::Conventions::byName(c);
     for (const auto& m : mechanisms) cl::makeScheduler("fifo+" + m, cl::Conventions::clean());
 
-    const cl::ProfileSet profiles = cl::builtinProfiles("synergy");
+    const cl::ProfileSet profiles = args.has("optimistic-profiling")
+                                        ? cl::withOptimisticProfiles(cl::builtinProfiles("synergy"))
+                                        : cl::builtinProfiles("synergy");
     const cl::Cluster cluster = cl::builtinCluster("synergy-128");
-    const cl::Trace trace = cl::generate(cl::synergyGeneratorConfig(workload));
+    std::map<std::uint64_t, cl::Trace> traces;
+    for (std::uint64_t seed : seeds) {
+        cl::SynergyWorkload w = workload;
+        w.seed = seed;
+        traces.emplace(seed, cl::generate(cl::synergyGeneratorConfig(w)));
+    }
     const std::filesystem::path out = args.get("out");
     std::filesystem::create_directories(out);
 
     std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU") << " jobs, "
               << cluster.totalGpus() << " GPUs (" << cluster.name << "), " << workload.jobs_per_hour
-              << " jobs/h, split (20,70,10), " << trace.jobs.size() << " jobs generated (seed " << workload.seed
-              << "); average JCT of jobs " << first << "-" << last << "\n\n";
+              << " jobs/h, split (20,70,10), " << workload.jobs << " jobs generated per seed (" << seeds.size()
+              << (seeds.size() == 1 ? " seed" : " seeds") << "); average JCT of jobs " << first << "-" << last
+              << "\n\n";
 
     std::vector<Cell> cells;
     for (const auto& c : conventions)
-        for (const auto& m : mechanisms) cells.push_back({c, m});
+        for (const auto& m : mechanisms)
+            for (std::uint64_t seed : seeds) cells.push_back({c, m, seed});
     parallelFor(cells.size(), threads, [&](std::size_t i) {
         cl::SimOptions o;
         o.conventions = cl::Conventions::byName(cells[i].conventions);
@@ -161,7 +216,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
         o.measure_last = last;
         o.record_segments = false;
         const auto started = std::chrono::steady_clock::now();
-        cl::SimResult r = cl::simulate(cluster, trace, profiles, "fifo+" + cells[i].mechanism, o);
+        cl::SimResult r = cl::simulate(cluster, traces.at(cells[i].seed), profiles, "fifo+" + cells[i].mechanism, o);
         cells[i].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         cells[i].avg_jct_h = r.summary.avg_jct / 3600.0;
         cells[i].measured = r.summary.completed;
@@ -169,23 +224,32 @@ int experimentCommand(const std::vector<std::string>& argv) {
 
     std::ostringstream table;
     table << std::left << std::setw(18) << "conventions" << std::setw(14) << "mechanism" << std::right
-          << std::setw(12) << "avg JCT (h)" << std::setw(9) << "paper" << std::setw(12) << "authors' sim"
-          << std::setw(12) << "vs sim" << std::setw(10) << "wall (s)" << "\n";
-    std::string csv = "conventions,mechanism,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
+          << std::setw(12) << "avg JCT (h)" << std::setw(10) << "95% CI" << std::setw(8) << "paper" << std::setw(13)
+          << "authors' sim" << std::setw(9) << "vs sim" << std::setw(10) << "wall (s)" << "\n";
+    std::string csv = "conventions,mechanism,seed,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
     for (const Cell& cell : cells) {
         const auto pub = published().count(cell.mechanism) ? published().at(cell.mechanism) : Published{NAN, NAN};
-        std::string versus = "-";
-        if (std::isfinite(pub.simulator) && std::isfinite(cell.avg_jct_h)) {
-            std::ostringstream v;
-            v << std::showpos << std::fixed << std::setprecision(1) << (cell.avg_jct_h / pub.simulator - 1) * 100 << "%";
-            versus = v.str();
-        }
-        table << std::left << std::setw(18) << cell.conventions << std::setw(14) << cell.mechanism << std::right
-              << std::setw(12) << hours(cell.avg_jct_h) << std::setw(9) << hours(pub.paper) << std::setw(12)
-              << hours(pub.simulator) << std::setw(12) << versus << std::setw(10) << hours(cell.wall_s) << "\n";
-        csv += cell.conventions + "," + cell.mechanism + "," + hours(cell.avg_jct_h) + "," + hours(pub.paper) + "," +
-               hours(pub.simulator) + "," + std::to_string(cell.measured) + "," + hours(cell.wall_s) + "\n";
+        csv += cell.conventions + "," + cell.mechanism + "," + std::to_string(cell.seed) + "," + hours(cell.avg_jct_h) +
+               "," + hours(pub.paper) + "," + hours(pub.simulator) + "," + std::to_string(cell.measured) + "," +
+               hours(cell.wall_s) + "\n";
     }
+    for (const auto& c : conventions) {
+        for (const auto& m : mechanisms) {
+            const Mean mean = meanOf(cells, c, m);
+            const auto pub = published().count(m) ? published().at(m) : Published{NAN, NAN};
+            std::string versus = "-";
+            if (std::isfinite(pub.simulator) && std::isfinite(mean.mean)) {
+                std::ostringstream v;
+                v << std::showpos << std::fixed << std::setprecision(1) << (mean.mean / pub.simulator - 1) * 100 << "%";
+                versus = v.str();
+            }
+            table << std::left << std::setw(18) << c << std::setw(14) << m << std::right << std::setw(12)
+                  << hours(mean.mean) << std::setw(10) << (std::isfinite(mean.half_width) ? "+-" + hours(mean.half_width) : "-")
+                  << std::setw(8) << hours(pub.paper) << std::setw(13) << hours(pub.simulator) << std::setw(9) << versus
+                  << std::setw(10) << hours(mean.wall_s) << "\n";
+        }
+    }
+    table << "(wall: seconds per run; 'vs sim' compares the mean with the authors' simulator's single run)\n";
     std::cout << table.str();
     {
         cl::AtomicFile f((out / "synergy_fifo_table.csv").string());

@@ -180,4 +180,20 @@ std::optional<OptimisticProfile> optimisticProfileOf(const ModelProfile& profile
     return optimisticProfile(lookup, m.cpu_levels, m.memory_levels_gb, cache, threshold);
 }
 
+ProfileSet withOptimisticProfiles(const ProfileSet& profiles, double threshold) {
+    ProfileSet out = profiles;
+    for (auto& [name, model] : out.models) {
+        const auto estimate = optimisticProfileOf(model, threshold);
+        if (!estimate) continue;
+        nlohmann::json section = model.extra["synergy"];
+        const nlohmann::json fresh = sensitivityJson(estimate->matrix);
+        section["throughput"] = fresh["throughput"];
+        model.extra["synergy"] = section;
+    }
+    out.name = profiles.name + "-optimistic";
+    out.source = profiles.source + " Matrices estimated by optimistic profiling (CPU bisection at full memory, "
+                                   "analytic cache model for the memory columns).";
+    return out;
+}
+
 }  // namespace cl

@@ -83,4 +83,9 @@ OptimisticProfile optimisticProfile(const ThroughputProbe& measure, const std::v
 // std::nullopt when the profile has no matrix.
 std::optional<OptimisticProfile> optimisticProfileOf(const ModelProfile& profile, double threshold = 0.10);
 
+// The profile set as optimistic profiling would have measured it: every model with a matrix
+// and a cache model gets its matrix replaced by optimisticProfileOf's estimate (the option
+// "optimistic profiling" of runs and experiments); other models are kept as they are.
+ProfileSet withOptimisticProfiles(const ProfileSet& profiles, double threshold = 0.10);
+
 }  // namespace cl
