@@ -51,5 +51,9 @@ std::unique_ptr<PriorityOrder> makeSrsfOrder();
 std::unique_ptr<PriorityOrder> makeLasOrder();
 std::unique_ptr<PriorityOrder> makeLas2dOrder();
 std::unique_ptr<PriorityOrder> makeFtfOrder();
+// Synergy section 5.7's big-data orders on each job's best-case demand vector
+// (core/policies/drf_order.cpp, tetris_order.cpp).
+std::unique_ptr<PriorityOrder> makeDrfOrder();
+std::unique_ptr<PriorityOrder> makeTetrisOrder();
 
 }  // namespace cl

@@ -30,6 +30,8 @@ const std::map<std::string, OrderFactory>& orders() {
         {"las", [](const Conventions&) { return makeLasOrder(); }},
         {"las2d", [](const Conventions&) { return makeLas2dOrder(); }},
         {"ftf", [](const Conventions&) { return makeFtfOrder(); }},
+        {"drf", [](const Conventions&) { return makeDrfOrder(); }},
+        {"tetris", [](const Conventions&) { return makeTetrisOrder(); }},
         {"tiresias",
          [](const Conventions& c) {
              return std::make_unique<TiresiasOrder>(c.tiresias_whole_second_demotion,
