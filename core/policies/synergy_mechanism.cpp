@@ -155,7 +155,10 @@ Decision SynergyScheduler::schedule(const SchedulerInput& in) {
     po.fall_back = options_.mechanism != SynergyMechanism::Greedy;
     po.first_fit = options_.artifact || options_.mechanism == SynergyMechanism::Greedy;
     po.artifact_revert = options_.artifact;
-    po.take_lesser_points = !options_.artifact && options_.mechanism != SynergyMechanism::Greedy;
+    po.take_lesser_points = !options_.artifact && (options_.mechanism == SynergyMechanism::Tune ||
+                                                    options_.mechanism == SynergyMechanism::Opt);
+    po.ignore_aux_capacity = options_.artifact && options_.mechanism == SynergyMechanism::Opt;
+    po.move_for_ask = po.take_lesser_points;
     po.reserve = {synergyCpuLevels().front(), synergyMemoryLevelsGb().front()};
     ledger_->reset();
     ledger_->pack(packed_, po);

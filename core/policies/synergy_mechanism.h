@@ -15,6 +15,9 @@
 //                 is then packed like tune. The ILP objective is an upper bound on the round's
 //                 throughput; the packed allocation reaches it whenever every choice fits
 //                 (optPlacedShortfall() counts the rounds where one did not).
+//                 Under synergy-artifact, OPT is the authors' idealisation: the ILP's choices
+//                 are granted wherever the jobs' GPUs are, without packing CPU and memory
+//                 per server, which makes it the upper bound the paper plots.
 // Clean conventions: running jobs that stay selected keep their GPUs (a lease renewal) and are
 // re-allocated CPU and memory every round; the synergy-artifact conventions recompute the
 // whole placement from an empty cluster every round with the authors' simplifications

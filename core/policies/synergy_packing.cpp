@@ -121,9 +121,9 @@ void AuxLedger::take(PackJob& job, Grant grant, bool take_gpus) {
         job.per_gpu.memory_gb = std::min(job.per_gpu.memory_gb, per.memory_gb);
         if (!take_gpus) continue;
         on_server_[s].push_back(&job);
+        if (!job.pinned.empty()) continue;  // its GPUs were reserved before packing began
         free_gpus_[s] -= k;
         total_free_gpus_ -= k;
-        if (!job.pinned.empty()) continue;
         int need = k;
         for (int g = first_gpu_[s]; need > 0 && g < first_gpu_[s] + gpus_[s]; ++g) {
             if (busy_[g]) continue;
@@ -132,10 +132,7 @@ void AuxLedger::take(PackJob& job, Grant grant, bool take_gpus) {
             --need;
         }
     }
-    if (take_gpus && !job.pinned.empty()) {
-        job.gpu_ids.assign(job.pinned.begin(), job.pinned.end());
-        for (int g : job.gpu_ids) busy_[g] = 1;
-    }
+    if (take_gpus && !job.pinned.empty()) job.gpu_ids.assign(job.pinned.begin(), job.pinned.end());
     if (take_gpus) std::sort(job.gpu_ids.begin(), job.gpu_ids.end());
     job.capped = grant == Grant::Proportional &&
                  std::any_of(job.parts.begin(), job.parts.end(), [&](const auto& p) {
@@ -232,11 +229,29 @@ bool AuxLedger::placePinned(PackJob& job, const PackingOptions& o) {
                    p.second * per.memory_gb <= free_memory_[p.first] + kEps;
         });
     };
-    for (int g : job.pinned)
-        if (busy_[g]) return false;
     if (!o.proportional_only && all_fit(false)) {
         take(job, Grant::Ask, true);
         return true;
+    }
+    // Clean TUNE: rather than run below its ask for the rest of its life, a job moves to a
+    // server that holds its whole ask (paying its restart overhead once).
+    if (o.move_for_ask) {
+        const std::span<const int> held = job.pinned;
+        setReserved(held, false);
+        job.pinned = {};
+        if (chooseServers(job, Grant::Ask, o.first_fit, job.parts, true)) {
+            take(job, Grant::Ask, true);
+            return true;
+        }
+        job.pinned = held;
+        setReserved(held, true);
+        job.parts.clear();
+        for (int g : job.pinned) {
+            const int s = server_of_[g];
+            if (job.parts.empty() || job.parts.back().first != s) job.parts.emplace_back(s, 0);
+            ++job.parts.back().second;
+        }
+        std::sort(job.parts.begin(), job.parts.end());
     }
     if (!o.proportional_only && !o.fall_back) return false;
     job.grant = Grant::Proportional;
@@ -276,6 +291,11 @@ bool AuxLedger::placeLesser(PackJob& job, const PackingOptions& o) {
 }
 
 bool AuxLedger::placeFree(PackJob& job, const PackingOptions& o) {
+    if (o.ignore_aux_capacity) {
+        if (!chooseServers(job, Grant::None, o.first_fit, job.parts)) return false;
+        take(job, Grant::Ask, true);
+        return true;
+    }
     if (o.proportional_only) {
         if (!chooseServers(job, Grant::Proportional, o.first_fit, job.parts)) return false;
         take(job, Grant::Proportional, true);
@@ -307,16 +327,31 @@ bool AuxLedger::placeFree(PackJob& job, const PackingOptions& o) {
     return true;
 }
 
+void AuxLedger::setReserved(std::span<const int> gpus, bool reserved) {
+    for (int g : gpus) {
+        busy_[g] = reserved;
+        free_gpus_[server_of_[g]] += reserved ? -1 : 1;
+        total_free_gpus_ += reserved ? -1 : 1;
+    }
+}
+
 void AuxLedger::pack(std::span<PackJob> jobs, const PackingOptions& options) {
     proportional_only_ = options.proportional_only;
+    // The GPUs of jobs renewing their lease are spoken for before anyone else is placed.
+    for (PackJob& job : jobs) {
+        const bool clash = std::any_of(job.pinned.begin(), job.pinned.end(), [&](int g) { return busy_[g] != 0; });
+        if (clash) job.pinned = {};  // a GPU claimed twice: the later claimant is placed afresh
+        setReserved(job.pinned, true);
+    }
     for (PackJob& job : jobs) {
         job.grant = Grant::None;
         job.gpu_ids.clear();
         job.parts.clear();
         job.capped = false;
-        if (job.gpus > total_free_gpus_) continue;  // cannot fit anywhere this round
+        if (job.pinned.empty() && job.gpus > total_free_gpus_) continue;  // cannot fit anywhere this round
         const bool placed = job.pinned.empty() ? placeFree(job, options) : placePinned(job, options);
         if (!placed) {
+            setReserved(job.pinned, false);
             job.grant = Grant::None;
             job.parts.clear();
             job.gpu_ids.clear();

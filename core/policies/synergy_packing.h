@@ -66,6 +66,12 @@ struct PackingOptions {
     // `reserve` per GPU (the smallest profiled allocation) for the jobs still to come.
     bool take_lesser_points = false;
     AuxShare reserve;
+    // The authors' OPT: jobs get their asks wherever their GPUs are, CPU and memory are not
+    // checked per server (the ILP already kept the cluster's totals): an upper bound.
+    bool ignore_aux_capacity = false;
+    // Clean TUNE: a running job whose ask does not fit where it runs moves to a server that
+    // holds all of it, if one does.
+    bool move_for_ask = false;
 };
 
 class AuxLedger {
@@ -96,6 +102,7 @@ private:
     // than proportional to proportional; false when even that is not enough.
     bool revertPeersFor(const PackJob& job, bool artifact_order);
     void revertToProportional(PackJob& peer);
+    void setReserved(std::span<const int> gpus, bool reserved);
 
     std::vector<int> gpus_, first_gpu_, free_gpus_;
     std::vector<double> cpus_, memory_, free_cpus_, free_memory_;

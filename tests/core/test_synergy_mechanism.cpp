@@ -8,6 +8,8 @@
 #include <set>
 
 #include "core/model/sensitivity.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/policies/synergy_opt_ilp.h"
 #include "core/policies/synergy_packing.h"
 #include "core/sim/simulator.h"
 
@@ -194,6 +196,74 @@ private slots:
                 QVERIFY(cpus[s] <= c.servers[s].cpu_cores + 1e-6);
                 QVERIFY(memory[s] <= c.servers[s].memory_gb + 1e-6);
             }
+        }
+    }
+
+    void optObjectiveIsAtLeastTunesThroughputOnRandomRounds() {
+        // Random small rounds (2 servers, up to 16 single- and multi-GPU jobs): the ILP's
+        // objective, an upper bound on any feasible allocation, is at least the throughput
+        // TUNE's allocation achieves; OPT's packed allocation never goes below proportional.
+        const Cluster c = servers(2);
+        const ProfileSet p = testProfiles();
+        const std::vector<std::string> models = {"resnet18", "m5", "transformer", "gnmt"};
+        std::mt19937_64 rng(5);
+        for (int round = 0; round < 40; ++round) {
+            std::vector<JobState> jobs;
+            std::vector<int> arrived;
+            int gpus = 0;
+            while (gpus < 16) {
+                JobState j;
+                j.index = static_cast<int>(jobs.size());
+                j.gpus = std::min(16 - gpus, std::vector<int>{1, 1, 2, 4}[rng() % 4]);
+                gpus += j.gpus;
+                j.submit = j.index;
+                j.iterations = j.remaining = 1000;
+                j.model = models[rng() % models.size()];
+                j.base_iter_time = j.iter_time = 1.0;
+                jobs.push_back(j);
+                arrived.push_back(j.index);
+            }
+            std::vector<const JobState*> by_index;
+            for (const auto& j : jobs) by_index.push_back(&j);
+            SchedulerInput in;
+            in.cluster = &c;
+            in.active = jobs;
+            in.arrived = arrived;
+            in.by_index = by_index;
+            in.profiles = &p;
+            double slowest = 0;  // largest iteration time handed out (1.0 = proportional share)
+            const auto throughput = [&](const Decision& d) {
+                double sum = 0;
+                for (const auto& a : d.start) {
+                    slowest = std::max(slowest, a.iteration_time);
+                    sum += 1.0 / a.iteration_time;
+                }
+                return sum;
+            };
+            const Decision tune = makeScheduler("fifo+tune", Conventions::clean())->schedule(in);
+            const Decision opt = makeScheduler("fifo+opt", Conventions::clean())->schedule(in);
+            QCOMPARE(tune.start.size(), jobs.size());
+            QCOMPARE(opt.start.size(), jobs.size());
+            std::vector<OptJob> ilp;
+            for (const auto& j : jobs) {
+                const SensitivityMatrix m = *sensitivityOf(*p.find(std::string(j.model)));
+                OptJob o;
+                o.min_throughput = m.throughputAt({3, 62.5});
+                for (const auto& point : m.paretoPoints())
+                    if (point.throughput >= o.min_throughput)
+                        o.choices.push_back({point.per_gpu.cpus * j.gpus, point.per_gpu.memory_gb * j.gpus, point.throughput});
+                o.fallback = static_cast<int>(o.choices.size());
+                o.choices.push_back({3.0 * j.gpus, 62.5 * j.gpus, o.min_throughput});
+                ilp.push_back(o);
+            }
+            const OptResult best = solveOptIlp(ilp, 48, 1000, 5.0);
+            QVERIFY(best.optimal);
+            QVERIFY2(best.objective >= throughput(tune) - 1e-9, qPrintable(QString("round %1: ILP %2 < TUNE %3")
+                                                                              .arg(round)
+                                                                              .arg(best.objective)
+                                                                              .arg(throughput(tune))));
+            QVERIFY(throughput(opt) >= double(jobs.size()) - 1e-9);
+            QVERIFY2(slowest <= 1.0 + 1e-9, "a job below its proportional throughput");
         }
     }
 
