@@ -36,3 +36,12 @@ add_test(NAME cli_workspace
          COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/workspace -DFIX=${FIX}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_workspace_check.cmake)
 set_tests_properties(cli_workspace PROPERTIES LABELS core)
+
+# The Synergy experiment end to end on a small window (the full one is labelled experiment).
+add_test(NAME cli_experiment_synergy_small
+         COMMAND ${CLI} experiment synergy --jobs 400 --measure 200-299 --seeds 1,2 --sweep 8,10
+                 --db ${CLI_OUT}/experiment/ws.clusterloom --out ${CLI_OUT}/experiment)
+set_tests_properties(cli_experiment_synergy_small PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "load sweep: 6 runs stored.*jct_vs_load.svg")
+add_test(NAME cli_experiment_unknown COMMAND ${CLI} experiment nope)
+set_tests_properties(cli_experiment_unknown PROPERTIES LABELS core WILL_FAIL TRUE)

@@ -16,10 +16,10 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/trace_loading.h"
 #include "cli/workspace.h"
 #include "core/io/atomic_file.h"
 #include "core/io/svg_line_chart.h"
-#include "core/model/optimistic_profiling.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
 #include "core/util/data_paths.h"
@@ -48,19 +48,6 @@ std::vector<std::string> splitList(const std::string& text) {
     while (std::getline(s, item, ','))
         if (!item.empty()) out.push_back(item);
     return out;
-}
-
-std::pair<int, int> parseWindow(const std::string& text) {
-    const auto dash = text.find('-');
-    try {
-        if (dash == std::string::npos) throw std::invalid_argument("no dash");
-        const int first = std::stoi(text.substr(0, dash));
-        const int last = std::stoi(text.substr(dash + 1));
-        if (first < 0 || last < first) throw std::invalid_argument("order");
-        return {first, last};
-    } catch (const std::exception&) {
-        throw UsageError("--measure: expected FIRST-LAST job positions, e.g. 4000-4999, got '" + text + "'");
-    }
 }
 
 std::string hours(double h) {
@@ -103,6 +90,14 @@ struct Mean {
     double mean = NAN, half_width = NAN;  // 95% confidence half-width (normal approximation)
     double wall_s = 0;
     int n = 0;
+    std::vector<double> values;
+    // Share of the per-seed results below x: where a published single run falls among ours.
+    double percentileOf(double x) const {
+        if (values.empty() || !std::isfinite(x)) return NAN;
+        double below = 0;
+        for (double v : values) below += v < x ? 1.0 : (v == x ? 0.5 : 0.0);
+        return 100.0 * below / static_cast<double>(values.size());
+    }
 };
 
 Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, const std::string& mechanism) {
@@ -114,6 +109,7 @@ Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, cons
             m.wall_s += c.wall_s;
         }
     m.n = static_cast<int>(v.size());
+    m.values = v;
     if (v.empty()) return m;
     double sum = 0;
     for (double x : v) sum += x;
@@ -152,6 +148,8 @@ int experimentCommand(const std::vector<std::string>& argv) {
                 "use the matrices optimistic profiling estimates (CPU bisection at full memory, cache model for "
                 "memory) instead of the built-in ones"},
                {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
+               {"check", "", "exit 1 unless, under every convention set, the means order as the paper's do: "
+                "OPT <= TUNE < proportional and GREEDY < proportional"},
                dbOption(),
                {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
     args.positionals("NAME", 1, 1);
@@ -159,7 +157,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
     if (args.positional()[0] != "synergy")
         throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy)");
 
-    const auto [first, last] = parseWindow(args.get("measure"));
+    const auto [first, last] = parseMeasureWindow(args.get("measure"));
     cl::SynergyWorkload workload;
     workload.jobs_per_hour = args.getDouble("rate");
     workload.jobs = static_cast<int>(args.getInt("jobs"));
@@ -186,9 +184,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
     for (const auto& c : conventions) cl::Conventions::byName(c);
     for (const auto& m : mechanisms) cl::makeScheduler("fifo+" + m, cl::Conventions::clean());
 
-    const cl::ProfileSet profiles = args.has("optimistic-profiling")
-                                        ? cl::withOptimisticProfiles(cl::builtinProfiles("synergy"))
-                                        : cl::builtinProfiles("synergy");
+    const cl::ProfileSet profiles = resolveProfiles("synergy", args.has("optimistic-profiling"));
     const cl::Cluster cluster = cl::builtinCluster("synergy-128");
     std::map<std::uint64_t, cl::Trace> traces;
     for (std::uint64_t seed : seeds) {
@@ -225,7 +221,8 @@ int experimentCommand(const std::vector<std::string>& argv) {
     std::ostringstream table;
     table << std::left << std::setw(18) << "conventions" << std::setw(14) << "mechanism" << std::right
           << std::setw(12) << "avg JCT (h)" << std::setw(10) << "95% CI" << std::setw(8) << "paper" << std::setw(13)
-          << "authors' sim" << std::setw(9) << "vs sim" << std::setw(10) << "wall (s)" << "\n";
+          << "authors' sim" << std::setw(9) << "vs sim" << std::setw(12) << "sim's rank" << std::setw(10) << "wall (s)"
+          << "\n";
     std::string csv = "conventions,mechanism,seed,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
     for (const Cell& cell : cells) {
         const auto pub = published().count(cell.mechanism) ? published().at(cell.mechanism) : Published{NAN, NAN};
@@ -245,12 +242,40 @@ int experimentCommand(const std::vector<std::string>& argv) {
             }
             table << std::left << std::setw(18) << c << std::setw(14) << m << std::right << std::setw(12)
                   << hours(mean.mean) << std::setw(10) << (std::isfinite(mean.half_width) ? "+-" + hours(mean.half_width) : "-")
-                  << std::setw(8) << hours(pub.paper) << std::setw(13) << hours(pub.simulator) << std::setw(9) << versus
-                  << std::setw(10) << hours(mean.wall_s) << "\n";
+                  << std::setw(8) << hours(pub.paper) << std::setw(13) << hours(pub.simulator) << std::setw(9) << versus;
+            const double rank = mean.percentileOf(pub.simulator);
+            std::string rank_text = "-";
+            if (std::isfinite(rank) && mean.n > 1) {
+                std::ostringstream r;
+                r << std::fixed << std::setprecision(0) << rank << "%";
+                rank_text = r.str();
+            }
+            table << std::setw(12) << rank_text << std::setw(10) << hours(mean.wall_s) << "\n";
         }
     }
-    table << "(wall: seconds per run; 'vs sim' compares the mean with the authors' simulator's single run)\n";
+    table << "(wall: seconds per run. 'vs sim' compares our mean with the authors' simulator's single run, one draw of\n"
+             " the same workload; 'sim's rank' is the share of our per-seed results below that draw: between 5% and\n"
+             " 95% it is an ordinary draw of our model)\n";
     std::cout << table.str();
+    bool ordered = true;
+    if (args.has("check")) {
+        for (const auto& c : conventions) {
+            const auto mean = [&](const char* m) { return meanOf(cells, c, m).mean; };
+            // OPT may equal TUNE when every job already gets its best point (a lightly loaded
+            // cluster, or clean conventions whose TUNE moves jobs to where their ask fits).
+            const auto check = [&](const char* a, const char* b, bool or_equal = false) {
+                const double x = mean(a), y = mean(b);
+                if (!std::isfinite(x) || !std::isfinite(y)) return;
+                const bool ok = or_equal ? x <= y + 1e-9 : x < y;
+                ordered = ordered && ok;
+                std::cout << (ok ? "check ok: " : "CHECK FAILED: ") << c << " " << a << " " << hours(x) << " h "
+                          << (or_equal ? "<=" : "<") << " " << b << " " << hours(y) << " h\n";
+            };
+            check("opt", "tune", true);
+            check("tune", "proportional");
+            check("greedy", "proportional");
+        }
+    }
     {
         cl::AtomicFile f((out / "synergy_fifo_table.csv").string());
         f.stream() << csv;
@@ -258,7 +283,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
     }
 
     const std::string sweep_text = args.get("sweep");
-    if (sweep_text == "none") return 0;
+    if (sweep_text == "none") return ordered ? 0 : 1;
     std::vector<double> rates;
     for (const auto& r : splitList(sweep_text)) {
         try {
@@ -341,7 +366,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
     }
     std::cout << "\nload sweep: " << specs.size() << " runs stored in " << store.path() << " (scenarios synergy-load/...); "
               << "chart " << chart << "\n";
-    return report.failed > 0 ? 1 : 0;
+    return report.failed > 0 || !ordered ? 1 : 0;
 }
 
 }  // namespace cli

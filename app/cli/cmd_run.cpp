@@ -4,6 +4,7 @@
 #include <future>
 #include <iostream>
 #include <mutex>
+#include <tuple>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -29,7 +30,9 @@ std::string safeFileName(std::string s) {
 // run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
 // (an identical earlier run is reused unless --force).
 int runStoredScenarios(const Args& args) {
-    for (const char* adhoc : {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed", "no-segments"})
+    for (const char* adhoc :
+         {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed", "no-segments", "profiles",
+          "optimistic-profiling", "measure"})
         if (args.has(adhoc))
             throw UsageError(std::string("--") + adhoc + " does not apply with --scenario (the scenario has its own)");
     cl::ScenarioStore store = openWorkspace(args);
@@ -72,7 +75,10 @@ int runCommand(const std::vector<std::string>& argv) {
                                "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
                {"policy", "P", "policy to run", true, "srtf"},
                {"baseline", "P", "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
-               {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
+               {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+               {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+               {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
+               {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
                {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
                {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
                {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
@@ -92,7 +98,8 @@ int runCommand(const std::vector<std::string>& argv) {
     if (!baseline.empty() && std::find(policies.begin(), policies.end(), baseline) == policies.end())
         policies.push_back(baseline);
 
-    cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), args.has("optimistic-profiling"));
+    if (args.has("measure")) std::tie(base.measure_first, base.measure_last) = parseMeasureWindow(args.get("measure"));
     cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
     cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
                                 static_cast<unsigned long long>(args.getInt("model-seed")), quiet);

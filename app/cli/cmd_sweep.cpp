@@ -51,7 +51,9 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
         {"cluster", "C", "base cluster preset or layout file", false, "muri-testbed-64"},
         {"policy", "P", "base policy", false, "srtf"},
-        {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
+        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+        {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
         {"reassign-models", "", "every job draws its model again with the scenario's seed"},
         {"transform", "SPEC", "trace transform applied first", true},
         {"clusters", "LIST", "cluster presets or layout files to cross (comma separated)", true},
@@ -74,7 +76,8 @@ int sweepCommand(const std::vector<std::string>& argv) {
 
     cl::ScenarioSpec base;
     if (args.has("from")) {
-        for (const char* own : {"trace", "format", "model-seed", "cluster", "policy", "conventions", "transform"})
+        for (const char* own :
+             {"trace", "format", "model-seed", "cluster", "policy", "conventions", "transform", "profiles", "measure"})
             if (args.has(own))
                 throw UsageError(std::string("--") + own + " does not apply with --from (the scenario has its own; "
                                  "vary it with the list options)");

@@ -46,7 +46,9 @@ std::vector<OptionSpec> scenarioSettingOptions() {
             {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
             {"cluster", "C", "cluster preset name or layout file", false, "muri-testbed-64"},
             {"policy", "P", "scheduling policy", false, "srtf"},
-            {"conventions", "NAME", "clean or muri-artifact", false, "clean"},
+            {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+            {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+            {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
             {"load", "F", "load factor: submit times divided by F", false, "1"},
             {"servers", "N", "resize the cluster to N servers (0 = as is)", false, "0"},
             {"group-size", "K", "Muri group-size cap 1..4 (0 = the policy's own)", false, "0"},
@@ -61,8 +63,13 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     // A new scenario takes every setting the command declares (given or default); a copy only
     // what was given.
     auto given = [&](const char* name) { return args.has(name) || (creating && args.declares(name)); };
-    cl::ProfileSet profiles = cl::builtinProfiles();
-    if (creating) spec.profiles_id = store.putProfiles(profiles);
+    cl::ProfileSet profiles = resolveProfiles(args.declares("profiles") ? args.get("profiles") : "muri");
+    if (given("profiles")) spec.profiles_id = store.putProfiles(profiles);
+    if (args.has("measure")) {
+        const auto [first, last] = parseMeasureWindow(args.get("measure"));
+        spec.parameters.measure_first = first;
+        spec.parameters.measure_last = last;
+    }
     if (args.has("trace")) {
         if (args.getInt("model-seed") < 0) throw UsageError("--model-seed must be 0 or more");
         cl::Trace trace = loadTrace(args.get("trace"), args.get("format"), profiles,

@@ -1,0 +1,12 @@
+# Full paper experiments (minutes each): `ctest -L experiment`, never in CI or under the
+# sanitizers. Their figures go into the issue notes.
+set(EXPERIMENT_OUT ${CMAKE_BINARY_DIR}/experiment-out)
+
+# Synergy, FIFO single-GPU on 128 GPUs at 9 jobs/h, both convention sets, ten trace seeds
+# (the mean is compared with the published single runs), then the 3-10 jobs/h load sweep
+# stored in a workspace and drawn as jct_vs_load.svg.
+add_test(NAME experiment_synergy_fifo
+         COMMAND $<TARGET_FILE:clusterloom-cli> experiment synergy --check
+                 --seeds 42,1,2,3,4,5,6,7,8,9
+                 --db ${EXPERIMENT_OUT}/synergy.clusterloom --out ${EXPERIMENT_OUT}/synergy)
+set_tests_properties(experiment_synergy_fifo PROPERTIES LABELS experiment TIMEOUT 3600)
