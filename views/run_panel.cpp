@@ -28,6 +28,10 @@ QStringList offeredPolicies() {
     QStringList policies;
     for (const auto& name : cl::orderNames()) policies << QString::fromStdString(name);
     for (const auto& name : cl::presetNames()) policies << QString::fromStdString(name);
+    // Synergy's mechanisms with the orders its paper evaluates (section 5).
+    for (const char* order : {"fifo", "srtf", "las", "ftf"})
+        for (const char* mechanism : {"proportional", "greedy", "tune", "opt"})
+            policies << QStringLiteral("%1+%2").arg(QLatin1String(order), QLatin1String(mechanism));
     policies.removeDuplicates();
     return policies;
 }

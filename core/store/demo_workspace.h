@@ -1,6 +1,7 @@
 #pragma once
 // The bundled demo workspace that a new user sees first: the demo trace on the 64-GPU Muri
-// testbed with the built-in profiles, one scenario per policy worth comparing.
+// testbed with the built-in profiles, one scenario per policy worth comparing, and Synergy's
+// workload on 32 of its GPUs under GPU-proportional shares and under TUNE.
 #include <string>
 #include <vector>
 

@@ -25,8 +25,11 @@ private slots:
         store.renameScenario("demo/fifo", "mine");
         QCOMPARE(populateDemoWorkspace(store), names);
         QCOMPARE(store.scenarios().size(), names.size() + 1);
-        QCOMPARE(store.clusters().size(), std::size_t{1});
-        QCOMPARE(store.traces().size(), std::size_t{1});
+        // The Muri demo and the Synergy demo: one cluster and one trace each, stored once.
+        QCOMPARE(store.clusters().size(), std::size_t{2});
+        QCOMPARE(store.traces().size(), std::size_t{2});
+        QCOMPARE(store.scenario("demo/synergy-tune").spec.policy, std::string("fifo+tune"));
+        QCOMPARE(store.scenario("demo/synergy-tune").spec.parameters.server_count, 4);
     }
 
     void variantsAreNamedLikeASweep() {
