@@ -43,12 +43,15 @@ void SynergyScheduler::select(const SchedulerInput& in) {
     order_->rank(in, ranked_);
     std::vector<int> candidates;
     candidates.reserve(ranked_.size());
-    // Non-preemptive orders (FIFO) never stop a running job for a waiting one.
-    if (!order_->preemptive())
+    // Non-preemptive orders (FIFO) never stop a running job for a waiting one; the authors'
+    // simulator re-packs every round in the order alone (a job GREEDY skipped gets first
+    // claim again next round, even over a younger running job).
+    const bool running_first = !order_->preemptive() && options_.keep_running_in_place;
+    if (running_first)
         for (int j : ranked_)
             if (in.by_index[j]->running) candidates.push_back(j);
     for (int j : ranked_)
-        if (order_->preemptive() || !in.by_index[j]->running) candidates.push_back(j);
+        if (!running_first || !in.by_index[j]->running) candidates.push_back(j);
 
     packed_.clear();
     packed_demand_.clear();
