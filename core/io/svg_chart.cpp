@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/io/result_writers.h"
+#include "core/io/svg_text.h"
 
 namespace cl {
 
@@ -15,18 +16,7 @@ namespace {
 constexpr int kWidth = 960;
 constexpr int kPanelHeight = 260;
 constexpr int kLeft = 70, kRight = 170, kTop = 50, kGap = 60;
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-std::string escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '<') o += "&lt;";
-        else if (c == '>') o += "&gt;";
-        else if (c == '&') o += "&amp;";
-        else o += c;
-    }
-    return o;
-}
 
 // Step series thinned to min/max per horizontal pixel so big runs stay small and exact-looking.
 std::string polyline(const std::vector<TimeSample>& series, const std::function<double(const TimeSample&)>& value,
@@ -78,7 +68,7 @@ std::string utilizationSvg(const std::vector<SimResult>& results, const std::str
     std::ostringstream o;
     o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << height
       << "' font-family='sans-serif' font-size='13'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    o << "<text x='" << kLeft << "' y='28' font-size='17' font-weight='bold'>" << escape(title) << "</text>\n";
+    o << "<text x='" << kLeft << "' y='28' font-size='17' font-weight='bold'>" << svgEscape(title) << "</text>\n";
     struct Panel {
         const char* label;
         double y_max;
@@ -108,7 +98,7 @@ std::string utilizationSvg(const std::vector<SimResult>& results, const std::str
               << "' text-anchor='middle' fill='#444'>" << tb << "</text>\n";
         }
         for (std::size_t r = 0; r < results.size(); ++r) {
-            o << "<polyline fill='none' stroke-width='1.5' stroke='" << kColors[r % 8] << "' points='"
+            o << "<polyline fill='none' stroke-width='1.5' stroke='" << kSvgSeriesColors[r % kSvgSeriesColorCount] << "' points='"
               << polyline(results[r].series, panels[p].value, t_max, panels[p].y_max, top) << "'/>\n";
         }
     }
@@ -116,7 +106,7 @@ std::string utilizationSvg(const std::vector<SimResult>& results, const std::str
         int y = kTop + 10 + static_cast<int>(r) * 22;
         int x = kWidth - kRight + 16;
         o << "<line x1='" << x << "' x2='" << x + 22 << "' y1='" << y << "' y2='" << y << "' stroke-width='3' stroke='"
-          << kColors[r % 8] << "'/><text x='" << x + 28 << "' y='" << y + 4 << "'>" << escape(results[r].policy)
+          << kSvgSeriesColors[r % kSvgSeriesColorCount] << "'/><text x='" << x + 28 << "' y='" << y + 4 << "'>" << svgEscape(results[r].policy)
           << "</text>\n";
     }
     o << "</svg>\n";

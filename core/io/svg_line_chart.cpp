@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/io/atomic_file.h"
+#include "core/io/svg_text.h"
 
 namespace cl {
 
@@ -14,18 +15,7 @@ namespace {
 
 constexpr int kWidth = 820, kHeight = 520;
 constexpr int kLeft = 80, kRight = 190, kTop = 56, kBottom = 64;
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-std::string escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '<') o += "&lt;";
-        else if (c == '>') o += "&gt;";
-        else if (c == '&') o += "&amp;";
-        else o += c;
-    }
-    return o;
-}
 
 // A round step (1, 2 or 5 x 10^k) giving about four intervals up to `top`.
 double niceStep(double top) {
@@ -66,7 +56,7 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
     std::ostringstream o;
     o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << kHeight
       << "' font-family='sans-serif' font-size='13'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    o << "<text x='" << kLeft << "' y='30' font-size='17' font-weight='bold'>" << escape(title) << "</text>\n";
+    o << "<text x='" << kLeft << "' y='30' font-size='17' font-weight='bold'>" << svgEscape(title) << "</text>\n";
     o << "<rect x='" << kLeft << "' y='" << kTop << "' width='" << plot_w << "' height='" << plot_h
       << "' fill='none' stroke='#888'/>\n";
     for (double v = 0; v <= y_top + y_step / 2; v += y_step) {
@@ -78,12 +68,12 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
     for (double v = std::ceil(x_min / x_step) * x_step; v <= x_max + x_step / 1000; v += x_step)
         o << "<text x='" << px(v) << "' y='" << kTop + plot_h + 20 << "' text-anchor='middle' fill='#444'>"
           << number(v) << "</text>\n";
-    o << "<text x='" << kLeft + plot_w / 2 << "' y='" << kHeight - 18 << "' text-anchor='middle'>" << escape(x_label)
+    o << "<text x='" << kLeft + plot_w / 2 << "' y='" << kHeight - 18 << "' text-anchor='middle'>" << svgEscape(x_label)
       << "</text>\n";
     o << "<text transform='translate(22," << kTop + plot_h / 2 << ") rotate(-90)' text-anchor='middle'>"
-      << escape(y_label) << "</text>\n";
+      << svgEscape(y_label) << "</text>\n";
     for (std::size_t i = 0; i < series.size(); ++i) {
-        const char* color = kColors[i % 8];
+        const char* color = kSvgSeriesColors[i % kSvgSeriesColorCount];
         o << "<polyline fill='none' stroke-width='2' stroke='" << color << "' points='";
         for (const auto& [x, y] : series[i].points)
             if (std::isfinite(x) && std::isfinite(y)) o << px(x) << ',' << py(y) << ' ';
@@ -94,7 +84,7 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
         const int ly = kTop + 12 + static_cast<int>(i) * 22, lx = kWidth - kRight + 16;
         o << "<line x1='" << lx << "' x2='" << lx + 22 << "' y1='" << ly << "' y2='" << ly
           << "' stroke-width='3' stroke='" << color << "'/><text x='" << lx + 28 << "' y='" << ly + 4 << "'>"
-          << escape(series[i].name) << "</text>\n";
+          << svgEscape(series[i].name) << "</text>\n";
     }
     o << "</svg>\n";
     return o.str();
