@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -103,6 +104,11 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     m_catalog->setObjectName(QStringLiteral("taskCatalog"));
     for (const std::string& name : cl::taskCatalogNames()) m_catalog->addItem(QString::fromStdString(name));
     m_catalog->setToolTip(tr("Which models stand for which task"));
+    m_task_share = new QCheckBox(tr("Assign by &share, as the Synergy artifact"), this);
+    m_task_share->setObjectName(QStringLiteral("taskShare"));
+    m_task_share->setToolTip(tr("Instead of drawing each job's task by its weight, give it the task furthest below "
+                                "its share so far and that task's next model in turn (no randomness): how the "
+                                "Synergy authors' simulator assigns models"));
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setPlaceholderText(QStringLiteral("generated"));
@@ -126,6 +132,7 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     fm_->addRow(tr("M&ix:"), m_models);
     fm_->addRow(tr("&Task split:"), m_tasks);
     fm_->addRow(tr("&Catalog:"), m_catalog);
+    fm_->addRow(QString(), m_task_share);
     auto* top = new QHBoxLayout;
     top->addWidget(arrivals, 1);
     top->addWidget(shape, 1);
@@ -166,6 +173,7 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     connect(m_models, &QLineEdit::textChanged, this, changed);
     connect(m_tasks, &QLineEdit::textChanged, this, changed);
     connect(m_catalog, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_task_share, &QCheckBox::toggled, this, changed);
     connect(m_name, &QLineEdit::textChanged, this, changed);
 
     const QFontMetrics fm(font());
@@ -191,6 +199,7 @@ void TraceGeneratorDialog::setConfig(const cl::GeneratorConfig& c) {
     m_models->setText(QString::fromStdString(c.models.toString()));
     m_tasks->setText(QString::fromStdString(c.tasks.toString()));
     m_catalog->setCurrentText(QString::fromStdString(c.task_catalog));
+    m_task_share->setChecked(c.model_rule == cl::ModelRule::TaskShare);
     m_model_source->setCurrentIndex(!c.models.empty() ? ModelMixSource
                                                       : (!c.tasks.empty() ? TaskSplitSource : UniformModels));
     m_name->setText(QString::fromStdString(c.name));
@@ -220,6 +229,8 @@ cl::GeneratorConfig TraceGeneratorDialog::parsedConfig() const {
     if (m_model_source->currentIndex() == TaskSplitSource)
         c.tasks = field(tr("Task split"), [&] { return cl::parseTaskSplit(m_tasks->text().trimmed().toStdString()); });
     c.task_catalog = m_catalog->currentText().toStdString();
+    if (m_model_source->currentIndex() == TaskSplitSource && m_task_share->isChecked())
+        c.model_rule = cl::ModelRule::TaskShare;
     c.name = m_name->text().trimmed().toStdString();
     return c;
 }
@@ -254,6 +265,7 @@ void TraceGeneratorDialog::scheduleRefresh() {
     m_models->setEnabled(m_model_source->currentIndex() == ModelMixSource);
     m_tasks->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
     m_catalog->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
+    m_task_share->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
     m_ok->setEnabled(false);  // until the preview confirms the new settings
     m_debounce->start();
 }

@@ -10,6 +10,7 @@
 #include "core/model/trace.h"
 #include "core/workload/trace_generator.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -65,6 +66,7 @@ private:
     QLineEdit* m_models = nullptr;
     QLineEdit* m_tasks = nullptr;
     QComboBox* m_catalog = nullptr;
+    QCheckBox* m_task_share = nullptr;
     QLineEdit* m_name = nullptr;
     QLabel* m_status = nullptr;
     TraceHistograms* m_histograms = nullptr;

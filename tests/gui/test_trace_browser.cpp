@@ -1,9 +1,11 @@
 // The trace browser (table model, filter proxy, histograms), the import dialog (good and
 // broken files, skipped rows), the transform dialog and the generator dialog, offscreen.
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -385,6 +387,31 @@ private slots:
         dialog.findChild<QLineEdit*>(QStringLiteral("gpuWeights"))->clear();
         QTRY_VERIFY(dialog.errorText().isEmpty() && ok->isEnabled());
         saveShot(dialog, QStringLiteral("generator"));
+    }
+
+    void generatorDialogAssignsModelsTheSynergyWay() {
+        // Task split over the Synergy catalog by share: exactly 20/70/10 of 100 jobs, no draws.
+        TraceGeneratorDialog dialog(&m_profiles);
+        cl::GeneratorConfig c;
+        c.jobs = 100;
+        c.tasks = cl::parseTaskSplit("image:20,language:70,speech:10");
+        c.task_catalog = "synergy";
+        c.model_rule = cl::ModelRule::TaskShare;
+        dialog.setConfig(c);
+        auto* share = dialog.findChild<QCheckBox*>(QStringLiteral("taskShare"));
+        QVERIFY(share && share->isChecked() && share->isEnabled());
+        QCOMPARE(dialog.config().model_rule, cl::ModelRule::TaskShare);
+        const auto trace = dialog.trace();
+        QVERIFY(trace);
+        std::map<std::string, int> per_model;
+        for (const auto& j : trace->jobs) ++per_model[j.model];
+        QCOMPARE(per_model["resnet18"] + per_model["resnet50"] + per_model["mobilenet"] + per_model["alexnet"] +
+                     per_model["shufflenet"],
+                 20);
+        QCOMPARE(per_model["gnmt"] + per_model["transformer"] + per_model["lstm"], 70);
+        QCOMPARE(per_model["m5"] + per_model["deepspeech"], 10);
+        share->setChecked(false);
+        QCOMPARE(dialog.config().model_rule, cl::ModelRule::Seeded);
     }
 
 private:
