@@ -178,7 +178,13 @@ private:
             const double elapsed = t - job.last_update;
             job.attained = (job.attained + t) - job.last_update;
             job.last_update = t;
-            job.remaining -= std::floor(elapsed / job.iter_time + 1e-9);
+            const double steps = std::floor(elapsed / job.iter_time + 1e-9);
+            // Whole iterations only: one longer than a round would never progress.
+            if (steps <= 0 && elapsed >= round_interval_)
+                throw SimulationError("job '" + trace_.jobs[j].id + "' takes " + std::to_string(job.iter_time) +
+                                      " s per iteration, longer than a round (" + std::to_string(round_interval_) +
+                                      " s): under conventions '" + conv_.name + "' it would never finish");
+            job.remaining -= steps;
             if (job.remaining <= 1e-9) {
                 job.remaining = 0.0;
                 completed_now_.push_back(j);

@@ -334,6 +334,20 @@ private slots:
         QVERIFY(!r.jobs[4].completed);
     }
 
+    void artifactConventionsRefuseIterationsLongerThanARound() {
+        Trace t;
+        t.jobs = {job("slow", "gnmt", 1, 0, 10000)};
+        t.jobs[0].iteration_time = 400;  // the trace's own measurement: longer than 300 s
+        SimOptions o;
+        o.conventions = Conventions::synergyArtifact();
+        try {
+            simulate(servers(1), t, testProfiles(), "fifo+tune", o);
+            QFAIL("expected an error");
+        } catch (const SimulationError& e) {
+            QVERIFY2(QString(e.what()).contains("slow") && QString(e.what()).contains("longer than a round"), e.what());
+        }
+    }
+
     void artifactConventionsRefuseMechanismsWithoutRounds() {
         SimOptions o;
         o.conventions = Conventions::synergyArtifact();
