@@ -117,12 +117,27 @@ void fitLegend(QCustomPlot* plot, double width) {
     legend->setFillOrder(legend->fillOrder(), /*rearrange=*/true);
 }
 
+// Bar charts place value labels and set their own y range; the line charts do neither.
+bool hasBars(ComparisonView::Chart chart) {
+    return chart != ComparisonView::CdfChart && chart != ComparisonView::LoadChart;
+}
+
 QString runLabel(const cl::RunInfo& info) {
     return QStringLiteral("%1 \u00b7 %2").arg(QString::fromStdString(info.scenario_name),
                                                QString::fromStdString(info.policy));
 }
 
 }  // namespace
+
+double offeredLoadPerHour(const std::vector<cl::JobRecord>& jobs) {
+    if (jobs.size() < 2) return kNaN;
+    const auto [first, last] = std::minmax_element(
+        jobs.begin(), jobs.end(),
+        [](const cl::JobRecord& a, const cl::JobRecord& b) { return a.submit < b.submit; });
+    const double span = last->submit - first->submit;
+    if (!(span > 0.0)) return kNaN;
+    return static_cast<double>(jobs.size() - 1) / span * 3600.0;
+}
 
 ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_model = new ComparisonModel(this);
@@ -189,13 +204,17 @@ void ComparisonView::buildUi() {
     m_tabs->setToolTip(tr("Chart of the compared runs (Ctrl+PgUp / Ctrl+PgDown switch)"));
     m_tabs->setDocumentMode(true);
 
-    const char* names[ChartCount] = {QT_TR_NOOP("&Normalized"), QT_TR_NOOP("JCT &CDF"), QT_TR_NOOP("By &model"),
-                                     QT_TR_NOOP("&Large vs small")};
+    const char* names[ChartCount] = {QT_TR_NOOP("&Normalized"), QT_TR_NOOP("JCT &CDF"),
+                                     QT_TR_NOOP("By &model"), QT_TR_NOOP("&Large vs small"),
+                                     QT_TR_NOOP("JCT vs l&oad")};
     const char* tips[ChartCount] = {
         QT_TR_NOOP("Average JCT, p99 JCT, makespan and queueing of each run divided by the baseline's"),
         QT_TR_NOOP("Cumulative distribution of job completion times, one line per run"),
         QT_TR_NOOP("Average JCT of the completed jobs of each model, per run"),
-        QT_TR_NOOP("Average JCT of small and large jobs, per run")};
+        QT_TR_NOOP("Average JCT of small and large jobs, per run"),
+        QT_TR_NOOP(
+            "Average JCT of each run against its trace's arrival rate, one line per policy (the Synergy "
+            "paper's Fig. 9); for load sweeps such as 'clusterloom-cli experiment synergy'")};
     for (int c = 0; c < ChartCount; ++c) {
         auto* page = new QWidget(m_tabs);
         auto* pageLayout = new QVBoxLayout(page);
@@ -226,6 +245,12 @@ void ComparisonView::buildUi() {
             row->addSpacing(fontMetrics().averageCharWidth() * 3);
             row->addWidget(m_sizeCounts, 1);
             pageLayout->addLayout(row);
+        }
+        if (c == LoadChart) {
+            m_loadNote = new QLabel(page);
+            m_loadNote->setWordWrap(true);
+            m_loadNote->setVisible(false);
+            pageLayout->addWidget(m_loadNote);
         }
         auto* plot = new QCustomPlot(page);
         plot->setAntialiasedElements(QCP::aeAll);
@@ -516,6 +541,7 @@ void ComparisonView::rebuildAll() {
     rebuildCdf();
     rebuildModels();
     rebuildSizes();
+    rebuildLoad();
 }
 
 void ComparisonView::preparePlot(Chart chart, const QString& title) {
@@ -528,7 +554,7 @@ void ComparisonView::preparePlot(Chart chart, const QString& title) {
         axis->setLabel(QString());
         axis->grid()->setVisible(true);
     }
-    plot->xAxis->grid()->setVisible(chart == CdfChart);
+    plot->xAxis->grid()->setVisible(!hasBars(chart));
     m_bars[chart] = {};
     m_barTips[chart].clear();
     m_titles[chart]->setText(title);
@@ -636,7 +662,7 @@ void ComparisonView::fitLabelsToWidget(Chart chart) {
         const QFontMetricsF fm(font());
         margins = QSizeF(fm.averageCharWidth() * 12, fm.height() * 7);
     }
-    if (chart != CdfChart)
+    if (hasBars(chart))
         layoutLabels(chart, QSizeF(plot->width() - margins.width(), plot->height() - margins.height()));
     fitLegend(plot, plot->width());
     plot->replot();
@@ -806,9 +832,127 @@ void ComparisonView::rebuildSizes() {
     fitLabelsToWidget(SizeChart);
 }
 
+void ComparisonView::rebuildLoad() {
+    const int rows = m_model->rowCount();
+    preparePlot(LoadChart, tr("Average JCT against offered load"));
+    QCustomPlot* plot = m_plots[LoadChart];
+    struct Point {
+        double load;
+        double hours;
+        QString tip;
+    };
+    std::vector<std::pair<QString, std::vector<Point>>> lines;  // by policy, in order of appearance
+    QStringList omitted;
+    for (int r = 0; r < rows; ++r) {
+        const cl::SimResult& result = m_model->result(r);
+        const double load = offeredLoadPerHour(result.jobs);
+        if (std::isnan(load)) {
+            omitted << m_model->label(r);
+            continue;
+        }
+        const QString policy = QString::fromStdString(result.policy);
+        auto line =
+            std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == policy; });
+        if (line == lines.end()) line = lines.emplace(lines.end(), policy, std::vector<Point>{});
+        const double hours = result.summary.avg_jct / 3600.0;
+        line->second.push_back(
+            {load, hours,
+             tr("%1 — offered load %2 jobs/h, average JCT %3 (%4 h) over %5 measured jobs")
+                 .arg(m_model->label(r), QLocale().toString(load, 'f', 2),
+                      formatDurationExact(result.summary.avg_jct), QLocale().toString(hours, 'f', 3))
+                 .arg(result.summary.completed)});
+    }
+
+    static const QCPScatterStyle::ScatterShape kShapes[] = {
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,           QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCross};
+    const double marker = QFontMetricsF(font()).height() * 0.7;
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, top = 0.0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        auto& [policy, points] = lines[i];
+        std::stable_sort(points.begin(), points.end(),
+                         [](const Point& a, const Point& b) { return a.load < b.load; });
+        QCPGraph* graph = plot->addGraph();
+        graph->setName(policy.isEmpty() ? tr("(no policy)") : policy);
+        const QColor color = seriesColor(static_cast<int>(i));
+        graph->setPen(QPen(color, 2.0));
+        // Shapes as well as colours, so the lines stay apart in grey print.
+        graph->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], QPen(color, 1.5),
+                                               palette().brush(QPalette::Base), marker));
+        graph->setSelectable(QCP::stNone);
+        QVector<double> x, y;
+        std::vector<QString> tips;
+        for (const Point& p : points) {
+            x << p.load;
+            y << p.hours;
+            tips.push_back(p.tip);
+            xlo = std::min(xlo, p.load);
+            xhi = std::max(xhi, p.load);
+            if (std::isfinite(p.hours)) top = std::max(top, p.hours);
+        }
+        graph->setData(x, y, /*alreadySorted=*/true);
+        m_barTips[LoadChart].push_back(std::move(tips));
+    }
+    if (xlo > xhi) {
+        xlo = 0.0;
+        xhi = 10.0;
+    }
+    const double pad = xhi > xlo ? (xhi - xlo) * 0.06 : std::max(xlo * 0.1, 0.5);
+    plot->xAxis->setRange(std::max(0.0, xlo - pad), xhi + pad);
+    plot->yAxis->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
+    plot->xAxis->setTickLength(0, 5);
+    plot->xAxis->setSubTicks(true);
+    plot->xAxis->setLabel(tr("Offered load (jobs per hour)"));
+    plot->yAxis->setLabel(tr("Average JCT (hours)"));
+    plot->legend->setVisible(plot->graphCount() > 0);
+
+    QString note;
+    if (!omitted.isEmpty())
+        note = tr("Left out, their jobs all arrive at once so they have no arrival rate: %1")
+                   .arg(omitted.join(QStringLiteral("; ")));
+    else if (rows > 0 && lines.size() == static_cast<std::size_t>(rows) && rows > 1)
+        note = tr("Every run is on its own line: tick runs of one policy at several loads to see a trend");
+    m_loadNote->setText(note);
+    m_loadNote->setToolTip(
+        tr("A run's offered load is (jobs − 1) over the time from its first to its last "
+           "submission; its JCT is the run's average over the jobs it measured"));
+    m_loadNote->setVisible(!note.isEmpty());
+    fitLegend(plot, plot->width());
+    plot->replot();
+}
+
 void ComparisonView::showBarTip(Chart chart, const QPoint& pos) {
     QCustomPlot* plot = m_plots[chart];
     const auto& tips = m_barTips[chart];
+    if (tips.empty()) {
+        QToolTip::hideText();
+        return;
+    }
+    if (chart == LoadChart) {
+        // The point nearest the mouse, if it is within about a line of text of it.
+        const double reach = QFontMetricsF(font()).height();
+        double best = reach * reach;
+        const QString* tip = nullptr;
+        for (int g = 0; g < plot->graphCount() && g < static_cast<int>(tips.size()); ++g) {
+            const auto& seriesTips = tips[static_cast<std::size_t>(g)];
+            std::size_t k = 0;
+            for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd();
+                 ++it, ++k) {
+                const QPointF d =
+                    QPointF(plot->xAxis->coordToPixel(it->key), plot->yAxis->coordToPixel(it->value)) - pos;
+                const double dist = QPointF::dotProduct(d, d);
+                if (dist <= best && k < seriesTips.size()) {
+                    best = dist;
+                    tip = &seriesTips[k];
+                }
+            }
+        }
+        if (tip)
+            QToolTip::showText(plot->mapToGlobal(pos), *tip, plot);
+        else
+            QToolTip::hideText();
+        return;
+    }
     int series = 0;
     for (int i = 0; i < plot->plottableCount(); ++i) {
         auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
@@ -837,7 +981,7 @@ void ComparisonView::paintExport(QPainter& painter, const QRectF& rect, const QS
     const int height = std::max(1, qRound(rect.height()));
     const QString shownTitle = m_titles[chart]->text();
     if (!title.isEmpty()) m_titles[chart]->setText(title);
-    if (chart != CdfChart)
+    if (hasBars(chart))
         layoutLabels(chart, QSizeF(width - (plot->viewport().width() - plot->axisRect()->width()),
                                    height - (plot->viewport().height() - plot->axisRect()->height())));
     fitLegend(plot, width);
@@ -906,5 +1050,27 @@ double ComparisonView::sizeBar(int row, bool large) const {
 }
 
 SizeSplit ComparisonView::sizeSplit(int row) const { return m_splits.at(static_cast<std::size_t>(row)); }
+
+QStringList ComparisonView::loadPolicies() const {
+    QStringList names;
+    QCustomPlot* plot = m_plots[LoadChart];
+    for (int g = 0; g < plot->graphCount(); ++g) names << plot->graph(g)->name();
+    return names;
+}
+
+QVector<QPointF> ComparisonView::loadPoints(const QString& policy) const {
+    QVector<QPointF> points;
+    QCustomPlot* plot = m_plots[LoadChart];
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        if (plot->graph(g)->name() != policy) continue;
+        for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd(); ++it)
+            points << QPointF(it->key, it->value);
+    }
+    return points;
+}
+
+QString ComparisonView::loadNote() const {
+    return m_loadNote->isHidden() ? QString() : m_loadNote->text();
+}
 
 }  // namespace cl::views

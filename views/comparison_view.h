@@ -1,7 +1,8 @@
 #pragma once
 // The comparison view (issue 6): any selection of stored runs side by side, as the papers
 // show them — bars normalized to a baseline run (Muri Tables 4-5, Synergy Table 5), JCT
-// CDFs, average JCT per model and for large vs small jobs — over the comparison table.
+// CDFs, average JCT per model and for large vs small jobs, average JCT against offered load
+// (Synergy Fig. 9) — over the comparison table.
 #include <vector>
 
 #include <QHash>
@@ -36,11 +37,15 @@ class ScenarioStore;
 
 namespace cl::views {
 
+// Jobs per hour the trace offers: (jobs - 1) over the span from the first to the last
+// submission. NaN with fewer than two jobs or when they all arrive at once.
+double offeredLoadPerHour(const std::vector<cl::JobRecord>& jobs);
+
 class ComparisonView : public QWidget {
     Q_OBJECT
 
 public:
-    enum Chart { NormalizedChart = 0, CdfChart, ModelChart, SizeChart, ChartCount };
+    enum Chart { NormalizedChart = 0, CdfChart, ModelChart, SizeChart, LoadChart, ChartCount };
 
     explicit ComparisonView(QWidget* parent = nullptr);
     ~ComparisonView() override;
@@ -79,6 +84,11 @@ public:
     double modelBar(int row, const QString& model) const;  // seconds; NaN without a bar
     double sizeBar(int row, bool large) const;             // seconds; NaN without a bar
     SizeSplit sizeSplit(int row) const;
+    // The load chart: its policies (legend order) and each one's points, x in jobs per hour,
+    // y in hours, sorted by x; the note above it (runs left out, or a hint), empty when none.
+    QStringList loadPolicies() const;
+    QVector<QPointF> loadPoints(const QString& policy) const;
+    QString loadNote() const;
 
     QSize sizeHint() const override;
 
@@ -115,6 +125,7 @@ private:
     void rebuildCdf();
     void rebuildModels();
     void rebuildSizes();
+    void rebuildLoad();
     void preparePlot(Chart chart, const QString& title);
     void addGroupedBars(Chart chart, const QStringList& categories, const std::vector<std::vector<double>>& values,
                         const std::vector<QStringList>& labels, const std::vector<QStringList>& tips);
@@ -135,6 +146,7 @@ private:
     QCheckBox* m_logX = nullptr;
     QSpinBox* m_threshold = nullptr;
     QLabel* m_sizeCounts = nullptr;
+    QLabel* m_loadNote = nullptr;
     QLabel* m_banner = nullptr;
     QTableView* m_table = nullptr;
     QCustomPlot* m_plots[ChartCount] = {};

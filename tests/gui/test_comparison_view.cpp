@@ -1,7 +1,9 @@
 // The comparison view (issue 6): what its charts and table show equals the stored runs' data,
-// exactly, for three demo runs (fifo, srtf, muri-s) of one workspace.
+// exactly, for three demo runs (fifo, srtf, muri-s) of one workspace; the JCT-vs-load chart
+// for Synergy runs of two traces at different arrival rates.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -17,6 +19,8 @@
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
+#include "core/util/data_paths.h"
+#include "core/workload/synergy_workload.h"
 #include "views/comparison_model.h"
 #include "views/comparison_view.h"
 #include "views/run_breakdown.h"
@@ -277,7 +281,8 @@ private slots:
         view.setRuns({fifo_, srtf_, muri_});
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        const char* names[] = {"normalized", "cdf", "model", "size"};
+        const char* names[] = {"normalized", "cdf", "model", "size", "load"};
+        static_assert(std::size(names) == ComparisonView::ChartCount);
         for (int c = 0; c < ComparisonView::ChartCount; ++c) {
             view.setCurrentChart(ComparisonView::Chart(c));
             QCOMPARE(view.currentChart(), ComparisonView::Chart(c));
@@ -298,6 +303,125 @@ private slots:
         view.setLogTimeAxis(false);
         QVERIFY(!view.logTimeAxis());
         QCOMPARE(view.plot(ComparisonView::CdfChart)->xAxis->scaleType(), QCPAxis::stLinear);
+    }
+
+    void offeredLoadOfHandMadeJobs() {
+        auto at = [](double submit) {
+            JobRecord j;
+            j.submit = submit;
+            return j;
+        };
+        QVERIFY(std::isnan(offeredLoadPerHour({})));
+        QVERIFY(std::isnan(offeredLoadPerHour({at(5.0)})));
+        QVERIFY(std::isnan(offeredLoadPerHour({at(5.0), at(5.0), at(5.0)})));
+        // 4 gaps over 2 hours, whatever the order of the records.
+        QCOMPARE(offeredLoadPerHour({at(3600.0), at(0.0), at(7200.0), at(100.0), at(200.0)}), 2.0);
+    }
+
+    void loadChartPlotsAvgJctAgainstOfferedLoad() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ScenarioStore store(dir.filePath(QStringLiteral("load.sqlite")).toStdString());
+        ScenarioSpec base;
+        base.cluster_id = store.putCluster(builtinCluster("synergy-128"));
+        base.profiles_id = store.putProfiles(builtinProfiles("synergy"));
+        base.parameters.server_count = 2;
+        const char* policies[] = {"fifo+proportional", "fifo+tune"};
+        std::vector<qint64> ids;
+        std::map<qint64, std::string> policyOf;
+        Trace burst;
+        for (double rate : {3.0, 12.0}) {
+            SynergyWorkload w;
+            w.jobs = 24;
+            w.jobs_per_hour = rate;
+            w.seed = 7;
+            const Trace trace = generate(synergyGeneratorConfig(w));
+            if (burst.jobs.empty()) burst = trace;
+            base.trace_id = store.putTrace(trace);
+            for (const char* policy : policies) {
+                ScenarioSpec spec = base;
+                spec.name = "load/" + std::to_string(int(rate)) + "/" + policy;
+                spec.policy = policy;
+                store.createScenario(spec);
+                ids.push_back(runScenario(store, spec.name).run_id);
+                policyOf[ids.back()] = policy;
+            }
+        }
+        // Every job at once: no arrival rate, so no place on the chart.
+        burst.name = "burst";
+        for (Job& j : burst.jobs) j.submit_time = 0.0;
+        ScenarioSpec spec = base;
+        spec.name = "burst";
+        spec.trace_id = store.putTrace(burst);
+        spec.policy = policies[0];
+        store.createScenario(spec);
+        const qint64 burstRun = runScenario(store, "burst").run_id;
+
+        ComparisonView view;
+        view.setStore(&store);
+        QList<qint64> all(ids.begin(), ids.end());
+        all << burstRun;
+        view.setRuns(all);
+        QCOMPARE(view.runs(), all);
+
+        QCOMPARE(view.loadPolicies(), (QStringList{policies[0], policies[1]}));
+        QCOMPARE(view.plot(ComparisonView::LoadChart)->graphCount(), 2);
+        std::map<std::string, std::vector<QPointF>> expected;
+        for (qint64 id : ids) {
+            const SimResult r = store.loadRun(id, false);
+            QCOMPARE(r.policy, policyOf.at(id));
+            QCOMPARE(r.summary.avg_jct, store.runInfo(id).summary.avg_jct);
+            double lo = r.jobs.front().submit, hi = lo;
+            for (const JobRecord& j : r.jobs) {
+                lo = std::min(lo, j.submit);
+                hi = std::max(hi, j.submit);
+            }
+            QVERIFY(hi > lo);
+            expected[r.policy].emplace_back(double(r.jobs.size() - 1) / (hi - lo) * 3600.0,
+                                            r.summary.avg_jct / 3600.0);
+        }
+        for (const char* policy : policies) {
+            auto& want = expected.at(policy);
+            std::sort(want.begin(), want.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+            const QVector<QPointF> got = view.loadPoints(QString::fromLatin1(policy));
+            QCOMPARE(got.size(), qsizetype(2));
+            QVERIFY(got[0].x() < got[1].x());  // the two traces' rates differ
+            for (int i = 0; i < 2; ++i) {
+                QVERIFY2(nearlyEqual(got[i].x(), want[std::size_t(i)].x()), policy);
+                QCOMPARE(got[i].y(), want[std::size_t(i)].y());
+                QVERIFY(got[i].y() > 0.0);
+            }
+        }
+        // Both policies ran on the same two traces: the same two loads.
+        QCOMPARE(view.loadPoints(policies[0])[0].x(), view.loadPoints(policies[1])[0].x());
+        QVERIFY2(view.loadNote().contains(QStringLiteral("burst")), qPrintable(view.loadNote()));
+        QVERIFY(view.loadNote().contains(QStringLiteral("arrive at once")));
+        const QCustomPlot* plot = view.plot(ComparisonView::LoadChart);
+        QCOMPARE(plot->xAxis->label(), QStringLiteral("Offered load (jobs per hour)"));
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("Average JCT (hours)"));
+        for (const QPointF& p : view.loadPoints(policies[1])) {
+            QVERIFY(plot->xAxis->range().contains(p.x()));
+            QVERIFY(plot->yAxis->range().contains(p.y()));
+        }
+
+        // Without the burst run nothing is left out.
+        view.setRuns(QList<qint64>(ids.begin(), ids.end()));
+        QVERIFY(view.loadNote().isEmpty());
+
+        view.resize(1400, 900);
+        view.setRuns(all);
+        view.setCurrentChart(ComparisonView::LoadChart);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        view.grab().save(QStringLiteral("/tmp/loadchart.png"));
+        QImage image(QSize(900, 600), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        view.paintExport(painter, QRectF(0, 0, 900, 600), QStringLiteral("JCT vs load"));
+        painter.end();
+        QVERIFY(inkedPixels(image) > 200);
+        image.save(QStringLiteral("/tmp/loadchart_export.png"));
     }
 };
 
