@@ -356,7 +356,8 @@ bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
         {ComparisonView::NormalizedChart, tr("Relative to the baseline")},
         {ComparisonView::CdfChart, tr("Job completion time distribution")},
         {ComparisonView::ModelChart, tr("Average JCT by model")},
-        {ComparisonView::SizeChart, tr("Large and small jobs")}};
+        {ComparisonView::SizeChart, tr("Large and small jobs")},
+        {ComparisonView::LoadChart, tr("Average JCT against offered load")}};
     // Each chart is laid out as shown before it is painted: a page never shown has no size yet.
     m_tabs->setCurrentWidget(m_compare);
     for (const auto& [chart, title] : kCharts) {
