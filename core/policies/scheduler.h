@@ -57,6 +57,11 @@ struct Assignment {
     // 0 = its GPU-proportional share of the servers it runs on.
     double cpus = 0.0;
     double memory_gb = 0.0;
+    // Gradient accumulation (SJF-BSBF mechanisms): the per-GPU sub-batch the job trains with,
+    // its accumulation steps and the interference ratio it runs at (1 = alone); 0 = not set.
+    int sub_batch = 0;
+    int accumulation_steps = 0;
+    double interference = 0.0;
 };
 
 struct Decision {

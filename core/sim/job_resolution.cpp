@@ -1,7 +1,9 @@
 #include "core/sim/job_resolution.h"
 
 #include <cmath>
+#include <optional>
 
+#include "core/model/accumulation_speed.h"
 #include "core/sim/simulator.h"
 
 namespace cl {
@@ -16,6 +18,29 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     const GpuCountProfile* at = model ? model->at(job.gpus) : nullptr;
 
     double iter = job.iteration_time;
+    double iterations = job.iterations;
+    if (model && iter <= 0) {
+        // SJF-BSBF's speed model: Eq. 7 on the reference servers, with as much accumulation
+        // as the job's full batch needs to fit GPU memory (DESIGN.md section 5).
+        std::optional<AccumulationProfile> acc;
+        try {
+            acc = accumulationProfileOf(*model);
+        } catch (const std::invalid_argument& e) {
+            throw SimulationError(e.what());
+        }
+        if (acc) {
+            const int batch = job.batch_size > 0 ? job.batch_size : acc->default_batch;
+            const int sub = largestFittingSubBatch(*acc, localBatch(batch, job.gpus), acc->reference_gpu_memory_mb);
+            if (sub == 0)
+                throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + "): one sample of model '" +
+                                      job.model + "' does not fit the GPU memory of the profile's reference GPU");
+            iter = accumulatedIterationTime(*acc, job.gpus,
+                                            consolidatedServers(job.gpus, acc->reference_gpus_per_server), batch, sub);
+            // Pollux's workloads state no length: train the model's samples at its batch.
+            if (iterations <= 0 && job.duration <= 0 && acc->train_samples > 0)
+                iterations = std::ceil(acc->train_samples / batch);
+        }
+    }
     if (iter <= 0 && at) iter = at->iteration_time;
     if (iter <= 0 && job.iterations > 0 && job.duration > 0) iter = job.duration / job.iterations;
     if (iter <= 0) iter = kGenericIterationTime;
@@ -24,7 +49,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) +
                               ") has negative or non-finite iterations or duration");
     ResolvedJob r;
-    r.iterations = job.iterations;
+    r.iterations = iterations;
     if (r.iterations <= 0 && job.duration > 0) r.iterations = job.duration / iter;
     if (!(r.iterations >= 0) || !std::isfinite(r.iterations))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");

@@ -42,6 +42,16 @@ struct AllocationChange {
     double speedup = 1.0;    // throughput relative to its GPU-proportional share
 };
 
+// A job's gradient-accumulation setting from t on (SJF-BSBF mechanisms): recorded when it
+// starts and whenever its sub-batch or interference ratio changes while it runs.
+struct BatchChange {
+    int job = 0;              // JobRecord::index
+    double t = 0.0;
+    int sub_batch = 0;        // samples per GPU per forward/backward pass
+    int accumulation_steps = 1;
+    double interference = 1.0;  // slowdown from sharing its GPUs (1 = alone)
+};
+
 struct TimeSample {
     double t = 0.0;
     int queue_length = 0;       // pending jobs
@@ -83,6 +93,7 @@ struct SimResult {
     std::vector<GpuSegment> segments;
     std::vector<TimeSample> series;
     std::vector<AllocationChange> allocations;  // empty unless the mechanism allocates CPU/memory
+    std::vector<BatchChange> batches;  // empty unless the mechanism uses gradient accumulation
     Summary summary;
     long long events = 0;
     double wall_seconds = 0;

@@ -44,6 +44,8 @@ struct EngineJob {
     double cpus = 0.0;       // auxiliary resources held while running (cores, GB)
     double memory_gb = 0.0;
     double speedup = 0.0;    // last recorded AllocationChange's speedup (0 = none recorded)
+    int sub_batch = 0;       // last recorded BatchChange (0 = none recorded)
+    double interference = 0.0;
 };
 
 class Engine {
@@ -278,6 +280,7 @@ private:
             job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
             job.overhead = job.own_overhead;
             job.speedup = 0.0;
+            job.sub_batch = 0;
             ++records_[j].preemptions;
         }
         running_.clear();
@@ -310,6 +313,7 @@ private:
             job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
             if (options_.record_series) job.shares = resourceShares(a.job);
             takeAllocation(a, job, t);
+            recordBatch(a, job, t);
             job.status = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
@@ -346,6 +350,15 @@ private:
             job.cpus += gpu_cpu_share_[g];
             job.memory_gb += gpu_memory_share_[g];
         }
+    }
+
+    void recordBatch(const Assignment& a, EngineJob& job, double t) {
+        if (a.sub_batch <= 0) return;
+        const double xi = a.interference > 0 ? a.interference : 1.0;
+        if (job.sub_batch == a.sub_batch && job.interference == xi) return;
+        batches_.push_back({a.job, t, a.sub_batch, std::max(a.accumulation_steps, 1), xi});
+        job.sub_batch = a.sub_batch;
+        job.interference = xi;
     }
 
     // Per running job: the share of its iteration each resource (storage, CPU, GPU, network)
@@ -518,6 +531,7 @@ private:
         }
         recorder_->finish(now);
         result_.allocations = std::move(allocations_);
+        result_.batches = std::move(batches_);
         if (options_.progress && !result_.cancelled) options_.progress(1.0);
     }
 
@@ -541,6 +555,7 @@ private:
     double total_cpus_ = 0.0;
     double total_memory_gb_ = 0.0;
     std::vector<AllocationChange> allocations_;
+    std::vector<BatchChange> batches_;
     int measure_first_ = 0;
     int measure_last_ = -1;
     int measured_left_ = 0;
