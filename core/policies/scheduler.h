@@ -26,6 +26,7 @@ struct JobState {
     double base_iter_time = 0.0;  // seconds per iteration alone on reference GPUs
     double restart_overhead = 0.0;  // its own (profile) restart overhead
     std::string_view model;
+    int batch_size = 0;         // the trace's global batch (0 = the profile's default)
     std::span<const double> stage_times;  // seconds; the trace's own, else the profile's
     bool running = false;
     std::span<const int> held;  // GPU ids while running

@@ -11,6 +11,7 @@
 #include "core/policies/muri_mechanism.h"
 #include "core/policies/placement.h"
 #include "core/policies/priority_order.h"
+#include "core/policies/sjf_bsbf_mechanism.h"
 #include "core/policies/synergy_mechanism.h"
 #include "core/policies/tiresias_order.h"
 
@@ -52,7 +53,7 @@ const std::map<std::string, PlacementFactory>& placements() {
 
 const std::vector<std::string>& mechanisms() {
     static const std::vector<std::string> names = {"exclusive", "muri",   "antman", "proportional",
-                                                   "greedy",    "tune",   "opt"};
+                                                   "greedy",    "tune",   "opt",  "bsbf", "ffs"};
     return names;
 }
 
@@ -73,6 +74,16 @@ using PresetFactory =
     std::function<std::unique_ptr<Scheduler>(const std::string&, const Conventions&, const SchedulerTuning&)>;
 
 // The papers' schedulers and their ablations (DESIGN.md section 1).
+std::unique_ptr<Scheduler> makeSharing(const std::string& name, std::unique_ptr<PriorityOrder> order,
+                                       SharingMode mode, const Conventions& c, const SchedulerTuning& tuning,
+                                       std::unique_ptr<Placement> placement = nullptr) {
+    SharingOptions o;
+    o.mode = mode;
+    o.interference = tuning.interference;
+    if (!placement) placement = makeConsolidatedPlacement(c.first_fit_servers);
+    return std::make_unique<SharingScheduler>(name, std::move(order), o, std::move(placement));
+}
+
 const std::map<std::string, PresetFactory>& presets() {
     auto muriL = [](std::function<void(MuriOptions&)> tweak) -> PresetFactory {
         return [tweak](const std::string& name, const Conventions& c, const SchedulerTuning& t) {
@@ -96,6 +107,14 @@ const std::map<std::string, PresetFactory>& presets() {
          [](const std::string& name, const Conventions& c, const SchedulerTuning&) {
              return std::make_unique<AntmanScheduler>(name, makeFifoOrder(),
                                                       makeConsolidatedPlacement(c.first_fit_servers));
+         }},
+        {"sjf-bsbf",
+         [](const std::string& name, const Conventions& c, const SchedulerTuning& t) {
+             return makeSharing(name, makeSjfOrder(), SharingMode::BestBenefit, c, t);
+         }},
+        {"sjf-ffs",
+         [](const std::string& name, const Conventions& c, const SchedulerTuning& t) {
+             return makeSharing(name, makeSjfOrder(), SharingMode::FirstFit, c, t);
          }},
         {"muri-l-worst-order", muriL([](MuriOptions& o) { o.grouping.worst_ordering = true; })},
         {"muri-l-no-blossom",
@@ -164,6 +183,9 @@ std::string policyHelp() {
 
 std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
                                          const SchedulerTuning& tuning) {
+    if (!(tuning.interference == 0 || (tuning.interference >= 1 && tuning.interference <= 100)))
+        throw std::invalid_argument("the interference ratio must be 0 (the profile's) or 1..100, not " +
+                                    std::to_string(tuning.interference));
     if (tuning.max_group_size < 0 || tuning.max_group_size > 4)
         throw std::invalid_argument("the group size must be 1..4 (0 keeps the policy's own), not " +
                                     std::to_string(tuning.max_group_size));
@@ -230,6 +252,10 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
     if (mechanism == "antman")
         return std::make_unique<AntmanScheduler>(policy, order_it->second(conventions),
                                                  placements().at(placement)(conventions));
+    if (mechanism == "bsbf" || mechanism == "ffs")
+        return makeSharing(policy, order_it->second(conventions),
+                           mechanism == "bsbf" ? SharingMode::BestBenefit : SharingMode::FirstFit, conventions, tuning,
+                           placements().at(placement)(conventions));
     if (mechanism == "muri") {
         auto valid = MuriScheduler::orderNames();
         if (std::find(valid.begin(), valid.end(), parts[0]) == valid.end())

@@ -16,6 +16,9 @@ namespace cl {
 struct SchedulerTuning {
     int max_group_size = 0;  // 0: the policy's own; else Muri's group-size cap (1..4)
     std::uint64_t seed = 1;  // profiling-noise draws (muri-l-noise=N)
+    // SJF-BSBF's interference ratio xi for every sharing job (bsbf, ffs); 0 = the profile's
+    // per-pair matrix where it has an entry, else 1.8.
+    double interference = 0.0;
 };
 
 std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,

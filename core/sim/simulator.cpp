@@ -454,6 +454,7 @@ private:
             s.restart_overhead = job.own_overhead;
             s.stage_times = job.stage_times;
             s.model = trace_.jobs[j].model;
+            s.batch_size = trace_.jobs[j].batch_size;
             s.running = job.status == Status::Running;
             s.held = job.held;
             states_.push_back(s);

@@ -1,0 +1,89 @@
+#pragma once
+// Non-preemptive GPU sharing with gradient accumulation (SJF-BSBF, DESIGN.md section 5).
+// Jobs are taken in the order's ranking (sjf for the paper's presets). A job that finds
+// enough free GPUs takes them (consolidated). Otherwise it may start on GPUs that hold
+// exactly one job (at most two jobs per GPU):
+//  - bsbf: Algorithm 1. Every running job on singly-occupied GPUs is tested once with
+//    Algorithm 2 (Theorem 1's pair test at each memory-feasible sub-batch); those where
+//    sharing beats waiting are taken in ascending order of their JCT sum, their
+//    singly-occupied GPUs added until the job has enough (free GPUs first).
+//  - ffs: first fit (SJF-FFS): free GPUs, then singly-occupied GPUs in index order, no
+//    benefit test; full batch if it fits next to the partner, else the largest sub-batch.
+// A job that cannot start waits and later jobs are still tried. Sharing jobs run at xi times
+// their iteration time at the chosen sub-batch; a job whose partners have all finished
+// returns to solo speed and its full batch (the largest sub-batch that fits alone).
+// Decisions of ours where the paper is silent:
+//  - a new job sharing with several running jobs trains at the smallest of their chosen
+//    sub-batches (it fits next to every partner) and is slowed by the largest ratio;
+//  - jobs whose model has no extra.sjf_bsbf section have one fixed configuration: their
+//    profile's solo time and GPU memory (gpu_memory_mb, 0 if unknown).
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/accumulation_speed.h"
+#include "core/policies/gpu_pool.h"
+#include "core/policies/placement.h"
+#include "core/policies/priority_order.h"
+#include "core/policies/scheduler.h"
+
+namespace cl {
+
+enum class SharingMode { BestBenefit, FirstFit };
+
+struct SharingOptions {
+    SharingMode mode = SharingMode::BestBenefit;
+    // Interference ratio of every sharing job; 0 = the profile's per-pair matrix where it has
+    // an entry, else kDefaultInterference.
+    double interference = 0.0;
+    double round_seconds = 60.0;  // SJF-BSBF schedules at arrivals, completions and every 60 s
+};
+
+class SharingScheduler : public Scheduler {
+public:
+    static constexpr double kDefaultInterference = 1.8;
+
+    SharingScheduler(std::string name, std::unique_ptr<PriorityOrder> order, SharingOptions options,
+                     std::unique_ptr<Placement> placement);
+    std::string name() const override { return name_; }
+    Decision schedule(const SchedulerInput& input) override;
+    double roundInterval() const override { return options_.round_seconds; }
+    int maxJobsPerGpu() const override { return 2; }
+
+private:
+    struct JobSpeed {  // per job index, filled on first sight
+        bool known = false;
+        std::optional<AccumulationProfile> acc;
+        int batch = 0;
+        int local = 1;
+        int servers = 1;
+        double fixed_memory_mb = 0.0;
+        double reference_time = 0.0;  // Eq. 7 at the sub-batch the engine's solo time assumes
+    };
+    struct Running {  // per running job index, the mechanism's own state
+        int sub_batch = 0;
+        double xi = 1.0;
+    };
+
+    const JobSpeed& speedOf(const JobState& s, const SchedulerInput& in);
+    double soloTimeAt(const JobState& s, const JobSpeed& sp, int sub_batch) const;
+    double memoryAt(const JobSpeed& sp, int sub_batch) const;
+    int fullSubBatch(const JobSpeed& sp, double gpu_memory_mb) const;
+    double interference(std::string_view model, std::string_view partner, const JobSpeed& sp) const;
+    bool startShared(const JobState& s, const SchedulerInput& in, std::vector<int>& holder, Decision& d);
+
+    std::string name_;
+    std::unique_ptr<PriorityOrder> order_;
+    SharingOptions options_;
+    std::unique_ptr<Placement> placement_;
+    std::unique_ptr<GpuPool> free_;
+    const Cluster* cluster_ = nullptr;
+    std::vector<double> gpu_memory_mb_;
+    std::vector<JobSpeed> speed_;
+    std::vector<Running> running_;
+    std::vector<int> ranked_;
+};
+
+}  // namespace cl
