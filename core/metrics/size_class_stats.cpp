@@ -1,0 +1,33 @@
+#include "core/metrics/size_class_stats.h"
+
+#include <cmath>
+
+namespace cl {
+
+namespace {
+void add(SizeClassStats& s, const JobRecord& j) {
+    ++s.jobs;
+    s.avg_jct += j.jct;
+    s.avg_queueing += std::isfinite(j.queueing_delay) ? j.queueing_delay : 0.0;
+}
+void finish(SizeClassStats& s) {
+    if (s.jobs == 0) return;
+    s.avg_jct /= s.jobs;
+    s.avg_queueing /= s.jobs;
+}
+}  // namespace
+
+SizeBreakdown breakdownBySize(const SimResult& result, int large_above_gpus) {
+    SizeBreakdown b;
+    for (const JobRecord& j : result.jobs) {
+        if (!j.completed || !std::isfinite(j.jct)) continue;
+        add(b.all, j);
+        add(j.gpus > large_above_gpus ? b.large : b.small, j);
+    }
+    finish(b.all);
+    finish(b.large);
+    finish(b.small);
+    return b;
+}
+
+}  // namespace cl

@@ -1,0 +1,20 @@
+#pragma once
+// Average JCT and queueing time overall and for large and small jobs, the breakdown of the
+// SJF-BSBF paper's Tables III-IV (large = more than 4 GPUs). Only completed jobs count.
+#include "core/sim/sim_result.h"
+
+namespace cl {
+
+struct SizeClassStats {
+    int jobs = 0;
+    double avg_jct = 0.0;       // seconds
+    double avg_queueing = 0.0;  // seconds from submission to first start
+};
+
+struct SizeBreakdown {
+    SizeClassStats all, large, small;
+};
+
+SizeBreakdown breakdownBySize(const SimResult& result, int large_above_gpus = 4);
+
+}  // namespace cl
