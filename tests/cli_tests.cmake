@@ -45,3 +45,18 @@ set_tests_properties(cli_experiment_synergy_small PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "load sweep: 6 runs stored.*jct_vs_load.svg")
 add_test(NAME cli_experiment_unknown COMMAND ${CLI} experiment nope)
 set_tests_properties(cli_experiment_unknown PROPERTIES LABELS core WILL_FAIL TRUE)
+
+# SJF-BSBF's workload from the busiest window of a Philly jobs CSV: the fixture's third job is
+# shorter than 60 s, so the 8-hour window from 06:00 holds two.
+set(PHILLY_FIX ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/io/pollux_philly_small.csv)
+add_test(NAME cli_generate_from_philly
+         COMMAND ${CLI} generate --from-philly ${PHILLY_FIX} --jobs 2 --seed 3 --out ${CMAKE_CURRENT_BINARY_DIR}/cli_philly_workload.csv)
+set_tests_properties(cli_generate_from_philly PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "busiest window 2017-10-09 06:00 \\+ 8 h: 2 jobs.*wrote 2 jobs")
+add_test(NAME cli_generate_from_philly_too_many
+         COMMAND ${CLI} generate --from-philly ${PHILLY_FIX} --jobs 3 --out ${CMAKE_CURRENT_BINARY_DIR}/cli_philly_workload3.csv)
+set_tests_properties(cli_generate_from_philly_too_many PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_generate_from_philly_too_many_message
+         COMMAND ${CLI} generate --from-philly ${PHILLY_FIX} --jobs 3 --out ${CMAKE_CURRENT_BINARY_DIR}/cli_philly_workload3.csv)
+set_tests_properties(cli_generate_from_philly_too_many_message PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "asked for 3 jobs but the busiest Philly window .* holds only 2 jobs")

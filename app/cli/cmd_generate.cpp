@@ -1,21 +1,57 @@
 // clusterloom-cli generate / transform: write traces.
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "core/io/trace_writers.h"
 #include "core/util/data_paths.h"
+#include "core/workload/philly_busiest_workload.h"
 #include "core/workload/trace_generator.h"
 #include "core/workload/trace_transforms.h"
 
 namespace cli {
 
+namespace {
+
+// SJF-BSBF's workload (core/workload/philly_busiest_workload.h). Batch sizes come from the
+// profile set's extra.sjf_bsbf: --profiles (name or file) if given, else the built-in sjf-bsbf set when
+// installed, else none (batch 0: the engine uses the model's default).
+int generateFromPhilly(const Args& args) {
+    std::string out = args.require("out");
+    cl::PhillyWorkloadOptions opts;
+    opts.jobs = static_cast<int>(args.getInt("jobs"));
+    opts.seed = static_cast<std::uint64_t>(args.getInt("seed"));
+    opts.window_hours = static_cast<int>(args.getInt("window-hours"));
+    if (args.has("max-gpus")) opts.max_gpus = static_cast<int>(args.getInt("max-gpus"));
+    std::optional<cl::ProfileSet> profiles;
+    if (args.has("profiles")) {
+        profiles = resolveProfiles(args.get("profiles"));  // a built-in name or a profile JSON file
+    } else {
+        const auto names = cl::builtinProfileNames();
+        if (std::find(names.begin(), names.end(), "sjf-bsbf") != names.end()) profiles = cl::builtinProfiles("sjf-bsbf");
+    }
+    cl::PhillyWorkload w = cl::phillyBusiestWorkload(args.get("from-philly"), opts, profiles ? &*profiles : nullptr);
+    if (args.has("name")) w.trace.name = args.get("name");
+    cl::writeTrace(w.trace, out);
+    std::cerr << "busiest window " << cl::formatPhillyTime(w.window.start) << " + " << w.window.hours << " h: "
+              << w.window.jobs << " jobs\n";
+    std::cerr << "wrote " << w.trace.jobs.size() << " jobs to " << out << "\n";
+    return 0;
+}
+
+}  // namespace
+
 int generateCommand(const std::vector<std::string>& argv) {
     Args args("generate",
               "Generate a synthetic trace, deterministic for a seed, and write it as JSON (.json) or CSV.\n"
               "Durations: philly = lognormal fitted to the Philly trace (median 1,144 s); synergy = 10^x minutes,\n"
-              "x ~ U[1.5,3] w.p. 0.8 else U[3,4]. GPU counts default to the Philly trace's mix.",
+              "x ~ U[1.5,3] w.p. 0.8 else U[3,4]. GPU counts default to the Philly trace's mix.\n"
+              "--from-philly instead samples --jobs jobs of the busiest --window-hours of a Philly jobs CSV\n"
+              "(Pollux artifact format) with Pollux's models by GPU time, as SJF-BSBF's workloads (uses --seed,\n"
+              "--max-gpus, --profiles; the other options do not apply).",
               {{"out", "FILE", "output trace (.json or .csv) (required)"},
                {"jobs", "N", "number of jobs", false, "1000"},
                {"seed", "N", "random seed", false, "1"},
@@ -30,8 +66,12 @@ int generateCommand(const std::vector<std::string>& argv) {
                {"model-rule", "RULE", "seeded (draws by weight) or task-share (the Synergy artifact's rule: each job to "
                 "the task furthest below its share, round-robin within it; needs --split)", false, "seeded"},
                {"profiles", "NAME", "built-in profile set for iterations and batch sizes (muri, synergy)", false, "muri"},
-               {"name", "NAME", "trace name"}});
+               {"name", "NAME", "trace name"},
+               {"from-philly", "FILE", "sample the busiest window of this Philly jobs CSV (timestamp,duration,num_gpus,"
+                "gpu_time,cluster)"},
+               {"window-hours", "H", "length of the busiest window for --from-philly", false, "8"}});
     if (!args.parse(argv)) return 0;
+    if (args.has("from-philly")) return generateFromPhilly(args);
     cl::ProfileSet profiles = cl::builtinProfiles(args.get("profiles"));
     cl::GeneratorConfig cfg;
     cfg.jobs = static_cast<int>(args.getInt("jobs"));
