@@ -400,6 +400,14 @@ private slots:
             for (const auto& [g, c] : gpus) text += " " + std::to_string(g) + ":" + std::to_string(c);
             qInfo("%d jobs, seed 1: %s | > 4 GPUs: %d, last submit %.0f s", n, text.c_str(), large,
                   w.trace.jobs.back().submit_time);
+            // Seed 1 on the published trace, recorded when the generator was written.
+            if (n == 240) {
+                QCOMPARE(text, std::string("bert=1 cifar10=111 deepspeech2=3 imagenet=2 ncf=115 yolov3=8 | gpus 1:235 4:3 8:2"));
+                QCOMPARE(large, 2);
+            } else {
+                QCOMPARE(text, std::string("bert=1 cifar10=225 deepspeech2=5 imagenet=3 ncf=228 yolov3=18 | gpus 1:472 4:5 8:3"));
+                QCOMPARE(large, 3);
+            }
         }
     }
 };
