@@ -16,6 +16,8 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/experiment_common.h"
+#include "cli/experiment_sjf_bsbf.h"
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
 #include "core/io/atomic_file.h"
@@ -41,15 +43,6 @@ const std::map<std::string, Published>& published() {
     return table;
 }
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    std::string item;
-    while (std::getline(s, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
 std::string hours(double h) {
     if (!std::isfinite(h)) return "-";
     std::ostringstream o;
@@ -57,26 +50,6 @@ std::string hours(double h) {
     return o.str();
 }
 
-// Runs the jobs on `threads` workers; each job fills its own slot.
-void parallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& body) {
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> pool;
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    for (int t = 0; t < std::max(1, threads); ++t)
-        pool.emplace_back([&] {
-            for (std::size_t i = next++; i < n; i = next++) {
-                try {
-                    body(i);
-                } catch (...) {
-                    std::lock_guard lock(error_mutex);
-                    if (!error) error = std::current_exception();
-                }
-            }
-        });
-    for (auto& t : pool) t.join();
-    if (error) std::rethrow_exception(error);
-}
 
 struct Cell {
     std::string conventions, mechanism;
@@ -126,12 +99,14 @@ Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, cons
 }  // namespace
 
 int experimentCommand(const std::vector<std::string>& argv) {
+    if (!argv.empty() && argv[0] == "sjf-bsbf") return sjfBsbfExperiment({argv.begin() + 1, argv.end()});
     Args args("experiment",
               "Reproduce a paper experiment. 'synergy': FIFO, single-GPU jobs, 128 GPUs (16 servers of 8 GPUs /\n"
               "24 CPUs / 500 GB), Poisson arrivals, split (20,70,10), average JCT of jobs 4000-4999, for\n"
               "proportional, TUNE, GREEDY and OPT under the synergy-artifact and clean conventions, next to the\n"
               "published figures; then the load sweep (--sweep) stored as runs in the workspace and drawn as the\n"
-              "paper's average-JCT-vs-load chart (jct_vs_load.svg and .csv in --out).",
+              "paper's average-JCT-vs-load chart (jct_vs_load.svg and .csv in --out).\n"
+              "'sjf-bsbf': the SJF-BSBF paper's Tables III-IV and Fig. 6(b); see 'experiment sjf-bsbf --help'.",
               {{"rate", "R", "arrival rate of the table, jobs per hour", false, "9"},
                {"jobs", "N", "jobs generated per trace (the run ends when the measured ones are done)", false, "6500"},
                {"measure", "FIRST-LAST", "measured jobs by position", false, "4000-4999"},
@@ -155,7 +130,7 @@ int experimentCommand(const std::vector<std::string>& argv) {
     args.positionals("NAME", 1, 1);
     if (!args.parse(argv)) return 0;
     if (args.positional()[0] != "synergy")
-        throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy)");
+        throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy, sjf-bsbf)");
 
     const auto [first, last] = parseMeasureWindow(args.get("measure"));
     cl::SynergyWorkload workload;

@@ -99,6 +99,9 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
               "the paper's Tables III-IV, then the interference-ratio sweep of Fig. 6(b) on the 240-job workload.",
               {{"philly", "FILE", "Philly jobs CSV (timestamp,duration,num_gpus,gpu_time,cluster)", false,
                 "../shared/data/philly/philly_jobs.csv"},
+               {"pollux-workloads", "DIR", "Pollux's workload CSVs: the GPU counts and batch sizes of each model are "
+                                           "drawn from their configurations ('none': the Philly GPU counts)", false,
+                "../shared/data/pollux/workloads"},
                {"jobs", "LIST", "workload sizes", false, "240,480"},
                {"seeds", "LIST", "sampling seeds; each figure is the mean over them", false, "1,2,3,4,5"},
                {"policies", "LIST", "policies of the tables", false, "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf"},
@@ -127,24 +130,26 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
 
     const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"));
     const cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    cl::PhillyWorkloadOptions w;
+    w.max_gpus = cluster.totalGpus();
+    if (args.get("pollux-workloads") != "none") w.configurations = cl::polluxConfigurations(args.get("pollux-workloads"));
+    const std::vector<cl::PhillyJobRow> rows = cl::readPhillyJobRows(args.get("philly"));
     std::map<std::pair<int, std::uint64_t>, cl::Trace> traces;
     for (int n : sizes)
         for (std::uint64_t seed : seeds) {
-            cl::PhillyWorkloadConfig w;
             w.jobs = n;
             w.seed = seed;
-            w.max_gpus = cluster.totalGpus();
-            traces.emplace(std::make_pair(n, seed), cl::sampleBusiestPhilly(args.get("philly"), w, &profiles));
+            traces.emplace(std::make_pair(n, seed), cl::phillyBusiestWorkload(rows, w, &profiles).trace);
         }
 
     std::vector<Cell> cells;
     for (int n : sizes)
         for (const auto& p : policies)
-            for (std::uint64_t seed : seeds) cells.push_back({n, seed, p, 0.0});
+            for (std::uint64_t seed : seeds) cells.push_back({n, seed, p, 0.0, {}, 0.0});
     const int sweep_jobs = sizes.front();
     for (double x : sweep)
         for (const char* p : {"sjf-ffs", "sjf-bsbf"})
-            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x});
+            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x, {}, 0.0});
     const auto started = std::chrono::steady_clock::now();
     parallelFor(cells.size(), threads, [&](std::size_t i) {
         Cell& c = cells[i];

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/io/csv_table.h"
+#include "core/io/trace_readers.h"
 #include "core/io/read_helpers.h"
 #include "core/model/accumulation_speed.h"
 #include "core/workload/portable_random.h"
@@ -153,6 +155,17 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
         j.duration = r.duration;
         j.vc = r.cluster;
         j.batch_size = defaultBatch(profiles, j.model, j.gpus);
+        if (auto c = o.configurations.find(j.model); c != o.configurations.end()) {
+            std::vector<std::pair<int, int>> fitting;
+            for (const auto& config : c->second)
+                if (o.max_gpus == 0 || config.first <= o.max_gpus) fitting.push_back(config);
+            if (!fitting.empty()) {
+                const auto& [gpus, batch] = fitting[rng.below(fitting.size())];
+                j.gpus = gpus;
+                j.batch_size = batch;
+                j.duration = 0.0;  // trains the model's samples (rule 7)
+            }
+        }
         t.jobs.push_back(std::move(j));
     }
     out.sampled = std::move(pool);
@@ -161,7 +174,29 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
                            std::to_string(out.window.eligible) + " Philly jobs of the busiest window " + window_text +
                            " (" + std::to_string(out.window.jobs) + " after Pollux's filters" +
                            (o.max_gpus > 0 ? ", at most " + std::to_string(o.max_gpus) + " GPUs" : std::string()) +
-                           "), seed " + std::to_string(o.seed) + ", Pollux model bins by gpu_time");
+                           "), seed " + std::to_string(o.seed) + ", Pollux model bins by gpu_time" +
+                           (o.configurations.empty() ? std::string() : ", GPUs and batch from Pollux's configurations"));
+    return out;
+}
+
+std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(const std::string& workloads_dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(workloads_dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("workload-", 0) == 0 && entry.path().extension() == ".csv") files.push_back(entry.path().string());
+    }
+    if (files.empty())
+        throw std::invalid_argument("no Pollux workload-*.csv in '" + workloads_dir + "'" +
+                                    (ec ? " (" + ec.message() + ")" : std::string()));
+    std::sort(files.begin(), files.end());
+    std::map<std::string, std::vector<std::pair<int, int>>> out;
+    for (const std::string& f : files)
+        for (const Job& j : readPolluxWorkloadCsv(f).jobs) out[j.model].push_back({j.gpus, j.batch_size});
+    for (auto& [model, list] : out) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
     return out;
 }
 

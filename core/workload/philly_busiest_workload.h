@@ -22,8 +22,17 @@
 //     iterations from it), vc = cluster, batch_size = the model's extra.sjf_bsbf
 //     default_batch x gpus when a profile set holding it is given, else 0 (the engine then
 //     uses the default).
+//  7. With `configurations` (Pollux's per-model (replicas, batch) choices, e.g. read from
+//     Pollux's published workloads by polluxConfigurations): GPU count and batch are drawn
+//     uniformly from the model's configurations (same stream, right after the model), as
+//     Pollux's generator draws from its get_configurations list, and the job states no
+//     length: like Pollux's, it trains the model's train_samples (extra.sjf_bsbf). The
+//     paper: "the settings of GPU numbers and training iterations also follow those of
+//     Pollux". Configurations above max_gpus are left out; a model without any keeps rule 6.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model/model_profile.h"
@@ -45,7 +54,14 @@ struct PhillyWorkloadOptions {
     std::uint64_t seed = 1;
     int window_hours = 8;
     int max_gpus = 0;  // 0 = no cap
+    // Per model: (GPU count, global batch) choices (rule 7); empty = the Philly GPU count.
+    std::map<std::string, std::vector<std::pair<int, int>>> configurations;
 };
+
+// The distinct (replicas, batch) configurations per application in Pollux's workload CSVs
+// (name,time,application,num_replicas,batch_size) of a folder, sorted. Throws naming the
+// file on a malformed CSV, or std::invalid_argument when the folder has no workload-*.csv.
+std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(const std::string& workloads_dir);
 
 struct PhillyWindow {
     double start = 0.0;  // seconds since 1970-01-01, a whole hour
