@@ -19,6 +19,7 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
         {"scenario", {cli::scenarioCommand, "create, list, show, duplicate, rename or delete stored scenarios"}},
         {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
         {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
+        {"fit-profile", {cli::fitProfileCommand, "fit SJF-BSBF's speed model to Pollux's measurements (profile set JSON)"}},
         {"experiment", {cli::experimentCommand, "reproduce a paper experiment (synergy: FIFO, 128 GPUs, load sweep)"}},
     };
     return table;

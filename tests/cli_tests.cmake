@@ -60,3 +60,16 @@ add_test(NAME cli_generate_from_philly_too_many_message
          COMMAND ${CLI} generate --from-philly ${PHILLY_FIX} --jobs 3 --out ${CMAKE_CURRENT_BINARY_DIR}/cli_philly_workload3.csv)
 set_tests_properties(cli_generate_from_philly_too_many_message PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "asked for 3 jobs but the busiest Philly window .* holds only 2 jobs")
+# fit-profile on Pollux's measurements (when ../shared/data has them): the table names every
+# model, the file is written; a missing folder fails with one line and writes nothing.
+if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/models/cifar10/placements.csv)
+  add_test(NAME cli_fit_profile
+           COMMAND ${CLI} fit-profile --models ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/models
+                   --out ${CLI_OUT}/fit/sjf-bsbf.json)
+  set_tests_properties(cli_fit_profile PROPERTIES LABELS core
+                       PASS_REGULAR_EXPRESSION "bert.*cifar10.*deepspeech2.*imagenet.*ncf.*yolov3.*wrote 6 models")
+endif()
+add_test(NAME cli_fit_profile_missing COMMAND ${CLI} fit-profile --models ${CLI_OUT}/no-such-folder
+         --out ${CLI_OUT}/fit/never.json)
+set_tests_properties(cli_fit_profile_missing PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "Pollux models folder not found: .*no-such-folder")

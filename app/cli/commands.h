@@ -14,5 +14,6 @@ int scenarioCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
 int experimentCommand(const std::vector<std::string>& args);
+int fitProfileCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

@@ -108,12 +108,12 @@ class TestSynergyProfiles : public QObject {
 
 private slots:
     void builtinNames() {
-        QCOMPARE(builtinProfileNames(), (std::vector<std::string>{"muri", "synergy"}));
+        QCOMPARE(builtinProfileNames(), (std::vector<std::string>{"muri", "sjf-bsbf", "synergy"}));
         QCOMPARE(builtinProfiles().name, std::string("muri"));  // the default stays Muri's
         QCOMPARE(builtinProfiles("muri").models.size(), std::size_t{8});
         const QString msg = errorOf([] { builtinProfiles("gavel"); });
-        expectError(msg, {"gavel", "muri, synergy"});
-        expectError(errorOf([] { builtinProfiles("../clusters/synergy-128"); }), {"muri, synergy"});
+        expectError(msg, {"gavel", "muri, sjf-bsbf, synergy"});
+        expectError(errorOf([] { builtinProfiles("../clusters/synergy-128"); }), {"muri, sjf-bsbf, synergy"});
     }
 
     void fileLoads() {
