@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
@@ -26,6 +27,8 @@ static_assert(std::endian::native == std::endian::little, "segment blobs are sto
 
 // A packed allocation change: t, cpus, memory_gb, speedup (f64 each).
 constexpr std::size_t kAllocationBytes = 32;
+// A packed batch change: t (f64), sub_batch (i32), accumulation_steps (i32), interference (f64).
+constexpr std::size_t kBatchBytes = 24;
 
 namespace {
 
@@ -588,7 +591,11 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
     // Allocation changes grouped per job, each job's in time order.
     std::map<int, std::vector<const AllocationChange*>> by_job;
     for (const AllocationChange& a : r.allocations) by_job[a.job].push_back(&a);
-    const std::size_t total = r.jobs.size() + by_gpu.size() + r.series.size() + by_job.size();
+    // Batch changes likewise.
+    std::map<int, std::vector<const BatchChange*>> batches_by_job;
+    for (const BatchChange& b : r.batches) batches_by_job[b.job].push_back(&b);
+    const std::size_t total =
+        r.jobs.size() + by_gpu.size() + r.series.size() + by_job.size() + batches_by_job.size();
     std::size_t done = 0;
     auto tick = [&] {
         ++done;
@@ -697,6 +704,26 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
             }
         }
         alloc.bind(1, run_id).bind(2, job).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
+        tick();
+    }
+    // Prepared only when needed: a workspace opened at schema 4 (tests of the migration) has no
+    // such table, and a run without batch changes writes as it did there.
+    std::optional<Statement> batch;
+    if (!batches_by_job.empty())
+        batch.emplace(db_.prepare("INSERT INTO run_batches(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)"));
+    for (auto& [job, list] : batches_by_job) {
+        std::stable_sort(list.begin(), list.end(), [](const BatchChange* a, const BatchChange* b) { return a->t < b->t; });
+        blob.resize(list.size() * kBatchBytes);
+        unsigned char* out = blob.data();
+        for (const BatchChange* b : list) {
+            const std::int32_t sub_batch = b->sub_batch, steps = b->accumulation_steps;
+            std::memcpy(out, &b->t, 8);
+            std::memcpy(out + 8, &sub_batch, 4);
+            std::memcpy(out + 12, &steps, 4);
+            std::memcpy(out + 16, &b->interference, 8);
+            out += kBatchBytes;
+        }
+        batch->bind(1, run_id).bind(2, job).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
         tick();
     }
     db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4")
@@ -873,6 +900,32 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
         // Back in time order; the rows were per job, so simultaneous changes come by job.
         std::stable_sort(r.allocations.begin(), r.allocations.end(),
                          [](const AllocationChange& a, const AllocationChange& b) { return a.t < b.t; });
+        Statement batch = db_.prepare("SELECT job, changes, data FROM run_batches WHERE run_id = ?1 ORDER BY job");
+        batch.bind(1, run_id);
+        while (batch.step()) {
+            const int job = batch.intAt(0);
+            const std::int64_t count = batch.int64At(1);
+            const std::vector<unsigned char> data = batch.blobAt(2);
+            if (count < 0 || data.size() != static_cast<std::size_t>(count) * kBatchBytes)
+                throw StoreError(path() + ": run " + std::to_string(run_id) + ", job " + std::to_string(job) +
+                                 ": damaged batch data (" + std::to_string(data.size()) + " bytes for " +
+                                 std::to_string(count) + " changes)");
+            const unsigned char* in = data.data();
+            for (std::int64_t k = 0; k < count; ++k, in += kBatchBytes) {
+                BatchChange b;
+                b.job = job;
+                std::int32_t sub_batch = 0, steps = 0;
+                std::memcpy(&b.t, in, 8);
+                std::memcpy(&sub_batch, in + 8, 4);
+                std::memcpy(&steps, in + 12, 4);
+                std::memcpy(&b.interference, in + 16, 8);
+                b.sub_batch = sub_batch;
+                b.accumulation_steps = steps;
+                r.batches.push_back(b);
+            }
+        }
+        std::stable_sort(r.batches.begin(), r.batches.end(),
+                         [](const BatchChange& a, const BatchChange& b) { return a.t < b.t; });
     }
     Statement series = db_.prepare(
         "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index, storage_utilization, "

@@ -141,9 +141,9 @@ public:
     std::optional<RunInfo> finishedRunWithHash(const std::string& content_hash, const std::string& engine_version);
     std::vector<RunInfo> runs(std::optional<std::int64_t> scenario_id = std::nullopt);
     RunInfo runInfo(std::int64_t run_id);
-    // The whole result: jobs, segments and allocation changes (if with_segments) and series.
-    // Segments come back per GPU sorted by start; allocation changes sorted by time, those of
-    // one instant by job.
+    // The whole result: jobs, segments, allocation and batch changes (if with_segments) and
+    // series. Segments come back per GPU sorted by start; allocation and batch changes sorted
+    // by time, those of one instant by job.
     SimResult loadRun(std::int64_t run_id, bool with_segments = true);
 
     SqliteDb& db() { return db_; }

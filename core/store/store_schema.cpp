@@ -164,8 +164,21 @@ CREATE TABLE run_allocations(
   PRIMARY KEY(run_id, job)) WITHOUT ROWID;
 )sql";
 
+// Version 5: each job's gradient-accumulation changes under the SJF-BSBF mechanisms (who shares
+// a GPU at what sub-batch, and how much sharing slows it): one row per job, its changes packed
+// little-endian as (t f64, sub_batch i32, accumulation_steps i32, interference f64), sorted by
+// t -- read with the segments, by the timeline's tooltips. Migrated runs have none.
+constexpr const char* kSchemaV5 = R"sql(
+CREATE TABLE run_batches(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  job INTEGER NOT NULL,
+  changes INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(run_id, job)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, kSchemaV5};
     return steps;
 }
 

@@ -16,8 +16,9 @@ namespace cl {
 // Bumped whenever the engine can compute a different result for the same input, so that a
 // workspace never reuses a run of an older engine as if it were current. Revision 2: Muri
 // pairs interchangeable jobs by one priority-aware rule. Revision 4: runs record CPU and memory
-// allocations (series and per-job changes).
-constexpr int kEngineRevision = 4;
+// allocations (series and per-job changes). Revision 5: runs record gradient-accumulation
+// changes (SJF-BSBF sub-batches and sharing interference).
+constexpr int kEngineRevision = 5;
 
 std::string engineVersion() { return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision); }
 

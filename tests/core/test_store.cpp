@@ -153,6 +153,12 @@ std::vector<AllocationChange> inStoreOrder(std::vector<AllocationChange> v) {
     return v;
 }
 
+std::vector<BatchChange> inStoreOrder(std::vector<BatchChange> v) {
+    std::stable_sort(v.begin(), v.end(),
+                     [](const BatchChange& a, const BatchChange& b) { return std::tie(a.t, a.job) < std::tie(b.t, b.job); });
+    return v;
+}
+
 // Segments are compared as sets (the store keeps them per GPU, sorted by start); allocation
 // changes in the store's order.
 std::string diffResults(const SimResult& a, const SimResult& b, bool with_segments = true) {
@@ -202,6 +208,16 @@ std::string diffResults(const SimResult& a, const SimResult& b, bool with_segmen
             DIFF_DOUBLE(at + "cpus", aa[k].cpus, ab[k].cpus);
             DIFF_DOUBLE(at + "memory_gb", aa[k].memory_gb, ab[k].memory_gb);
             DIFF_DOUBLE(at + "speedup", aa[k].speedup, ab[k].speedup);
+        }
+        const auto ba = inStoreOrder(a.batches), bb = inStoreOrder(b.batches);
+        DIFF_FIELD("batch count", ba.size(), bb.size());
+        for (std::size_t k = 0; k < ba.size(); ++k) {
+            const std::string at = "batch " + std::to_string(k) + " ";
+            DIFF_FIELD(at + "job", ba[k].job, bb[k].job);
+            DIFF_DOUBLE(at + "t", ba[k].t, bb[k].t);
+            DIFF_FIELD(at + "sub_batch", ba[k].sub_batch, bb[k].sub_batch);
+            DIFF_FIELD(at + "accumulation_steps", ba[k].accumulation_steps, bb[k].accumulation_steps);
+            DIFF_DOUBLE(at + "interference", ba[k].interference, bb[k].interference);
         }
     }
     DIFF_FIELD("series length", a.series.size(), b.series.size());
@@ -386,6 +402,8 @@ SimResult handMadeResult() {
     r.series[2].memory_allocated = 0.0625;
     r.allocations = {{0, 1.5, 12, 250, 2.4}, {2, 10, 3, 62.5, 1}, {2, 60, 1.0 / 3.0, 20.83, 0.1},
                      {0, 60, 24, 500.25, 2.94}};
+    // Jobs 0 and 2 share GPU 0 from t = 50: job 2 accumulates, both slowed by the sharing.
+    r.batches = {{2, 50, 16, 4, 1.8}, {0, 1.5, 64, 1, 1}, {0, 50, 32, 2, 1.0 / 3.0 + 1}, {2, 60, 64, 1, 1}};
     r.summary = {3, 1, 130.25, 130.25, 130.25, 130.25, 130.25, 3.25};
     r.events = 17;
     r.wall_seconds = 0.0625;
@@ -961,8 +979,9 @@ private slots:
             last_done = done;
             last_total = total;
         });
-        // A row per job, per GPU (0, 1, 3, 7), per sample, per job with allocation changes (0, 2).
-        QCOMPARE(last_total, r.jobs.size() + 4 + r.series.size() + 2);
+        // A row per job, per GPU (0, 1, 3, 7), per sample, per job with allocation changes (0, 2),
+        // per job with batch changes (0, 2).
+        QCOMPARE(last_total, r.jobs.size() + 4 + r.series.size() + 2 + 2);
         QCOMPARE(last_done, last_total);
         VERIFY_SAME(diffResults(store.loadRun(run), r));
         QVERIFY(std::isnan(store.loadRun(run).jobs[1].first_start));
@@ -985,9 +1004,26 @@ private slots:
             QCOMPARE(back[3].cpus, 1.0 / 3.0);
         }
         QCOMPARE(scalar(store, "SELECT count(*) FROM run_allocations WHERE run_id = ?1", run), 2LL);
+        {
+            // In time order; of the two changes at t = 50, job 0's first.
+            const std::vector<BatchChange> back = store.loadRun(run).batches;
+            QCOMPARE(back.size(), std::size_t(4));
+            const int jobs[] = {0, 0, 2, 2};
+            const double times[] = {1.5, 50, 50, 60};
+            for (std::size_t k = 0; k < back.size(); ++k) {
+                QCOMPARE(back[k].job, jobs[k]);
+                QCOMPARE(back[k].t, times[k]);
+            }
+            QCOMPARE(back[2].sub_batch, 16);
+            QCOMPARE(back[2].accumulation_steps, 4);
+            QCOMPARE(back[2].interference, 1.8);
+            QCOMPARE(back[1].interference, 1.0 / 3.0 + 1);
+        }
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_batches WHERE run_id = ?1", run), 2LL);
         const SimResult no_segments = store.loadRun(run, false);
         QVERIFY(no_segments.segments.empty());
         QVERIFY(no_segments.allocations.empty());  // read with the segments
+        QVERIFY(no_segments.batches.empty());
         VERIFY_SAME(diffResults(no_segments, r, false));
 
         info = store.runInfo(run);
@@ -1092,7 +1128,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 5), "no workspace schema 5");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 6), "no workspace schema 6");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1191,7 +1227,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 4);
+        QCOMPARE(store.schemaVersion(), 5);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1231,6 +1267,58 @@ private slots:
         VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2", "damaged allocation data",
                            "64 bytes for 3 changes");
         QCOMPARE(store.loadRun(run, false).series.size(), handMadeResult().series.size());
+    }
+
+    void version4WorkspaceMigrates() {
+        const std::string path = freshPath();
+        // A version-4 run: everything but batch changes (saveRun of that schema wrote none).
+        SimResult v4 = handMadeResult();
+        v4.batches.clear();
+        std::int64_t run = 0, scenario = 0;
+        {
+            ScenarioStore old(path, 4);
+            QCOMPARE(old.schemaVersion(), 4);
+            scenario = old.createScenario(specFor("v4", storeSmallInputs(old)));
+            run = old.beginRun(scenario, "v4-engine");
+            old.saveRun(run, v4);
+            QCOMPARE(scalar(old, "SELECT count(*) FROM sqlite_schema WHERE name = 'run_batches'"), 0LL);
+        }
+        ScenarioStore store(path);
+        QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
+        QCOMPARE(store.schemaVersion(), 5);
+        QCOMPARE(integrity(store), std::string("ok"));
+        {
+            SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);
+            Statement v = backup.prepare("PRAGMA user_version");
+            QVERIFY(v.step());
+            QCOMPARE(v.intAt(0), 4);
+        }
+        QCOMPARE(scalar(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'run_batches'"), 1LL);
+
+        // The old run reads as it was, with no batch changes.
+        const SimResult back = store.loadRun(run);
+        VERIFY_SAME(diffResults(back, v4));
+        QVERIFY(back.batches.empty());
+        QCOMPARE(back.allocations.size(), std::size_t(4));
+
+        // New runs keep their batch changes; deleting the scenario deletes them too.
+        const std::int64_t fresh = store.beginRun(scenario, "test");
+        store.saveRun(fresh, handMadeResult());
+        VERIFY_SAME(diffResults(store.loadRun(fresh), handMadeResult()));
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_batches"), 2LL);
+        store.deleteScenario("v4");
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_batches"), 0LL);
+        QCOMPARE(integrity(store), std::string("ok"));
+    }
+
+    void damagedBatchDataIsReported() {
+        ScenarioStore store(freshPath());
+        const std::int64_t run = store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
+        store.saveRun(run, handMadeResult());
+        store.db().prepare("UPDATE run_batches SET changes = 3 WHERE run_id = ?1 AND job = 2").bind(1, run).run();
+        VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2", "damaged batch data",
+                           "48 bytes for 3 changes");
+        QCOMPARE(store.loadRun(run, false).jobs.size(), handMadeResult().jobs.size());
     }
 
     // ---- files that are not (our) workspaces ----------------------------------------------------
