@@ -28,6 +28,41 @@ It gallop(It first, It last, const T& value, Less less) {
     return std::lower_bound(lo, hi, value, less);
 }
 
+// Groups a run's per-job changes (each with .job and .t) by job: job j's are
+// index[begin[j] .. begin[j+1]), in time order (stable, so of simultaneous changes the run's
+// last one comes last and holds).
+template <class Change>
+void indexByJob(const std::vector<Change>& changes, int jobs, std::vector<int>& begin, std::vector<int>& index) {
+    begin.assign(static_cast<std::size_t>(jobs) + 1, 0);
+    for (const auto& c : changes)
+        if (c.job >= 0 && c.job < jobs) ++begin[static_cast<std::size_t>(c.job) + 1];
+    std::partial_sum(begin.begin(), begin.end(), begin.begin());
+    index.resize(static_cast<std::size_t>(begin.back()));
+    std::vector<int> fill(begin.begin(), begin.end() - 1);
+    for (int i = 0; i < static_cast<int>(changes.size()); ++i) {
+        const int j = changes[static_cast<std::size_t>(i)].job;
+        if (j >= 0 && j < jobs) index[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
+    }
+    for (int j = 0; j < jobs; ++j)
+        std::stable_sort(index.begin() + begin[static_cast<std::size_t>(j)],
+                         index.begin() + begin[static_cast<std::size_t>(j) + 1], [&](int a, int b) {
+                             return changes[static_cast<std::size_t>(a)].t < changes[static_cast<std::size_t>(b)].t;
+                         });
+}
+
+// The job's last change at or before t, or nullptr.
+template <class Change>
+const Change* changeAt(const std::vector<Change>& changes, const std::vector<int>& begin, const std::vector<int>& index,
+                       int job, double t) {
+    if (index.empty() || static_cast<std::size_t>(job) + 1 >= begin.size()) return nullptr;
+    const auto first = index.begin() + begin[static_cast<std::size_t>(job)];
+    const auto last = index.begin() + begin[static_cast<std::size_t>(job) + 1];
+    const auto after = std::upper_bound(first, last, t, [&](double time, int c) {
+        return time < changes[static_cast<std::size_t>(c)].t;
+    });
+    return after == first ? nullptr : &changes[static_cast<std::size_t>(*(after - 1))];
+}
+
 const auto kLess = [](double a, double b) { return a < b; };
 const auto kLessEq = [](double a, double b) { return a <= b; };
 
@@ -188,27 +223,10 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
         }
     }
 
-    // Allocation changes by job, each job's in time order (stable: simultaneous changes keep
-    // the run's order, the last one holding), so that a tooltip bisects one job's list.
-    const auto& allocs = m_result->allocations;
-    m_jobAllocBegin.assign(static_cast<std::size_t>(jobs) + 1, 0);
-    for (const auto& a : allocs)
-        if (a.job >= 0 && a.job < jobs) ++m_jobAllocBegin[static_cast<std::size_t>(a.job) + 1];
-    std::partial_sum(m_jobAllocBegin.begin(), m_jobAllocBegin.end(), m_jobAllocBegin.begin());
-    m_jobAlloc.resize(static_cast<std::size_t>(m_jobAllocBegin.back()));
-    {
-        std::vector<int> fill(m_jobAllocBegin.begin(), m_jobAllocBegin.end() - 1);
-        for (int i = 0; i < static_cast<int>(allocs.size()); ++i) {
-            const int j = allocs[static_cast<std::size_t>(i)].job;
-            if (j >= 0 && j < jobs) m_jobAlloc[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
-        }
-        for (int j = 0; j < jobs; ++j)
-            std::stable_sort(m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(j)],
-                             m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(j) + 1],
-                             [&](int a, int b) {
-                                 return allocs[static_cast<std::size_t>(a)].t < allocs[static_cast<std::size_t>(b)].t;
-                             });
-    }
+    // Allocation and batch changes by job, each job's in time order (stable: simultaneous
+    // changes keep the run's order, the last one holding), so that a tooltip bisects one job's list.
+    indexByJob(m_result->allocations, jobs, m_jobAllocBegin, m_jobAlloc);
+    indexByJob(m_result->batches, jobs, m_jobBatchBegin, m_jobBatch);
 
     // Queueing: submit -> first start, on the GPUs where the job first ran.
     for (int j = 0; j < jobs; ++j) {
@@ -453,15 +471,13 @@ std::vector<int> TimelineLayout::segmentsOfJob(int job) const {
 }
 
 const cl::AllocationChange* TimelineLayout::allocationAt(int job, double t) const {
-    if (job < 0 || job >= jobCount() || m_jobAlloc.empty() || std::isnan(t)) return nullptr;
-    const auto& allocs = m_result->allocations;
-    const auto first = m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(job)];
-    const auto last = m_jobAlloc.begin() + m_jobAllocBegin[static_cast<std::size_t>(job) + 1];
-    // The last change at or before t.
-    const auto after = std::upper_bound(first, last, t, [&](double time, int a) {
-        return time < allocs[static_cast<std::size_t>(a)].t;
-    });
-    return after == first ? nullptr : &allocs[static_cast<std::size_t>(*(after - 1))];
+    if (job < 0 || job >= jobCount() || std::isnan(t)) return nullptr;
+    return changeAt(m_result->allocations, m_jobAllocBegin, m_jobAlloc, job, t);
+}
+
+const cl::BatchChange* TimelineLayout::batchAt(int job, double t) const {
+    if (job < 0 || job >= jobCount() || std::isnan(t)) return nullptr;
+    return changeAt(m_result->batches, m_jobBatchBegin, m_jobBatch, job, t);
 }
 
 std::vector<int> TimelineLayout::gpusOfJob(int job) const {
@@ -499,6 +515,26 @@ std::vector<int> TimelineLayout::partnersOfSegment(int segment) const {
             const int other = m_result->segments[static_cast<std::size_t>(m_seg[static_cast<std::size_t>(i)])].job;
             if (other != seg.job) partners.push_back(other);
         }
+    }
+    std::sort(partners.begin(), partners.end());
+    partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
+    return partners;
+}
+
+std::vector<int> TimelineLayout::partnersAt(int segment, double t) const {
+    std::vector<int> partners;
+    if (!m_result || segment < 0 || segment >= static_cast<int>(m_result->segments.size()) || std::isnan(t))
+        return partners;
+    const auto& seg = m_result->segments[static_cast<std::size_t>(segment)];
+    if (seg.gpu < 0 || seg.gpu + 1 >= static_cast<int>(m_gpuLaneBegin.size())) return partners;
+    for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)]; l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
+        const Lane& lane = m_lanes[static_cast<std::size_t>(l)];
+        // Within a lane intervals are disjoint and sorted: the only one that may hold t is the
+        // first ending after it.
+        const auto i = static_cast<std::size_t>(std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, t) - m_t1.begin());
+        if (i >= static_cast<std::size_t>(lane.end) || m_t0[i] > t) continue;
+        const int other = m_result->segments[static_cast<std::size_t>(m_seg[i])].job;
+        if (other != seg.job) partners.push_back(other);
     }
     std::sort(partners.begin(), partners.end());
     partners.erase(std::unique(partners.begin(), partners.end()), partners.end());

@@ -96,6 +96,8 @@ public:
     std::vector<int> partnersOf(int job) const;
     // Jobs sharing segment `segment`'s GPU while that segment runs, sorted.
     std::vector<int> partnersOfSegment(int segment) const;
+    // Jobs holding segment `segment`'s GPU at time t (t0 <= t < t1) besides its own job, sorted.
+    std::vector<int> partnersAt(int segment, double t) const;
     // Wall time during which the job held GPUs it shared with another job.
     double sharedTime(int job) const;
     // Whether the run recorded CPU/memory allocation changes (Synergy mechanisms).
@@ -103,6 +105,11 @@ public:
     // The job's CPU/memory allocation in force at t: its latest change at or before t (a
     // bisection of the job's changes, indexed once per run), or nullptr if it has none by then.
     const cl::AllocationChange* allocationAt(int job, double t) const;
+    // Whether the run recorded gradient-accumulation changes (SJF-BSBF mechanisms).
+    bool hasBatches() const { return !m_jobBatch.empty(); }
+    // The job's sub-batch, accumulation steps and sharing slowdown in force at t, as
+    // allocationAt; nullptr if it has none by then.
+    const cl::BatchChange* batchAt(int job, double t) const;
 
 private:
     struct Lane {
@@ -154,6 +161,9 @@ private:
     // SimResult::allocations, job j's at m_jobAlloc[m_jobAllocBegin[j] .. m_jobAllocBegin[j+1]).
     std::vector<int> m_jobAllocBegin{0};
     std::vector<int> m_jobAlloc;
+    // Batch changes likewise: indices into SimResult::batches.
+    std::vector<int> m_jobBatchBegin{0};
+    std::vector<int> m_jobBatch;
 };
 
 }  // namespace cl::views

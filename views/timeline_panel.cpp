@@ -36,7 +36,14 @@ double paintLegend(QPainter* p, const QRectF& area, const LegendEntries& entries
             x = area.left();
             y += fm.height() * 1.2;
         }
-        if (p) {
+        if (p && !color.isValid()) {
+            // A row split in two lanes, each holding a bar: GPU sharing.
+            const QRectF r(x, y + (fm.height() - box) / 2, box, box);
+            p->fillRect(QRectF(r.left(), r.top(), r.width(), r.height() * 0.45), text);
+            p->fillRect(QRectF(r.left(), r.top() + r.height() * 0.55, r.width(), r.height() * 0.45), text);
+            p->setPen(text);
+            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+        } else if (p) {
             p->fillRect(QRectF(x, y + (fm.height() - box) / 2, box, box), color);
             p->setPen(text);
             p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
@@ -53,7 +60,8 @@ class TimelineLegend : public QWidget {
 public:
     explicit TimelineLegend(QWidget* parent) : QWidget(parent) {
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-        setToolTip(TimelinePanel::tr("What the bar colours mean; hatched grey blocks merge segments too narrow to draw"));
+        setToolTip(TimelinePanel::tr("What the bar colours mean; hatched grey blocks merge segments too narrow to draw; "
+                                     "a GPU row split into lanes shows jobs sharing that GPU"));
     }
     void setEntries(LegendEntries entries) {
         m_entries = std::move(entries);

@@ -76,6 +76,11 @@ QString amount(double v) {
     return QLocale().toString(std::round(v * 10.0) / 10.0, 'g', QLocale::FloatingPointShortest);
 }
 
+// A slowdown or speed ratio to two decimals, without trailing zeros: "1.8", "1.25".
+QString ratio(double v) {
+    return QLocale().toString(std::round(v * 100.0) / 100.0, 'g', QLocale::FloatingPointShortest);
+}
+
 double niceStep(double minStep) {
     static const double steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
                                    21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400};
@@ -397,6 +402,9 @@ std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
     }
     case TimelineColorMode::Job: out.emplace_back(tr("one colour per job (hover a bar for its id)"), colorOfJob(0)); break;
     }
+    // No colour: the legend draws a row split in two for it.
+    if (m_layout.maxLaneCount() > 1)
+        out.emplace_back(tr("GPU row split into lanes = jobs sharing that GPU at the same time"), QColor());
     return out;
 }
 
@@ -436,21 +444,47 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     QStringList lines;
     lines << tr("<b>%1</b> \u2014 %2, %3 GPU(s)").arg(QString::fromStdString(j.id), QString::fromStdString(j.model)).arg(j.gpus);
     lines << tr("here: %1 on %2 GPU %3").arg(span, server).arg(row.gpu - m_layout.serverGpuBegin(row.server));
+    const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
+    const QString at = tickLabel(t, 1, t >= 86400);
     // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
     if (m_layout.hasAllocations()) {
-        const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
         if (const cl::AllocationChange* a = m_layout.allocationAt(item->job, t))
             lines << tr("CPU %1 cores \u00b7 memory %2 GB \u00b7 speed \u00d7%3 vs proportional share (at %4)")
-                         .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2),
-                              tickLabel(t, 1, t >= 86400));
+                         .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2), at);
     }
-    const auto partners = m_layout.partnersOfSegment(item->first);
-    if (partners.empty()) {
+    // Who else holds this GPU at the hovered moment (Muri interleaving, AntMan and SJF-BSBF
+    // sharing), and who else during the rest of the segment.
+    const auto jobName = [&](int k) {
+        const auto& p = m_result->jobs[static_cast<std::size_t>(k)];
+        return tr("%1 (%2)").arg(QString::fromStdString(p.id), QString::fromStdString(p.model));
+    };
+    const auto names = [&](const std::vector<int>& jobs) {
+        QStringList out;
+        for (int k : jobs) out << jobName(k);
+        return out.join(QStringLiteral(", "));
+    };
+    const auto partnersNow = m_layout.partnersAt(item->first, t);
+    std::vector<int> partnersElse;
+    for (int k : m_layout.partnersOfSegment(item->first))
+        if (!std::binary_search(partnersNow.begin(), partnersNow.end(), k)) partnersElse.push_back(k);
+    if (!partnersNow.empty())
+        lines << tr("shares GPU with %1 at %2").arg(names(partnersNow), at);
+    else if (!partnersElse.empty())
+        lines << tr("alone on this GPU at %1").arg(at);
+    else
         lines << tr("alone on this GPU during this segment");
-    } else {
-        QStringList ids;
-        for (int p : partners) ids << QString::fromStdString(m_result->jobs[static_cast<std::size_t>(p)].id);
-        lines << tr("interleaved with: %1").arg(ids.join(QStringLiteral(", ")));
+    if (!partnersElse.empty())
+        lines << tr("shares this GPU with %1 at other times during this segment").arg(names(partnersElse));
+    // The gradient-accumulation setting an SJF-BSBF mechanism gave the job at that moment.
+    if (m_layout.hasBatches()) {
+        if (const cl::BatchChange* b = m_layout.batchAt(item->job, t)) {
+            const QString batch = b->accumulation_steps == 1
+                                      ? tr("sub-batch %1 \u00d7 1 step").arg(b->sub_batch)
+                                      : tr("sub-batch %1 \u00d7 %2 steps").arg(b->sub_batch).arg(b->accumulation_steps);
+            lines << (b->interference > 1.0 + 1e-9
+                          ? tr("%1, slowed \u00d7%2 by sharing (at %3)").arg(batch, ratio(b->interference), at)
+                          : tr("%1, full speed: not slowed by sharing (at %2)").arg(batch, at));
+        }
     }
     lines << tr("iteration time alone: %1").arg(formatDurationExact(j.solo_iteration_time));
     // The shared-period speed is not recorded per segment. It can be derived when the job
@@ -472,6 +506,8 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
                          .arg(formatDurationExact(shared / sharedIters))
                          .arg(QLocale().toString(shared / sharedIters / j.solo_iteration_time, 'f', 2))
                          .arg(formatDuration(shared));
+        else if (m_layout.hasBatches())  // the slowdown is on the sub-batch line
+            lines << tr("time shared with other jobs: %1").arg(formatDuration(shared));
         else
             lines << tr("time shared with other jobs: %1 (shared iteration time not recorded)").arg(formatDuration(shared));
     }

@@ -1,7 +1,7 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
 // count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
 // folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
-// tooltip; and screenshots of the demo run for a look (/tmp/timeline_*.png, /tmp/alloc_*.png).
+// tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the demo run for a look (/tmp/timeline_*.png, /tmp/alloc_*.png).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -89,6 +89,19 @@ std::shared_ptr<cl::SimResult> denseRun(int groups) {
     return r;
 }
 
+// SJF-BSBF-style sharing on 1 server x 2 GPUs over [0, 100]: p (resnet50) alone on GPU 0 from
+// 0, q (bert) joins it at 30 and leaves at 70, both accumulating gradients while they share; r
+// alone on GPU 1 throughout, with a batch setting but no partner.
+std::shared_ptr<cl::SimResult> sharedRun() {
+    auto r = std::make_shared<cl::SimResult>();
+    r->jobs = {makeJob(0, "p", "resnet50", 1, 0, 0, 100), makeJob(1, "q", "bert", 1, 0, 30, 70),
+               makeJob(2, "r", "vgg16", 1, 0, 0, 100)};
+    r->segments = {{0, 0, 100, 0}, {0, 30, 70, 1}, {1, 0, 100, 2}};
+    r->batches = {{0, 0, 64, 1, 1.0},  {1, 30, 16, 4, 1.8}, {0, 30, 32, 2, 1.25},
+                  {0, 70, 64, 1, 1.0}, {2, 0, 128, 1, 1.0}};
+    return r;
+}
+
 int inWindow(const cl::SimResult& r, double t0, double t1, int gpu) {
     return static_cast<int>(std::count_if(r.segments.begin(), r.segments.end(), [&](const cl::GpuSegment& s) {
         return s.gpu == gpu && s.t1 > t0 && s.t0 < t1;
@@ -120,6 +133,7 @@ private slots:
     void drawListsAreCachedPerWindow();
     void twoRunsShareTheVisibleRange();
     void allocationsInTheTooltip();
+    void sharedGpuAndBatchesInTheTooltip();
     void screenshotsOfTheDemoRun();
 };
 
@@ -172,7 +186,13 @@ void TestTimeline::jobUnderPixel() {
     QCOMPARE(v.jobAt(pointAt(v, 55, 1, 0.75)), 2);
     QCOMPARE(v.jobAt(pointAt(v, 65, 1, 0.25)), 1);
     QCOMPARE(v.jobAt(pointAt(v, 65, 2, 0.5)), 3);
-    QVERIFY(v.toolTipAt(pointAt(v, 55, 1, 0.75)).contains(QStringLiteral("interleaved with: b")));
+    // c at 55 s: b is preempted then, but shares the GPU during the rest of c's segment.
+    const QString cTip = v.toolTipAt(pointAt(v, 55, 1, 0.75));
+    QVERIFY2(cTip.contains(QStringLiteral("alone on this GPU at 00:00:5")), qPrintable(cTip));
+    QVERIFY2(cTip.contains(QStringLiteral("shares this GPU with b (bert) at other times during this segment")),
+             qPrintable(cTip));
+    const QString cShared = v.toolTipAt(pointAt(v, 45, 1, 0.75));
+    QVERIFY2(cShared.contains(QStringLiteral("shares GPU with b (bert) at 00:00:4")), qPrintable(cShared));
 }
 
 void TestTimeline::mergedBlocksCountTheirSegments() {
@@ -462,7 +482,7 @@ void TestTimeline::allocationsInTheTooltip() {
     QVERIFY(v.toolTipAt(pointAt(v, 30, 0, 0.5)).contains(QStringLiteral("CPU 9 cores \u00b7 memory 62.5 GB")));
     // c has no allocation changes: nothing about them.
     const QString cTip = v.toolTipAt(pointAt(v, 55, 1, 0.75));
-    QVERIFY(cTip.contains(QStringLiteral("interleaved with: b")));
+    QVERIFY(cTip.contains(QStringLiteral("shares this GPU with b (bert)")));
     QVERIFY2(!cTip.contains(QStringLiteral("cores")), qPrintable(cTip));
 
     // A run without allocations shows nothing new.
@@ -491,6 +511,93 @@ void TestTimeline::allocationsInTheTooltip() {
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
     QVERIFY(tip.grab().save(QStringLiteral("/tmp/alloc_tooltip.png")));
+}
+
+void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
+    TimelineLayout l;
+    l.setData(makeCluster(1, 2), sharedRun());
+    QCOMPARE(l.laneCount(0), 2);  // p and q overlap on GPU 0: two lanes
+    QCOMPARE(l.laneCount(1), 1);
+    QCOMPARE(l.partnersAt(0, 50), std::vector<int>{1});
+    QCOMPARE(l.partnersAt(1, 50), std::vector<int>{0});
+    QVERIFY(l.partnersAt(0, 10).empty());
+    QVERIFY(l.partnersAt(0, 70).empty());  // q's segment ends at 70 (half-open)
+    QVERIFY(l.partnersAt(2, 50).empty());
+    QVERIFY(l.hasBatches());
+    QCOMPARE(l.batchAt(1, 50)->sub_batch, 16);
+    QCOMPARE(l.batchAt(1, 50)->accumulation_steps, 4);
+    QCOMPARE(l.batchAt(0, 29.9)->sub_batch, 64);
+    QCOMPARE(l.batchAt(0, 30)->interference, 1.25);
+    QCOMPARE(l.batchAt(0, 80)->accumulation_steps, 1);
+    QVERIFY(!l.batchAt(1, 10));  // before q's first change
+    QVERIFY(!l.batchAt(3, 10) && !l.batchAt(-1, 10));
+
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(1, 2), sharedRun(), nullptr);
+    v.setVisibleRange(0, 100);
+    // Both bars are drawn: q in the lower lane, p in the upper one, at the same moment.
+    QCOMPARE(v.jobAt(pointAt(v, 50, 0, 0.25)), 0);
+    QCOMPARE(v.jobAt(pointAt(v, 50, 0, 0.75)), 1);
+    const QString qTip = v.toolTipAt(pointAt(v, 50, 0, 0.75));
+    QVERIFY2(qTip.contains(QStringLiteral("<b>q</b>")), qPrintable(qTip));
+    QVERIFY2(qTip.contains(QStringLiteral("shares GPU with p (resnet50) at 00:00:5")), qPrintable(qTip));
+    QVERIFY2(qTip.contains(QStringLiteral("sub-batch 16 \u00d7 4 steps, slowed \u00d71.8 by sharing (at 00:00:5")),
+             qPrintable(qTip));
+    const QString pTip = v.toolTipAt(pointAt(v, 50, 0, 0.25));
+    QVERIFY2(pTip.contains(QStringLiteral("shares GPU with q (bert)")), qPrintable(pTip));
+    QVERIFY2(pTip.contains(QStringLiteral("sub-batch 32 \u00d7 2 steps, slowed \u00d71.25 by sharing")), qPrintable(pTip));
+    // p before q arrives: alone now, q only later in the segment; one pass, full speed.
+    const QString pAlone = v.toolTipAt(pointAt(v, 10, 0, 0.25));
+    QVERIFY2(pAlone.contains(QStringLiteral("alone on this GPU at 00:00:1")), qPrintable(pAlone));
+    QVERIFY2(!pAlone.contains(QStringLiteral("shares GPU with")), qPrintable(pAlone));
+    QVERIFY2(pAlone.contains(QStringLiteral("sub-batch 64 \u00d7 1 step, full speed: not slowed by sharing")),
+             qPrintable(pAlone));
+    // r never overlaps anyone: no partner text at all.
+    const QString rTip = v.toolTipAt(pointAt(v, 50, 1, 0.5));
+    QVERIFY2(rTip.contains(QStringLiteral("<b>r</b>")), qPrintable(rTip));
+    QVERIFY2(rTip.contains(QStringLiteral("alone on this GPU during this segment")), qPrintable(rTip));
+    QVERIFY2(!rTip.contains(QStringLiteral("shares")), qPrintable(rTip));
+    QVERIFY2(rTip.contains(QStringLiteral("sub-batch 128")), qPrintable(rTip));
+    // The legend explains the split rows only when some GPU is shared.
+    const auto hasLaneEntry = [](const TimelineView& view) {
+        const auto entries = view.legend();
+        return std::any_of(entries.begin(), entries.end(), [](const auto& e) {
+            return e.first.contains(QStringLiteral("sharing that GPU")) && !e.second.isValid();
+        });
+    };
+    QVERIFY(hasLaneEntry(v));
+
+    // Without batch changes: no sub-batch text; without overlap: no partner text.
+    auto plain = sharedRun();
+    plain->batches.clear();
+    plain->segments = {{0, 0, 30, 0}, {0, 30, 70, 1}, {1, 0, 100, 2}};
+    v.setRun(makeCluster(1, 2), plain, nullptr);
+    v.setVisibleRange(0, 100);
+    QVERIFY(!v.layout().hasBatches());
+    QVERIFY(!hasLaneEntry(v));
+    const QString qPlain = v.toolTipAt(pointAt(v, 50, 0, 0.5));
+    QVERIFY2(qPlain.contains(QStringLiteral("<b>q</b>")), qPrintable(qPlain));
+    QVERIFY2(!qPlain.contains(QStringLiteral("shares")) && !qPlain.contains(QStringLiteral("sub-batch")),
+             qPrintable(qPlain));
+
+    if (!qEnvironmentVariableIsSet("SHARED_SCREENSHOTS")) return;
+    TimelinePanel panel;
+    panel.resize(1400, 500);
+    panel.setRun(makeCluster(1, 2), sharedRun(), nullptr, QStringLiteral("hand-made SJF-BSBF run"));
+    panel.show();
+    panel.view()->setVisibleRange(0, 100);
+    QCoreApplication::processEvents();
+    QVERIFY(panel.grab().save(QStringLiteral("/tmp/gui_shared_panel.png")));
+    QLabel tip;
+    tip.setTextFormat(Qt::RichText);
+    tip.setText(panel.view()->toolTipAt(pointAt(*panel.view(), 50, 0, 0.75)));
+    tip.setPalette(QToolTip::palette());
+    tip.setFont(QToolTip::font());
+    tip.setAutoFillBackground(true);
+    tip.setMargin(tip.fontMetrics().averageCharWidth());
+    tip.adjustSize();
+    QVERIFY(tip.grab().save(QStringLiteral("/tmp/gui_shared_tooltip.png")));
 }
 
 void TestTimeline::screenshotsOfTheDemoRun() {
