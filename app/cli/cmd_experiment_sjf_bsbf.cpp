@@ -16,6 +16,7 @@
 #include "cli/experiment_sjf_bsbf.h"
 #include "cli/trace_loading.h"
 #include "core/io/atomic_file.h"
+#include "core/io/trace_writers.h"
 #include "core/metrics/size_class_stats.h"
 #include "core/sim/simulator.h"
 #include "core/util/data_paths.h"
@@ -102,6 +103,9 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
                {"pollux-workloads", "DIR", "Pollux's workload CSVs: the GPU counts and batch sizes of each model are "
                                            "drawn from their configurations ('none': the Philly GPU counts)", false,
                 "../shared/data/pollux/workloads"},
+               {"absolute-window", "", "sample from the busiest 8 consecutive hours of the trace instead of the busiest "
+                                       "8 hours of the day over all days (Pollux's rule)"},
+               {"philly-durations", "", "jobs run for their Philly duration instead of training their model's samples"},
                {"jobs", "LIST", "workload sizes", false, "240,480"},
                {"seeds", "LIST", "sampling seeds; each figure is the mean over them", false, "1,2,3,4,5"},
                {"policies", "LIST", "policies of the tables", false, "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf"},
@@ -132,6 +136,8 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
     const cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
     cl::PhillyWorkloadOptions w;
     w.max_gpus = cluster.totalGpus();
+    w.hour_of_day = !args.has("absolute-window");
+    w.keep_philly_duration = args.has("philly-durations");
     if (args.get("pollux-workloads") != "none") w.configurations = cl::polluxConfigurations(args.get("pollux-workloads"));
     const std::vector<cl::PhillyJobRow> rows = cl::readPhillyJobRows(args.get("philly"));
     std::map<std::pair<int, std::uint64_t>, cl::Trace> traces;
@@ -141,6 +147,12 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
             w.seed = seed;
             traces.emplace(std::make_pair(n, seed), cl::phillyBusiestWorkload(rows, w, &profiles).trace);
         }
+
+    const std::filesystem::path out = args.get("out");
+    std::filesystem::create_directories(out);
+    for (const auto& [key, trace] : traces)
+        cl::writeTraceCsv(trace, (out / ("workload_" + std::to_string(key.first) + "_seed" +
+                                         std::to_string(key.second) + ".csv")).string());
 
     std::vector<Cell> cells;
     for (int n : sizes)
@@ -163,8 +175,6 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
     });
     const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-    const std::filesystem::path out = args.get("out");
-    std::filesystem::create_directories(out);
     std::cout << "SJF-BSBF experiment: " << cluster.totalGpus() << " GPUs (" << cluster.name << "), xi " << xi
               << ", profiles " << profiles.name << ", mean over " << seeds.size() << " sampling seed(s); hours\n";
     std::string csv = "jobs,seed,policy,xi,avg_jct_h,large_jct_h,small_jct_h,avg_queue_h,large_queue_h,small_queue_h,"

@@ -99,32 +99,30 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
         for (int g : c.gpus) room = std::min(room, gpu_memory_mb_[g]);
         room -= memoryAt(spr, running_[c.job].sub_batch);
         auto fits = [&](int b) { return memoryAt(spn, b) <= room; };
+        const double xi_n = interference(n.model, r.model, spn);
+        const double xi_r = interference(r.model, n.model, spr);
+        const double remaining_n = n.remaining > 0 ? n.remaining : n.iterations;
+        auto solo = [&](int b) { return remaining_n * soloTimeAt(n, spn, b); };
         if (options_.mode == SharingMode::FirstFit) {
             for (int b : halvingSubBatches(spn.local))
                 if (fits(b)) {
                     c.sub_batch = b;
+                    c.jct_sum = sharedJctSum({r.remaining * r.base_iter_time, solo(b), xi_r, xi_n});
                     break;
                 }
             if (c.sub_batch > 0) sharers.push_back(std::move(c));
             continue;
         }
-        const double xi_n = interference(n.model, r.model, spn);
-        const double xi_r = interference(r.model, n.model, spr);
-        const double remaining_n = n.remaining > 0 ? n.remaining : n.iterations;
-        SubBatchChoice choice = bestSubBatch(
-            spn.local, r.remaining * r.base_iter_time, xi_r, xi_n,
-            [&](int b) { return remaining_n * soloTimeAt(n, spn, b); }, fits);
+        SubBatchChoice choice = bestSubBatch(spn.local, r.remaining * r.base_iter_time, xi_r, xi_n, solo, fits);
         if (!choice.share) continue;
         c.sub_batch = choice.sub_batch;
         c.jct_sum = choice.jct_sum;
         sharers.push_back(std::move(c));
     }
-    if (options_.mode == SharingMode::BestBenefit)
-        std::stable_sort(sharers.begin(), sharers.end(),
-                         [](const Candidate& a, const Candidate& b) { return a.jct_sum < b.jct_sum; });
-    else  // first fit: by the lowest GPU index the partner offers
-        std::stable_sort(sharers.begin(), sharers.end(),
-                         [](const Candidate& a, const Candidate& b) { return a.gpus.front() < b.gpus.front(); });
+    // Both take partners in ascending order of the pair's JCT sum (Algorithm 1, line 16); FFS
+    // differs only in taking every partner that fits, at the largest sub-batch that fits.
+    std::stable_sort(sharers.begin(), sharers.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.jct_sum < b.jct_sum; });
 
     std::vector<int> chosen;
     for (int g = 0; g < total && static_cast<int>(chosen.size()) < n.gpus; ++g)

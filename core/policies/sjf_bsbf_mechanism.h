@@ -7,8 +7,11 @@
 //    Algorithm 2 (Theorem 1's pair test at each memory-feasible sub-batch); those where
 //    sharing beats waiting are taken in ascending order of their JCT sum, their
 //    singly-occupied GPUs added until the job has enough (free GPUs first).
-//  - ffs: first fit (SJF-FFS): free GPUs, then singly-occupied GPUs in index order, no
-//    benefit test; full batch if it fits next to the partner, else the largest sub-batch.
+//  - ffs: SJF-FFS, sharing whenever it fits: no benefit test, full batch if it fits next to
+//    the partner, else the largest sub-batch that does. Partners are taken in the same order
+//    as bsbf's (ascending JCT sum of the pair), so the two differ only in the test and the
+//    sub-batch rule: Fig. 6(b) shows them equal at xi <= 1.25, where the test always passes,
+//    which a different partner order (e.g. by GPU index) would not give.
 // A job that cannot start waits and later jobs are still tried. Sharing jobs run at xi times
 // their iteration time at the chosen sub-batch; a job whose partners have all finished
 // returns to solo speed and its full batch (the largest sub-batch that fits alone).

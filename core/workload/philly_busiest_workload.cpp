@@ -115,22 +115,76 @@ PhillyWindow findBusiestWindow(const std::vector<PhillyJobRow>& rows, int window
     return win;
 }
 
+namespace {
+// Seconds from the most recent `first_hour`:00 of the day to the submission.
+double secondsIntoHoursOfDay(double submit, int first_hour) {
+    const double day = 24 * kHour;
+    double into_day = std::fmod(submit, day);
+    if (into_day < 0) into_day += day;
+    double offset = into_day - first_hour * kHour;
+    if (offset < 0) offset += day;
+    return offset;
+}
+}  // namespace
+
+PhillyWindow findBusiestHoursOfDay(const std::vector<PhillyJobRow>& rows, int window_hours) {
+    if (window_hours < 1 || window_hours > 24)
+        throw std::invalid_argument("window_hours must be 1..24 for hours of the day, got " + std::to_string(window_hours));
+    int per_hour[24] = {};
+    bool any = false;
+    for (const PhillyJobRow& r : rows)
+        if (passesPolluxFilter(r)) {
+            ++per_hour[static_cast<int>(secondsIntoHoursOfDay(r.submit, 0) / kHour) % 24];
+            any = true;
+        }
+    if (!any) throw std::invalid_argument("no Philly job lasts at least 60 s with under 1000 GPU-hours");
+    int best = -1, best_start = 0;
+    for (int h = 0; h < 24; ++h) {
+        int sum = 0;
+        for (int k = 0; k < window_hours; ++k) sum += per_hour[(h + k) % 24];
+        if (sum > best) best = sum, best_start = h;
+    }
+    PhillyWindow win;
+    win.start = best_start * kHour;
+    win.hours = window_hours;
+    win.jobs = best;
+    win.eligible = best;
+    return win;
+}
+
 PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, const PhillyWorkloadOptions& o,
                                      const ProfileSet* profiles) {
     if (o.jobs < 0) throw std::invalid_argument("the job count must not be negative, got " + std::to_string(o.jobs));
     if (o.max_gpus < 0) throw std::invalid_argument("max_gpus must not be negative, got " + std::to_string(o.max_gpus));
     PhillyWorkload out;
-    out.window = findBusiestWindow(rows, o.window_hours);
-    const double end = out.window.start + out.window.hours * kHour;
-
     std::vector<PhillyJobRow> pool;
-    for (const PhillyJobRow& r : rows)
-        if (passesPolluxFilter(r) && r.submit >= out.window.start && r.submit < end &&
-            (o.max_gpus == 0 || r.gpus <= o.max_gpus))
-            pool.push_back(r);
+    std::string window_text;
+    if (o.hour_of_day) {
+        out.window = findBusiestHoursOfDay(rows, o.window_hours);
+        const int first = static_cast<int>(out.window.start / kHour);
+        for (const PhillyJobRow& r : rows) {
+            if (!passesPolluxFilter(r) || (o.max_gpus != 0 && r.gpus > o.max_gpus)) continue;
+            const double offset = secondsIntoHoursOfDay(r.submit, first);
+            if (offset >= o.window_hours * kHour) continue;
+            PhillyJobRow shifted = r;
+            shifted.submit = offset;  // seconds since the window's start on the job's own day
+            pool.push_back(shifted);
+        }
+        char text[64];
+        std::snprintf(text, sizeof text, "%02d:00-%02d:00 of every day", first, (first + o.window_hours) % 24);
+        window_text = text;
+        out.window.start = 0.0;
+    } else {
+        out.window = findBusiestWindow(rows, o.window_hours);
+        const double end = out.window.start + out.window.hours * kHour;
+        for (const PhillyJobRow& r : rows)
+            if (passesPolluxFilter(r) && r.submit >= out.window.start && r.submit < end &&
+                (o.max_gpus == 0 || r.gpus <= o.max_gpus))
+                pool.push_back(r);
+        window_text = formatPhillyTime(out.window.start) + " + " + std::to_string(o.window_hours) + " h";
+    }
     std::sort(pool.begin(), pool.end(), earlier);
     out.window.eligible = static_cast<int>(pool.size());
-    const std::string window_text = formatPhillyTime(out.window.start) + " + " + std::to_string(o.window_hours) + " h";
     if (static_cast<std::size_t>(o.jobs) > pool.size())
         throw std::invalid_argument(
             "asked for " + std::to_string(o.jobs) + " jobs but the busiest Philly window (" + window_text + ") holds only " +
@@ -163,7 +217,7 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
                 const auto& [gpus, batch] = fitting[rng.below(fitting.size())];
                 j.gpus = gpus;
                 j.batch_size = batch;
-                j.duration = 0.0;  // trains the model's samples (rule 7)
+                if (!o.keep_philly_duration) j.duration = 0.0;  // trains the model's samples (rule 7)
             }
         }
         t.jobs.push_back(std::move(j));

@@ -9,6 +9,10 @@
 //     whole hour between the first and the last submission (absolute time, not hour of day
 //     as Pollux uses), the one with the most filtered submissions; ties to the earliest.
 //     Timestamps are taken as they stand (no time zone).
+//  2b. With hour_of_day (what Pollux's generator does, and what the experiment uses): the
+//     `window_hours` hours of the day (e.g. 02:00-10:00) in which the most filtered jobs were
+//     submitted over all days of the trace; every such job is a candidate and its submit
+//     time is the seconds since the window's start hour on its own day.
 //  3. With max_gpus > 0, jobs of the window needing more GPUs are dropped (they could never
 //     run on the cluster); the window itself is chosen before this cap.
 //  4. Sample `jobs` of the window's jobs uniformly without replacement: the window's rows in
@@ -54,6 +58,12 @@ struct PhillyWorkloadOptions {
     std::uint64_t seed = 1;
     int window_hours = 8;
     int max_gpus = 0;  // 0 = no cap
+    // Rule 2 by hours of the day as Pollux's generator does (rule 2b); false = one absolute
+    // window of consecutive hours.
+    bool hour_of_day = false;
+    // Rule 7 with the Philly run time kept as the job's solo run time instead of the model's
+    // training samples.
+    bool keep_philly_duration = false;
     // Per model: (GPU count, global batch) choices (rule 7); empty = the Philly GPU count.
     std::map<std::string, std::vector<std::pair<int, int>>> configurations;
 };
@@ -85,6 +95,9 @@ bool passesPolluxFilter(const PhillyJobRow& row);
 // Busiest window of the rows passing the filter (rule step 2). Throws std::invalid_argument
 // when window_hours < 1 or no row passes the filter.
 PhillyWindow findBusiestWindow(const std::vector<PhillyJobRow>& rows, int window_hours);
+
+// Busiest hours of the day (rule 2b): start = the first hour's seconds since midnight.
+PhillyWindow findBusiestHoursOfDay(const std::vector<PhillyJobRow>& rows, int window_hours);
 
 // Throws std::invalid_argument on bad options and when the window holds fewer eligible jobs
 // than asked for (the message states how many it holds).
