@@ -32,6 +32,13 @@ std::vector<int> halvingSubBatches(int local_batch) {
     return out;
 }
 
+std::vector<int> fastestFrom(const std::vector<double>& solo) {
+    std::vector<int> best(solo.size());
+    for (int i = static_cast<int>(solo.size()) - 1; i >= 0; --i)
+        best[i] = (i + 1 < static_cast<int>(solo.size()) && solo[best[i + 1]] < solo[i]) ? best[i + 1] : i;
+    return best;
+}
+
 SubBatchChoice bestSubBatch(int local_batch, double running_remaining, double xi_running, double xi_new,
                             const std::function<double(int)>& new_solo, const std::function<bool(int)>& fits) {
     SubBatchChoice best;

@@ -37,4 +37,11 @@ SubBatchChoice bestSubBatch(int local_batch, double running_remaining, double xi
 // The sub-batches Algorithm 2 tries, largest first.
 std::vector<int> halvingSubBatches(int local_batch);
 
+// Every JCT sum above grows with P_N, so Algorithm 2's choice is the fastest sub-batch that
+// fits (ties to the larger). With sub-batches largest first and memory growing with the
+// sub-batch, the ones that fit are a suffix: fastestFrom(solo)[first_fitting] is the choice.
+// solo[i] is N's solo time at the i-th sub-batch; each entry is the index of the smallest
+// value among solo[i..] (ties to the smaller index, i.e. the larger sub-batch).
+std::vector<int> fastestFrom(const std::vector<double>& solo);
+
 }  // namespace cl

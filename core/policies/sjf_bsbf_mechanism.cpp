@@ -15,123 +15,129 @@ SharingScheduler::SharingScheduler(std::string name, std::unique_ptr<PriorityOrd
                                    std::unique_ptr<Placement> placement)
     : name_(std::move(name)), order_(std::move(order)), options_(options), placement_(std::move(placement)) {}
 
+// The job's speed tables: its own solo iteration time (as the engine resolved it) scaled by
+// Eq. 7 from the reference sub-batch to each candidate sub-batch.
 const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, const SchedulerInput& in) {
     JobSpeed& sp = speed_[s.index];
     if (sp.known) return sp;
     sp.known = true;
     const ModelProfile* model = in.profiles ? in.profiles->find(std::string(s.model)) : nullptr;
-    if (model) {
-        sp.acc = accumulationProfileOf(*model);
-        sp.fixed_memory_mb = model->gpu_memory_mb;
+    if (model) sp.acc = accumulationProfileOf(*model);
+    if (!sp.acc) {
+        sp.subs = {1};
+        sp.iter_at = {s.base_iter_time};
+        sp.memory_at = {model ? model->gpu_memory_mb : 0.0};
+        sp.fastest_from = {0};
+        return sp;
     }
-    if (sp.acc) {
-        sp.batch = s.batch_size > 0 ? s.batch_size : sp.acc->default_batch;
-        sp.local = localBatch(sp.batch, s.gpus);
-        sp.servers = consolidatedServers(s.gpus, sp.acc->reference_gpus_per_server);
-        const int ref = std::max(1, largestFittingSubBatch(*sp.acc, sp.local, sp.acc->reference_gpu_memory_mb));
-        sp.reference_time = accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, ref);
+    sp.plain_interference = sp.acc->interference.empty();
+    sp.batch = s.batch_size > 0 ? s.batch_size : sp.acc->default_batch;
+    sp.local = localBatch(sp.batch, s.gpus);
+    sp.servers = consolidatedServers(s.gpus, sp.acc->reference_gpus_per_server);
+    const int ref = std::max(1, largestFittingSubBatch(*sp.acc, sp.local, sp.acc->reference_gpu_memory_mb));
+    sp.reference_time = accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, ref);
+    sp.subs = halvingSubBatches(sp.local);
+    for (int b : sp.subs) {
+        sp.iter_at.push_back(s.base_iter_time * accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, b) /
+                             sp.reference_time);
+        sp.memory_at.push_back(workerMemoryMb(*sp.acc, b));
     }
+    sp.fastest_from = fastestFrom(sp.iter_at);
     return sp;
 }
 
-// The job's own solo iteration time (as the engine resolved it) scaled by Eq. 7 from the
-// reference sub-batch to `sub_batch`.
-double SharingScheduler::soloTimeAt(const JobState& s, const JobSpeed& sp, int sub_batch) const {
-    if (!sp.acc || sp.reference_time <= 0) return s.base_iter_time;
-    return s.base_iter_time * accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, sub_batch) /
-           sp.reference_time;
+int SharingScheduler::subIndex(const JobSpeed& sp, int sub_batch) const {
+    for (std::size_t i = 0; i < sp.subs.size(); ++i)
+        if (sp.subs[i] <= sub_batch) return static_cast<int>(i);
+    return static_cast<int>(sp.subs.size()) - 1;
 }
 
-double SharingScheduler::memoryAt(const JobSpeed& sp, int sub_batch) const {
-    return sp.acc ? workerMemoryMb(*sp.acc, sub_batch) : sp.fixed_memory_mb;
-}
-
-int SharingScheduler::fullSubBatch(const JobSpeed& sp, double gpu_memory_mb) const {
-    if (!sp.acc) return 1;
-    return std::max(1, largestFittingSubBatch(*sp.acc, sp.local, gpu_memory_mb));
-}
-
-double SharingScheduler::interference(std::string_view, std::string_view partner, const JobSpeed& sp) const {
+double SharingScheduler::interference(std::string_view partner, const JobSpeed& sp) const {
     if (options_.interference > 0) return options_.interference;
-    if (sp.acc) {
+    if (!sp.plain_interference) {
         auto it = sp.acc->interference.find(std::string(partner));
         if (it != sp.acc->interference.end()) return it->second;
     }
     return kDefaultInterference;
 }
 
+void SharingScheduler::collectPartners(const SchedulerInput& in, const std::vector<int>& holder) {
+    partners_.clear();
+    free_gpus_ = 0;
+    single_gpus_ = 0;
+    std::vector<int>& slot = slot_scratch_;
+    slot.assign(in.by_index.size(), -1);
+    const int total = static_cast<int>(holder.size()) / 2;
+    for (int g = 0; g < total; ++g) {
+        const int r = holder[2 * g];
+        if (r == kFree) {
+            ++free_gpus_;
+            continue;
+        }
+        if (holder[2 * g + 1] != kFree) continue;
+        ++single_gpus_;
+        if (slot[r] < 0) {
+            slot[r] = static_cast<int>(partners_.size());
+            const JobState& s = *in.by_index[r];
+            const JobSpeed& sp = speedOf(s, in);
+            Partner p;
+            p.job = r;
+            p.room_mb = std::numeric_limits<double>::infinity();
+            p.remaining_solo = s.remaining * s.base_iter_time;
+            p.room_mb = -sp.memory_at[subIndex(sp, std::max(running_[r].sub_batch, 1))];
+            partners_.push_back(std::move(p));
+        }
+        partners_[slot[r]].gpus.push_back(g);
+    }
+    for (Partner& p : partners_) {
+        double tightest = std::numeric_limits<double>::infinity();
+        for (int g : p.gpus) tightest = std::min(tightest, gpu_memory_mb_[g]);
+        p.room_mb += tightest;
+    }
+    partners_valid_ = true;
+}
+
 bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, std::vector<int>& holder,
                                    Decision& d) {
-    const int total = static_cast<int>(holder.size()) / 2;
+    if (!partners_valid_) collectPartners(in, holder);
+    if (free_gpus_ + single_gpus_ < n.gpus) return false;
     const JobSpeed& spn = speedOf(n, in);
-    int free_count = 0;
-    int single_count = 0;
-    for (int g = 0; g < total; ++g) {
-        if (holder[2 * g] == kFree) ++free_count;
-        else if (holder[2 * g + 1] == kFree) ++single_count;
-    }
-    if (free_count + single_count < n.gpus) return false;
+    const double remaining_n = n.remaining > 0 ? n.remaining : n.iterations;
 
-    // Candidate partners: running jobs alone on at least one GPU, each with the GPUs where it
-    // is alone (in index order) and the sub-batch N would train at next to it.
-    struct Candidate {
-        int job;
-        std::vector<int> gpus;
+    struct Sharer {
+        const Partner* partner;
         int sub_batch;
         double jct_sum;
     };
-    std::vector<Candidate> candidates;
-    std::vector<int> slot(in.by_index.size(), -1);
-    for (int g = 0; g < total; ++g) {
-        const int r = holder[2 * g];
-        if (r == kFree || holder[2 * g + 1] != kFree) continue;
-        if (slot[r] < 0) {
-            slot[r] = static_cast<int>(candidates.size());
-            candidates.push_back({r, {}, 0, 0.0});
-        }
-        candidates[slot[r]].gpus.push_back(g);
-    }
-    std::vector<Candidate> sharers;
-    for (Candidate& c : candidates) {
-        const JobState& r = *in.by_index[c.job];
-        const JobSpeed& spr = speedOf(r, in);
-        double room = std::numeric_limits<double>::infinity();
-        for (int g : c.gpus) room = std::min(room, gpu_memory_mb_[g]);
-        room -= memoryAt(spr, running_[c.job].sub_batch);
-        auto fits = [&](int b) { return memoryAt(spn, b) <= room; };
-        const double xi_n = interference(n.model, r.model, spn);
-        const double xi_r = interference(r.model, n.model, spr);
-        const double remaining_n = n.remaining > 0 ? n.remaining : n.iterations;
-        auto solo = [&](int b) { return remaining_n * soloTimeAt(n, spn, b); };
-        if (options_.mode == SharingMode::FirstFit) {
-            for (int b : halvingSubBatches(spn.local))
-                if (fits(b)) {
-                    c.sub_batch = b;
-                    c.jct_sum = sharedJctSum({r.remaining * r.base_iter_time, solo(b), xi_r, xi_n});
-                    break;
-                }
-            if (c.sub_batch > 0) sharers.push_back(std::move(c));
-            continue;
-        }
-        SubBatchChoice choice = bestSubBatch(spn.local, r.remaining * r.base_iter_time, xi_r, xi_n, solo, fits);
-        if (!choice.share) continue;
-        c.sub_batch = choice.sub_batch;
-        c.jct_sum = choice.jct_sum;
-        sharers.push_back(std::move(c));
+    std::vector<Sharer> sharers;
+    for (const Partner& p : partners_) {
+        // Sub-batches that fit next to the partner are a suffix of the candidates.
+        std::size_t first = 0;
+        while (first < spn.subs.size() && spn.memory_at[first] > p.room_mb) ++first;
+        if (first == spn.subs.size()) continue;
+        const JobState& r = *in.by_index[p.job];
+        const JobSpeed& spr = speed_[p.job];
+        // FFS: the largest sub-batch that fits; BSBF: Algorithm 2, the fastest that fits.
+        const int i = options_.mode == SharingMode::FirstFit ? static_cast<int>(first) : spn.fastest_from[first];
+        const PairTimes pair{p.remaining_solo, remaining_n * spn.iter_at[i], interference(n.model, spr),
+                             interference(r.model, spn)};
+        if (options_.mode == SharingMode::BestBenefit && !shareBeatsWaiting(pair)) continue;
+        sharers.push_back({&p, spn.subs[i], sharedJctSum(pair)});
     }
     // Both take partners in ascending order of the pair's JCT sum (Algorithm 1, line 16); FFS
     // differs only in taking every partner that fits, at the largest sub-batch that fits.
     std::stable_sort(sharers.begin(), sharers.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.jct_sum < b.jct_sum; });
+                     [](const Sharer& a, const Sharer& b) { return a.jct_sum < b.jct_sum; });
 
+    const int total = static_cast<int>(holder.size()) / 2;
     std::vector<int> chosen;
     for (int g = 0; g < total && static_cast<int>(chosen.size()) < n.gpus; ++g)
         if (holder[2 * g] == kFree) chosen.push_back(g);
     int sub_batch = std::numeric_limits<int>::max();
-    for (const Candidate& c : sharers) {
+    for (const Sharer& s : sharers) {
         if (static_cast<int>(chosen.size()) >= n.gpus) break;
-        sub_batch = std::min(sub_batch, c.sub_batch);
-        for (int g : c.gpus) {
+        sub_batch = std::min(sub_batch, s.sub_batch);
+        for (int g : s.partner->gpus) {
             if (static_cast<int>(chosen.size()) >= n.gpus) break;
             chosen.push_back(g);
         }
@@ -146,6 +152,7 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
             holder[2 * g + 1] = n.index;
         }
     }
+    partners_valid_ = false;
     running_[n.index] = {sub_batch, 1.0};
     d.start.push_back({n.index, std::move(chosen)});
     return true;
@@ -182,6 +189,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
             }
         }
     }
+    partners_valid_ = false;
 
     Decision d;
     order_->rank(in, ranked_);
@@ -192,6 +200,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         if (free_->totalFree() >= s.gpus && placement_->place(s.gpus, *free_, a.gpus)) {
             for (int g : a.gpus) holder[2 * g] = j;
             running_[j] = {0, 1.0};
+            partners_valid_ = false;
             d.start.push_back(std::move(a));
         } else {
             startShared(s, in, holder, d);
@@ -199,23 +208,28 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
     }
 
     // Every running job's speed from who shares its GPUs now: sharing jobs run at xi times
-    // their time at their sub-batch; a job alone returns to its full batch.
+    // their time at their sub-batch; a job alone returns to its full batch (the largest
+    // sub-batch that fits its GPUs alone).
     auto emit = [&](int j, std::vector<int> gpus) {
         const JobState& s = *in.by_index[j];
         const JobSpeed& sp = speedOf(s, in);
         double xi = 1.0;
-        double room = std::numeric_limits<double>::infinity();
+        double memory = std::numeric_limits<double>::infinity();
         for (int g : gpus) {
-            room = std::min(room, gpu_memory_mb_[g]);
+            memory = std::min(memory, gpu_memory_mb_[g]);
             const int other = holder[2 * g] == j ? holder[2 * g + 1] : holder[2 * g];
             if (other == kFree) continue;
-            xi = std::max(xi, interference(s.model, in.by_index[other]->model, sp));
+            xi = std::max(xi, interference(in.by_index[other]->model, sp));
         }
         Running& state = running_[j];
-        if (xi == 1.0 || state.sub_batch <= 0) state.sub_batch = fullSubBatch(sp, room);
+        if (xi == 1.0 || state.sub_batch <= 0) {
+            std::size_t i = 0;
+            while (i + 1 < sp.subs.size() && sp.memory_at[i] > memory) ++i;
+            state.sub_batch = sp.subs[i];
+        }
         state.xi = xi;
         Assignment a{j, std::move(gpus)};
-        a.iteration_time = xi * soloTimeAt(s, sp, state.sub_batch);
+        a.iteration_time = xi * sp.iter_at[subIndex(sp, state.sub_batch)];
         if (sp.acc) {
             a.sub_batch = state.sub_batch;
             a.accumulation_steps = (sp.local + state.sub_batch - 1) / state.sub_batch;

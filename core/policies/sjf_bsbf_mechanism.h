@@ -62,19 +62,30 @@ private:
         int batch = 0;
         int local = 1;
         int servers = 1;
-        double fixed_memory_mb = 0.0;
         double reference_time = 0.0;  // Eq. 7 at the sub-batch the engine's solo time assumes
+        bool plain_interference = true;  // no per-pair ratios: every ratio is the default
+        // Algorithm 2's candidates, largest first ({1} without a speed model): solo seconds
+        // per iteration and worker memory at each, and the fastest from each on.
+        std::vector<int> subs;
+        std::vector<double> iter_at;
+        std::vector<double> memory_at;
+        std::vector<int> fastest_from;
     };
     struct Running {  // per running job index, the mechanism's own state
         int sub_batch = 0;
         double xi = 1.0;
     };
+    struct Partner {  // a running job alone on some GPUs, as a new job's candidate partner
+        int job = 0;
+        std::vector<int> gpus;      // the GPUs it holds alone, in index order
+        double room_mb = 0.0;       // GPU memory it leaves free on the tightest of them
+        double remaining_solo = 0.0;  // P_R, seconds
+    };
 
     const JobSpeed& speedOf(const JobState& s, const SchedulerInput& in);
-    double soloTimeAt(const JobState& s, const JobSpeed& sp, int sub_batch) const;
-    double memoryAt(const JobSpeed& sp, int sub_batch) const;
-    int fullSubBatch(const JobSpeed& sp, double gpu_memory_mb) const;
-    double interference(std::string_view model, std::string_view partner, const JobSpeed& sp) const;
+    int subIndex(const JobSpeed& sp, int sub_batch) const;
+    double interference(std::string_view partner, const JobSpeed& sp) const;
+    void collectPartners(const SchedulerInput& in, const std::vector<int>& holder);
     bool startShared(const JobState& s, const SchedulerInput& in, std::vector<int>& holder, Decision& d);
 
     std::string name_;
@@ -87,6 +98,11 @@ private:
     std::vector<JobSpeed> speed_;
     std::vector<Running> running_;
     std::vector<int> ranked_;
+    std::vector<Partner> partners_;  // valid until a job starts
+    bool partners_valid_ = false;
+    std::vector<int> slot_scratch_;
+    int free_gpus_ = 0;
+    int single_gpus_ = 0;
 };
 
 }  // namespace cl

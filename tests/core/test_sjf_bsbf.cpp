@@ -200,6 +200,13 @@ private slots:
             }
             QVERIFY(fits(c.sub_batch));
             QCOMPARE(c.jct_sum, best);
+            // The table shortcut the mechanism uses picks the same sub-batch.
+            std::vector<int> subs = halvingSubBatches(local);
+            std::vector<double> times;
+            for (int b : subs) times.push_back(solo(b));
+            std::size_t first = 0;
+            while (!fits(subs[first])) ++first;
+            QCOMPARE(subs[fastestFrom(times)[first]], c.sub_batch);
         }
     }
 
