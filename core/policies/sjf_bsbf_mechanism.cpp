@@ -46,6 +46,14 @@ const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, c
     return sp;
 }
 
+int SharingScheduler::fullSubBatch(const JobSpeed& sp, const std::vector<int>& gpus) const {
+    double memory = std::numeric_limits<double>::infinity();
+    for (int g : gpus) memory = std::min(memory, gpu_memory_mb_[g]);
+    std::size_t i = 0;
+    while (i + 1 < sp.subs.size() && sp.memory_at[i] > memory) ++i;
+    return sp.subs[i];
+}
+
 int SharingScheduler::subIndex(const JobSpeed& sp, int sub_batch) const {
     for (std::size_t i = 0; i < sp.subs.size(); ++i)
         if (sp.subs[i] <= sub_batch) return static_cast<int>(i);
@@ -84,7 +92,7 @@ void SharingScheduler::collectPartners(const SchedulerInput& in, const std::vect
             p.job = r;
             p.room_mb = std::numeric_limits<double>::infinity();
             p.remaining_solo = s.remaining * s.base_iter_time;
-            p.room_mb = -sp.memory_at[subIndex(sp, std::max(running_[r].sub_batch, 1))];
+            p.room_mb = -sp.memory_at[subIndex(sp, running_[r].sub_batch)];
             partners_.push_back(std::move(p));
         }
         partners_[slot[r]].gpus.push_back(g);
@@ -199,7 +207,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         Assignment a{j, {}};
         if (free_->totalFree() >= s.gpus && placement_->place(s.gpus, *free_, a.gpus)) {
             for (int g : a.gpus) holder[2 * g] = j;
-            running_[j] = {0, 1.0};
+            running_[j] = {fullSubBatch(speedOf(s, in), a.gpus), 1.0};
             partners_valid_ = false;
             d.start.push_back(std::move(a));
         } else {
@@ -214,19 +222,13 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         const JobSpeed& sp = speedOf(s, in);
         double xi = 1.0;
-        double memory = std::numeric_limits<double>::infinity();
         for (int g : gpus) {
-            memory = std::min(memory, gpu_memory_mb_[g]);
             const int other = holder[2 * g] == j ? holder[2 * g + 1] : holder[2 * g];
             if (other == kFree) continue;
             xi = std::max(xi, interference(in.by_index[other]->model, sp));
         }
         Running& state = running_[j];
-        if (xi == 1.0 || state.sub_batch <= 0) {
-            std::size_t i = 0;
-            while (i + 1 < sp.subs.size() && sp.memory_at[i] > memory) ++i;
-            state.sub_batch = sp.subs[i];
-        }
+        if (xi == 1.0 || state.sub_batch <= 0) state.sub_batch = fullSubBatch(sp, gpus);
         state.xi = xi;
         Assignment a{j, std::move(gpus)};
         a.iteration_time = xi * sp.iter_at[subIndex(sp, state.sub_batch)];

@@ -84,6 +84,8 @@ private:
 
     const JobSpeed& speedOf(const JobState& s, const SchedulerInput& in);
     int subIndex(const JobSpeed& sp, int sub_batch) const;
+    // The largest candidate sub-batch whose worker fits alone on every one of the GPUs.
+    int fullSubBatch(const JobSpeed& sp, const std::vector<int>& gpus) const;
     double interference(std::string_view partner, const JobSpeed& sp) const;
     void collectPartners(const SchedulerInput& in, const std::vector<int>& holder);
     bool startShared(const JobState& s, const SchedulerInput& in, std::vector<int>& holder, Decision& d);
