@@ -43,6 +43,18 @@ add_test(NAME cli_experiment_synergy_small
                  --db ${CLI_OUT}/experiment/ws.clusterloom --out ${CLI_OUT}/experiment)
 set_tests_properties(cli_experiment_synergy_small PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "load sweep: 6 runs stored.*jct_vs_load.svg")
+# The SJF-BSBF experiment end to end on small workloads (the full one is labelled experiment).
+if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
+  add_test(NAME cli_experiment_sjf_bsbf_small
+           COMMAND ${CLI} experiment sjf-bsbf --jobs 60,90 --seeds 1 --xi-sweep 1.0,2.0 --check sweep
+                   --philly ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv
+                   --pollux-workloads ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/workloads
+                   --out ${CLI_OUT}/experiment-sjf-bsbf)
+  set_tests_properties(cli_experiment_sjf_bsbf_small PROPERTIES LABELS core
+                       PASS_REGULAR_EXPRESSION "60 jobs.*sjf-bsbf.*90 jobs.*Fig. 6\\(b\\).*14 simulations in")
+endif()
+add_test(NAME cli_experiment_sjf_bsbf_bad_check COMMAND ${CLI} experiment sjf-bsbf --check nope --jobs 1 --seeds 1)
+set_tests_properties(cli_experiment_sjf_bsbf_bad_check PROPERTIES LABELS core WILL_FAIL TRUE)
 add_test(NAME cli_experiment_unknown COMMAND ${CLI} experiment nope)
 set_tests_properties(cli_experiment_unknown PROPERTIES LABELS core WILL_FAIL TRUE)
 

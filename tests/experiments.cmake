@@ -10,3 +10,16 @@ add_test(NAME experiment_synergy_fifo
                  --seeds 42,1,2,3,4,5,6,7,8,9
                  --db ${EXPERIMENT_OUT}/synergy.clusterloom --out ${EXPERIMENT_OUT}/synergy)
 set_tests_properties(experiment_synergy_fifo PROPERTIES LABELS experiment TIMEOUT 3600)
+
+# SJF-BSBF, 64 GPUs, 240 and 480 jobs from the busiest hours of the Philly trace with Pollux's
+# configurations, ten sampling seeds: Tables III-IV and the Fig. 6(b) sweep. The sweep's claims
+# are checked; the tables' order is reported (README explains where it differs).
+if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
+  add_test(NAME experiment_sjf_bsbf
+           COMMAND $<TARGET_FILE:clusterloom-cli> experiment sjf-bsbf --check sweep
+                   --seeds 1,2,3,4,5,6,7,8,9,10
+                   --philly ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv
+                   --pollux-workloads ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/workloads
+                   --out ${EXPERIMENT_OUT}/sjf-bsbf)
+  set_tests_properties(experiment_sjf_bsbf PROPERTIES LABELS experiment TIMEOUT 600)
+endif()

@@ -1,5 +1,6 @@
 #include "core/metrics/size_class_stats.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cl {
@@ -8,7 +9,7 @@ namespace {
 void add(SizeClassStats& s, const JobRecord& j) {
     ++s.jobs;
     s.avg_jct += j.jct;
-    s.avg_queueing += std::isfinite(j.queueing_delay) ? j.queueing_delay : 0.0;
+    s.avg_queueing += std::max(0.0, j.pending_time);
 }
 void finish(SizeClassStats& s) {
     if (s.jobs == 0) return;

@@ -373,6 +373,75 @@ private slots:
         QCOMPARE(res.summary.completed, static_cast<int>(t.jobs.size()));
     }
 
+    // Rule 2b: the busiest hours of the day over all days; submits are seconds since the
+    // window's start hour on each job's own day.
+    void hourOfDayWindowMatchesBruteForce() {
+        const auto rows = readPhillyJobRows(csv_);
+        for (int hours : {1, 3, 8}) {
+            int per_hour[24] = {};
+            for (const PhillyJobRow& r : rows)
+                if (passesPolluxFilter(r)) ++per_hour[static_cast<long long>(r.submit / 3600) % 24];
+            int best = -1, best_h = 0;
+            for (int h = 0; h < 24; ++h) {
+                int sum = 0;
+                for (int k = 0; k < hours; ++k) sum += per_hour[(h + k) % 24];
+                if (sum > best) best = sum, best_h = h;
+            }
+            const PhillyWindow w = findBusiestHoursOfDay(rows, hours);
+            QCOMPARE(w.jobs, best);
+            QCOMPARE(w.start, best_h * 3600.0);
+            PhillyWorkloadOptions o;
+            o.jobs = std::min(best, 20);
+            o.window_hours = hours;
+            o.hour_of_day = true;
+            const PhillyWorkload sample = phillyBusiestWorkload(rows, o);
+            QCOMPARE(static_cast<int>(sample.trace.jobs.size()), o.jobs);
+            for (const Job& j : sample.trace.jobs) {
+                QVERIFY(j.submit_time >= 0 && j.submit_time < hours * 3600.0);
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, findBusiestHoursOfDay(rows, 25));
+    }
+
+    // Rule 7: GPU count and batch drawn from the model's configurations; the job then states
+    // no length (it trains the model's samples).
+    void polluxConfigurationsSetGpusAndBatch() {
+        const std::string folder = dir_.filePath("workloads").toStdString();
+        std::filesystem::create_directories(folder);
+        std::ofstream(folder + "/workload-1.csv") << "name,time,application,num_replicas,batch_size\n"
+                                                     "cifar10-0,1,cifar10,6,2048\ncifar10-1,2,cifar10,8,2048\n"
+                                                     "ncf-2,3,ncf,1,32768\ncifar10-3,4,cifar10,6,2048\n";
+        std::ofstream(folder + "/workload-2.csv") << "name,time,application,num_replicas,batch_size\n"
+                                                     "cifar10-0,1,cifar10,16,4096\n";
+        std::ofstream(folder + "/notes.txt") << "not a workload";
+        const auto configs = polluxConfigurations(folder);
+        QCOMPARE(configs.size(), std::size_t(2));
+        QCOMPARE(configs.at("cifar10"), (std::vector<std::pair<int, int>>{{6, 2048}, {8, 2048}, {16, 4096}}));
+        QCOMPARE(configs.at("ncf"), (std::vector<std::pair<int, int>>{{1, 32768}}));
+
+        PhillyWorkloadOptions o;
+        o.jobs = 40;
+        o.configurations = configs;
+        o.max_gpus = 8;  // leaves out cifar10's 16-GPU configuration
+        const PhillyWorkload w = phillyBusiestWorkload(readPhillyJobRows(csv_), o);
+        int configured = 0;
+        for (const Job& j : w.trace.jobs) {
+            if (j.model == "cifar10") {
+                QVERIFY((j.gpus == 6 || j.gpus == 8) && j.batch_size == 2048);
+                QCOMPARE(j.duration, 0.0);
+                ++configured;
+            } else if (j.model == "ncf") {
+                QCOMPARE(j.gpus, 1);
+                QCOMPARE(j.batch_size, 32768);
+                ++configured;
+            } else {
+                QVERIFY(j.duration > 0);  // models without configurations keep rule 6
+            }
+        }
+        QVERIFY(configured > 0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, polluxConfigurations(dir_.filePath("nothing").toStdString()));
+    }
+
     void realPhillyTrace() {
         if (!std::filesystem::exists(sharedPhilly())) QSKIP("shared philly_jobs.csv not present");
         const auto rows = readPhillyJobRows(sharedPhilly());
@@ -381,6 +450,9 @@ private slots:
         qInfo("busiest 8 h window: %s, %d jobs", formatPhillyTime(win.start).c_str(), win.jobs);
         QCOMPARE(formatPhillyTime(win.start), std::string("2017-10-20 02:00"));
         QCOMPARE(win.jobs, 1973);
+        const PhillyWindow daily = findBusiestHoursOfDay(rows, 8);
+        qInfo("busiest 8 hours of the day: from %02d:00, %d jobs", static_cast<int>(daily.start / 3600), daily.jobs);
+        QVERIFY(daily.jobs > win.jobs);
         for (int n : {240, 480}) {
             PhillyWorkloadOptions o;
             o.jobs = n;
