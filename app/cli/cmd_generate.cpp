@@ -26,6 +26,8 @@ int generateFromPhilly(const Args& args) {
     opts.seed = static_cast<std::uint64_t>(args.getInt("seed"));
     opts.window_hours = static_cast<int>(args.getInt("window-hours"));
     if (args.has("max-gpus")) opts.max_gpus = static_cast<int>(args.getInt("max-gpus"));
+    opts.hour_of_day = args.has("hours-of-day");
+    if (args.has("pollux-workloads")) opts.configurations = cl::polluxConfigurations(args.get("pollux-workloads"));
     std::optional<cl::ProfileSet> profiles;
     if (args.has("profiles")) {
         profiles = resolveProfiles(args.get("profiles"));  // a built-in name or a profile JSON file
@@ -36,8 +38,11 @@ int generateFromPhilly(const Args& args) {
     cl::PhillyWorkload w = cl::phillyBusiestWorkload(args.get("from-philly"), opts, profiles ? &*profiles : nullptr);
     if (args.has("name")) w.trace.name = args.get("name");
     cl::writeTrace(w.trace, out);
-    std::cerr << "busiest window " << cl::formatPhillyTime(w.window.start) << " + " << w.window.hours << " h: "
-              << w.window.jobs << " jobs\n";
+    if (opts.hour_of_day)
+        std::cerr << "busiest " << w.window.hours << " hours of the day: " << w.window.jobs << " jobs\n";
+    else
+        std::cerr << "busiest window " << cl::formatPhillyTime(w.window.start) << " + " << w.window.hours << " h: "
+                  << w.window.jobs << " jobs\n";
     std::cerr << "wrote " << w.trace.jobs.size() << " jobs to " << out << "\n";
     return 0;
 }
@@ -69,7 +74,12 @@ int generateCommand(const std::vector<std::string>& argv) {
                {"name", "NAME", "trace name"},
                {"from-philly", "FILE", "sample the busiest window of this Philly jobs CSV (timestamp,duration,num_gpus,"
                 "gpu_time,cluster)"},
-               {"window-hours", "H", "length of the busiest window for --from-philly", false, "8"}});
+               {"window-hours", "H", "length of the busiest window for --from-philly", false, "8"},
+               {"hours-of-day", "", "--from-philly: the busiest hours of the day over all days (Pollux's rule, what "
+                                    "'experiment sjf-bsbf' uses) instead of one absolute window"},
+               {"pollux-workloads", "DIR", "--from-philly: draw each job's GPU count and batch from its model's "
+                                           "configurations in Pollux's workload CSVs in DIR (the job then trains its "
+                                           "model's samples)"}});
     if (!args.parse(argv)) return 0;
     if (args.has("from-philly")) return generateFromPhilly(args);
     cl::ProfileSet profiles = cl::builtinProfiles(args.get("profiles"));
