@@ -49,11 +49,14 @@ const std::map<int, std::map<std::string, PaperRow>>& paperTables() {
     return t;
 }
 
+constexpr double kUnboundGpuMemoryGb = 1000.0;
+
 struct Cell {
     int jobs = 0;
     std::uint64_t seed = 0;
     std::string policy;
     double xi = 0.0;  // 0 = the default ratio
+    bool unbound_memory = false;  // the ablation: GPU memory never binds
     cl::SizeBreakdown stats;
     double wall_s = 0.0;
 };
@@ -72,11 +75,11 @@ std::string percentBelow(double ours, double other) {
 
 // Mean over seeds of one statistic.
 double meanOf(const std::vector<Cell>& cells, int jobs, const std::string& policy, double xi,
-              double (*pick)(const cl::SizeBreakdown&)) {
+              double (*pick)(const cl::SizeBreakdown&), bool unbound_memory = false) {
     double sum = 0;
     int n = 0;
     for (const Cell& c : cells)
-        if (c.jobs == jobs && c.policy == policy && c.xi == xi) {
+        if (c.jobs == jobs && c.policy == policy && c.xi == xi && c.unbound_memory == unbound_memory) {
             sum += pick(c.stats);
             ++n;
         }
@@ -106,6 +109,7 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
                {"absolute-window", "", "sample from the busiest 8 consecutive hours of the trace instead of the busiest "
                                        "8 hours of the day over all days (Pollux's rule)"},
                {"philly-durations", "", "jobs run for their Philly duration instead of training their model's samples"},
+               {"no-memory-ablation", "", "skip the second set of tables in which GPU memory never binds"},
                {"jobs", "LIST", "workload sizes", false, "240,480"},
                {"seeds", "LIST", "sampling seeds; each figure is the mean over them", false, "1,2,3,4,5"},
                {"policies", "LIST", "policies of the tables", false, "fifo,sjf,tiresias,sjf-ffs,sjf-bsbf"},
@@ -155,14 +159,22 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
         cl::writeTraceCsv(trace, (out / ("workload_" + std::to_string(key.first) + "_seed" +
                                          std::to_string(key.second) + ".csv")).string());
 
+    // The ablation: the same cluster with GPUs whose memory never binds, so that sharing never
+    // forces accumulation (the reason the paper's orders can differ from ours; README).
+    const bool ablation = !args.has("no-memory-ablation");
+    cl::Cluster unbound = cluster;
+    for (cl::Server& server : unbound.servers) server.gpu_memory_gb = kUnboundGpuMemoryGb;
     std::vector<Cell> cells;
     for (int n : sizes)
         for (const auto& p : policies)
-            for (std::uint64_t seed : seeds) cells.push_back({n, seed, p, 0.0, {}, 0.0});
+            for (std::uint64_t seed : seeds) {
+                cells.push_back({n, seed, p, 0.0, false, {}, 0.0});
+                if (ablation) cells.push_back({n, seed, p, 0.0, true, {}, 0.0});
+            }
     const int sweep_jobs = sizes.front();
     for (double x : sweep)
         for (const char* p : {"sjf-ffs", "sjf-bsbf"})
-            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x, {}, 0.0});
+            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x, false, {}, 0.0});
     const auto started = std::chrono::steady_clock::now();
     parallelFor(cells.size(), threads, [&](std::size_t i) {
         Cell& c = cells[i];
@@ -170,7 +182,8 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
         o.record_series = false;
         o.tuning.interference = c.xi > 0 ? c.xi : xi;
         const auto t0 = std::chrono::steady_clock::now();
-        cl::SimResult r = cl::simulate(cluster, traces.at({c.jobs, c.seed}), profiles, c.policy, o);
+        cl::SimResult r = cl::simulate(c.unbound_memory ? unbound : cluster, traces.at({c.jobs, c.seed}), profiles,
+                                       c.policy, o);
         c.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         c.stats = cl::breakdownBySize(r);
     });
@@ -178,11 +191,12 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
 
     std::cout << "SJF-BSBF experiment: " << cluster.totalGpus() << " GPUs (" << cluster.name << "), xi " << xi
               << ", profiles " << profiles.name << ", mean over " << seeds.size() << " sampling seed(s); hours\n";
-    std::string csv = "jobs,seed,policy,xi,avg_jct_h,large_jct_h,small_jct_h,avg_queue_h,large_queue_h,small_queue_h,"
+    std::string csv = "jobs,seed,policy,xi,gpu_memory,avg_jct_h,large_jct_h,small_jct_h,avg_queue_h,large_queue_h,small_queue_h,"
                       "large_jobs,small_jobs,wall_s\n";
     for (const Cell& c : cells)
         csv += std::to_string(c.jobs) + "," + std::to_string(c.seed) + "," + c.policy + "," +
-               fixed(c.xi > 0 ? c.xi : xi, 2) + "," + fixed(allJct(c.stats), 4) + "," + fixed(largeJct(c.stats), 4) +
+               fixed(c.xi > 0 ? c.xi : xi, 2) + "," + (c.unbound_memory ? "unbound" : "cluster") + "," +
+               fixed(allJct(c.stats), 4) + "," + fixed(largeJct(c.stats), 4) +
                "," + fixed(smallJct(c.stats), 4) + "," + fixed(allQueue(c.stats), 4) + "," +
                fixed(largeQueue(c.stats), 4) + "," + fixed(smallQueue(c.stats), 4) + "," +
                std::to_string(c.stats.large.jobs) + "," + std::to_string(c.stats.small.jobs) + "," + fixed(c.wall_s, 4) +
@@ -190,34 +204,40 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
 
     bool ordered = true;
     bool swept = true;
-    for (int n : sizes) {
-        const auto paper = paperTables().count(n) ? paperTables().at(n) : std::map<std::string, PaperRow>{};
-        std::cout << "\n" << n << " jobs          avg JCT: all  large  small  (paper: all  large  small)   "
-                  << "queueing: all  large  small  (paper: all  large  small)\n";
-        for (const auto& p : policies) {
-            auto m = [&](double (*pick)(const cl::SizeBreakdown&)) { return meanOf(cells, n, p, 0.0, pick); };
-            const PaperRow* row = paper.count(p) ? &paper.at(p) : nullptr;
-            auto pub = [&](bool queue, int k) { return row ? fixed(queue ? row->queue[k] : row->jct[k]) : "-"; };
-            std::cout << std::left << std::setw(19) << ("  " + p) << std::right << std::setw(10) << fixed(m(allJct))
-                      << std::setw(7) << fixed(m(largeJct)) << std::setw(7) << fixed(m(smallJct)) << std::setw(15)
-                      << pub(false, 0) << std::setw(7) << pub(false, 1) << std::setw(7) << pub(false, 2) << std::setw(15)
-                      << fixed(m(allQueue)) << std::setw(7) << fixed(m(largeQueue)) << std::setw(7) << fixed(m(smallQueue))
-                      << std::setw(15) << pub(true, 0) << std::setw(7) << pub(true, 1) << std::setw(7) << pub(true, 2)
-                      << "\n";
-        }
-        const double bsbf = meanOf(cells, n, "sjf-bsbf", 0.0, allJct), ffs = meanOf(cells, n, "sjf-ffs", 0.0, allJct),
-                     sjf = meanOf(cells, n, "sjf", 0.0, allJct), tir = meanOf(cells, n, "tiresias", 0.0, allJct);
-        if (std::isfinite(bsbf)) {
-            std::cout << "  sjf-bsbf average JCT: " << percentBelow(bsbf, ffs) << " below sjf-ffs, "
-                      << percentBelow(bsbf, tir) << " below tiresias, " << percentBelow(bsbf, sjf) << " below sjf";
-            if (paper.count("sjf-bsbf"))
-                std::cout << "  (paper: " << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("sjf-ffs").jct[0])
-                          << ", " << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("tiresias").jct[0]) << ", "
-                          << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("sjf").jct[0]) << ")";
-            std::cout << "\n";
-            const bool holds = bsbf < ffs && ffs < sjf && bsbf < tir;
-            if (!holds) std::cout << "  ORDER DOES NOT HOLD: expected sjf-bsbf < sjf-ffs < sjf and sjf-bsbf < tiresias\n";
-            ordered = ordered && holds;
+    for (int variant = 0; variant < (ablation ? 2 : 1); ++variant) {
+        if (variant == 1)
+            std::cout << "\nAblation: the same, with GPU memory that never binds (" << fixed(kUnboundGpuMemoryGb, 0)
+                      << " GB per GPU): sharing never forces gradient accumulation\n";
+        for (int n : sizes) {
+            const auto paper = paperTables().count(n) ? paperTables().at(n) : std::map<std::string, PaperRow>{};
+            std::cout << "\n" << n << " jobs          avg JCT: all  large  small  (paper: all  large  small)   "
+                      << "queueing: all  large  small  (paper: all  large  small)\n";
+            for (const auto& p : policies) {
+                auto m = [&](double (*pick)(const cl::SizeBreakdown&)) { return meanOf(cells, n, p, 0.0, pick, variant == 1); };
+                const PaperRow* row = paper.count(p) ? &paper.at(p) : nullptr;
+                auto pub = [&](bool queue, int k) { return row ? fixed(queue ? row->queue[k] : row->jct[k]) : "-"; };
+                std::cout << std::left << std::setw(19) << ("  " + p) << std::right << std::setw(10) << fixed(m(allJct))
+                          << std::setw(7) << fixed(m(largeJct)) << std::setw(7) << fixed(m(smallJct)) << std::setw(15)
+                          << pub(false, 0) << std::setw(7) << pub(false, 1) << std::setw(7) << pub(false, 2) << std::setw(15)
+                          << fixed(m(allQueue)) << std::setw(7) << fixed(m(largeQueue)) << std::setw(7) << fixed(m(smallQueue))
+                          << std::setw(15) << pub(true, 0) << std::setw(7) << pub(true, 1) << std::setw(7) << pub(true, 2)
+                          << "\n";
+            }
+            const double bsbf = meanOf(cells, n, "sjf-bsbf", 0.0, allJct, variant == 1), ffs = meanOf(cells, n, "sjf-ffs", 0.0, allJct, variant == 1),
+                         sjf = meanOf(cells, n, "sjf", 0.0, allJct, variant == 1), tir = meanOf(cells, n, "tiresias", 0.0, allJct, variant == 1);
+            if (std::isfinite(bsbf)) {
+                std::cout << "  sjf-bsbf average JCT: " << percentBelow(bsbf, ffs) << " below sjf-ffs, "
+                          << percentBelow(bsbf, tir) << " below tiresias, " << percentBelow(bsbf, sjf) << " below sjf";
+                if (paper.count("sjf-bsbf"))
+                    std::cout << "  (paper: " << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("sjf-ffs").jct[0])
+                              << ", " << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("tiresias").jct[0]) << ", "
+                              << percentBelow(paper.at("sjf-bsbf").jct[0], paper.at("sjf").jct[0]) << ")";
+                std::cout << "\n";
+                const bool holds = bsbf < ffs && ffs < sjf && bsbf < tir;
+                std::cout << (holds ? "  order holds: sjf-bsbf < sjf-ffs < sjf and sjf-bsbf < tiresias\n"
+                                      : "  ORDER DOES NOT HOLD: expected sjf-bsbf < sjf-ffs < sjf and sjf-bsbf < tiresias\n");
+                if (variant == 0) ordered = ordered && holds;
+            }
         }
     }
     if (!sweep.empty()) {
