@@ -85,3 +85,15 @@ add_test(NAME cli_fit_profile_missing COMMAND ${CLI} fit-profile --models ${CLI_
          --out ${CLI_OUT}/fit/never.json)
 set_tests_properties(cli_fit_profile_missing PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "Pollux models folder not found: .*no-such-folder")
+
+# SJF-BSBF's interference ratio: sharing halves the queueing at xi 1.2; below 1 is refused
+# with one line saying what the ratio means.
+set(SJF_RUN run --trace ${FIX}/sjf_small.csv --profiles sjf-bsbf --cluster sjf-bsbf-16)
+add_test(NAME cli_run_sjf_bsbf_xi COMMAND ${CLI} ${SJF_RUN} --policy sjf-bsbf --policy sjf --xi 1.2)
+set_tests_properties(cli_run_sjf_bsbf_xi PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "sjf-bsbf +6/6 +27.3 min.*sjf +6/6 +33.0 min")
+add_test(NAME cli_run_xi_below_one COMMAND ${CLI} ${SJF_RUN} --policy sjf-bsbf --xi 0.5)
+set_tests_properties(cli_run_xi_below_one PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_run_xi_below_one_message COMMAND ${CLI} ${SJF_RUN} --policy sjf-bsbf --xi 0.5)
+set_tests_properties(cli_run_xi_below_one_message PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "--xi must be 0 \\(the profile's ratios\\) or 1..100 .*not 0.5")

@@ -23,6 +23,11 @@ cli(0 scenario create base --db ${DB} --trace ${FIX}/small.csv --policy fifo --q
 expect("${OUT_TEXT}" "policy +fifo")
 cli(0 scenario duplicate base faster --db ${DB} --policy srtf --load 2)
 expect("${OUT_TEXT}" "\"load_factor\":2")
+# SJF-BSBF's interference ratio is a scenario setting; an out-of-range one is refused.
+cli(0 scenario duplicate base shared --db ${DB} --policy fifo+bsbf --xi 1.5)
+expect("${OUT_TEXT}" "\"interference\":1.5")
+cli(2 scenario duplicate base badxi --db ${DB} --xi 200)
+expect("${ERR_TEXT}" "--xi must be 0 .* or 1..100")
 cli(0 scenario list --db ${DB})
 expect("${OUT_TEXT}" "base +fifo")
 expect("${OUT_TEXT}" "faster +srtf")

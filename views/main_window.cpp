@@ -675,7 +675,8 @@ void MainWindow::runRequested() {
     QStringList names;
     try {
         const cl::ScenarioInfo base = m_store->scenario(request.base.toStdString());
-        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor, request.server_count);
+        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor, request.server_count,
+                                             request.interference);
         for (const auto& info : cl::createSweepScenarios(*m_store, specs)) names << QString::fromStdString(info.spec.name);
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Run"), tr("Cannot prepare the runs:\n\n%1").arg(QString::fromStdString(e.what())));

@@ -86,6 +86,10 @@ void PropertiesView::showScenario(const QString& name) {
                    {tr("Max group size"), s.parameters.max_group_size == 0
                                               ? tr("policy default")
                                               : locale.toString(s.parameters.max_group_size)},
+                   {tr("Interference ratio \u03be"),
+                    s.parameters.interference == 0
+                        ? tr("the profile's (sharing policies only)")
+                        : QStringLiteral("%1 \u00d7").arg(locale.toString(s.parameters.interference))},
                    {tr("Models reassigned"), s.parameters.reassign_models ? tr("yes") : tr("no")},
                    {tr("Transforms"), transforms.isEmpty() ? tr("none") : transforms.join(QStringLiteral(", "))},
                    {tr("Seed"), QString::number(s.seed)},

@@ -1,5 +1,6 @@
 #include "views/run_panel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QCheckBox>
@@ -18,10 +19,15 @@
 
 #include "core/policies/scheduler_registry.h"
 #include "core/store/scenario_store.h"
+#include "core/store/what_if_variants.h"
 
 namespace cl::views {
 
 namespace {
+
+// The interference box's minimum stands for 0, "the profile's ratios"; the box shows 1..3.
+constexpr double kXiProfile = 0.95;
+constexpr double kXiMax = 3.0;
 
 // The orders and presets a planner compares most; the scenario's own policy is added first.
 QStringList offeredPolicies() {
@@ -31,6 +37,10 @@ QStringList offeredPolicies() {
     // Synergy's mechanisms with the orders its paper evaluates (section 5).
     for (const char* order : {"fifo", "srtf", "las", "ftf"})
         for (const char* mechanism : {"proportional", "greedy", "tune", "opt"})
+            policies << QStringLiteral("%1+%2").arg(QLatin1String(order), QLatin1String(mechanism));
+    // SJF-BSBF's sharing mechanisms under other orders (the presets sjf-bsbf / sjf-ffs are SJF).
+    for (const char* order : {"fifo", "srtf", "las"})
+        for (const char* mechanism : {"bsbf", "ffs"})
             policies << QStringLiteral("%1+%2").arg(QLatin1String(order), QLatin1String(mechanism));
     policies.removeDuplicates();
     return policies;
@@ -84,6 +94,21 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_servers->setToolTip(tr("Cluster size: the first N servers, then copies of the last one "
                              "(\u201cwhat if we add 16 servers\u201d)"));
     form->addRow(tr("Cluster si&ze:"), m_servers);
+    m_xi = new QDoubleSpinBox(this);
+    m_xi->setRange(kXiProfile, kXiMax);
+    m_xi->setDecimals(2);
+    m_xi->setSingleStep(0.05);
+    m_xi->setSpecialValueText(tr("profile"));
+    m_xi->setSuffix(QStringLiteral(" \u00d7"));
+    m_xi->setToolTip(tr("Interference ratio \u03be of the GPU-sharing policies (bsbf, ffs): how much slower "
+                        "each of two jobs sharing a GPU runs. The SJF-BSBF paper's default is 1.8; "
+                        "\u201cprofile\u201d uses the profile set's per-pair ratios where it has them, else 1.8. "
+                        "Other policies ignore it."));
+    // Typed values between "profile" and 1 have no meaning (sharing never speeds a job up).
+    connect(m_xi, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (v > kXiProfile && v < 1.0) m_xi->setValue(1.0);
+    });
+    form->addRow(tr("&Interference ratio \u03be:"), m_xi);
     m_force = new QCheckBox(tr("Run again if an identical run is stored"), this);
     m_force->setToolTip(tr("Otherwise a scenario whose inputs and settings were already simulated by this "
                            "version reuses that run"));
@@ -138,6 +163,7 @@ void RunPanel::setScenario(const cl::ScenarioInfo* scenario) {
         m_baseLoad = scenario->spec.parameters.load_factor;
         m_load->setValue(m_baseLoad);
         m_servers->setValue(scenario->spec.parameters.server_count);
+        setInterference(scenario->spec.parameters.interference);
     }
     updateRunEnabled();
 }
@@ -150,6 +176,7 @@ RunPanel::Request RunPanel::request() const {
     const double step = std::pow(10.0, -m_load->decimals());
     r.load_factor = std::abs(m_load->value() - m_baseLoad) < step / 2 ? m_baseLoad : m_load->value();
     r.server_count = m_servers->value();
+    r.interference = interference();
     r.force = m_force->isChecked();
     return r;
 }
@@ -162,10 +189,15 @@ QStringList RunPanel::checkedPolicies() const {
 }
 
 void RunPanel::setCheckedPolicies(const QStringList& policies) {
+    QListWidgetItem* first = nullptr;
     for (int i = 0; i < m_policies->count(); ++i) {
         QListWidgetItem* item = m_policies->item(i);
-        item->setCheckState(policies.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+        const bool checked = policies.contains(item->text());
+        item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+        if (checked && !first) first = item;
     }
+    // The scenario's own policy may sit far down the list (sjf-bsbf among the presets).
+    if (first) m_policies->scrollToItem(first);
     updateRunEnabled();
 }
 
@@ -175,6 +207,16 @@ void RunPanel::setLoadFactor(double factor) {
 
 void RunPanel::setServerCount(int servers) {
     m_servers->setValue(servers);
+}
+
+void RunPanel::setInterference(double xi) {
+    // A ratio stored from the command line above the box's range widens it rather than clamp.
+    m_xi->setMaximum(std::max(kXiMax, xi));
+    m_xi->setValue(xi < 1.0 ? kXiProfile : xi);
+}
+
+double RunPanel::interference() const {
+    return m_xi->value() < 1.0 ? 0.0 : m_xi->value();
 }
 
 void RunPanel::setRunning(bool running) {
@@ -189,6 +231,9 @@ void RunPanel::updateRunEnabled() {
     m_policies->setEnabled(!m_base.isEmpty() && !m_running);
     m_load->setEnabled(!m_base.isEmpty() && !m_running);
     m_servers->setEnabled(!m_base.isEmpty() && !m_running);
+    bool sharing = false;
+    for (const QString& policy : checkedPolicies()) sharing = sharing || cl::policyUsesInterference(policy.toStdString());
+    m_xi->setEnabled(!m_base.isEmpty() && !m_running && sharing);
 }
 
 void RunPanel::clearRuns() {

@@ -32,6 +32,9 @@ public:
         QStringList policies;
         double load_factor = 1.0;
         int server_count = 0;
+        // SJF-BSBF's interference ratio for the checked policies that share GPUs: 0 = the
+        // profile's; equal to the scenario's own unless changed.
+        double interference = 0.0;
         bool force = false;
     };
     enum class RunState { Queued, Running, Finished, Reused, Failed, Cancelled };
@@ -45,6 +48,9 @@ public:
     void setCheckedPolicies(const QStringList& policies);
     void setLoadFactor(double factor);
     void setServerCount(int servers);
+    // 0 = the profile's ratios, else 1..3 in steps of 0.05.
+    void setInterference(double xi);
+    double interference() const;
     void setRunning(bool running);
 
     void clearRuns();
@@ -56,6 +62,7 @@ public:
 
     QPushButton* runButton() const { return m_run; }
     QPushButton* stopButton() const { return m_stop; }
+    QDoubleSpinBox* interferenceBox() const { return m_xi; }
 
 signals:
     void runRequested();
@@ -68,6 +75,7 @@ private:
     QListWidget* m_policies = nullptr;
     QDoubleSpinBox* m_load = nullptr;
     QSpinBox* m_servers = nullptr;
+    QDoubleSpinBox* m_xi = nullptr;
     QCheckBox* m_force = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_stop = nullptr;

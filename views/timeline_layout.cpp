@@ -123,7 +123,9 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     m_t0.reserve(byGpu.size());
     m_t1.reserve(byGpu.size());
     m_seg.reserve(byGpu.size());
+    m_shared.reserve(byGpu.size());
     std::vector<int> laneOf;
+    std::vector<char> sharedOf;
     std::vector<double> laneEnd;
     for (int g = 0; g < gpus; ++g) {
         auto first = byGpu.begin() + byGpuBegin[static_cast<std::size_t>(g)];
@@ -145,6 +147,17 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             else laneEnd[lane] = s.t1;
             laneOf[static_cast<std::size_t>(it - first)] = static_cast<int>(lane);
         }
+        // Sorted by start: an interval overlaps an earlier one when it starts before the
+        // latest end so far, and a later one exactly when the next one starts before its end.
+        sharedOf.assign(static_cast<std::size_t>(last - first), 0);
+        double latestEnd = -std::numeric_limits<double>::infinity();
+        for (auto it = first; it != last; ++it) {
+            const auto k = static_cast<std::size_t>(it - first);
+            const auto& s = segs[static_cast<std::size_t>(*it)];
+            if (s.t0 < latestEnd) sharedOf[k] = 1;
+            if (it + 1 != last && segs[static_cast<std::size_t>(*(it + 1))].t0 < s.t1) sharedOf[k] = 1;
+            latestEnd = std::max(latestEnd, s.t1);
+        }
         const std::size_t lanes = std::max<std::size_t>(laneEnd.size(), 1);
         m_maxLanes = std::max(m_maxLanes, static_cast<int>(lanes));
         for (std::size_t lane = 0; lane < lanes; ++lane) {
@@ -156,6 +169,7 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
                 m_t0.push_back(s.t0);
                 m_t1.push_back(s.t1);
                 m_seg.push_back(*it);
+                m_shared.push_back(sharedOf[static_cast<std::size_t>(it - first)]);
             }
             l.end = static_cast<int>(m_seg.size());
             m_lanes.push_back(l);
@@ -345,6 +359,7 @@ void TimelineLayout::buildGpuRow(const TimelineRow& rw, int r, double t0, double
         int i = static_cast<int>(std::upper_bound(s1 + lane.begin, s1 + lane.end, t0) - s1);
         const int end = static_cast<int>(std::lower_bound(s0 + i, s0 + lane.end, t1) - s0);
         while (i < end) {
+            const int firstIndex = i;
             TimelineItem it;
             it.row = r;
             it.lane = static_cast<std::uint8_t>(l - laneBegin);
@@ -383,6 +398,12 @@ void TimelineLayout::buildGpuRow(const TimelineRow& rw, int r, double t0, double
                     it.kind = TimelineItem::Merged;
                     it.job = -1;
                 }
+            }
+            // Alone on the GPU (every interval of a merged run): the full row, not its lane.
+            if (lanes > 1 &&
+                std::none_of(m_shared.begin() + firstIndex, m_shared.begin() + i + 1, [](char c) { return c != 0; })) {
+                it.lane = 0;
+                it.lanes = 1;
             }
             it.x0 = clampPx((it.t0 - t0) * scale, widthPx);
             it.x1 = clampPx((it.t1 - t0) * scale, widthPx);

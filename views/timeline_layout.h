@@ -150,6 +150,10 @@ private:
     std::vector<double> m_t0;
     std::vector<double> m_t1;
     std::vector<int> m_seg;
+    // Per interval (as m_seg): 1 when it overlaps another on its GPU. Only those are drawn in
+    // their lane; the rest of a split row's bars take its full height, so that sharing shows
+    // where it happens rather than over the GPU's whole run.
+    std::vector<char> m_shared;
     std::vector<Lane> m_lanes;
     std::vector<int> m_gpuLaneBegin{0};  // lanes of GPU g: [m_gpuLaneBegin[g], m_gpuLaneBegin[g+1])
     std::vector<ServerBusy> m_serverBusy;

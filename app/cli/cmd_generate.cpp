@@ -70,7 +70,7 @@ int generateCommand(const std::vector<std::string>& argv) {
                {"catalog", "NAME", "models standing for the tasks of --split: muri or synergy", false, "muri"},
                {"model-rule", "RULE", "seeded (draws by weight) or task-share (the Synergy artifact's rule: each job to "
                 "the task furthest below its share, round-robin within it; needs --split)", false, "seeded"},
-               {"profiles", "NAME", "built-in profile set for iterations and batch sizes (muri, synergy)", false, "muri"},
+               {"profiles", "NAME", "built-in profile set for iterations and batch sizes (muri, synergy, sjf-bsbf)", false, "muri"},
                {"name", "NAME", "trace name"},
                {"from-philly", "FILE", "sample the busiest window of this Philly jobs CSV (timestamp,duration,num_gpus,"
                 "gpu_time,cluster)"},

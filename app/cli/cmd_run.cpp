@@ -32,7 +32,7 @@ std::string safeFileName(std::string s) {
 int runStoredScenarios(const Args& args) {
     for (const char* adhoc :
          {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed", "no-segments", "profiles",
-          "optimistic-profiling", "measure"})
+          "optimistic-profiling", "measure", "xi"})
         if (args.has(adhoc))
             throw UsageError(std::string("--") + adhoc + " does not apply with --scenario (the scenario has its own)");
     cl::ScenarioStore store = openWorkspace(args);
@@ -76,8 +76,9 @@ int runCommand(const std::vector<std::string>& argv) {
                {"policy", "P", "policy to run", true, "srtf"},
                {"baseline", "P", "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
                {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-               {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+               {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
                {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
+               {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
                {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
                {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
                {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
@@ -92,6 +93,7 @@ int runCommand(const std::vector<std::string>& argv) {
     cl::SimOptions base;
     base.conventions = cl::Conventions::byName(args.get("conventions"));
     base.record_segments = !args.has("no-segments");
+    if (args.has("xi")) base.tuning.interference = interferenceRatio(args);
     std::vector<std::string> policies = args.getAll("policy");
     for (const auto& p : policies) cl::makeScheduler(p, base.conventions);  // fail fast on bad names
     std::string baseline = args.get("baseline");

@@ -52,7 +52,7 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"cluster", "C", "base cluster preset or layout file", false, "muri-testbed-64"},
         {"policy", "P", "base policy", false, "srtf"},
         {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-        {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
         {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
         {"reassign-models", "", "every job draws its model again with the scenario's seed"},
         {"transform", "SPEC", "trace transform applied first", true},

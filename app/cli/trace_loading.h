@@ -12,7 +12,7 @@ namespace cli {
 cl::Trace loadTrace(const std::string& path, const std::string& format, const cl::ProfileSet& profiles,
                     unsigned long long model_seed, bool quiet);
 
-// --profiles: a built-in profile set's name (muri, synergy) or a profile JSON file; with
+// --profiles: a built-in profile set's name (muri, synergy, sjf-bsbf) or a profile JSON file; with
 // optimistic, the Synergy matrices as optimistic profiling would estimate them.
 cl::ProfileSet resolveProfiles(const std::string& name_or_file, bool optimistic = false);
 

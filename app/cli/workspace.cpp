@@ -39,6 +39,14 @@ InterruptFlag::~InterruptFlag() { std::signal(SIGINT, SIG_DFL); }
 const std::atomic<bool>* InterruptFlag::flag() const { return &g_interrupted; }
 bool InterruptFlag::raised() const { return g_interrupted.load(); }
 
+double interferenceRatio(const Args& args) {
+    const double xi = args.getDouble("xi");
+    if (!(xi == 0 || (xi >= 1 && xi <= 100)))
+        throw UsageError("--xi must be 0 (the profile's ratios) or 1..100 (how much slower each of two jobs "
+                         "sharing a GPU runs), not " + args.get("xi"));
+    return xi;
+}
+
 std::vector<OptionSpec> scenarioSettingOptions() {
     return {{"trace", "FILE", "trace file to import (required for a new scenario)"},
             {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
@@ -47,11 +55,12 @@ std::vector<OptionSpec> scenarioSettingOptions() {
             {"cluster", "C", "cluster preset name or layout file", false, "muri-testbed-64"},
             {"policy", "P", "scheduling policy", false, "srtf"},
             {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-            {"profiles", "NAME", "built-in profile set (muri, synergy) or a profile JSON file", false, "muri"},
+            {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
             {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
             {"load", "F", "load factor: submit times divided by F", false, "1"},
             {"servers", "N", "resize the cluster to N servers (0 = as is)", false, "0"},
             {"group-size", "K", "Muri group-size cap 1..4 (0 = the policy's own)", false, "0"},
+            {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)", false, "0"},
             {"seed", "N", "seed of model reassignment and profiling noise", false, "1"},
             {"reassign-models", "", "draw every job's model again with the scenario's seed"},
             {"transform", "SPEC", "trace transform applied before the load factor", true},
@@ -94,6 +103,7 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     };
     if (given("servers")) spec.parameters.server_count = bounded("servers", 0, 100000);
     if (given("group-size")) spec.parameters.max_group_size = bounded("group-size", 0, 4);
+    if (given("xi")) spec.parameters.interference = interferenceRatio(args);
     if (given("seed")) {
         long long seed = args.getInt("seed");
         if (seed < 0) throw UsageError("--seed must be 0 or more");

@@ -56,6 +56,7 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     in.policy = spec.policy;
     in.options.conventions = Conventions::byName(spec.conventions);
     in.options.tuning.max_group_size = p.max_group_size;
+    in.options.tuning.interference = p.interference;
     in.options.tuning.seed = spec.seed;
     in.options.measure_first = p.measure_first;
     in.options.measure_last = p.measure_last;

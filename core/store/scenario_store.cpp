@@ -118,6 +118,7 @@ nlohmann::json ScenarioParameters::toJson() const {
     j["reassign_models"] = reassign_models;
     j["transforms"] = transforms;
     if (measure_first != 0 || measure_last >= 0) j["measure_jobs"] = {measure_first, measure_last};
+    if (interference != 0) j["interference"] = interference;
     return j;
 }
 
@@ -152,9 +153,14 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
                 bad("must be [first, last] job positions with 0 <= first <= last (last -1 = to the end)");
             p.measure_first = v[0].get<int>();
             p.measure_last = v[1].get<int>();
+        } else if (key == "interference") {
+            if (!v.is_number()) bad("must be a number");
+            p.interference = v.get<double>();
+            if (!(p.interference == 0 || (p.interference >= 1 && p.interference <= 100)))
+                bad("must be 0 (the profile's ratios) or 1..100 (how much slower a job sharing its GPUs runs)");
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
-                "transforms, measure_jobs)");
+                "transforms, measure_jobs, interference)");
         }
     }
     return p;
@@ -437,6 +443,8 @@ void ScenarioStore::validate(const ScenarioSpec& spec) {
     if (!(p.load_factor > 0) || !std::isfinite(p.load_factor)) bad("load factor must be a positive number");
     if (p.server_count < 0 || p.server_count > 100000) bad("server count must be 0 (as stored) or 1..100000");
     if (p.max_group_size < 0 || p.max_group_size > 4) bad("group size must be 0 (the policy's own) or 1..4");
+    if (!(p.interference == 0 || (p.interference >= 1 && p.interference <= 100)))
+        bad("interference ratio must be 0 (the profile's) or 1..100, not " + std::to_string(p.interference));
     if (spec.seed > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         bad("seed must be below 2^63");
 }

@@ -30,6 +30,9 @@ struct ScenarioParameters {
     // Synergy's steady-state window 4000-4999. Stored only when set, so older hashes hold.
     int measure_first = 0;
     int measure_last = -1;
+    // SJF-BSBF's interference ratio xi for sharing jobs (bsbf, ffs): 0 = the profile's per-pair
+    // matrix, else 1..100. Stored only when set, so older hashes hold.
+    double interference = 0.0;
 
     nlohmann::json toJson() const;
     // Throws std::invalid_argument naming the field for wrong types or values.

@@ -774,6 +774,7 @@ private slots:
         spec.parameters.max_group_size = 2;
         spec.parameters.reassign_models = true;
         spec.parameters.transforms = {"subsample=30:7", "cap-gpus=8"};
+        spec.parameters.interference = 1.25;
         spec.seed = 123456789012345ULL;
         spec.notes = "notes with \"quotes\"\nand a second line";
         const std::int64_t id = store.createScenario(spec);
@@ -793,6 +794,20 @@ private slots:
                                  ScenarioParameters::fromJson(nlohmann::json{{"load_factor", "fast"}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  ScenarioParameters::fromJson(nlohmann::json{{"speed", 2}}));
+        // The interference ratio is written only when set, so older scenarios keep their hash.
+        QCOMPARE(spec.parameters.toJson()["interference"].get<double>(), 1.25);
+        QVERIFY(!ScenarioParameters{}.toJson().contains("interference"));
+        QCOMPARE(ScenarioParameters::fromJson(nlohmann::json{{"interference", 1.8}}).interference, 1.8);
+        try {
+            ScenarioParameters::fromJson(nlohmann::json{{"interference", 0.5}});
+            QFAIL("an interference ratio of 0.5 was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("'interference' must be 0 (the profile's ratios) or 1..100") !=
+                         std::string::npos,
+                     e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ScenarioParameters::fromJson(nlohmann::json{{"interference", "high"}}));
 
         // The resolved inputs apply the parameters.
         const ScenarioInputs resolved = resolveScenario(store, info);
@@ -800,6 +815,7 @@ private slots:
         QCOMPARE(resolved.trace.jobs.size(), std::size_t(30));
         QCOMPARE(resolved.policy, std::string("muri-s"));
         QCOMPARE(resolved.options.tuning.max_group_size, 2);
+        QCOMPARE(resolved.options.tuning.interference, 1.25);
         for (const Job& j : resolved.trace.jobs) QVERIFY(j.gpus <= 8);
     }
 
@@ -942,6 +958,9 @@ private slots:
         VERIFY_STORE_ERROR(
             store.createScenario(with([](ScenarioSpec& s) { s.parameters.server_count = -3; })),
             "server count");
+        VERIFY_STORE_ERROR(
+            store.createScenario(with([](ScenarioSpec& s) { s.parameters.interference = 0.5; })),
+            "scenario 'bad'", "interference ratio must be 0 (the profile's) or 1..100");
         VERIFY_STORE_ERROR(store.createScenario(with([](ScenarioSpec& s) { s.policy.clear(); })),
                            "no policy");
         VERIFY_STORE_ERROR(store.createScenario(with([](ScenarioSpec& s) { s.cluster_id = 77; })),

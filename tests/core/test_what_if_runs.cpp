@@ -25,11 +25,19 @@ private slots:
         store.renameScenario("demo/fifo", "mine");
         QCOMPARE(populateDemoWorkspace(store), names);
         QCOMPARE(store.scenarios().size(), names.size() + 1);
-        // The Muri demo and the Synergy demo: one cluster and one trace each, stored once.
-        QCOMPARE(store.clusters().size(), std::size_t{2});
-        QCOMPARE(store.traces().size(), std::size_t{2});
+        // The Muri, Synergy and SJF-BSBF demos: one cluster and one trace each, stored once.
+        QCOMPARE(store.clusters().size(), std::size_t{3});
+        QCOMPARE(store.traces().size(), std::size_t{3});
         QCOMPARE(store.scenario("demo/synergy-tune").spec.policy, std::string("fifo+tune"));
         QCOMPARE(store.scenario("demo/synergy-tune").spec.parameters.server_count, 4);
+        QCOMPARE(store.scenario("demo/sjf-bsbf").spec.policy, std::string("sjf-bsbf"));
+        QCOMPARE(store.scenario("demo/sjf-ffs").spec.policy, std::string("sjf-ffs"));
+        const ScenarioInfo sjf = store.scenario("demo/sjf-bsbf");
+        QCOMPARE(store.cluster(sjf.spec.cluster_id).totalGpus(), 16);
+        const Trace trace = store.trace(sjf.spec.trace_id);
+        QCOMPARE(trace.jobs.size(), std::size_t{60});
+        QVERIFY(trace.jobs.back().submit_time <= 7200.0);
+        for (const Job& j : trace.jobs) QVERIFY(j.gpus >= 1 && j.gpus <= 8 && j.batch_size > 0);
     }
 
     void variantsAreNamedLikeASweep() {
@@ -56,6 +64,31 @@ private slots:
         // Asking again finds the same scenario instead of failing.
         QCOMPARE(createSweepScenarios(store, bigger).front().id, created.front().id);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, whatIfVariants(store, base, {}, 1.0, 0));
+    }
+
+    void interferenceVariantsOnlyForSharingPolicies() {
+        QVERIFY(policyUsesInterference("sjf-bsbf"));
+        QVERIFY(policyUsesInterference("sjf-ffs"));
+        QVERIFY(policyUsesInterference("fifo+bsbf"));
+        QVERIFY(policyUsesInterference("srtf+ffs+firstfit"));
+        QVERIFY(!policyUsesInterference("fifo"));
+        QVERIFY(!policyUsesInterference("muri-s"));
+        QVERIFY(!policyUsesInterference("fifo+tune"));
+
+        QTemporaryDir tmp;
+        ScenarioStore store(tmp.filePath("w.sqlite").toStdString());
+        populateDemoWorkspace(store);
+        const ScenarioInfo base = store.scenario("demo/sjf-bsbf");
+        // The base's own ratio (0 = the profile's) is the base scenario itself.
+        QCOMPARE(whatIfVariants(store, base, {"sjf-bsbf"}, 1.0, 0, 0.0).front().name, std::string("demo/sjf-bsbf"));
+        auto xi = whatIfVariants(store, base, {"sjf-bsbf", "sjf-ffs", "fifo"}, 1.0, 0, 1.2);
+        QCOMPARE(xi.size(), std::size_t{3});
+        QCOMPARE(xi[0].name, std::string("demo/sjf-bsbf/sjf-bsbf/xi1.2"));
+        QCOMPARE(xi[0].parameters.interference, 1.2);
+        QCOMPARE(xi[1].name, std::string("demo/sjf-bsbf/sjf-ffs/xi1.2"));
+        QCOMPARE(xi[2].name, std::string("demo/sjf-bsbf/fifo"));
+        QCOMPARE(xi[2].parameters.interference, 0.0);
+        QCOMPARE(createSweepScenarios(store, xi).size(), std::size_t{3});
     }
 
     void runsAreStoredOnlyWhenTheyEnd() {

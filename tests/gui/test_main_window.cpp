@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QPushButton>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QDockWidget>
@@ -141,10 +142,11 @@ private slots:
         QString error;
         QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
 
-        // The charts overlay the family's runs, and like the timeline read them only when shown.
+        // The charts overlay the family's runs (at most 8, one colour each: the demo has more),
+        // and like the timeline read them only when shown.
         QCOMPARE(window.seriesCharts()->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
-        QCOMPARE(window.seriesCharts()->runCount(), static_cast<int>(cl::demoScenarioNames().size()));
+        QCOMPARE(window.seriesCharts()->runCount(), std::min(8, static_cast<int>(cl::demoScenarioNames().size())));
         QVERIFY(!window.timelinePanel()->view()->result());
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));
@@ -237,6 +239,39 @@ private slots:
         QVERIFY(store.findScenario("demo/srtf/x2/fifo").has_value());
         QCOMPARE(store.findScenario("demo/srtf/x2/fifo")->spec.parameters.load_factor, 2.0);
         QCOMPARE(finishedRuns(store), 2);
+
+        // The interference ratio applies to the GPU-sharing policies only: its box is enabled
+        // while one is checked, shows "profile" for the scenario's 0, and a changed ratio makes
+        // xi variants of the sharing policies alone.
+        QDoubleSpinBox* xi = window.runPanel()->interferenceBox();
+        QVERIFY(!xi->isEnabled());
+        QVERIFY(!xi->toolTip().isEmpty());
+        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/sjf-bsbf"));
+        QCOMPARE(window.runPanel()->checkedPolicies(), QStringList{QStringLiteral("sjf-bsbf")});
+        QVERIFY(xi->isEnabled());
+        QCOMPARE(xi->text(), QStringLiteral("profile"));
+        QCOMPARE(window.runPanel()->request().interference, 0.0);
+        window.runPanel()->setCheckedPolicies({QStringLiteral("fifo")});
+        QVERIFY(!xi->isEnabled());
+        window.runPanel()->setCheckedPolicies(
+            {QStringLiteral("sjf-ffs"), QStringLiteral("fifo+bsbf"), QStringLiteral("fifo")});
+        QVERIFY(xi->isEnabled());
+        xi->setValue(xi->minimum());
+        xi->stepBy(1);
+        QCOMPARE(window.runPanel()->interference(), 1.0);
+        window.runPanel()->setInterference(1.2);
+        QCOMPARE(window.runPanel()->request().interference, 1.2);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.runPanel()->grab().save(QStringLiteral("/tmp/sjf_run_panel.png")));
+        QSignalSpy shared(&window, &MainWindow::runsFinished);
+        window.runRequested();
+        QVERIFY(shared.wait(kTimeoutMs));
+        QCOMPARE(window.failedRuns(), 0);
+        QCOMPARE(store.findScenario("demo/sjf-bsbf/sjf-ffs/xi1.2")->spec.parameters.interference, 1.2);
+        QCOMPARE(store.findScenario("demo/sjf-bsbf/fifo+bsbf/xi1.2")->spec.parameters.interference, 1.2);
+        QCOMPARE(store.findScenario("demo/sjf-bsbf/fifo")->spec.parameters.interference, 0.0);
+        QCOMPARE(finishedRuns(store), 5);
     }
 
     void stopStoresNothingPartial() {

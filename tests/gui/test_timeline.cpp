@@ -134,6 +134,7 @@ private slots:
     void twoRunsShareTheVisibleRange();
     void allocationsInTheTooltip();
     void sharedGpuAndBatchesInTheTooltip();
+    void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
 };
 
@@ -511,6 +512,31 @@ void TestTimeline::allocationsInTheTooltip() {
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
     QVERIFY(tip.grab().save(QStringLiteral("/tmp/alloc_tooltip.png")));
+}
+
+// A GPU row split in two lanes by one overlap (b and c, 30-50 s): a before and d after it are
+// alone, drawn at full height, so the split shows only where the sharing is.
+void TestTimeline::unsharedBarsTakeTheFullRow() {
+    auto run = std::make_shared<cl::SimResult>();
+    run->jobs = {makeJob(0, "a", "vgg16", 1, 0, 0, 10), makeJob(1, "b", "bert", 1, 0, 20, 50),
+                 makeJob(2, "c", "gpt2", 1, 0, 30, 60), makeJob(3, "d", "dqn", 1, 0, 70, 90)};
+    run->segments = {{0, 0, 10, 0}, {0, 20, 50, 1}, {0, 30, 60, 2}, {0, 70, 90, 3}};
+    TimelineLayout l;
+    l.setData(makeCluster(1, 1), run);
+    QCOMPARE(l.laneCount(0), 2);
+    const TimelineDrawList list = l.build(0, 100, 1000, 0, l.rowCount(), false);
+    QCOMPARE(list.items.size(), std::size_t{4});
+    for (const TimelineItem& it : list.items) QCOMPARE(int(it.lanes), it.job == 0 || it.job == 3 ? 1 : 2);
+    const auto jobAt = [&](double y, double x) {
+        const int i = TimelineLayout::itemAt(list, 0, y, x);
+        return i < 0 ? -1 : list.items[static_cast<std::size_t>(i)].job;
+    };
+    QCOMPARE(jobAt(0.25, 50), 0);
+    QCOMPARE(jobAt(0.75, 50), 0);
+    QCOMPARE(jobAt(0.25, 400), 1);
+    QCOMPARE(jobAt(0.75, 400), 2);
+    QCOMPARE(jobAt(0.75, 250), -1);  // c not started: the lower lane is empty
+    QCOMPARE(jobAt(0.75, 800), 3);
 }
 
 void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
