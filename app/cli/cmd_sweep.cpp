@@ -6,21 +6,13 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/experiment_common.h"
 #include "cli/workspace.h"
 #include "core/store/scenario_runner.h"
 
 namespace cli {
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    std::string item;
-    while (std::getline(s, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 template <class T, class Parse>
 std::vector<T> listOption(const Args& args, const char* name, Parse parse) {
