@@ -51,7 +51,7 @@ if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
                    --pollux-workloads ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/workloads
                    --out ${CLI_OUT}/experiment-sjf-bsbf)
   set_tests_properties(cli_experiment_sjf_bsbf_small PROPERTIES LABELS core
-                       PASS_REGULAR_EXPRESSION "60 jobs.*sjf-bsbf.*90 jobs.*Fig. 6\\(b\\).*14 simulations in")
+                       PASS_REGULAR_EXPRESSION "60 jobs.*sjf-bsbf.*90 jobs.*Fig. 6\\(b\\).*24 simulations in")
 endif()
 add_test(NAME cli_experiment_sjf_bsbf_bad_check COMMAND ${CLI} experiment sjf-bsbf --check nope --jobs 1 --seeds 1)
 set_tests_properties(cli_experiment_sjf_bsbf_bad_check PROPERTIES LABELS core WILL_FAIL TRUE)
