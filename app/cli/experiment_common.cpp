@@ -22,7 +22,9 @@ std::vector<std::string> splitList(const std::string& text) {
 }
 
 void parallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& body) {
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (threads <= 0) threads = cores;
+    threads = std::min<long long>({threads, 4LL * cores, static_cast<long long>(std::max<std::size_t>(n, 1))});
     std::atomic<std::size_t> next{0};
     std::vector<std::thread> pool;
     std::exception_ptr error;

@@ -50,7 +50,14 @@ std::optional<AccumulationProfile> accumulationProfileOf(const ModelProfile& mod
     const nlohmann::json& mem = object(s, "memory_mb", where);
     p.memory_base_mb = number(mem, "m0", where + ".memory_mb", 0);
     p.memory_per_sample_mb = number(mem, "m1", where + ".memory_mb", 0);
-    p.default_batch = static_cast<int>(number(s, "default_batch", where, 1));
+    const double default_batch = number(s, "default_batch", where, 1);
+    if (default_batch > kMaxBatch || default_batch != std::floor(default_batch))
+        throw std::invalid_argument(where + ": field 'default_batch' must be a whole number up to " +
+                                    std::to_string(kMaxBatch));
+    p.default_batch = static_cast<int>(default_batch);
+    if (!(p.alpha_comp + p.beta_comp > 0))
+        throw std::invalid_argument(where + ".compute_ms: alpha and beta cannot both be 0");
+    if (p.delta > 100) throw std::invalid_argument(where + ": field 'overlap_delta' must be at most 100");
     p.train_samples = number(s, "train_samples", where, 0, false);
     if (s.contains("reference_gpu_memory_mb")) p.reference_gpu_memory_mb = number(s, "reference_gpu_memory_mb", where, 1);
     if (s.contains("reference_gpus_per_server"))
@@ -75,12 +82,23 @@ double allReduceTime(const AccumulationProfile& p, int gpus, int servers) {
                         : p.alpha_comm_inter + p.beta_comm_inter * sent_mb;
 }
 
-int localBatch(int batch, int gpus) { return std::max(1, (batch + std::max(gpus, 1) - 1) / std::max(gpus, 1)); }
+int localBatch(int batch, int gpus) {
+    const long long n = std::max(gpus, 1);
+    return static_cast<int>(std::max<long long>(1, (static_cast<long long>(batch) + n - 1) / n));
+}
+
+int jobBatch(const AccumulationProfile& p, int trace_batch, int gpus) {
+    const long long batch = trace_batch > 0 ? trace_batch : static_cast<long long>(p.default_batch) * std::max(gpus, 1);
+    if (batch > kMaxBatch)
+        throw std::invalid_argument("batch size " + std::to_string(batch) + " is above the largest supported, " +
+                                    std::to_string(kMaxBatch));
+    return static_cast<int>(batch);
+}
 
 double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int servers, int batch, int sub_batch) {
     const int local = localBatch(batch, gpus);
     const int b = std::clamp(sub_batch, 1, local);
-    const int steps = (local + b - 1) / b;
+    const int steps = static_cast<int>((static_cast<long long>(local) + b - 1) / b);
     const double comp = computeTime(p, b);
     const double comm = allReduceTime(p, gpus, servers);
     double last = comp;
@@ -93,7 +111,7 @@ double workerMemoryMb(const AccumulationProfile& p, int sub_batch) {
 }
 
 int largestFittingSubBatch(const AccumulationProfile& p, int local_batch, double memory_mb) {
-    for (int b = std::max(local_batch, 1);; b = (b + 1) / 2) {
+    for (int b = std::max(local_batch, 1);; b -= b / 2) {  // ceil(b / 2) without overflow
         if (workerMemoryMb(p, b) <= memory_mb) return b;
         if (b == 1) return 0;
     }

@@ -30,7 +30,7 @@ struct AccumulationProfile {
     // GPU memory of one worker at sub-batch b: m0 + m1 b MB.
     double memory_base_mb = 0.0;
     double memory_per_sample_mb = 0.0;
-    int default_batch = 0;      // global batch for traces that state none
+    int default_batch = 0;      // batch of a one-GPU job; a job stating none trains this x its GPUs
     // The machine the solo iteration time of a job refers to (a job's length and SJF key):
     // SJF-BSBF's servers, 4 x RTX 2080 Ti with 11 GB (section VI-A).
     double reference_gpu_memory_mb = 11 * 1024.0;
@@ -52,6 +52,10 @@ double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int serv
 double workerMemoryMb(const AccumulationProfile& p, int sub_batch);
 // The local batch of one GPU: ceil(batch / gpus), at least 1.
 int localBatch(int batch, int gpus);
+// The global batch a job trains: its trace's, else default_batch x its GPUs. Throws
+// std::invalid_argument when it exceeds kMaxBatch.
+int jobBatch(const AccumulationProfile& p, int trace_batch, int gpus);
+inline constexpr int kMaxBatch = 1 << 24;
 // The largest sub-batch among local, local/2, ..., 1 (halving, rounded up) whose worker fits
 // in `memory_mb`; 0 when not even one sample fits.
 int largestFittingSubBatch(const AccumulationProfile& p, int local_batch, double memory_mb);

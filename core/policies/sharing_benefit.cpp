@@ -25,7 +25,7 @@ bool shareBeatsWaiting(const PairTimes& p) {
 
 std::vector<int> halvingSubBatches(int local_batch) {
     std::vector<int> out;
-    for (int b = std::max(local_batch, 1);; b = (b + 1) / 2) {
+    for (int b = std::max(local_batch, 1);; b -= b / 2) {  // ceil(b / 2) without overflow
         out.push_back(b);
         if (b == 1) break;
     }

@@ -1,7 +1,9 @@
 #include "core/policies/sjf_bsbf_mechanism.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "core/policies/sharing_benefit.h"
 
@@ -31,27 +33,32 @@ const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, c
         return sp;
     }
     sp.plain_interference = sp.acc->interference.empty();
-    sp.batch = s.batch_size > 0 ? s.batch_size : sp.acc->default_batch;
+    sp.batch = jobBatch(*sp.acc, s.batch_size, s.gpus);
     sp.local = localBatch(sp.batch, s.gpus);
     sp.servers = consolidatedServers(s.gpus, sp.acc->reference_gpus_per_server);
     const int ref = std::max(1, largestFittingSubBatch(*sp.acc, sp.local, sp.acc->reference_gpu_memory_mb));
     sp.reference_time = accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, ref);
     sp.subs = halvingSubBatches(sp.local);
     for (int b : sp.subs) {
-        sp.iter_at.push_back(s.base_iter_time * accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, b) /
-                             sp.reference_time);
+        const double t = accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, b);
+        const bool scalable = sp.reference_time > 0 && std::isfinite(t / sp.reference_time);
+        sp.iter_at.push_back(s.base_iter_time * (scalable ? t / sp.reference_time : 1.0));
         sp.memory_at.push_back(workerMemoryMb(*sp.acc, b));
     }
     sp.fastest_from = fastestFrom(sp.iter_at);
     return sp;
 }
 
-int SharingScheduler::fullSubBatch(const JobSpeed& sp, const std::vector<int>& gpus) const {
+int SharingScheduler::fullSubBatch(const JobState& s, const JobSpeed& sp, const std::vector<int>& gpus) const {
     double memory = std::numeric_limits<double>::infinity();
     for (int g : gpus) memory = std::min(memory, gpu_memory_mb_[g]);
-    std::size_t i = 0;
-    while (i + 1 < sp.subs.size() && sp.memory_at[i] > memory) ++i;
-    return sp.subs[i];
+    for (std::size_t i = 0; i < sp.subs.size(); ++i)
+        if (sp.memory_at[i] <= memory) return sp.subs[i];
+    if (!sp.acc) return 1;  // no memory model: the profile's figure is informative only
+    throw std::invalid_argument("job #" + std::to_string(s.index) + " (model '" + std::string(s.model) +
+                                "'): one sample needs " + std::to_string(static_cast<long long>(sp.memory_at.back())) +
+                                " MB of GPU memory, more than its GPUs have (" +
+                                std::to_string(static_cast<long long>(memory)) + " MB)");
 }
 
 int SharingScheduler::subIndex(const JobSpeed& sp, int sub_batch) const {
@@ -90,9 +97,9 @@ void SharingScheduler::collectPartners(const SchedulerInput& in, const std::vect
             const JobSpeed& sp = speedOf(s, in);
             Partner p;
             p.job = r;
-            p.room_mb = std::numeric_limits<double>::infinity();
-            p.remaining_solo = s.remaining * s.base_iter_time;
-            p.room_mb = -sp.memory_at[subIndex(sp, running_[r].sub_batch)];
+            const int i = subIndex(sp, running_[r].sub_batch);
+            p.remaining_solo = s.remaining * sp.iter_at[i];  // P_R at its own sub-batch
+            p.room_mb = -sp.memory_at[i];
             partners_.push_back(std::move(p));
         }
         partners_[slot[r]].gpus.push_back(g);
@@ -151,6 +158,8 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
         }
     }
     if (static_cast<int>(chosen.size()) < n.gpus) return false;
+    // Free GPUs alone (a fragmented cluster the placement refused): its full batch.
+    if (sub_batch == std::numeric_limits<int>::max()) sub_batch = fullSubBatch(n, spn, chosen);
 
     for (int g : chosen) {
         if (holder[2 * g] == kFree) {
@@ -198,6 +207,13 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         }
     }
     partners_valid_ = false;
+    // A job whose partners have all finished returns to its full batch now, so that a new
+    // sharer this event sees the memory it really holds.
+    for (const JobState& s : in.active) {
+        if (!s.running) continue;
+        const bool shared = std::any_of(s.held.begin(), s.held.end(), [&](int g) { return holder[2 * g + 1] != kFree; });
+        if (!shared) running_[s.index].sub_batch = fullSubBatch(s, speedOf(s, in), std::vector<int>(s.held.begin(), s.held.end()));
+    }
 
     Decision d;
     order_->rank(in, ranked_);
@@ -207,7 +223,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         Assignment a{j, {}};
         if (free_->totalFree() >= s.gpus && placement_->place(s.gpus, *free_, a.gpus)) {
             for (int g : a.gpus) holder[2 * g] = j;
-            running_[j] = {fullSubBatch(speedOf(s, in), a.gpus), 1.0};
+            running_[j] = {fullSubBatch(s, speedOf(s, in), a.gpus), 1.0};
             partners_valid_ = false;
             d.start.push_back(std::move(a));
         } else {
@@ -222,13 +238,15 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         const JobSpeed& sp = speedOf(s, in);
         double xi = 1.0;
+        bool shared = false;
         for (int g : gpus) {
             const int other = holder[2 * g] == j ? holder[2 * g + 1] : holder[2 * g];
             if (other == kFree) continue;
+            shared = true;
             xi = std::max(xi, interference(in.by_index[other]->model, sp));
         }
         Running& state = running_[j];
-        if (xi == 1.0 || state.sub_batch <= 0) state.sub_batch = fullSubBatch(sp, gpus);
+        if (!shared || state.sub_batch <= 0) state.sub_batch = fullSubBatch(s, sp, gpus);
         state.xi = xi;
         Assignment a{j, std::move(gpus)};
         a.iteration_time = xi * sp.iter_at[subIndex(sp, state.sub_batch)];

@@ -19,7 +19,10 @@
 //  - a new job sharing with several running jobs trains at the smallest of their chosen
 //    sub-batches (it fits next to every partner) and is slowed by the largest ratio;
 //  - jobs whose model has no extra.sjf_bsbf section have one fixed configuration: their
-//    profile's solo time and GPU memory (gpu_memory_mb, 0 if unknown).
+//    profile's solo time and GPU memory (gpu_memory_mb, 0 if unknown);
+//  - Eq. 7's all-reduce term assumes the job's GPUs are consolidated on as few servers as
+//    possible (4-GPU servers), wherever its GPUs actually are: the pair test then compares
+//    like with like for every placement.
 #include <map>
 #include <memory>
 #include <optional>
@@ -85,7 +88,8 @@ private:
     const JobSpeed& speedOf(const JobState& s, const SchedulerInput& in);
     int subIndex(const JobSpeed& sp, int sub_batch) const;
     // The largest candidate sub-batch whose worker fits alone on every one of the GPUs.
-    int fullSubBatch(const JobSpeed& sp, const std::vector<int>& gpus) const;
+    // Throws std::invalid_argument naming the job when not even one sample fits.
+    int fullSubBatch(const JobState& s, const JobSpeed& sp, const std::vector<int>& gpus) const;
     double interference(std::string_view partner, const JobSpeed& sp) const;
     void collectPartners(const SchedulerInput& in, const std::vector<int>& holder);
     bool startShared(const JobState& s, const SchedulerInput& in, std::vector<int>& holder, Decision& d);

@@ -29,7 +29,12 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
             throw SimulationError(e.what());
         }
         if (acc) {
-            const int batch = job.batch_size > 0 ? job.batch_size : acc->default_batch;
+            int batch = 0;
+            try {
+                batch = jobBatch(*acc, job.batch_size, job.gpus);
+            } catch (const std::invalid_argument& e) {
+                throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + "): " + e.what());
+            }
             const int sub = largestFittingSubBatch(*acc, localBatch(batch, job.gpus), acc->reference_gpu_memory_mb);
             if (sub == 0)
                 throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + "): one sample of model '" +
