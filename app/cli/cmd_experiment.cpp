@@ -132,7 +132,8 @@ int experimentCommand(const std::vector<std::string>& argv) {
     if (args.positional()[0] != "synergy")
         throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy, sjf-bsbf)");
 
-    const auto [first, last] = parseMeasureWindow(args.get("measure"));
+    const auto measure_window = parseMeasureWindow(args.get("measure"));
+    const auto first = measure_window.first, last = measure_window.second;
     cl::SynergyWorkload workload;
     workload.jobs_per_hour = args.getDouble("rate");
     workload.jobs = static_cast<int>(args.getInt("jobs"));

@@ -158,7 +158,8 @@ void AuxLedger::revertToProportional(PackJob& peer) {
 }
 
 bool AuxLedger::revertPeersFor(const PackJob& job, bool artifact_order) {
-    for (const auto& [s, k] : job.parts) {
+    for (const auto& part : job.parts) {
+        const int s = part.first, k = part.second;  // not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda
         const AuxShare target = shareOf(job, job.grant, s);
         const AuxShare prop = proportional(s);
         const auto excess = [&](const PackJob* peer) {

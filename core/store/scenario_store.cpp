@@ -125,7 +125,9 @@ nlohmann::json ScenarioParameters::toJson() const {
 ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
     if (!j.is_object()) throw std::invalid_argument("scenario parameters: expected a JSON object");
     ScenarioParameters p;
-    for (const auto& [key, v] : j.items()) {
+    for (const auto& item : j.items()) {
+        const std::string& key = item.key();
+        const nlohmann::json& v = item.value();
         auto bad = [&](const std::string& what) {
             throw std::invalid_argument("scenario parameters: '" + key + "' " + what);
         };

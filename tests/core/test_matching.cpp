@@ -247,9 +247,9 @@ private slots:
     // Two matchings 1 unit apart on a total of ~2e11: GLPK's default relative tolerance (1e-7)
     // would allow accepting the worse one.
     void typeCompressedIsExactForLargeTotals() {
-        const std::int64_t W = 100'000'000'000;  // 1e11
+        constexpr std::int64_t W = 100'000'000'000;  // 1e11
         const std::vector<int> count{1, 1, 1, 1};
-        auto weight = [W](int a, int b) -> std::int64_t {
+        auto weight = [](int a, int b) -> std::int64_t {
             if (a == 0 && b == 1) return W;
             if (a == 2 && b == 3) return W;
             if (a == 0 && b == 2) return W;

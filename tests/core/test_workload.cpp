@@ -629,7 +629,8 @@ private slots:
             {"cap-gpus=0", "the cap must be >= 1"},
             {"cap-gpus=four", "GPU cap 'four'"},
         };
-        for (const auto& [spec, fragment] : cases) {
+        for (const auto& c : cases) {
+            const std::string &spec = c.first, &fragment = c.second;
             const std::string msg = invalidMessage([&] { applyTransform(in, spec); });
             QVERIFY2(msg.find(fragment) != std::string::npos, (spec + " -> " + msg).c_str());
             QVERIFY2(msg.find("valid transforms: scale=F") != std::string::npos, msg.c_str());
