@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
-        std::cout << "clusterloom-cli " << cl::engineVersion() << "\n";
+        std::cout << "clusterloom-cli " << cl::engineVersion() << "\nbuilt-in data: " << cl::dataDir() << "\n";
         return 0;
     }
     auto it = commands().find(args[0]);

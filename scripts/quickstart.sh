@@ -21,6 +21,8 @@ PACKAGES=(
     libbenchmark-dev libgtest-dev
     libgl1-mesa-dev fonts-dejavu-core
     xvfb xauth
+    clang libclang-rt-14-dev
+    dpkg-dev file librsvg2-bin desktop-file-utils appstream
 )
 
 usage() {

@@ -15,8 +15,8 @@ namespace cli {
 
 int demoCommand(const std::vector<std::string>& argv) {
     Args args("demo",
-              "Run the bundled demo scenario (demo trace on the 64-GPU Muri testbed) under fifo, srtf, srsf and\n"
-              "tiresias, print the summary table and write metrics.json, per-policy CSVs and utilization.svg.",
+              "Run the bundled demo scenario (demo trace on the 64-GPU Muri testbed) under fifo, srtf, srsf,\n"
+              "tiresias and muri-s, print the summary table and write metrics.json, per-policy CSVs and utilization.svg.",
               {{"out", "DIR", "output folder", false, "clusterloom-demo"},
                {"conventions", "NAME", "clean or muri-artifact", false, "clean"}});
     if (!args.parse(argv)) return 0;
@@ -26,7 +26,7 @@ int demoCommand(const std::vector<std::string>& argv) {
     cl::SimOptions opts;
     opts.conventions = cl::Conventions::byName(args.get("conventions"));
     std::vector<cl::SimResult> results;
-    for (const char* p : {"fifo", "srtf", "srsf", "tiresias"})
+    for (const char* p : {"fifo", "srtf", "srsf", "tiresias", "muri-s"})
         results.push_back(cl::simulate(cluster, trace, profiles, p, opts));
 
     std::cout << "ClusterLoom demo: trace '" << trace.name << "' (" << trace.jobs.size() << " jobs) on '"
