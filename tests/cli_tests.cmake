@@ -12,8 +12,12 @@ add_test(NAME cli_run_writes_results
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run_check.cmake)
 set_tests_properties(cli_run_writes_results PROPERTIES LABELS core)
 
+# A build tree's programs use the source tree's data (installed ones theirs: install_deb_package).
+add_test(NAME cli_version COMMAND ${CLI} --version)
+set_tests_properties(cli_version PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "clusterloom-cli [0-9.]+-r[0-9]+\nbuilt-in data: ${CLUSTERLOOM_SOURCE_DATA_DIR}\n")
 add_test(NAME cli_demo COMMAND ${CLI} demo --out ${CLI_OUT}/demo)
-set_tests_properties(cli_demo PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "tiresias.*utilization.svg")
+set_tests_properties(cli_demo PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "tiresias.*muri-s.*utilization.svg")
 
 add_test(NAME cli_unknown_policy COMMAND ${CLI} run --trace ${FIX}/small.csv --policy nope)
 set_tests_properties(cli_unknown_policy PROPERTIES LABELS core WILL_FAIL TRUE)
