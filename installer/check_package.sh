@@ -69,6 +69,7 @@ for path in ./usr/bin/clusterloom ./usr/bin/clusterloom-cli \
     ./usr/share/metainfo/org.clusterloom.ClusterLoom.metainfo.xml \
     ./usr/share/icons/hicolor/scalable/apps/clusterloom.svg \
     ./usr/share/icons/hicolor/48x48/apps/clusterloom.png \
+    ./usr/share/man/man1/clusterloom.1.gz ./usr/share/man/man1/clusterloom-cli.1.gz \
     ./usr/share/clusterloom/profiles/muri.json ./usr/share/clusterloom/clusters/muri-testbed-64.json \
     ./usr/share/clusterloom/traces/demo.json; do
     grep -q " $path\$" "$work/contents.txt" || fail "the .deb does not contain $path"

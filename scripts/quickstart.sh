@@ -22,7 +22,7 @@ PACKAGES=(
     libgl1-mesa-dev fonts-dejavu-core
     xvfb xauth
     clang libclang-rt-14-dev
-    dpkg-dev file librsvg2-bin desktop-file-utils appstream
+    dpkg-dev file librsvg2-bin desktop-file-utils appstream help2man
 )
 
 usage() {
