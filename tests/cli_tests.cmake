@@ -101,3 +101,22 @@ set_tests_properties(cli_run_xi_below_one PROPERTIES LABELS core WILL_FAIL TRUE)
 add_test(NAME cli_run_xi_below_one_message COMMAND ${CLI} ${SJF_RUN} --policy sjf-bsbf --xi 0.5)
 set_tests_properties(cli_run_xi_below_one_message PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "--xi must be 0 \\(the profile's ratios\\) or 1..100 .*not 0.5")
+
+# Numbers at the edges (tests/core/test_edge_inputs.cpp runs them under every policy).
+set(EDGE ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/edge)
+add_test(NAME cli_edge_header_only_trace COMMAND ${CLI} run --trace ${EDGE}/header_only.csv --policy srtf
+                                                 --policy sjf-bsbf --out ${CLI_OUT}/edge-empty)
+set_tests_properties(cli_edge_header_only_trace PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "0 jobs.*srtf +0/0.*sjf-bsbf +0/0")
+add_test(NAME cli_edge_job_larger_than_cluster COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv)
+set_tests_properties(cli_edge_job_larger_than_cluster PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_edge_job_larger_than_cluster_message COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv)
+set_tests_properties(cli_edge_job_larger_than_cluster_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+                     "job 'big' \\(#0\\) needs 65 GPUs but cluster 'muri-testbed-64' has only 64")
+add_test(NAME cli_edge_years_apart COMMAND ${CLI} run --trace ${EDGE}/years_apart.csv --policy sjf-bsbf
+                                           --policy fifo+tune --out ${CLI_OUT}/edge-years)
+set_tests_properties(cli_edge_years_apart PROPERTIES LABELS core TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "sjf-bsbf +3/3 .* 2190.00 d.*fifo\\+tune +3/3 .* 2190.00 d")
+add_test(NAME cli_edge_endless_job_message COMMAND ${CLI} run --trace ${EDGE}/huge_duration.csv)
+set_tests_properties(cli_edge_endless_job_message PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "job 'ok' \\(#0\\) would run 1e\\+300 s alone, more than the 10 years")

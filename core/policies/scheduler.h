@@ -81,6 +81,11 @@ public:
     virtual Decision schedule(const SchedulerInput& input) = 0;
     // Periodic scheduling round in seconds (0 = only on events).
     virtual double roundInterval() const { return 0.0; }
+    // True when a periodic round can only place waiting jobs (a non-preemptive policy whose
+    // running jobs' speeds change only at arrivals and completions): the engine then skips
+    // rounds while nobody waits, so a job of months or years costs a few events, not one per
+    // round.
+    virtual bool roundsOnlyPlaceWaitingJobs() const { return false; }
     // How many jobs may hold one GPU at the same time (1 = exclusive).
     virtual int maxJobsPerGpu() const { return 1; }
 };

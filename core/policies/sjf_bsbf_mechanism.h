@@ -56,6 +56,8 @@ public:
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
     double roundInterval() const override { return options_.round_seconds; }
+    // Non-preemptive, and a sharing job's speed changes only when a partner arrives or leaves.
+    bool roundsOnlyPlaceWaitingJobs() const override { return true; }
     int maxJobsPerGpu() const override { return 2; }
 
 private:

@@ -52,6 +52,11 @@ public:
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
     double roundInterval() const override { return options_.round_s; }
+    // With every job running, each got its ask at its pinned GPUs (greedy), its proportional
+    // share (proportional) or a demand-sorted packing (tune, opt): the next round, given the
+    // same jobs, decides the same. Not so when the placement is recomputed from an empty
+    // cluster in priority order (the artifact, or without keeping running jobs in place).
+    bool roundsOnlyPlaceWaitingJobs() const override { return !options_.artifact && options_.keep_running_in_place; }
 
     // Rounds in which OPT's ILP allocation could not be packed as chosen (some job fell back).
     long long optPlacedShortfall() const { return opt_shortfall_; }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -21,6 +22,13 @@ namespace cl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMaxSoloSeconds = 10 * 365.25 * 24 * 3600;
+
+std::string formatSeconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", s);
+    return buf;
+}
 
 enum class Status { Future, Pending, Running, Done };
 
@@ -57,6 +65,7 @@ public:
         scheduler_ = makeScheduler(policy, conv_, options.tuning);
         recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
+        rounds_only_place_waiting_ = options.skip_idle_rounds && scheduler_->roundsOnlyPlaceWaitingJobs();
         result_.policy = policy;
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
@@ -115,6 +124,12 @@ private:
                 !std::isfinite(r.restart_overhead) || r.restart_overhead < 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
                                       ") has a non-finite or non-positive length, iteration time or overhead");
+            // A job longer than this alone is a unit mistake or a corrupt row, and under a
+            // policy with periodic rounds it would cost millions of rounds.
+            if (r.iterations * r.iter_time > kMaxSoloSeconds)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") would run " +
+                                      formatSeconds(r.iterations * r.iter_time) +
+                                      " s alone, more than the 10 years (3.2e8 s) a simulation accepts");
             EngineJob& j = jobs_[i];
             j.gpus = src.gpus;
             j.submit = src.submit_time;
@@ -150,7 +165,12 @@ private:
 
     void advanceRoundIndex(double now) {
         if (round_interval_ <= 0) return;
+        // Straight to the first round after `now` (after years of idle time, not round by
+        // round), then exact to the last bit as the product k x interval is compared.
+        if (round_index_ * round_interval_ <= now)
+            round_index_ = std::max(round_index_, std::floor(now / round_interval_));
         while (round_index_ * round_interval_ <= now) ++round_index_;
+        while (round_index_ > 1 && (round_index_ - 1) * round_interval_ > now) --round_index_;
     }
 
     double nextEventTime(double now) const {
@@ -159,8 +179,11 @@ private:
         for (int j : running_) t = std::min(t, jobs_[j].predicted_end);
         if (wakeup_ > now) t = std::min(t, wakeup_);
         // Periodic rounds (k x interval) while jobs run; with nothing running a round could
-        // not change anything that the last event did not already try.
-        if (round_interval_ > 0 && !running_.empty()) t = std::min(t, round_index_ * round_interval_);
+        // not change anything that the last event did not already try, nor with nobody
+        // waiting under a policy whose rounds only place waiting jobs.
+        const bool nobody_waits = active_.size() == running_.size();
+        if (round_interval_ > 0 && !running_.empty() && !(nobody_waits && rounds_only_place_waiting_))
+            t = std::min(t, round_index_ * round_interval_);
         return t;
     }
 
@@ -256,6 +279,9 @@ private:
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
             chosen[j] = 1;
         }
+        // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
+        // checked it per GPU made each decision O(GPUs x servers).
+        const int total_gpus = cluster_.totalGpus();
         for (const auto& a : d.start) {
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
                 (jobs_[a.job].status != Status::Pending && jobs_[a.job].status != Status::Running) ||
@@ -263,7 +289,7 @@ private:
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
             for (int g : a.gpus)
-                if (g < 0 || g >= cluster_.totalGpus()) invalid("GPU id " + std::to_string(g) + " out of range");
+                if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
             std::vector<int> sorted = a.gpus;
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
@@ -572,6 +598,7 @@ private:
     std::vector<char> scratch_chosen_;
     double wakeup_ = kInf;
     double round_interval_ = 0.0;
+    bool rounds_only_place_waiting_ = false;
     double round_index_ = 1.0;
 };
 

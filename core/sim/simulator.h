@@ -21,6 +21,10 @@ struct SimOptions {
     SchedulerTuning tuning;
     // The jobs the summary measures, by position in the trace (inclusive; last < 0 = to the
     // end): e.g. Synergy's steady-state window, jobs 4000-4999.
+    // Skip periodic rounds while nobody waits under a policy whose rounds only place waiting
+    // jobs (Scheduler::roundsOnlyPlaceWaitingJobs). Off only to test that skipping changes
+    // no result.
+    bool skip_idle_rounds = true;
     int measure_first = 0;
     int measure_last = -1;
 };
