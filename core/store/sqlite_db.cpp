@@ -8,9 +8,32 @@ namespace cl {
 
 namespace {
 
+// What happened in words, then SQLite's own detail: "the disk is full (SQLite: database or
+// disk is full)". The words come from the primary result code of the failure.
 std::string describe(sqlite3* db, int rc) {
-    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    return msg;
+    const int code = (db ? sqlite3_extended_errcode(db) : rc) & 0xff;
+    const std::string detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    const char* words = nullptr;
+    switch (code) {
+        case SQLITE_FULL:
+            words = "the disk is full (or the file reached its size limit); nothing of this step was written";
+            break;
+        case SQLITE_READONLY:
+            words = "the workspace is read-only (the file or its folder is write-protected, or the disk is "
+                    "mounted read-only); nothing was changed";
+            break;
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB: words = "the file is damaged or not a ClusterLoom workspace"; break;
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED: words = "the workspace is locked by another process; try again when it has finished"; break;
+        case SQLITE_IOERR: words = "reading or writing the file failed (disk or file-system error)"; break;
+        case SQLITE_CANTOPEN: words = "the file cannot be opened (missing folder or no permission)"; break;
+        case SQLITE_PERM:
+        case SQLITE_AUTH: words = "permission denied"; break;
+        default: break;
+    }
+    if (!words) return detail;
+    return std::string(words) + " (SQLite: " + detail + ")";
 }
 
 }  // namespace
@@ -133,7 +156,7 @@ void SqliteDb::exec(std::string_view sql) {
     char* err = nullptr;
     int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
-        std::string msg = path_ + ": " + (err ? err : describe(db_, rc));
+        std::string msg = path_ + ": " + describe(db_, rc);
         sqlite3_free(err);
         throw StoreError(msg);
     }

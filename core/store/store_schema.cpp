@@ -231,10 +231,10 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
             app_id = s.int64At(1);
             tables = s.int64At(2);
         }
-    } catch (const StoreError& e) {
-        // SQLite's own reason, without the path the message already starts with.
-        std::string reason = e.what();
-        if (auto colon = reason.rfind(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
+    } catch (const StoreError&) {
+        // SQLite's own reason ("file is not a database"): the words added for other failures
+        // would only repeat this message's.
+        const std::string reason = sqlite3_errmsg(db.handle());
         throw StoreError(db.path() + ": not a ClusterLoom workspace (cannot read it as a SQLite database: " +
                          reason + "); the file was not modified");
     }
