@@ -52,11 +52,16 @@ public:
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
     double roundInterval() const override { return options_.round_s; }
-    // With every job running, each got its ask at its pinned GPUs (greedy), its proportional
-    // share (proportional) or a demand-sorted packing (tune, opt): the next round, given the
-    // same jobs, decides the same. Not so when the placement is recomputed from an empty
-    // cluster in priority order (the artifact, or without keeping running jobs in place).
-    bool roundsOnlyPlaceWaitingJobs() const override { return !options_.artifact && options_.keep_running_in_place; }
+    // With every job running and kept in place, proportional and greedy give each the same
+    // share again (its GPU-proportional share; its best-case ask, which fitted). Tune and opt
+    // may move jobs between servers round after round to serve asks better (until a round
+    // changes nothing), and the artifact recomputes the placement from an empty cluster in
+    // priority order: its rounds all run.
+    bool roundsOnlyPlaceWaitingJobs() const override {
+        return !options_.artifact && options_.keep_running_in_place &&
+               (options_.mechanism == SynergyMechanism::Proportional || options_.mechanism == SynergyMechanism::Greedy);
+    }
+    bool roundsRepeatWhenUnchanged() const override { return !options_.artifact && options_.keep_running_in_place; }
 
     // Rounds in which OPT's ILP allocation could not be packed as chosen (some job fell back).
     long long optPlacedShortfall() const { return opt_shortfall_; }

@@ -66,6 +66,7 @@ public:
         recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
         rounds_only_place_waiting_ = options.skip_idle_rounds && scheduler_->roundsOnlyPlaceWaitingJobs();
+        rounds_repeat_ = options.skip_idle_rounds && scheduler_->roundsRepeatWhenUnchanged();
         result_.policy = policy;
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
@@ -182,7 +183,8 @@ private:
         // not change anything that the last event did not already try, nor with nobody
         // waiting under a policy whose rounds only place waiting jobs.
         const bool nobody_waits = active_.size() == running_.size();
-        if (round_interval_ > 0 && !running_.empty() && !(nobody_waits && rounds_only_place_waiting_))
+        const bool idle_round = nobody_waits && (rounds_only_place_waiting_ || (rounds_repeat_ && !decision_changed_));
+        if (round_interval_ > 0 && !running_.empty() && !idle_round)
             t = std::min(t, round_index_ * round_interval_);
         return t;
     }
@@ -295,6 +297,7 @@ private:
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
         }
+        decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
             if (chosen[j]) continue;
@@ -308,6 +311,7 @@ private:
             job.speedup = 0.0;
             job.sub_batch = 0;
             ++records_[j].preemptions;
+            decision_changed_ = true;
         }
         running_.clear();
         // Jobs that move release their old GPUs before anyone takes new ones.
@@ -329,6 +333,7 @@ private:
             bool was_running = job.status == Status::Running;
             job.overhead = conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
+                decision_changed_ = true;
                 job.held = std::move(target[i]);
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
@@ -336,9 +341,12 @@ private:
                 if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
             }
             // The mechanism's speed model: shared iteration time, or the job's own.
+            const double old_iter_time = job.iter_time, old_cpus = job.cpus, old_memory = job.memory_gb;
             job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
             if (options_.record_series) job.shares = resourceShares(a.job);
             takeAllocation(a, job, t);
+            if (job.iter_time != old_iter_time || job.cpus != old_cpus || job.memory_gb != old_memory)
+                decision_changed_ = true;
             recordBatch(a, job, t);
             job.status = Status::Running;
             job.last_update = t;
@@ -599,6 +607,8 @@ private:
     double wakeup_ = kInf;
     double round_interval_ = 0.0;
     bool rounds_only_place_waiting_ = false;
+    bool rounds_repeat_ = false;       // Scheduler::roundsRepeatWhenUnchanged
+    bool decision_changed_ = true;     // the last decision started, stopped, moved or re-sped a job
     double round_index_ = 1.0;
 };
 

@@ -30,7 +30,9 @@ struct SimOptions {
 };
 
 // Throws std::invalid_argument for an unknown policy name and SimulationError for inputs the
-// engine cannot run (a job larger than the cluster, a job no placement can ever satisfy).
+// engine cannot run (a job larger than the cluster — the whole run is refused, naming the job
+// and both GPU counts —, a job no placement can ever satisfy, a job longer than 10 years alone).
+// Zero jobs give an empty result; a job of zero iterations ends on arrival.
 SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
                    const std::string& policy, const SimOptions& options = {});
 
