@@ -28,6 +28,7 @@ namespace {
 class DrfOrder : public KeyedOrder {
 public:
     std::string name() const override { return "drf"; }
+    bool rankingChangesWithTime() const override { return false; }
 
 protected:
     void prepare(const SchedulerInput& in) override { demands_.prepare(in); }

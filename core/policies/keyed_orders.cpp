@@ -29,6 +29,7 @@ class FifoOrder : public KeyedOrder {
 public:
     std::string name() const override { return "fifo"; }
     bool preemptive() const override { return false; }
+    bool rankingChangesWithTime() const override { return false; }
 
 protected:
     double key(const JobState& j) const override { return j.submit; }
@@ -39,6 +40,7 @@ class SjfOrder : public KeyedOrder {
 public:
     std::string name() const override { return "sjf"; }
     bool preemptive() const override { return false; }
+    bool rankingChangesWithTime() const override { return false; }
 
 protected:
     double key(const JobState& j) const override { return j.totalTime(); }

@@ -17,6 +17,9 @@ public:
     virtual std::string name() const = 0;
     // Non-preemptive orders never stop a running job for a higher-priority one.
     virtual bool preemptive() const { return true; }
+    // False when the ranking depends only on the jobs and their allocations, never on the
+    // time that passes (fifo, sjf, drf, tetris): unchanged state, unchanged ranking.
+    virtual bool rankingChangesWithTime() const { return true; }
     // Called at every event: take note of arrivals, completions and attained service.
     virtual void observe(const SchedulerInput& input) = 0;
     // The ranking as of the last observe(); only called when a choice has to be made.

@@ -86,10 +86,10 @@ public:
     // rounds while nobody waits, so a job of months or years costs a few events, not one per
     // round.
     virtual bool roundsOnlyPlaceWaitingJobs() const { return false; }
-    // True when, with nobody waiting, a decision that changed nothing (no job started, stopped,
-    // moved or changed speed or resources) would be decided again at the next round: the
-    // engine then skips rounds until something happens.
-    virtual bool roundsRepeatWhenUnchanged() const { return false; }
+    // True when, with nobody waiting and these many jobs running, a decision that changed
+    // nothing (no job started, stopped, moved or changed speed or resources) would be decided
+    // again at the next round: the engine then skips rounds until something happens.
+    virtual bool roundsRepeatWhenUnchanged(std::size_t /*running_jobs*/) const { return false; }
     // How many jobs may hold one GPU at the same time (1 = exclusive).
     virtual int maxJobsPerGpu() const { return 1; }
 };

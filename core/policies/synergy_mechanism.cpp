@@ -101,6 +101,13 @@ double SynergyScheduler::speedOf(const PackJob& packed, const JobState& job, con
     return 1.0 + (demand.best.throughput - 1.0) * reach;
 }
 
+// Tune and opt pack in demand order, but ties follow the priority order: only an order that
+// time does not change, or a single job, makes an unchanged round repeat itself.
+bool SynergyScheduler::roundsRepeatWhenUnchanged(std::size_t running_jobs) const {
+    return !options_.artifact && options_.keep_running_in_place &&
+           (running_jobs <= 1 || !order_->rankingChangesWithTime());
+}
+
 Decision SynergyScheduler::schedule(const SchedulerInput& in) {
     if (ledger_cluster_ != in.cluster) {
         ledger_ = std::make_unique<AuxLedger>(*in.cluster);

@@ -61,7 +61,7 @@ public:
         return !options_.artifact && options_.keep_running_in_place &&
                (options_.mechanism == SynergyMechanism::Proportional || options_.mechanism == SynergyMechanism::Greedy);
     }
-    bool roundsRepeatWhenUnchanged() const override { return !options_.artifact && options_.keep_running_in_place; }
+    bool roundsRepeatWhenUnchanged(std::size_t running_jobs) const override;
 
     // Rounds in which OPT's ILP allocation could not be packed as chosen (some job fell back).
     long long optPlacedShortfall() const { return opt_shortfall_; }

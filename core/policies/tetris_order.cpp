@@ -30,6 +30,7 @@ namespace {
 class TetrisOrder : public KeyedOrder {
 public:
     std::string name() const override { return "tetris"; }
+    bool rankingChangesWithTime() const override { return false; }
 
 protected:
     void prepare(const SchedulerInput& in) override {

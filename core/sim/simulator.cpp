@@ -65,8 +65,8 @@ public:
         scheduler_ = makeScheduler(policy, conv_, options.tuning);
         recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
-        rounds_only_place_waiting_ = options.skip_idle_rounds && scheduler_->roundsOnlyPlaceWaitingJobs();
-        rounds_repeat_ = options.skip_idle_rounds && scheduler_->roundsRepeatWhenUnchanged();
+        skip_rounds_ = options.skip_idle_rounds;
+        rounds_only_place_waiting_ = skip_rounds_ && scheduler_->roundsOnlyPlaceWaitingJobs();
         result_.policy = policy;
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
@@ -183,7 +183,9 @@ private:
         // not change anything that the last event did not already try, nor with nobody
         // waiting under a policy whose rounds only place waiting jobs.
         const bool nobody_waits = active_.size() == running_.size();
-        const bool idle_round = nobody_waits && (rounds_only_place_waiting_ || (rounds_repeat_ && !decision_changed_));
+        const bool idle_round =
+            nobody_waits && (rounds_only_place_waiting_ ||
+                             (skip_rounds_ && !decision_changed_ && scheduler_->roundsRepeatWhenUnchanged(running_.size())));
         if (round_interval_ > 0 && !running_.empty() && !idle_round)
             t = std::min(t, round_index_ * round_interval_);
         return t;
@@ -607,7 +609,7 @@ private:
     double wakeup_ = kInf;
     double round_interval_ = 0.0;
     bool rounds_only_place_waiting_ = false;
-    bool rounds_repeat_ = false;       // Scheduler::roundsRepeatWhenUnchanged
+    bool skip_rounds_ = true;  // SimOptions::skip_idle_rounds
     bool decision_changed_ = true;     // the last decision started, stopped, moved or re-sped a job
     double round_index_ = 1.0;
 };

@@ -103,7 +103,7 @@ SimResult runQuietly(const Cluster& c, const Trace& t, const std::string& policy
 // rounds only place waiting jobs (then the engine skips them).
 double roundEvents(const std::string& policy, double span) {
     const auto s = makeScheduler(policy, Conventions::clean());
-    if (s->roundInterval() <= 0 || s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged()) return 0.0;
+    if (s->roundInterval() <= 0 || s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(2)) return 0.0;
     return span / s->roundInterval();
 }
 
@@ -257,7 +257,7 @@ private slots:
         const ProfileSet profiles = builtinProfiles(catalog.toStdString());
         GeneratorConfig g;
         g.jobs = 24;
-        g.seed = 3;
+        g.seed = 2;
         g.jobs_per_hour = rate;
         g.max_gpus = 8;
         g.task_catalog = catalog.toStdString();
@@ -265,27 +265,47 @@ private slots:
         Cluster c = builtinCluster(cluster.toStdString());
         c.servers.resize(2);  // a small cluster, for queues
         int compared = 0, queued = 0;
+        std::vector<std::string> differences;
         for (const auto& p : allPolicies()) {
             const auto s = makeScheduler(p, Conventions::clean());
-            if (s->roundInterval() <= 0 || !(s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged()))
+            if (s->roundInterval() <= 0 || !(s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(1)))
                 continue;
             SimOptions o;
             o.record_series = false;
-            const SimResult skipped = simulate(c, t, profiles, p, o);
+            SimResult skipped, every;
+            std::string skipped_error, every_error;
+            try {
+                skipped = simulate(c, t, profiles, p, o);
+            } catch (const SimulationError& e) {
+                skipped_error = e.what();
+            }
             o.skip_idle_rounds = false;
-            const SimResult every = simulate(c, t, profiles, p, o);
-            QVERIFY2(skipped.events < every.events, p.c_str());
-            for (std::size_t j = 0; j < t.jobs.size(); ++j) {
-                const std::string where = p + ": job " + t.jobs[j].id + " ends at " +
-                                          std::to_string(skipped.jobs[j].end) + " vs " +
-                                          std::to_string(every.jobs[j].end);
-                QVERIFY2(std::abs(skipped.jobs[j].end - every.jobs[j].end) <= 1e-6 * every.jobs[j].end,
-                         where.c_str());
-                QCOMPARE(skipped.jobs[j].preemptions, every.jobs[j].preemptions);
+            try {
+                every = simulate(c, t, profiles, p, o);
+            } catch (const SimulationError& e) {
+                every_error = e.what();
             }
             ++compared;
+            if (!skipped_error.empty() || !every_error.empty()) {
+                // e.g. greedy never placing a job whose best-case ask fits no server: the same
+                // refusal either way.
+                if (skipped_error != every_error) differences.push_back(p + ": " + skipped_error + " vs " + every_error);
+                continue;
+            }
+            if (skipped.events >= every.events) differences.push_back(p + ": no round skipped");
+            for (std::size_t j = 0; j < t.jobs.size(); ++j) {
+                if (std::abs(skipped.jobs[j].end - every.jobs[j].end) > 1e-6 * every.jobs[j].end ||
+                    skipped.jobs[j].preemptions != every.jobs[j].preemptions) {
+                    differences.push_back(p + ": job " + t.jobs[j].id + " ends at " +
+                                          std::to_string(skipped.jobs[j].end) + " vs " +
+                                          std::to_string(every.jobs[j].end));
+                    break;
+                }
+            }
             for (const JobRecord& j : every.jobs) queued += j.queueing_delay > 0;
         }
+        for (const auto& d : differences) qWarning("%s", d.c_str());
+        QVERIFY2(differences.empty(), differences.empty() ? "" : differences.front().c_str());
         QVERIFY(compared > 20);
         QVERIFY2(queued > compared, ("too few jobs waited (" + std::to_string(queued) + " in " +
                                      std::to_string(compared) + " policies): the busy stretches were not tested")
