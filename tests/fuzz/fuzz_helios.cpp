@@ -1,0 +1,8 @@
+// libFuzzer target: readHeliosCsv (see fuzz_trace_reader.h).
+#include "fuzz_trace_reader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    clfuzz::fuzzTraceReader([](const std::string& p, const cl::TraceReadOptions& o) { return cl::readHeliosCsv(p, o); },
+                            "cluster_log.csv", data, size);
+    return 0;
+}

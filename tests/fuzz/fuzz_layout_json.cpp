@@ -1,0 +1,17 @@
+// libFuzzer target: the cluster layout JSON (parseLayoutJson; readLayoutJson only adds the
+// file read). A layout that parses must also survive the store's round trip through its text.
+#include "core/io/layout_io.h"
+#include "fuzz_input.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(clfuzz::asText(data, size));
+    cl::Cluster cluster;
+    try {
+        cluster = cl::parseLayoutJson(text, "fuzz.json");
+    } catch (const std::exception&) {
+        return 0;
+    }
+    // Not caught: what we write we must read back.
+    (void)cl::parseLayoutJson(cl::layoutJsonText(cluster), "roundtrip.json");
+    return 0;
+}
