@@ -136,22 +136,29 @@ std::string formatDouble(double value) {
 
 double msTextToSeconds(std::string_view text) {
     // "d.ddd[e±x]" -> "d.ddd e(x-3)": same digits, exponent three lower.
+    const auto divided = [text] {
+        double ms = 0.0;  // underflow or odd text: plain division is the best we can do
+        std::from_chars(text.data(), text.data() + text.size(), ms);
+        return ms / 1000.0;
+    };
     const auto e = text.find_first_of("eE");
     std::string_view mantissa = text.substr(0, e);
     int exponent = 0;
     if (e != std::string_view::npos) {
         std::string_view exp_text = text.substr(e + 1);
         if (!exp_text.empty() && exp_text.front() == '+') exp_text.remove_prefix(1);
-        std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
+        const auto [exp_end, exp_ec] = std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
+        // An exponent beyond int (e.g. "1e-2147483649", which JSON allows and reads as 0) was
+        // once read as 0, turning the value into 1 ms; one at INT_MIN overflowed below. Any
+        // exponent this far out means 0 or infinity, which plain division gets right.
+        if (exp_ec != std::errc() || exp_end != exp_text.data() + exp_text.size() || exponent < -100000 ||
+            exponent > 100000)
+            return divided();
     }
     const std::string shifted = std::string(mantissa) + "e" + std::to_string(exponent - 3);
     double seconds = 0.0;
     auto [end, ec] = std::from_chars(shifted.data(), shifted.data() + shifted.size(), seconds);
-    if (ec != std::errc() || end != shifted.data() + shifted.size()) {
-        double ms = 0.0;  // underflow or odd text: plain division is the best we can do
-        std::from_chars(text.data(), text.data() + text.size(), ms);
-        return ms / 1000.0;
-    }
+    if (ec != std::errc() || end != shifted.data() + shifted.size()) return divided();
     return seconds;
 }
 

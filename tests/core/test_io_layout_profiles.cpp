@@ -16,6 +16,10 @@ namespace {
 std::string fixture(const std::string& name) {
     return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/io/" + name;
 }
+// Inputs the fuzz targets once failed on (tests/fuzz/regressions/<target>/).
+std::string fuzzRegression(const std::string& target, const std::string& name) {
+    return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/../fuzz/regressions/" + target + "/" + name;
+}
 std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
@@ -206,6 +210,21 @@ private slots:
         const std::string out = dir.filePath("sweep.json").toStdString();
         writeProfilesJson(ps, out);
         expectSameProfiles(ps, readProfilesJson(out));
+    }
+
+    // --- Found by the fuzz targets (tests/fuzz) ---------------------------------------
+    void profilesMillisecondsWithExtremeExponents() {
+        // JSON numbers whose exponent does not fit an int: "0e-2147483648" overflowed while
+        // moving the decimal point, "1e-2147483649" (0 as JSON reads it) became 1 ms.
+        ProfileSet ps = readProfilesJson(fuzzRegression("profiles_json", "ms_exponent_int_min.json"));
+        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.0);
+        ps = parseProfilesJson(
+            R"({"format":"clusterloom-profiles","version":1,"name":"x","models":[{"name":"m","by_gpus":)"
+            R"([{"gpus":1,"iteration_ms":2.5e+0003,"stages_ms":[1e-2147483649,7E-2]}]}]})",
+            "exponents.json");
+        const GpuCountProfile& g = ps.models.at("m").by_gpus[0];
+        QVERIFY(g.iteration_time == 2.5);
+        QVERIFY(g.stage_times == std::vector<double>({0.0, 0.00007}));
     }
 };
 

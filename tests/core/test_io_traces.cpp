@@ -19,6 +19,10 @@ namespace {
 std::string fixture(const std::string& name) {
     return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/io/" + name;
 }
+// Inputs the fuzz targets once failed on (tests/fuzz/regressions/<target>/).
+std::string fuzzRegression(const std::string& target, const std::string& name) {
+    return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/../fuzz/regressions/" + target + "/" + name;
+}
 std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
@@ -483,6 +487,14 @@ private slots:
                     {"unknown trace format 'parquet'", "helios"});
         expectError(parseError([] { readTrace(fixture("no_such_file.csv")); }),
                     {"no_such_file.csv", "cannot open"});
+    }
+
+    // --- Found by the fuzz targets (tests/fuzz) ---------------------------------------
+    void muriMillisecondsWithExtremeExponent() {
+        // "0e-2147483648" is a valid zero; moving its decimal point overflowed the exponent.
+        Trace t = readMuriTraceCsv(fuzzRegression("muri_trace", "ms_exponent_int_min.csv"));
+        QCOMPARE(t.jobs.size(), std::size_t(1));
+        QVERIFY(t.jobs[0].stage_times == std::vector<double>({0.0, 0.110, 0.095}));
     }
 };
 
