@@ -165,6 +165,19 @@ JsonDoc JsonDoc::parse(std::string text, const std::string& file) {
         if (what.find("parse error") != std::string::npos && colon != std::string::npos)
             what = what.substr(colon + 2);
         throw ParseError(file, lineAt(doc.text_, pos), "", "invalid JSON: " + what);
+    } catch (const json::exception& e) {
+        // Valid syntax nlohmann still refuses: a number beyond double ("number overflow parsing
+        // '1e400'"). The message quotes the text, which points at the line.
+        std::string what = e.what();
+        if (auto bracket = what.find("] "); what.front() == '[' && bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        int line = 0;
+        const auto open = what.find('\'');
+        const auto close = what.rfind('\'');
+        if (open != std::string::npos && close > open + 1)
+            if (auto at = doc.text_.find(what.substr(open + 1, close - open - 1)); at != std::string::npos)
+                line = lineAt(doc.text_, at);
+        throw ParseError(file, line, "", "invalid JSON: " + what);
     }
     return doc;
 }
@@ -272,42 +285,49 @@ void JsonDoc::checkHeader(const std::string& format, int supported_version) cons
 
 namespace {
 
-// SAX handler that records the text of non-integer numbers under their path, written the
-// way JsonPath::str() writes it. nlohmann's DOM keeps only the parsed double.
+// SAX handler that records the text of non-integer numbers under their path (JsonPath's
+// parts). nlohmann's DOM keeps only the parsed double. With a key given twice the DOM keeps
+// the last value, so any later value replaces (or removes) an earlier text.
 struct NumberTextRecorder {
+    using Parts = std::vector<std::variant<std::string, std::size_t>>;
     struct Frame {
         bool array = false;
         std::size_t index = 0;
         std::string key;
     };
-    std::map<std::string, std::string>& out;
+    std::map<Parts, std::string>& out;
     std::vector<Frame> stack;
 
-    std::string path() const {
-        std::string s;
+    Parts path() const {
+        Parts p;
         for (const Frame& f : stack) {
             if (f.array)
-                s += "[" + std::to_string(f.index) + "]";
+                p.emplace_back(f.index);
             else
-                s += (s.empty() ? "" : ".") + f.key;
+                p.emplace_back(f.key);
         }
-        return s;
+        return p;
     }
     bool value() {
         if (!stack.empty() && stack.back().array) ++stack.back().index;
         return true;
     }
-    bool null() { return value(); }
-    bool boolean(bool) { return value(); }
-    bool number_integer(json::number_integer_t) { return value(); }
-    bool number_unsigned(json::number_unsigned_t) { return value(); }
+    bool other() {
+        out.erase(path());
+        return value();
+    }
+    bool null() { return other(); }
+    bool boolean(bool) { return other(); }
+    bool number_integer(json::number_integer_t) { return other(); }
+    bool number_unsigned(json::number_unsigned_t) { return other(); }
     bool number_float(json::number_float_t, const std::string& text) {
         out[path()] = text;
         return value();
     }
-    bool string(std::string&) { return value(); }
-    bool binary(json::binary_t&) { return value(); }
+    bool string(std::string&) { return other(); }
+    bool binary(json::binary_t&) { return other(); }
     bool start_object(std::size_t) {
+        out.erase(path());
         stack.push_back({false, 0, {}});
         return true;
     }
@@ -320,6 +340,7 @@ struct NumberTextRecorder {
         return value();
     }
     bool start_array(std::size_t) {
+        out.erase(path());
         stack.push_back({true, 0, {}});
         return true;
     }
@@ -338,7 +359,7 @@ std::optional<std::string> JsonDoc::numberText(const JsonPath& at) const {
         NumberTextRecorder recorder{*number_texts_, {}};
         json::sax_parse(text_, &recorder);  // the text already parsed once, so this succeeds
     }
-    auto it = number_texts_->find(at.str());
+    auto it = number_texts_->find(at.parts());
     if (it == number_texts_->end()) return std::nullopt;
     return it->second;
 }

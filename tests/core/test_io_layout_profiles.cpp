@@ -226,6 +226,28 @@ private slots:
         QVERIFY(g.iteration_time == 2.5);
         QVERIFY(g.stage_times == std::vector<double>({0.0, 0.00007}));
     }
+
+    void profilesMillisecondsTextOfTheRightValue() {
+        // The exact decimal text of a value must be the one the DOM kept: with a key given
+        // twice the last one counts, and a key that looks like a path is just a key.
+        const std::string head =
+            R"({"format":"clusterloom-profiles","version":1,"name":"x","models":[{"name":"m","by_gpus":)";
+        ProfileSet ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":1.5,"iteration_ms":7}]}]})", "dup.json");
+        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.007);
+        ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":7}]}], "models[0].by_gpus[0].iteration_ms": 2.5})",
+                               "lookalike.json");
+        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.007);
+    }
+
+    void jsonNumberBeyondDouble() {
+        // nlohmann refuses 1e400 with its own exception type; it must still name file and line.
+        QCOMPARE(parseError([] {
+                     parseProfilesJson("{\"format\": \"clusterloom-profiles\",\n\"version\": 1e400}", "big.json");
+                 }),
+                 QString("big.json:2: invalid JSON: number overflow parsing '1e400'"));
+        QCOMPARE(parseError([] { parseLayoutJson("[\n\n-1E+999]", "big.json"); }),
+                 QString("big.json:3: invalid JSON: number overflow parsing '-1E+999'"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestIoLayoutProfiles)

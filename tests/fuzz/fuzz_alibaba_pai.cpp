@@ -6,6 +6,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string task_path = clfuzz::writeInput("pai_task_table.csv", tasks);
     clfuzz::fuzzTraceReader(
         [&task_path](const std::string& p, const cl::TraceReadOptions& o) { return cl::readAlibabaPai(p, task_path, o); },
-        "pai_job_table.csv", reinterpret_cast<const std::uint8_t*>(jobs.data()), jobs.size());
+        "pai_job_table.csv", reinterpret_cast<const std::uint8_t*>(jobs.data()), jobs.size(),
+        "_table.csv");  // either table
     return 0;
 }

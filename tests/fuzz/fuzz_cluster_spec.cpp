@@ -4,6 +4,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = clfuzz::writeInput("cluster.csv", clfuzz::asText(data, size));
-    clfuzz::rejectOnlyCleanly([&] { (void)cl::readMuriClusterSpecCsv(path); });
+    clfuzz::rejectOnlyCleanly([&] { (void)cl::readMuriClusterSpecCsv(path); }, "cluster.csv");
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -51,12 +52,18 @@ inline std::pair<std::string_view, std::string_view> splitTwo(std::string_view t
     return {text.substr(0, at + 1), text.substr(at + sep.size())};
 }
 
-// Runs fn; a std::exception is a rejection of bad input, which is fine.
+// Runs fn; a std::exception is a rejection of bad input, which is fine as long as its message
+// names the input (`source`: the file name or the source given to a parse function), as the
+// house rules ask. A message that does not is a finding too.
 template <class Fn>
-void rejectOnlyCleanly(Fn&& fn) {
+void rejectOnlyCleanly(Fn&& fn, const std::string& source) {
     try {
         fn();
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+        if (std::string_view(e.what()).find(source) == std::string_view::npos) {
+            std::fprintf(stderr, "rejection does not name '%s': %s\n", source.c_str(), e.what());
+            std::abort();
+        }
     }
 }
 

@@ -14,6 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     clfuzz::rejectOnlyCleanly([&] {
         const cl::AccumulationFit fit = cl::fitPolluxModelFolder(dir, cl::polluxModelConstantsOf("cifar10"));
         (void)cl::accumulationModelProfile(fit);
-    });
+    }, dir);
     return 0;
 }

@@ -8,7 +8,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cl::ProfileSet set;
     try {
         set = cl::parseProfilesJson(text, "fuzz.json");
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+        if (std::string_view(e.what()).find("fuzz.json") == std::string_view::npos) {
+            std::fprintf(stderr, "rejection does not name 'fuzz.json': %s\n", e.what());
+            std::abort();
+        }
         return 0;
     }
     // Not caught: what we write we must read back.

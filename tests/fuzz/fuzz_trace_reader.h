@@ -20,16 +20,19 @@ inline const cl::ProfileSet* muriProfiles() {
     return set.get();
 }
 
+// Every rejection must name `mention` (by default the file name).
 template <class Reader>
-void fuzzTraceReader(Reader&& read, const std::string& file_name, const std::uint8_t* data, std::size_t size) {
+void fuzzTraceReader(Reader&& read, const std::string& file_name, const std::uint8_t* data, std::size_t size,
+                     const std::string& mention = {}) {
+    const std::string& named = mention.empty() ? file_name : mention;
     const std::string path = writeInput(file_name, asText(data, size));
-    rejectOnlyCleanly([&] { (void)read(path, cl::TraceReadOptions{}); });
+    rejectOnlyCleanly([&] { (void)read(path, cl::TraceReadOptions{}); }, named);
     std::vector<std::string> warnings;
     cl::TraceReadOptions lenient;
     lenient.profiles = muriProfiles();
     lenient.skip_invalid_rows = true;
     lenient.warnings = &warnings;
-    rejectOnlyCleanly([&] { (void)read(path, lenient); });
+    rejectOnlyCleanly([&] { (void)read(path, lenient); }, named);
 }
 
 }  // namespace clfuzz
