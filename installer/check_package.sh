@@ -13,7 +13,8 @@ set -euo pipefail
 
 build_dir="$(cd "$1" && pwd)"
 cpack="${2:-cpack}"
-work="$(mktemp -d "${TMPDIR:-/tmp}/clusterloom-package-check.XXXXXX")"
+# Resolved: the programs report their data folder as resolved from /proc/self/exe.
+work="$(cd "$(mktemp -d "${TMPDIR:-/tmp}/clusterloom-package-check.XXXXXX")" && pwd -P)"
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -89,8 +90,9 @@ if command -v appstreamcli >/dev/null; then
         fail "AppStream metadata invalid"
 fi
 for exe in clusterloom clusterloom-cli; do
-    if ldd "$root/usr/bin/$exe" | grep -q "not found"; then
-        ldd "$root/usr/bin/$exe"
+    libs="$(ldd "$root/usr/bin/$exe")" || fail "ldd cannot read $exe"
+    if grep -q "not found" <<<"$libs"; then
+        echo "$libs"
         fail "$exe has unresolved shared libraries"
     fi
 done

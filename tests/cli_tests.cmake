@@ -14,8 +14,9 @@ set_tests_properties(cli_run_writes_results PROPERTIES LABELS core)
 
 # A build tree's programs use the source tree's data (installed ones theirs: install_deb_package).
 add_test(NAME cli_version COMMAND ${CLI} --version)
+string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" source_data_regex "${CLUSTERLOOM_SOURCE_DATA_DIR}")
 set_tests_properties(cli_version PROPERTIES LABELS core
-  PASS_REGULAR_EXPRESSION "clusterloom-cli [0-9.]+-r[0-9]+\nbuilt-in data: ${CLUSTERLOOM_SOURCE_DATA_DIR}\n")
+  PASS_REGULAR_EXPRESSION "clusterloom-cli [0-9.]+-r[0-9]+\nbuilt-in data: ${source_data_regex}\n")
 add_test(NAME cli_demo COMMAND ${CLI} demo --out ${CLI_OUT}/demo)
 set_tests_properties(cli_demo PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "tiresias.*muri-s.*utilization.svg")
 

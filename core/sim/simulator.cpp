@@ -23,6 +23,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMaxSoloSeconds = 10 * 365.25 * 24 * 3600;
+constexpr double kMaxSubmitSeconds = 1e12;
 
 std::string formatSeconds(double s) {
     char buf[32];
@@ -65,7 +66,9 @@ public:
         scheduler_ = makeScheduler(policy, conv_, options.tuning);
         recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
         round_interval_ = scheduler_->roundInterval();
-        skip_rounds_ = options.skip_idle_rounds;
+        // Under conventions that charge the restart overhead in every interval between events,
+        // each round is such an interval: skipping one would change the result.
+        skip_rounds_ = options.skip_idle_rounds && !conv_.overhead_every_interval;
         rounds_only_place_waiting_ = skip_rounds_ && scheduler_->roundsOnlyPlaceWaitingJobs();
         result_.policy = policy;
         result_.conventions = conv_.name;
@@ -120,6 +123,11 @@ private:
                                       "' has only " + std::to_string(total_gpus));
             if (!std::isfinite(src.submit_time) || src.submit_time < 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") has an invalid submit time");
+            // Beyond this, round numbers (time / interval) stop being exact doubles.
+            if (src.submit_time > kMaxSubmitSeconds)
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") is submitted at " +
+                                      formatSeconds(src.submit_time) +
+                                      " s, later than the 1e12 s (31,700 years) a simulation accepts");
             ResolvedJob r = resolveJob(src, i, profiles_, conv_);
             if (!std::isfinite(r.iter_time) || r.iter_time <= 0 || !std::isfinite(r.iterations * r.iter_time) ||
                 !std::isfinite(r.restart_overhead) || r.restart_overhead < 0)

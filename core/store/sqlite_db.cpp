@@ -24,8 +24,8 @@ std::string describe(sqlite3* db, int rc) {
             break;
         case SQLITE_CORRUPT:
         case SQLITE_NOTADB: words = "the file is damaged or not a ClusterLoom workspace"; break;
-        case SQLITE_BUSY:
-        case SQLITE_LOCKED: words = "the workspace is locked by another process; try again when it has finished"; break;
+        case SQLITE_BUSY: words = "the workspace is locked by another process; try again when it has finished"; break;
+        case SQLITE_LOCKED: words = "the workspace is in use by another operation of this program; try again"; break;
         case SQLITE_IOERR: words = "reading or writing the file failed (disk or file-system error)"; break;
         case SQLITE_CANTOPEN: words = "the file cannot be opened (missing folder or no permission)"; break;
         case SQLITE_PERM:

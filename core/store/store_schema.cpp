@@ -1,6 +1,7 @@
 #include "core/store/store_schema.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -232,6 +233,10 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
             tables = s.int64At(2);
         }
     } catch (const StoreError&) {
+        // Only a file SQLite cannot read as a database is "not a workspace"; a locked, unreadable
+        // or vanished one keeps the error that says so.
+        const int code = sqlite3_extended_errcode(db.handle()) & 0xff;
+        if (code != SQLITE_NOTADB && code != SQLITE_CORRUPT) throw;
         // SQLite's own reason ("file is not a database"): the words added for other failures
         // would only repeat this message's.
         const std::string reason = sqlite3_errmsg(db.handle());
@@ -259,13 +264,24 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
         // An older build cannot open the file once migrated: keep a copy it can, once.
         const std::string backup = db.path() + ".schema" + std::to_string(version) + ".bak";
         if (!std::filesystem::exists(backup)) {
+            // Written under a name of this process, then renamed: a copy that failed half-way
+            // (a full disk) is never taken for the backup.
+            const std::string partial = backup + ".partial-" + std::to_string(::getpid());
             Statement copy = db.prepare("VACUUM INTO ?1");
-            copy.bind(1, backup);
+            copy.bind(1, partial);
+            std::error_code ec;
             try {
                 copy.run();
             } catch (const StoreError&) {
+                std::filesystem::remove(partial, ec);
                 if (!std::filesystem::exists(backup)) throw;  // else another process made it just now
             }
+            if (std::filesystem::exists(partial) && !std::filesystem::exists(backup))
+                std::filesystem::rename(partial, backup, ec);
+            std::filesystem::remove(partial, ec);
+            if (!std::filesystem::exists(backup))
+                throw StoreError(db.path() + ": cannot keep the backup " + backup +
+                                 " before updating the workspace schema; the file was not modified");
         }
     }
     for (auto v = version; v < target_version; ++v) {

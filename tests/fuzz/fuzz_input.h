@@ -19,14 +19,16 @@
 namespace clfuzz {
 
 inline const std::filesystem::path& workDir() {
-    static const std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() / ("clusterloom-fuzz-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
+    // Never destroyed: the exit handler below runs after function-local statics are gone.
+    static const std::filesystem::path* const dir = [] {
+        auto* d = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                            ("clusterloom-fuzz-" + std::to_string(::getpid())));
+        std::filesystem::create_directories(*d);
         // The folder goes when the fuzzer exits normally; a crash leaves it for inspection.
         std::atexit([] { std::error_code ec; std::filesystem::remove_all(workDir(), ec); });
         return d;
     }();
-    return dir;
+    return *dir;
 }
 
 // Writes the bytes to workDir()/name and returns the path.

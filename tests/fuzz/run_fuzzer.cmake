@@ -9,8 +9,9 @@ if(EXISTS "${SEEDS}")
   list(APPEND corpora "${SEEDS}")
 endif()
 
+# -timeout: one input running 20 s is a hang, not a slow sanitizer build on a busy machine.
 execute_process(
-  COMMAND "${FUZZER}" -max_total_time=12 -seed=1 -timeout=5 -rss_limit_mb=2048 -max_len=${MAX_LEN}
+  COMMAND "${FUZZER}" -max_total_time=12 -seed=1 -timeout=20 -rss_limit_mb=2048 -max_len=${MAX_LEN}
           -print_final_stats=1 "-artifact_prefix=${WORK}/artifacts/" ${corpora}
   RESULT_VARIABLE rc
   OUTPUT_VARIABLE out
