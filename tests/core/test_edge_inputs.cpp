@@ -240,6 +240,23 @@ private slots:
         }
     }
 
+    void submitTimeBeyondRoundPrecisionIsRefused() {
+        // Past ~1e12 s a round number (time / interval) is no longer an exact double; such a
+        // submit time is a unit mistake (milliseconds or a date read as seconds).
+        Trace t;
+        t.jobs = {job("ok", 0, 1, 10), job("far", 2e12, 1, 10)};
+        for (const auto& p : allPolicies()) {
+            try {
+                runQuietly(builtinCluster("muri-testbed-64"), t, p);
+                QFAIL(("no error under " + p).c_str());
+            } catch (const SimulationError& e) {
+                QCOMPARE(std::string(e.what()),
+                         std::string("job 'far' (#1) is submitted at 2e+12 s, later than the 1e12 s (31,700 years) a "
+                                     "simulation accepts"));
+            }
+        }
+    }
+
     void skippingIdleRoundsChangesNoResult_data() {
         QTest::addColumn<QString>("catalog");
         QTest::addColumn<QString>("cluster");
