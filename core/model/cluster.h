@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "core/model/server_architecture.h"
+#include "core/topology/network_topology.h"
+
 namespace cl {
 
 struct Server {
@@ -15,11 +18,14 @@ struct Server {
     double memory_gb = 500.0;
     double gpu_memory_gb = 32.0;
     double network_gbps = 100.0;
+    ServerArchitecture architecture;  // not described = one socket, one GPU group
 };
 
 struct Cluster {
     std::string name;
     std::vector<Server> servers;
+    // Flat = no network described. Otherwise servers[i] is topology server i.
+    TopologySpec topology;
 
     int totalGpus() const;
     int totalCpuCores() const;

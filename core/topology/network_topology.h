@@ -1,0 +1,90 @@
+#pragma once
+// Data-centre networks of seed 002 (Sec. VI-A, VI-D): fat-tree(k), VL2 and BCube, with one
+// bandwidth per link tier. Servers are nodes [0, serverCount()) in the cluster's server order;
+// switches follow. Routes are deterministic, so a placement always loads the same links.
+#include <string>
+#include <vector>
+
+namespace cl {
+
+enum class TopologyKind { Flat, FatTree, VL2, BCube };
+
+// What a layout stores: the generator and its parameters, not the thousands of links.
+struct TopologySpec {
+    TopologyKind kind = TopologyKind::Flat;
+    // FatTree: k (even, >= 2). VL2: k = D_A (aggregation switch ports, even), n = D_I
+    // (intermediate switch ports, even). BCube: k = levels above BCube_0, n = switch ports.
+    int k = 0;
+    int n = 0;
+    int servers_per_tor = 20;        // VL2 only
+    std::vector<double> tier_gbps;   // index 0 = the links at servers, then upwards
+    int servers_per_pod = 0;         // BCube only: 0 = two BCube_{k-1} units per pod
+
+    bool operator==(const TopologySpec&) const = default;
+};
+
+std::string topologyKindName(TopologyKind kind);  // "flat", "fat-tree", "vl2", "bcube"
+// Throws std::invalid_argument naming the valid kinds.
+TopologyKind topologyKindFromName(const std::string& name);
+
+// Paper defaults: fat-tree k=20 (2,000 servers, 500 switches, 10/20/40 Gbps); VL2 D_A=D_I=20,
+// 20 servers per ToR (2,000 servers, 1/10/10 Gbps); BCube n=36, k=1 (1,296 servers, 18 pods of
+// two BCube_0, 10/20 Gbps).
+TopologySpec fatTreeSpec(int k = 20, std::vector<double> tier_gbps = {10, 20, 40});
+TopologySpec vl2Spec(int d_a = 20, int d_i = 20, int servers_per_tor = 20,
+                     std::vector<double> tier_gbps = {1, 10, 10});
+TopologySpec bcubeSpec(int n = 36, int k = 1, std::vector<double> tier_gbps = {10, 20});
+
+struct NetworkNode {
+    std::string name;
+    int tier = 0;    // 0 = server, 1 = edge / ToR / BCube level-0 switch, ...
+    int pod = -1;    // the partition one scheduler manages; -1 for switches above pods
+};
+
+struct NetworkLink {
+    int a = 0;       // lower node
+    int b = 0;       // upper node
+    int tier = 0;    // index into tier_gbps
+    double gbps = 0.0;
+};
+
+class NetworkTopology {
+public:
+    NetworkTopology() = default;
+    // Throws std::invalid_argument with a message naming the bad parameter.
+    static NetworkTopology build(const TopologySpec& spec);
+    // The number of servers `spec` generates (throws like build()).
+    static int serverCount(const TopologySpec& spec);
+
+    const TopologySpec& spec() const { return spec_; }
+    int serverCount() const { return servers_; }
+    int switchCount() const { return static_cast<int>(nodes_.size()) - servers_; }
+    int switchCount(int tier) const;
+    int tierCount() const { return static_cast<int>(spec_.tier_gbps.size()); }
+    int podCount() const { return pods_; }
+    int podOf(int server) const { return nodes_[static_cast<std::size_t>(server)].pod; }
+    std::vector<int> serversOfPod(int pod) const;
+    const std::vector<NetworkNode>& nodes() const { return nodes_; }
+    const std::vector<NetworkLink>& links() const { return links_; }
+
+    // Link indices of the route from server a to server b, appended to `out` (nothing when
+    // a == b). Equal-cost choices are made by a fixed hash of (a, b).
+    void appendPath(int a, int b, std::vector<int>& out) const;
+    std::vector<int> path(int a, int b) const;
+    // Smallest link bandwidth on that route; +infinity when a == b.
+    double bottleneckGbps(int a, int b) const;
+
+private:
+    TopologySpec spec_;
+    int servers_ = 0;
+    int pods_ = 0;
+    std::vector<NetworkNode> nodes_;
+    std::vector<NetworkLink> links_;
+    // Generator-specific lookup tables used by appendPath (filled by build()).
+    std::vector<int> up_link_;        // per node: its link towards tier+1 (first one)
+    std::vector<std::vector<int>> up_links_;  // per node: all links upwards
+    std::vector<int> link_index_;     // spare table for generators that need one
+    friend struct TopologyBuilder;
+};
+
+}  // namespace cl
