@@ -2,12 +2,17 @@
 // "description":...,"servers":[...],"server_groups":[{"count":n,"name_prefix":...}]}.
 // Servers come first, then each group expanded in order (prefix + index from 0 per group).
 // Missing per-server fields take the Server defaults; the writer always writes every field
-// of every server explicitly, so a file does not change meaning if those defaults change.
+// of every server explicitly, so a file does not change meaning if those defaults change
+// (for the same reason it writes a described "architecture" as an object, never as a preset
+// name). An optional "topology" names the network generator; with it and no servers, the
+// servers are generated (makeTopologyCluster) from "architecture_mix" and "gpu_type".
+#include <stdexcept>
 #include <unordered_map>
 
 #include "core/io/json_doc.h"
 #include "core/io/layout_io.h"
 #include "core/io/read_helpers.h"
+#include "core/topology/topology_cluster.h"
 
 namespace cl {
 
@@ -22,15 +27,70 @@ constexpr int kVersion = 1;
 constexpr int kMaxGpusPerServer = 64;
 constexpr long long kMaxServers = 100000;
 
+// A preset name or {"qpi_gbps":..,"sockets":[{"cores":..,"gpu_groups":[{"gpus":..,"pcie_gbps":..}]}]}.
+ServerArchitecture readArchitecture(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    if (v.is_string()) {
+        try {
+            return architecturePreset(v.get<std::string>()).architecture;
+        } catch (const std::invalid_argument& e) {
+            doc.fail(at, e.what());
+        }
+    }
+    if (!v.is_object()) doc.fail(at, "expected a preset name or an object");
+    doc.rejectUnknownKeys(v, at, {"qpi_gbps", "sockets"});
+    ServerArchitecture a;
+    if (const json* x = doc.member(v, at, "qpi_gbps")) a.qpi_gbps = doc.positive(*x, at / "qpi_gbps");
+    const json& sockets = doc.array(doc.require(v, at, "sockets"), at / "sockets");
+    if (sockets.empty()) doc.fail(at / "sockets", "an architecture needs at least one socket");
+    for (std::size_t i = 0; i < sockets.size(); ++i) {
+        const JsonPath sat = (at / "sockets")[i];
+        const json& so = doc.object(sockets[i], sat);
+        doc.rejectUnknownKeys(so, sat, {"cores", "gpu_groups"});
+        CpuSocket socket;
+        socket.cores = static_cast<int>(doc.integer(doc.require(so, sat, "cores"), sat / "cores", 1, 1000000));
+        if (const json* groups = doc.member(so, sat, "gpu_groups")) {
+            doc.array(*groups, sat / "gpu_groups");
+            for (std::size_t g = 0; g < groups->size(); ++g) {
+                const JsonPath gat = (sat / "gpu_groups")[g];
+                const json& go = doc.object((*groups)[g], gat);
+                doc.rejectUnknownKeys(go, gat, {"gpus", "pcie_gbps"});
+                GpuGroup group;
+                group.gpus = static_cast<int>(doc.integer(doc.require(go, gat, "gpus"), gat / "gpus", 1, kMaxGpusPerServer));
+                if (const json* x = doc.member(go, gat, "pcie_gbps")) group.pcie_gbps = doc.positive(*x, gat / "pcie_gbps");
+                socket.gpu_groups.push_back(group);
+            }
+        }
+        a.sockets.push_back(std::move(socket));
+    }
+    if (a.gpus() < 1 || a.gpus() > kMaxGpusPerServer)
+        doc.fail(at, "the architecture has " + std::to_string(a.gpus()) + " GPUs; a server holds 1 to " +
+                         std::to_string(kMaxGpusPerServer));
+    return a;
+}
+
 // The fields a server and a server group share.
 void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Server& s) {
     auto opt = [&](const char* key) { return doc.member(v, at, key); };
     if (const json* x = opt("rack")) s.rack = doc.string(*x, at / "rack");
     if (const json* x = opt("gpu_type")) s.gpu_type = doc.string(*x, at / "gpu_type", false);
-    if (const json* x = opt("gpus"))
-        s.gpus = static_cast<int>(doc.integer(*x, at / "gpus", 1, kMaxGpusPerServer));
-    if (const json* x = opt("cpu_cores"))
-        s.cpu_cores = static_cast<int>(doc.integer(*x, at / "cpu_cores", 1, 1000000));
+    if (const json* x = opt("architecture")) applyArchitecture(s, readArchitecture(doc, *x, at / "architecture"));
+    // With an architecture, the counts are derived from it; stated ones must agree.
+    const bool described = s.architecture.described();
+    if (const json* x = opt("gpus")) {
+        const int gpus = static_cast<int>(doc.integer(*x, at / "gpus", 1, kMaxGpusPerServer));
+        if (described && gpus != s.gpus)
+            doc.fail(at / "gpus", "gpus " + std::to_string(gpus) + " disagrees with the architecture's " +
+                                      std::to_string(s.gpus) + " GPUs (state the same count or leave it out)");
+        s.gpus = gpus;
+    }
+    if (const json* x = opt("cpu_cores")) {
+        const int cores = static_cast<int>(doc.integer(*x, at / "cpu_cores", 1, 1000000));
+        if (described && cores != s.cpu_cores)
+            doc.fail(at / "cpu_cores", "cpu_cores " + std::to_string(cores) + " disagrees with the architecture's " +
+                                           std::to_string(s.cpu_cores) +
+                                           " cores (state the same count or leave it out)");
+        s.cpu_cores = cores;
+    }
     if (const json* x = opt("memory_gb")) s.memory_gb = doc.positive(*x, at / "memory_gb");
     if (const json* x = opt("gpu_memory_gb")) s.gpu_memory_gb = doc.positive(*x, at / "gpu_memory_gb");
     if (const json* x = opt("network_gbps")) s.network_gbps = doc.positive(*x, at / "network_gbps");
@@ -53,6 +113,25 @@ private:
     std::unordered_map<std::string, std::size_t> names_;
 };
 
+nlohmann::ordered_json architectureJson(const ServerArchitecture& a) {
+    nlohmann::ordered_json o;
+    o["qpi_gbps"] = io::jsonNumber(a.qpi_gbps);
+    o["sockets"] = nlohmann::ordered_json::array();
+    for (const CpuSocket& socket : a.sockets) {
+        nlohmann::ordered_json so;
+        so["cores"] = socket.cores;
+        so["gpu_groups"] = nlohmann::ordered_json::array();
+        for (const GpuGroup& g : socket.gpu_groups) {
+            nlohmann::ordered_json go;
+            go["gpus"] = g.gpus;
+            go["pcie_gbps"] = io::jsonNumber(g.pcie_gbps);
+            so["gpu_groups"].push_back(go);
+        }
+        o["sockets"].push_back(so);
+    }
+    return o;
+}
+
 std::string serverJson(const Server& s) {
     nlohmann::ordered_json o;
     o["name"] = s.name;
@@ -63,7 +142,85 @@ std::string serverJson(const Server& s) {
     o["memory_gb"] = io::jsonNumber(s.memory_gb);
     o["gpu_memory_gb"] = io::jsonNumber(s.gpu_memory_gb);
     o["network_gbps"] = io::jsonNumber(s.network_gbps);
+    if (s.architecture.described()) o["architecture"] = architectureJson(s.architecture);
     return o.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The parameter a NetworkTopology validation message is about, when the object states it.
+JsonPath topologyField(const json& v, const JsonPath& at, const std::string& message) {
+    for (const char* key : {"tier_gbps", "servers_per_tor", "servers_per_pod", "d_a", "d_i"})
+        if (message.find(key) != std::string::npos && v.contains(key)) return at / key;
+    for (const char* key : {"k", "n"})
+        if ((message.find(std::string(" ") + key + " ") != std::string::npos) && v.contains(key)) return at / key;
+    return at;
+}
+
+TopologySpec readTopology(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    doc.object(v, at);
+    const std::string kind_name = doc.string(doc.require(v, at, "kind"), at / "kind");
+    TopologySpec spec;
+    try {
+        spec.kind = topologyKindFromName(kind_name);
+    } catch (const std::invalid_argument& e) {
+        doc.fail(at / "kind", e.what());
+    }
+    auto param = [&](const char* key, int fallback) {
+        const json* x = doc.member(v, at, key);
+        return x ? static_cast<int>(doc.integer(*x, at / key, 0, 1000000)) : fallback;
+    };
+    switch (spec.kind) {
+    case TopologyKind::Flat:
+        doc.rejectUnknownKeys(v, at, {"kind"});
+        return spec;
+    case TopologyKind::FatTree:
+        doc.rejectUnknownKeys(v, at, {"kind", "k", "tier_gbps"});
+        spec = fatTreeSpec(param("k", 20));
+        break;
+    case TopologyKind::VL2:
+        doc.rejectUnknownKeys(v, at, {"kind", "d_a", "d_i", "servers_per_tor", "tier_gbps"});
+        spec = vl2Spec(param("d_a", 20), param("d_i", 20), param("servers_per_tor", 20));
+        break;
+    case TopologyKind::BCube:
+        doc.rejectUnknownKeys(v, at, {"kind", "n", "k", "servers_per_pod", "tier_gbps"});
+        spec = bcubeSpec(param("n", 36), param("k", 1));
+        spec.servers_per_pod = param("servers_per_pod", 0);
+        break;
+    }
+    if (const json* t = doc.member(v, at, "tier_gbps")) {
+        doc.array(*t, at / "tier_gbps");
+        spec.tier_gbps.clear();
+        for (std::size_t i = 0; i < t->size(); ++i) spec.tier_gbps.push_back(doc.positive((*t)[i], (at / "tier_gbps")[i]));
+    }
+    try {
+        NetworkTopology::serverCount(spec);
+    } catch (const std::invalid_argument& e) {
+        doc.fail(topologyField(v, at, e.what()), e.what());
+    }
+    return spec;
+}
+
+nlohmann::ordered_json topologyJson(const TopologySpec& spec) {
+    nlohmann::ordered_json o;
+    o["kind"] = topologyKindName(spec.kind);
+    switch (spec.kind) {
+    case TopologyKind::Flat: break;
+    case TopologyKind::FatTree: o["k"] = spec.k; break;
+    case TopologyKind::VL2:
+        o["d_a"] = spec.k;
+        o["d_i"] = spec.n;
+        o["servers_per_tor"] = spec.servers_per_tor;
+        break;
+    case TopologyKind::BCube:
+        o["n"] = spec.n;
+        o["k"] = spec.k;
+        o["servers_per_pod"] = spec.servers_per_pod;
+        break;
+    }
+    if (spec.kind != TopologyKind::Flat) {
+        o["tier_gbps"] = nlohmann::ordered_json::array();
+        for (double g : spec.tier_gbps) o["tier_gbps"].push_back(io::jsonNumber(g));
+    }
+    return o;
 }
 
 }  // namespace
@@ -81,9 +238,34 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
     // "description" is for people reading the file; the model has no place for it.
     if (const json* d = doc.member(root, top, "description")) doc.string(*d, top / "description");
 
-    ServerList list(doc, c);
     const json* servers = doc.member(root, top, "servers");
     const json* groups = doc.member(root, top, "server_groups");
+    const json* topology = doc.member(root, top, "topology");
+    const json* mix = doc.member(root, top, "architecture_mix");
+    const json* gpu_type = doc.member(root, top, "gpu_type");
+    if (topology) c.topology = readTopology(doc, *topology, top / "topology");
+    if (servers || groups || !topology) {
+        for (const auto& [key, x] : {std::pair{"architecture_mix", mix}, std::pair{"gpu_type", gpu_type}})
+            if (x)
+                doc.fail(top / key, std::string("\"") + key +
+                                        "\" only applies when the servers are generated from \"topology\" "
+                                        "(a layout without \"servers\" and \"server_groups\")");
+    }
+    if (topology && !servers && !groups && c.topology.kind != TopologyKind::Flat) {
+        const std::string mix_name = mix ? doc.string(*mix, top / "architecture_mix") : "power8";
+        const std::string type = gpu_type ? doc.string(*gpu_type, top / "gpu_type", false) : "V100";
+        std::vector<ArchitectureShare> shares;
+        try {
+            shares = architectureMix(mix_name);
+        } catch (const std::invalid_argument& e) {
+            doc.fail(top / "architecture_mix", e.what());
+        }
+        Cluster generated = makeTopologyCluster(c.name, c.topology, shares, type);
+        c.servers = std::move(generated.servers);
+        return c;
+    }
+
+    ServerList list(doc, c);
     if (!servers && !groups) doc.fail(top / "servers", "a layout needs \"servers\" or \"server_groups\"");
     if (servers) {
         doc.array(*servers, top / "servers");
@@ -92,7 +274,7 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
             const json& v = doc.object((*servers)[i], at);
             doc.rejectUnknownKeys(v, at,
                                   {"name", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
-                                   "gpu_memory_gb", "network_gbps"});
+                                   "gpu_memory_gb", "network_gbps", "architecture"});
             Server s;
             s.name = doc.string(doc.require(v, at, "name"), at / "name", false);
             readServerFields(doc, v, at, s);
@@ -106,7 +288,7 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
             const json& v = doc.object((*groups)[i], at);
             doc.rejectUnknownKeys(v, at,
                                   {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores",
-                                   "memory_gb", "gpu_memory_gb", "network_gbps"});
+                                   "memory_gb", "gpu_memory_gb", "network_gbps", "architecture"});
             const long long count = doc.integer(doc.require(v, at, "count"), at / "count", 1, kMaxServers);
             Server proto;
             proto.name = doc.string(doc.require(v, at, "name_prefix"), at / "name_prefix", false);
@@ -120,6 +302,13 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
     }
     if (c.servers.empty())
         doc.fail(servers ? top / "servers" : top / "server_groups", "the layout has no servers");
+    if (c.topology.kind != TopologyKind::Flat) {
+        const int want = NetworkTopology::serverCount(c.topology);
+        if (static_cast<int>(c.servers.size()) != want)
+            doc.fail(servers ? top / "servers" : top / "server_groups",
+                     "the topology has " + std::to_string(want) + " servers but the layout lists " +
+                         std::to_string(c.servers.size()));
+    }
     return c;
 }
 
@@ -136,6 +325,8 @@ std::string layoutJsonText(const Cluster& cluster) {
     out += "  \"format\": \"" + std::string(kFormat) + "\",\n";
     out += "  \"version\": " + std::to_string(kVersion) + ",\n";
     out += "  \"name\": " + json(cluster.name).dump(-1, ' ', false, json::error_handler_t::replace) + ",\n";
+    if (cluster.topology.kind != TopologyKind::Flat)
+        out += "  \"topology\": " + topologyJson(cluster.topology).dump() + ",\n";
     out += "  \"servers\": [";
     for (std::size_t k = 0; k < cluster.servers.size(); ++k)
         out += (k ? ",\n    " : "\n    ") + serverJson(cluster.servers[k]);

@@ -29,7 +29,7 @@ QString invalidArgument(Fn fn) {
 }
 
 template <class Fn>
-[[maybe_unused]] QString parseError(Fn fn) {
+QString parseError(Fn fn) {
     try {
         fn();
     } catch (const ParseError& e) {
@@ -38,7 +38,7 @@ template <class Fn>
     return {};
 }
 
-[[maybe_unused]] void expectError(const QString& msg, const QStringList& parts) {
+void expectError(const QString& msg, const QStringList& parts) {
     QVERIFY2(!msg.isEmpty(), "expected an error");
     for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
 }
@@ -65,12 +65,33 @@ QString show(const Path& p) {
     return s;
 }
 
-[[maybe_unused]] std::string fixture(const std::string& name) {
+std::string fixture(const std::string& name) {
     return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/topology/" + name;
 }
 [[maybe_unused]] std::string dataCluster(const std::string& name) {
     return std::string(CLUSTERLOOM_SOURCE_DATA_DIR) + "/clusters/" + name;
 }
+
+void expectSameCluster(const Cluster& a, const Cluster& b) {
+    QCOMPARE(a.name, b.name);
+    QVERIFY(a.topology == b.topology);
+    QCOMPARE(a.servers.size(), b.servers.size());
+    for (std::size_t i = 0; i < a.servers.size(); ++i) {
+        const Server& x = a.servers[i];
+        const Server& y = b.servers[i];
+        QCOMPARE(x.name, y.name);
+        QCOMPARE(x.rack, y.rack);
+        QCOMPARE(x.gpu_type, y.gpu_type);
+        QCOMPARE(x.gpus, y.gpus);
+        QCOMPARE(x.cpu_cores, y.cpu_cores);
+        QVERIFY(x.memory_gb == y.memory_gb);
+        QVERIFY(x.gpu_memory_gb == y.gpu_memory_gb);
+        QVERIFY(x.network_gbps == y.network_gbps);
+        QVERIFY2(x.architecture == y.architecture, x.name.c_str());
+    }
+}
+
+const char* kHeader = "{\n\"format\": \"clusterloom-cluster\",\n\"version\": 1,\n";
 
 }  // namespace
 
@@ -392,6 +413,148 @@ private slots:
         applyArchitecture(plain, architecturePreset("small-2gpu").architecture);
         QCOMPARE(plain.gpus, 2);
         QCOMPARE(plain.cpu_cores, 8);
+    }
+
+    void layoutRoundTripExplicit() {
+        Cluster c = makeTopologyCluster("k4 mixed", fatTreeSpec(4, {10, 25.5, 40}), architectureMix("mixed"));
+        // A hand-described server: odd QPI, a socket without GPUs, two groups on one socket.
+        ServerArchitecture odd;
+        odd.qpi_gbps = 199.75;
+        odd.sockets.push_back({12, {GpuGroup{3, 64.5}, GpuGroup{1}}});
+        odd.sockets.push_back({4, {}});
+        applyArchitecture(c.servers[5], odd);
+        c.servers[6].architecture = ServerArchitecture{};  // not described: counts stay free
+        c.servers[6].gpus = 3;
+        c.servers[6].cpu_cores = 7;
+        const std::string text = layoutJsonText(c);
+        QVERIFY(text.find("\"topology\": {\"kind\":\"fat-tree\",\"k\":4,\"tier_gbps\":[10,25.5,40]},") !=
+                std::string::npos);
+        const Cluster back = parseLayoutJson(text, "mem.json");
+        expectSameCluster(back, c);
+        QCOMPARE(back.servers[5].gpus, 4);
+        QCOMPARE(back.servers[5].cpu_cores, 16);
+        QCOMPARE(layoutJsonText(back), text);
+
+        for (const TopologySpec& spec : {vl2Spec(8, 4, 5), bcubeSpec(3, 2, {10, 20, 40})}) {
+            Cluster v = makeTopologyCluster("x", spec, architectureMix("uneven"), "H100");
+            const Cluster vb = parseLayoutJson(layoutJsonText(v), "x.json");
+            expectSameCluster(vb, v);
+        }
+        TopologySpec b = bcubeSpec(3, 1);
+        b.servers_per_pod = 4;
+        const Cluster bc = makeTopologyCluster("bc", b, architectureMix("power8"));
+        QCOMPARE(parseLayoutJson(layoutJsonText(bc), "bc.json").topology.servers_per_pod, 4);
+
+        // A layout without topology or architectures still reads and writes as before.
+        const Cluster old = parseLayoutJson(std::string(kHeader) +
+                                                "\"server_groups\": [{\"count\": 2, \"name_prefix\": \"n\"}]}",
+                                            "old.json");
+        QVERIFY(old.topology == TopologySpec{});
+        QVERIFY(!old.servers[0].architecture.described());
+        QCOMPARE(old.servers[0].gpus, 8);
+        QVERIFY(layoutJsonText(old).find("topology") == std::string::npos);
+        QVERIFY(layoutJsonText(old).find("architecture") == std::string::npos);
+    }
+
+    void layoutGenerateForm() {
+        const Cluster v = readLayoutJson(fixture("vl2_mixed_generated.json"));
+        QCOMPARE(v.name, std::string("vl2-small"));
+        QCOMPARE(v.servers.size(), std::size_t(40));
+        QCOMPARE(v.totalGpus(), 4 * (2 * 2 + 4 * 4 + 4 * 8));
+        QCOMPARE(v.servers[0].gpu_type, std::string("A100"));
+        QCOMPARE(v.servers[0].rack, std::string("tor-0"));
+        QVERIFY(v.topology == vl2Spec(8, 4, 5, {1, 10, 10}));
+        expectSameCluster(v, makeTopologyCluster("vl2-small", vl2Spec(8, 4, 5), architectureMix("mixed"), "A100"));
+        // Written back, the servers are explicit and read the same.
+        expectSameCluster(parseLayoutJson(layoutJsonText(v), "v.json"), v);
+
+        // Defaults: paper parameters, the power8 mix, V100.
+        const Cluster d = parseLayoutJson(std::string(kHeader) + "\"topology\": {\"kind\": \"bcube\"}}", "d.json");
+        QCOMPARE(d.name, std::string("d.json"));
+        QCOMPARE(d.servers.size(), std::size_t(1296));
+        QVERIFY(d.topology == bcubeSpec());
+        QCOMPARE(d.totalGpus(), 1296 * 4);
+        QCOMPARE(d.servers[0].gpu_type, std::string("V100"));
+    }
+
+    void layoutArchitectures() {
+        const Cluster c = parseLayoutJson(
+            std::string(kHeader) +
+                "\"servers\": [\n"
+                "{\"name\": \"a\", \"architecture\": \"dgx1-8gpu\"},\n"
+                "{\"name\": \"b\", \"gpus\": 3, \"architecture\": {\"sockets\": [{\"cores\": 6, "
+                "\"gpu_groups\": [{\"gpus\": 3}]}]}, \"cpu_cores\": 6}\n]}",
+            "arch.json");
+        QCOMPARE(c.servers[0].gpus, 8);
+        QCOMPARE(c.servers[0].cpu_cores, 32);
+        QVERIFY(c.servers[0].architecture == architecturePreset("dgx1-8gpu").architecture);
+        QCOMPARE(c.servers[1].gpus, 3);
+        QCOMPARE(c.servers[1].architecture.qpi_gbps, 300.0);
+        QCOMPARE(c.servers[1].architecture.sockets[0].gpu_groups[0].pcie_gbps, 128.0);
+    }
+
+    void layoutErrors() {
+        expectError(parseError([] { readLayoutJson(fixture("arch_mismatch.json")); }),
+                    {"arch_mismatch.json:7: field 'servers[1].gpus': gpus 8 disagrees with the architecture's 4 GPUs"});
+        expectError(parseError([] { readLayoutJson(fixture("unknown_preset.json")); }),
+                    {"unknown_preset.json:6: field 'server_groups[0].architecture':", "power9-6gpu",
+                     "power8-4gpu", "dgx1-8gpu"});
+        expectError(parseError([] { readLayoutJson(fixture("bad_kind.json")); }),
+                    {"bad_kind.json:5: field 'topology.kind': unknown topology kind 'torus' (valid: flat, "
+                     "fat-tree, vl2, bcube)"});
+        expectError(parseError([] { readLayoutJson(fixture("count_mismatch.json")); }),
+                    {"count_mismatch.json:5: field 'server_groups': the topology has 16 servers but the "
+                     "layout lists 15"});
+        auto text = [](const std::string& body) { return std::string(kHeader) + body; };
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\",\n\"k\": 5}}"), "k.json");
+                    }),
+                    {"k.json:5: field 'topology.k': fat-tree k must be an even number of at least 2 (got 5)"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"vl2\",\n\"tier_gbps\": [1, 10]}}"), "t.json");
+                    }),
+                    {"t.json:5: field 'topology.tier_gbps': tier_gbps has 2 entries; vl2 needs 3"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"d_a\": 4}}"), "u.json");
+                    }),
+                    {"u.json:4: field 'topology.d_a'"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 74}}"), "big.json");
+                    }),
+                    {"big.json:4: field 'topology': the topology has 101306 servers, more than 100000"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 4},\n"
+                                             "\"architecture_mix\": \"best\"}"),
+                                        "m.json");
+                    }),
+                    {"m.json:5: field 'architecture_mix': unknown architecture mix 'best' (valid: power8, dgx1, "
+                     "uneven, mixed)"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"gpu_type\": \"A100\",\n\"servers\": [{\"name\": \"a\"}]}"), "g.json");
+                    }),
+                    {"g.json:4: field 'gpu_type': \"gpu_type\" only applies when the servers are generated from "
+                     "\"topology\""});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\",\n\"architecture\": {\"sockets\": []}}]}"),
+                                        "s.json");
+                    }),
+                    {"s.json:5: field 'servers[0].architecture.sockets': an architecture needs at least one socket"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"architecture\": {\"sockets\": "
+                                             "[{\"cores\": 4}]}}]}"),
+                                        "z.json");
+                    }),
+                    {"z.json:4: field 'servers[0].architecture': the architecture has 0 GPUs; a server holds 1 to 64"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"architecture\": 4}]}"), "n.json");
+                    }),
+                    {"n.json:4: field 'servers[0].architecture': expected a preset name or an object"});
+        expectError(parseError([&] {
+                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"cpu_cores\": 9, \"architecture\": "
+                                             "\"small-2gpu\"}]}"),
+                                        "c.json");
+                    }),
+                    {"c.json:4: field 'servers[0].cpu_cores': cpu_cores 9 disagrees with the architecture's 8 cores"});
     }
 };
 
