@@ -68,7 +68,7 @@ QString show(const Path& p) {
 std::string fixture(const std::string& name) {
     return std::string(CLUSTERLOOM_FIXTURES_DIR) + "/topology/" + name;
 }
-[[maybe_unused]] std::string dataCluster(const std::string& name) {
+std::string dataCluster(const std::string& name) {
     return std::string(CLUSTERLOOM_SOURCE_DATA_DIR) + "/clusters/" + name;
 }
 
@@ -555,6 +555,17 @@ private slots:
                                         "c.json");
                     }),
                     {"c.json:4: field 'servers[0].cpu_cores': cpu_cores 9 disagrees with the architecture's 8 cores"});
+    }
+
+    void dataLayoutsLoad() {
+        const Cluster k4 = readLayoutJson(dataCluster("fat-tree-k4-power8.json"));
+        QCOMPARE(k4.totalGpus(), 64);
+        expectSameCluster(k4, makeTopologyCluster("fat-tree-k4-power8", fatTreeSpec(4), architectureMix("power8")));
+        const Cluster k20 = readLayoutJson(dataCluster("fat-tree-k20-power8.json"));
+        QCOMPARE(k20.servers.size(), std::size_t(2000));
+        QCOMPARE(k20.totalGpus(), 8000);
+        expectSameCluster(k20, makeTopologyCluster("fat-tree-k20-power8", fatTreeSpec(), architectureMix("power8")));
+        QCOMPARE(NetworkTopology::build(k20.topology).switchCount(), 500);
     }
 };
 
