@@ -20,6 +20,7 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
         {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
         {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
         {"fit-profile", {cli::fitProfileCommand, "fit SJF-BSBF's speed model to Pollux's measurements (profile set JSON)"}},
+        {"placement", {cli::placementCommand, "topology-aware placement baselines with interference (fat-tree, VL2, BCube)"}},
         {"experiment", {cli::experimentCommand, "reproduce a paper experiment (synergy: load sweep; sjf-bsbf: Tables III-IV, Fig. 6)"}},
     };
     return table;
@@ -28,7 +29,7 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
 void printHelp() {
     std::cout << "usage: clusterloom-cli <command> [options]\n\ncommands:\n";
     for (const auto& [name, entry] : commands())
-        std::cout << "  " << name << std::string(13 - name.size(), ' ') << entry.second << "\n";
+        std::cout << "  " << name << std::string(name.size() < 18 ? 18 - name.size() : 1, ' ') << entry.second << "\n";
     std::cout << "\n'clusterloom-cli <command> --help' shows the options of a command.\n";
 }
 

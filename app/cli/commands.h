@@ -15,5 +15,6 @@ int compareCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
 int experimentCommand(const std::vector<std::string>& args);
 int fitProfileCommand(const std::vector<std::string>& args);
+int placementCommand(const std::vector<std::string>& args);
 
 }  // namespace cli
