@@ -121,3 +121,32 @@ set_tests_properties(cli_edge_years_apart PROPERTIES LABELS core TIMEOUT 60
 add_test(NAME cli_edge_endless_job_message COMMAND ${CLI} run --trace ${EDGE}/huge_duration.csv)
 set_tests_properties(cli_edge_endless_job_message PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "job 'ok' \\(#0\\) would run 1[.0-9]*e\\+300 s alone, more than the 10 years")
+
+# placement (issue 10): the four policies at both levels on small topologies, per-tier columns.
+add_test(NAME cli_placement_fat_tree COMMAND ${CLI} placement --k 4 --rate 2 --intervals 6 --jobs 0)
+set_tests_properties(cli_placement_fat_tree PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "fat-tree, 16 servers, 20 switches, 64 GPUs, 4 pods[^\n]*\n[^\n]*\n\npolicy +avg JCT h +intervals +slowdown[^\n]*tier0 10G +tier1 20G +tier2 40G\ntetris [^\n]*%\nlb [^\n]*%\nlif [^\n]*%\nk8s [^\n]*%\ntetris@device [^\n]*%\nlb@device [^\n]*%\nlif@device [^\n]*%\nk8s@device [^\n]*%\n")
+add_test(NAME cli_placement_vl2_device COMMAND ${CLI} placement --topology vl2 --k 4 --n 4 --level device --policies lif,tetris@server)
+set_tests_properties(cli_placement_vl2_device PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "vl2, 80 servers, 10 switches[^\n]*\n.*tier0 1G +tier1 10G +tier2 10G\nlif@device [^\n]*\ntetris [^\n]*\n\\(JCT")
+add_test(NAME cli_placement_bcube_trace
+         COMMAND ${CLI} placement --topology bcube --n 4 --k 1 --pattern trace --trace ${FIX}/small.csv --intervals 0
+                 --policies k8s --level server)
+set_tests_properties(cli_placement_bcube_trace PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "bcube, 16 servers, 8 switches.*trace arrivals.*tier0 10G +tier1 20G\nk8s ")
+add_test(NAME cli_placement_layout
+         COMMAND ${CLI} placement --layout ${CLUSTERLOOM_SOURCE_DATA_DIR}/clusters/fat-tree-k4-power8.json
+                 --policies tetris --level server --rate 1 --intervals 2 --json ${CLI_OUT}/placement.json)
+set_tests_properties(cli_placement_layout PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "fat-tree, 16 servers.*\ntetris ")
+add_test(NAME cli_placement_unknown_policy COMMAND ${CLI} placement --k 4 --policies random)
+set_tests_properties(cli_placement_unknown_policy PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_placement_unknown_policy_message COMMAND ${CLI} placement --k 4 --policies random)
+set_tests_properties(cli_placement_unknown_policy_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "unknown placement policy 'random' \\(valid: tetris, lb, lif, k8s")
+add_test(NAME cli_placement_odd_k_message COMMAND ${CLI} placement --k 5)
+set_tests_properties(cli_placement_odd_k_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "k.*even")
+add_test(NAME cli_placement_flat_layout_message
+         COMMAND ${CLI} placement --layout ${CLUSTERLOOM_SOURCE_DATA_DIR}/clusters/sjf-bsbf-16.json)
+set_tests_properties(cli_placement_flat_layout_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "sjf-bsbf-16.json: the layout describes no topology")

@@ -130,8 +130,9 @@ int placementCommand(const std::vector<std::string>& argv) {
     std::vector<cl::PlacementPolicy> policies;
     for (const std::string& levelName : levels)
         for (const std::string& item : splitList(args.get("policies"))) {
-            const bool explicit_level = item.find('@') != std::string::npos;
-            const cl::PlacementPolicy p = cl::placementPolicyFromName(explicit_level ? item : item + "@" + levelName);
+            cl::PlacementPolicy p = cl::placementPolicyFromName(item);
+            if (item.find('@') == std::string::npos)
+                p.level = levelName == "device" ? cl::PlacementLevel::Device : cl::PlacementLevel::Server;
             if (std::find(policies.begin(), policies.end(), p) == policies.end()) policies.push_back(p);
         }
 

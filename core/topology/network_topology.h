@@ -12,7 +12,7 @@ enum class TopologyKind { Flat, FatTree, VL2, BCube };
 // What a layout stores: the generator and its parameters, not the thousands of links.
 struct TopologySpec {
     TopologyKind kind = TopologyKind::Flat;
-    // FatTree: k (even, >= 2). VL2: k = D_A (aggregation switch ports, even), n = D_I
+    // Flat: k = the number of servers (one pod, no links). FatTree: k (even, >= 2). VL2: k = D_A (aggregation switch ports, even), n = D_I
     // (intermediate switch ports, even). BCube: k = levels above BCube_0, n = switch ports.
     int k = 0;
     int n = 0;
