@@ -1,12 +1,17 @@
 // Profile set JSON: {"format":"clusterloom-profiles","version":1,"name","source",
 // "default_restart_overhead_s","gpu_type_speed":{...},"models":[{"name","batch_size",
 // "gpu_memory_mb","speed_by_gpu_type","by_gpus":[{"gpus","iteration_ms","stages_ms",
-// "restart_s"}],"extra"}]}. Iteration and stage times are stated in milliseconds (as the
-// papers publish them) and kept in seconds; restart overheads are seconds in both.
+// "restart_s"}],"extra"}],"interference":{"cpu_a","cpu_b","pcie_a"}}. Iteration and stage
+// times are stated in milliseconds (as the papers publish them) and kept in seconds; restart
+// overheads are seconds in both.
 // Unknown top-level keys are ignored so that files can carry "notes" or "sources".
+// "interference" is optional (and each of its keys): what is absent keeps the documented
+// defaults; it is written only when it differs from them, so files without it stay as they are.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <set>
+#include <utility>
 
 #include "core/io/json_doc.h"
 #include "core/io/profile_io.h"
@@ -82,6 +87,21 @@ ModelProfile readModel(const JsonDoc& doc, const json& v, const JsonPath& at, do
     return m;
 }
 
+InterferenceCoefficients readInterference(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    doc.object(v, at);
+    doc.rejectUnknownKeys(v, at, {"cpu_a", "cpu_b", "pcie_a"});
+    InterferenceCoefficients c = defaultInterferenceCoefficients();
+    const std::pair<const char*, double*> fields[] = {{"cpu_a", &c.cpu_a}, {"cpu_b", &c.cpu_b}, {"pcie_a", &c.pcie_a}};
+    for (const auto& field : fields) {
+        const json* x = doc.member(v, at, field.first);
+        if (!x) continue;
+        const double d = doc.nonNegative(*x, at / field.first);
+        if (!std::isfinite(d)) doc.fail(at / field.first, "must be a finite number");
+        *field.second = d;
+    }
+    return c;
+}
+
 // The writer builds the text itself: millisecond values must be written digit for digit
 // (secondsToMsText), which a JSON value holding a double cannot express.
 std::string str(const std::string& v) {
@@ -136,6 +156,8 @@ ProfileSet profilesFromDoc(const JsonDoc& doc, const std::string& default_name) 
         ps.default_restart_overhead = doc.nonNegative(*x, top / "default_restart_overhead_s");
     if (const json* x = doc.member(root, top, "gpu_type_speed"))
         ps.gpu_type_speed = readSpeeds(doc, *x, top / "gpu_type_speed");
+    if (const json* x = doc.member(root, top, "interference"))
+        ps.interference = readInterference(doc, *x, top / "interference");
     const json& models = doc.array(doc.require(root, top, "models"), top / "models");
     for (std::size_t i = 0; i < models.size(); ++i) {
         const JsonPath at = (top / "models")[i];
@@ -164,6 +186,11 @@ std::string profilesJsonText(const ProfileSet& profiles) {
     out += "  \"source\": " + str(profiles.source) + ",\n";
     out += "  \"default_restart_overhead_s\": " + num(profiles.default_restart_overhead) + ",\n";
     out += "  \"gpu_type_speed\": " + speedsText(profiles.gpu_type_speed) + ",\n";
+    if (profiles.interference != defaultInterferenceCoefficients()) {
+        const InterferenceCoefficients& c = profiles.interference;
+        out += "  \"interference\": {\"cpu_a\": " + num(c.cpu_a) + ", \"cpu_b\": " + num(c.cpu_b) +
+               ", \"pcie_a\": " + num(c.pcie_a) + "},\n";
+    }
     out += "  \"models\": [";
     bool first = true;
     for (const auto& [_, m] : profiles.models) {
