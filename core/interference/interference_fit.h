@@ -1,0 +1,58 @@
+#pragma once
+// Least-squares fit of the interference model (interference_model.h) to measured
+// co-location samples, as the seed's Sec. VI-F fits its model and two ablations (Table III).
+#include <string>
+#include <vector>
+
+#include "core/interference/interference_model.h"
+
+namespace cl {
+
+struct InterferenceSample {
+    double own_cpu = 0.0;       // u, cores
+    double other_cpu = 0.0;     // U, cores (including spill)
+    double socket_cores = 1.0;  // C
+    double own_pcie = 0.0;      // p, Gbps
+    double other_pcie = 0.0;    // P, Gbps
+    double pcie_gbps = 128.0;   // B
+    double slowdown = 1.0;      // measured: time co-located / time alone
+};
+
+enum class InterferenceFitVariant {
+    Full,         // cpu_a, cpu_b, pcie_a
+    WithoutCpu,   // pcie_a only (cpu_a = cpu_b = 0)
+    WithoutPcie,  // cpu_a, cpu_b (pcie_a = 0)
+};
+
+std::string interferenceFitVariantName(InterferenceFitVariant v);  // "full", "w/o CPU", "w/o PCIe"
+
+struct InterferenceFit {
+    InterferenceFitVariant variant = InterferenceFitVariant::Full;
+    InterferenceCoefficients coefficients;
+    int samples = 0;
+    double rmse = 0.0;        // root mean square of predicted - measured slowdown
+    double mape = 0.0;        // mean of |predicted - measured| / measured (a fraction)
+    double max_error = 0.0;   // largest |predicted - measured|
+    bool cpu_b_at_bound = false;  // the best cpu_b is the search's upper bound
+};
+
+// cpu_b is searched in (0, kMaxFittedCpuB]: beyond it exp(b U / C) is so steep that the
+// CPU term is zero until the socket is full and near-vertical after, which no measurement
+// in the seed suggests. A fit ending at the bound is flagged (cpu_b_at_bound).
+constexpr double kMaxFittedCpuB = 20.0;
+
+// Minimises the sum of squared slowdown residuals. For a fixed cpu_b the model is linear in
+// (cpu_a, pcie_a): the normal equations are solved in closed form, with both coefficients
+// kept non-negative (the model refuses negative ones). cpu_b is found by a grid scan of the
+// range (bracketing) followed by Brent's 1-D minimisation inside the best bracket.
+// Throws std::invalid_argument for samples with non-finite or negative values (naming the
+// sample), fewer samples than the variant has parameters, or data that cannot determine a
+// parameter (no sample with both own and other CPU load, all with the same U / C, or no
+// sample with both own and other PCIe traffic).
+InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples, InterferenceFitVariant variant);
+
+// Prediction errors of given coefficients on samples (fills samples, rmse, mape, max_error).
+InterferenceFit evaluateInterference(const std::vector<InterferenceSample>& samples,
+                                     const InterferenceCoefficients& coefficients);
+
+}  // namespace cl
