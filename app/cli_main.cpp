@@ -1,4 +1,5 @@
 // clusterloom-cli: the engine, headless. Wiring only; the work happens in core/.
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -21,6 +22,7 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
         {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
         {"fit-profile", {cli::fitProfileCommand, "fit SJF-BSBF's speed model to Pollux's measurements (profile set JSON)"}},
         {"placement", {cli::placementCommand, "topology-aware placement baselines with interference (fat-tree, VL2, BCube)"}},
+        {"fit-interference", {cli::fitInterferenceCommand, "fit the co-location interference model to measured samples (with ablations)"}},
         {"experiment", {cli::experimentCommand, "reproduce a paper experiment (synergy: load sweep; sjf-bsbf: Tables III-IV, Fig. 6)"}},
     };
     return table;
@@ -28,8 +30,11 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
 
 void printHelp() {
     std::cout << "usage: clusterloom-cli <command> [options]\n\ncommands:\n";
+    // The column fits the longest name (a fixed width underflowed once a name outgrew it).
+    std::size_t width = 0;
+    for (const auto& [name, entry] : commands()) width = std::max(width, name.size());
     for (const auto& [name, entry] : commands())
-        std::cout << "  " << name << std::string(name.size() < 18 ? 18 - name.size() : 1, ' ') << entry.second << "\n";
+        std::cout << "  " << name << std::string(width + 2 - name.size(), ' ') << entry.second << "\n";
     std::cout << "\n'clusterloom-cli <command> --help' shows the options of a command.\n";
 }
 

@@ -91,6 +91,30 @@ add_test(NAME cli_fit_profile_missing COMMAND ${CLI} fit-profile --models ${CLI_
 set_tests_properties(cli_fit_profile_missing PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "Pollux models folder not found: .*no-such-folder")
 
+# fit-interference on samples made from cpu_a 0.12, cpu_b 1.5, pcie_a 0.8: the three fits of
+# Table III (seed 002) with the coefficients recovered; the full fit stored in a profile set
+# (read back by the next test); a bad sample fails (exit 1) naming file, line and field.
+set(INTERF ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/interference)
+add_test(NAME cli_fit_interference COMMAND ${CLI} fit-interference ${INTERF}/samples_noiseless.csv)
+set_tests_properties(cli_fit_interference PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "fitted 240 samples.*\nfull +0\\.12 +1\\.5 +0\\.8 +0\\.0000 +0\\.00 +0\\.0000\nw/o CPU +0 +0 +1\\.6859 .*\nw/o PCIe +0\\.245455 +1\\.18978 +0 ")
+add_test(NAME cli_fit_interference_noisy_json COMMAND ${CLI} fit-interference ${INTERF}/samples.csv --json)
+set_tests_properties(cli_fit_interference_noisy_json PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "\"samples\": 240.*\"model\": \"full\",\n +\"cpu_a\": 0\\.1205.*\"cpu_b\": 1\\.496.*\"pcie_a\": 0\\.799.*\"model\": \"w/o CPU\".*\"model\": \"w/o PCIe\"")
+add_test(NAME cli_fit_interference_write_profiles
+         COMMAND ${CLI} fit-interference ${INTERF}/samples_noiseless.csv
+                 --write-profiles ${CLUSTERLOOM_SOURCE_DATA_DIR}/profiles/muri.json ${CLI_OUT}/interference/muri.json)
+set_tests_properties(cli_fit_interference_write_profiles PROPERTIES LABELS core FIXTURES_SETUP interference_profiles
+  PASS_REGULAR_EXPRESSION "into profile set 'muri' at .*interference/muri.json")
+add_test(NAME cli_fit_interference_written COMMAND ${CMAKE_COMMAND} -E cat ${CLI_OUT}/interference/muri.json)
+set_tests_properties(cli_fit_interference_written PROPERTIES LABELS core FIXTURES_REQUIRED interference_profiles
+  PASS_REGULAR_EXPRESSION "\"interference\": {\n +\"cpu_a\": 0\\.1199999.*\"cpu_b\": 1\\.5,\n +\"pcie_a\": 0\\.79999")
+add_test(NAME cli_fit_interference_bad_csv COMMAND ${CLI} fit-interference ${INTERF}/bad_number.csv)
+set_tests_properties(cli_fit_interference_bad_csv PROPERTIES LABELS core WILL_FAIL TRUE)
+add_test(NAME cli_fit_interference_bad_csv_message COMMAND ${CLI} fit-interference ${INTERF}/bad_number.csv)
+set_tests_properties(cli_fit_interference_bad_csv_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "fit-interference: error: .*bad_number.csv:3: field 'other_cpu': expected a number, found 'six'")
+
 # SJF-BSBF's interference ratio: sharing halves the queueing at xi 1.2; below 1 is refused
 # with one line saying what the ratio means.
 set(SJF_RUN run --trace ${FIX}/sjf_small.csv --profiles sjf-bsbf --cluster sjf-bsbf-16)

@@ -16,5 +16,6 @@ int sweepCommand(const std::vector<std::string>& args);
 int experimentCommand(const std::vector<std::string>& args);
 int fitProfileCommand(const std::vector<std::string>& args);
 int placementCommand(const std::vector<std::string>& args);
+int fitInterferenceCommand(const std::vector<std::string>& args);
 
 }  // namespace cli
