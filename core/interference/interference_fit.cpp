@@ -38,6 +38,13 @@ void checkSample(const InterferenceSample& s, std::size_t index) {
                                                           : " must be a finite non-negative number, got ") +
                                         num(v));
     }
+    const std::string sample = "interference sample " + std::to_string(index + 1) + ": ";
+    if (s.own_cpu > kMaxLoadRatio * s.socket_cores || s.other_cpu > kMaxLoadRatio * s.socket_cores)
+        throw std::invalid_argument(sample + "CPU load above " + num(kMaxLoadRatio) + " times socket_cores");
+    if (s.own_pcie > kMaxLoadRatio * s.pcie_gbps || s.other_pcie > kMaxLoadRatio * s.pcie_gbps)
+        throw std::invalid_argument(sample + "PCIe traffic above " + num(kMaxLoadRatio) + " times pcie_gbps");
+    if (s.slowdown > kMaxSampleSlowdown)
+        throw std::invalid_argument(sample + "slowdown above " + num(kMaxSampleSlowdown));
 }
 
 // Per-sample quantities that do not depend on cpu_b.

@@ -41,12 +41,18 @@ struct InterferenceFit {
 // in the seed suggests. A fit ending at the bound is flagged (cpu_b_at_bound).
 constexpr double kMaxFittedCpuB = 20.0;
 
+// Samples beyond these are unit errors, not measurements; refusing them also keeps every sum
+// of the fit finite. A load may exceed its socket or group (oversubscription) but not by more
+// than kMaxLoadRatio times; a slowdown may not exceed the model's cap.
+constexpr double kMaxLoadRatio = 1000.0;
+constexpr double kMaxSampleSlowdown = 1.0e6;
+
 // Minimises the sum of squared slowdown residuals. For a fixed cpu_b the model is linear in
 // (cpu_a, pcie_a): the normal equations are solved in closed form, with both coefficients
 // kept non-negative (the model refuses negative ones). cpu_b is found by a grid scan of the
 // range (bracketing) followed by Brent's 1-D minimisation inside the best bracket.
-// Throws std::invalid_argument for samples with non-finite or negative values (naming the
-// sample), fewer samples than the variant has parameters, or data that cannot determine a
+// Throws std::invalid_argument for samples with non-finite or negative values or beyond the
+// limits above (naming the sample), fewer samples than the variant has parameters, or data that cannot determine a
 // parameter (no sample with both own and other CPU load, all with the same U / C, or no
 // sample with both own and other PCIe traffic).
 InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples, InterferenceFitVariant variant);

@@ -1,4 +1,5 @@
 #include <string>
+#include <utility>
 
 #include "core/io/csv_table.h"
 #include "core/io/interference_samples_io.h"
@@ -37,6 +38,18 @@ std::vector<InterferenceSample> samplesFromTable(const CsvTable& t) {
         if (s.slowdown < kMinSlowdown)
             throw ParseError(t.file(), row.line, t.fieldName(slowdown),
                              "must be at least 0.5 (time co-located / time alone), found " + t.text(row, slowdown));
+        if (s.slowdown > kMaxSampleSlowdown)
+            throw ParseError(t.file(), row.line, t.fieldName(slowdown),
+                             "must be at most 1e6 (time co-located / time alone), found " + t.text(row, slowdown));
+        const std::pair<int, double> loads[] = {{own_cpu, s.socket_cores}, {other_cpu, s.socket_cores},
+                                                {own_pcie, s.pcie_gbps}, {other_pcie, s.pcie_gbps}};
+        for (const auto& load : loads)
+            if (t.number(row, load.first) > kMaxLoadRatio * load.second)
+                throw ParseError(t.file(), row.line, t.fieldName(load.first),
+                                 "more than 1000 times " +
+                                     t.fieldName(load.first == own_cpu || load.first == other_cpu ? socket_cores
+                                                                                                 : pcie_gbps) +
+                                     " (a unit error?), found " + t.text(row, load.first));
         samples.push_back(s);
     }
     if (samples.empty()) throw ParseError(t.file(), 0, "", "no samples (only a header line)");

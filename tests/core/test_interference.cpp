@@ -319,6 +319,23 @@ private slots:
         bad[6].own_pcie = -1;
         expectError(errorOf([&] { fitInterference(bad, InterferenceFitVariant::Full); }),
                     {"interference sample 7: own_pcie must be a finite non-negative number, got -1"});
+        // Absurd magnitudes are unit errors; they once gave an inf RMSE and a NaN-driven fit.
+        std::vector<InterferenceSample> huge = synthetic(kTrue);
+        huge[0].own_cpu = 8001;
+        expectError(errorOf([&] { fitInterference(huge, InterferenceFitVariant::Full); }),
+                    {"interference sample 1: CPU load above 1000 times socket_cores"});
+        huge[0].own_cpu = 8000;  // at the limit: accepted, everything finite
+        huge[1].other_pcie = 128000;
+        huge[2].slowdown = 1e6;
+        const InterferenceFit h = fitInterference(huge, InterferenceFitVariant::Full);
+        QVERIFY(std::isfinite(h.rmse) && std::isfinite(h.max_error) && std::isfinite(h.coefficients.cpu_a));
+        huge[1].other_pcie = 128001;
+        expectError(errorOf([&] { fitInterference(huge, InterferenceFitVariant::Full); }),
+                    {"interference sample 2: PCIe traffic above 1000 times pcie_gbps"});
+        huge[1].other_pcie = 0;
+        huge[2].slowdown = 1.5e6;
+        expectError(errorOf([&] { fitInterference(huge, InterferenceFitVariant::Full); }),
+                    {"interference sample 3: slowdown above 1e+06"});
         // Measurements that no positive coefficient explains give zeros, never NaN or negatives.
         std::vector<InterferenceSample> faster = synthetic(kTrue);
         for (auto& s : faster) s.slowdown = 1.0 / s.slowdown;
@@ -354,6 +371,11 @@ private slots:
         expectError(parseError(head + "1,1,0,1,1,128,1.1\n"), {"s.csv:2: field 'socket_cores': must be positive"});
         expectError(parseError(head + "1,1,8,1,1,0,1.1\n"), {"s.csv:2: field 'pcie_gbps': must be positive"});
         expectError(parseError(head + "1,1,8,1,1,128,0.4\n"), {"s.csv:2: field 'slowdown': must be at least 0.5"});
+        expectError(parseError(head + "1,1,8,1,1,128,2e6\n"), {"s.csv:2: field 'slowdown': must be at most 1e6"});
+        expectError(parseError(head + "1,8001,8,1,1,128,1.5\n"),
+                    {"s.csv:2: field 'other_cpu': more than 1000 times socket_cores (a unit error?), found 8001"});
+        expectError(parseError(head + "1,1,8,128001,1,128,1.5\n"),
+                    {"s.csv:2: field 'own_pcie': more than 1000 times pcie_gbps"});
         expectError(parseError(head + "1,1,8,1,1,128,nan\n"), {"s.csv:2: field 'slowdown': expected a number"});
         expectError(parseError(head + "1,1,8,1,1,128\n"), {"s.csv:2:", "expected 7 columns, found 6"});
         expectError(parseError(head), {"s.csv: no samples"});
