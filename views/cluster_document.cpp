@@ -20,7 +20,7 @@ QString number(double value) { return QLocale().toString(value, 'g', 6); }
 bool sameServer(const cl::Server& a, const cl::Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
            a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
-           a.network_gbps == b.network_gbps;
+           a.network_gbps == b.network_gbps && a.architecture == b.architecture;
 }
 
 // "node07" -> ("node", "07"); "gpu" -> ("gpu", "").
@@ -68,7 +68,7 @@ bool ServerChanges::isEmpty() const { return fieldCount() == 0; }
 int ServerChanges::fieldCount() const {
     return int(name.has_value()) + int(rack.has_value()) + int(gpu_type.has_value()) + int(gpus.has_value()) +
            int(gpu_memory_gb.has_value()) + int(cpu_cores.has_value()) + int(memory_gb.has_value()) +
-           int(network_gbps.has_value());
+           int(network_gbps.has_value()) + int(architecture.has_value());
 }
 
 void ServerChanges::applyTo(cl::Server& s) const {
@@ -80,6 +80,16 @@ void ServerChanges::applyTo(cl::Server& s) const {
     if (cpu_cores) s.cpu_cores = *cpu_cores;
     if (memory_gb) s.memory_gb = *memory_gb;
     if (network_gbps) s.network_gbps = *network_gbps;
+    if (architecture) {
+        s.architecture = *architecture;
+        if (architecture->described()) {
+            s.gpus = architecture->gpus();
+            s.cpu_cores = architecture->cores();
+        }
+    } else if (s.architecture.described() &&
+               (s.gpus != s.architecture.gpus() || s.cpu_cores != s.architecture.cores())) {
+        s.architecture = cl::ServerArchitecture{};
+    }
 }
 
 QString serverProblem(const cl::Server& s) {

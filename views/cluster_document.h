@@ -37,6 +37,10 @@ struct ServerChanges {
     std::optional<int> cpu_cores;
     std::optional<double> memory_gb;
     std::optional<double> network_gbps;
+    // Sets the server internals and makes gpus / cpu_cores agree with them (a described
+    // architecture wins over gpus / cpu_cores in the same change). A gpus or cpu_cores change
+    // alone that no longer fits a described architecture drops it to "not described".
+    std::optional<cl::ServerArchitecture> architecture;
 
     bool isEmpty() const;
     int fieldCount() const;

@@ -10,7 +10,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QToolBar>
+#include <QHeaderView>
+#include <QItemSelection>
 #include <QToolButton>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -19,8 +22,10 @@
 #include "views/cluster_diagram.h"
 #include "views/cluster_document.h"
 #include "views/cluster_totals_bar.h"
+#include "views/cluster_tree_model.h"
 #include "views/server_presets.h"
 #include "views/server_properties_panel.h"
+#include "views/topology_dialog.h"
 
 namespace cl::views {
 
@@ -29,13 +34,29 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_panel = new ServerPropertiesPanel(m_document, this);
     m_totals = new ClusterTotalsBar(m_document, this);
     m_toolbar = new QToolBar(tr("Cluster editor"), this);
+    m_treeModel = new ClusterTreeModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_treeModel);
+    m_tree->setUniformRowHeights(true);  // keeps 18,000-node trees quick to scroll
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setToolTip(tr("The cluster from its switches down to each GPU; selecting a row selects its server"));
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::Stretch);
+    for (int c = ClusterTreeModel::KindColumn; c < ClusterTreeModel::ColumnCount; ++c)
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     createActions();
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_tree);
     splitter->addWidget(m_diagram);
     splitter->addWidget(m_panel);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 0);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({fontMetrics().averageCharWidth() * 62, fontMetrics().averageCharWidth() * 90,
+                        fontMetrics().averageCharWidth() * 34});
     splitter->setChildrenCollapsible(false);
 
     auto* line = new QFrame(this);
@@ -53,6 +74,15 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::clusterChanged);
     connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateActions);
     connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::updateActions);
+    // The tree is rebuilt on each change (a light model), then shows the selection again.
+    connect(m_document, &ClusterDocument::changed, this, [this] {
+        m_treeModel->setCluster(m_document->cluster());
+        if (m_treeModel->rowCount() <= 8) m_tree->expandToDepth(0);
+        documentSelectionToTree();
+    });
+    connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::documentSelectionToTree);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ClusterEditor::treeSelectionToDocument);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
     updateActions();
@@ -172,6 +202,9 @@ void ClusterEditor::createActions() {
     for (QAction* a : {zoom_in, zoom_out, fit}) addAction(a);
 
     m_toolbar->addSeparator();
+    m_fromTopology = m_toolbar->addAction(tr("New from topology…"), this, &ClusterEditor::newFromTopology);
+    m_fromTopology->setToolTip(tr("Replace the cluster with a fat-tree, VL2 or BCube network of servers with "
+                                  "described sockets and GPU groups (undoable)"));
     auto* preset_menu = new QMenu(this);
     preset_menu->setToolTipsVisible(true);
     std::vector<std::string> names;
@@ -286,6 +319,43 @@ void ClusterEditor::zoomIn() { m_diagram->zoomIn(); }
 void ClusterEditor::zoomOut() { m_diagram->zoomOut(); }
 
 void ClusterEditor::zoomToFit() { m_diagram->zoomToFit(); }
+
+void ClusterEditor::replaceWithTopologyCluster(const cl::Cluster& cluster) {
+    m_document->replaceCluster(cluster, tr("New cluster '%1' from a topology").arg(QString::fromStdString(cluster.name)));
+    m_diagram->zoomToFit();
+}
+
+void ClusterEditor::newFromTopology() {
+    TopologyDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.isValid()) return;
+    replaceWithTopologyCluster(dialog.cluster());
+}
+
+void ClusterEditor::treeSelectionToDocument() {
+    if (m_syncingTree) return;
+    QList<int> servers;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows()) {
+        const int server = index.data(ClusterTreeModel::ServerIndexRole).toInt();
+        if (server >= 0 && !servers.contains(server)) servers.append(server);
+    }
+    m_syncingTree = true;
+    m_document->setSelection(servers);
+    m_syncingTree = false;
+}
+
+void ClusterEditor::documentSelectionToTree() {
+    if (m_syncingTree) return;
+    QItemSelection selection;
+    for (int server : m_document->selection()) {
+        const QModelIndex index = m_treeModel->serverIndex(server);
+        if (index.isValid())
+            selection.select(index, index.siblingAtColumn(ClusterTreeModel::ColumnCount - 1));
+    }
+    m_syncingTree = true;
+    m_tree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (m_document->selection().size() == 1) m_tree->scrollTo(m_treeModel->serverIndex(m_document->selection().front()));
+    m_syncingTree = false;
+}
 
 bool ClusterEditor::loadPresetCluster(const QString& name, QString* error) {
     cl::Cluster c;

@@ -10,6 +10,7 @@
 class QAction;
 class QSpinBox;
 class QToolBar;
+class QTreeView;
 class QUndoStack;
 
 namespace cl::views {
@@ -17,6 +18,7 @@ namespace cl::views {
 class ClusterDiagram;
 class ClusterDocument;
 class ClusterTotalsBar;
+class ClusterTreeModel;
 class ServerPropertiesPanel;
 
 class ClusterEditor : public QWidget {
@@ -45,6 +47,11 @@ public:
     ServerPropertiesPanel* propertiesPanel() const { return m_panel; }
     ClusterTotalsBar* totalsBar() const { return m_totals; }
     QToolBar* toolBar() const { return m_toolbar; }
+    // The cluster as a tree (switch tiers, pods, switches, servers, sockets, GPU groups,
+    // GPUs); its selection and the diagram's are the document's.
+    QTreeView* treeView() const { return m_tree; }
+    ClusterTreeModel* treeModel() const { return m_treeModel; }
+    QAction* newFromTopologyAction() const { return m_fromTopology; }
     // The editor's own undo/redo actions; their shortcuts (Ctrl+Z, Ctrl+Shift+Z) work while
     // the focus is inside the editor. A main window can put these in its Edit menu instead of
     // creating a second pair with the same shortcuts.
@@ -69,16 +76,26 @@ public slots:
     void zoomToFit();
     // Loads a built-in cluster as one undoable step; false (with *error) if it cannot be read.
     bool loadPresetCluster(const QString& name, QString* error = nullptr);
+    // Replaces the cluster with one built from a topology as one undoable step.
+    void replaceWithTopologyCluster(const cl::Cluster& cluster);
+    // Opens the "New from topology..." dialog; on OK replaces the cluster (undoable).
+    void newFromTopology();
 
 private:
     void createActions();
     void updateActions();
+    void treeSelectionToDocument();
+    void documentSelectionToTree();
 
     ClusterDocument* m_document;
     ClusterDiagram* m_diagram = nullptr;
     ServerPropertiesPanel* m_panel = nullptr;
     ClusterTotalsBar* m_totals = nullptr;
     QToolBar* m_toolbar = nullptr;
+    QTreeView* m_tree = nullptr;
+    ClusterTreeModel* m_treeModel = nullptr;
+    QAction* m_fromTopology = nullptr;
+    bool m_syncingTree = false;
     QSpinBox* m_count = nullptr;
     QAction* m_undo = nullptr;
     QAction* m_redo = nullptr;

@@ -1,6 +1,7 @@
 #include "views/server_properties_panel.h"
 
 #include <cmath>
+#include <exception>
 #include <optional>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/model/server_architecture.h"
 #include "views/cluster_document.h"
 #include "views/server_presets.h"
 
@@ -68,6 +70,7 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
       m_rack(new QComboBox(this)),
       m_gpuType(new QComboBox(this)),
       m_speed(new QLabel(this)),
+      m_architecture(new QComboBox(this)),
       m_message(new QLabel(this)),
       m_apply(new QPushButton(tr("&Apply"), this)),
       m_revert(new QPushButton(tr("&Revert"), this)) {
@@ -153,6 +156,30 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
         });
         connect(r.edit, &QLineEdit::returnPressed, this, &ServerPropertiesPanel::apply);
     }
+    // Server internals: applied on choice (no Apply), since they set GPU count and cores too.
+    m_architecture->addItem(tr("not described"), QString());
+    m_architecture->setItemData(0, tr("One socket with all cores, one GPU group with all GPUs"), Qt::ToolTipRole);
+    for (const cl::ArchitecturePreset& p : cl::architecturePresets()) {
+        const QString name = QString::fromStdString(p.name);
+        m_architecture->addItem(name, name);
+        m_architecture->setItemData(m_architecture->count() - 1, QString::fromStdString(p.description), Qt::ToolTipRole);
+    }
+    m_architecture->setPlaceholderText(tr("(mixed)"));
+    m_architecture->setToolTip(tr("CPU sockets and PCIe GPU groups inside the server; choosing a preset "
+                                  "sets GPU count and CPU cores to match (one undo step)"));
+    auto* arch_label = new QLabel(tr("Arc&hitecture:"), this);
+    arch_label->setBuddy(m_architecture);
+    form->addRow(arch_label, m_architecture);
+    connect(m_architecture, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_loading || index < 0) return;
+        const QString name = m_architecture->itemData(index).toString();
+        if (name == QLatin1String("(custom)")) return;
+        if (applyArchitecture(name)) return;
+        m_loading = true;  // refused: show the servers' own architecture again
+        loadArchitecture();
+        m_loading = false;
+    });
+
     for (const QString& type : knownGpuTypes()) {
         m_gpuType->addItem(type);
         m_gpuType->setItemData(m_gpuType->count() - 1, gpuSpeedText(type), Qt::ToolTipRole);
@@ -328,9 +355,61 @@ void ServerPropertiesPanel::revert() {
     else
         m_heading->setText(tr("%1 servers selected").arg(sel.size()));
     m_message->clear();
+    loadArchitecture();
     m_loading = false;
     updateSpeedLabel();
     updateButtons();
+}
+
+QString ServerPropertiesPanel::architectureText() const {
+    const QList<int>& sel = m_document->selection();
+    if (sel.isEmpty()) return {};
+    const cl::ServerArchitecture& first = m_document->server(sel.front()).architecture;
+    for (int i : sel)
+        if (!(m_document->server(i).architecture == first)) return QStringLiteral("(mixed)");
+    if (!first.described()) return QString();
+    for (const cl::ArchitecturePreset& p : cl::architecturePresets())
+        if (p.architecture == first) return QString::fromStdString(p.name);
+    return QStringLiteral("(custom)");
+}
+
+void ServerPropertiesPanel::loadArchitecture() {
+    const int custom = m_architecture->findData(QStringLiteral("(custom)"));
+    if (custom >= 0) m_architecture->removeItem(custom);
+    const bool any = !m_document->selection().isEmpty();
+    m_architecture->setEnabled(any);
+    const QString current = architectureText();
+    if (!any || current == QLatin1String("(mixed)")) {
+        m_architecture->setCurrentIndex(-1);
+        return;
+    }
+    if (current == QLatin1String("(custom)")) {
+        m_architecture->addItem(tr("custom (from the layout)"), current);
+        m_architecture->setItemData(m_architecture->count() - 1,
+                                    tr("Sockets and GPU groups read from the layout, not a preset"), Qt::ToolTipRole);
+    }
+    m_architecture->setCurrentIndex(m_architecture->findData(current));
+}
+
+bool ServerPropertiesPanel::applyArchitecture(const QString& name) {
+    ServerChanges c;
+    if (name.isEmpty()) {
+        c.architecture = cl::ServerArchitecture{};
+    } else {
+        try {
+            c.architecture = cl::architecturePreset(name.toStdString()).architecture;
+        } catch (const std::exception& e) {
+            m_message->setText(tr("Not applied: %1").arg(QString::fromStdString(e.what())));
+            return false;
+        }
+    }
+    QString error;
+    if (!m_document->setServerProperties(m_document->selection(), c, &error)) {
+        m_message->setText(tr("Not applied: %1").arg(error));
+        return false;
+    }
+    emit applied();
+    return true;
 }
 
 void ServerPropertiesPanel::updateButtons() {

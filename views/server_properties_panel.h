@@ -34,10 +34,18 @@ public:
     bool hasChanges() const;
     QLineEdit* lineEdit(Field field) const;
     QPushButton* applyButton() const { return m_apply; }
+    // The "Architecture" preset combo: "not described" then architecturePresets(). Choosing
+    // an entry applies it at once to the selected servers as one undo step.
+    QComboBox* architectureCombo() const { return m_architecture; }
+    // The preset name shared by the selection, "" = not described, "(custom)", "(mixed)".
+    QString architectureText() const;
 
 public slots:
     // Validates every field and, if all are valid, applies the changed ones as one command.
     bool apply();
+    // Sets the preset `name` ("" = not described) on the selected servers; false (with the
+    // reason beside Apply) when nothing is selected, the name is unknown or nothing changes.
+    bool applyArchitecture(const QString& name);
     // Shows the document's values again, dropping unapplied edits.
     void revert();
 
@@ -59,6 +67,7 @@ private:
     bool validate(Field f);        // shows or hides the field's message
     void updateButtons();
     void updateSpeedLabel();
+    void loadArchitecture();
 
     ClusterDocument* m_document;
     std::array<Row, kFieldCount> m_rows;
@@ -66,6 +75,7 @@ private:
     QComboBox* m_rack;
     QComboBox* m_gpuType;
     QLabel* m_speed;
+    QComboBox* m_architecture;
     QLabel* m_message;
     QPushButton* m_apply;
     QPushButton* m_revert;

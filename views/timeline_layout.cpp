@@ -79,6 +79,21 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     m_cluster = cluster;
     m_gpuOffsets = cluster.gpuOffsets();
     m_collapsed.assign(cluster.servers.size(), 0);
+    // Slots only for a described architecture that agrees with the server's GPU count.
+    m_gpuSocket.assign(static_cast<std::size_t>(cluster.totalGpus()), -1);
+    m_gpuGroup.assign(m_gpuSocket.size(), -1);
+    for (std::size_t sv = 0; sv < cluster.servers.size(); ++sv) {
+        const cl::ServerArchitecture& arch = cluster.servers[sv].architecture;
+        if (!arch.described()) continue;
+        const std::vector<cl::ServerArchitecture::GpuSlot> slots = arch.gpuSlots();
+        if (static_cast<int>(slots.size()) != cluster.servers[sv].gpus) continue;
+        m_hasArchitectures = true;
+        for (std::size_t k = 0; k < slots.size(); ++k) {
+            const auto g = static_cast<std::size_t>(m_gpuOffsets[sv]) + k;
+            m_gpuSocket[g] = slots[k].socket;
+            m_gpuGroup[g] = slots[k].group;
+        }
+    }
     m_result = std::move(result);
     const int gpus = cluster.totalGpus();
     m_serverBusy.resize(cluster.servers.size());
@@ -302,6 +317,35 @@ int TimelineLayout::rowOfGpu(int gpu) const {
     if (server < 0 || server >= serverCount()) return -1;
     const int first = firstRowOfServer(server);
     return isCollapsed(server) ? first : first + (gpu - serverGpuBegin(server));
+}
+
+int TimelineLayout::socketOfGpu(int gpu) const {
+    return gpu >= 0 && gpu < static_cast<int>(m_gpuSocket.size()) ? m_gpuSocket[static_cast<std::size_t>(gpu)] : -1;
+}
+
+int TimelineLayout::groupOfGpu(int gpu) const {
+    return gpu >= 0 && gpu < static_cast<int>(m_gpuGroup.size()) ? m_gpuGroup[static_cast<std::size_t>(gpu)] : -1;
+}
+
+TimelineLayout::Boundary TimelineLayout::boundaryAbove(int r) const {
+    if (r <= 0 || r >= rowCount()) return r == 0 ? Boundary::Server : Boundary::None;
+    const TimelineRow& above = row(r - 1);
+    const TimelineRow& here = row(r);
+    if (above.server != here.server) return Boundary::Server;
+    if (here.gpu < 0 || above.gpu < 0) return Boundary::None;
+    if (socketOfGpu(here.gpu) != socketOfGpu(above.gpu)) return Boundary::Socket;
+    if (groupOfGpu(here.gpu) != groupOfGpu(above.gpu)) return Boundary::Group;
+    return Boundary::None;
+}
+
+std::string TimelineLayout::laneLabel(int r, bool withServer) const {
+    const TimelineRow& rw = row(r);
+    const std::string& name = m_cluster.servers[static_cast<std::size_t>(rw.server)].name;
+    if (rw.gpu < 0) return name;
+    std::string out = withServer ? name + " \u00b7 " : std::string();
+    if (socketOfGpu(rw.gpu) >= 0)
+        out += "S" + std::to_string(socketOfGpu(rw.gpu)) + " \u00b7 G" + std::to_string(groupOfGpu(rw.gpu)) + " \u00b7 ";
+    return out + "GPU " + std::to_string(rw.gpu - serverGpuBegin(rw.server));
 }
 
 int TimelineLayout::laneCount(int r) const {

@@ -74,6 +74,18 @@ public:
     void setAllCollapsed(bool collapsed);
     int firstRowOfServer(int server) const;
     int rowOfGpu(int gpu) const;  // the GPU's row, or its collapsed server's row
+    // Server internals (ServerArchitecture::gpuSlots()): the socket and GPU group (numbered
+    // across its server) of a global GPU, -1 on a server whose architecture is not described.
+    bool hasArchitectures() const { return m_hasArchitectures; }
+    int socketOfGpu(int gpu) const;
+    int groupOfGpu(int gpu) const;
+    // What starts at the top of row r: a new server, a new socket or a new GPU group of the
+    // same server, or nothing (the rows continue one group).
+    enum class Boundary { None, Group, Socket, Server };
+    Boundary boundaryAbove(int row) const;
+    // "p00-e00-h0 · S0 · G1 · GPU 2" on a described server, "node3 · GPU 2" otherwise, the
+    // server name for a collapsed server; `withServer` = false drops the server name.
+    std::string laneLabel(int row, bool withServer = true) const;
     int laneCount(int row) const;  // interleaving lanes (1 for collapsed rows and idle GPUs)
     int maxLaneCount() const { return m_maxLanes; }  // over all GPUs
     // Changes whenever rows or data change, so that cached draw lists can key on it.
@@ -138,6 +150,9 @@ private:
     cl::Cluster m_cluster;
     std::shared_ptr<const cl::SimResult> m_result;
     std::vector<int> m_gpuOffsets{0};
+    std::vector<int> m_gpuSocket;  // per global GPU, -1 = not described
+    std::vector<int> m_gpuGroup;
+    bool m_hasArchitectures = false;
     std::vector<char> m_collapsed;
     std::vector<TimelineRow> m_rows;
     std::vector<int> m_serverFirstRow;

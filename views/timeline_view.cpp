@@ -258,6 +258,11 @@ int TimelineView::rowHeight() const {
     return std::max(4, static_cast<int>(std::ceil(QFontMetricsF(font()).height() * ems)));
 }
 
+double TimelineView::gpuColumnWidth(const QFontMetricsF& fm) const {
+    // Described servers label their lanes "S0 · G1 · GPU 2".
+    return fm.horizontalAdvance(m_layout.hasArchitectures() ? tr("S0 \u00b7 G0 \u00b7 GPU 00") : tr("GPU 00"));
+}
+
 TimelineView::Geometry TimelineView::widgetGeometry() const {
     Geometry g;
     const QFontMetricsF fm(font());
@@ -265,7 +270,7 @@ TimelineView::Geometry TimelineView::widgetGeometry() const {
     double names = fm.horizontalAdvance(tr("GPU 00"));
     for (int s = 0; s < m_layout.serverCount(); ++s)
         names = std::max(names, fm.horizontalAdvance(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name)));
-    g.header = std::min(g.area.width() * 0.3, names + fm.horizontalAdvance(tr("GPU 00")) + fm.height() * 2.0);
+    g.header = std::min(g.area.width() * 0.3, names + gpuColumnWidth(fm) + fm.height() * 2.0);
     g.axis = m_showAxis ? std::ceil(fm.height() * 1.8) : 0.0;
     g.strip = std::ceil(fm.height() * 1.4);
     g.row = rowHeight();
@@ -443,7 +448,10 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     const auto& j = m_result->jobs[static_cast<std::size_t>(item->job)];
     QStringList lines;
     lines << tr("<b>%1</b> \u2014 %2, %3 GPU(s)").arg(QString::fromStdString(j.id), QString::fromStdString(j.model)).arg(j.gpus);
-    lines << tr("here: %1 on %2 GPU %3").arg(span, server).arg(row.gpu - m_layout.serverGpuBegin(row.server));
+    if (m_layout.socketOfGpu(row.gpu) >= 0)
+        lines << tr("here: %1 on %2").arg(span, QString::fromStdString(m_layout.laneLabel(item->row)));
+    else
+        lines << tr("here: %1 on %2 GPU %3").arg(span, server).arg(row.gpu - m_layout.serverGpuBegin(row.server));
     const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
     const QString at = tickLabel(t, 1, t >= 86400);
     // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
@@ -678,10 +686,18 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
             }
         }
     }
-    // Server separators.
-    p.setPen(QPen(pal.color(QPalette::Mid), 0));
+    // Server separators; inside a described server, a dotted line where its GPUs change
+    // socket (the tasks below share other cores) and a short dash where they change PCIe group.
     for (int r = g.firstRow; r < lastRow; ++r) {
-        if (r == 0 || m_layout.row(r).server == m_layout.row(r - 1).server) continue;
+        const TimelineLayout::Boundary b = m_layout.boundaryAbove(r);
+        if (r == 0 || b == TimelineLayout::Boundary::None) continue;
+        if (b == TimelineLayout::Boundary::Server) {
+            p.setPen(QPen(pal.color(QPalette::Mid), 0));
+        } else {
+            QColor c = pal.color(QPalette::WindowText);
+            c.setAlpha(b == TimelineLayout::Boundary::Socket ? 150 : 70);
+            p.setPen(QPen(c, 0, b == TimelineLayout::Boundary::Socket ? Qt::DashLine : Qt::DotLine));
+        }
         p.drawLine(QPointF(plot.left(), rowTop(r)), QPointF(plot.right(), rowTop(r)));
     }
     p.restore();
@@ -747,7 +763,7 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
     const QFontMetricsF fm(p.font(), p.device());
     const double em = fm.averageCharWidth();
     const int lastRow = std::min(m_layout.rowCount(), g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
-    const double gpuCol = fm.horizontalAdvance(tr("GPU 00")) + em;
+    const double gpuCol = gpuColumnWidth(fm) + em;
     for (int r = g.firstRow; r < lastRow; ++r) {
         const TimelineRow& row = m_layout.row(r);
         const double top = plot.top() - g.rowOffset + (r - g.firstRow) * g.row;
@@ -762,8 +778,19 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
             QColor c = pal.color(QPalette::WindowText);
             c.setAlpha(170);
             p.setPen(c);
-            p.drawText(QRectF(header.right() - gpuCol, top, gpuCol - em, g.row), Qt::AlignVCenter | Qt::AlignRight,
-                       tr("GPU %1").arg(row.gpu - m_layout.serverGpuBegin(row.server)));
+            const QString lane = m_layout.socketOfGpu(row.gpu) >= 0
+                                     ? QString::fromStdString(m_layout.laneLabel(r, false))
+                                     : tr("GPU %1").arg(row.gpu - m_layout.serverGpuBegin(row.server));
+            p.drawText(QRectF(header.right() - gpuCol, top, gpuCol - em, g.row), Qt::AlignVCenter | Qt::AlignRight, lane);
+            // Socket and group boundaries reach into the GPU column, so the header shows them too.
+            const TimelineLayout::Boundary b = m_layout.boundaryAbove(r);
+            if (top >= plot.top() && (b == TimelineLayout::Boundary::Socket || b == TimelineLayout::Boundary::Group)) {
+                QColor line = pal.color(QPalette::WindowText);
+                line.setAlpha(b == TimelineLayout::Boundary::Socket ? 150 : 70);
+                p.setPen(QPen(line, 0, b == TimelineLayout::Boundary::Socket ? Qt::DashLine : Qt::DotLine));
+                p.drawLine(QPointF(header.right() - gpuCol, top), QPointF(header.right(), top));
+            }
+            p.setPen(c);
         }
         // The server name sits on the server's first visible row (sticky while scrolling).
         const bool firstOfServer = r == g.firstRow || m_layout.row(r - 1).server != row.server;
@@ -880,7 +907,7 @@ int TimelineView::headerServerAt(const QPoint& pos) const {
     // The toggle and name are on the server's first row, or the first visible one.
     const bool first = r == g.firstRow || m_layout.row(r - 1).server != row.server;
     if (!first && row.gpu >= 0) {
-        const double gpuCol = QFontMetricsF(font()).horizontalAdvance(tr("GPU 00"));
+        const double gpuCol = gpuColumnWidth(QFontMetricsF(font()));
         if (pos.x() > g.area.left() + g.header - gpuCol) return -1;
     }
     (void)plot;

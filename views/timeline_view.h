@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+class QFontMetricsF;
 #include <QAbstractScrollArea>
 #include <QColor>
 #include <QString>
@@ -122,6 +123,7 @@ private:
     };
 
     Geometry widgetGeometry() const;
+    double gpuColumnWidth(const QFontMetricsF& fm) const;
     std::shared_ptr<const TimelineDrawList> drawList(const Geometry& g) const;
     void paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list) const;
     void paintAxis(QPainter& p, const Geometry& g) const;

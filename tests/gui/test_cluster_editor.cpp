@@ -19,6 +19,15 @@
 #include "views/cluster_totals_bar.h"
 #include "views/server_presets.h"
 #include "views/server_properties_panel.h"
+#include "views/cluster_tree_model.h"
+#include "views/topology_dialog.h"
+#include "core/model/server_architecture.h"
+#include "core/topology/network_topology.h"
+#include "core/topology/topology_cluster.h"
+
+#include <QComboBox>
+#include <QTreeView>
+#include <QItemSelectionModel>
 
 using cl::views::ClusterDocument;
 using cl::views::ClusterEditor;
@@ -321,6 +330,118 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"edited.json"});
         QVERIFY(!editor.exportJson(dir.filePath("missing/x.json"), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void architecturePresetIsOneUndoStep() {
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        const std::string before = contents(editor.cluster());
+        auto* panel = editor.propertiesPanel();
+        editor.selectServers({0, 1});
+        QCOMPARE(panel->architectureText(), QString());  // not described
+        QComboBox* combo = panel->architectureCombo();
+        QCOMPARE(combo->count(), 5);
+        QCOMPARE(combo->itemText(0), QString("not described"));
+        QCOMPARE(combo->itemText(1), QString("power8-4gpu"));
+        QVERIFY(!combo->itemData(2, Qt::ToolTipRole).toString().isEmpty());
+
+        combo->setCurrentIndex(combo->findData(QString("dgx1-8gpu")));
+        QCOMPARE(editor.undoStack()->count(), 1);
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change architecture of 2 servers"));
+        const cl::Cluster now = editor.cluster();  // by value: keep it alive for the references
+        for (int i : {0, 1}) {
+            const cl::Server& s = now.servers[static_cast<std::size_t>(i)];
+            QCOMPARE(s.gpus, 8);
+            QCOMPARE(s.cpu_cores, 32);  // agrees with 2 sockets x 16 cores
+            QCOMPARE(s.architecture, cl::architecturePreset("dgx1-8gpu").architecture);
+        }
+        QCOMPARE(editor.cluster().servers[2].cpu_cores, 40);  // not selected, untouched
+        QCOMPARE(panel->text(Field::CpuCores), QString("32"));
+        QCOMPARE(panel->architectureText(), QString("dgx1-8gpu"));
+        // The tree shows the new internals.
+        const QModelIndex server = editor.treeModel()->serverIndex(0);
+        QCOMPARE(editor.treeModel()->rowCount(server), 2);
+
+        editor.selectServers({1, 2});
+        QCOMPARE(panel->architectureText(), QString("(mixed)"));
+        QCOMPARE(combo->currentIndex(), -1);
+
+        // A GPU count that no longer fits the architecture drops it.
+        editor.selectServers({0});
+        panel->setText(Field::Gpus, "4");
+        QVERIFY(panel->apply());
+        QVERIFY(!editor.cluster().servers[0].architecture.described());
+        QCOMPARE(panel->architectureText(), QString());
+
+        editor.undoStack()->undo();
+        QCOMPARE(editor.cluster().servers[0].architecture, cl::architecturePreset("dgx1-8gpu").architecture);
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+        QVERIFY(!editor.isModified());
+        editor.undoStack()->redo();
+        QCOMPARE(editor.cluster().servers[1].gpus, 8);
+
+        // Choosing what the servers already have is refused and says so.
+        editor.selectServers({1});
+        QVERIFY(!panel->applyArchitecture("dgx1-8gpu"));
+        QVERIFY2(panel->errorText().contains("equal the current"), qPrintable(panel->errorText()));
+        QVERIFY(!panel->applyArchitecture("nope"));
+        QVERIFY2(panel->errorText().contains("nope"), qPrintable(panel->errorText()));
+        QCOMPARE(editor.undoStack()->index(), 1);
+        // Back to "not described" keeps the counts.
+        QVERIFY(panel->applyArchitecture(QString()));
+        QVERIFY(!editor.cluster().servers[1].architecture.described());
+        QCOMPARE(editor.cluster().servers[1].gpus, 8);
+    }
+
+    void treeSelectionIsTheDocuments() {
+        ClusterEditor editor;
+        editor.setCluster(mixedCluster());
+        QTreeView* tree = editor.treeView();
+        QCOMPARE(tree->model()->rowCount(), 3);  // r0, r1, loose
+        editor.selectServers({3});
+        const QModelIndexList rows = tree->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.front().data().toString(), QString("n3"));
+        // Selecting a socket row selects its server.
+        const QModelIndex socket = editor.treeModel()->index(0, 0, editor.treeModel()->serverIndex(1));
+        tree->selectionModel()->select(socket, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(editor.selectedServers(), (QList<int>{1}));
+    }
+
+    void topologyDialogBuildsAnUndoableCluster() {
+        cl::views::TopologyDialog dialog;
+        QVERIFY2(dialog.isValid(), qPrintable(dialog.errorText()));
+        QCOMPARE(dialog.spec(), cl::fatTreeSpec(4));
+        QCOMPARE(dialog.mixName(), QString("power8"));
+        QCOMPARE(dialog.previewText(), QString("16 servers, 20 switches, 64 GPUs, 256 CPU cores"));
+        QCOMPARE(dialog.clusterName(), QString("fat-tree-k4"));
+
+        dialog.setSpec(cl::fatTreeSpec(3));
+        QVERIFY(!dialog.isValid());
+        QVERIFY(!dialog.errorText().isEmpty());
+        dialog.setSpec(cl::bcubeSpec(4, 1));
+        dialog.setMixName("dgx1");
+        QVERIFY2(dialog.isValid(), qPrintable(dialog.errorText()));
+        QCOMPARE(dialog.cluster().servers.size(), std::size_t(16));
+        QCOMPARE(dialog.cluster().totalGpus(), 128);
+        dialog.setSpec(cl::fatTreeSpec(4));
+        dialog.setMixName("power8");
+
+        ClusterEditor editor;
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        const std::string before = contents(editor.cluster());
+        editor.replaceWithTopologyCluster(dialog.cluster());
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(16));
+        QCOMPARE(editor.cluster().totalGpus(), 64);
+        QCOMPARE(editor.cluster().topology, cl::fatTreeSpec(4));
+        QCOMPARE(editor.undoStack()->undoText(), QString("New cluster 'fat-tree-k4' from a topology"));
+        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 0);
+        editor.undoStack()->redo();
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(16));
     }
 
     void documentAndEditorSignals() {

@@ -19,6 +19,7 @@
 
 #include "core/sim/simulator.h"
 #include "core/util/data_paths.h"
+#include "core/model/server_architecture.h"
 #include "views/timeline_layout.h"
 #include "views/timeline_panel.h"
 #include "views/timeline_view.h"
@@ -136,6 +137,7 @@ private slots:
     void sharedGpuAndBatchesInTheTooltip();
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
+    void lanesGroupedBySocketAndPcieGroup();
 };
 
 void TestTimeline::layoutRowsAndLanes() {
@@ -676,6 +678,61 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     panel.paintExport(painter, QRectF(0, 0, 1600, 1000), QStringLiteral("Per-GPU timeline: muri-s vs fifo"));
     painter.end();
     QVERIFY(image.save(QStringLiteral("/tmp/timeline_export.png")));
+}
+
+
+
+void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
+    // Two power8-4gpu servers (2 sockets, one 2-GPU group each), one with a socket holding two
+    // groups, and a flat server that keeps its plain labels.
+    cl::Cluster c = makeCluster(4, 4);
+    c.servers[0].name = "p00-e00-h0";
+    c.servers[0].architecture = cl::architecturePreset("power8-4gpu").architecture;
+    c.servers[1].architecture = cl::architecturePreset("power8-4gpu").architecture;
+    cl::ServerArchitecture split;
+    split.sockets.push_back({8, {cl::GpuGroup{1}, cl::GpuGroup{3}}});
+    c.servers[2].architecture = split;
+    TimelineLayout l;
+    l.setData(c, smallRun());
+    QVERIFY(l.hasArchitectures());
+    QCOMPARE(l.rowCount(), 16);  // lane order unchanged: one row per GPU, server-major
+    for (int r = 0; r < 16; ++r) QCOMPARE(l.row(r).gpu, r);
+    QCOMPARE(QString::fromStdString(l.laneLabel(0)), QString("p00-e00-h0 \u00b7 S0 \u00b7 G0 \u00b7 GPU 0"));
+    QCOMPARE(QString::fromStdString(l.laneLabel(2)), QString("p00-e00-h0 \u00b7 S1 \u00b7 G1 \u00b7 GPU 2"));
+    QCOMPARE(QString::fromStdString(l.laneLabel(3, false)), QString("S1 \u00b7 G1 \u00b7 GPU 3"));
+    QCOMPARE(QString::fromStdString(l.laneLabel(12)), QString("node3 \u00b7 GPU 0"));
+    QCOMPARE(l.socketOfGpu(6), 1);
+    QCOMPARE(l.groupOfGpu(6), 1);
+    QCOMPARE(l.socketOfGpu(12), -1);
+    using B = TimelineLayout::Boundary;
+    const std::vector<B> expected = {B::Server, B::None,  B::Socket, B::None,  B::Server, B::None,
+                                     B::Socket, B::None,  B::Server, B::Group, B::None,  B::None,
+                                     B::Server, B::None,  B::None,   B::None};
+    for (int r = 0; r < 16; ++r) QCOMPARE(l.boundaryAbove(r), expected[static_cast<std::size_t>(r)]);
+    // A folded server is one row with its name.
+    l.setCollapsed(0, true);
+    QCOMPARE(l.rowCount(), 13);
+    QCOMPARE(QString::fromStdString(l.laneLabel(0)), QString("p00-e00-h0"));
+    QCOMPARE(l.boundaryAbove(1), B::Server);
+
+    // An architecture that disagrees with the server's GPU count is ignored, not misdrawn.
+    cl::Cluster bad = makeCluster(1, 8);
+    bad.servers[0].architecture = cl::architecturePreset("power8-4gpu").architecture;
+    l.setData(bad, smallRun());
+    QVERIFY(!l.hasArchitectures());
+    QCOMPARE(QString::fromStdString(l.laneLabel(5)), QString("node0 \u00b7 GPU 5"));
+
+    // The view draws the grouped header without trouble and keeps flat clusters' width.
+    TimelineView flat;
+    flat.resize(900, 500);
+    flat.setRun(makeCluster(4, 4), smallRun(), nullptr);
+    TimelineView grouped;
+    grouped.resize(900, 500);
+    grouped.setRun(c, smallRun(), nullptr);
+    QImage image(grouped.size(), QImage::Format_ARGB32);
+    grouped.render(&image);
+    QVERIFY(grouped.plotRect().left() > flat.plotRect().left());  // room for "S0 · G0 · GPU 00"
+    image.save("/tmp/timeline_grouped.png");
 }
 
 QTEST_MAIN(TestTimeline)
