@@ -24,6 +24,10 @@ constexpr const char* kSynergyNames[] = {"demo/synergy-proportional", "demo/syne
 // SJF-BSBF next to first-fit sharing (its paper's FFS baseline) on its 16-GPU testbed.
 constexpr const char* kSjfPolicies[] = {"sjf-ffs", "sjf-bsbf"};
 constexpr const char* kSjfNames[] = {"demo/sjf-ffs", "demo/sjf-bsbf"};
+// The demo trace under FIFO on a k=4 fat-tree of 16 power8-4gpu servers (64 GPUs, as the
+// Muri testbed): the timeline groups each server's GPUs by socket and PCIe group.
+constexpr const char* kFatTreeName = "demo/fat-tree-fifo";
+constexpr const char* kFatTreePolicy = "fifo";
 
 // A small workload on which GPU sharing shows: 60 jobs of the six Pollux models queueing for
 // 16 GPUs, 1-8 GPUs each, the profile's default batch per GPU, 5-30 minutes alone (log-
@@ -64,6 +68,7 @@ std::vector<std::string> demoScenarioNames() {
     for (const char* policy : kDemoPolicies) names.push_back(std::string("demo/") + policy);
     for (const char* name : kSynergyNames) names.push_back(name);
     for (const char* name : kSjfNames) names.push_back(name);
+    names.push_back(kFatTreeName);
     return names;
 }
 
@@ -109,6 +114,13 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
         spec.policy = kSjfPolicies[i];
         if (!store.findScenario(spec.name)) store.createScenario(spec);
     }
+    ScenarioSpec fat_tree = base;
+    fat_tree.cluster_id = store.putCluster(builtinCluster("fat-tree-k4-power8"));
+    fat_tree.name = kFatTreeName;
+    fat_tree.policy = kFatTreePolicy;
+    fat_tree.notes = "Bundled demo: the demo trace on a k=4 fat-tree of 16 Power8-like servers (2 sockets x 8 "
+                     "cores, one 2-GPU PCIe group per socket), 64 GPUs; the timeline groups GPUs by socket and group.";
+    if (!store.findScenario(fat_tree.name)) store.createScenario(fat_tree);
     tx.commit();
     return names;
 }

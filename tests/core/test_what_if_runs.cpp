@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/model/server_architecture.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/what_if_variants.h"
@@ -25,8 +26,9 @@ private slots:
         store.renameScenario("demo/fifo", "mine");
         QCOMPARE(populateDemoWorkspace(store), names);
         QCOMPARE(store.scenarios().size(), names.size() + 1);
-        // The Muri, Synergy and SJF-BSBF demos: one cluster and one trace each, stored once.
-        QCOMPARE(store.clusters().size(), std::size_t{3});
+        // The Muri, Synergy and SJF-BSBF demos: one cluster and one trace each, stored once;
+        // the fat-tree demo adds its cluster and reuses the demo trace.
+        QCOMPARE(store.clusters().size(), std::size_t{4});
         QCOMPARE(store.traces().size(), std::size_t{3});
         QCOMPARE(store.scenario("demo/synergy-tune").spec.policy, std::string("fifo+tune"));
         QCOMPARE(store.scenario("demo/synergy-tune").spec.parameters.server_count, 4);
@@ -38,6 +40,15 @@ private slots:
         QCOMPARE(trace.jobs.size(), std::size_t{60});
         QVERIFY(trace.jobs.back().submit_time <= 7200.0);
         for (const Job& j : trace.jobs) QVERIFY(j.gpus >= 1 && j.gpus <= 8 && j.batch_size > 0);
+
+        const ScenarioInfo fat_tree = store.scenario("demo/fat-tree-fifo");
+        QCOMPARE(fat_tree.spec.policy, std::string("fifo"));
+        QCOMPARE(fat_tree.spec.trace_id, store.scenario("demo/fifo").spec.trace_id);
+        const Cluster ft = store.cluster(fat_tree.spec.cluster_id);
+        QCOMPARE(ft.servers.size(), std::size_t{16});
+        QCOMPARE(ft.totalGpus(), 64);
+        QVERIFY(ft.topology.kind == TopologyKind::FatTree);
+        QCOMPARE(ft.servers[0].architecture, architecturePreset("power8-4gpu").architecture);
     }
 
     void variantsAreNamedLikeASweep() {
