@@ -55,8 +55,8 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({fontMetrics().averageCharWidth() * 62, fontMetrics().averageCharWidth() * 90,
-                        fontMetrics().averageCharWidth() * 34});
+    splitter->setSizes({fontMetrics().averageCharWidth() * 54, fontMetrics().averageCharWidth() * 80,
+                        fontMetrics().averageCharWidth() * 44});
     splitter->setChildrenCollapsible(false);
 
     auto* line = new QFrame(this);

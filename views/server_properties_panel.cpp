@@ -380,6 +380,7 @@ void ServerPropertiesPanel::loadArchitecture() {
     m_architecture->setEnabled(any);
     const QString current = architectureText();
     if (!any || current == QLatin1String("(mixed)")) {
+        m_architecture->setPlaceholderText(any ? tr("(mixed)") : QString());
         m_architecture->setCurrentIndex(-1);
         return;
     }

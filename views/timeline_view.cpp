@@ -267,10 +267,15 @@ TimelineView::Geometry TimelineView::widgetGeometry() const {
     Geometry g;
     const QFontMetricsF fm(font());
     g.area = QRectF(viewport()->rect());
+    QFont boldFont = font();
+    boldFont.setBold(true);
+    const QFontMetricsF bold(boldFont);  // server names are drawn bold
     double names = fm.horizontalAdvance(tr("GPU 00"));
     for (int s = 0; s < m_layout.serverCount(); ++s)
-        names = std::max(names, fm.horizontalAdvance(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name)));
-    g.header = std::min(g.area.width() * 0.3, names + gpuColumnWidth(fm) + fm.height() * 2.0);
+        names = std::max(names, bold.horizontalAdvance(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name)));
+    // Grouped lanes carry longer labels; a little more room keeps the server names whole.
+    const double share = m_layout.hasArchitectures() ? 0.36 : 0.3;
+    g.header = std::min(g.area.width() * share, names + gpuColumnWidth(fm) + fm.height() * 2.0);
     g.axis = m_showAxis ? std::ceil(fm.height() * 1.8) : 0.0;
     g.strip = std::ceil(fm.height() * 1.4);
     g.row = rowHeight();
