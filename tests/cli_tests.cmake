@@ -174,3 +174,7 @@ add_test(NAME cli_placement_flat_layout_message
          COMMAND ${CLI} placement --layout ${CLUSTERLOOM_SOURCE_DATA_DIR}/clusters/sjf-bsbf-16.json)
 set_tests_properties(cli_placement_flat_layout_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
   "sjf-bsbf-16.json: the layout describes no topology")
+add_test(NAME cli_placement_profiles
+         COMMAND ${CLI} placement --k 4 --rate 1 --intervals 2 --policies lif --level device
+                 --profiles ${CLUSTERLOOM_SOURCE_DATA_DIR}/profiles/muri.json)
+set_tests_properties(cli_placement_profiles PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "\nlif@device ")

@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/io/layout_io.h"
+#include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
 #include "core/placement/placement_simulator.h"
 #include "core/topology/topology_cluster.h"
@@ -92,6 +93,8 @@ int placementCommand(const std::vector<std::string>& argv) {
                {"policies", "LIST", "comma-separated: tetris, lb, lif, k8s (each may end in @server or @device)",
                 false, "tetris,lb,lif,k8s"},
                {"level", "NAME", "server, device or both (for policies without @)", false, "both"},
+               {"profiles", "FILE", "profile set JSON whose \"interference\" coefficients to use (default: the "
+                                    "documented defaults; fit them with fit-interference)"},
                {"json", "FILE", "also write the results as JSON"}});
     if (!args.parse(argv)) return 0;
 
@@ -107,6 +110,9 @@ int placementCommand(const std::vector<std::string>& argv) {
     }
     const cl::NetworkTopology topology = cl::NetworkTopology::build(cluster.topology);
 
+    const cl::InterferenceCoefficients coefficients =
+        args.has("profiles") ? cl::readProfilesJson(args.get("profiles")).interference
+                             : cl::defaultInterferenceCoefficients();
     std::vector<double> step_seconds;
     for (const auto& m : cl::distributedModelTypes()) step_seconds.push_back(m.step_seconds);
     cl::DistributedWorkloadSpec w;
@@ -157,6 +163,7 @@ int placementCommand(const std::vector<std::string>& argv) {
     for (const cl::PlacementPolicy& p : policies) {
         cl::PlacementSimOptions opt;
         opt.policy = p;
+        opt.interference = coefficients;
         opt.seed = w.seed;
         const cl::PlacementRunResult r = cl::simulatePlacement(cluster, topology, jobs, cl::distributedModelTypes(), opt);
         std::snprintf(line, sizeof line, "%-15s %9s %9s %9s %9d %9d", r.policy.c_str(),

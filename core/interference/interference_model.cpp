@@ -46,13 +46,7 @@ void checkCoefficients(const InterferenceCoefficients& c) {
 //   1 + 0.4 * 0.5 * 0.5 = 1.10, so sharing a GPU group's PCIe costs less than sharing a
 //   CPU socket, as the seed's ablation (Table III) suggests.
 // `clusterloom-cli fit-interference` fits measured values instead.
-InterferenceCoefficients defaultInterferenceCoefficients() {
-    InterferenceCoefficients c;
-    c.cpu_a = 0.115;
-    c.cpu_b = 2.0;
-    c.pcie_a = 0.4;
-    return c;
-}
+InterferenceCoefficients defaultInterferenceCoefficients() { return InterferenceCoefficients{}; }
 
 double cpuSlowdown(const InterferenceCoefficients& c, const TaskInterferenceInput& in) {
     checkCoefficients(c);

@@ -14,9 +14,10 @@
 namespace cl {
 
 struct InterferenceCoefficients {
-    double cpu_a = 1.0;    // documented defaults in interference_model.cpp
-    double cpu_b = 1.0;
-    double pcie_a = 1.0;
+    // The documented defaults (defaultInterferenceCoefficients(), interference_model.cpp).
+    double cpu_a = 0.115;
+    double cpu_b = 2.0;
+    double pcie_a = 0.4;
     bool operator==(const InterferenceCoefficients&) const = default;
 };
 

@@ -433,8 +433,13 @@ ScenarioSpec specFor(const std::string& name, const Inputs& in) {
 Cluster fixtureCluster() {
     Cluster c;
     c.name = "v1 fixture cluster";
-    for (const char* name : {"fx0", "fx1"})
-        c.servers.push_back(Server{.name = name, .rack = "rack-0", .gpus = 4});
+    for (const char* name : {"fx0", "fx1"}) {
+        Server s;
+        s.name = name;
+        s.rack = "rack-0";
+        s.gpus = 4;
+        c.servers.push_back(s);
+    }
     return c;
 }
 
