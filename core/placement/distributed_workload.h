@@ -36,8 +36,8 @@ struct DistributedWorkloadSpec {
     int max_workers = 4;
     double ps_share = 0.5;       // of jobs that use parameter servers (1 .. max_ps of them)
     int max_ps = 2;
-    double min_hours = 0.5;      // running time alone, drawn log-uniformly
-    double max_hours = 8.0;
+    double min_hours = 0.25;     // running time alone, drawn log-uniformly
+    double max_hours = 4.0;
     std::size_t max_jobs = 0;    // 0 = no cap
     std::uint64_t seed = 1;
 };

@@ -106,6 +106,8 @@ public:
 
 private:
     double locality(int server) const {
+        if (job_servers_.empty())
+            return task_.worker && o_.freeGpus(server) >= task_.workers_left ? kTetrisSameServerBonus : 0.0;
         double bonus = 0;
         for (int s : job_servers_) {
             if (s == server) return kTetrisSameServerBonus;

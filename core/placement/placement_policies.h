@@ -27,8 +27,9 @@ std::vector<PlacementPolicy> allPlacementPolicies();
 // optionally followed by "@server" or "@device". Throws std::invalid_argument listing names.
 PlacementPolicy placementPolicyFromName(const std::string& name);
 
-// Tetris' bonus for a server that already holds a task of the job (half for one in the
-// same rack): keeps a job's workers together, the locality Tetris is credited with in the seed.
+// Tetris' bonus for a server that already holds a task of the job, or, for the job's first
+// task, has room for all its workers (half for one in the same rack as the job): keeps a
+// job's workers together, the locality Tetris is credited with in the seed.
 inline constexpr double kTetrisSameServerBonus = 1.0;
 inline constexpr double kTetrisSameRackBonus = 0.5;
 
@@ -36,6 +37,7 @@ struct TaskRequest {
     bool worker = true;
     double cpu_cores = 0.0;
     double pcie_gbps = 0.0;
+    int workers_left = 1;  // the job's workers not placed yet, this one included
 };
 
 // The best slot for the task among `servers` (in that order; ties keep the first), or an

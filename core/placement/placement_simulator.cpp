@@ -185,7 +185,7 @@ private:
             for (int k = 0; k < job.workers + job.parameter_servers && ok; ++k) {
                 const bool worker = k < job.workers;
                 const TaskRequest req{worker, worker ? m.worker_cpu_cores : m.ps_cpu_cores,
-                                      worker ? m.worker_pcie_gbps : 0.0};
+                                      worker ? m.worker_pcie_gbps : 0.0, worker ? job.workers - k : 0};
                 const DeviceSlot slot =
                     chooseSlot(opt_.policy, occ_, pod_servers_[static_cast<std::size_t>(pod)], req, st.servers, rng_);
                 if (!slot.valid()) {
