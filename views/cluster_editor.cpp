@@ -43,7 +43,8 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_tree->setAlternatingRowColors(true);
     m_tree->setToolTip(tr("The cluster from its switches down to each GPU; selecting a row selects its server"));
     m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::Stretch);
+    // Names stay whole (switch names grow with the pod count); the pane scrolls instead.
+    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::ResizeToContents);
     for (int c = ClusterTreeModel::KindColumn; c < ClusterTreeModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     createActions();
@@ -55,7 +56,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({fontMetrics().averageCharWidth() * 54, fontMetrics().averageCharWidth() * 80,
+    splitter->setSizes({fontMetrics().averageCharWidth() * 72, fontMetrics().averageCharWidth() * 56,
                         fontMetrics().averageCharWidth() * 44});
     splitter->setChildrenCollapsible(false);
 
@@ -78,6 +79,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     connect(m_document, &ClusterDocument::changed, this, [this] {
         m_treeModel->setCluster(m_document->cluster());
         if (m_treeModel->rowCount() <= 8) m_tree->expandToDepth(0);
+        revealFirstServerInternals();
         documentSelectionToTree();
     });
     connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::documentSelectionToTree);
@@ -329,6 +331,16 @@ void ClusterEditor::newFromTopology() {
     TopologyDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted || !dialog.isValid()) return;
     replaceWithTopologyCluster(dialog.cluster());
+}
+
+// Opens the path to the first server and its sockets and GPU groups, so the tree shows at once
+// what a server is made of, however large the cluster.
+void ClusterEditor::revealFirstServerInternals() {
+    if (m_document->cluster().servers.empty()) return;
+    const QModelIndex server = m_treeModel->serverIndex(0);
+    if (!server.isValid()) return;
+    for (QModelIndex up = server.parent(); up.isValid(); up = up.parent()) m_tree->expand(up);
+    m_tree->expandRecursively(server, 2);
 }
 
 void ClusterEditor::treeSelectionToDocument() {

@@ -85,6 +85,7 @@ private:
     void createActions();
     void updateActions();
     void treeSelectionToDocument();
+    void revealFirstServerInternals();
     void documentSelectionToTree();
 
     ClusterDocument* m_document;
