@@ -23,3 +23,10 @@ if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
                    --out ${EXPERIMENT_OUT}/sjf-bsbf)
   set_tests_properties(experiment_sjf_bsbf PROPERTIES LABELS experiment TIMEOUT 600)
 endif()
+
+# Seed 002's setting: 10,000 jobs on the 2,000-server fat-tree (k = 20), 15 uniform arrivals per
+# pod per 30-minute interval, Tetris / LB / LIF / k8s at server and device level (about 5 s).
+add_test(NAME experiment_placement_fat_tree
+         COMMAND $<TARGET_FILE:clusterloom-cli> placement --json ${EXPERIMENT_OUT}/placement.json)
+set_tests_properties(experiment_placement_fat_tree PROPERTIES LABELS experiment TIMEOUT 600
+  PASS_REGULAR_EXPRESSION "2000 servers, 500 switches, 8000 GPUs, 20 pods.*k8s@device")
