@@ -105,7 +105,11 @@ public:
         const double first_submit = now;
         double next_interval = std::ceil(now / opt_.interval_seconds - 1e-12) * opt_.interval_seconds;
         int running = 0;
+        std::size_t finished = 0;
         while (next_arrival < order.size() || !waiting.empty() || running > 0) {
+            if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) throw PlacementCancelled();
+            if (opt_.progress && (result_.events & 1023) == 0)
+                opt_.progress(static_cast<double>(finished) / static_cast<double>(jobs_.size()));
             dropStaleCompletions();
             const double completion = completions_.empty() ? kInf : completions_.top().time;
             const bool intervals_matter = next_arrival < order.size() || !waiting.empty();
@@ -119,6 +123,7 @@ public:
                 if (c.version != state_[static_cast<std::size_t>(c.job)].version) continue;
                 finish(c.job, t);
                 --running;
+                ++finished;
             }
             if (intervals_matter && t >= next_interval) {
                 while (next_arrival < order.size() &&
@@ -137,6 +142,7 @@ public:
             }
             recomputeDirty(t);
         }
+        if (opt_.progress) opt_.progress(1.0);
         return finishResult(first_submit);
     }
 

@@ -5,7 +5,10 @@
 // runs to completion. One step of a job = the slowest worker's compute time x its
 // interference slowdown + its gradient exchange / the bottleneck bandwidth of its flows,
 // where each direction of a network link is shared equally by the flows crossing it that way.
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,14 @@ struct PlacementSimOptions {
     double interval_seconds = 1800.0;  // the seed's scheduling interval
     InterferenceCoefficients interference = defaultInterferenceCoefficients();
     std::uint64_t seed = 1;            // server-level device draws
+    // Polled between events: when it turns true the run stops with PlacementCancelled.
+    const std::atomic<bool>* cancel = nullptr;
+    // Called now and then with the share of jobs finished (0..1), on the simulating thread.
+    std::function<void(double)> progress;
+};
+
+struct PlacementCancelled : std::runtime_error {
+    PlacementCancelled() : std::runtime_error("placement simulation cancelled") {}
 };
 
 struct PlacedJobRecord {

@@ -348,6 +348,26 @@ private slots:
         }
     }
 
+    void progressAndCancel() {
+        const FatTree4 ft;
+        DistributedWorkloadSpec s;
+        s.pods = ft.topology.podCount();
+        s.jobs_per_interval = 3;
+        s.intervals = 6;
+        const auto jobs = generateDistributedWorkload(s, stepSeconds());
+        PlacementSimOptions opt;
+        std::vector<double> seen;
+        opt.progress = [&](double f) { seen.push_back(f); };
+        simulatePlacement(ft.cluster, ft.topology, jobs, distributedModelTypes(), opt);
+        QVERIFY(seen.size() >= 2);
+        QCOMPARE(seen.back(), 1.0);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        std::atomic<bool> cancel{true};
+        opt.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(PlacementCancelled,
+                                 simulatePlacement(ft.cluster, ft.topology, jobs, distributedModelTypes(), opt));
+    }
+
     void refusedInputsSayWhy() {
         const FatTree4 ft;
         try {
