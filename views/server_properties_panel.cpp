@@ -310,13 +310,7 @@ bool ServerPropertiesPanel::apply() {
     if (changed(Field::CpuCores)) c.cpu_cores = *parseWhole(text(Field::CpuCores).trimmed());
     if (changed(Field::Memory)) c.memory_gb = *parseNumber(text(Field::Memory).trimmed());
     if (changed(Field::Network)) c.network_gbps = *parseNumber(text(Field::Network).trimmed());
-    QString error;
-    if (!m_document->setServerProperties(m_document->selection(), c, &error)) {
-        m_message->setText(tr("Not applied: %1").arg(error));
-        return false;
-    }
-    emit applied();
-    return true;
+    return submit(c);
 }
 
 void ServerPropertiesPanel::revert() {
@@ -404,6 +398,11 @@ bool ServerPropertiesPanel::applyArchitecture(const QString& name) {
             return false;
         }
     }
+    return submit(c);
+}
+
+// One undoable edit of the selected servers, or the document's reason in the message line.
+bool ServerPropertiesPanel::submit(const ServerChanges& c) {
     QString error;
     if (!m_document->setServerProperties(m_document->selection(), c, &error)) {
         m_message->setText(tr("Not applied: %1").arg(error));

@@ -15,6 +15,7 @@ class QPushButton;
 namespace cl::views {
 
 class ClusterDocument;
+struct ServerChanges;
 
 class ServerPropertiesPanel : public QWidget {
     Q_OBJECT
@@ -53,6 +54,7 @@ signals:
     void applied();
 
 private:
+    bool submit(const ServerChanges& changes);
     struct Row {
         QLineEdit* edit = nullptr;
         QLabel* error = nullptr;

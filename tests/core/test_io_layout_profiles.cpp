@@ -8,8 +8,12 @@
 #include "core/io/layout_io.h"
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
+#include "error_capture.h"
 
 using namespace cl;
+using cl::test::expectError;
+using cl::test::invalidArgument;
+using cl::test::parseError;
 
 namespace {
 
@@ -24,20 +28,7 @@ std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
 
-template <class Fn>
-QString parseError(Fn fn) {
-    try {
-        fn();
-    } catch (const ParseError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
-void expectError(const QString& msg, const QStringList& parts) {
-    QVERIFY2(!msg.isEmpty(), "expected a ParseError");
-    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
-}
 
 bool sameServer(const Server& a, const Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&

@@ -11,8 +11,12 @@
 #include "core/io/parse_error.h"
 #include "core/io/trace_readers.h"
 #include "core/io/trace_writers.h"
+#include "error_capture.h"
 
 using namespace cl;
+using cl::test::expectError;
+using cl::test::invalidArgument;
+using cl::test::parseError;
 
 namespace {
 
@@ -35,21 +39,7 @@ std::string shared(const std::string& rel) {
                                  .arg(QString::fromStdString(path))));                       \
     } while (0)
 
-// The message of the ParseError thrown by fn ("" when nothing was thrown).
-template <class Fn>
-QString parseError(Fn fn) {
-    try {
-        fn();
-    } catch (const ParseError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
-void expectError(const QString& msg, const QStringList& parts) {
-    QVERIFY2(!msg.isEmpty(), "expected a ParseError");
-    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
-}
 
 ProfileSet muriModels() {
     ProfileSet ps;

@@ -11,37 +11,19 @@
 #include "core/io/parse_error.h"
 #include "core/topology/network_topology.h"
 #include "core/topology/topology_cluster.h"
+#include "error_capture.h"
 
 using namespace cl;
+using cl::test::expectError;
+using cl::test::invalidArgument;
+using cl::test::parseError;
 
 namespace {
 
 using Path = std::vector<int>;
 
-template <class Fn>
-QString invalidArgument(Fn fn) {
-    try {
-        fn();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
-template <class Fn>
-QString parseError(Fn fn) {
-    try {
-        fn();
-    } catch (const ParseError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
-void expectError(const QString& msg, const QStringList& parts) {
-    QVERIFY2(!msg.isEmpty(), "expected an error");
-    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
-}
 
 // The links of path(a, b) form a chain from node a to node b.
 bool connected(const NetworkTopology& t, int a, int b) {
