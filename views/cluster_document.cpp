@@ -325,6 +325,7 @@ void ClusterDocument::insertServers(const IndexedServers& servers) {
     auto& list = m_cluster.servers;
     for (const auto& [index, s] : servers)
         list.insert(list.begin() + std::clamp(index, 0, static_cast<int>(list.size())), s);
+    syncTopologyWithServers();
     emit changed();
 }
 
@@ -332,8 +333,30 @@ void ClusterDocument::eraseServers(const IndexedServers& servers) {
     auto& list = m_cluster.servers;
     for (auto it = servers.crbegin(); it != servers.crend(); ++it)
         if (it->first >= 0 && it->first < static_cast<int>(list.size())) list.erase(list.begin() + it->first);
+    syncTopologyWithServers();
     setSelection(m_selection);  // drops indices past the end
     emit changed();
+}
+
+// Server i of a topology cluster is topology server i: once servers are added or removed by
+// hand the network no longer fits, so it is set aside (the cluster becomes flat and saves as
+// such) and comes back when the count fits again, e.g. on undo.
+void ClusterDocument::syncTopologyWithServers() {
+    const auto fits = [this](const cl::TopologySpec& spec) {
+        try {
+            return cl::NetworkTopology::serverCount(spec) == serverCount();
+        } catch (const std::exception&) {
+            return false;
+        }
+    };
+    if (m_cluster.topology.kind != cl::TopologyKind::Flat && !fits(m_cluster.topology)) {
+        m_detachedTopology = m_cluster.topology;
+        m_cluster.topology = {};
+    } else if (m_cluster.topology.kind == cl::TopologyKind::Flat &&
+               m_detachedTopology.kind != cl::TopologyKind::Flat && fits(m_detachedTopology)) {
+        m_cluster.topology = m_detachedTopology;
+        m_detachedTopology = {};
+    }
 }
 
 void ClusterDocument::replaceServers(const IndexedServers& servers) {
@@ -344,6 +367,7 @@ void ClusterDocument::replaceServers(const IndexedServers& servers) {
 
 void ClusterDocument::replaceAll(const cl::Cluster& cluster) {
     m_cluster = cluster;
+    m_detachedTopology = {};
     setSelection(m_selection);
     emit changed();
 }

@@ -110,7 +110,10 @@ signals:
     void selectionChanged();
 
 private:
+    void syncTopologyWithServers();
+
     cl::Cluster m_cluster;
+    cl::TopologySpec m_detachedTopology;  // set aside while the server count does not fit it
     QUndoStack* m_undo = nullptr;
     QList<int> m_selection;
 };

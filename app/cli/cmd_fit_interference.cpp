@@ -119,14 +119,28 @@ int fitInterferenceCommand(const std::vector<std::string>& argv) {
     if (!args.parse(rest)) return 0;
     const std::string file = args.positional().front();
     const std::vector<cl::InterferenceSample> samples = cl::readInterferenceSamplesCsv(file);
+    // Data with only CPU (or only PCIe) co-locations cannot fit every model; the others are
+    // still worth seeing, so a model that cannot be fitted is named with the reason.
     std::vector<cl::InterferenceFit> fits;
+    std::string not_fitted, first_error;
     for (auto v : {cl::InterferenceFitVariant::Full, cl::InterferenceFitVariant::WithoutCpu,
-                   cl::InterferenceFitVariant::WithoutPcie})
-        fits.push_back(cl::fitInterference(samples, v));
+                   cl::InterferenceFitVariant::WithoutPcie}) {
+        try {
+            fits.push_back(cl::fitInterference(samples, v));
+        } catch (const std::invalid_argument& e) {
+            if (first_error.empty()) first_error = e.what();
+            not_fitted += cl::interferenceFitVariantName(v) + ": not fitted: " + e.what() + "\n";
+        }
+    }
+    if (fits.empty()) throw std::invalid_argument(first_error);
 
     std::string wrote;
-    if (!write_profiles.empty())
+    if (!write_profiles.empty()) {
+        if (fits.front().variant != cl::InterferenceFitVariant::Full)
+            throw std::invalid_argument("--write-profiles needs the full model, which was not fitted: " + first_error);
         wrote = storeCoefficients(write_profiles[0], write_profiles[1], fits.front().coefficients);
+    }
+    std::cerr << not_fitted;
     if (args.has("json")) {
         std::cout << fitsJson(file, fits).dump(2) << "\n";
         std::cerr << wrote;

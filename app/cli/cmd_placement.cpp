@@ -46,16 +46,26 @@ std::vector<double> tierList(const std::string& text) {
     return out;
 }
 
+// An integer option within [low, high] (the parser reads 64-bit values).
+int boundedInt(const Args& args, const std::string& name, long long fallback, long long low, long long high) {
+    const long long v = args.has(name) ? args.getInt(name) : fallback;
+    if (v < low || v > high)
+        throw UsageError("--" + name + ": " + std::to_string(v) + " is out of range (" + std::to_string(low) + " to " +
+                         std::to_string(high) + ")");
+    return static_cast<int>(v);
+}
+
 cl::TopologySpec specFromArgs(const Args& args) {
     const cl::TopologyKind kind = cl::topologyKindFromName(args.get("topology"));
     cl::TopologySpec spec;
+    // Each kind's defaults are the seed's (Sec. VI-A and VI-D).
     switch (kind) {
-        case cl::TopologyKind::FatTree: spec = cl::fatTreeSpec(static_cast<int>(args.getInt("k"))); break;
+        case cl::TopologyKind::FatTree: spec = cl::fatTreeSpec(boundedInt(args, "k", 20, 2, 1000)); break;
         case cl::TopologyKind::VL2:
-            spec = cl::vl2Spec(static_cast<int>(args.getInt("k")), static_cast<int>(args.getInt("n")));
+            spec = cl::vl2Spec(boundedInt(args, "k", 20, 2, 1000), boundedInt(args, "n", 20, 2, 1000));
             break;
         case cl::TopologyKind::BCube:
-            spec = cl::bcubeSpec(static_cast<int>(args.getInt("n")), static_cast<int>(args.getInt("k")));
+            spec = cl::bcubeSpec(boundedInt(args, "n", 36, 2, 1000), boundedInt(args, "k", 1, 0, 20));
             break;
         case cl::TopologyKind::Flat: throw UsageError("--topology: placement needs fat-tree, vl2 or bcube");
     }
@@ -79,8 +89,8 @@ int placementCommand(const std::vector<std::string>& argv) {
               "JCT, slowdown and per-tier link utilization. Defaults: the paper's 2,000-server fat-tree (k=20, 10/20/40\n"
               "Gbps, 4-GPU Power8-like servers) and 15 uniform arrivals per pod per 30-minute interval.",
               {{"topology", "KIND", "fat-tree, vl2 or bcube", false, "fat-tree"},
-               {"k", "N", "fat-tree k; VL2 D_A; BCube levels", false, "20"},
-               {"n", "N", "VL2 D_I; BCube switch ports", false, "20"},
+               {"k", "N", "fat-tree k (20); VL2 D_A (20); BCube levels (1)"},
+               {"n", "N", "VL2 D_I (20); BCube switch ports (36)"},
                {"tier-gbps", "LIST", "link bandwidth per tier from the servers up, e.g. 10,20,40"},
                {"mix", "NAME", "server architectures: power8, dgx1, uneven or mixed", false, "power8"},
                {"layout", "FILE", "a cluster layout JSON with a topology, instead of --topology/--k/--n/--mix"},
@@ -118,7 +128,9 @@ int placementCommand(const std::vector<std::string>& argv) {
     cl::DistributedWorkloadSpec w;
     w.pattern = cl::arrivalPatternFromName(args.get("pattern"));
     w.jobs_per_interval = args.getDouble("rate");
-    w.intervals = static_cast<int>(args.getInt("intervals"));
+    if (!(w.jobs_per_interval >= 0 && w.jobs_per_interval <= 1e6))
+        throw UsageError("--rate: " + args.get("rate") + " is out of range (0 to 1000000 jobs per pod per interval)");
+    w.intervals = boundedInt(args, "intervals", 40, 0, 1000000);
     w.max_jobs = static_cast<std::size_t>(std::max(0LL, args.getInt("jobs")));
     w.pods = topology.podCount();
     w.seed = static_cast<std::uint64_t>(args.getInt("seed"));
@@ -184,7 +196,8 @@ int placementCommand(const std::vector<std::string>& argv) {
                        {"tier_utilization", r.tier_utilization}});
     }
     std::cout << "(JCT in hours and in 30-min intervals; slowdown = running time / running time alone without\n"
-                 " interference or communication; link utilization = time-averaged load / capacity of each tier)\n";
+                 " interference or communication; link utilization = time-averaged load / capacity of each tier, both\n"
+                 " directions; a job stays inside the pod that places it, so links above the pods carry no traffic)\n";
     if (args.has("json")) {
         std::ofstream f(args.get("json"));
         f << out.dump(2) << "\n";

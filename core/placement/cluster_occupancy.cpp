@@ -103,6 +103,14 @@ void ClusterOccupancy::remove(int id) {
         group_pcie_[g] -= t.pcie_gbps;
         server_pcie_[s] -= t.pcie_gbps;
     }
+    // Sums of loads that do not add up to zero exactly must not go negative.
+    server_cpu_[s] = std::max(0.0, server_cpu_[s]);
+    socket_cpu_[static_cast<std::size_t>(t.slot.socket)] = std::max(0.0, socket_cpu_[static_cast<std::size_t>(t.slot.socket)]);
+    if (t.worker) {
+        const auto g = static_cast<std::size_t>(t.slot.group);
+        group_pcie_[g] = std::max(0.0, group_pcie_[g]);
+        server_pcie_[s] = std::max(0.0, server_pcie_[s]);
+    }
     auto& list = server_tasks_[s];
     list.erase(std::find(list.begin(), list.end(), id));
     if (list.empty()) {  // no drift from adding and subtracting loads
@@ -114,48 +122,46 @@ void ClusterOccupancy::remove(int id) {
     free_task_ids_.push_back(id);
 }
 
-std::vector<double> ClusterOccupancy::effectiveSocketLoads(int server, const PlacedTask* extra) const {
-    const int first = socketBegin(server), end = socketEnd(server);
-    std::vector<double> load(static_cast<std::size_t>(end - first));
+double ClusterOccupancy::slowdownWith(const PlacedTask& t, const PlacedTask* extra) const {
+    // Interference comes from the other jobs: a job's own tasks are part of its running time
+    // alone (seed 002 Sec. V-B defines the slowdown against the job alone on the server).
+    const int server = t.slot.server;
+    const int first = socketBegin(server);
+    std::vector<double> load(static_cast<std::size_t>(socketEnd(server) - first));
     std::vector<int> cores(load.size());
-    for (int k = first; k < end; ++k) {
-        load[static_cast<std::size_t>(k - first)] = socketCpu(k);
-        cores[static_cast<std::size_t>(k - first)] = socketCores(k);
+    for (std::size_t k = 0; k < load.size(); ++k) {
+        load[k] = socketCpu(first + static_cast<int>(k));
+        cores[k] = socketCores(first + static_cast<int>(k));
     }
-    if (extra) load[static_cast<std::size_t>(extra->slot.socket - first)] += extra->cpu_cores;
-    return socketLoadsWithSpill(load, cores);
-}
+    double group_pcie = t.worker && t.slot.group >= 0 ? groupPcie(t.slot.group) : 0.0;
+    auto account = [&](const PlacedTask& u, double sign) {
+        if (u.job != t.job && sign < 0) return;
+        load[static_cast<std::size_t>(u.slot.socket - first)] += sign * u.cpu_cores;
+        if (t.worker && u.worker && u.slot.group == t.slot.group) group_pcie += sign * u.pcie_gbps;
+    };
+    if (extra) account(*extra, +1.0);
+    for (int id : tasksOn(server)) account(task(id), -1.0);
+    if (extra) account(*extra, -1.0);
+    for (double& l : load) l = std::max(0.0, l);
 
-double ClusterOccupancy::slowdownWith(const PlacedTask& t, const std::vector<double>& socket_load, int first_socket,
-                                      const PlacedTask* extra) const {
     TaskInterferenceInput in;
     in.own_cpu_cores = t.cpu_cores;
     in.socket_cores = socketCores(t.slot.socket);
-    in.other_cpu_cores = std::max(0.0, socket_load[static_cast<std::size_t>(t.slot.socket - first_socket)] - t.cpu_cores);
+    in.other_cpu_cores = socketLoadsWithSpill(load, cores)[static_cast<std::size_t>(t.slot.socket - first)];
     if (t.worker && t.slot.group >= 0) {
         in.own_pcie_gbps = t.pcie_gbps;
         in.pcie_gbps = groupPcieCapacity(t.slot.group);
-        double others = groupPcie(t.slot.group);
-        if (&t != extra) {
-            others -= t.pcie_gbps;
-            if (extra && extra->worker && extra->slot.group == t.slot.group) others += extra->pcie_gbps;
-        }
-        in.other_pcie_gbps = std::max(0.0, others);
+        in.other_pcie_gbps = std::max(0.0, group_pcie);
     }
     return interferenceSlowdown(coefficients_, in);
 }
 
-double ClusterOccupancy::slowdown(int id) const {
-    const PlacedTask& t = task(id);
-    return slowdownWith(t, effectiveSocketLoads(t.slot.server, nullptr), socketBegin(t.slot.server), nullptr);
-}
+double ClusterOccupancy::slowdown(int id) const { return slowdownWith(task(id), nullptr); }
 
 double ClusterOccupancy::serverInterference(int server, const PlacedTask* extra) const {
-    const std::vector<double> load = effectiveSocketLoads(server, extra);
-    const int first = socketBegin(server);
     double sum = 0;
-    for (int id : tasksOn(server)) sum += slowdownWith(task(id), load, first, extra) - 1.0;
-    if (extra) sum += slowdownWith(*extra, load, first, extra) - 1.0;
+    for (int id : tasksOn(server)) sum += slowdownWith(task(id), extra) - 1.0;
+    if (extra) sum += slowdownWith(*extra, extra) - 1.0;
     return sum;
 }
 

@@ -62,7 +62,8 @@ public:
     const PlacedTask& task(int task_id) const { return tasks_[static_cast<std::size_t>(task_id)]; }
     const std::vector<int>& tasksOn(int server) const { return server_tasks_[static_cast<std::size_t>(server)]; }
 
-    // Slowdown of a placed task from what shares its socket and GPU group (1.0 alone).
+    // Slowdown of a placed task from the other jobs' tasks on its socket and in its GPU group
+    // (1.0 for a job alone on its servers).
     double slowdown(int task_id) const;
     // Sum over the server's tasks of (slowdown - 1), with `extra` added when not null: the
     // interference level Least-Interference-First compares.
@@ -70,9 +71,8 @@ public:
     const InterferenceCoefficients& coefficients() const { return coefficients_; }
 
 private:
-    double slowdownWith(const PlacedTask& t, const std::vector<double>& socket_load, int first_socket,
-                        const PlacedTask* extra) const;
-    std::vector<double> effectiveSocketLoads(int server, const PlacedTask* extra) const;
+    // With `extra` counted as placed too (it may be t itself).
+    double slowdownWith(const PlacedTask& t, const PlacedTask* extra) const;
 
     InterferenceCoefficients coefficients_;
     std::vector<int> server_socket_begin_, server_group_begin_, group_socket_, socket_cores_, group_gpus_;

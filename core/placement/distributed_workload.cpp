@@ -25,6 +25,8 @@ ArrivalPattern arrivalPatternFromName(const std::string& name) {
 
 namespace {
 
+constexpr std::size_t kMaxGeneratedJobs = 10'000'000;
+
 void require(bool ok, const std::string& what) {
     if (!ok) throw std::invalid_argument("distributed workload: " + what);
 }
@@ -75,16 +77,24 @@ std::vector<DistributedJob> generateDistributedWorkload(const DistributedWorkloa
         trace_scale = spec.jobs_per_interval * static_cast<double>(spec.trace_counts.size()) / total;
     }
 
+    const double expected = spec.jobs_per_interval * intervals * static_cast<double>(spec.pods);
+    require(spec.max_jobs > 0 || expected <= static_cast<double>(kMaxGeneratedJobs),
+            "the workload would exceed 10,000,000 jobs; lower the rate or intervals, or cap the jobs");
     std::vector<DistributedJob> jobs;
     const double log_min = std::log(spec.min_hours), log_max = std::log(spec.max_hours);
     for (int i = 0; i < intervals; ++i) {
         for (int pod = 0; pod < spec.pods; ++pod) {
             int count = 0;
             switch (spec.pattern) {
-                case ArrivalPattern::Uniform:
-                    // Uniform over 0 .. 2 x rate: mean = the rate (for whole 2 x rate).
-                    count = static_cast<int>(arrivals.below(static_cast<std::uint64_t>(2 * spec.jobs_per_interval) + 1));
+                case ArrivalPattern::Uniform: {
+                    // Uniform over 0 .. m with m = 2 x rate, its fraction rounded at random:
+                    // the mean is the rate, fractional rates included.
+                    const double top = 2 * spec.jobs_per_interval;
+                    auto m = static_cast<std::uint64_t>(std::floor(top));
+                    if (arrivals.uniform01() < top - std::floor(top)) ++m;
+                    count = static_cast<int>(arrivals.below(m + 1));
                     break;
+                }
                 case ArrivalPattern::Poisson: count = poisson(arrivals, spec.jobs_per_interval); break;
                 case ArrivalPattern::Trace: {
                     // Each pod follows the trace's shape; the fraction is rounded at random.
@@ -96,6 +106,8 @@ std::vector<DistributedJob> generateDistributedWorkload(const DistributedWorkloa
             }
             for (int k = 0; k < count; ++k) {
                 if (spec.max_jobs && jobs.size() >= spec.max_jobs) return jobs;
+                require(jobs.size() < kMaxGeneratedJobs,
+                        "the workload would exceed 10,000,000 jobs; lower the rate or intervals, or cap the jobs");
                 DistributedJob j;
                 j.id = static_cast<int>(jobs.size()) + 1;
                 j.name = "job-" + std::to_string(j.id);

@@ -92,7 +92,7 @@ public:
                 // Least normalized load, summed over the resource types (seed Sec. VI-A).
                 return -(c.gpu_used / c.gpu_cap + c.cpu_used / c.cpu_cap + c.pcie_used / c.pcie_cap);
             case PlacementPolicyKind::LeastInterference: {
-                const PlacedTask extra{-1, slot, task_.worker, task_.cpu_cores, task_.pcie_gbps};
+                const PlacedTask extra{task_.job, slot, task_.worker, task_.cpu_cores, task_.pcie_gbps};
                 return -o_.serverInterference(slot.server, &extra);
             }
             case PlacementPolicyKind::LeastAllocated:

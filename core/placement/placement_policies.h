@@ -34,6 +34,7 @@ inline constexpr double kTetrisSameServerBonus = 1.0;
 inline constexpr double kTetrisSameRackBonus = 0.5;
 
 struct TaskRequest {
+    int job = -1;  // as in PlacedTask::job: the job's own tasks do not interfere with it
     bool worker = true;
     double cpu_cores = 0.0;
     double pcie_gbps = 0.0;

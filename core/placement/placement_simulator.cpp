@@ -13,6 +13,8 @@ namespace cl {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// As the main engine: longer jobs are refused, so every completion time stays finite.
+constexpr double kMaxAloneSeconds = 3.2e8;
 
 struct Flow {
     int link_begin = 0, link_end = 0;  // into Simulation::flow_links_ of the job
@@ -59,6 +61,22 @@ public:
         }
         int largest_pod = 0;
         for (int f : pod_free_) largest_pod = std::max(largest_pod, f);
+        for (const DistributedModelType& m : models_) {
+            const bool ok = std::isfinite(m.step_seconds) && m.step_seconds > 0 && std::isfinite(m.worker_cpu_cores) &&
+                            m.worker_cpu_cores >= 0 && std::isfinite(m.worker_pcie_gbps) && m.worker_pcie_gbps >= 0 &&
+                            std::isfinite(m.gradient_mb) && m.gradient_mb >= 0 && std::isfinite(m.ps_cpu_cores) &&
+                            m.ps_cpu_cores >= 0;
+            if (!ok)
+                throw std::invalid_argument("model type '" + m.name +
+                                            "' needs a positive step time and finite, non-negative CPU, PCIe "
+                                            "and gradient figures");
+        }
+        // The most CPU one task can get: on any server, and on a server with GPUs (workers).
+        double cpu_any = 0, cpu_gpu = 0;
+        for (int s = 0; s < occ_.serverCount(); ++s) {
+            cpu_any = std::max(cpu_any, occ_.cpuCapacity(s));
+            if (occ_.serverGpus(s) > 0) cpu_gpu = std::max(cpu_gpu, occ_.cpuCapacity(s));
+        }
         for (const DistributedJob& j : jobs_) {
             if (j.model < 0 || j.model >= static_cast<int>(models_.size()))
                 throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + ") has model index " +
@@ -73,6 +91,13 @@ public:
                 throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + ") needs " +
                                             std::to_string(j.workers) + " GPUs but the largest pod has only " +
                                             std::to_string(largest_pod));
+            const DistributedModelType& m = models_[static_cast<std::size_t>(j.model)];
+            if (m.worker_cpu_cores > cpu_gpu || (j.parameter_servers > 0 && m.ps_cpu_cores > cpu_any))
+                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + "): a " + m.name +
+                                            " task needs more CPU than any server has (two threads per core)");
+            if (j.steps * m.step_seconds > kMaxAloneSeconds)
+                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) +
+                                            ") would run more than 10 years (3.2e8 s) alone");
         }
         state_.resize(jobs_.size());
         link_flows_.assign(2 * topo.links().size(), 0);
@@ -101,22 +126,26 @@ public:
         }
         std::size_t next_arrival = 0;
         std::vector<int> waiting;
-        double now = jobs_.empty() ? 0.0 : jobs_[static_cast<std::size_t>(order[0])].submit;
-        const double first_submit = now;
-        double next_interval = std::ceil(now / opt_.interval_seconds - 1e-12) * opt_.interval_seconds;
+        const double first_submit = jobs_.empty() ? 0.0 : jobs_[static_cast<std::size_t>(order[0])].submit;
+        // Scheduling rounds fall on whole multiples of the interval (an index, so no drift).
+        const double interval = opt_.interval_seconds;
+        double round = std::ceil(first_submit / interval - 1e-12);
+        auto roundTime = [&] { return round * interval; };
         int running = 0;
         std::size_t finished = 0;
+        bool idle_round = false;
         while (next_arrival < order.size() || !waiting.empty() || running > 0) {
             if (opt_.cancel && opt_.cancel->load(std::memory_order_relaxed)) throw PlacementCancelled();
             if (opt_.progress && (result_.events & 1023) == 0)
                 opt_.progress(static_cast<double>(finished) / static_cast<double>(jobs_.size()));
             dropStaleCompletions();
             const double completion = completions_.empty() ? kInf : completions_.top().time;
-            const bool intervals_matter = next_arrival < order.size() || !waiting.empty();
-            const double t = std::min(completion, intervals_matter ? next_interval : kInf);
+            const bool rounds_matter = next_arrival < order.size() || !waiting.empty();
+            const double t = std::min(completion, rounds_matter ? roundTime() : kInf);
+            if (!std::isfinite(t))
+                throw std::runtime_error("placement simulation: a job would never finish (its running time overflows)");
             advance(t);
             ++result_.events;
-            // Completions at t.
             while (!completions_.empty() && completions_.top().time <= t) {
                 const Completion c = completions_.top();
                 completions_.pop();
@@ -125,22 +154,38 @@ public:
                 --running;
                 ++finished;
             }
-            if (intervals_matter && t >= next_interval) {
+            if (rounds_matter && t >= roundTime()) {
                 while (next_arrival < order.size() &&
                        jobs_[static_cast<std::size_t>(order[next_arrival])].submit <= t + 1e-9)
                     waiting.push_back(order[next_arrival++]);
                 std::vector<int> still;
+                bool placed = false;
                 for (int j : waiting) {
-                    if (place(j, t)) ++running;
-                    else still.push_back(j);
+                    if (place(j, t)) {
+                        ++running;
+                        placed = true;
+                    } else {
+                        still.push_back(j);
+                    }
                 }
                 if (running == 0 && !still.empty() && next_arrival == order.size())
                     throw std::runtime_error("job '" + jobs_[static_cast<std::size_t>(still.front())].name +
                                              "' can never be placed: no pod can host its tasks even when empty");
                 waiting.swap(still);
-                next_interval += opt_.interval_seconds;
+                round += 1;
+                idle_round = !placed && !waiting.empty();
             }
             recomputeDirty(t);
+            if (idle_round) {
+                // Nothing can change for the waiting jobs until a job ends or another arrives:
+                // skip the rounds in between (a long job would cost one event per interval).
+                dropStaleCompletions();
+                double wake = completions_.empty() ? kInf : completions_.top().time;
+                if (next_arrival < order.size())
+                    wake = std::min(wake, jobs_[static_cast<std::size_t>(order[next_arrival])].submit);
+                if (std::isfinite(wake)) round = std::max(round, std::ceil(wake / interval - 1e-12));
+                idle_round = false;
+            }
         }
         if (opt_.progress) opt_.progress(1.0);
         return finishResult(first_submit);
@@ -190,7 +235,7 @@ private:
             bool ok = true;
             for (int k = 0; k < job.workers + job.parameter_servers && ok; ++k) {
                 const bool worker = k < job.workers;
-                const TaskRequest req{worker, worker ? m.worker_cpu_cores : m.ps_cpu_cores,
+                const TaskRequest req{j, worker, worker ? m.worker_cpu_cores : m.ps_cpu_cores,
                                       worker ? m.worker_pcie_gbps : 0.0, worker ? job.workers - k : 0};
                 const DeviceSlot slot =
                     chooseSlot(opt_.policy, occ_, pod_servers_[static_cast<std::size_t>(pod)], req, st.servers, rng_);

@@ -80,10 +80,6 @@ private:
     int pods_ = 0;
     std::vector<NetworkNode> nodes_;
     std::vector<NetworkLink> links_;
-    // Generator-specific lookup tables used by appendPath (filled by build()).
-    std::vector<int> up_link_;        // per node: its link towards tier+1 (first one)
-    std::vector<std::vector<int>> up_links_;  // per node: all links upwards
-    std::vector<int> link_index_;     // spare table for generators that need one
     friend struct TopologyBuilder;
 };
 

@@ -96,6 +96,17 @@ private slots:
         QVERIFY(generateDistributedWorkload(s, stepSeconds()).size() != jobs.size());
     }
 
+    void fractionalUniformRatesKeepTheirMean() {
+        DistributedWorkloadSpec s;
+        s.intervals = 4000;
+        s.jobs_per_interval = 0.4;
+        const double mean = double(generateDistributedWorkload(s, stepSeconds()).size()) / s.intervals;
+        QVERIFY2(std::abs(mean - 0.4) < 0.05, qPrintable(QString::number(mean)));
+        s.jobs_per_interval = 1e6;
+        s.intervals = 100;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateDistributedWorkload(s, stepSeconds()));
+    }
+
     void poissonArrivalsHaveTheirMeanAndVariance() {
         DistributedWorkloadSpec s;
         s.pattern = ArrivalPattern::Poisson;
@@ -180,23 +191,19 @@ private slots:
     }
 
     void ringInsideOneGpuGroupCrossesPcieOnly() {
-        // Tetris at device level packs both workers into GPU group 0 of server 0: they share
-        // socket 0's 8 cores (4 + 4) and the group's PCIe switch (12 + 12 of 128 Gbps).
+        // Tetris at device level packs both workers into GPU group 0 of server 0. A job's own
+        // workers do not interfere with it (its time alone includes them); ring all-reduce of
+        // 2: each sends 2 (W-1)/W = 1 gradient to the other over the group's PCIe switch.
         const FatTree4 ft;
         const auto r = run(ft, {job(1, "resnet50", 2, 1000)}, "tetris@device");
         QCOMPARE(r.jobs[0].servers, 1);
-        TaskInterferenceInput in;
-        in.own_cpu_cores = 4;
-        in.other_cpu_cores = 4;
-        in.socket_cores = 8;
-        in.own_pcie_gbps = 12;
-        in.other_pcie_gbps = 12;
-        in.pcie_gbps = 128;
-        const double slow = interferenceSlowdown(defaultInterferenceCoefficients(), in);
-        QVERIFY(slow > 1.0);
-        // Ring all-reduce of 2: each sends 2 (W-1)/W = 1 gradient to the other over PCIe.
-        const double step = 0.25 * slow + gigabits("resnet50") / 128.0;
+        const double step = 0.25 + gigabits("resnet50") / 128.0;
         QVERIFY(std::abs(r.jobs[0].end - 1000 * step) < 1e-9 * r.jobs[0].end);
+        // A second such job in the other group of that socket... there is none: group 0 is
+        // socket 0's only group, so the second job shares socket 1 with nobody (device level)
+        // or is packed next to the first in group 1 (other socket): no interference either.
+        const auto two = run(ft, {job(1, "resnet50", 2, 1000), job(2, "resnet50", 2, 1000)}, "tetris@device");
+        QCOMPARE(two.jobs[1].end, two.jobs[0].end);
     }
 
     void ringAcrossServersOfOneEdgeSwitch() {
@@ -249,7 +256,7 @@ private slots:
         o.add({1, {0, 0, 0}, true, 8, 2});
         PortableRng rng(1);
         const std::vector<int> pod0 = ft.topology.serversOfPod(0);
-        const DeviceSlot lif = chooseSlot(placementPolicyFromName("lif@device"), o, pod0, {true, 8, 2}, {}, rng);
+        const DeviceSlot lif = chooseSlot(placementPolicyFromName("lif@device"), o, pod0, {2, true, 8, 2}, {}, rng);
         QCOMPARE(lif.server, 0);
         QCOMPARE(lif.socket, 1);
         QCOMPARE(lif.group, 1);
@@ -259,8 +266,34 @@ private slots:
         QCOMPARE(o.serverInterference(0, &other), 0.0);
         QCOMPARE(o.serverInterference(0, nullptr), 0.0);
         // Tetris at device level packs it next to the first (fuller group first).
-        const DeviceSlot tetris = chooseSlot(placementPolicyFromName("tetris@device"), o, pod0, {true, 8, 2}, {}, rng);
+        const DeviceSlot tetris = chooseSlot(placementPolicyFromName("tetris@device"), o, pod0, {2, true, 8, 2}, {}, rng);
         QCOMPARE(tetris.group, 0);
+    }
+
+    void aJobsOwnTasksDoNotInterfere() {
+        const FatTree4 ft;
+        ClusterOccupancy o(ft.cluster, defaultInterferenceCoefficients());
+        const int a = o.add({1, {0, 0, 0}, true, 6, 60});
+        const int b = o.add({1, {0, 0, 0}, true, 6, 60});
+        o.add({1, {0, 1, -1}, false, 8, 0});
+        QCOMPARE(o.slowdown(a), 1.0);
+        QCOMPARE(o.slowdown(b), 1.0);
+        QCOMPARE(o.serverInterference(0, nullptr), 0.0);
+        // Another job's task on socket 1 and job 1's parameter server there slow each other;
+        // job 1's 12 cores on socket 0 spill 4 onto socket 1 as well (8 + 4 for the newcomer).
+        const PlacedTask other{2, {0, 1, 1}, true, 4, 10};
+        const TaskInterferenceInput worker{4, 12, 8, 10, 0, 128}, ps{8, 4, 8, 0, 0, 128};
+        const auto c = defaultInterferenceCoefficients();
+        QCOMPARE(o.serverInterference(0, &other),
+                 (interferenceSlowdown(c, worker) - 1.0) + (interferenceSlowdown(c, ps) - 1.0));
+        // Loads that do not sum to zero exactly never go negative when tasks leave.
+        std::vector<int> added;
+        for (double cpu : {0.1, 0.3}) added.push_back(o.add({3, {0, 1, 1}, true, cpu, cpu}));
+        added.push_back(o.add({4, {0, 0, -1}, false, 1.1, 0}));
+        for (int id : added) o.remove(id);
+        QVERIFY(o.socketCpu(0) >= 12.0 - 1e-12);
+        QVERIFY(o.groupPcie(1) >= 0.0);
+        QCOMPARE(o.slowdown(a), 1.0);
     }
 
     void occupancySlowdownMatchesTheModel() {

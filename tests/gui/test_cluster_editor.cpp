@@ -442,6 +442,17 @@ private slots:
         QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 0);
         editor.undoStack()->redo();
         QCOMPARE(editor.cluster().servers.size(), std::size_t(16));
+
+        // A server added by hand no longer fits the network: the cluster turns flat (and
+        // saves as a readable layout); undo brings the network back.
+        editor.selectServers({0});
+        editor.duplicateSelected();
+        QCOMPARE(editor.cluster().servers.size(), std::size_t(17));
+        QCOMPARE(editor.cluster().topology.kind, cl::TopologyKind::Flat);
+        QVERIFY_THROWS_NO_EXCEPTION(cl::parseLayoutJson(cl::layoutJsonText(editor.cluster()), "edited.json"));
+        editor.undoStack()->undo();
+        QCOMPARE(editor.cluster().topology, cl::fatTreeSpec(4));
+        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
     }
 
     void documentAndEditorSignals() {
