@@ -44,6 +44,7 @@
 #include "views/timeline_panel.h"
 #include "views/interleave_panel.h"
 #include "views/format.h"
+#include "views/placement_dialog.h"
 #include "views/properties_view.h"
 #include "views/resources_init.h"
 #include "views/results_view.h"
@@ -311,6 +312,15 @@ void MainWindow::createActions() {
                        &MainWindow::runRequested);
     m_stopAction = make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
                         tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
+    m_placementAction = make("run", tr("Topology &Placement\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                             tr("Compare the placement policies on the network of the cluster in the editor"),
+                             &MainWindow::openPlacementDialog);
+}
+
+void MainWindow::openPlacementDialog() {
+    auto* dialog = new PlacementDialog(m_editor->cluster(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::createMenus() {
@@ -340,6 +350,8 @@ void MainWindow::createMenus() {
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_runAction);
     simulation->addAction(m_stopAction);
+    simulation->addSeparator();
+    simulation->addAction(m_placementAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList names = viewNames();

@@ -165,6 +165,8 @@ private:
     void exportClusterJson();
     void exportResultsCsv();
     void showAbout();
+    // Simulation › Topology Placement on the cluster in the editor (non-modal, one per call).
+    void openPlacementDialog();
 
     Options m_options;
     std::unique_ptr<cl::ScenarioStore> m_store;
@@ -220,6 +222,7 @@ private:
     QAction* m_redoAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
+    QAction* m_placementAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
 };
 
