@@ -220,6 +220,7 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setToolTip(tr("Click a header to sort"));
@@ -256,7 +257,7 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     m_progress->setVisible(m_hasTopology);
     m_status->setVisible(m_hasTopology);
     setRunningUi(false);
-    resize(860, 560);
+    resize(1000, 620);  // room for all eight rows and three tier columns
 }
 
 PlacementDialog::~PlacementDialog() { stopAndWait(); }

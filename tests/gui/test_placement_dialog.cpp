@@ -3,6 +3,7 @@
 // nothing, a flat cluster offering nothing to run and a cluster that disagrees with its
 // topology reported in words.
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -18,6 +19,8 @@
 #include "core/placement/placement_simulator.h"
 #include "core/topology/network_topology.h"
 #include "core/topology/topology_cluster.h"
+#include "views/cluster_editor.h"
+#include "views/main_window.h"
 #include "views/placement_dialog.h"
 #include "views/placement_results_model.h"
 
@@ -179,6 +182,23 @@ private slots:
         dialog.run();  // ignored
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.resultsModel()->rowCount(), 0);
+    }
+
+    void simulationMenuOpensItOnTheEditedCluster() {
+        cl::views::MainWindow window(cl::views::MainWindow::Options{false});
+        window.clusterEditor()->setCluster(ft4());
+        QAction* open = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)) open = a;
+        QVERIFY(open);
+        QCOMPARE(open->text(), QStringLiteral("Topology &Placement\u2026"));
+        open->trigger();
+        auto* dialog = window.findChild<PlacementDialog*>();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!dialog->isModal());
+        QVERIFY(dialog->canRun());
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("Topology Placement \u2014 ft4"));
     }
 
     void clusterDisagreeingWithItsTopologyIsReported() {
