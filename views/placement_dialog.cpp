@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <initializer_list>
 #include <utility>
 
 #include <QApplication>
@@ -10,7 +11,6 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
-#include <QSaveFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -21,6 +21,7 @@
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
@@ -252,12 +253,20 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
         m_export->setEnabled(m_model->rowCount() > 0);
     });
 
+    // The tier columns show before the first run.
+    m_model->setResults({}, m_cluster.topology.tier_gbps, 1800.0);
     setSettings(PlacementRunSettings{});
-    for (QWidget* w : {static_cast<QWidget*>(workload), static_cast<QWidget*>(policyBox)}) w->setEnabled(m_hasTopology);
-    m_progress->setVisible(m_hasTopology);
-    m_status->setVisible(m_hasTopology);
     setRunningUi(false);
-    resize(1000, 620);  // room for all eight rows and three tier columns
+    if (m_hasTopology) {
+        resize(1000, 620);  // room for all eight rows and three tier columns
+    } else {
+        // Nothing to set or run: the message and Close only.
+        for (QWidget* w : std::initializer_list<QWidget*>{workload, policyBox, m_run, m_cancel, m_progress, m_status,
+                                                          m_table, m_copy, m_export})
+            w->setVisible(false);
+        setMinimumWidth(560);
+        adjustSize();
+    }
 }
 
 PlacementDialog::~PlacementDialog() { stopAndWait(); }

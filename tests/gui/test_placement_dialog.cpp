@@ -179,6 +179,9 @@ private slots:
         QVERIFY(about);
         QVERIFY2(about->text().contains(QStringLiteral("has no network topology")), qPrintable(about->text()));
         QVERIFY(about->text().contains(QStringLiteral("New from topology")));
+        QDir().mkpath(QStringLiteral("/tmp/shots_pdlg"));
+        dialog.show();
+        dialog.grab().save(QStringLiteral("/tmp/shots_pdlg/placement-flat.png"));
         dialog.run();  // ignored
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.resultsModel()->rowCount(), 0);
