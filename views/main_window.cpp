@@ -97,6 +97,10 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
 
 MainWindow::~MainWindow() {
     m_job.reset();  // cancels and waits before the widgets it reports to go away
+    // The child widgets outlive this object's members (QWidget deletes them afterwards) and
+    // may still signal while they go, e.g. the editor's undo stack reports it is no longer
+    // clean; nothing may reach this window's slots then.
+    for (QObject* child : findChildren<QObject*>()) disconnect(child, nullptr, this, nullptr);
 }
 
 void MainWindow::createWidgets() {
