@@ -10,7 +10,7 @@
 namespace cl::test {
 
 // The message of the exception of type E thrown by fn ("" when nothing was thrown).
-template <class E, class Fn>
+template <class E = std::exception, class Fn>
 QString errorOf(Fn fn) {
     try {
         fn();

@@ -20,8 +20,11 @@
 #include "core/io/interference_samples_io.h"
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
+#include "error_capture.h"
 
 using namespace cl;
+using cl::test::errorOf;
+using cl::test::expectError;
 
 namespace {
 
@@ -48,20 +51,6 @@ TaskInterferenceInput input(double u, double U, double C, double p, double P, do
     return in;
 }
 
-template <class Fn>
-QString errorOf(Fn fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
-
-void expectError(const QString& msg, const QStringList& parts) {
-    QVERIFY2(!msg.isEmpty(), "expected an error");
-    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
-}
 
 bool near(double a, double b, double rel) {
     return std::fabs(a - b) <= rel * std::fabs(b);

@@ -16,8 +16,11 @@
 #include "core/model/sensitivity.h"
 #include "core/util/data_paths.h"
 #include "core/workload/portable_random.h"
+#include "error_capture.h"
 
 using namespace cl;
+using cl::test::errorOf;
+using cl::test::expectError;
 
 namespace {
 
@@ -70,20 +73,6 @@ double worstRelativeError(const SensitivityMatrix& estimate, const SensitivityMa
     return worst;
 }
 
-template <class Fn>
-QString errorOf(Fn fn) {
-    try {
-        fn();
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
-
-void expectError(const QString& msg, const QStringList& parts) {
-    QVERIFY2(!msg.isEmpty(), "expected an error");
-    for (const auto& p : parts) QVERIFY2(msg.contains(p), qPrintable("'" + p + "' not in: " + msg));
-}
 
 // One model named "bad" whose extra.synergy is `section` (JSON text).
 ModelProfile badModel(const std::string& section) {
