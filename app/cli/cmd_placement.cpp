@@ -2,7 +2,6 @@
 // BCube) with co-location interference; one row per policy and level.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "core/io/atomic_file.h"
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
@@ -199,9 +199,9 @@ int placementCommand(const std::vector<std::string>& argv) {
                  " interference or communication; link utilization = time-averaged load / capacity of each tier, both\n"
                  " directions; a job stays inside the pod that places it, so links above the pods carry no traffic)\n";
     if (args.has("json")) {
-        std::ofstream f(args.get("json"));
-        f << out.dump(2) << "\n";
-        if (!f) throw std::runtime_error(args.get("json") + ": cannot write the results");
+        cl::AtomicFile f(args.get("json"));  // a failed write leaves an existing file as it was
+        f.stream() << out.dump(2) << "\n";
+        f.commit();
     }
     return 0;
 }
