@@ -6,7 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 namespace {
 

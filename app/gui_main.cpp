@@ -18,11 +18,10 @@
 #include <QTimer>
 
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
-#include "views/app_theme.h"
-#include "views/main_window.h"
-#include "views/scenario_browser.h"
-#include "views/resources_init.h"
+#include "core/io/builtin_data.h"
+#include "views/common/app_theme.h"
+#include "views/shell/main_window.h"
+#include "views/shell/resources_init.h"
 
 namespace {
 
@@ -184,7 +183,7 @@ int main(int argc, char** argv) {
             printErr(QStringLiteral("the workspace has no scenario '%1'").arg(parser.value(selectOption)));
             return 2;
         }
-        window.scenarioBrowser()->selectScenario(parser.value(selectOption));
+        window.selectScenario(parser.value(selectOption));
     }
 
     if (screenshot) {

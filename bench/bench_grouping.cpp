@@ -1,11 +1,11 @@
-// Muri grouping targets (issue: Muri): one grouping of 1,000 candidates drawn from the
+// Muri grouping targets (docs/architecture.md section 11): one grouping of 1,000 candidates drawn from the
 // built-in profiles with k = 4 in under 50 ms (type-compressed path), and the LEMON path on
 // 256 candidates in under 50 ms. Each iteration starts cold (no timer or round cache).
 #include <benchmark/benchmark.h>
 
 #include "core/policies/muri_grouping.h"
-#include "core/util/data_paths.h"
-#include "core/workload/portable_random.h"
+#include "core/io/builtin_data.h"
+#include "core/util/portable_random.h"
 
 namespace {
 

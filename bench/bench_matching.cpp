@@ -1,6 +1,6 @@
-// Matching speed targets (DESIGN.md section 3, "Speed"), Release builds:
+// Matching speed targets (docs/architecture.md sections 4.5, "Matching", and 11), Release builds:
 //  - LEMON maximum weight matching on a complete graph of 256 nodes: under 50 ms;
-//  - LEMON on a complete graph of 1,000 nodes: reported (design notes measured 3-7 s);
+//  - LEMON on a complete graph of 1,000 nodes: reported (seconds, docs/architecture.md section 4.5);
 //  - the type-compressed solver (GLPK) on 1,000 nodes of the 48 built-in types: well under 50 ms.
 // Weights are fixed-point (x 1e6) gamma-like values in [0.25, 1]. Inputs are built outside
 // the timed loop; each iteration solves one matching round from scratch.
@@ -35,7 +35,7 @@ std::vector<WeightedEdge> randomCompleteGraph(int n, std::uint64_t seed) {
 }
 
 // The 48 built-in types (8 models x GPU counts 1..32) with their three stage times (ms) from
-// DESIGN.md section 3; the benchmark matches across all 48 (harder than Muri's per-GPU-count
+// data/profiles/muri.json; the benchmark matches across all 48 (harder than Muri's per-GPU-count
 // buckets of 8).
 constexpr std::array<std::array<double, 3>, 48> kStages = {{
     // a2c

@@ -1,12 +1,12 @@
-// Placement speed target (issue 10): placing 10,000 jobs on the seed's 2,000-server fat-tree
-// (k = 20, Power8-like servers, 20 pod schedulers) with each policy in under 5 s. The timed
-// body is the whole non-preemptive simulation: every placement decision plus the step-time
-// updates between them, one thread.
+// Placement speed target (docs/architecture.md section 11): placing 10,000 jobs on the multi-agent
+// placement paper's 2,000-server fat-tree (k = 20, Power8-like servers, 20 pod schedulers) with
+// each policy in under 5 s. The timed body is the whole non-preemptive simulation: every placement
+// decision plus the step-time updates between them, one thread.
 // Run: build/release/bench/bench_placement
 #include <benchmark/benchmark.h>
 
-#include "core/placement/placement_simulator.h"
-#include "core/topology/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
+#include "core/model/topology_cluster.h"
 
 namespace {
 

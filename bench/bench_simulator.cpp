@@ -1,4 +1,4 @@
-// Simulator speed targets (issues: foundation, Muri):
+// Simulator speed targets (docs/architecture.md section 11):
 //  - Muri trace1 (1,494 jobs, 64 GPUs) with srtf in under 0.1 s under both conventions;
 //  - the whole Philly jobs CSV (82,247 jobs, models assigned by the seeded rule) on the
 //    2,048-GPU preset with srtf in under 10 s and under 1 GB peak memory (reported as the
@@ -11,8 +11,9 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 
 namespace {
@@ -42,7 +43,7 @@ void runMuriTrace1(benchmark::State& state, const char* conventions, const char*
     double avg = 0;
     long long events = 0;
     for (auto _ : state) {
-        cl::SimResult r = cl::simulate(cluster, trace, profiles, policy, opts);
+        cl::SimResult r = cl::simulatePolicy(cluster, trace, profiles, policy, opts);
         avg = r.summary.avg_jct;
         events = r.events;
         // Not DoNotOptimize(avg): Google Benchmark 1.7's "+m,r" constraint miscompiles doubles
@@ -58,7 +59,7 @@ void BM_Trace1SrtfArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifac
 BENCHMARK(BM_Trace1SrtfClean)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Trace1SrtfArtifact)->Unit(benchmark::kMillisecond);
 
-// Muri targets (issue: Muri): trace1 with muri-s and muri-l under muri-artifact in under 2 s each.
+// Muri targets: trace1 with muri-s and muri-l under muri-artifact in under 2 s each.
 void BM_Trace1MuriSArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-s"); }
 void BM_Trace1MuriLArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-l"); }
 BENCHMARK(BM_Trace1MuriSArtifact)->Unit(benchmark::kSecond)->Iterations(1);
@@ -74,7 +75,7 @@ void runPhilly(benchmark::State& state, const char* policy) {
         cl::Trace trace = cl::readPolluxPhillyCsv(kShared + "/philly/philly_jobs.csv");
         cl::assignModels(trace, profiles.modelNames(), 1, true);
         cl::deriveIterations(trace, profiles);
-        cl::SimResult r = cl::simulate(cluster, trace, profiles, policy);
+        cl::SimResult r = cl::simulatePolicy(cluster, trace, profiles, policy);
         avg = r.summary.avg_jct;
         events = r.events;
     }

@@ -1,4 +1,4 @@
-// SJF-BSBF speed target (issue: SJF-BSBF): the 480-job experiment — the workload sampled from
+// SJF-BSBF speed target (docs/architecture.md section 11): the 480-job experiment — the workload sampled from
 // the busiest hours of the Philly trace with Pollux's configurations on the 64-GPU cluster —
 // with all five policies (fifo, sjf, tiresias, sjf-ffs, sjf-bsbf) in under 0.5 s in total,
 // one thread, as `experiment sjf-bsbf` runs them (segments recorded, no sampled series).
@@ -7,8 +7,9 @@
 
 #include <string>
 
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/philly_busiest_workload.h"
 
 namespace {
@@ -43,7 +44,7 @@ void runPolicies(benchmark::State& state, int first, int last) {
     long long events = 0;
     for (auto _ : state)
         for (int p = first; p < last; ++p) {
-            cl::SimResult r = cl::simulate(s.cluster, s.trace, s.profiles, kPolicies[p], o);
+            cl::SimResult r = cl::simulatePolicy(s.cluster, s.trace, s.profiles, kPolicies[p], o);
             events += r.events;
             benchmark::DoNotOptimize(r.summary.avg_jct);
         }

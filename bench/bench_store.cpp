@@ -1,4 +1,4 @@
-// Scenario store speed targets (issue: scenario store):
+// Scenario store speed targets (docs/architecture.md section 11):
 //  - storing a run of the whole Philly jobs CSV (82,247 jobs, models assigned by the seeded
 //    rule, srtf on the 2,048-GPU preset) with all its segments into a fresh workspace in
 //    under 5 s: beginRun + saveRun, the simulation done once outside the timed loop;
@@ -16,9 +16,10 @@
 #include <string>
 
 #include "core/io/trace_readers.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 
 namespace {
@@ -67,7 +68,7 @@ const PhillySetup& phillySetup() {
         cl::Trace trace = cl::readPolluxPhillyCsv(kPhilly);
         cl::assignModels(trace, profiles.modelNames(), 1, true);
         cl::deriveIterations(trace, profiles);
-        s->result = cl::simulate(cluster, trace, profiles, "srtf");
+        s->result = cl::simulatePolicy(cluster, trace, profiles, "srtf");
         std::set<int> gpus;
         for (const auto& g : s->result.segments) gpus.insert(g.gpu);
         s->gpus_with_segments = gpus.size();
@@ -103,7 +104,7 @@ double workspaceMb(const std::string& path) {
 
 void BM_SavePhillyRun(benchmark::State& state) {
     if (!fs::exists(kPhilly)) {
-        state.SkipWithError("../shared/data/philly/philly_jobs.csv is absent");
+        state.SkipWithError("the Philly job log is absent (docs/architecture.md section 10)");
         return;
     }
     const PhillySetup& s = phillySetup();
@@ -136,7 +137,7 @@ BENCHMARK(BM_SavePhillyRun)->Unit(benchmark::kSecond)->Iterations(3)->UseRealTim
 
 void BM_ReopenPhillyRunSummary(benchmark::State& state) {
     if (!fs::exists(kPhilly)) {
-        state.SkipWithError("../shared/data/philly/philly_jobs.csv is absent");
+        state.SkipWithError("the Philly job log is absent (docs/architecture.md section 10)");
         return;
     }
     const PhillySetup& s = phillySetup();

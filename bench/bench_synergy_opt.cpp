@@ -1,10 +1,10 @@
-// Synergy-OPT's ILP speed target (issue 7), Release builds: one OPT solve for a 128-GPU round
-// (128 single-GPU jobs, 384 CPUs, 8000 GB, each job's options = its model's Pareto points,
-// minimum = its proportional-share throughput) in under 2 s. Also reported: a round of
-// multi-GPU jobs (1, 2, 4 or 8 GPUs, 128 GPUs in all) and a worst case where no two jobs are
+// Synergy-OPT's ILP speed target (docs/architecture.md section 11), Release builds: one OPT solve
+// for a 128-GPU round (128 single-GPU jobs, 384 CPUs, 8000 GB, each job's options = its model's
+// Pareto points, minimum = its proportional-share throughput) in under 2 s. Also reported: a round
+// of multi-GPU jobs (1, 2, 4 or 8 GPUs, 128 GPUs in all) and a worst case where no two jobs are
 // alike (throughputs perturbed by 1e-6 x job), which defeats the solver's merging of
 // identical jobs; the latter under a 2 s limit, with the gap to the LP bound as a counter.
-// The ten models' matrices are DESIGN.md section 4's default rows, built here in code.
+// The ten models' matrices are the Synergy artifact's rows (data/README.md), built here in code.
 // Run: build/release/bench/bench_synergy_opt [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
@@ -21,7 +21,7 @@ namespace {
 using cl::SensitivityMatrix;
 
 // Throughput per GPU at CPU levels 1,2,3,4,5,6,9,12,24 (index c) and memory levels 20.83,
-// 62.5, 125, 187.5, 250 GB (index m): DESIGN.md section 4's default rows.
+// 62.5, 125, 187.5, 250 GB (index m): the Synergy artifact's rows (data/README.md).
 SensitivityMatrix matrix(const std::array<double, 9>& row, bool starved_at_20gb,
                          double (*at)(const std::array<double, 9>&, std::size_t, std::size_t) = nullptr) {
     SensitivityMatrix mtx;

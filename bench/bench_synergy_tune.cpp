@@ -1,12 +1,12 @@
-// Synergy round targets (issue 7): one TUNE round for a 512-GPU cluster (64 servers of
-// 8 GPUs / 24 CPUs / 500 GB) with 1,000 runnable jobs in under 1 ms; one whole OPT round (the
-// ILP and the packing) for 128 GPUs in under 2 s. The jobs' models are drawn (seeded) from
+// Synergy round targets (docs/architecture.md section 11): one TUNE round for a 512-GPU cluster
+// (64 servers of 8 GPUs / 24 CPUs / 500 GB) with 1,000 runnable jobs in under 1 ms; one whole OPT
+// round (the ILP and the packing) for 128 GPUs in under 2 s. The jobs' models are drawn (seeded) from
 // the built-in Synergy profiles, their GPU counts from 1, 2, 4 and 8.
 #include <benchmark/benchmark.h>
 
 #include "core/policies/scheduler_registry.h"
-#include "core/util/data_paths.h"
-#include "core/workload/portable_random.h"
+#include "core/io/builtin_data.h"
+#include "core/util/portable_random.h"
 
 namespace {
 
@@ -20,7 +20,11 @@ struct Round {
 
     Round(int n, int servers) {
         cluster.name = "synergy-" + std::to_string(servers * 8);
-        for (int s = 0; s < servers; ++s) cluster.servers.push_back({"s" + std::to_string(s), "", "V100", 8, 24, 500.0});
+        for (int s = 0; s < servers; ++s) {
+            cl::Server server;  // V100 x 8, 24 cores, 500 GB: the defaults
+            server.name = "s" + std::to_string(s);
+            cluster.servers.push_back(server);
+        }
         models = profiles.modelNames();
         cl::PortableRng rng(7);
         const int sizes[] = {1, 1, 1, 1, 1, 2, 4, 8};

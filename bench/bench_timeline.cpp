@@ -10,7 +10,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "views/timeline_layout.h"
+#include "views/timeline/timeline_layout.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The trace browser's table with 100,000 jobs (issue 5: "responsive with 100,000 jobs"):
+// The trace browser's table with 100,000 jobs (a target of docs/architecture.md section 11):
 // loading the model, filtering by GPU count and model, and sorting by submit time and by
 // duration. Target: each under 100 ms, so that every interaction answers within a frame or
 // a few.
@@ -8,10 +8,10 @@
 
 #include <QCoreApplication>
 
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
-#include "views/job_filter_proxy.h"
-#include "views/job_table_model.h"
+#include "views/trace/job_filter_proxy.h"
+#include "views/trace/job_table_model.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 # Packages: `cpack` in a build tree writes packages/clusterloom_VERSION_ARCH.deb (installs into
 # /usr) and packages/clusterloom-VERSION-Linux.tar.gz (relocatable: bin/ and share/ side by side;
-# the programs find share/clusterloom relative to themselves, core/util/data_paths.cpp).
+# the programs find share/clusterloom relative to themselves, core/io/builtin_data.cpp).
 set(CPACK_PACKAGE_NAME clusterloom)
 set(CPACK_PACKAGE_VENDOR "The ClusterLoom developers")
 set(CPACK_PACKAGE_CONTACT "ClusterLoom developers <dev@clusterloom.org>")

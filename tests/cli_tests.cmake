@@ -49,15 +49,14 @@ add_test(NAME cli_experiment_synergy_small
 set_tests_properties(cli_experiment_synergy_small PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "load sweep: 6 runs stored.*jct_vs_load.svg")
 # The SJF-BSBF experiment end to end on small workloads (the full one is labelled experiment).
-if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
-  add_test(NAME cli_experiment_sjf_bsbf_small
-           COMMAND ${CLI} experiment sjf-bsbf --jobs 60,90 --seeds 1 --xi-sweep 1.0,2.0 --check sweep
-                   --philly ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv
-                   --pollux-workloads ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/workloads
-                   --out ${CLI_OUT}/experiment-sjf-bsbf)
-  set_tests_properties(cli_experiment_sjf_bsbf_small PROPERTIES LABELS core
-                       PASS_REGULAR_EXPRESSION "60 jobs.*sjf-bsbf.*90 jobs.*Fig. 6\\(b\\).*24 simulations in")
-endif()
+# Needs the public datasets: fails without them (never skipped, docs/architecture.md section 11).
+# The datasets come from CLUSTERLOOM_SHARED_DATA here, as a user without --philly would give them.
+add_test(NAME cli_experiment_sjf_bsbf_small
+         COMMAND ${CMAKE_COMMAND} -E env CLUSTERLOOM_SHARED_DATA=${CLUSTERLOOM_SHARED_DATA_DIR}
+                 ${CLI} experiment sjf-bsbf --jobs 60,90 --seeds 1 --xi-sweep 1.0,2.0 --check sweep
+                 --out ${CLI_OUT}/experiment-sjf-bsbf)
+set_tests_properties(cli_experiment_sjf_bsbf_small PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "60 jobs.*sjf-bsbf.*90 jobs.*Fig. 6\\(b\\).*24 simulations in")
 add_test(NAME cli_experiment_sjf_bsbf_bad_check COMMAND ${CLI} experiment sjf-bsbf --check nope --jobs 1 --seeds 1)
 set_tests_properties(cli_experiment_sjf_bsbf_bad_check PROPERTIES LABELS core WILL_FAIL TRUE)
 add_test(NAME cli_experiment_unknown COMMAND ${CLI} experiment nope)
@@ -77,23 +76,26 @@ add_test(NAME cli_generate_from_philly_too_many_message
          COMMAND ${CLI} generate --from-philly ${PHILLY_FIX} --jobs 3 --out ${CMAKE_CURRENT_BINARY_DIR}/cli_philly_workload3.csv)
 set_tests_properties(cli_generate_from_philly_too_many_message PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "asked for 3 jobs but the busiest Philly window .* holds only 2 jobs")
-# fit-profile on Pollux's measurements (when ../shared/data has them): the table names every
-# model, the file is written; a missing folder fails with one line and writes nothing.
-if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/models/cifar10/placements.csv)
-  add_test(NAME cli_fit_profile
-           COMMAND ${CLI} fit-profile --models ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/models
-                   --out ${CLI_OUT}/fit/sjf-bsbf.json)
-  set_tests_properties(cli_fit_profile PROPERTIES LABELS core
-                       PASS_REGULAR_EXPRESSION "bert.*cifar10.*deepspeech2.*imagenet.*ncf.*yolov3.*wrote 6 models")
-endif()
+# fit-profile on the Pollux model measurements (a public dataset, docs/architecture.md section 10;
+# the test fails without it): the table names every model, the file is written; a missing folder
+# fails with one line and writes nothing; no folder at all names the option and the variable.
+add_test(NAME cli_fit_profile
+         COMMAND ${CLI} fit-profile --models ${CLUSTERLOOM_SHARED_DATA_DIR}/pollux/models
+                 --out ${CLI_OUT}/fit/sjf-bsbf.json)
+set_tests_properties(cli_fit_profile PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "bert.*cifar10.*deepspeech2.*imagenet.*ncf.*yolov3.*wrote 6 models")
+add_test(NAME cli_fit_profile_no_datasets
+         COMMAND ${CMAKE_COMMAND} -E env --unset=CLUSTERLOOM_SHARED_DATA ${CLI} fit-profile --out ${CLI_OUT}/fit/none.json)
+set_tests_properties(cli_fit_profile_no_datasets PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "--models is needed: name the file, or set CLUSTERLOOM_SHARED_DATA")
 add_test(NAME cli_fit_profile_missing COMMAND ${CLI} fit-profile --models ${CLI_OUT}/no-such-folder
          --out ${CLI_OUT}/fit/never.json)
 set_tests_properties(cli_fit_profile_missing PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "Pollux models folder not found: .*no-such-folder")
 
 # fit-interference on samples made from cpu_a 0.12, cpu_b 1.5, pcie_a 0.8: the three fits of
-# Table III (seed 002) with the coefficients recovered; the full fit stored in a profile set
-# (read back by the next test); a bad sample fails (exit 1) naming file, line and field.
+# Table III (multi-agent placement paper) with the coefficients recovered; the full fit stored in a
+# profile set (read back by the next test); a bad sample fails (exit 1) naming file, line and field.
 set(INTERF ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/interference)
 add_test(NAME cli_fit_interference COMMAND ${CLI} fit-interference ${INTERF}/samples_noiseless.csv)
 set_tests_properties(cli_fit_interference PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
@@ -146,7 +148,8 @@ add_test(NAME cli_edge_endless_job_message COMMAND ${CLI} run --trace ${EDGE}/hu
 set_tests_properties(cli_edge_endless_job_message PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "job 'ok' \\(#0\\) would run 1[.0-9]*e\\+300 s alone, more than the 10 years")
 
-# placement (issue 10): the four policies at both levels on small topologies, per-tier columns.
+# placement (topology placement, docs/architecture.md section 6): the four policies at both levels on
+# small topologies, per-tier columns.
 add_test(NAME cli_placement_fat_tree COMMAND ${CLI} placement --k 4 --rate 2 --intervals 6 --jobs 0)
 set_tests_properties(cli_placement_fat_tree PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
   "fat-tree, 16 servers, 20 switches, 64 GPUs, 4 pods[^\n]*\n[^\n]*\n\npolicy +avg JCT h +intervals +slowdown[^\n]*tier0 10G +tier1 20G +tier2 40G\ntetris [^\n]*%\nlb [^\n]*%\nlif [^\n]*%\nk8s [^\n]*%\ntetris@device [^\n]*%\nlb@device [^\n]*%\nlif@device [^\n]*%\nk8s@device [^\n]*%\n")

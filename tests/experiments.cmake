@@ -1,5 +1,5 @@
 # Full paper experiments (minutes each): `ctest -L experiment`, never in CI or under the
-# sanitizers. Their figures go into the issue notes.
+# sanitizers. README.md reports their figures.
 set(EXPERIMENT_OUT ${CMAKE_BINARY_DIR}/experiment-out)
 
 # Synergy, FIFO single-GPU on 128 GPUs at 9 jobs/h, both convention sets, ten trace seeds
@@ -24,8 +24,9 @@ if(EXISTS ${CLUSTERLOOM_SHARED_DATA_DIR}/philly/philly_jobs.csv)
   set_tests_properties(experiment_sjf_bsbf PROPERTIES LABELS experiment TIMEOUT 600)
 endif()
 
-# Seed 002's setting: 10,000 jobs on the 2,000-server fat-tree (k = 20), 15 uniform arrivals per
-# pod per 30-minute interval, Tetris / LB / LIF / k8s at server and device level (about 5 s).
+# The multi-agent placement paper's setting: 10,000 jobs on the 2,000-server fat-tree (k = 20), 15
+# uniform arrivals per pod per 30-minute interval, Tetris / LB / LIF / k8s at server and device level
+# (about 5 s).
 add_test(NAME experiment_placement_fat_tree
          COMMAND $<TARGET_FILE:clusterloom-cli> placement --json ${EXPERIMENT_OUT}/placement.json)
 set_tests_properties(experiment_placement_fat_tree PROPERTIES LABELS experiment TIMEOUT 600

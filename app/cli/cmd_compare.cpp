@@ -6,7 +6,7 @@
 #include "cli/workspace.h"
 #include "core/io/json_doc.h"
 #include "core/metrics/comparison.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 namespace cli {
 

@@ -8,8 +8,9 @@
 #include "core/io/result_writers.h"
 #include "core/io/svg_chart.h"
 #include "core/metrics/summary_table.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 namespace cli {
 
@@ -27,7 +28,7 @@ int demoCommand(const std::vector<std::string>& argv) {
     opts.conventions = cl::Conventions::byName(args.get("conventions"));
     std::vector<cl::SimResult> results;
     for (const char* p : {"fifo", "srtf", "srsf", "tiresias", "muri-s"})
-        results.push_back(cl::simulate(cluster, trace, profiles, p, opts));
+        results.push_back(cl::simulatePolicy(cluster, trace, profiles, p, opts));
 
     std::cout << "ClusterLoom demo: trace '" << trace.name << "' (" << trace.jobs.size() << " jobs) on '"
               << cluster.name << "' (" << cluster.totalGpus() << " GPUs), conventions " << opts.conventions.name

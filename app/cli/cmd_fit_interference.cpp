@@ -1,6 +1,6 @@
 // clusterloom-cli fit-interference: fits the co-location interference model and its two
-// ablations to measured samples (seed 002 Sec. VI-F, Table III) and can store the full fit's
-// coefficients in a profile set.
+// ablations to measured samples (the multi-agent placement paper, Sec. VI-F, Table III) and can
+// store the full fit's coefficients in a profile set.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -109,7 +109,7 @@ int fitInterferenceCommand(const std::vector<std::string>& argv) {
     Args args("fit-interference",
               "Fit the co-location interference model (core/interference/interference_model.h) to measured\n"
               "samples by least squares, with the ablations without the CPU term and without the PCIe term\n"
-              "(seed 002 Table III). samples.csv has the header\n"
+              "(the multi-agent placement paper's Table III). samples.csv has the header\n"
               "own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,pcie_gbps,slowdown (extra columns ignored).",
               {{"json", "", "print the fits as JSON instead of a table"},
                {"write-profiles", "IN.json OUT.json",

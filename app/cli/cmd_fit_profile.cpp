@@ -9,19 +9,15 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/public_datasets.h"
 #include "core/io/accumulation_profile_json.h"
 #include "core/io/profile_io.h"
 #include "core/model/accumulation_fit.h"
+#include "core/io/pollux_model_folder.h"
 
 namespace cli {
 
 namespace {
-
-std::string defaultModelsDir() {
-    if (const char* env = std::getenv("CLUSTERLOOM_SHARED_DATA"); env && *env)
-        return std::string(env) + "/pollux/models";
-    return "../shared/data/pollux/models";
-}
 
 std::string fixed(double v, int decimals) {
     char buf[48];
@@ -62,12 +58,13 @@ int fitProfileCommand(const std::vector<std::string>& argv) {
               "Fit SJF-BSBF's speed model (Eq. 7: compute alpha/beta, all-reduce alpha/beta on one node and across\n"
               "nodes, overlap delta) to Pollux's measurements of bert, cifar10, deepspeech2, imagenet, ncf and\n"
               "yolov3, print the fitted parameters and fit error, and write the profile set JSON.",
-              {{"models", "DIR", "Pollux model folders (<model>/placements.csv, scalability.csv)", false,
-                defaultModelsDir()},
+              {{"models", "DIR",
+                "Pollux model folders (<model>/placements.csv, scalability.csv); " +
+                    publicDatasetHint("pollux/models")},
                {"out", "FILE", "profile set to write (data/profiles/sjf-bsbf.json); without it the JSON goes to "
                                "stdout and the table to stderr"}});
     if (!args.parse(argv)) return 0;
-    const std::vector<cl::AccumulationFit> fits = cl::fitPolluxModels(args.get("models"));
+    const std::vector<cl::AccumulationFit> fits = cl::fitPolluxModels(publicDatasetOption(args, "models", "pollux/models"));
     const cl::ProfileSet set = cl::accumulationProfileSet(fits);
     if (!args.has("out")) {
         printTable(fits, std::cerr);

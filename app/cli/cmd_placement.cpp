@@ -1,5 +1,5 @@
-// clusterloom-cli placement: the seed-002 placement baselines on a topology (fat-tree, VL2,
-// BCube) with co-location interference; one row per policy and level.
+// clusterloom-cli placement: the multi-agent placement paper's placement baselines on a topology
+// (fat-tree, VL2, BCube) with co-location interference; one row per policy and level.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -14,8 +14,8 @@
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
-#include "core/placement/placement_simulator.h"
-#include "core/topology/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
+#include "core/model/topology_cluster.h"
 
 namespace cli {
 
@@ -58,7 +58,7 @@ int boundedInt(const Args& args, const std::string& name, long long fallback, lo
 cl::TopologySpec specFromArgs(const Args& args) {
     const cl::TopologyKind kind = cl::topologyKindFromName(args.get("topology"));
     cl::TopologySpec spec;
-    // Each kind's defaults are the seed's (Sec. VI-A and VI-D).
+    // Each kind's defaults are the multi-agent placement paper's (Sec. VI-A and VI-D).
     switch (kind) {
         case cl::TopologyKind::FatTree: spec = cl::fatTreeSpec(boundedInt(args, "k", 20, 2, 1000)); break;
         case cl::TopologyKind::VL2:
@@ -83,11 +83,12 @@ std::string fixed(double v, int decimals) {
 
 int placementCommand(const std::vector<std::string>& argv) {
     Args args("placement",
-              "Place a workload of data-parallel jobs (the seed-002 model types, workers and parameter servers) on a\n"
-              "data-centre topology with one scheduler per pod, under Tetris, load balancing (lb), least interference\n"
-              "first (lif) and Kubernetes-like least-allocated (k8s), each at server and device level, and print average\n"
-              "JCT, slowdown and per-tier link utilization. Defaults: the paper's 2,000-server fat-tree (k=20, 10/20/40\n"
-              "Gbps, 4-GPU Power8-like servers) and 15 uniform arrivals per pod per 30-minute interval.",
+              "Place a workload of data-parallel jobs (the multi-agent placement paper's model types,\n"
+              "workers and parameter servers) on a data-centre topology with one scheduler per pod, under\n"
+              "Tetris, load balancing (lb), least interference first (lif) and Kubernetes-like\n"
+              "least-allocated (k8s), each at server and device level, and print average JCT, slowdown and\n"
+              "per-tier link utilization. Defaults: the paper's 2,000-server fat-tree (k=20, 10/20/40 Gbps,\n"
+              "4-GPU Power8-like servers) and 15 uniform arrivals per pod per 30-minute interval.",
               {{"topology", "KIND", "fat-tree, vl2 or bcube", false, "fat-tree"},
                {"k", "N", "fat-tree k (20); VL2 D_A (20); BCube levels (1)"},
                {"n", "N", "VL2 D_I (20); BCube switch ports (36)"},

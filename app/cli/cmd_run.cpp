@@ -14,8 +14,9 @@
 #include "core/io/result_writers.h"
 #include "core/metrics/summary_table.h"
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 namespace cli {
 
@@ -93,9 +94,10 @@ int runCommand(const std::vector<std::string>& argv) {
     cl::SimOptions base;
     base.conventions = cl::Conventions::byName(args.get("conventions"));
     base.record_segments = !args.has("no-segments");
-    if (args.has("xi")) base.tuning.interference = interferenceRatio(args);
+    cl::SchedulerTuning tuning;
+    if (args.has("xi")) tuning.interference = interferenceRatio(args);
     std::vector<std::string> policies = args.getAll("policy");
-    for (const auto& p : policies) cl::makeScheduler(p, base.conventions);  // fail fast on bad names
+    for (const auto& p : policies) cl::checkPolicy(p, base.conventions, tuning);  // fail fast on bad names
     std::string baseline = args.get("baseline");
     if (!baseline.empty() && std::find(policies.begin(), policies.end(), baseline) == policies.end())
         policies.push_back(baseline);
@@ -123,7 +125,7 @@ int runCommand(const std::vector<std::string>& argv) {
                 }
                 return true;
             };
-            return cl::simulate(cluster, trace, profiles, policy, opts);
+            return cl::simulatePolicy(cluster, trace, profiles, policy, opts, tuning);
         }));
     }
     std::vector<cl::SimResult> results;
@@ -152,13 +154,6 @@ int runCommand(const std::vector<std::string>& argv) {
         cl::writeJson(cl::metricsJson(results, context), (dir / "metrics.json").string());
         if (!quiet) std::cerr << "wrote results to " << dir.string() << "\n";
     }
-    return 0;
-}
-
-int policiesCommand(const std::vector<std::string>& argv) {
-    Args args("policies", "List the scheduling policy names this build knows.", {});
-    if (!args.parse(argv)) return 0;
-    std::cout << cl::policyHelp() << "\n";
     return 0;
 }
 

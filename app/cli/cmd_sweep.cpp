@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "cli/experiment_common.h"
+#include "cli/experiments/experiment_common.h"
 #include "cli/workspace.h"
 #include "core/store/scenario_runner.h"
 
@@ -102,7 +102,7 @@ int sweepCommand(const std::vector<std::string>& argv) {
         if (!s.empty() && s[0] == '-') throw std::invalid_argument("negative");
         return static_cast<std::uint64_t>(std::stoull(s, used));
     });
-    for (const auto& p : axes.policies) cl::makeScheduler(p, cl::Conventions::clean());  // fail fast, with the list
+    for (const auto& p : axes.policies) cl::checkPolicy(p, cl::Conventions::clean());  // fail fast, with the list
 
     std::vector<cl::ScenarioSpec> specs = cl::expandSweep(store, prefix, base, axes);
     cl::SweepOptions opts;

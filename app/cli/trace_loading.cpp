@@ -7,7 +7,7 @@
 #include "cli/args.h"
 #include "core/io/profile_io.h"
 #include "core/model/optimistic_profiling.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 #include <iostream>
 

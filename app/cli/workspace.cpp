@@ -8,7 +8,7 @@
 #include "cli/trace_loading.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 namespace cli {
 
@@ -89,7 +89,7 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     }
     if (given("cluster")) spec.cluster_id = store.putCluster(cl::resolveCluster(args.get("cluster")));
     if (given("policy")) {
-        cl::makeScheduler(args.get("policy"), cl::Conventions::clean());  // unknown names fail here, with the list
+        cl::checkPolicy(args.get("policy"), cl::Conventions::clean());  // unknown names fail here, with the list
         spec.policy = args.get("policy");
     }
     if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;

@@ -1,6 +1,7 @@
 #pragma once
 // Least-squares fit of the interference model (interference_model.h) to measured
-// co-location samples, as the seed's Sec. VI-F fits its model and two ablations (Table III).
+// co-location samples, as the multi-agent placement paper's Sec. VI-F fits its model and two
+// ablations (Table III); docs/architecture.md section 6.6.
 #include <string>
 #include <vector>
 
@@ -38,7 +39,7 @@ struct InterferenceFit {
 
 // cpu_b is searched in (0, kMaxFittedCpuB]: beyond it exp(b U / C) is so steep that the
 // CPU term is zero until the socket is full and near-vertical after, which no measurement
-// in the seed suggests. A fit ending at the bound is flagged (cpu_b_at_bound).
+// in the paper suggests. A fit ending at the bound is flagged (cpu_b_at_bound).
 constexpr double kMaxFittedCpuB = 20.0;
 
 // Samples beyond these are unit errors, not measurements; refusing them also keeps every sum

@@ -35,16 +35,17 @@ void checkCoefficients(const InterferenceCoefficients& c) {
 
 }  // namespace
 
-// Our defaults (the seed publishes no coefficients):
+// Our defaults (the multi-agent placement paper publishes no coefficients; docs/architecture.md
+// section 6.4):
 // - cpu_b = 2.0: slowdown stays negligible while the socket has idle cores and climbs
 //   steeply once it is oversubscribed (Sec. V-B: no degradation until the load approaches
 //   the physical cores). Two 1-core tasks on an 8-core socket: 1.004.
-// - cpu_a = 0.115: two CPU-heavy tasks of 6 cores each (the seed's Fig. 1(a) jobs ask for 6)
+// - cpu_a = 0.115: two CPU-heavy tasks of 6 cores each (the paper's Fig. 1(a) jobs ask for 6)
 //   on one 8-core socket slow by 1 + 0.115 * 0.75 * (e^1.5 - 1) = 1.300, the ~30% average
 //   slowdown of Fig. 1(a).
 // - pcie_a = 0.4: two tasks each moving half of a 128 Gbps group's bandwidth slow by
 //   1 + 0.4 * 0.5 * 0.5 = 1.10, so sharing a GPU group's PCIe costs less than sharing a
-//   CPU socket, as the seed's ablation (Table III) suggests.
+//   CPU socket, as the paper's ablation (Table III) suggests.
 // `clusterloom-cli fit-interference` fits measured values instead.
 InterferenceCoefficients defaultInterferenceCoefficients() { return InterferenceCoefficients{}; }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Co-location interference (seed 002 Sec. V-B; its equations were lost in our copy, so the
-// forms below are ours, as the topology issue decides):
+// Co-location interference (the multi-agent placement paper, Sec. V-B; its equations were lost
+// in our copy, so the forms below are ours, as docs/architecture.md section 5.4 records):
 //   CPU:  s_cpu  = 1 + a_cpu * (u / C) * (exp(b_cpu * U / C) - 1)
 //         u = the task's own CPU use (cores), U = CPU use of the other tasks on its socket
 //         (including what spills over from a full socket), C = cores of the socket.

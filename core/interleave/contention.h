@@ -1,8 +1,8 @@
 #pragma once
 // Slow-down of interleaved jobs from contention on the resources a stage uses besides its
 // main one (Muri paper section 6.2: "the resource contention between different stages
-// decreases the processing speed"). Factors from DESIGN.md section 3 (settings, with these
-// defaults): a group's stage-derived time is multiplied by 1.33/1.015 (2 jobs), 1.5/1.015
+// decreases the processing speed"). Factors from docs/architecture.md section 4.5 (settings, with
+// these defaults): a group's stage-derived time is multiplied by 1.33/1.015 (2 jobs), 1.5/1.015
 // (3) or 1.37/1.015 (4); a job alone runs at its profile iteration time x 1.015.
 namespace cl {
 

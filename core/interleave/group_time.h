@@ -1,6 +1,6 @@
 #pragma once
-// Everything about one interleaved group of jobs (Muri, DESIGN.md section 3): the rules for
-// one ordering (stage_time_rules.h), the best/worst ordering (ordering.h), contention
+// Everything about one interleaved group of jobs (Muri, docs/architecture.md section 4.5): the rules
+// for one ordering (stage_time_rules.h), the best/worst ordering (ordering.h), contention
 // (contention.h), and here interleaving efficiency (Eq. 4) and the timing summary used by
 // the simulator, the matching weights and the teaching view.
 #include <vector>
@@ -22,7 +22,7 @@ struct GroupTiming {
     Ordering ordering;            // best or worst ordering (stage-derived time in .time)
     double raw_time = 0.0;        // = ordering.time
     double iteration_time = 0.0;  // what the group achieves per iteration, with contention
-    double gamma = 0.0;           // Eq. 4 with T = iteration_time (DESIGN: contention-scaled)
+    double gamma = 0.0;           // Eq. 4, T = iteration_time (docs/architecture.md section 5.1)
     double speedup_vs_alone = 0.0;  // sum_i (solo_i x contention.solo) / iteration_time
 };
 

@@ -1,6 +1,6 @@
 #pragma once
-// Shared checks for the interleaving code (Muri, DESIGN.md section 3): a "job" here is the
-// vector of its per-iteration stage times (seconds), one entry per stage.
+// Shared checks for the interleaving code (Muri, docs/architecture.md section 4.5): a "job" here is
+// the vector of its per-iteration stage times (seconds), one entry per stage.
 //  - 3 stages = the built-in profiles (0 = load+preprocess, 1 = GPU, 2 = network) on
 //    4 resource slots (storage, CPU, GPU, network); their group time is the slot rule.
 //  - any other stage count k = explicit stages, stage s on resource s; group time Eq. 3.

@@ -1,7 +1,7 @@
 #pragma once
 // The per-iteration time of a group of interleaved jobs for ONE given ordering
-// (Muri paper section 4, DESIGN.md section 3). Times are in the caller's unit (the built-in
-// profiles use seconds); the rules are scale-free except for the slot rule's relative
+// (Muri paper section 4, docs/architecture.md section 4.5). Times are in the caller's unit (the
+// built-in profiles use seconds); the rules are scale-free except for the slot rule's relative
 // convergence tolerance.
 #include <span>
 #include <vector>
@@ -16,7 +16,7 @@ namespace cl {
 // times, or p > k.
 double explicitStageGroupTime(std::span<const std::vector<double>> ordered_jobs_stage_times);
 
-// The authors' 3-stage / 4-slot recurrence for the built-in profiles (DESIGN.md section 3,
+// The authors' 3-stage / 4-slot recurrence for the built-in profiles (docs/architecture.md section 4.5,
 // followed literally): f[0..8] = 0; for i = 0..7, f[i+1] = max of
 //     f[i]   + t^2 of pi[(i+1) mod 4]   if (i+1) mod 4 < p      (network)
 //     f[i]   + t^1 of pi[(i+2) mod 4]   if (i+2) mod 4 < p      (GPU)
@@ -29,7 +29,7 @@ double explicitStageGroupTime(std::span<const std::vector<double>> ordered_jobs_
 // Throws std::invalid_argument unless 1 <= p <= 4 jobs of exactly 3 stages.
 double slotRuleGroupTime(std::span<const std::vector<double>> ordered_jobs_stage_times);
 
-// The alternative 2-job pattern for 3-stage jobs (DESIGN.md section 3):
+// The alternative 2-job pattern for 3-stage jobs (docs/architecture.md section 4.5):
 // T' = max(t_a^0, t_b^1 + t_b^2) + max(t_b^0, t_a^1 + t_a^2): a loads while b computes and
 // synchronises, then the other way round. Symmetric in a and b.
 double splitPairGroupTime(const std::vector<double>& a, const std::vector<double>& b);

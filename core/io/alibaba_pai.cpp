@@ -1,5 +1,6 @@
 // Alibaba PAI 2020 (cluster-trace-gpu-v2020): pai_job_table and pai_task_table, published
-// without header lines (a header line is accepted too). DESIGN.md section 8.
+// without header lines (a header line is accepted too). docs/architecture.md
+// section 8.2.
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // Helios (SenseTime) cluster_log.csv: `job_id,user,vc,gpu_num,cpu_num,node_num,state,
-// submit_time,start_time,end_time,duration,queue` (DESIGN.md section 8). Columns are found
-// by name, so releases with extra columns (e.g. jobname) read the same.
+// submit_time,start_time,end_time,duration,queue` (docs/architecture.md section 8.2). Columns are
+// found by name, so releases with extra columns (e.g. jobname) read the same.
 #include <algorithm>
 #include <limits>
 

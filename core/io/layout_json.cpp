@@ -12,7 +12,7 @@
 #include "core/io/json_doc.h"
 #include "core/io/layout_io.h"
 #include "core/io/read_helpers.h"
-#include "core/topology/topology_cluster.h"
+#include "core/model/topology_cluster.h"
 
 namespace cl {
 

@@ -1,5 +1,5 @@
 // Muri artifact trace CSV (13 columns, milliseconds) and its Tiresias ancestor (7 columns,
-// seconds). DESIGN.md sections 3 and 8.
+// seconds). docs/architecture.md section 8.2.
 #include <algorithm>
 #include <array>
 

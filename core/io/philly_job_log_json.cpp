@@ -1,4 +1,4 @@
-// Microsoft Philly cluster_job_log (JSON array; DESIGN.md section 8):
+// Microsoft Philly cluster_job_log (JSON array; docs/architecture.md section 8.2):
 // [{"status","vc","jobid","submitted_time","user","attempts":[{"start_time","end_time",
 //   "detail":[{"ip","gpus":[...]}]}]}], times "YYYY-MM-DD HH:MM:SS".
 //

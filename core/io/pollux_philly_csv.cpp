@@ -1,5 +1,6 @@
 // Philly jobs as published with the Pollux artifact: `timestamp,duration,num_gpus,gpu_time,
-// cluster`, timestamp "YYYY-MM-DD HH:MM:SS", duration in seconds (DESIGN.md section 8).
+// cluster`, timestamp "YYYY-MM-DD HH:MM:SS", duration in seconds (docs/architecture.md
+// section 8.2).
 #include <algorithm>
 #include <limits>
 

@@ -1,6 +1,7 @@
 // Pollux evaluation workloads: `name,time,application,num_replicas,batch_size`, time = submit
-// second (DESIGN.md section 8). The files state no length: Pollux runs each application to
-// its own convergence target, so iterations and duration stay 0 for a later rule to fill.
+// second (docs/architecture.md section 8.2). The files state no length: Pollux runs each
+// application to its own convergence target, so iterations and duration stay 0 for a later
+// rule to fill.
 #include "core/io/read_helpers.h"
 #include "core/io/trace_readers.h"
 

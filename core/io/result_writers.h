@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.h"
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

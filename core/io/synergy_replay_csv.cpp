@@ -1,5 +1,5 @@
 // Synergy replay CSV: no header, `job_id,model_name,arrival_time,num_iters,gpu_demand`,
-// arrival in seconds (DESIGN.md section 8).
+// arrival in seconds (docs/architecture.md section 8.2).
 #include "core/io/read_helpers.h"
 #include "core/io/trace_readers.h"
 

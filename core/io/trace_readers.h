@@ -1,7 +1,7 @@
 #pragma once
-// Trace readers, one file per format (DESIGN.md section 8). Every reader throws ParseError
-// naming file, line and field on bad input and never returns a partially read trace,
-// unless skip_invalid_rows is set, in which case each dropped row becomes a warning.
+// Trace readers, one file per format (docs/architecture.md sections 8.2 and 8.3). Every reader
+// throws ParseError naming file, line and field on bad input and never returns a partially read
+// trace, unless skip_invalid_rows is set, in which case each dropped row becomes a warning.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,5 @@
-// Maximum weighted matching on a general graph (Muri's grouping rounds, DESIGN.md section 3).
+// Maximum weighted matching on a general graph (Muri's grouping rounds, docs/architecture.md
+// section 4.5).
 //
 // This header is deliberately free of LEMON: LEMON 1.3.1 headers do not compile as C++20
 // with GCC 12, so the implementation lives in max_weight_matching_cxx17.cpp, which the

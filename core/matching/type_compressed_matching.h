@@ -1,4 +1,4 @@
-// Type-compressed maximum weight matching (DESIGN.md section 3, "Speed").
+// Type-compressed maximum weight matching (docs/architecture.md section 4.5, "Matching").
 //
 // Without profiling noise, Muri's jobs with the same (model, GPU count) are interchangeable:
 // the matching weight of two jobs depends only on their types. A matching round over N jobs

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

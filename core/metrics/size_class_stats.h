@@ -1,7 +1,7 @@
 #pragma once
 // Average JCT and queueing time overall and for large and small jobs, the breakdown of the
 // SJF-BSBF paper's Tables III-IV (large = more than 4 GPUs). Only completed jobs count.
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

@@ -2,13 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <set>
 #include <stdexcept>
-
-#include "core/io/csv_table.h"
-#include "core/io/parse_error.h"
 
 namespace cl {
 
@@ -39,8 +35,8 @@ struct ModelFacts {
 
 // Optimizers and initial batch sizes: Pollux paper Table 1 (ResNet-50/ImageNet SGD 200 images,
 // YOLOv3/PASCAL-VOC SGD 8, DeepSpeech2/CMU-ARCTIC SGD 20, BERT/SQuAD AdamW 12,
-// ResNet18/CIFAR-10 SGD 128, NeuMF/MovieLens Adam 256). The workloads in
-// ../shared/data/pollux/workloads state only the batch sizes of their jobs at the GPU count they
+// ResNet18/CIFAR-10 SGD 128, NeuMF/MovieLens Adam 256). Pollux's evaluation workloads
+// (docs/architecture.md section 10) state only the batch sizes of their jobs at the GPU count they
 // were submitted with (e.g. cifar10 2048 on 6-16 GPUs), not a one-GPU batch.
 const ModelFacts kFacts[] = {
     // BERT-base: 110M parameters (Devlin et al., NAACL 2019, section 3). SQuAD v1.1 train:
@@ -106,26 +102,6 @@ double overlapLoss(const std::vector<OverlapSample>& samples, double delta) {
         loss += rel * rel;
     }
     return loss;
-}
-
-int placementDigits(const CsvTable& t, const CsvRow& row, int col, int& nodes) {
-    const std::string text = t.text(row, col, false);
-    int gpus = 0;
-    nodes = 0;
-    for (char ch : text) {
-        if (ch < '1' || ch > '9')
-            throw ParseError(t.file(), row.line, t.fieldName(col),
-                             "placement must be digits 1-9, one per node (GPUs on it), found '" + text + "'");
-        gpus += ch - '0';
-        ++nodes;
-    }
-    return gpus;
-}
-
-void readTimes(const CsvTable& t, const CsvRow& row, int step_col, int sync_col, PolluxRow& r) {
-    r.step_time = t.nonNegative(row, step_col);
-    if (!(r.step_time > 0)) throw ParseError(t.file(), row.line, t.fieldName(step_col), "step time must be positive");
-    r.sync_time = t.nonNegative(row, sync_col);
 }
 
 }  // namespace
@@ -205,46 +181,6 @@ double fitOverlapDelta(const std::vector<OverlapSample>& samples, double max_del
     }
     const double refined = (lo + hi) / 2.0;
     return overlapLoss(samples, refined) < best_loss ? refined : best;
-}
-
-std::vector<PolluxRow> readPolluxModelFolder(const std::string& dir) {
-    namespace fs = std::filesystem;
-    std::vector<PolluxRow> rows;
-    {
-        const CsvTable t = CsvTable::readFile((fs::path(dir) / "placements.csv").string());
-        const int placement = t.requireColumn("placement"), bsz = t.requireColumn("local_bsz"),
-                  step = t.requireColumn("step_time"), sync = t.requireColumn("sync_time");
-        for (const CsvRow& row : t.rows()) {
-            t.requireRowWidth(row);
-            PolluxRow r;
-            r.file = t.file();
-            r.line = row.line;
-            r.replicas = placementDigits(t, row, placement, r.nodes);
-            r.local_bsz = t.positiveInt(row, bsz);
-            readTimes(t, row, step, sync, r);
-            rows.push_back(r);
-        }
-    }
-    {
-        const CsvTable t = CsvTable::readFile((fs::path(dir) / "scalability.csv").string());
-        const int nodes = t.requireColumn("num_nodes"), replicas = t.requireColumn("num_replicas"),
-                  bsz = t.requireColumn("local_bsz"), step = t.requireColumn("step_time"),
-                  sync = t.requireColumn("sync_time");
-        for (const CsvRow& row : t.rows()) {
-            t.requireRowWidth(row);
-            PolluxRow r;
-            r.file = t.file();
-            r.line = row.line;
-            r.nodes = t.positiveInt(row, nodes);
-            r.replicas = t.positiveInt(row, replicas);
-            if (r.replicas < r.nodes)
-                throw ParseError(t.file(), row.line, t.fieldName(replicas), "fewer replicas than nodes");
-            r.local_bsz = t.positiveInt(row, bsz);
-            readTimes(t, row, step, sync, r);
-            rows.push_back(r);
-        }
-    }
-    return rows;
 }
 
 const std::vector<PolluxModelConstants>& polluxModelConstants() {
@@ -333,24 +269,6 @@ AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows, const
     p.delta = fitOverlapDelta(overlap);
     fit.error = fitErrorOf(p, rows);
     return fit;
-}
-
-AccumulationFit fitPolluxModelFolder(const std::string& dir, const PolluxModelConstants& constants) {
-    return fitAccumulationProfile(readPolluxModelFolder(dir), constants, dir);
-}
-
-std::vector<AccumulationFit> fitPolluxModels(const std::string& models_dir) {
-    namespace fs = std::filesystem;
-    if (!fs::is_directory(models_dir))
-        throw std::invalid_argument("Pollux models folder not found: " + models_dir);
-    std::vector<AccumulationFit> fits;
-    for (const auto& c : polluxModelConstants()) {
-        const fs::path dir = fs::path(models_dir) / c.name;
-        if (!fs::is_directory(dir))
-            throw std::invalid_argument("Pollux model folder missing: " + dir.string());
-        fits.push_back(fitPolluxModelFolder(dir.string(), c));
-    }
-    return fits;
 }
 
 }  // namespace cl

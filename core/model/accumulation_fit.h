@@ -48,10 +48,6 @@ struct PolluxRow {
     double sync_time = 0.0;  // s
 };
 
-// Both CSVs of a model folder. Throws ParseError naming file, line and field on bad input
-// (missing file or column, non-digit placement, non-positive batch or step time, negative sync).
-std::vector<PolluxRow> readPolluxModelFolder(const std::string& dir);
-
 // What the measurements cannot tell: documented per-model figures (sources in the .cpp).
 struct PolluxModelConstants {
     std::string name;
@@ -86,10 +82,6 @@ struct AccumulationFit {
 // is no single-GPU row to fit the compute time from.
 AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows, const PolluxModelConstants& constants,
                                        const std::string& source);
-// Reads and fits one model folder.
-AccumulationFit fitPolluxModelFolder(const std::string& dir, const PolluxModelConstants& constants);
-// Fits every model of polluxModelConstants() from models_dir/<model>/ (all must exist).
-std::vector<AccumulationFit> fitPolluxModels(const std::string& models_dir);
 
 // Eq. 7's predicted step time of one measurement (one accumulation step, b = local_bsz).
 double predictedStepTime(const AccumulationProfile& p, const PolluxRow& row);

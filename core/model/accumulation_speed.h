@@ -1,5 +1,5 @@
 #pragma once
-// SJF-BSBF's job speed model (paper Eq. 2-7, DESIGN.md section 5): a data-parallel job with
+// SJF-BSBF's job speed model (paper Eq. 2-7, docs/architecture.md section 4.7): a data-parallel job with
 // global batch B on N GPUs trains a local batch B/N per GPU in s accumulation steps of
 // sub-batch b = B/(N s); one iteration takes
 //   t_iter = (s-1) t_comp(b) + (t_comp(b)^delta + t_comm^delta)^(1/delta)

@@ -36,7 +36,8 @@ struct ProfileSet {
     std::map<std::string, ModelProfile> models;
     std::map<std::string, double> gpu_type_speed;  // default relative speed per GPU type
     double default_restart_overhead = 10.0;
-    // Co-location interference (seed 002); the documented defaults unless the file sets them.
+    // Co-location interference (multi-agent placement paper); the documented defaults unless
+    // the file sets them.
     InterferenceCoefficients interference = defaultInterferenceCoefficients();
 
     const ModelProfile* find(const std::string& model) const;

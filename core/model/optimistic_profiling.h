@@ -1,7 +1,7 @@
 #pragma once
-// Synergy's optimistic profiling (Mohan et al., OSDI 2022, section 3.1; DESIGN.md section 4):
-// measure a job's throughput only at FULL memory for a few CPU levels found by a binary
-// search, and fill every other memory column from an analytic model of a MinIO cache.
+// Synergy's optimistic profiling (Mohan et al., OSDI 2022, section 3.1; docs/architecture.md
+// section 4.6): measure a job's throughput only at FULL memory for a few CPU levels found by a
+// binary search, and fill every other memory column from an analytic model of a MinIO cache.
 //
 // 1. CPU search at full memory (the largest memory level). Levels L[0] < ... < L[n-1].
 //    Measure L[n-1] (the paper starts at the maximum CPU allocation), then L[0]. Then

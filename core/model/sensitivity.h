@@ -1,6 +1,6 @@
 #pragma once
-// Synergy's resource-sensitivity matrix (Mohan et al., OSDI 2022, section 3.1; DESIGN.md
-// section 4): a job's throughput per GPU at c CPU cores and m GB of DRAM per GPU, normalised
+// Synergy's resource-sensitivity matrix (Mohan et al., OSDI 2022, section 3.1; docs/architecture.md
+// section 4.6): a job's throughput per GPU at c CPU cores and m GB of DRAM per GPU, normalised
 // so that the GPU-proportional share of the reference server (3 cores, 62.5 GB per GPU of an
 // 8 GPU / 24 CPU / 500 GB server) is 1.0. A job's iteration time at an allocation is its
 // base iteration time (at that proportional share) divided by the throughput there.
@@ -49,7 +49,7 @@ struct SensitivityMatrix {
     static SensitivityMatrix flat(std::vector<double> cpu_levels, std::vector<double> memory_levels_gb);
 };
 
-// Synergy's default grid (DESIGN.md section 4): CPU 1,2,3,4,5,6,9,12,24 and memory
+// Synergy's default grid (docs/architecture.md section 4.6): CPU 1,2,3,4,5,6,9,12,24 and memory
 // 20.83, 62.5, 125, 187.5, 250 GB per GPU.
 const std::vector<double>& synergyCpuLevels();
 const std::vector<double>& synergyMemoryLevelsGb();

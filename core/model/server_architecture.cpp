@@ -54,8 +54,8 @@ ServerArchitecture twoSockets(int cores_a, int gpus_a, int cores_b, int gpus_b) 
 }  // namespace
 
 const std::vector<ArchitecturePreset>& architecturePresets() {
-    // Seed 002 Sec. VI-A (IBM Power8-like default) and Sec. VI-D (DGX-1-like, uneven sockets,
-    // and the small server of the mixed cluster).
+    // Multi-agent placement paper Sec. VI-A (IBM Power8-like default) and Sec. VI-D (DGX-1-like,
+    // uneven sockets, and the small server of the mixed cluster).
     static const std::vector<ArchitecturePreset> presets = [] {
         std::vector<ArchitecturePreset> p;
         p.push_back({"power8-4gpu", "4 GPUs, 2 sockets x 8 cores, 2 GPUs per socket (paper default)",

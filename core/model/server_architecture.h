@@ -1,7 +1,7 @@
 #pragma once
-// What is inside a server (seed 002, Sec. IV-A and VI-A): CPU sockets with cores, each with
-// GPU groups behind a PCIe switch, sockets joined by QPI. Interference depends on it: tasks
-// on one socket share its cores, tasks in one GPU group share its PCIe link.
+// What is inside a server (the multi-agent placement paper, Sec. IV-A and VI-A): CPU sockets
+// with cores, each with GPU groups behind a PCIe switch, sockets joined by QPI. Interference
+// depends on it: tasks on one socket share its cores, tasks in one GPU group share its PCIe link.
 #include <string>
 #include <vector>
 
@@ -9,7 +9,7 @@ namespace cl {
 
 struct GpuGroup {
     int gpus = 2;
-    double pcie_gbps = 128.0;  // PCIe v3 x16 switch uplink, seed 002 Sec. VI-A
+    double pcie_gbps = 128.0;  // PCIe v3 x16 switch uplink, multi-agent placement paper Sec. VI-A
     bool operator==(const GpuGroup&) const = default;
 };
 
@@ -21,7 +21,7 @@ struct CpuSocket {
 
 struct ServerArchitecture {
     std::vector<CpuSocket> sockets;  // empty = not described (one socket, one GPU group)
-    double qpi_gbps = 300.0;         // between sockets, seed 002 Sec. V-B
+    double qpi_gbps = 300.0;         // between sockets, multi-agent placement paper Sec. V-B
 
     bool described() const { return !sockets.empty(); }
     int gpus() const;
@@ -38,7 +38,7 @@ struct ServerArchitecture {
     bool operator==(const ServerArchitecture&) const = default;
 };
 
-// Named presets (seed 002 Sec. VI-A and VI-D); names are what layouts and the CLI use.
+// Named presets (multi-agent placement paper Sec. VI-A and VI-D); names are what layouts and the CLI use.
 struct ArchitecturePreset {
     std::string name;
     std::string description;

@@ -19,7 +19,7 @@
 #include "core/policies/gpu_pool.h"
 #include "core/policies/placement.h"
 #include "core/policies/priority_order.h"
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 

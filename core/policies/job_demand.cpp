@@ -3,7 +3,7 @@
 namespace cl {
 
 void JobDemands::prepare(const SchedulerInput& in) {
-    // The reference server (DESIGN.md section 4) when there is no cluster to read.
+    // The reference server (docs/architecture.md section 4.6) when there is no cluster to read.
     capacity_ = {8.0, 24.0, 500.0};
     if (in.cluster && in.cluster->totalGpus() > 0)
         capacity_ = {static_cast<double>(in.cluster->totalGpus()), static_cast<double>(in.cluster->totalCpuCores()),

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/model/sensitivity.h"
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Muri's grouping (Algorithm 1 with the stop rule of DESIGN.md section 3): candidates are
-// bucketed by GPU count; each round builds, per bucket, a graph whose nodes are the current
+// Muri's grouping (Algorithm 1 with the stop rule of docs/architecture.md section 5.1): candidates
+// are bucketed by GPU count; each round builds, per bucket, a graph whose nodes are the current
 // groups and whose edge weights are the interleaving efficiency of the merged group (only
 // merges of at most max_group_size jobs), finds a maximum weighted matching, and merges
 // matched pairs in node order while the candidates still need more GPUs than the cluster

@@ -4,7 +4,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "core/workload/portable_random.h"
+#include "core/util/portable_random.h"
 
 namespace cl {
 

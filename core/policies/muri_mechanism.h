@@ -1,6 +1,6 @@
 #pragma once
-// The Muri mechanism (paper section 4, DESIGN.md section 3): jobs with the same GPU count
-// share GPUs in groups of up to four and interleave their storage, CPU, GPU and network
+// The Muri mechanism (paper section 4, docs/architecture.md section 4.5): jobs with the same GPU
+// count share GPUs in groups of up to four and interleave their storage, CPU, GPU and network
 // stages. At every event:
 //  1. jobs are ranked by the order (Muri-S: SRSF, Muri-L: 2D-LAS); walking that ranking,
 //     every job that still fits opens a slot of its GPU count that admits the next
@@ -22,7 +22,7 @@
 #include "core/policies/muri_group_timer.h"
 #include "core/policies/muri_grouping.h"
 #include "core/policies/placement.h"
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 

@@ -73,7 +73,7 @@ std::unique_ptr<Scheduler> makeMuri(const std::string& name, const std::string& 
 using PresetFactory =
     std::function<std::unique_ptr<Scheduler>(const std::string&, const Conventions&, const SchedulerTuning&)>;
 
-// The papers' schedulers and their ablations (DESIGN.md section 1).
+// The papers' schedulers and their ablations (docs/architecture.md section 4.1).
 std::unique_ptr<Scheduler> makeSharing(const std::string& name, std::unique_ptr<PriorityOrder> order,
                                        SharingMode mode, const Conventions& c, const SchedulerTuning& tuning,
                                        std::unique_ptr<Placement> placement = nullptr) {
@@ -190,7 +190,7 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
         throw std::invalid_argument("the group size must be 1..4 (0 keeps the policy's own), not " +
                                     std::to_string(tuning.max_group_size));
     if (auto preset = presets().find(policy); preset != presets().end()) return preset->second(policy, conventions, tuning);
-    // muri-l-noise=N: Muri-L grouping on profiles with noise N (DESIGN.md section 3 ablation).
+    // muri-l-noise=N: Muri-L grouping on profiles with noise N (docs/architecture.md section 4.5 ablation).
     const std::string noise_prefix = "muri-l-noise=";
     if (policy.rfind(noise_prefix, 0) == 0) {
         std::string value = policy.substr(noise_prefix.size());
@@ -268,6 +268,23 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
     options.keep_running_in_place = conventions.keep_running_in_place;
     return std::make_unique<ExclusiveScheduler>(policy, order_it->second(conventions),
                                                 placements().at(placement)(conventions), options);
+}
+
+std::string policyProblem(const std::string& policy, const Conventions& conventions,
+                          const SchedulerTuning& tuning) {
+    // Building the scheduler is the check: the factories are where the grammar and every
+    // combination rule live, so no second list of rules can drift from them.
+    try {
+        makeScheduler(policy, conventions, tuning);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return {};
+}
+
+void checkPolicy(const std::string& policy, const Conventions& conventions, const SchedulerTuning& tuning) {
+    if (std::string problem = policyProblem(policy, conventions, tuning); !problem.empty())
+        throw std::invalid_argument(problem);
 }
 
 }  // namespace cl

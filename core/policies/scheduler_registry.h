@@ -1,13 +1,13 @@
 #pragma once
-// Policy names (DESIGN.md section 1): ORDER[+MECHANISM][+PLACEMENT] in lower case, or a preset.
-// Each part is looked up in a name -> factory table; unknown names get an error listing the
-// valid ones.
+// Policy names (docs/architecture.md section 4.1): ORDER[+MECHANISM][+PLACEMENT] in lower case, or
+// a preset. Each part is looked up in a name -> factory table; unknown names get an error listing
+// the valid ones.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 #include "core/sim/conventions.h"
 
 namespace cl {
@@ -21,8 +21,17 @@ struct SchedulerTuning {
     double interference = 0.0;
 };
 
+// Throws std::invalid_argument with policyProblem's text for a name it refuses.
 std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
                                          const SchedulerTuning& tuning = {});
+
+// The one policy check: empty when `policy` names a scheduler that runs under `conventions`
+// with `tuning`, else why not (the message names the part at fault and lists the valid names).
+// The store, the scenario dialog, the run panel and every CLI command ask this.
+std::string policyProblem(const std::string& policy, const Conventions& conventions,
+                          const SchedulerTuning& tuning = {});
+// Throws std::invalid_argument with policyProblem's text when there is one.
+void checkPolicy(const std::string& policy, const Conventions& conventions, const SchedulerTuning& tuning = {});
 
 std::vector<std::string> orderNames();
 std::vector<std::string> mechanismNames();

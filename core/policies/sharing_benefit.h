@@ -1,7 +1,7 @@
 #pragma once
 // SJF-BSBF's decision for one job pair (paper section V-A, Theorem 1, and Algorithm 2 as
-// DESIGN.md section 5 fixes it): should a new job N start now on the GPUs of a running job
-// R and share them, or wait until R finishes? Sharing slows N by xi_N and R by xi_R.
+// docs/architecture.md section 5.3 fixes it): should a new job N start now on the GPUs of a
+// running job R and share them, or wait until R finishes? Sharing slows N by xi_N and R by xi_R.
 #include <functional>
 #include <vector>
 

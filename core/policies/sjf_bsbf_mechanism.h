@@ -1,7 +1,7 @@
 #pragma once
-// Non-preemptive GPU sharing with gradient accumulation (SJF-BSBF, DESIGN.md section 5).
-// Jobs are taken in the order's ranking (sjf for the paper's presets). A job that finds
-// enough free GPUs takes them (consolidated). Otherwise it may start on GPUs that hold
+// Non-preemptive GPU sharing with gradient accumulation (SJF-BSBF, docs/architecture.md
+// section 4.7). Jobs are taken in the order's ranking (sjf for the paper's presets). A job that
+// finds enough free GPUs takes them (consolidated). Otherwise it may start on GPUs that hold
 // exactly one job (at most two jobs per GPU):
 //  - bsbf: Algorithm 1. Every running job on singly-occupied GPUs is tested once with
 //    Algorithm 2 (Theorem 1's pair test at each memory-feasible sub-batch); those where
@@ -33,7 +33,7 @@
 #include "core/policies/gpu_pool.h"
 #include "core/policies/placement.h"
 #include "core/policies/priority_order.h"
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Synergy's mechanisms (Mohan et al., OSDI 2022; DESIGN.md section 4): every round a priority
-// order picks the runnable jobs by their GPUs, and a mechanism gives each its CPU cores and
+// Synergy's mechanisms (Mohan et al., OSDI 2022; docs/architecture.md section 4.6): every round a
+// priority order picks the runnable jobs by their GPUs, and a mechanism gives each its CPU cores and
 // DRAM, which set its speed (iteration time = base / W[c, m], sensitivity.h):
 //   proportional  every job gets its GPU-proportional share (the baseline);
 //   greedy        jobs in priority order at their best-case demand, first fit on every
@@ -30,7 +30,7 @@
 
 #include "core/model/sensitivity.h"
 #include "core/policies/priority_order.h"
-#include "core/policies/scheduler.h"
+#include "core/sim/scheduler.h"
 #include "core/policies/synergy_packing.h"
 
 namespace cl {

@@ -1,5 +1,5 @@
 // Synergy-OPT's ideal allocation (Mohan et al., OSDI 2022, section 4.1.1, eqs 1-5;
-// DESIGN.md section 4): the cluster's CPUs and memory pooled into one super-machine, every
+// docs/architecture.md section 4.6): the cluster's CPUs and memory pooled into one super-machine, every
 // runnable job picks exactly one of its discrete (CPU, memory) options so that the total
 // throughput is largest:
 //

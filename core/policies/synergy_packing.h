@@ -1,8 +1,8 @@
 #pragma once
 // Packing a round's runnable jobs onto servers along GPUs, CPU cores and DRAM (Synergy,
-// Mohan et al., OSDI 2022, sections 3.3 and 4.2; DESIGN.md section 4). Pure bookkeeping: the
-// mechanism (synergy_mechanism.h) decides who runs and what each job asks for; this file
-// decides where it goes and what it gets.
+// Mohan et al., OSDI 2022, sections 3.3 and 4.2; docs/architecture.md section 4.6). Pure
+// bookkeeping: the mechanism (synergy_mechanism.h) decides who runs and what each job asks for;
+// this file decides where it goes and what it gets.
 //
 // A job gets its CPU and memory per GPU, the same on every server it spans (its processes
 // train in lock step: section 4.2, "allocations must be proportional to GPU allocations across

@@ -1,6 +1,6 @@
 #pragma once
-// Convention sets (DESIGN.md section 3): "clean" is ours; "muri-artifact" reproduces the
-// authors' Muri simulator so that results can be compared with the published ones.
+// Convention sets (docs/architecture.md section 3): "clean" is ours; "muri-artifact" reproduces
+// the authors' Muri simulator so that results can be compared with the published ones.
 #include <string>
 #include <vector>
 
@@ -23,10 +23,11 @@ struct Conventions {
     bool tiresias_whole_second_demotion = false;
     // Artifact: Muri ranks jobs that never ran by the duration their trace states.
     bool muri_rank_new_jobs_by_trace_duration = false;
-    // A job alone runs at its profile's iteration time times this factor (DESIGN.md section 3).
+    // A job alone runs at its profile's iteration time times this factor (docs/architecture.md
+    // section 2.5).
     double solo_factor = 1.015;
-    // Synergy artifact (DESIGN.md section 4): the engine only acts at round boundaries (k x the
-    // policy's round): arrivals wait for the next boundary, a running job advances
+    // Synergy artifact (docs/architecture.md section 3.4): the engine only acts at round boundaries
+    // (k x the policy's round): arrivals wait for the next boundary, a running job advances
     // floor(round / iteration time) whole iterations per round and its completion is noticed
     // at the boundary where nothing remains.
     bool round_quantized = false;

@@ -21,7 +21,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     double iterations = job.iterations;
     if (model && iter <= 0) {
         // SJF-BSBF's speed model: Eq. 7 on the reference servers, with as much accumulation
-        // as the job's full batch needs to fit GPU memory (DESIGN.md section 5).
+        // as the job's full batch needs to fit GPU memory (docs/architecture.md section 4.7).
         std::optional<AccumulationProfile> acc;
         try {
             acc = accumulationProfileOf(*model);

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/model/cluster.h"
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
 

@@ -1,4 +1,4 @@
-// The event loop (DESIGN.md section 2). Between events every running job advances
+// The event loop (docs/architecture.md section 2.2). Between events every running job advances
 // elapsed / iteration_time iterations; events are arrivals, exact completions, the policy's
 // own wake-up requests (e.g. a Tiresias demotion) and periodic rounds when a policy has them.
 #include "core/sim/simulator.h"
@@ -13,7 +13,6 @@
 #include <optional>
 
 #include "core/metrics/jct_stats.h"
-#include "core/policies/scheduler_registry.h"
 #include "core/sim/job_resolution.h"
 #include "core/sim/run_recorder.h"
 
@@ -59,12 +58,14 @@ struct EngineJob {
 
 class Engine {
 public:
-    Engine(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, const std::string& policy,
+    Engine(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
            const SimOptions& options)
         : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
-          conv_(options.conventions) {
-        scheduler_ = makeScheduler(policy, conv_, options.tuning);
-        recorder_.emplace(cluster, options.record_segments, options.record_series, scheduler_->maxJobsPerGpu());
+          conv_(options.conventions), scheduler_(&scheduler) {
+        const std::string policy = scheduler.name();
+        max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
+        recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_);
+        gpu_holders_.assign(cluster.totalGpus(), 0);
         round_interval_ = scheduler_->roundInterval();
         // Under conventions that charge the restart overhead in every interval between events,
         // each round is such an interval: skipping one would change the result.
@@ -258,7 +259,7 @@ private:
     void complete(int j, double t) {
         EngineJob& job = jobs_[j];
         recorder_->stopJob(j, job.held, t);
-        job.held.clear();
+        releaseGpus(job);
         job.status = Status::Done;
         job.predicted_end = kInf;
         JobRecord& rec = records_[j];
@@ -271,6 +272,12 @@ private:
         rec.queueing_delay = rec.first_start - job.submit;
         ++finished_;
         if (j >= measure_first_ && j <= measure_last_) --measured_left_;
+    }
+
+    // The job no longer holds its GPUs (it stopped, moves or finished).
+    void releaseGpus(EngineJob& job) {
+        for (int g : job.held) --gpu_holders_[g];
+        job.held.clear();
     }
 
     double speedOn(int j, const std::vector<int>& gpus) const {
@@ -313,7 +320,7 @@ private:
             if (chosen[j]) continue;
             EngineJob& job = jobs_[j];
             recorder_->stopJob(j, job.held, t);
-            job.held.clear();
+            releaseGpus(job);
             job.status = Status::Pending;
             job.predicted_end = kInf;
             job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
@@ -331,7 +338,10 @@ private:
             EngineJob& job = jobs_[a.job];
             target[i] = a.gpus;
             std::sort(target[i].begin(), target[i].end());
-            if (job.status == Status::Running && target[i] != job.held) recorder_->stopJob(a.job, job.held, t);
+            if (job.status == Status::Running && target[i] != job.held) {
+                recorder_->stopJob(a.job, job.held, t);
+                releaseGpus(job);
+            }
         }
         for (int j : d.keep) {
             jobs_[j].last_update = t;
@@ -344,6 +354,11 @@ private:
             job.overhead = conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
                 decision_changed_ = true;
+                for (int g : target[i])
+                    if (++gpu_holders_[g] > max_jobs_per_gpu_)
+                        invalid("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
+                                ", which is not free (the policy runs at most " + std::to_string(max_jobs_per_gpu_) +
+                                " job(s) per GPU)");
                 job.held = std::move(target[i]);
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
@@ -589,7 +604,9 @@ private:
     // sample()'s per-GPU resource load when jobs share GPUs ([0] < 0: not touched this sample).
     std::vector<std::array<double, 4>> gpu_load_;
     std::vector<int> touched_;
-    std::unique_ptr<Scheduler> scheduler_;
+    Scheduler* scheduler_ = nullptr;  // not owned
+    int max_jobs_per_gpu_ = 1;        // Scheduler::maxJobsPerGpu()
+    std::vector<int> gpu_holders_;    // per GPU: the running jobs that hold it
     SimResult result_;
 
     std::vector<EngineJob> jobs_;
@@ -624,10 +641,10 @@ private:
 
 }  // namespace
 
-SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, const std::string& policy,
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
                    const SimOptions& options) {
     if (cluster.totalGpus() <= 0) throw SimulationError("cluster '" + cluster.name + "' has no GPUs");
-    Engine engine(cluster, trace, profiles, policy, options);
+    Engine engine(cluster, trace, profiles, scheduler, options);
     return engine.run();
 }
 

@@ -1,14 +1,14 @@
 #pragma once
-// The event-driven engine (DESIGN.md section 2). Deterministic for a given input.
+// The event-driven engine (docs/architecture.md section 2). Deterministic for a given input.
 #include <functional>
 #include <string>
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
-#include "core/policies/scheduler_registry.h"
+#include "core/model/sim_result.h"
 #include "core/sim/conventions.h"
-#include "core/sim/sim_result.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 
@@ -18,23 +18,26 @@ struct SimOptions {
     std::function<bool(double fraction_done)> progress;
     bool record_segments = true;
     bool record_series = true;
-    SchedulerTuning tuning;
-    // The jobs the summary measures, by position in the trace (inclusive; last < 0 = to the
-    // end): e.g. Synergy's steady-state window, jobs 4000-4999.
     // Skip periodic rounds while nobody waits under a policy whose rounds only place waiting
     // jobs (Scheduler::roundsOnlyPlaceWaitingJobs). Off only to test that skipping changes
     // no result.
     bool skip_idle_rounds = true;
+    // The jobs the summary measures, by position in the trace (inclusive; last < 0 = to the
+    // end): e.g. Synergy's steady-state window, jobs 4000-4999.
     int measure_first = 0;
     int measure_last = -1;
 };
 
-// Throws std::invalid_argument for an unknown policy name and SimulationError for inputs the
-// engine cannot run (a job larger than the cluster — the whole run is refused, naming the job
-// and both GPU counts —, a job no placement can ever satisfy, a job longer than 10 years alone).
-// Zero jobs give an empty result; a job of zero iterations ends on arrival.
-SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
-                   const std::string& policy, const SimOptions& options = {});
+// Runs the trace under the scheduler (which must have been built for options.conventions; see
+// simulatePolicy in core/policies/simulate_policy.h to build one by name). The run is named after
+// scheduler.name(). Every decision is checked: a GPU given twice or not free, a job that is not
+// waiting or has finished, a job given the wrong number of GPUs throws SimulationError naming the
+// policy. Throws SimulationError for inputs the engine cannot run (a job larger than the cluster
+// — the whole run is refused, naming the job and both GPU counts —, a job no placement can ever
+// satisfy, a job longer than 10 years alone) and std::invalid_argument for a scheduler the
+// conventions cannot run. Zero jobs give an empty result; a job of zero iterations ends on arrival.
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
+                   const SimOptions& options = {});
 
 class SimulationError : public std::runtime_error {
 public:

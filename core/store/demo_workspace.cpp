@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/model/accumulation_speed.h"
-#include "core/util/data_paths.h"
-#include "core/workload/portable_random.h"
+#include "core/io/builtin_data.h"
+#include "core/util/portable_random.h"
 #include "core/workload/synergy_workload.h"
 
 namespace cl {

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
 
@@ -55,9 +55,9 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     }
     in.policy = spec.policy;
     in.options.conventions = Conventions::byName(spec.conventions);
-    in.options.tuning.max_group_size = p.max_group_size;
-    in.options.tuning.interference = p.interference;
-    in.options.tuning.seed = spec.seed;
+    in.tuning.max_group_size = p.max_group_size;
+    in.tuning.interference = p.interference;
+    in.tuning.seed = spec.seed;
     in.options.measure_first = p.measure_first;
     in.options.measure_last = p.measure_last;
     return in;
@@ -88,7 +88,7 @@ RunOutcome runScenarioImpl(ScenarioStore& store, const std::string& name, bool f
     std::int64_t run_id = record_while_running ? store.beginRun(info.id, version) : 0;
     SimResult result;
     try {
-        result = simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
+        result = simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
     } catch (const std::exception& e) {
         // Record why, but a store that cannot take the record must not hide the real error.
         try {
@@ -283,7 +283,7 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
                 f.spec = i;
                 f.run_id = run_id;
                 f.result = std::async(std::launch::async, [in = std::move(in)] {
-                    return simulate(in.cluster, in.trace, in.profiles, in.policy, in.options);
+                    return simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
                 });
                 flying.push_back(std::move(f));
                 ++progress.running;

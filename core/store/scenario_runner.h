@@ -10,17 +10,19 @@
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_store.h"
 
 namespace cl {
 
-// Everything simulate() needs, with the scenario's parameters applied.
+// Everything simulatePolicy() needs, with the scenario's parameters applied.
 struct ScenarioInputs {
     Cluster cluster;
     Trace trace;
     ProfileSet profiles;
     std::string policy;
+    SchedulerTuning tuning;
     SimOptions options;
 };
 

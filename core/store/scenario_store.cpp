@@ -17,6 +17,7 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
+#include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
 #include "core/store/content_hash.h"
 #include "core/store/store_schema.h"
@@ -449,6 +450,13 @@ void ScenarioStore::validate(const ScenarioSpec& spec) {
         bad("interference ratio must be 0 (the profile's) or 1..100, not " + std::to_string(p.interference));
     if (spec.seed > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         bad("seed must be below 2^63");
+    SchedulerTuning tuning;
+    tuning.max_group_size = p.max_group_size;
+    tuning.interference = p.interference;
+    tuning.seed = spec.seed;
+    if (std::string problem = policyProblem(spec.policy, Conventions::byName(spec.conventions), tuning);
+        !problem.empty())
+        bad(problem);
 }
 
 std::int64_t ScenarioStore::insertScenario(const ScenarioSpec& spec) {

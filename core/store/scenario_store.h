@@ -1,6 +1,6 @@
 #pragma once
 // The workspace: one SQLite file holding clusters, profile sets, traces, scenarios, runs and
-// their results (DESIGN.md section 1, core/store). Schema in store_schema.cpp; every
+// their results (docs/architecture.md section 9). Schema in store_schema.cpp; every
 // multi-row write is one transaction, so a killed writer leaves earlier data intact.
 #include <cstdint>
 #include <functional>
@@ -13,7 +13,7 @@
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
-#include "core/sim/sim_result.h"
+#include "core/model/sim_result.h"
 #include "core/store/sqlite_db.h"
 
 namespace cl {

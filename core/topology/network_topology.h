@@ -1,7 +1,8 @@
 #pragma once
-// Data-centre networks of seed 002 (Sec. VI-A, VI-D): fat-tree(k), VL2 and BCube, with one
-// bandwidth per link tier. Servers are nodes [0, serverCount()) in the cluster's server order;
-// switches follow. Routes are deterministic, so a placement always loads the same links.
+// Data-centre networks of the multi-agent placement paper (Sec. VI-A, VI-D; docs/architecture.md
+// section 6.1): fat-tree(k), VL2 and BCube, with one bandwidth per link tier. Servers are nodes
+// [0, serverCount()) in the cluster's server order; switches follow. Routes are deterministic,
+// so a placement always loads the same links.
 #include <string>
 #include <vector>
 

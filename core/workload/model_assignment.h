@@ -32,7 +32,7 @@ std::size_t assignModels(Trace& trace, const ModelMix& mix, std::uint64_t seed, 
 std::size_t assignModels(Trace& trace, const std::vector<std::string>& models, std::uint64_t seed,
                          bool only_missing = true);
 
-// The Synergy artifact's deterministic rule (DESIGN.md section 4, `synergy-artifact`):
+// The Synergy artifact's deterministic rule (docs/architecture.md section 8.4, `synergy-artifact`):
 // jobs in trace order; each takes the task furthest below its target share, i.e. the task
 // maximising w_t * (n + 1) - c_t * W (w_t its weight, W the total, c_t the jobs it got
 // among the n assigned so far: how far it lags its share once this job is counted; exact

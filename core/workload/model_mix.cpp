@@ -5,8 +5,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "core/workload/number_format.h"
-#include "core/workload/portable_random.h"
+#include "core/util/number_format.h"
+#include "core/util/portable_random.h"
 
 namespace cl {
 

@@ -54,7 +54,7 @@ struct TaskCatalog {
 //   language = bert, gpt2
 //   rl       = a2c, dqn        (reinforcement learning; Muri has no speech model)
 const TaskCatalog& muriTaskCatalog();
-// Synergy's models (DESIGN.md section 4; Synergy's split is (image, language, speech)):
+// Synergy's models (docs/architecture.md section 8.4; Synergy's split is (image, language, speech)):
 //   image    = resnet18, resnet50, mobilenet, alexnet, shufflenet
 //   language = gnmt, transformer, lstm
 //   speech   = m5, deepspeech

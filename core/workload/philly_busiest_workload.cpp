@@ -11,7 +11,7 @@
 #include "core/io/trace_readers.h"
 #include "core/io/read_helpers.h"
 #include "core/model/accumulation_speed.h"
-#include "core/workload/portable_random.h"
+#include "core/util/portable_random.h"
 
 namespace cl {
 

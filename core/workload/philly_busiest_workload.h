@@ -1,6 +1,6 @@
 #pragma once
-// SJF-BSBF's workloads (DESIGN.md section 5): n jobs sampled from the busiest period of the
-// Philly trace as published with the Pollux artifact (philly_jobs.csv: timestamp, duration,
+// SJF-BSBF's workloads (docs/architecture.md section 5.3): n jobs sampled from the busiest period
+// of the Philly trace as published with the Pollux artifact (philly_jobs.csv: timestamp, duration,
 // num_gpus, gpu_time in GPU-seconds, cluster) and annotated with Pollux's six models the way
 // Pollux's own workload generator annotates them (Qiao et al., OSDI 2021, artifact
 // simulator/workload.py, whose thresholds and coin flips are followed here). The rule:

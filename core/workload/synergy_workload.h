@@ -1,7 +1,7 @@
 #pragma once
 // The Synergy paper's production-derived workload (Mohan et al., OSDI 2022, section 5.1;
-// DESIGN.md section 4) as a generator configuration: Philly-derived GPU counts (1 GPU only,
-// or {1, 2, 4, 8, 16} for multi-GPU traces), 10^x-minute durations, Poisson arrivals at a
+// docs/architecture.md section 8.4) as a generator configuration: Philly-derived GPU counts (1 GPU
+// only, or {1, 2, 4, 8, 16} for multi-GPU traces), 10^x-minute durations, Poisson arrivals at a
 // rate in jobs per hour, models by a task split (image, language, speech) over the Synergy
 // catalog, assigned the way the authors' simulator does (each job to the task furthest below
 // its share, round-robin within it; model_assignment.h).

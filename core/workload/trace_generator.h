@@ -19,7 +19,7 @@
 //        is close to the trace's 13,136 s.
 //      SynergyLogUniform: 10^x minutes, x ~ U[1.5, 3] with probability 0.8 else U[3, 4]
 //        (two draws: the branch, then x), as in Synergy's workload (Mohan et al., OSDI
-//        2022, section 6; DESIGN.md section 4): 31.6 minutes to 6.9 days.
+//        2022, section 6; docs/architecture.md section 8.4): 31.6 minutes to 6.9 days.
 //  - model: assignModels(trace, mix, deriveSeed(seed, 4), false) (model_assignment.h), or with
 //    ModelRule::TaskShare the Synergy artifact's deterministic rule assignModelsByTaskShare
 //    over `tasks` and `task_catalog` (no draws).

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "core/workload/model_assignment.h"
-#include "core/workload/number_format.h"
-#include "core/workload/portable_random.h"
+#include "core/util/number_format.h"
+#include "core/util/portable_random.h"
 
 namespace cl {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Trace transforms (DESIGN.md section 1). Each returns a new trace, leaves its input alone,
+// Trace transforms (docs/architecture.md section 8.4). Each returns a new trace, leaves its input alone,
 // appends one human-readable line to Trace::provenance and throws std::invalid_argument
 // with a clear message on invalid parameters. Job order is kept everywhere.
 //

@@ -4,6 +4,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "shared_data.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +15,8 @@
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
 #include "core/model/accumulation_fit.h"
-#include "core/util/data_paths.h"
+#include "core/io/pollux_model_folder.h"
+#include "core/io/builtin_data.h"
 
 using namespace cl;
 
@@ -225,7 +228,7 @@ private slots:
     }
 
     void realPolluxFoldersFit() {
-        if (!std::filesystem::is_directory(pollux("cifar10"))) QSKIP("Pollux models not in ../shared/data");
+        REQUIRE_SHARED_DATA(pollux("cifar10"));
         const std::vector<AccumulationFit> fits = fitPolluxModels(pollux(""));
         QCOMPARE(fits.size(), std::size_t{6});
         for (const auto& f : fits) {

@@ -2,6 +2,7 @@
 // FIFO GPU sharing (what we decided is documented in ftf_order.cpp / antman_mechanism.h).
 #include <QtTest>
 
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 
 using namespace cl;
@@ -32,7 +33,7 @@ SimResult run(const Trace& t, const std::string& policy) {
     none.default_restart_overhead = 0;
     SimOptions o;
     o.conventions.solo_factor = 1.0;
-    return simulate(oneGpu(), t, none, policy, o);
+    return simulatePolicy(oneGpu(), t, none, policy, o);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 #include <QtTest>
 
 #include "core/io/trace_readers.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;

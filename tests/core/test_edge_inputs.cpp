@@ -18,8 +18,9 @@
 #include "core/io/parse_error.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -96,7 +97,7 @@ SimResult runQuietly(const Cluster& c, const Trace& t, const std::string& policy
     static const ProfileSet profiles = builtinProfiles();
     SimOptions o;
     o.record_series = false;
-    return simulate(c, t, profiles, policy, o);
+    return simulatePolicy(c, t, profiles, policy, o);
 }
 
 // What a policy's periodic rounds may cost: one event per round while jobs run, unless its
@@ -304,13 +305,13 @@ private slots:
             SimResult skipped, every;
             std::string skipped_error, every_error;
             try {
-                skipped = simulate(c, t, profiles, p, o);
+                skipped = simulatePolicy(c, t, profiles, p, o);
             } catch (const SimulationError& e) {
                 skipped_error = e.what();
             }
             o.skip_idle_rounds = false;
             try {
-                every = simulate(c, t, profiles, p, o);
+                every = simulatePolicy(c, t, profiles, p, o);
             } catch (const SimulationError& e) {
                 every_error = e.what();
             }

@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(d.cpu_a, 0.115);
         QCOMPARE(d.cpu_b, 2.0);
         QCOMPARE(d.pcie_a, 0.4);
-        // Two 6-core tasks on one 8-core socket: ~30% (seed 002 Fig. 1(a)).
+        // Two 6-core tasks on one 8-core socket: ~30% (multi-agent placement paper, Fig. 1(a)).
         const double cpu = cpuSlowdown(d, input(6, 6, 8, 0, 0));
         QCOMPARE(cpu, 1.0 + 0.115 * 0.75 * std::expm1(1.5));
         QVERIFY(std::fabs(cpu - 1.30030) < 1e-5);
@@ -247,7 +247,8 @@ private slots:
         // The noise is +-0.5%: the fit's relative error is of that order.
         QVERIFY2(n.mape < 0.005 && n.mape > 0.0005, qPrintable(QString::number(n.mape)));
 
-        // Either ablation leaves a clearly larger error (as in the seed's Table III).
+        // Either ablation leaves a clearly larger error (as in the multi-agent placement paper's
+        // Table III).
         for (const auto& samples : {clean, noisy}) {
             const InterferenceFit full = fitInterference(samples, InterferenceFitVariant::Full);
             const InterferenceFit no_cpu = fitInterference(samples, InterferenceFitVariant::WithoutCpu);

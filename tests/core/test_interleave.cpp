@@ -1,7 +1,7 @@
 // core/interleave: Muri's group time (Eq. 1-4 and the built-in profiles' slot rule), best and
 // worst orderings, contention, interleaving efficiency and the teaching view's stage chart,
-// checked against the Muri paper (Zhao et al., SIGCOMM 2022; ../shared/papers/000_*.txt)
-// and DESIGN.md section 3.
+// checked against the Muri paper (Zhao et al., SIGCOMM 2022) and docs/architecture.md
+// section 4.5.
 #include <QtTest>
 
 #include <algorithm>
@@ -16,7 +16,7 @@
 #include "core/interleave/stage_jobs.h"
 #include "core/interleave/stage_schedule.h"
 #include "core/model/model_profile.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 
 using namespace cl;
 
@@ -47,7 +47,8 @@ const GpuCountProfile& builtin(const std::string& model, int gpus) {
 // perfect overlap with (2, 1) then forces B = D = (1, 2).
 const std::vector<double> kFig4A{2, 1}, kFig4B{1, 2}, kFig4C{2, 1}, kFig4D{1, 2};
 
-// Paper Fig. 6 (k = 4; resources storage, CPU, GPU, network as in DESIGN.md section 3):
+// Paper Fig. 6 (k = 4; resources storage, CPU, GPU, network as in docs/architecture.md
+// section 4.5):
 // "job A spends two time units on CPU and one time unit on each other resource type; job B
 // spends two time units on GPU and one time unit on each other resource type".
 const std::vector<double> kFig6A{1, 2, 1, 1}, kFig6B{1, 1, 2, 1};
@@ -241,8 +242,8 @@ private slots:
     }
 
     // Table 2: ShuffleNet + A2C + GPT-2 + VGG16 on 16 GPUs, total normalised throughput 2.00.
-    // DESIGN's convention: solo = profile iteration time x 1.015, group time = best-ordering
-    // slot time x 1.37/1.015; sum of solo / group = 2.00 +- 0.02.
+    // The convention of docs/architecture.md section 4.5: solo = profile iteration time x 1.015,
+    // group time = best-ordering slot time x 1.37/1.015; sum of solo / group = 2.00 +- 0.02.
     void table2FourJobs() {
         const char* names[] = {"shufflenet_v2_x1_0", "a2c", "gpt2", "vgg16"};
         Jobs stages;

@@ -2,6 +2,8 @@
 // exact write-then-read round trips.
 #include <QtTest>
 
+#include "shared_data.h"
+
 #include <filesystem>
 #include <string>
 
@@ -128,9 +130,7 @@ private slots:
         QCOMPARE(c.racks().size(), std::size_t(2));
 
         const std::string real = shared("muri-traces/cluster_n8g8.csv");
-        if (!std::filesystem::exists(real))
-            QSKIP(qPrintable("shared data not found: " + QString::fromStdString(real) +
-                             " (see DESIGN.md section 10)"));
+        REQUIRE_SHARED_DATA(real);
         Cluster n8g8 = readCluster(real);
         QCOMPARE(n8g8.servers.size(), std::size_t(8));
         QCOMPARE(n8g8.totalGpus(), 64);

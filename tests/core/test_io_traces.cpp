@@ -1,6 +1,9 @@
 // Trace readers and writers (core/io): one small hand-written fixture per format, the real
-// samples in ../shared/data where that format exists there, broken inputs, round trips.
+// samples of the public datasets (docs/architecture.md section 10) where that format exists
+// there, broken inputs, round trips.
 #include <QtTest>
+
+#include "shared_data.h"
 
 #include <chrono>
 #include <cmath>
@@ -31,13 +34,6 @@ std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
 
-// Shared data stays outside the repository; a checkout without it skips these tests.
-#define REQUIRE_SHARED(path)                                                                 \
-    do {                                                                                     \
-        if (!std::filesystem::exists(path))                                                  \
-            QSKIP(qPrintable(QString("shared data not found: %1 (see DESIGN.md section 10)") \
-                                 .arg(QString::fromStdString(path))));                       \
-    } while (0)
 
 
 
@@ -150,7 +146,7 @@ private slots:
 
     void muriRealTraces() {
         const std::string path = shared("muri-traces/trace1.csv");
-        REQUIRE_SHARED(path);
+        REQUIRE_SHARED_DATA(path);
         const ProfileSet models = muriModels();
         TraceReadOptions opts;
         opts.profiles = &models;  // every model of the artifact traces is a built-in one
@@ -279,7 +275,7 @@ private slots:
     // Reading speed is measured in bench/ (BM_ReadPhillyCsv), not asserted here.
     void polluxPhillyRealFile() {
         const std::string path = shared("philly/philly_jobs.csv");
-        REQUIRE_SHARED(path);
+        REQUIRE_SHARED_DATA(path);
         Trace t = readPolluxPhillyCsv(path);
         QCOMPARE(t.jobs.size(), std::size_t(82247));
         QCOMPARE(t.firstSubmit(), 0.0);
@@ -299,7 +295,7 @@ private slots:
         QCOMPARE(t.jobs[0].iterations, 0.0);
 
         const std::string real = shared("pollux/workloads/workload-1.csv");
-        REQUIRE_SHARED(real);
+        REQUIRE_SHARED_DATA(real);
         Trace w = readTrace(real);
         QCOMPARE(w.jobs.size(), std::size_t(160));
         for (const Job& j : w.jobs) QVERIFY(!j.model.empty() && j.gpus >= 1);
@@ -417,7 +413,7 @@ private slots:
 
     void realTraceRoundTrips() {
         const std::string path = shared("muri-traces/trace1.csv");
-        REQUIRE_SHARED(path);
+        REQUIRE_SHARED_DATA(path);
         const Trace t = readMuriTraceCsv(path);
         QTemporaryDir dir;
         const std::string json = dir.filePath("t.json").toStdString();

@@ -2,6 +2,8 @@
 // max-group-size of them; invariants on every run; behaviour of the presets.
 #include <QtTest>
 
+#include "shared_data.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -11,10 +13,11 @@
 #include "core/matching/max_weight_matching.h"
 #include "core/matching/type_compressed_matching.h"
 #include "core/policies/muri_grouping.h"
-#include "core/workload/portable_random.h"
+#include "core/util/portable_random.h"
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -66,7 +69,7 @@ double avgJct(const Cluster& c, const Trace& t, const ProfileSet& p, const std::
     SimOptions o;
     o.conventions = conv;
     o.record_segments = false;
-    return simulate(c, t, p, policy, o).summary.avg_jct;
+    return simulatePolicy(c, t, p, policy, o).summary.avg_jct;
 }
 
 }  // namespace
@@ -97,7 +100,7 @@ private slots:
                      {"muri-l-worst-order", 4}, {"muri-l-noise=0.3", 4}}) {
                 SimOptions o;
                 o.conventions = conv;
-                SimResult r = simulate(c, t, profiles, policy, o);
+                SimResult r = simulatePolicy(c, t, profiles, policy, o);
                 checkSharing(c, r, cap);
             }
         }
@@ -167,20 +170,20 @@ private slots:
     }
 
     void invariantsOnTheSharedTraces() {
-        if (!std::filesystem::exists(kMuri + "/trace3.csv")) QSKIP("shared Muri traces absent");
+        REQUIRE_SHARED_DATA(kMuri + "/trace3.csv");
         Cluster c = readMuriClusterSpecCsv(kMuri + "/cluster_n8g8.csv");
         ProfileSet p = builtinProfiles();
         for (const char* name : {"trace3", "trace3_pr"}) {
             Trace t = readMuriTraceCsv(kMuri + "/" + name + ".csv");
             SimOptions o;
             o.conventions = Conventions::muriArtifact();
-            checkSharing(c, simulate(c, t, p, "muri-s", o), 4);
-            checkSharing(c, simulate(c, t, p, "muri-l", o), 4);
+            checkSharing(c, simulatePolicy(c, t, p, "muri-s", o), 4);
+            checkSharing(c, simulatePolicy(c, t, p, "muri-l", o), 4);
         }
     }
 
     void muriBeatsTheBaselinesUnderCleanConventions() {
-        if (!std::filesystem::exists(kMuri + "/trace3.csv")) QSKIP("shared Muri traces absent");
+        REQUIRE_SHARED_DATA(kMuri + "/trace3.csv");
         Cluster c = readMuriClusterSpecCsv(kMuri + "/cluster_n8g8.csv");
         ProfileSet p = builtinProfiles();
         Trace t = readMuriTraceCsv(kMuri + "/trace3.csv");

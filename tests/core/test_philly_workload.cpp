@@ -3,6 +3,8 @@
 // against an extra.sjf_bsbf profile set.
 #include <QtTest>
 
+#include "shared_data.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
 #include "core/sim/job_resolution.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/workload/philly_busiest_workload.h"
 
@@ -348,7 +351,7 @@ private slots:
 
     void polluxWorkloadsResolveAndRun() {
         const std::string dir = std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/pollux/workloads";
-        if (!std::filesystem::exists(dir + "/workload-1.csv")) QSKIP("shared Pollux workloads not present");
+        REQUIRE_SHARED_DATA(dir + "/workload-1.csv");
         const ProfileSet profiles = parseProfilesJson(profileJson(), "test");
         const std::map<std::string, double> train{{"bert", 100000},     {"cifar10", 200000}, {"deepspeech2", 300000},
                                                   {"imagenet", 400000}, {"ncf", 500000},     {"yolov3", 600000}};
@@ -369,7 +372,7 @@ private slots:
         QCOMPARE(t.jobs[0].id, std::string("cifar10-0"));
         QCOMPARE(t.jobs[0].batch_size, 2048);
         QCOMPARE(resolveJob(t.jobs[0], 0, profiles, Conventions::clean()).iterations, std::ceil(200000.0 / 2048));
-        const SimResult res = simulate(servers(16, 4), t, profiles, "fifo");
+        const SimResult res = simulatePolicy(servers(16, 4), t, profiles, "fifo");
         QCOMPARE(res.summary.completed, static_cast<int>(t.jobs.size()));
     }
 
@@ -443,7 +446,7 @@ private slots:
     }
 
     void realPhillyTrace() {
-        if (!std::filesystem::exists(sharedPhilly())) QSKIP("shared philly_jobs.csv not present");
+        REQUIRE_SHARED_DATA(sharedPhilly());
         const auto rows = readPhillyJobRows(sharedPhilly());
         QCOMPARE(rows.size(), std::size_t(82247));
         const PhillyWindow win = findBusiestWindow(rows, 8);

@@ -1,15 +1,15 @@
-// Topology-aware placement of data-parallel jobs (issue 10): the workload generator, the four
-// placement policies at server and device level, per-pod forwarding, and step times from
-// interference and bottleneck bandwidths computed by hand on a fat-tree(4) of Power8-like
-// servers (2 sockets x 8 cores, one GPU group of 2 GPUs per socket, PCIe 128 Gbps).
+// Topology-aware placement of data-parallel jobs (docs/architecture.md section 6): the workload
+// generator, the four placement policies at server and device level, per-pod forwarding, and step
+// times from interference and bottleneck bandwidths computed by hand on a fat-tree(4) of
+// Power8-like servers (2 sockets x 8 cores, one GPU group of 2 GPUs per socket, PCIe 128 Gbps).
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "core/placement/placement_simulator.h"
-#include "core/topology/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
+#include "core/model/topology_cluster.h"
 
 using namespace cl;
 

@@ -8,8 +8,9 @@
 #include <map>
 
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -112,34 +113,34 @@ private slots:
     // Hand-computed (see the comments) on the three-job scenario; exact values.
     void fifoBackfillsButNeverPreempts() {
         // J0 0-4; J1 4-9 (first in line); J2 9-12.
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "fifo", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "fifo", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{4, 8, 10}));
     }
     void sjfTakesTheShortestWaitingJob() {
         // At 4: J2 (3 s) before J1 (5 s): J2 4-7, J1 7-12.
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "sjf", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "sjf", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{4, 11, 5}));
     }
     void srtfKeepsTheJobWithLessTimeLeft() {
         // At 2: J0 has 2 s left < J2's 3 s, so J0 keeps its GPUs; then J2 4-7, J1 7-12.
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "srtf", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "srtf", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{4, 11, 5}));
     }
     void srsfWeighsRemainingTimeByGpus() {
         // At 2: J2's service 3 < J0's 2 s x 2 GPUs = 4: J0 is preempted, J2 2-5, J0 5-7, J1 7-12.
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "srsf", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "srsf", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{7, 11, 3}));
         QCOMPARE(r.jobs[0].preemptions, 1);
     }
     void lasRunsTheLeastServedJob() {
         // At 1: J1 (0 s served) preempts J0; at 2: J2 preempts J1 and runs 2-5; the tie J1/J0
         // (1 s each) keeps the previous order: J1 5-9, J0 9-12.
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "las", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "las", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{12, 8, 3}));
     }
     void las2dRunsTheLeastGpuServedJob() {
         // Same choices as LAS here (served GPU-seconds 2 vs 0 at 1; 2, 2, 0 at 2).
-        auto r = simulate(oneServer(2), threeJobs(), noProfiles(0), "las2d", exact("clean"));
+        auto r = simulatePolicy(oneServer(2), threeJobs(), noProfiles(0), "las2d", exact("clean"));
         QCOMPARE(jcts(r), (std::vector<double>{12, 8, 3}));
     }
     void tiresiasDemotesAt3250GpuSeconds() {
@@ -148,7 +149,7 @@ private slots:
         Trace t;
         t.jobs = {job("J0", 0, 1, 5000), job("J1", 100, 1, 1000), job("J2", 200, 1, 4000)};
         for (const char* conv : {"clean", "muri-artifact"}) {
-            auto r = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact(conv));
+            auto r = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact(conv));
             QCOMPARE(jcts(r), (std::vector<double>{9250, 4150, 9800}));
         }
     }
@@ -159,8 +160,8 @@ private slots:
         Trace t;
         t.jobs.push_back(job("long", 0, 1, 5000));
         for (int i = 0; i < 40; ++i) t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
-        auto clean = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
-        auto artifact = simulate(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
+        auto clean = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
+        auto artifact = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
         QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
         QCOMPARE(artifact.jobs[0].end, 3250.0 + 40 * 1000.0 + 1750.0);
         QCOMPARE(clean.jobs[0].end, 38000.0);
@@ -172,7 +173,7 @@ private slots:
         Cluster c = oneServer(3);
         Trace t;
         t.jobs = {job("J0", 1000, 3, 3250), job("J1", 1000.5, 3, 10)};
-        auto r = simulate(c, t, noProfiles(0), "tiresias", exact("clean"));
+        auto r = simulatePolicy(c, t, noProfiles(0), "tiresias", exact("clean"));
         QCOMPARE(r.jobs[0].preemptions, 1);
         QVERIFY(std::fabs(r.jobs[1].first_start - (1000 + 3250.0 / 3)) < 1e-6);
     }
@@ -185,7 +186,7 @@ private slots:
         for (int i = 0; i < 2; ++i) c.servers.push_back(oneServer(4).servers[0]);
         Trace t;
         t.jobs = {job("X", 0, 2, 5), job("B", 0, 2, 1000), job("Y", 0, 2, 1000), job("C", 7, 4, 10)};
-        auto r = simulate(c, t, noProfiles(1), "srtf", exact("clean"));
+        auto r = simulatePolicy(c, t, noProfiles(1), "srtf", exact("clean"));
         int moves = r.jobs[1].restarts + r.jobs[2].restarts - 2;  // beyond the first start
         QCOMPARE(moves, 1);
         QCOMPARE(r.jobs[3].queueing_delay, 0.0);
@@ -195,7 +196,7 @@ private slots:
         Trace t;
         t.jobs = {job("a", 0, 1, 10), job("b", 0, 1, 990)};
         Cluster c = oneServer(2);
-        auto r = simulate(c, t, noProfiles(0), "fifo", exact("clean"));
+        auto r = simulatePolicy(c, t, noProfiles(0), "fifo", exact("clean"));
         QCOMPARE(r.summary.median_jct, 500.0);
     }
 
@@ -204,13 +205,13 @@ private slots:
         t.jobs = {job("bad", 0, 1, 10)};
         t.jobs[0].iteration_time = std::numeric_limits<double>::quiet_NaN();
         try {
-            simulate(oneServer(1), t, noProfiles(0), "srtf");
+            simulatePolicy(oneServer(1), t, noProfiles(0), "srtf");
             QFAIL("expected SimulationError");
         } catch (const SimulationError& e) {
             QVERIFY(QString(e.what()).contains("bad"));
         }
         t.jobs[0] = job("neg", 0, 1, -5);
-        QVERIFY_THROWS_EXCEPTION(SimulationError, simulate(oneServer(1), t, noProfiles(0), "srtf"));
+        QVERIFY_THROWS_EXCEPTION(SimulationError, simulatePolicy(oneServer(1), t, noProfiles(0), "srtf"));
     }
 
     // The two convention sets differ in how restart overhead is paid (10 s here, SRTF, 1 GPU):
@@ -219,8 +220,8 @@ private slots:
     void conventionsGiveDifferentExactJcts() {
         Trace t;
         t.jobs = {job("J0", 0, 1, 100), job("J1", 10, 1, 20), job("J2", 20, 1, 50)};
-        auto clean = simulate(oneServer(1), t, noProfiles(10), "srtf", exact("clean"));
-        auto artifact = simulate(oneServer(1), t, noProfiles(10), "srtf", exact("muri-artifact"));
+        auto clean = simulatePolicy(oneServer(1), t, noProfiles(10), "srtf", exact("clean"));
+        auto artifact = simulatePolicy(oneServer(1), t, noProfiles(10), "srtf", exact("muri-artifact"));
         // clean: J1 10-40 (10 s restart), J2 40-100, J0 resumes 100-210.
         QCOMPARE(jcts(clean), (std::vector<double>{210, 30, 80}));
         // artifact: J1 10-40 (the arrival at 20 costs it 10 s), J2 40-90, J0 90-190.
@@ -232,14 +233,14 @@ private slots:
         t.jobs = {job("J0", 0, 1, 1000)};
         SimOptions o = exact("clean");
         o.conventions.solo_factor = 1.015;
-        auto r = simulate(oneServer(1), t, noProfiles(0), "fifo", o);
+        auto r = simulatePolicy(oneServer(1), t, noProfiles(0), "fifo", o);
         QCOMPARE(r.jobs[0].jct, 1015.0);
     }
 
     void zeroLengthJobsFinishOnArrival() {
         Trace t;
         t.jobs = {job("empty", 5, 1, 0), job("J", 0, 1, 10)};
-        auto r = simulate(oneServer(1), t, noProfiles(0), "fifo", exact("clean"));
+        auto r = simulatePolicy(oneServer(1), t, noProfiles(0), "fifo", exact("clean"));
         QCOMPARE(r.jobs[0].jct, 0.0);
         QCOMPARE(r.jobs[1].jct, 10.0);
     }
@@ -248,7 +249,7 @@ private slots:
         Trace t;
         t.jobs = {job("huge", 0, 16, 10)};
         try {
-            simulate(oneServer(8), t, noProfiles(0), "fifo");
+            simulatePolicy(oneServer(8), t, noProfiles(0), "fifo");
             QFAIL("expected SimulationError");
         } catch (const SimulationError& e) {
             QVERIFY(QString(e.what()).contains("huge"));
@@ -258,7 +259,7 @@ private slots:
 
     void rejectsUnknownPolicyListingValidOnes() {
         try {
-            simulate(oneServer(1), threeJobs(), noProfiles(0), "srtff");
+            simulatePolicy(oneServer(1), threeJobs(), noProfiles(0), "srtff");
             QFAIL("expected invalid_argument");
         } catch (const std::invalid_argument& e) {
             QVERIFY(QString(e.what()).contains("srtff"));
@@ -277,7 +278,7 @@ private slots:
         j.model = "resnet18";
         j.iteration_time = 0.0;  // the profile's iteration and stage times
         t.jobs = {j};
-        const SimResult r = simulate(cluster, t, profiles, "fifo", SimOptions{});
+        const SimResult r = simulatePolicy(cluster, t, profiles, "fifo", SimOptions{});
         QVERIFY(!r.series.empty());
         const TimeSample& s = r.series.front();
         const GpuCountProfile* p = profiles.find("resnet18")->at(8);
@@ -298,7 +299,7 @@ private slots:
         const Cluster cluster = builtinCluster("muri-testbed-64");
         const Trace trace = demoTrace();
         for (const char* policy : {"muri-s", "muri-l", "srtf"}) {
-            const SimResult r = simulate(cluster, trace, profiles, policy, SimOptions{});
+            const SimResult r = simulatePolicy(cluster, trace, profiles, policy, SimOptions{});
             double most = 0.0;
             for (const TimeSample& s : r.series) {
                 most = std::max(most, s.gpu_utilization);
@@ -320,8 +321,8 @@ private slots:
         g.max_gpus = 16;
         Trace t = generate(g, &profiles);
         Cluster c = builtinCluster("muri-testbed-64");
-        auto a = simulate(c, t, profiles, "srtf");
-        auto b = simulate(c, t, profiles, "srtf");
+        auto a = simulatePolicy(c, t, profiles, "srtf");
+        auto b = simulatePolicy(c, t, profiles, "srtf");
         QCOMPARE(jcts(a), jcts(b));
         QCOMPARE(a.segments.size(), b.segments.size());
     }
@@ -340,7 +341,7 @@ private slots:
         for (const std::string conv : {"clean", "muri-artifact"}) {
             for (const std::string& order : orderNames()) {
                 for (const std::string placement : {"", "+firstfit", "+count"}) {
-                    auto r = simulate(c, t, profiles, order + placement, exact(conv));
+                    auto r = simulatePolicy(c, t, profiles, order + placement, exact(conv));
                     checkInvariants(c, t, r, profiles, conv == "clean");
                 }
             }
@@ -358,7 +359,7 @@ private slots:
         SimOptions o;
         int calls = 0;
         o.progress = [&](double) { return ++calls < 2; };
-        auto r = simulate(builtinCluster("muri-testbed-64"), t, profiles, "srtf", o);
+        auto r = simulatePolicy(builtinCluster("muri-testbed-64"), t, profiles, "srtf", o);
         QVERIFY(r.cancelled);
         QVERIFY(r.summary.completed < static_cast<int>(t.jobs.size()));
     }

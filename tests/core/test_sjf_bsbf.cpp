@@ -1,5 +1,5 @@
 // SJF-BSBF: Theorem 1's pair test, Algorithm 2's sub-batch search and the sharing mechanisms
-// (DESIGN.md section 5).
+// (docs/architecture.md section 4.7).
 #include <QtTest>
 
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "core/model/accumulation_speed.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/sharing_benefit.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 
 using namespace cl;
@@ -64,16 +65,14 @@ Job job(const std::string& id, double submit, int gpus, const std::string& model
 
 // A trace's duration is then exactly the job's solo run time (clean conventions slow solo
 // jobs by Muri's 1.015 otherwise).
-SimOptions exactOptions(double xi = 0.0) {
+SimOptions exactOptions() {
     SimOptions o;
     o.conventions.solo_factor = 1.0;
-    o.tuning.interference = xi;
     return o;
 }
 
 SimResult run(const Cluster& c, const Trace& t, const std::string& policy, double xi = 0.0) {
-    SimOptions o = exactOptions(xi);
-    return simulate(c, t, testProfiles(), policy, o);
+    return simulatePolicy(c, t, testProfiles(), policy, exactOptions(), SchedulerTuning{.interference = xi});
 }
 
 Trace randomTrace(unsigned seed, int n, int max_gpus) {
@@ -114,7 +113,7 @@ class TestSjfBsbf : public QObject {
     Q_OBJECT
 
 private slots:
-    // Theorem 1, DESIGN.md section 5: sequential = 2 P_R + P_N; shared = 2 xi_N P_N + P_R -
+    // Theorem 1, docs/architecture.md section 4.7: sequential = 2 P_R + P_N; shared = 2 xi_N P_N + P_R -
     // xi_N P_N / xi_R when N finishes first, else 2 xi_R P_R + P_N - xi_R P_R / xi_N.
     void theoremStartNow() {
         PairTimes p{100.0, 50.0, 1.8, 1.8};  // N first: 90 <= 180
@@ -339,20 +338,18 @@ private slots:
         p.models["small"].extra["sjf_bsbf"]["interference"] = {{"small", 1.2}};
         Trace t;
         t.jobs = {job("long", 0, 4, "small", 10000), job("short", 10, 4, "small", 500)};
-        SimResult r = simulate(servers(1), t, p, "sjf-bsbf", exactOptions());
+        SimResult r = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions());
         QVERIFY(std::abs(r.jobs[1].jct - 500 * 1.2) < 1e-6);
         // A constant ratio overrides the matrix.
-        SimOptions o = exactOptions(2.0);
-        SimResult c = simulate(servers(1), t, p, "sjf-bsbf", o);
+        SimResult c = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions(), SchedulerTuning{.interference = 2.0});
         QVERIFY(std::abs(c.jobs[1].jct - 500 * 2.0) < 1e-6);
     }
 
     void badRatioIsRefused() {
-        SimOptions o;
-        o.tuning.interference = 0.5;
         Trace t;
         t.jobs = {job("a", 0, 1, "small", 10)};
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulate(servers(1), t, testProfiles(), "sjf-bsbf", o));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulatePolicy(servers(1), t, testProfiles(), "sjf-bsbf", {},
+                                                                       SchedulerTuning{.interference = 0.5}));
     }
 };
 

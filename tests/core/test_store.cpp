@@ -26,11 +26,12 @@
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/sqlite_db.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 
@@ -344,7 +345,7 @@ Trace smallTrace(std::size_t n) {
 }
 
 SimResult smallSimulation(const Trace& trace) {
-    return simulate(builtinCluster("muri-testbed-64"), trace, builtinProfiles(), "srtf");
+    return simulatePolicy(builtinCluster("muri-testbed-64"), trace, builtinProfiles(), "srtf");
 }
 
 // A result with every kind of value: an unfinished job with NaN times, a started but
@@ -819,8 +820,8 @@ private slots:
         QCOMPARE(resolved.cluster.servers.size(), std::size_t(12));
         QCOMPARE(resolved.trace.jobs.size(), std::size_t(30));
         QCOMPARE(resolved.policy, std::string("muri-s"));
-        QCOMPARE(resolved.options.tuning.max_group_size, 2);
-        QCOMPARE(resolved.options.tuning.interference, 1.25);
+        QCOMPARE(resolved.tuning.max_group_size, 2);
+        QCOMPARE(resolved.tuning.interference, 1.25);
         for (const Job& j : resolved.trace.jobs) QVERIFY(j.gpus <= 8);
     }
 

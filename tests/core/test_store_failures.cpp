@@ -24,7 +24,7 @@
 
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 

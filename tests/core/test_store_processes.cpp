@@ -25,10 +25,11 @@
 #include <unistd.h>
 
 #include "core/io/trace_readers.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 
@@ -410,7 +411,7 @@ private slots:
         // Earlier runs, stored (and the store closed) before the fork.
         const Trace trace = sweepTrace();
         const SimResult earlier =
-            simulate(builtinCluster("muri-testbed-64"), trace, builtinProfiles(), "srtf");
+            simulatePolicy(builtinCluster("muri-testbed-64"), trace, builtinProfiles(), "srtf");
         SimResult earlier_fake = fakeResult(5000);
         earlier_fake.policy = "tiresias";
         std::int64_t earlier_run = 0, earlier_fake_run = 0, killed_scenario = 0;

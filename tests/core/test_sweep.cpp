@@ -3,13 +3,15 @@
 // comparison of the direct results to the last bit.
 #include <QtTest>
 
+#include "shared_data.h"
+
 #include <filesystem>
 
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/metrics/comparison.h"
 #include "core/store/scenario_runner.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
 
@@ -27,8 +29,7 @@ class TestSweep : public QObject {
 
 private slots:
     void initTestCase() {
-        if (!std::filesystem::exists(kDir + "/trace3.csv"))
-            QSKIP("../shared/data/muri-traces is absent; the sweep test needs trace3");
+        REQUIRE_SHARED_DATA(kDir + "/trace3.csv");
     }
 
     void sweepEqualsDirectRunsAndComparesExactly() {
@@ -75,9 +76,8 @@ private slots:
                     Trace t = scaleLoad(trace, load);
                     assignModels(t, profiles.modelNames(), seed, false);
                     SimOptions o;
-                    o.tuning.seed = seed;
                     o.record_segments = false;
-                    SimResult d = simulate(cluster, t, profiles, policy, o);
+                    SimResult d = simulatePolicy(cluster, t, profiles, policy, o, SchedulerTuning{.seed = seed});
                     QCOMPARE(s.summary.avg_jct, d.summary.avg_jct);
                     QCOMPARE(s.summary.makespan, d.summary.makespan);
                     QCOMPARE(s.summary.p99_jct, d.summary.p99_jct);

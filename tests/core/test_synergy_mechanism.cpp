@@ -11,14 +11,15 @@
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/synergy_opt_ilp.h"
 #include "core/policies/synergy_packing.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 
 using namespace cl;
 
 namespace {
 
-// DESIGN.md section 4's rows for the models the tests use (per GPU; memory >= 62.5 GB unless
-// a row says otherwise; image and speech models 0.1 at 20.83 GB).
+// The Synergy artifact's rows (data/README.md) for the models the tests use (per GPU; memory
+// >= 62.5 GB unless a row says otherwise; image and speech models 0.1 at 20.83 GB).
 SensitivityMatrix matrixFromCpuRow(const std::vector<double>& row, bool insensitive_to_low_memory) {
     SensitivityMatrix m = SensitivityMatrix::flat(synergyCpuLevels(), synergyMemoryLevelsGb());
     for (std::size_t c = 0; c < row.size(); ++c)
@@ -96,15 +97,15 @@ class TestSynergyMechanism : public QObject {
 private slots:
     void tablesOneToThreePairSensitiveWithInsensitiveJobs() {
         // Paper section 2.1: two servers of 8 GPUs / 24 CPUs / 500 GB; J1 ResNet-18, J2 M5,
-        // J3 Transformer, J4 GNMT, 4 GPUs each. The paper's Table 3 is hand-made (DESIGN.md
-        // section 4): we test its direction, not its numbers.
+        // J3 Transformer, J4 GNMT, 4 GPUs each. The paper's Table 3 is hand-made: we test its
+        // direction, not its numbers.
         const Cluster c = servers(2);
         Trace t;
         t.jobs = {job("J1", "resnet18", 4, 0, 3600), job("J2", "m5", 4, 0, 3600),
                   job("J3", "transformer", 4, 0, 3600), job("J4", "gnmt", 4, 0, 3600)};
         const ProfileSet p = testProfiles();
-        SimResult tune = simulate(c, t, p, "fifo+tune", cleanOptions());
-        SimResult prop = simulate(c, t, p, "fifo+proportional", cleanOptions());
+        SimResult tune = simulatePolicy(c, t, p, "fifo+tune", cleanOptions());
+        SimResult prop = simulatePolicy(c, t, p, "fifo+proportional", cleanOptions());
         std::map<int, int> server;  // job -> server at t = 0
         for (const auto& s : tune.segments)
             if (s.t0 == 0) server[s.job] = serverOf(c, s.gpu);
@@ -139,7 +140,7 @@ private slots:
                                  600 + static_cast<double>(rng() % 20000)));
         }
         for (const std::string policy : {"fifo+tune", "srtf+tune", "las+tune", "fifo+greedy", "fifo+proportional"}) {
-            SimResult r = simulate(c, t, p, policy, cleanOptions());
+            SimResult r = simulatePolicy(c, t, p, policy, cleanOptions());
             QCOMPARE(r.summary.completed, 120);
             for (const auto& a : r.allocations) QVERIFY2(a.speedup >= 1.0 - 1e-9, policy.c_str());
             for (const auto& s : r.series) {
@@ -274,8 +275,8 @@ private slots:
         Trace t;
         for (int i = 0; i < 8; ++i) t.jobs.push_back(job(std::to_string(i), "resnet18", 1, 0, 3600));
         const ProfileSet p = testProfiles();
-        SimResult greedy = simulate(c, t, p, "fifo+greedy", cleanOptions());
-        SimResult tune = simulate(c, t, p, "fifo+tune", cleanOptions());
+        SimResult greedy = simulatePolicy(c, t, p, "fifo+greedy", cleanOptions());
+        SimResult tune = simulatePolicy(c, t, p, "fifo+tune", cleanOptions());
         int greedy_started = 0, tune_started = 0;
         for (const auto& j : greedy.jobs) greedy_started += j.first_start == 0;
         for (const auto& j : tune.jobs) tune_started += j.first_start == 0;
@@ -292,8 +293,8 @@ private slots:
         for (int i = 0; i < 60; ++i)
             t.jobs.push_back(job(std::to_string(i), models[rng() % 4], 1, double(rng() % 40000),
                                  100 + double(rng() % 9000)));
-        SimResult prop = simulate(c, t, p, "fifo+proportional", cleanOptions());
-        SimResult excl = simulate(c, t, p, "fifo", cleanOptions());
+        SimResult prop = simulatePolicy(c, t, p, "fifo+proportional", cleanOptions());
+        SimResult excl = simulatePolicy(c, t, p, "fifo", cleanOptions());
         QCOMPARE(prop.summary.avg_jct, excl.summary.avg_jct);
     }
 
@@ -308,14 +309,14 @@ private slots:
         t.jobs[0].iterations = t.jobs[1].iterations = 1666;
         SimOptions o;
         o.conventions = Conventions::synergyArtifact();
-        SimResult r = simulate(c, t, p, "fifo+proportional", o);
+        SimResult r = simulatePolicy(c, t, p, "fifo+proportional", o);
         QCOMPARE(r.jobs[0].end, 1200.0);
         QCOMPARE(r.jobs[1].first_start, 300.0);
         QCOMPARE(r.jobs[1].end, 1500.0);
         QCOMPARE(r.jobs[1].jct, 1400.0);
         // At its best-case demand (6 cores, 187.5 GB) M5 runs 2.5x: floor(300 / 0.24) = 1250
         // iterations a round, done in the 2nd.
-        SimResult g = simulate(c, t, p, "fifo+greedy", o);
+        SimResult g = simulatePolicy(c, t, p, "fifo+greedy", o);
         QCOMPARE(g.jobs[0].end, 600.0);
     }
 
@@ -327,7 +328,7 @@ private slots:
         o.conventions = Conventions::synergyArtifact();
         o.measure_first = 1;
         o.measure_last = 2;
-        SimResult r = simulate(c, t, testProfiles(), "fifo+tune", o);
+        SimResult r = simulatePolicy(c, t, testProfiles(), "fifo+tune", o);
         QCOMPARE(r.summary.jobs, 2);
         QCOMPARE(r.summary.completed, 2);
         QVERIFY(!r.jobs[3].completed);
@@ -341,7 +342,7 @@ private slots:
         SimOptions o;
         o.conventions = Conventions::synergyArtifact();
         try {
-            simulate(servers(1), t, testProfiles(), "fifo+tune", o);
+            simulatePolicy(servers(1), t, testProfiles(), "fifo+tune", o);
             QFAIL("expected an error");
         } catch (const SimulationError& e) {
             QVERIFY2(QString(e.what()).contains("slow") && QString(e.what()).contains("longer than a round"), e.what());
@@ -353,7 +354,7 @@ private slots:
         o.conventions = Conventions::synergyArtifact();
         Trace t;
         t.jobs = {job("a", "gnmt", 1, 0, 10)};
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulate(servers(1), t, testProfiles(), "fifo", o));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulatePolicy(servers(1), t, testProfiles(), "fifo", o));
     }
 };
 

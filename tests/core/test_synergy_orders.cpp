@@ -24,8 +24,8 @@ SensitivityMatrix grid(double (*w)(double cpus, double memory_gb)) {
     return m;
 }
 
-// DESIGN.md section 4: resnet18 (best 9 CPUs, 62.5 GB per GPU), gnmt (flat: best 1 CPU,
-// 20.83 GB); two made-up shapes for tetris: cpuhog (best 6 CPUs, 20.83 GB) and memhog
+// The Synergy artifact's matrices (data/README.md): resnet18 (best 9 CPUs, 62.5 GB per GPU), gnmt
+// (flat: best 1 CPU, 20.83 GB); two made-up shapes for tetris: cpuhog (best 6 CPUs, 20.83 GB) and memhog
 // (best 1 CPU, 125 GB).
 ProfileSet profiles() {
     auto add = [](ProfileSet& set, const std::string& name, const SensitivityMatrix& m) {

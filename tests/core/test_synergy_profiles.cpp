@@ -1,4 +1,4 @@
-// Synergy's built-in profile set (data/profiles/synergy.json, DESIGN.md section 4) and
+// Synergy's built-in profile set (data/profiles/synergy.json, docs/architecture.md section 4.6) and
 // optimistic profiling (Mohan et al., OSDI 2022, section 3.1): the file states the published
 // matrices cell for cell, malformed sections are reported by model and field, and the CPU
 // search + cache model rebuild every matrix within the paper's 3% from a few measurements.
@@ -14,8 +14,8 @@
 #include "core/io/profile_io.h"
 #include "core/model/optimistic_profiling.h"
 #include "core/model/sensitivity.h"
-#include "core/util/data_paths.h"
-#include "core/workload/portable_random.h"
+#include "core/io/builtin_data.h"
+#include "core/util/portable_random.h"
 #include "error_capture.h"
 
 using namespace cl;
@@ -43,8 +43,9 @@ SensitivityMatrix matrixOf(const std::string& model) {
     return sensitivityOf(*p).value();
 }
 
-// DESIGN.md section 4, written out independently of the data file: the throughput at CPU
-// levels 1,2,3,4,5,6,9,12,24 with memory >= 62.5 GB, then the stated exceptions.
+// The Synergy artifact's matrices as data/README.md states them, written out independently of the
+// data file: the throughput at CPU levels 1,2,3,4,5,6,9,12,24 with memory >= 62.5 GB, then the
+// stated exceptions.
 double expectedCell(const std::string& model, double cpus, double memory_gb) {
     static const std::map<std::string, std::vector<double>> rows = {
         {"resnet18", {.37, .72, 1, 1.3, 1.53, 1.75, 2.4, 2.4, 2.4}},
@@ -265,7 +266,8 @@ private slots:
         expectError(cacheErr(R"({"starved_throughput": 0})"),
                     {"model 'bad'", "extra.synergy.cache.starved_throughput", "positive"});
         expectError(cacheErr("[1, 2]"), {"model 'bad'", "extra.synergy.cache", "object"});
-        // The cache section is optional and its keys default (DESIGN: an insensitive job).
+        // The cache section is optional and its keys default (docs/architecture.md section 5.2: an
+        // insensitive job).
         QVERIFY(!cacheModelOf(badModel(section("[1, 2]", "[10, 20]", kRows2x2))).has_value());
         const CacheModel defaults =
             cacheModelOf(badModel(section("[1, 2]", "[10, 20]", kRows2x2, "{}"))).value();

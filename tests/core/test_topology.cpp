@@ -10,7 +10,7 @@
 #include "core/io/layout_io.h"
 #include "core/io/parse_error.h"
 #include "core/topology/network_topology.h"
-#include "core/topology/topology_cluster.h"
+#include "core/model/topology_cluster.h"
 #include "error_capture.h"
 
 using namespace cl;

@@ -14,7 +14,7 @@
 #include "core/model/trace.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/model_mix.h"
-#include "core/workload/portable_random.h"
+#include "core/util/portable_random.h"
 #include "core/workload/trace_generator.h"
 #include "core/workload/trace_transforms.h"
 

@@ -1,6 +1,7 @@
 // The built-in data files (data/profiles/muri.json, data/clusters/*.json) parse and state
-// the published figures (DESIGN.md section 3, the papers' cluster descriptions). Parsed with
-// nlohmann directly so that these checks do not depend on the readers in core/io.
+// the published figures (data/README.md, docs/architecture.md section 4.5, the papers' cluster
+// descriptions). Parsed with nlohmann directly so that these checks do not depend on the readers
+// in core/io.
 #include <QtTest>
 
 #include <filesystem>
@@ -133,7 +134,7 @@ private slots:
         check("a2c", 8, 555, 502, 14, 0.4, 46);
         check("a2c", 1, 517, 514, 14, 0, 38);
         check("dqn", 16, 525, 438, 8, 1.2, 8);
-        // Restart overheads by GPU count (DESIGN.md section 3).
+        // Restart overheads by GPU count (profiled by the Muri authors, data/README.md).
         const std::map<std::string, std::vector<double>> restart = {
             {"vgg16", {7, 7, 8, 9, 9, 10}},           {"vgg19", {7, 7, 8, 9, 10, 10}},
             {"resnet18", {4, 5, 5, 7, 7, 7}},         {"shufflenet_v2_x1_0", {4, 4, 5, 5, 7, 8}},

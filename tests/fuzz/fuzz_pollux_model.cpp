@@ -4,6 +4,7 @@
 
 #include "core/io/accumulation_profile_json.h"
 #include "core/model/accumulation_fit.h"
+#include "core/io/pollux_model_folder.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

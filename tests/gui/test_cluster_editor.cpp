@@ -12,18 +12,18 @@
 #include <QUndoStack>
 
 #include "core/io/layout_io.h"
-#include "core/util/data_paths.h"
-#include "views/cluster_diagram.h"
-#include "views/cluster_document.h"
-#include "views/cluster_editor.h"
-#include "views/cluster_totals_bar.h"
-#include "views/server_presets.h"
-#include "views/server_properties_panel.h"
-#include "views/cluster_tree_model.h"
-#include "views/topology_dialog.h"
+#include "core/io/builtin_data.h"
+#include "views/cluster/cluster_diagram.h"
+#include "views/cluster/cluster_document.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/cluster/cluster_totals_bar.h"
+#include "views/cluster/server_presets.h"
+#include "views/cluster/server_properties_panel.h"
+#include "views/cluster/cluster_tree_model.h"
+#include "views/cluster/topology_dialog.h"
 #include "core/model/server_architecture.h"
 #include "core/topology/network_topology.h"
-#include "core/topology/topology_cluster.h"
+#include "core/model/topology_cluster.h"
 
 #include <QComboBox>
 #include <QTreeView>

@@ -8,8 +8,8 @@
 
 #include "core/model/server_architecture.h"
 #include "core/topology/network_topology.h"
-#include "core/topology/topology_cluster.h"
-#include "views/cluster_tree_model.h"
+#include "core/model/topology_cluster.h"
+#include "views/cluster/cluster_tree_model.h"
 
 using cl::views::ClusterTreeModel;
 using Kind = ClusterTreeModel::NodeKind;

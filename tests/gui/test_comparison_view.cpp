@@ -1,4 +1,4 @@
-// The comparison view (issue 6): what its charts and table show equals the stored runs' data,
+// The comparison view: what its charts and table show equals the stored runs' data,
 // exactly, for three demo runs (fifo, srtf, muri-s) of one workspace; the JCT-vs-load chart
 // for Synergy runs of two traces at different arrival rates.
 #include <algorithm>
@@ -19,11 +19,11 @@
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/synergy_workload.h"
-#include "views/comparison_model.h"
-#include "views/comparison_view.h"
-#include "views/run_breakdown.h"
+#include "views/results/comparison_model.h"
+#include "views/results/comparison_view.h"
+#include "views/results/run_breakdown.h"
 
 using namespace cl;
 using namespace cl::views;

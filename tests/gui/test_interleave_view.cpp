@@ -18,11 +18,11 @@
 #include "core/interleave/group_time.h"
 #include "core/interleave/stage_schedule.h"
 #include "core/matching/max_weight_matching.h"
-#include "core/util/data_paths.h"
-#include "views/interleave_gantt.h"
-#include "views/interleave_panel.h"
-#include "views/matching_view.h"
-#include "views/stage_table_model.h"
+#include "core/io/builtin_data.h"
+#include "views/interleave/interleave_gantt.h"
+#include "views/interleave/interleave_panel.h"
+#include "views/interleave/matching_view.h"
+#include "views/interleave/stage_table_model.h"
 
 using cl::views::InterleaveGantt;
 using cl::views::InterleavePanel;

@@ -14,15 +14,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/placement/distributed_models.h"
-#include "core/placement/distributed_workload.h"
-#include "core/placement/placement_simulator.h"
+#include "core/topology_placement/distributed_models.h"
+#include "core/topology_placement/distributed_workload.h"
+#include "core/topology_placement/placement_simulator.h"
 #include "core/topology/network_topology.h"
-#include "core/topology/topology_cluster.h"
-#include "views/cluster_editor.h"
-#include "views/main_window.h"
-#include "views/placement_dialog.h"
-#include "views/placement_results_model.h"
+#include "core/model/topology_cluster.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/shell/main_window.h"
+#include "views/topology_placement/placement_dialog.h"
+#include "views/topology_placement/placement_results_model.h"
 
 using cl::views::PlacementDialog;
 using cl::views::PlacementResultsModel;

@@ -25,12 +25,13 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
-#include "views/chart_export.h"
-#include "views/report_writer.h"
-#include "views/run_series.h"
-#include "views/series_charts.h"
+#include "core/io/builtin_data.h"
+#include "views/common/chart_export.h"
+#include "views/common/report_writer.h"
+#include "views/charts/run_series.h"
+#include "views/charts/series_charts.h"
 
 using namespace cl::views;
 
@@ -42,7 +43,7 @@ std::shared_ptr<const cl::SimResult> demoRun(const std::string& policy) {
     if (!slot) {
         cl::SimOptions options;
         options.record_segments = false;
-        slot = std::make_shared<const cl::SimResult>(cl::simulate(cl::builtinCluster("muri-testbed-64"),
+        slot = std::make_shared<const cl::SimResult>(cl::simulatePolicy(cl::builtinCluster("muri-testbed-64"),
                                                                   cl::demoTrace(), cl::builtinProfiles(), policy,
                                                                   options));
     }

@@ -8,9 +8,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "views/format.h"
-#include "views/series_thinning.h"
-#include "views/summary_table_model.h"
+#include "views/common/format.h"
+#include "views/common/series_thinning.h"
+#include "views/results/summary_table_model.h"
 
 using cl::views::SummaryTableModel;
 

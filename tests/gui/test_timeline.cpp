@@ -17,12 +17,13 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/model/server_architecture.h"
-#include "views/timeline_layout.h"
-#include "views/timeline_panel.h"
-#include "views/timeline_view.h"
+#include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_panel.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace cl::views;
 
@@ -632,8 +633,8 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     const cl::Cluster cluster = cl::builtinCluster("muri-testbed-64");
     static const cl::ProfileSet profiles = cl::builtinProfiles();
     const cl::Trace trace = cl::demoTrace();
-    auto muri = std::make_shared<cl::SimResult>(cl::simulate(cluster, trace, profiles, "muri-s"));
-    auto fifo = std::make_shared<cl::SimResult>(cl::simulate(cluster, trace, profiles, "fifo"));
+    auto muri = std::make_shared<cl::SimResult>(cl::simulatePolicy(cluster, trace, profiles, "muri-s"));
+    auto fifo = std::make_shared<cl::SimResult>(cl::simulatePolicy(cluster, trace, profiles, "fifo"));
     QVERIFY(!muri->segments.empty());
 
     TimelinePanel panel;

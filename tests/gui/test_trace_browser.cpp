@@ -18,15 +18,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/util/data_paths.h"
+#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
-#include "views/job_filter_proxy.h"
-#include "views/job_table_model.h"
-#include "views/trace_browser.h"
-#include "views/trace_generator_dialog.h"
-#include "views/trace_histograms.h"
-#include "views/trace_import_dialog.h"
-#include "views/trace_transform_dialog.h"
+#include "views/trace/job_filter_proxy.h"
+#include "views/trace/job_table_model.h"
+#include "views/trace/trace_browser.h"
+#include "views/trace/trace_generator_dialog.h"
+#include "views/trace/trace_histograms.h"
+#include "views/trace/trace_import_dialog.h"
+#include "views/trace/trace_transform_dialog.h"
 
 using namespace cl::views;
 

@@ -1,4 +1,4 @@
-// The scenario browser (issue 5): the workspace tree model against a real store, the browser's
+// The scenario browser: the workspace tree model against a real store, the browser's
 // actions through its hooks, and the scenario dialog's validation.
 #include <memory>
 
@@ -18,11 +18,11 @@
 
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/util/data_paths.h"
-#include "views/format.h"
-#include "views/scenario_browser.h"
-#include "views/scenario_dialog.h"
-#include "views/workspace_model.h"
+#include "core/io/builtin_data.h"
+#include "views/common/format.h"
+#include "views/workspace/scenario_browser.h"
+#include "views/workspace/scenario_dialog.h"
+#include "views/workspace/workspace_model.h"
 
 using namespace cl;
 using namespace cl::views;

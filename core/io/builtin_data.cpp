@@ -1,0 +1,103 @@
+#include "core/io/builtin_data.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/io/layout_io.h"
+#include "core/io/profile_io.h"
+#include "core/io/trace_readers.h"
+
+namespace fs = std::filesystem;
+
+namespace cl {
+
+// Bumped whenever the engine can compute a different result for the same input, so that a
+// workspace never reuses a run of an older engine as if it were current. Revision 2: Muri
+// pairs interchangeable jobs by one priority-aware rule. Revision 4: runs record CPU and memory
+// allocations (series and per-job changes). Revision 5: runs record gradient-accumulation
+// changes (SJF-BSBF sub-batches and sharing interference).
+constexpr int kEngineRevision = 5;
+
+std::string engineVersion() { return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision); }
+
+std::string dataDir() {
+    if (const char* env = std::getenv("CLUSTERLOOM_DATA"); env && *env && fs::is_directory(env)) return env;
+    // An installed program finds its data relative to itself (relocatable packages), then at
+    // the configured prefix; a program run from a build tree uses the source tree.
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        fs::path beside = exe.parent_path().parent_path() / "share" / "clusterloom";
+        if (fs::is_directory(beside / "profiles", ec)) return beside.string();
+        if (exe.parent_path() == fs::path(CLUSTERLOOM_INSTALL_DATA_DIR).parent_path().parent_path() / "bin" &&
+            fs::is_directory(fs::path(CLUSTERLOOM_INSTALL_DATA_DIR) / "profiles", ec))
+            return CLUSTERLOOM_INSTALL_DATA_DIR;
+    }
+    return CLUSTERLOOM_SOURCE_DATA_DIR;
+}
+
+std::string dataFile(const std::string& relative) {
+    fs::path p = fs::path(dataDir()) / relative;
+    if (!fs::exists(p))
+        throw std::runtime_error("built-in data file missing: " + p.string() +
+                                 " (set CLUSTERLOOM_DATA to the folder holding profiles/ and clusters/)");
+    return p.string();
+}
+
+namespace {
+
+// The JSON files of a data sub-folder, by name (file name without extension), sorted.
+std::vector<std::string> jsonNames(const char* folder) {
+    std::vector<std::string> names;
+    fs::path dir = fs::path(dataDir()) / folder;
+    if (!fs::is_directory(dir)) return names;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+ProfileSet builtinProfiles() { return readProfilesJson(dataFile("profiles/muri.json")); }
+
+std::vector<std::string> builtinProfileNames() { return jsonNames("profiles"); }
+
+ProfileSet builtinProfiles(const std::string& name) {
+    const std::vector<std::string> names = builtinProfileNames();
+    // Only listed names: a name like "../clusters/x" must not reach the file system.
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        dataFile("profiles");  // no data folder at all: say where the data is looked for
+        throw std::invalid_argument("unknown built-in profile set '" + name + "' (profile sets: " + joinNames(names) +
+                                    ")");
+    }
+    return readProfilesJson(dataFile("profiles/" + name + ".json"));
+}
+
+std::vector<std::string> builtinClusterNames() { return jsonNames("clusters"); }
+
+Cluster builtinCluster(const std::string& name) {
+    fs::path p = fs::path(dataDir()) / "clusters" / (name + ".json");
+    if (!fs::exists(p)) {
+        throw std::invalid_argument("unknown cluster preset '" + name + "' (presets: " +
+                                    joinNames(builtinClusterNames()) + ")");
+    }
+    return readLayoutJson(p.string());
+}
+
+Cluster resolveCluster(const std::string& name_or_path) {
+    if (fs::exists(name_or_path) && !fs::is_directory(name_or_path)) return readCluster(name_or_path);
+    return builtinCluster(name_or_path);
+}
+
+Trace demoTrace() { return readTraceJson(dataFile("traces/demo.json")); }
+
+}  // namespace cl

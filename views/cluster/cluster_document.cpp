@@ -1,0 +1,375 @@
+#include "views/cluster/cluster_document.h"
+
+#include <algorithm>
+#include <set>
+
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSet>
+#include <QUndoStack>
+
+#include "views/cluster/cluster_edit_commands.h"
+#include "views/cluster/server_presets.h"
+
+namespace cl::views {
+
+namespace {
+
+QString number(double value) { return QLocale().toString(value, 'g', 6); }
+
+bool sameServer(const cl::Server& a, const cl::Server& b) {
+    return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
+           a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
+           a.network_gbps == b.network_gbps && a.architecture == b.architecture;
+}
+
+// "node07" -> ("node", "07"); "gpu" -> ("gpu", "").
+std::pair<QString, QString> splitTrailingNumber(const QString& name) {
+    qsizetype k = name.size();
+    while (k > 0 && name.at(k - 1).isDigit()) --k;
+    return {name.left(k), name.mid(k)};
+}
+
+// One past the highest number used after `prefix` among `names`, or `fallback` if none is.
+QString nextName(const QString& pattern, const QSet<QString>& names, const QString& default_prefix) {
+    auto [prefix, digits] = splitTrailingNumber(pattern);
+    if (pattern.isEmpty()) prefix = default_prefix;
+    else if (digits.isEmpty()) prefix = pattern + QLatin1Char('-');
+    const int width = digits.startsWith(QLatin1Char('0')) ? static_cast<int>(digits.size()) : 0;
+    long long next = digits.isEmpty() ? 1 : digits.toLongLong();
+    bool any = false;
+    long long highest = 0;
+    for (const QString& n : names) {
+        if (!n.startsWith(prefix)) continue;
+        const QString rest = n.mid(prefix.size());
+        bool ok = false;
+        const long long value = rest.toLongLong(&ok);
+        if (!ok || rest.isEmpty() || !rest.at(0).isDigit()) continue;
+        highest = any ? std::max(highest, value) : value;
+        any = true;
+    }
+    if (any) next = highest + 1;
+    auto make = [&](long long n) { return prefix + QStringLiteral("%1").arg(n, width, 10, QLatin1Char('0')); };
+    while (names.contains(make(next))) ++next;
+    return make(next);
+}
+
+QList<int> normalised(const QList<int>& indices, int count) {
+    std::set<int> unique;
+    for (int i : indices)
+        if (i >= 0 && i < count) unique.insert(i);
+    return QList<int>(unique.begin(), unique.end());
+}
+
+}  // namespace
+
+bool ServerChanges::isEmpty() const { return fieldCount() == 0; }
+
+int ServerChanges::fieldCount() const {
+    return int(name.has_value()) + int(rack.has_value()) + int(gpu_type.has_value()) + int(gpus.has_value()) +
+           int(gpu_memory_gb.has_value()) + int(cpu_cores.has_value()) + int(memory_gb.has_value()) +
+           int(network_gbps.has_value()) + int(architecture.has_value());
+}
+
+void ServerChanges::applyTo(cl::Server& s) const {
+    if (name) s.name = *name;
+    if (rack) s.rack = *rack;
+    if (gpu_type) s.gpu_type = *gpu_type;
+    if (gpus) s.gpus = *gpus;
+    if (gpu_memory_gb) s.gpu_memory_gb = *gpu_memory_gb;
+    if (cpu_cores) s.cpu_cores = *cpu_cores;
+    if (memory_gb) s.memory_gb = *memory_gb;
+    if (network_gbps) s.network_gbps = *network_gbps;
+    if (architecture) {
+        s.architecture = *architecture;
+        if (architecture->described()) {
+            s.gpus = architecture->gpus();
+            s.cpu_cores = architecture->cores();
+        }
+    } else if (s.architecture.described() &&
+               (s.gpus != s.architecture.gpus() || s.cpu_cores != s.architecture.cores())) {
+        s.architecture = cl::ServerArchitecture{};
+    }
+}
+
+QString serverProblem(const cl::Server& s) {
+    using L = ServerLimits;
+    if (s.name.empty()) return ClusterDocument::tr("The server name is empty.");
+    if (s.gpu_type.empty()) return ClusterDocument::tr("The GPU type is empty.");
+    if (s.gpus < L::kMinGpus || s.gpus > L::kMaxGpus)
+        return ClusterDocument::tr("GPU count must be from %1 to %2 (is %3).").arg(L::kMinGpus).arg(L::kMaxGpus).arg(s.gpus);
+    if (s.cpu_cores < L::kMinCpuCores || s.cpu_cores > L::kMaxCpuCores)
+        return ClusterDocument::tr("CPU cores must be from %1 to %2 (is %3).")
+            .arg(L::kMinCpuCores)
+            .arg(L::kMaxCpuCores)
+            .arg(s.cpu_cores);
+    if (!(s.memory_gb > 0 && s.memory_gb <= L::kMaxMemoryGb))
+        return ClusterDocument::tr("DRAM must be above 0 and at most %1 GB (is %2).")
+            .arg(number(L::kMaxMemoryGb), number(s.memory_gb));
+    if (!(s.gpu_memory_gb > 0 && s.gpu_memory_gb <= L::kMaxGpuMemoryGb))
+        return ClusterDocument::tr("GPU memory must be above 0 and at most %1 GB (is %2).")
+            .arg(number(L::kMaxGpuMemoryGb), number(s.gpu_memory_gb));
+    if (!(s.network_gbps > 0 && s.network_gbps <= L::kMaxNetworkGbps))
+        return ClusterDocument::tr("NIC bandwidth must be above 0 and at most %1 Gb/s (is %2).")
+            .arg(number(L::kMaxNetworkGbps), number(s.network_gbps));
+    return {};
+}
+
+ClusterDocument::ClusterDocument(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
+
+ClusterDocument::~ClusterDocument() = default;
+
+int ClusterDocument::indexOfServer(const QString& name) const {
+    const std::string n = name.toStdString();
+    for (int i = 0; i < serverCount(); ++i)
+        if (m_cluster.servers[static_cast<std::size_t>(i)].name == n) return i;
+    return -1;
+}
+
+QStringList ClusterDocument::rackNames() const {
+    QStringList out;
+    for (const std::string& r : m_cluster.racks())
+        if (!r.empty()) out.append(QString::fromStdString(r));
+    return out;
+}
+
+void ClusterDocument::setCluster(const cl::Cluster& cluster) {
+    m_undo->clear();
+    replaceAll(cluster);
+    setSelection({});
+    m_undo->setClean();
+}
+
+QString ClusterDocument::validationError() const {
+    if (m_cluster.servers.empty()) return tr("The cluster needs at least one server.");
+    QSet<QString> names;
+    for (const cl::Server& s : m_cluster.servers) {
+        const QString name = QString::fromStdString(s.name);
+        if (const QString problem = serverProblem(s); !problem.isEmpty())
+            return name.isEmpty() ? problem : tr("Server '%1': %2").arg(name, problem);
+        if (names.contains(name)) return tr("Two servers are named '%1'; server names must be unique.").arg(name);
+        names.insert(name);
+    }
+    return {};
+}
+
+void ClusterDocument::setSelection(const QList<int>& indices) {
+    const QList<int> next = normalised(indices, serverCount());
+    if (next == m_selection) return;
+    m_selection = next;
+    emit selectionChanged();
+}
+
+bool ClusterDocument::addServers(const cl::Server& prototype, int count) {
+    cl::Server probe = prototype;
+    if (probe.name.empty()) probe.name = "new";
+    if (count < 1 || count > 100000 || !serverProblem(probe).isEmpty()) return false;
+    // The rack and name pattern come from the first selected server, else the last one.
+    const int anchor = m_selection.isEmpty() ? serverCount() - 1 : m_selection.front();
+    std::string rack = prototype.rack;
+    QString pattern = QString::fromStdString(prototype.name);
+    int insert_at = serverCount();
+    if (anchor >= 0) {
+        const cl::Server& a = server(anchor);
+        if (rack.empty()) rack = a.rack;
+        // After the last server of that rack, so racks stay contiguous.
+        int last_in_rack = -1;
+        for (int i = 0; i < serverCount(); ++i)
+            if (server(i).rack == rack) last_in_rack = i;
+        if (last_in_rack >= 0) insert_at = last_in_rack + 1;
+        if (pattern.isEmpty())
+            pattern = QString::fromStdString(server(last_in_rack >= 0 ? last_in_rack : anchor).name);
+    }
+    if (pattern.isEmpty()) pattern = QStringLiteral("server-1");
+    QStringList taken;
+    IndexedServers added;
+    for (int k = 0; k < count; ++k) {
+        cl::Server s = prototype;
+        s.rack = rack;
+        const QString name = uniqueServerName(pattern, taken);
+        taken.append(name);
+        s.name = name.toStdString();
+        added.emplace_back(insert_at + k, std::move(s));
+    }
+    m_undo->push(new AddServersCommand(this, std::move(added)));
+    return true;
+}
+
+bool ClusterDocument::addRack() {
+    const QString rack = nextRackName();
+    cl::Server s = defaultServer();
+    s.rack = rack.toStdString();
+    QString pattern = QStringLiteral("server-1");
+    if (!m_cluster.servers.empty()) {
+        const cl::Server& last = m_cluster.servers.back();
+        const QString last_name = QString::fromStdString(last.name);
+        const QString last_rack = QString::fromStdString(last.rack);
+        // "rack15-node15" continues as "rack16-node0"; other names just continue.
+        if (!last_rack.isEmpty() && last_name.startsWith(last_rack))
+            pattern = rack + splitTrailingNumber(last_name.mid(last_rack.size())).first + QLatin1Char('0');
+        else
+            pattern = last_name;
+    }
+    s.name = uniqueServerName(pattern).toStdString();
+    m_undo->push(new AddRackCommand(this, rack, {{serverCount(), s}}));
+    return true;
+}
+
+bool ClusterDocument::duplicateServers(const QList<int>& indices) {
+    const QList<int> sorted = normalised(indices, serverCount());
+    if (sorted.isEmpty()) return false;
+    QStringList taken;
+    IndexedServers copies;
+    int k = 0;
+    for (int i : sorted) {
+        cl::Server copy = server(i);
+        const QString name = uniqueServerName(QString::fromStdString(copy.name), taken);
+        taken.append(name);
+        copy.name = name.toStdString();
+        copies.emplace_back(i + k + 1, std::move(copy));
+        ++k;
+    }
+    m_undo->push(new DuplicateServersCommand(this, std::move(copies)));
+    return true;
+}
+
+bool ClusterDocument::removeServers(const QList<int>& indices) {
+    const QList<int> sorted = normalised(indices, serverCount());
+    if (sorted.isEmpty()) return false;
+    IndexedServers removed;
+    for (int i : sorted) removed.emplace_back(i, server(i));
+    m_undo->push(new RemoveServersCommand(this, std::move(removed)));
+    return true;
+}
+
+bool ClusterDocument::removeRack(const QString& rack) {
+    if (rack.isEmpty()) return false;
+    const std::string r = rack.toStdString();
+    IndexedServers removed;
+    for (int i = 0; i < serverCount(); ++i)
+        if (server(i).rack == r) removed.emplace_back(i, server(i));
+    if (removed.empty()) return false;
+    m_undo->push(new RemoveRackCommand(this, rack, std::move(removed)));
+    return true;
+}
+
+bool ClusterDocument::setServerProperties(const QList<int>& indices, const ServerChanges& changes, QString* error) {
+    auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    const QList<int> sorted = normalised(indices, serverCount());
+    if (sorted.isEmpty()) return fail(tr("No server is selected."));
+    if (changes.isEmpty()) return fail(tr("Nothing was changed."));
+    if (changes.name) {
+        if (sorted.size() != 1) return fail(tr("Only a single server can be renamed at a time."));
+        const QString name = QString::fromStdString(*changes.name).trimmed();
+        if (name.isEmpty()) return fail(tr("The server name is empty."));
+        const int other = indexOfServer(name);
+        if (other >= 0 && other != sorted.front())
+            return fail(tr("Another server is already named '%1'.").arg(name));
+    }
+    IndexedServers before;
+    IndexedServers after;
+    bool differs = false;
+    for (int i : sorted) {
+        cl::Server s = server(i);
+        changes.applyTo(s);
+        if (const QString problem = serverProblem(s); !problem.isEmpty()) return fail(problem);
+        differs = differs || !sameServer(s, server(i));
+        before.emplace_back(i, server(i));
+        after.emplace_back(i, std::move(s));
+    }
+    if (!differs) return fail(tr("The new values equal the current ones."));
+    m_undo->push(new SetServerPropertiesCommand(this, std::move(before), std::move(after), changes));
+    if (error) error->clear();
+    return true;
+}
+
+bool ClusterDocument::renameServer(int index, const QString& name, QString* error) {
+    ServerChanges c;
+    c.name = name.trimmed().toStdString();
+    return setServerProperties({index}, c, error);
+}
+
+bool ClusterDocument::renameCluster(const QString& name) {
+    if (name.toStdString() == m_cluster.name) return false;
+    m_undo->push(new RenameClusterCommand(this, name));
+    return true;
+}
+
+bool ClusterDocument::replaceCluster(const cl::Cluster& cluster, const QString& undo_text) {
+    m_undo->push(new ReplaceClusterCommand(this, cluster, undo_text));
+    return true;
+}
+
+QString ClusterDocument::uniqueServerName(const QString& pattern, const QStringList& taken) const {
+    QSet<QString> names(taken.begin(), taken.end());
+    for (const cl::Server& s : m_cluster.servers) names.insert(QString::fromStdString(s.name));
+    return nextName(pattern, names, QStringLiteral("server-"));
+}
+
+QString ClusterDocument::nextRackName() const {
+    const QStringList racks = rackNames();
+    QSet<QString> names(racks.begin(), racks.end());
+    QString pattern = QStringLiteral("rack-1");
+    for (auto it = racks.crbegin(); it != racks.crend(); ++it)
+        if (!splitTrailingNumber(*it).second.isEmpty()) {
+            pattern = *it;
+            break;
+        }
+    return nextName(pattern, names, QStringLiteral("rack-"));
+}
+
+void ClusterDocument::insertServers(const IndexedServers& servers) {
+    auto& list = m_cluster.servers;
+    for (const auto& [index, s] : servers)
+        list.insert(list.begin() + std::clamp(index, 0, static_cast<int>(list.size())), s);
+    syncTopologyWithServers();
+    emit changed();
+}
+
+void ClusterDocument::eraseServers(const IndexedServers& servers) {
+    auto& list = m_cluster.servers;
+    for (auto it = servers.crbegin(); it != servers.crend(); ++it)
+        if (it->first >= 0 && it->first < static_cast<int>(list.size())) list.erase(list.begin() + it->first);
+    syncTopologyWithServers();
+    setSelection(m_selection);  // drops indices past the end
+    emit changed();
+}
+
+// Server i of a topology cluster is topology server i: once servers are added or removed by
+// hand the network no longer fits, so it is set aside (the cluster becomes flat and saves as
+// such) and comes back when the count fits again, e.g. on undo.
+void ClusterDocument::syncTopologyWithServers() {
+    const auto fits = [this](const cl::TopologySpec& spec) {
+        try {
+            return cl::NetworkTopology::serverCount(spec) == serverCount();
+        } catch (const std::exception&) {
+            return false;
+        }
+    };
+    if (m_cluster.topology.kind != cl::TopologyKind::Flat && !fits(m_cluster.topology)) {
+        m_detachedTopology = m_cluster.topology;
+        m_cluster.topology = {};
+    } else if (m_cluster.topology.kind == cl::TopologyKind::Flat &&
+               m_detachedTopology.kind != cl::TopologyKind::Flat && fits(m_detachedTopology)) {
+        m_cluster.topology = m_detachedTopology;
+        m_detachedTopology = {};
+    }
+}
+
+void ClusterDocument::replaceServers(const IndexedServers& servers) {
+    for (const auto& [index, s] : servers)
+        if (index >= 0 && index < serverCount()) m_cluster.servers[static_cast<std::size_t>(index)] = s;
+    emit changed();
+}
+
+void ClusterDocument::replaceAll(const cl::Cluster& cluster) {
+    m_cluster = cluster;
+    m_detachedTopology = {};
+    setSelection(m_selection);
+    emit changed();
+}
+
+}  // namespace cl::views

@@ -1,0 +1,385 @@
+#include "views/cluster/cluster_editor.h"
+
+#include <exception>
+#include <set>
+
+#include <QAction>
+#include <QFrame>
+#include <QKeySequence>
+#include <QMenu>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QToolBar>
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QToolButton>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "core/io/layout_io.h"
+#include "core/io/builtin_data.h"
+#include "views/cluster/cluster_diagram.h"
+#include "views/cluster/cluster_document.h"
+#include "views/cluster/cluster_totals_bar.h"
+#include "views/cluster/cluster_tree_model.h"
+#include "views/cluster/server_presets.h"
+#include "views/cluster/server_properties_panel.h"
+#include "views/cluster/topology_dialog.h"
+
+namespace cl::views {
+
+ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new ClusterDocument(this)) {
+    m_diagram = new ClusterDiagram(m_document, this);
+    m_panel = new ServerPropertiesPanel(m_document, this);
+    m_totals = new ClusterTotalsBar(m_document, this);
+    m_toolbar = new QToolBar(tr("Cluster editor"), this);
+    m_treeModel = new ClusterTreeModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_treeModel);
+    m_tree->setUniformRowHeights(true);  // keeps 18,000-node trees quick to scroll
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setToolTip(tr("The cluster from its switches down to each GPU; selecting a row selects its server"));
+    m_tree->header()->setStretchLastSection(false);
+    // Names stay whole (switch names grow with the pod count); the pane scrolls instead.
+    m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::ResizeToContents);
+    for (int c = ClusterTreeModel::KindColumn; c < ClusterTreeModel::ColumnCount; ++c)
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    createActions();
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_tree);
+    splitter->addWidget(m_diagram);
+    splitter->addWidget(m_panel);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({fontMetrics().averageCharWidth() * 72, fontMetrics().averageCharWidth() * 56,
+                        fontMetrics().averageCharWidth() * 44});
+    splitter->setChildrenCollapsible(false);
+
+    auto* line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(line);
+    layout->addWidget(m_totals);
+
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::clusterChanged);
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateActions);
+    connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::updateActions);
+    // The tree is rebuilt on each change (a light model), then shows the selection again.
+    connect(m_document, &ClusterDocument::changed, this, [this] {
+        m_treeModel->setCluster(m_document->cluster());
+        if (m_treeModel->rowCount() <= 8) m_tree->expandToDepth(0);
+        revealFirstServerInternals();
+        documentSelectionToTree();
+    });
+    connect(m_document, &ClusterDocument::selectionChanged, this, &ClusterEditor::documentSelectionToTree);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ClusterEditor::treeSelectionToDocument);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
+    updateActions();
+}
+
+ClusterEditor::~ClusterEditor() = default;
+
+void ClusterEditor::createActions() {
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    // Add server: the button adds the last chosen type, its menu chooses another.
+    auto* add_menu = new QMenu(this);
+    add_menu->setToolTipsVisible(true);
+    auto* add_button = new QToolButton(this);
+    add_button->setPopupMode(QToolButton::MenuButtonPopup);
+    add_button->setMenu(add_menu);
+    QAction* add_default = nullptr;
+    for (const ServerPreset& preset : serverPresets()) {
+        const QString type = QString::fromStdString(preset.server.gpu_type);
+        QAction* a = add_menu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
+        a->setToolTip(tr("%1\nGPU speed %2 (built-in profiles)\nSource: %3")
+                          .arg(serverSummary(preset.server), gpuSpeedText(type), preset.source));
+        const cl::Server prototype = preset.server;
+        connect(a, &QAction::triggered, this, [this, prototype, add_button, a] {
+            addServers(prototype, addCount());
+            add_button->defaultAction()->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type")
+                                                        .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
+            m_lastPrototype = prototype;
+        });
+        if (!add_default) {
+            add_default = new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
+            add_default->setShortcut(QKeySequence(Qt::Key_Insert));
+            add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            add_default->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
+            m_lastPrototype = prototype;
+            connect(add_default, &QAction::triggered, this, [this] { addServers(m_lastPrototype, addCount()); });
+            addAction(add_default);
+        }
+    }
+    add_button->setDefaultAction(add_default);
+    add_button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_toolbar->addWidget(add_button);
+
+    m_count = new QSpinBox(this);
+    m_count->setRange(1, 1024);
+    m_count->setPrefix(QStringLiteral("× "));
+    m_count->setToolTip(tr("How many servers Add server adds at once"));
+    m_toolbar->addWidget(m_count);
+
+    QAction* add_rack = m_toolbar->addAction(tr("Add rack"), this, &ClusterEditor::addRack);
+
+    add_rack->setIcon(QIcon(QStringLiteral(":/icons/add-rack.svg")));
+    add_rack->setToolTip(tr("Add a new rack holding one default server"));
+
+    m_duplicate = m_toolbar->addAction(tr("Duplicate"), this, &ClusterEditor::duplicateSelected);
+
+    m_duplicate->setIcon(QIcon(QStringLiteral(":/icons/duplicate.svg")));
+    m_duplicate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_duplicate->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_duplicate->setToolTip(tr("Duplicate the selected servers (Ctrl+D)"));
+
+    m_remove = m_toolbar->addAction(tr("Remove"), this, &ClusterEditor::removeSelected);
+
+    m_remove->setIcon(QIcon(QStringLiteral(":/icons/remove.svg")));
+    m_remove->setShortcut(QKeySequence::Delete);
+    m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_remove->setToolTip(tr("Remove the selected servers (Delete)"));
+
+    m_removeRack = new QAction(tr("Remove rack"), this);
+    m_removeRack->setToolTip(tr("Remove every server of the racks the selection touches"));
+    connect(m_removeRack, &QAction::triggered, this, &ClusterEditor::removeSelectedRacks);
+
+    m_toolbar->addSeparator();
+    QUndoStack* stack = m_document->undoStack();
+    m_undo = stack->createUndoAction(this, tr("Undo"));
+    m_undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    m_undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redo = stack->createRedoAction(this, tr("Redo"));
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_undo->setIcon(QIcon(QStringLiteral(":/icons/undo.svg")));
+    m_redo->setIcon(QIcon(QStringLiteral(":/icons/redo.svg")));
+    m_toolbar->addAction(m_undo);
+    m_toolbar->addAction(m_redo);
+    // Short fixed labels keep the toolbar from jumping; what would be undone is in the
+    // tooltip. (Connected after createUndoAction's own update, so this text wins.)
+    auto set_tips = [this, stack] {
+        m_undo->setText(tr("Undo"));
+        m_redo->setText(tr("Redo"));
+        m_undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText()) : tr("Nothing to undo"));
+        m_redo->setToolTip(stack->canRedo() ? tr("Redo %1 (Ctrl+Shift+Z)").arg(stack->redoText())
+                                            : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, set_tips);
+    connect(stack, &QUndoStack::undoTextChanged, this, set_tips);
+    connect(stack, &QUndoStack::redoTextChanged, this, set_tips);
+    set_tips();
+    addAction(m_undo);
+    addAction(m_redo);
+
+    m_toolbar->addSeparator();
+    QAction* zoom_in = m_toolbar->addAction(tr("Zoom in"), this, &ClusterEditor::zoomIn);
+    zoom_in->setIcon(QIcon(QStringLiteral(":/icons/zoom-in.svg")));
+    zoom_in->setShortcut(QKeySequence::ZoomIn);
+    zoom_in->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom_in->setToolTip(tr("Zoom in (Ctrl++, or Ctrl+wheel)"));
+    QAction* zoom_out = m_toolbar->addAction(tr("Zoom out"), this, &ClusterEditor::zoomOut);
+    zoom_out->setIcon(QIcon(QStringLiteral(":/icons/zoom-out.svg")));
+    zoom_out->setShortcut(QKeySequence::ZoomOut);
+    zoom_out->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom_out->setToolTip(tr("Zoom out (Ctrl+-, or Ctrl+wheel)"));
+    QAction* fit = m_toolbar->addAction(tr("Fit"), this, &ClusterEditor::zoomToFit);
+    fit->setIcon(QIcon(QStringLiteral(":/icons/zoom-fit.svg")));
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    fit->setToolTip(tr("Show the whole cluster (Ctrl+0)"));
+    for (QAction* a : {zoom_in, zoom_out, fit}) addAction(a);
+
+    m_toolbar->addSeparator();
+    m_fromTopology = m_toolbar->addAction(tr("New from topology…"), this, &ClusterEditor::newFromTopology);
+    m_fromTopology->setToolTip(tr("Replace the cluster with a fat-tree, VL2 or BCube network of servers with "
+                                  "described sockets and GPU groups (undoable)"));
+    auto* preset_menu = new QMenu(this);
+    preset_menu->setToolTipsVisible(true);
+    std::vector<std::string> names;
+    try {
+        names = cl::builtinClusterNames();
+    } catch (const std::exception&) {
+        // No data folder: the menu stays empty and says so.
+    }
+    for (const std::string& n : names) {
+        const QString name = QString::fromStdString(n);
+        QAction* a = preset_menu->addAction(name, this, [this, name] { loadPresetCluster(name); });
+        a->setToolTip(tr("Replace the cluster with the built-in preset '%1' (undoable)").arg(name));
+    }
+    if (names.empty()) preset_menu->addAction(tr("(no presets found)"))->setEnabled(false);
+    auto* preset_button = new QToolButton(this);
+    preset_button->setText(tr("Load preset cluster"));
+    preset_button->setToolTip(tr("Replace the cluster with one of the built-in cluster presets"));
+    preset_button->setPopupMode(QToolButton::InstantPopup);
+    preset_button->setMenu(preset_menu);
+    m_toolbar->addWidget(preset_button);
+    // Undo, redo and zoom are known by their icons; their names stay in the tooltips.
+    for (QAction* a : {m_duplicate, m_remove, m_undo, m_redo, zoom_in, zoom_out, fit})
+        if (auto* button = qobject_cast<QToolButton*>(m_toolbar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+
+    // The diagram's context menu; Delete and Ctrl+D act while the diagram has the focus
+    // (so they do not fire while a text field of the panel is being edited).
+    m_diagram->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_diagram->addAction(add_default);
+    m_diagram->addAction(m_duplicate);
+    m_diagram->addAction(m_remove);
+    m_diagram->addAction(m_removeRack);
+    auto* separator = new QAction(this);
+    separator->setSeparator(true);
+    m_diagram->addAction(separator);
+    m_diagram->addAction(fit);
+}
+
+void ClusterEditor::updateActions() {
+    const QList<int>& sel = m_document->selection();
+    m_duplicate->setEnabled(!sel.isEmpty());
+    m_remove->setEnabled(!sel.isEmpty());
+    bool racked = false;
+    for (int i : sel) racked = racked || !m_document->server(i).rack.empty();
+    m_removeRack->setEnabled(racked);
+}
+
+void ClusterEditor::setCluster(const cl::Cluster& cluster) {
+    m_document->setCluster(cluster);
+    m_diagram->zoomToFit();
+}
+
+cl::Cluster ClusterEditor::cluster() const { return m_document->cluster(); }
+
+QUndoStack* ClusterEditor::undoStack() const { return m_document->undoStack(); }
+
+bool ClusterEditor::isModified() const { return !undoStack()->isClean(); }
+
+void ClusterEditor::markSaved() { undoStack()->setClean(); }
+
+QString ClusterEditor::validationError() const { return m_document->validationError(); }
+
+bool ClusterEditor::exportJson(const QString& path, QString* error) const {
+    auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    if (const QString problem = validationError(); !problem.isEmpty())
+        return fail(tr("Cannot export the cluster to %1: %2").arg(path, problem));
+    try {
+        cl::writeLayoutJson(m_document->cluster(), path.toStdString());
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    if (error) error->clear();
+    return true;
+}
+
+QList<int> ClusterEditor::selectedServers() const { return m_document->selection(); }
+
+void ClusterEditor::selectServers(const QList<int>& indices) { m_document->setSelection(indices); }
+
+int ClusterEditor::addCount() const { return m_count->value(); }
+
+void ClusterEditor::setAddCount(int count) { m_count->setValue(count); }
+
+void ClusterEditor::addServers(const cl::Server& prototype, int count) { m_document->addServers(prototype, count); }
+
+void ClusterEditor::addRack() { m_document->addRack(); }
+
+void ClusterEditor::duplicateSelected() { m_document->duplicateServers(m_document->selection()); }
+
+void ClusterEditor::removeSelected() { m_document->removeServers(m_document->selection()); }
+
+void ClusterEditor::removeSelectedRacks() {
+    std::set<std::string> racks;
+    for (int i : m_document->selection())
+        if (!m_document->server(i).rack.empty()) racks.insert(m_document->server(i).rack);
+    if (racks.empty()) return;
+    if (racks.size() == 1) {
+        m_document->removeRack(QString::fromStdString(*racks.begin()));
+        return;
+    }
+    QList<int> indices;
+    for (int i = 0; i < m_document->serverCount(); ++i)
+        if (racks.count(m_document->server(i).rack)) indices.append(i);
+    m_document->removeServers(indices);
+}
+
+void ClusterEditor::zoomIn() { m_diagram->zoomIn(); }
+
+void ClusterEditor::zoomOut() { m_diagram->zoomOut(); }
+
+void ClusterEditor::zoomToFit() { m_diagram->zoomToFit(); }
+
+void ClusterEditor::replaceWithTopologyCluster(const cl::Cluster& cluster) {
+    m_document->replaceCluster(cluster, tr("New cluster '%1' from a topology").arg(QString::fromStdString(cluster.name)));
+    m_diagram->zoomToFit();
+}
+
+void ClusterEditor::newFromTopology() {
+    TopologyDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.isValid()) return;
+    replaceWithTopologyCluster(dialog.cluster());
+}
+
+// Opens the path to the first server and its sockets and GPU groups, so the tree shows at once
+// what a server is made of, however large the cluster.
+void ClusterEditor::revealFirstServerInternals() {
+    if (m_document->cluster().servers.empty()) return;
+    const QModelIndex server = m_treeModel->serverIndex(0);
+    if (!server.isValid()) return;
+    for (QModelIndex up = server.parent(); up.isValid(); up = up.parent()) m_tree->expand(up);
+    m_tree->expandRecursively(server, 2);
+}
+
+void ClusterEditor::treeSelectionToDocument() {
+    if (m_syncingTree) return;
+    QList<int> servers;
+    for (const QModelIndex& index : m_tree->selectionModel()->selectedRows()) {
+        const int server = index.data(ClusterTreeModel::ServerIndexRole).toInt();
+        if (server >= 0 && !servers.contains(server)) servers.append(server);
+    }
+    m_syncingTree = true;
+    m_document->setSelection(servers);
+    m_syncingTree = false;
+}
+
+void ClusterEditor::documentSelectionToTree() {
+    if (m_syncingTree) return;
+    QItemSelection selection;
+    for (int server : m_document->selection()) {
+        const QModelIndex index = m_treeModel->serverIndex(server);
+        if (index.isValid())
+            selection.select(index, index.siblingAtColumn(ClusterTreeModel::ColumnCount - 1));
+    }
+    m_syncingTree = true;
+    m_tree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (m_document->selection().size() == 1) m_tree->scrollTo(m_treeModel->serverIndex(m_document->selection().front()));
+    m_syncingTree = false;
+}
+
+bool ClusterEditor::loadPresetCluster(const QString& name, QString* error) {
+    cl::Cluster c;
+    try {
+        c = cl::builtinCluster(name.toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_document->replaceCluster(c, tr("Load preset '%1'").arg(name));
+    m_diagram->zoomToFit();
+    return true;
+}
+
+}  // namespace cl::views

@@ -1,0 +1,91 @@
+#pragma once
+// The comparison table (docs/architecture.md section 7.5): one row per selected run, the headline
+// metrics of its summary and each of them relative to a baseline run ("0.62×": a run taking 62%
+// of the baseline's time). The figures come from cl::compareGroups (one group per run).
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QString>
+
+#include "core/metrics/comparison.h"
+#include "core/model/sim_result.h"
+
+namespace cl::views {
+
+class ComparisonModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum class Metric { AvgJct = 0, P99Jct, Makespan, AvgQueueing };
+    static constexpr int kMetricCount = 4;
+
+    enum Column {
+        RunColumn = 0,
+        AvgJctColumn,
+        AvgJctRelativeColumn,
+        P99JctColumn,
+        P99JctRelativeColumn,
+        MakespanColumn,
+        MakespanRelativeColumn,
+        AvgQueueingColumn,
+        AvgQueueingRelativeColumn,
+        ColumnCount
+    };
+
+    // The raw double behind a cell (seconds, or the ratio), for sorting and export.
+    static constexpr int RawValueRole = Qt::UserRole + 1;
+
+    struct Run {
+        qint64 id = 0;
+        QString label;  // "scenario · policy"
+        cl::SimResult result;
+    };
+
+    explicit ComparisonModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Replaces the rows; the baseline becomes the row of the same run id if it is still
+    // there, else row 0.
+    void setRuns(std::vector<Run> runs);
+    void clear();
+    qint64 runId(int row) const;
+    QString label(int row) const;
+    const cl::SimResult& result(int row) const;
+    int rowOfRun(qint64 id) const;  // -1 if absent
+
+    // Throws nothing: an out-of-range row is ignored.
+    void setBaseline(int row);
+    int baseline() const { return m_baseline; }  // -1 when there are no rows
+
+    // What compareGroups returned for the rows (rows in the same order); empty rows when
+    // there are no runs.
+    const cl::Comparison& comparison() const { return m_comparison; }
+    double value(int row, Metric metric) const;     // seconds
+    double relative(int row, Metric metric) const;  // value / baseline's value (NaN if none)
+
+    static QString metricName(Metric metric);
+    static QString metricToolTip(Metric metric);
+    static QString ratioText(double ratio);  // "0.62×"; an en dash for NaN
+
+signals:
+    void baselineChanged(int row);
+
+private:
+    void recompute();
+
+    struct Row {
+        qint64 id = 0;
+        QString label;
+    };
+    std::vector<Row> m_rows;
+    std::vector<cl::ComparisonGroup> m_groups;  // one per row, holding its result
+    cl::Comparison m_comparison;
+    int m_baseline = -1;
+};
+
+}  // namespace cl::views

@@ -1,0 +1,220 @@
+#include "views/results/results_view.h"
+
+#include <algorithm>
+#include <exception>
+
+#include <QFile>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextStream>
+#include <QVBoxLayout>
+
+#include "core/store/scenario_store.h"
+#include "views/results/summary_table_model.h"
+#include "views/results/utilization_plot.h"
+
+namespace cl::views {
+
+ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    m_model = new SummaryTableModel(this);
+    m_model->setLabelTitle(tr("Scenario"));
+    m_table = new QTableView(splitter);
+    m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(SummaryTableModel::PolicyColumn,
+                                                      QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->setToolTip(tr("Latest run of every scenario in this family; select a row to plot its run"));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                // The row the user picked stays picked when the family refreshes.
+                if (current.isValid() && current.row() < m_model->rowCount())
+                    m_selected = m_model->policies().at(current.row());
+                plotRow(current.row());
+            });
+    m_plot = new UtilizationPlot(splitter);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_plot);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+    showScenario({});
+}
+
+void ResultsView::setStore(cl::ScenarioStore* store) {
+    m_store = store;
+    m_plottedRun = 0;
+    m_family.clear();
+    m_selected.clear();
+    showScenario({});
+}
+
+QString ResultsView::familyOf(const QString& scenarioName) {
+    const int slash = scenarioName.indexOf(QLatin1Char('/'));
+    return slash < 0 ? scenarioName : scenarioName.left(slash);
+}
+
+void ResultsView::showScenario(const QString& name) {
+    m_selected = name;
+    m_family = familyOf(name);
+    refresh();
+}
+
+void ResultsView::showRun(qint64 runId) {
+    if (!m_store) return;
+    try {
+        const cl::RunInfo info = m_store->runInfo(runId);
+        showScenario(QString::fromStdString(info.scenario_name));
+        m_plottedRun = 0;
+        if (info.status == cl::RunStatus::Finished) {
+            const cl::SimResult result = m_store->loadRun(runId, false);
+            m_plot->setResult(QString::fromStdString(info.scenario_name), result);
+            m_plottedRun = runId;
+            emit runSelected(runId, QString::fromStdString(info.scenario_name));
+        }
+    } catch (const std::exception& e) {
+        m_plot->showMessage(tr("Cannot read run %1: %2").arg(runId).arg(QString::fromStdString(e.what())));
+    }
+}
+
+void ResultsView::refresh() {
+    m_latestRun.clear();
+    m_policyOf.clear();
+    if (!m_store || m_family.isEmpty()) {
+        m_plottedRun = 0;
+        m_title->setText(tr("Select a scenario in the workspace to see its results."));
+        m_model->clear();
+        m_plot->showMessage(tr("No scenario selected"));
+        emit familyRefreshed();
+        return;
+    }
+    QStringList names;
+    try {
+        const std::string prefix = m_family.toStdString() + "/";
+        std::vector<cl::ScenarioInfo> family;
+        for (auto& info : m_store->scenarios())
+            if (info.spec.name == m_family.toStdString() || info.spec.name.rfind(prefix, 0) == 0)
+                family.push_back(std::move(info));
+        for (const auto& info : family) names << QString::fromStdString(info.spec.name);
+        m_model->setPolicies(names);
+        for (const auto& info : family) {
+            const QString name = QString::fromStdString(info.spec.name);
+            m_policyOf.insert(name, QString::fromStdString(info.spec.policy));
+            const std::vector<cl::RunInfo> runs = m_store->runs(info.id);
+            if (runs.empty()) continue;
+            const cl::RunInfo& latest =
+                *std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+            m_latestRun.insert(name, latest.id);
+            switch (latest.status) {
+            case cl::RunStatus::Finished: m_model->setSummary(name, latest.summary); break;
+            case cl::RunStatus::Running: m_model->setRunning(name, 0.0); break;
+            case cl::RunStatus::Failed:
+            case cl::RunStatus::Cancelled: m_model->setFailed(name, QString::fromStdString(latest.message)); break;
+            }
+        }
+    } catch (const std::exception& e) {
+        m_title->setText(tr("Cannot read the workspace: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+        m_model->clear();
+        return;
+    }
+    m_title->setText(tr("<b>%1</b> \u2014 %2 scenario(s); latest run of each")
+                         .arg(m_family.toHtmlEscaped())
+                         .arg(names.size()));
+    fitTableHeight();
+    const int row = std::max(0, static_cast<int>(names.indexOf(m_selected)));
+    if (names.isEmpty()) {
+        m_plot->showMessage(tr("No scenarios in %1").arg(m_family));
+        emit familyRefreshed();
+        return;
+    }
+    m_table->selectRow(row);
+    plotRow(row);
+    emit familyRefreshed();
+}
+
+void ResultsView::fitTableHeight() {
+    const int rows = std::min(m_model->rowCount(), 8);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+}
+
+void ResultsView::plotRow(int row) {
+    if (!m_store || row < 0 || row >= m_model->rowCount()) return;
+    const QString name = m_model->policies().at(row);
+    const qint64 run = m_latestRun.value(name, 0);
+    if (run == m_plottedRun && run != 0) return;
+    m_plottedRun = 0;
+    if (run == 0 || m_model->state(row) != SummaryTableModel::RowState::Done) {
+        emit runSelected(0, name);
+        m_plot->showMessage(tr("%1 has no finished run yet \u2014 run it from the Run panel (F5)").arg(name));
+        return;
+    }
+    try {
+        const cl::SimResult result = m_store->loadRun(run, false);
+        m_plot->setResult(name, result);
+        m_plottedRun = run;
+        emit runSelected(run, name);
+    } catch (const std::exception& e) {
+        m_plot->showMessage(tr("Cannot read run %1: %2").arg(run).arg(QString::fromStdString(e.what())));
+    }
+}
+
+QList<QPair<QString, qint64>> ResultsView::finishedRuns() const {
+    QList<QPair<QString, qint64>> runs;
+    const QStringList names = m_model->policies();
+    for (int row = 0; row < names.size(); ++row)
+        if (m_model->state(row) == SummaryTableModel::RowState::Done)
+            runs.append({names[row], m_latestRun.value(names[row], 0)});
+    return runs;
+}
+
+bool ResultsView::exportCsv(const QString& path, QString* error) const {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    out << "scenario,policy,run_id,jobs,avg_jct_s,median_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queueing_s\n";
+    const QStringList names = m_model->policies();
+    for (int row = 0; row < names.size(); ++row) {
+        const auto summary = m_model->summary(row);
+        QString name = names[row];
+        name.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        out << '"' << name << "\"," << m_policyOf.value(names[row]) << ',' << m_latestRun.value(names[row], 0);
+        if (summary)
+            out << ',' << summary->jobs << ',' << QString::number(summary->avg_jct, 'g', 10) << ','
+                << QString::number(summary->median_jct, 'g', 10) << ',' << QString::number(summary->p95_jct, 'g', 10)
+                << ',' << QString::number(summary->p99_jct, 'g', 10) << ','
+                << QString::number(summary->makespan, 'g', 10) << ','
+                << QString::number(summary->avg_queueing_delay, 'g', 10);
+        else
+            out << ",,,,,,,";
+        out << '\n';
+    }
+    if (!file.commit()) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace cl::views

@@ -1,0 +1,812 @@
+#include "views/shell/main_window.h"
+
+#include <exception>
+#include <utility>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QIcon>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QToolButton>
+#include <QTimer>
+#include <QUndoStack>
+#include <QItemSelectionModel>
+#include <QTreeView>
+
+#include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "core/store/what_if_variants.h"
+#include "core/io/builtin_data.h"
+#include "views/common/app_theme.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/results/comparison_view.h"
+#include "views/charts/series_charts.h"
+#include "views/timeline/timeline_panel.h"
+#include "views/interleave/interleave_panel.h"
+#include "views/common/format.h"
+#include "views/topology_placement/placement_dialog.h"
+#include "views/shell/properties_view.h"
+#include "views/shell/resources_init.h"
+#include "views/results/results_view.h"
+#include "views/shell/run_panel.h"
+#include "views/workspace/scenario_browser.h"
+#include "views/shell/scenario_run_batch.h"
+#include "views/trace/trace_browser.h"
+#include "views/workspace/workspace_model.h"
+
+namespace cl::views {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+QIcon actionIcon(const char* name) {
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), m_options(options) {
+    initResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_profiles = std::make_shared<const cl::ProfileSet>(cl::builtinProfiles());
+
+    createWidgets();
+    createActions();
+    createMenus();
+
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(fontMetrics().averageCharWidth() * 24);
+    m_progress->setToolTip(tr("Progress of all runs"));
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->showMessage(tr("Ready"));
+
+    // Size from the font (high-DPI and large-font friendly), within the screen.
+    QSize size(fontMetrics().height() * 80, fontMetrics().height() * 50);
+    if (const QScreen* screen = this->screen()) size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+    resize(size);
+    if (m_options.useSettings) restoreSettings();
+    setRunningUi(false);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() {
+    m_job.reset();  // cancels and waits before the widgets it reports to go away
+    // The child widgets outlive this object's members (QWidget deletes them afterwards) and
+    // may still signal while they go, e.g. the editor's undo stack reports it is no longer
+    // clean; nothing may reach this window's slots then.
+    for (QObject* child : findChildren<QObject*>()) disconnect(child, nullptr, this, nullptr);
+}
+
+void MainWindow::createWidgets() {
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_results = new ResultsView(m_tabs);
+    m_editor = new ClusterEditor(m_tabs);
+    m_traces = new TraceBrowser(m_tabs);
+    m_tabs->addTab(m_results, actionIcon("results"), tr("Results"));
+    m_tabs->addTab(m_editor, actionIcon("cluster"), tr("Cluster"));
+    m_tabs->addTab(m_traces, actionIcon("trace"), tr("Trace"));
+    auto* timelineTab = new QWidget(m_tabs);
+    auto* timelineLayout = new QVBoxLayout(timelineTab);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    auto* timelineBar = new QHBoxLayout;
+    m_timelineSecond = new QComboBox(timelineTab);
+    m_timelineSecond->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_timelineSecond->setMinimumContentsLength(24);
+    m_timelineSecond->setToolTip(tr("Another run of the family drawn below with the same time axis (what-if at a "
+                                    "glance)"));
+    auto* secondLabel = new QLabel(tr("Compare &with:"), timelineTab);
+    secondLabel->setBuddy(m_timelineSecond);
+    timelineBar->addWidget(secondLabel);
+    timelineBar->addWidget(m_timelineSecond);
+    timelineBar->addSpacing(fontMetrics().averageCharWidth() * 3);
+    m_toInterleaving = new QPushButton(actionIcon("what-if"), tr("Show its &group interleaving"), timelineTab);
+    m_toInterleaving->setToolTip(tr("Open the selected job's interleaving group (the jobs sharing its GPUs) in the "
+                                    "Interleaving view"));
+    m_toInterleaving->setEnabled(false);
+    m_toInterleaving->setObjectName(QStringLiteral("toInterleaving"));
+    timelineBar->addWidget(m_toInterleaving);
+    timelineBar->addStretch(1);
+    timelineLayout->addLayout(timelineBar);
+    m_timeline = new TimelinePanel(timelineTab);
+    timelineLayout->addWidget(m_timeline, 1);
+    connect(m_timelineSecond, &QComboBox::activated, this, &MainWindow::updateSecondTimelineRun);
+    connect(m_timeline, &TimelinePanel::jobSelected, this,
+            [this](int job) { m_toInterleaving->setEnabled(interleavingGroupOf(job).size() >= 2); });
+    connect(m_toInterleaving, &QPushButton::clicked, this, &MainWindow::sendGroupToInterleaving);
+    m_tabs->addTab(timelineTab, actionIcon("trace"), tr("Timeline"));
+    auto* chartsTab = new QWidget(m_tabs);
+    auto* chartsLayout = new QVBoxLayout(chartsTab);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* chartsBar = new QHBoxLayout;
+    m_chartResource = new QComboBox(chartsTab);
+    m_chartResource->addItem(tr("GPUs allocated"), QStringLiteral("gpu"));
+    m_chartResource->addItem(tr("GPU compute"), QStringLiteral("gpu-compute"));
+    m_chartResource->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_chartResource->addItem(tr("Storage"), QStringLiteral("storage"));
+    m_chartResource->addItem(tr("Network"), QStringLiteral("network"));
+    m_chartResource->addItem(tr("CPU cores allocated"), QStringLiteral("cpu-allocated"));
+    m_chartResource->addItem(tr("Memory allocated"), QStringLiteral("memory-allocated"));
+    m_chartResource->addItem(tr("All resources"), QString());
+    m_chartResource->setToolTip(tr("Which utilization the top chart shows for each run; \"All resources\" reads "
+                                   "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
+                                   "one stage, so storage and CPU show the same curve. CPU cores and memory allocated are what "
+                                   "Synergy's mechanisms hand out (else each job's GPU-proportional share)."));
+    auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
+    resourceLabel->setBuddy(m_chartResource);
+    chartsBar->addWidget(resourceLabel);
+    chartsBar->addWidget(m_chartResource);
+    chartsBar->addStretch(1);
+    chartsLayout->addLayout(chartsBar);
+    m_charts = new SeriesCharts(chartsTab);
+    chartsLayout->addWidget(m_charts, 1);
+    connect(m_chartResource, &QComboBox::currentIndexChanged, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    // Export View (Ctrl+Shift+E) exports the charts too; their own shortcut would clash with it.
+    for (QAction* own : m_charts->actions())
+        if (own->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)) own->setShortcut({});
+    m_tabs->addTab(chartsTab, actionIcon("results"), tr("Charts"));
+    m_compare = new ComparisonView(m_tabs);
+    m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
+    m_interleave = new InterleavePanel(m_profiles.get(), m_tabs);
+    m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
+    const QStringList tips = {tr("Summary of the selected scenario family's runs and GPU utilization"),
+                              tr("Visual editor of the cluster layout"),
+                              tr("Jobs of the trace, filters and histograms"),
+                              tr("Every GPU over time: which job or interleaved group held it; zoom with the wheel"),
+                              tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
+                                 "blocking index of the family's runs"),
+                              tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
+                              tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup")};
+    for (int i = 0; i < tips.size(); ++i) m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
+    setCentralWidget(m_tabs);
+
+    auto addDock = [this](QWidget* widget, const QString& title, const char* icon, const QString& objectName,
+                          Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(objectName);
+        dock->setWidget(widget);
+        dock->toggleViewAction()->setIcon(actionIcon(icon));
+        addDockWidget(area, dock);
+        m_docks << dock;
+        return dock;
+    };
+    m_browser = new ScenarioBrowser(nullptr, this);
+    addDock(m_browser, tr("Workspace"), "scenario", QStringLiteral("workspaceDock"), Qt::LeftDockWidgetArea);
+    m_properties = new PropertiesView(this);
+    QDockWidget* properties =
+        addDock(m_properties, tr("Properties"), "properties", QStringLiteral("propertiesDock"), Qt::LeftDockWidgetArea);
+    m_runPanel = new RunPanel(this);
+    addDock(m_runPanel, tr("Run"), "run", QStringLiteral("runDock"), Qt::RightDockWidgetArea);
+    m_log = new QPlainTextEdit(this);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    m_log->setToolTip(tr("What happened in this session: runs, imports, saves and errors"));
+    QDockWidget* logDock = addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    splitDockWidget(m_docks.first(), properties, Qt::Vertical);
+    resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
+    resizeDocks({m_docks.first(), m_docks.at(2)},
+                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32}, Qt::Horizontal);
+    resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
+
+    connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
+    connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentItemChanged(current); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
+    connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateSecondTimelineChoices);
+    connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
+        m_timelineWanted = {scenario, run};
+        updateTimeline();
+    });
+    connect(m_results, &ResultsView::familyRefreshed, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateCharts);
+    // A deleted scenario's run ids can be given to new runs: forget what was read for them.
+    connect(m_browser, &ScenarioBrowser::scenariosChanged, this, [this] {
+        m_seriesCache.clear();
+        m_chartsDirty = true;
+        m_timelineShown = -1;  // reload when shown
+        m_timelineLoading = 0;
+        ++m_timelineGeneration;
+        m_compare->refreshRuns();
+    });
+    // One time cursor for the timeline and the charts.
+    connect(m_timeline, &TimelinePanel::timeCursorChanged, m_charts, &SeriesCharts::setTimeCursor);
+    connect(m_charts, &SeriesCharts::timeCursorChanged, m_timeline, &TimelinePanel::setTimeCursor);
+    connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
+    connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
+    connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
+    connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
+    connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
+    connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
+}
+
+void MainWindow::createActions() {
+    auto make = [this](const char* icon, const QString& text, const QKeySequence& key, const QString& tip,
+                       auto slot) {
+        auto* action = new QAction(actionIcon(icon), text, this);
+        if (!key.isEmpty()) action->setShortcut(key);
+        action->setStatusTip(tip);
+        action->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make("new-workspace", tr("&New Workspace\u2026"), QKeySequence::New,
+                       tr("Create an empty workspace file"), &MainWindow::newWorkspace);
+    m_openAction = make("open-workspace", tr("&Open Workspace\u2026"), QKeySequence::Open,
+                        tr("Open a workspace file (.sqlite)"), &MainWindow::chooseWorkspace);
+    m_saveAction = make("save", tr("&Save Cluster"), QKeySequence::Save,
+                        tr("Store the edited cluster in the workspace"), [this] {
+                            QString error;
+                            if (!saveCluster(&error) && !error.isEmpty())
+                                QMessageBox::warning(this, tr("Save cluster"), error);
+                        });
+    m_importTraceAction = make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
+                               tr("Preview a job trace file and store it in the workspace"),
+                               &MainWindow::chooseTraceToImport);
+    m_importLayoutAction = make("import-layout", tr("Import Cluster &Layout\u2026"),
+                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
+                                tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
+                                &MainWindow::chooseLayoutToImport);
+    m_generateAction = make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
+                            tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
+    m_transformAction = make("transform-trace", tr("&Transform Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_T),
+                             tr("Scale, window, subsample or re-model the shown trace into a new stored trace"),
+                             &MainWindow::transformTrace);
+    m_exportClusterAction = make("export", tr("Export Cluster as &JSON\u2026"), {},
+                                 tr("Write the edited cluster as a layout JSON file"), &MainWindow::exportClusterJson);
+    m_exportResultsAction = make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                                 tr("Write the results table of the shown scenarios as CSV"),
+                                 &MainWindow::exportResultsCsv);
+    m_exportViewAction = make("export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                              tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"),
+                              &MainWindow::exportView);
+    m_reportAction = make("export", tr("Comparison &Report (PDF)\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                          tr("One PDF with the compared scenarios, their summary table and every comparison chart"),
+                          &MainWindow::exportReport);
+    m_quitAction = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
+                        &QWidget::close);
+    m_quitAction->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+
+    // The Edit menu's undo/redo act on the editor from anywhere in the window; the editor's own
+    // focus-scoped shortcuts would make the keys ambiguous.
+    for (QAction* own : {m_editor->undoAction(), m_editor->redoAction()}) own->setShortcuts({});
+    m_undoAction = m_editor->undoStack()->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setIcon(actionIcon("undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_redoAction = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setIcon(actionIcon("redo"));
+    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    updateUndoShortcuts();
+
+    m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
+                       tr("Run the policies checked in the Run panel on the selected scenario"),
+                       &MainWindow::runRequested);
+    m_stopAction = make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                        tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
+    m_placementAction = make("run", tr("Topology &Placement\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                             tr("Compare the placement policies on the network of the cluster in the editor"),
+                             &MainWindow::openPlacementDialog);
+}
+
+void MainWindow::openPlacementDialog() {
+    auto* dialog = new PlacementDialog(m_editor->cluster(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(m_saveAction);
+    file->addSeparator();
+    file->addAction(m_importTraceAction);
+    file->addAction(m_importLayoutAction);
+    file->addAction(m_generateAction);
+    file->addAction(m_transformAction);
+    file->addSeparator();
+    file->addAction(m_exportResultsAction);
+    file->addAction(m_exportViewAction);
+    file->addAction(m_reportAction);
+    file->addAction(m_exportClusterAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    updateRecentMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_undoAction);
+    edit->addAction(m_redoAction);
+
+    QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+    simulation->addAction(m_runAction);
+    simulation->addAction(m_stopAction);
+    simulation->addSeparator();
+    simulation->addAction(m_placementAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = viewNames();
+    for (int i = 0; i < names.size(); ++i) {
+        auto* show = new QAction(m_tabs->tabIcon(i), m_tabs->tabText(i), this);
+        show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        connect(show, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        view->addAction(show);
+    }
+    view->addSeparator();
+    for (QDockWidget* dock : m_docks) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QMenu* theme = view->addMenu(actionIcon("theme"), tr("&Theme"));
+    m_themeGroup = new QActionGroup(this);
+    for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
+        const QString label = t == Theme::System ? tr("&System") : t == Theme::Light ? tr("&Light") : tr("&Dark");
+        QAction* action = theme->addAction(label);
+        action->setCheckable(true);
+        action->setData(themeName(t));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [t] { applyTheme(t); });
+    }
+    m_themeGroup->actions().first()->setChecked(true);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    auto* about = help->addAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    auto* aboutQt = help->addAction(tr("About &Qt"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(m_newAction);
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_saveAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_undoAction);
+    toolbar->addAction(m_redoAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_importTraceAction);
+    toolbar->addAction(m_generateAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_runAction);
+    toolbar->addAction(m_stopAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_exportResultsAction);
+    // Long labels only where they help: open/save/undo/redo are known by their icons.
+    for (QAction* a : {m_newAction, m_openAction, m_undoAction, m_redoAction, m_exportResultsAction})
+        if (auto* button = qobject_cast<QToolButton*>(toolbar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+}
+
+void MainWindow::updateUndoShortcuts() {
+    // Undo and redo change the cluster; their keys act only where the cluster is visible, so
+    // Ctrl+Z in the results or the browser never changes something out of sight.
+    const bool editing = m_tabs->currentWidget() == m_editor;
+    m_undoAction->setShortcut(editing ? QKeySequence(QKeySequence::Undo) : QKeySequence());
+    m_redoAction->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                                                             QKeySequence(Qt::CTRL | Qt::Key_Y)}
+                                       : QList<QKeySequence>{});
+}
+
+QStringList MainWindow::viewNames() {
+    return {QStringLiteral("results"), QStringLiteral("cluster"),  QStringLiteral("trace"),
+            QStringLiteral("timeline"), QStringLiteral("charts"),   QStringLiteral("compare"),
+            QStringLiteral("interleave")};
+}
+
+bool MainWindow::showView(const QString& name) {
+    const int index = static_cast<int>(viewNames().indexOf(name));
+    if (index < 0) return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
+        restoreState(state);
+    const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
+    if (theme != Theme::System) setTheme(theme);
+}
+
+void MainWindow::setTheme(Theme theme) {
+    for (QAction* action : m_themeGroup->actions())
+        if (action->data().toString() == themeName(theme)) action->setChecked(true);
+    applyTheme(theme);
+}
+
+void MainWindow::saveSettings() {
+    if (!m_options.useSettings) return;
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    if (QAction* checked = m_themeGroup->checkedAction())
+        settings.setValue(QStringLiteral("theme"), checked->data().toString());
+    if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    if (!m_options.useSettings) return;
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentWorkspaces")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recentWorkspaces"), recent);
+    settings.setValue(QStringLiteral("lastWorkspace"), path);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent =
+        m_options.useSettings ? QSettings().value(QStringLiteral("recentWorkspaces")).toStringList() : QStringList();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString& path = recent[i];
+        QAction* action = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] { openRecent(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openRecent(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        // Opening would create an empty workspace where the old one was.
+        QSettings settings;
+        QStringList recent = settings.value(QStringLiteral("recentWorkspaces")).toStringList();
+        recent.removeAll(path);
+        settings.setValue(QStringLiteral("recentWorkspaces"), recent);
+        updateRecentMenu();
+        QMessageBox::warning(this, tr("Open workspace"),
+                             tr("%1 no longer exists (moved or deleted); it was removed from the recent list.").arg(path));
+        return;
+    }
+    QString error;
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("Open workspace"), tr("Cannot open %1:\n\n%2").arg(path, error));
+}
+
+void MainWindow::updateTitle() {
+    const QString file = m_path.isEmpty() ? tr("no workspace") : QFileInfo(m_path).fileName();
+    setWindowTitle(QStringLiteral("%1%2 \u2014 ClusterLoom").arg(file, m_editor->isModified() ? QStringLiteral(" *") : QString()));
+}
+
+void MainWindow::log(const QString& message) {
+    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
+}
+
+bool MainWindow::isRunning() const {
+    return m_job && m_job->isRunning();
+}
+
+void MainWindow::setRunningUi(bool running) {
+    m_runAction->setEnabled(!running);
+    m_stopAction->setEnabled(running);
+    m_openAction->setEnabled(!running);
+    m_newAction->setEnabled(!running);
+    m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
+    m_runPanel->setRunning(running);
+    m_browser->setEditingLocked(running);
+    m_progress->setVisible(running);
+}
+
+bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
+    if (isRunning()) {
+        if (error) *error = tr("Stop the running simulations before opening another workspace.");
+        return false;
+    }
+    if (m_store && !confirmDiscardEdits()) {
+        if (error) error->clear();  // the user chose to stay; nothing to report
+        return false;
+    }
+    std::unique_ptr<cl::ScenarioStore> store;
+    QStringList demoNames;
+    QString first;
+    try {
+        store = std::make_unique<cl::ScenarioStore>(path.toStdString());
+        if (demo == Demo::Always || (demo == Demo::IfEmpty && store->scenarios().empty()))
+            for (const auto& name : cl::populateDemoWorkspace(*store)) demoNames << QString::fromStdString(name);
+        const auto scenarios = store->scenarios();
+        if (!demoNames.isEmpty())
+            first = demoNames.first();
+        else if (!scenarios.empty())
+            first = QString::fromStdString(scenarios.front().spec.name);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        log(tr("Could not open %1: %2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    m_job.reset();
+    // Nothing of the previous workspace may be saved into this one by mistake.
+    m_runPanel->setScenario(nullptr);
+    m_runPanel->clearRuns();
+    m_browser->setStore(nullptr);
+    m_results->setStore(nullptr);
+    m_properties->setStore(nullptr);
+    m_compare->setStore(nullptr);
+    m_timelineWanted = {};
+    ++m_timelineGeneration;  // a load from the old workspace is dropped
+    m_timelineLoading = 0;
+    m_seriesCache.clear();
+    m_chartsDirty = true;
+    m_toInterleaving->setEnabled(false);
+    m_timelineShown = 0;
+    m_timelineResult.reset();
+    m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
+    m_timeline->setSecondRun(nullptr, QString());
+    m_charts->clear();
+    m_store = std::move(store);
+    m_editor->setCluster(cl::Cluster{});
+    m_editorClusterId = 0;
+    showTrace(nullptr);
+    m_shownTraceId = 0;
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_browser->setStore(m_store.get());
+    m_results->setStore(m_store.get());
+    m_properties->setStore(m_store.get());
+    m_compare->setStore(m_store.get());
+    addRecent(m_path);
+    updateTitle();
+    log(tr("Opened workspace %1").arg(m_path));
+    statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(m_path).fileName()), 5000);
+
+    if (!first.isEmpty()) m_browser->selectScenario(first);
+    if (!demoNames.isEmpty()) runScenarios(demoNames);
+    return true;
+}
+
+bool MainWindow::confirmDiscardEdits() {
+    if (!m_editor->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved cluster"), tr("The cluster in the editor has unsaved changes. Store them in the workspace?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) {
+        QString error;
+        if (!saveCluster(&error)) {
+            QMessageBox::warning(this, tr("Save cluster"), error);
+            return false;
+        }
+    }
+    return true;
+}
+
+void MainWindow::onScenarioSelected(const QString& name) {
+    if (!m_store || name.isEmpty()) {
+        m_runPanel->setScenario(nullptr);
+        m_results->showScenario({});
+        return;
+    }
+    try {
+        const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
+        m_runPanel->setScenario(&info);
+        m_results->showScenario(name);
+        // Follow the selection in the editor and the trace browser, unless that would drop
+        // edits or reload what is already shown (and reset the user's filters).
+        if (!m_editor->isModified() && m_editorClusterId != info.spec.cluster_id) {
+            m_editor->setCluster(m_store->cluster(info.spec.cluster_id));
+            m_editorClusterId = info.spec.cluster_id;
+        }
+        if (m_shownTraceId != info.spec.trace_id) {
+            showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
+            m_shownTraceId = info.spec.trace_id;
+        }
+    } catch (const std::exception& e) {
+        log(tr("Cannot show scenario %1: %2").arg(name, QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onCurrentItemChanged(const QModelIndex& current) {
+    const qint64 id = current.data(WorkspaceModel::IdRole).toLongLong();
+    switch (m_browser->model()->kind(current)) {
+    case WorkspaceModel::Kind::Scenario: m_properties->showScenario(m_browser->model()->scenarioName(current)); break;
+    case WorkspaceModel::Kind::Cluster: m_properties->showCluster(id); break;
+    case WorkspaceModel::Kind::Trace: m_properties->showTrace(id); break;
+    case WorkspaceModel::Kind::Run: m_properties->showRun(id); break;
+    case WorkspaceModel::Kind::Group: m_properties->showNothing(); break;
+    }
+}
+
+void MainWindow::onClusterActivated(qint64 id) {
+    if (!m_store) return;
+    m_properties->showCluster(id);
+    if (!confirmDiscardEdits()) return;
+    try {
+        m_editor->setCluster(m_store->cluster(id));
+        m_editorClusterId = id;
+        m_tabs->setCurrentWidget(m_editor);
+    } catch (const std::exception& e) {
+        log(tr("Cannot open cluster #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onTraceActivated(qint64 id) {
+    if (!m_store) return;
+    m_properties->showTrace(id);
+    try {
+        showTrace(std::make_shared<const cl::Trace>(m_store->trace(id)));
+        m_shownTraceId = id;
+        m_tabs->setCurrentWidget(m_traces);
+    } catch (const std::exception& e) {
+        log(tr("Cannot open trace #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::onRunActivated(qint64 id) {
+    m_properties->showRun(id);
+    m_results->showRun(id);
+}
+
+void MainWindow::showTrace(std::shared_ptr<const cl::Trace> trace) {
+    m_shownTrace = std::move(trace);
+    m_traces->setTrace(m_shownTrace, m_profiles.get());
+}
+
+void MainWindow::runRequested() {
+    if (!m_store || isRunning()) return;
+    const RunPanel::Request request = m_runPanel->request();
+    if (request.base.isEmpty()) {
+        statusBar()->showMessage(tr("Select a scenario to run"), 5000);
+        return;
+    }
+    std::vector<std::string> policies;
+    for (const QString& p : request.policies) policies.push_back(p.toStdString());
+    QStringList names;
+    try {
+        const cl::ScenarioInfo base = m_store->scenario(request.base.toStdString());
+        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor, request.server_count,
+                                             request.interference);
+        for (const auto& info : cl::createSweepScenarios(*m_store, specs)) names << QString::fromStdString(info.spec.name);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Run"), tr("Cannot prepare the runs:\n\n%1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    m_browser->refresh();
+    runScenarios(names, request.force);
+}
+
+void MainWindow::runScenarios(const QStringList& names, bool force) {
+    if (!m_store || isRunning() || names.isEmpty()) return;
+    m_failedRuns = 0;
+    m_runPanel->clearRuns();
+    for (const QString& name : names) m_runPanel->addRun(name);
+    m_job = std::make_unique<ScenarioRunBatch>(m_path, names, ScenarioRunBatch::Options{force, 0});
+    auto progress = std::make_shared<QHash<QString, double>>();
+    const int total = static_cast<int>(names.size());
+    connect(m_job.get(), &ScenarioRunBatch::runStarted, this, [this](const QString& name) {
+        m_runPanel->setRunState(name, RunPanel::RunState::Running);
+        statusBar()->showMessage(tr("Simulating %1\u2026").arg(name));
+    });
+    connect(m_job.get(), &ScenarioRunBatch::runProgress, this, [this, progress, total](const QString& name, double f) {
+        m_runPanel->setRunProgress(name, f);
+        (*progress)[name] = f;
+        double sum = 0.0;
+        for (double v : *progress) sum += v;
+        m_progress->setValue(static_cast<int>(sum / total * 1000.0));
+    });
+    connect(m_job.get(), &ScenarioRunBatch::runFinished, this, [this, progress](const QString& name, qint64 id, bool reused) {
+        (*progress)[name] = 1.0;
+        m_runPanel->setRunState(name, reused ? RunPanel::RunState::Reused : RunPanel::RunState::Finished,
+                                tr("run %1").arg(id));
+        try {
+            const cl::RunInfo info = m_store->runInfo(id);
+            log(tr("%1 %2: average JCT %3, makespan %4 (run %5)")
+                    .arg(name, reused ? tr("is up to date") : tr("finished"), formatDuration(info.summary.avg_jct),
+                         formatDuration(info.summary.makespan))
+                    .arg(id));
+        } catch (const std::exception& e) {
+            log(tr("%1 finished, but its run cannot be read: %2").arg(name, QString::fromStdString(e.what())));
+        }
+        m_browser->refresh();
+        if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
+    });
+    connect(m_job.get(), &ScenarioRunBatch::runFailed, this, [this](const QString& name, const QString& message) {
+        ++m_failedRuns;
+        m_runPanel->setRunState(name, RunPanel::RunState::Failed, message);
+        log(tr("%1 failed: %2").arg(name, message));
+        m_browser->refresh();
+    });
+    connect(m_job.get(), &ScenarioRunBatch::runCancelled, this, [this](const QString& name) {
+        m_runPanel->setRunState(name, RunPanel::RunState::Cancelled, tr("stopped; nothing was stored"));
+        log(tr("%1 stopped; nothing was stored").arg(name));
+    });
+    connect(m_job.get(), &ScenarioRunBatch::finished, this, [this, total](bool cancelled) {
+        setRunningUi(false);
+        m_results->refresh();
+        m_browser->refresh();
+        m_properties->refresh();
+        m_compare->refreshRuns();
+        statusBar()->showMessage(cancelled            ? tr("Stopped")
+                                 : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
+                                                    : tr("%n run(s) done", nullptr, total),
+                                 8000);
+        emit runsFinished();
+        if (m_closeWhenStopped) QTimer::singleShot(0, this, &QWidget::close);
+    });
+    m_progress->setValue(0);
+    setRunningUi(true);
+    log(tr("Running %1").arg(names.join(QStringLiteral(", "))));
+    m_job->start();
+}
+
+void MainWindow::stopRuns() {
+    if (!isRunning()) return;
+    m_job->cancel();
+    statusBar()->showMessage(tr("Stopping\u2026"));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (isRunning()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Runs in progress"),
+            tr("%n run(s) are still going. Stop them and quit? Finished runs are kept; the others are not stored.",
+               nullptr, static_cast<int>(m_job->scenarios().size())),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        event->ignore();
+        if (answer == QMessageBox::Yes) {
+            // Quit once the workers have returned, without freezing the window meanwhile.
+            m_closeWhenStopped = true;
+            stopRuns();
+        }
+        return;
+    }
+    if (!confirmDiscardEdits()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About ClusterLoom"),
+        tr("<h3>ClusterLoom %1</h3>"
+           "<p>A desktop planner for deep-learning GPU clusters: it simulates job traces on cluster "
+           "layouts with the Muri, Synergy and SJF-BSBF schedulers and their baselines, and compares "
+           "job completion times and utilization side by side.</p>"
+           "<p>Workspace: %2<br>Data directory: %3</p>")
+            .arg(QString::fromStdString(cl::engineVersion()), m_path.toHtmlEscaped(),
+                 QString::fromStdString(cl::dataDir()).toHtmlEscaped()));
+}
+
+void MainWindow::selectScenario(const QString& name) { m_browser->selectScenario(name); }
+
+}  // namespace cl::views

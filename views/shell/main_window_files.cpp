@@ -1,0 +1,246 @@
+// MainWindow's file actions: workspaces, imports, generated and transformed traces, the
+// edited cluster, exports, and files dropped on the window.
+#include <exception>
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+#include <QTabWidget>
+#include <QUrl>
+
+#include "core/io/layout_io.h"
+#include "core/store/scenario_store.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/shell/main_window.h"
+#include "views/results/results_view.h"
+#include "views/workspace/scenario_browser.h"
+#include "views/trace/trace_browser.h"
+#include "views/trace/trace_generator_dialog.h"
+#include "views/trace/trace_import_dialog.h"
+#include "views/trace/trace_transform_dialog.h"
+
+
+namespace cl::views {
+
+namespace {
+
+QString documentsDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+}
+
+// Our layout JSON names its format; a Muri cluster spec CSV starts with its header. Anything
+// else dropped on the window is taken for a trace.
+bool looksLikeLayout(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray head = file.read(4096);
+    return head.contains("clusterloom-cluster") || head.contains("\"server_groups\"") ||
+           head.contains("\"servers\"") || head.startsWith("num_switch");
+}
+
+}  // namespace
+
+void MainWindow::newWorkspace() {
+    QFileDialog dialog(this, tr("New workspace"), documentsDir(), tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("sqlite"));
+    // An existing file is never overwritten; it is offered for opening below instead.
+    dialog.setOption(QFileDialog::DontConfirmOverwrite);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
+    const QString path = dialog.selectedFiles().first();
+    if (QFileInfo::exists(path)) {
+        const auto answer = QMessageBox::question(
+            this, tr("New workspace"), tr("%1 already exists. Open it instead? (It is not overwritten.)").arg(path),
+            QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Open);
+        if (answer != QMessageBox::Open) return;
+    }
+    QString error;
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("New workspace"), error);
+}
+
+void MainWindow::chooseWorkspace() {
+    const QString start = m_path.isEmpty() ? documentsDir() : QFileInfo(m_path).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), start,
+                                                      tr("ClusterLoom workspaces (*.sqlite *.db);;All files (*)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("Open workspace"), tr("Cannot open %1:\n\n%2").arg(path, error));
+}
+
+void MainWindow::chooseTraceToImport() {
+    importTrace();
+}
+
+QDialog* MainWindow::importTrace(const QString& path) {
+    if (!m_store) return nullptr;
+    auto* dialog = new TraceImportDialog(m_profiles.get(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!path.isEmpty()) dialog->loadFile(path);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (auto trace = dialog->trace()) storeNewTrace(*trace, tr("Imported"));
+    });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::storeNewTrace(const cl::Trace& trace, const QString& what) {
+    try {
+        const std::int64_t id = m_store->putTrace(trace);
+        m_browser->refresh();
+        showTrace(std::make_shared<const cl::Trace>(trace));
+        m_tabs->setCurrentWidget(m_traces);
+        log(tr("%1 trace %2 (%n job(s)), stored as #%3", nullptr, static_cast<int>(trace.jobs.size()))
+                .arg(what, QString::fromStdString(trace.name))
+                .arg(id));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Store trace"), tr("The trace was not stored:\n\n%1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void MainWindow::chooseLayoutToImport() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import cluster layout"), documentsDir(),
+                                                      tr("Cluster layouts (*.json *.csv);;All files (*)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!importLayout(path, &error)) QMessageBox::warning(this, tr("Import cluster layout"), error);
+}
+
+bool MainWindow::importLayout(const QString& path, QString* error) {
+    if (!m_store) {
+        if (error) *error = tr("No workspace is open.");
+        return false;
+    }
+    if (!confirmDiscardEdits()) return false;
+    try {
+        const cl::Cluster cluster = cl::readCluster(path.toStdString());
+        const std::int64_t id = m_store->putCluster(cluster);
+        m_editor->setCluster(cluster);
+        m_browser->refresh();
+        m_tabs->setCurrentWidget(m_editor);
+        log(tr("Imported cluster %1 from %2, stored as #%3").arg(QString::fromStdString(cluster.name), path).arg(id));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = tr("Cannot import %1:\n\n%2").arg(path, QString::fromStdString(e.what()));
+        log(tr("Cannot import %1: %2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+}
+
+bool MainWindow::saveCluster(QString* error) {
+    if (!m_store) {
+        if (error) *error = tr("No workspace is open.");
+        return false;
+    }
+    const QString invalid = m_editor->validationError();
+    if (!invalid.isEmpty()) {
+        if (error) *error = tr("The cluster cannot be saved: %1").arg(invalid);
+        return false;
+    }
+    try {
+        const cl::Cluster cluster = m_editor->cluster();
+        const std::int64_t id = m_store->putCluster(cluster);
+        m_editor->markSaved();
+        m_browser->refresh();
+        updateTitle();
+        log(tr("Stored cluster %1 as #%2 (%3 GPUs). Duplicate a scenario as a what-if to run on it.")
+                .arg(QString::fromStdString(cluster.name))
+                .arg(id)
+                .arg(cluster.totalGpus()));
+        statusBar()->showMessage(tr("Cluster stored"), 5000);
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = tr("The cluster was not stored: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::generateTrace() {
+    if (!m_store) return;
+    auto* dialog = new TraceGeneratorDialog(m_profiles.get(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (auto trace = dialog->trace()) storeNewTrace(*trace, tr("Generated"));
+    });
+    dialog->open();
+}
+
+void MainWindow::transformTrace() {
+    if (!m_store) return;
+    if (!m_shownTrace) {
+        statusBar()->showMessage(tr("Open a trace first (select a scenario or a trace in the workspace)"), 5000);
+        return;
+    }
+    auto* dialog = new TraceTransformDialog(m_shownTrace, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (auto trace = dialog->result()) storeNewTrace(*trace, tr("Transformed"));
+    });
+    dialog->open();
+}
+
+void MainWindow::exportClusterJson() {
+    const QString name = QString::fromStdString(m_editor->cluster().name);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export cluster"),
+                                                      documentsDir() + QLatin1Char('/') + name + QStringLiteral(".json"),
+                                                      tr("Cluster layout JSON (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!m_editor->exportJson(path, &error))
+        QMessageBox::warning(this, tr("Export cluster"), tr("Cannot write %1:\n\n%2").arg(path, error));
+    else
+        log(tr("Exported cluster %1 to %2").arg(name, path));
+}
+
+void MainWindow::exportResultsCsv() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), documentsDir() + QLatin1Char('/') + m_results->family() + QStringLiteral(".csv"),
+        tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!m_results->exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export results"), tr("Cannot write %1:\n\n%2").arg(path, error));
+    else
+        log(tr("Exported results of %1 to %2").arg(m_results->family(), path));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!m_store || !event->mimeData()->hasUrls()) return;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+        if (url.isLocalFile() && (suffix == QLatin1String("csv") || suffix == QLatin1String("json"))) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    event->acceptProposedAction();
+    // Dialogs open after the drop has returned, so the drag source is not left waiting.
+    QTimer::singleShot(0, this, [this, paths] {
+        for (const QString& path : paths) {
+            if (looksLikeLayout(path)) {
+                QString error;
+                if (!importLayout(path, &error) && !error.isEmpty())
+                    QMessageBox::warning(this, tr("Import cluster layout"), error);
+            } else {
+                importTrace(path);
+                break;  // one import dialog at a time
+            }
+        }
+    });
+}
+
+}  // namespace cl::views

@@ -1,0 +1,380 @@
+// MainWindow's analysis views: which run the timeline shows, which runs the charts overlay,
+// exporting the current view and the comparison report.
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <memory>
+
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QFileDialog>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "views/common/chart_export.h"
+#include "views/cluster/cluster_diagram.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/results/comparison_model.h"
+#include "views/results/comparison_view.h"
+#include "views/interleave/interleave_gantt.h"
+#include "views/interleave/interleave_panel.h"
+#include "views/shell/main_window.h"
+#include "views/common/report_writer.h"
+#include "views/results/results_view.h"
+#include "views/charts/run_series.h"
+#include "views/charts/series_charts.h"
+#include "views/timeline/timeline_layout.h"
+#include "views/timeline/timeline_panel.h"
+#include "views/timeline/timeline_view.h"
+#include "views/trace/trace_browser.h"
+#include "views/trace/trace_histograms.h"
+#include "views/results/utilization_plot.h"
+
+namespace cl::views {
+
+namespace {
+
+constexpr int kMostOverlaidRuns = 8;  // one colour each
+
+// Runs with equal keys ran the same jobs (same trace and settings, so job i is the same job)
+// on the same GPUs with the same profiles: only the policy differs.
+QString runKey(const cl::ScenarioSpec& spec) {
+    return QStringLiteral("%1/%2/%3/%4/%5/%6")
+        .arg(spec.cluster_id)
+        .arg(spec.parameters.server_count)
+        .arg(spec.trace_id)
+        .arg(spec.profiles_id)
+        .arg(QString::fromStdString(spec.parameters.toJson().dump()))
+        .arg(spec.seed);
+}
+
+QString exportDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+}
+
+}  // namespace
+
+namespace {
+
+// What the timeline needs of a stored run, read on a worker thread with its own connection.
+struct TimelineLoad {
+    QString title;
+    cl::Cluster cluster;
+    std::shared_ptr<const cl::ProfileSet> profiles;
+    std::shared_ptr<const cl::SimResult> result;
+    QString key;
+    QString error;
+};
+
+TimelineLoad loadTimelineRun(const QString& workspace, qint64 run) {
+    TimelineLoad load;
+    try {
+        cl::ScenarioStore store(workspace.toStdString());
+        const cl::RunInfo info = store.runInfo(run);
+        const cl::ScenarioInfo spec = store.scenario(info.scenario_name);
+        load.cluster = store.cluster(spec.spec.cluster_id);
+        if (spec.spec.parameters.server_count > 0)
+            load.cluster = cl::withServerCount(load.cluster, spec.spec.parameters.server_count);
+        load.profiles = std::make_shared<const cl::ProfileSet>(store.profiles(spec.spec.profiles_id));
+        load.result = std::make_shared<const cl::SimResult>(store.loadRun(run, true));
+        load.key = runKey(spec.spec);
+        load.title = QCoreApplication::translate("cl::views::MainWindow", "%1 \u00b7 run %2")
+                         .arg(QString::fromStdString(info.scenario_name))
+                         .arg(run);
+    } catch (const std::exception& e) {
+        load.error = QString::fromStdString(e.what());
+    }
+    return load;
+}
+
+}  // namespace
+
+void MainWindow::updateTimeline() {
+    if (!m_store || m_tabs->currentWidget() != m_timeline->parentWidget()) return;
+    const auto [scenario, run] = m_timelineWanted;
+    if (run == m_timelineShown && run != 0) return;
+    if (run != 0 && run == m_timelineLoading) return;  // on its way
+    const int generation = ++m_timelineGeneration;  // a load still running is now stale
+    m_timelineLoading = 0;
+    if (run == 0) {
+        m_timelineShown = 0;
+        m_timelineResult.reset();
+        m_timelineCluster.clear();
+        m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
+        statusBar()->showMessage(scenario.isEmpty() ? tr("Select a scenario with a finished run for its timeline")
+                                                    : tr("%1 has no finished run yet").arg(scenario),
+                                 5000);
+        return;
+    }
+    // A big run has millions of segments: read them off the GUI thread. What is shown stays
+    // until the new run is there, and a failed read leaves it as it was.
+    m_timelineLoading = run;
+    statusBar()->showMessage(tr("Loading run %1 for the timeline\u2026").arg(run));
+    auto* watcher = new QFutureWatcher<TimelineLoad>(this);
+    connect(watcher, &QFutureWatcher<TimelineLoad>::finished, this, [this, watcher, generation, run] {
+        watcher->deleteLater();
+        if (generation != m_timelineGeneration) return;
+        m_timelineLoading = 0;
+        TimelineLoad load = watcher->result();
+        if (!load.error.isEmpty()) {
+            log(tr("Cannot show run %1 in the timeline: %2").arg(run).arg(load.error));
+            statusBar()->clearMessage();
+            return;
+        }
+        QApplication::setOverrideCursor(Qt::WaitCursor);  // the layout is built here
+        m_timeline->setRun(load.cluster, load.result, load.profiles.get(), load.title);
+        QApplication::restoreOverrideCursor();
+        m_timelineProfiles = std::move(load.profiles);
+        m_timelineResult = std::move(load.result);
+        m_timelineCluster = load.key;
+        m_timelineShown = run;
+        statusBar()->clearMessage();
+        updateSecondTimelineChoices();
+        updateSecondTimelineRun();  // the new run replaced the panel's second one
+        emit timelineLoaded(run);
+    });
+    watcher->setFuture(QtConcurrent::run(loadTimelineRun, m_path, run));
+}
+
+void MainWindow::updateSecondTimelineChoices() {
+    const qint64 chosen = m_timelineSecond->currentData().toLongLong();
+    m_timelineSecond->clear();
+    m_timelineSecond->addItem(tr("nothing"), qint64(0));
+    // Only runs on the same GPUs can share the rows.
+    for (const auto& [scenario, run] : m_results->finishedRuns()) {
+        if (run == m_timelineShown || !m_store) continue;
+        const auto info = m_store->findScenario(scenario.toStdString());
+        if (info && runKey(info->spec) == m_timelineCluster)
+            m_timelineSecond->addItem(tr("%1 (run %2)").arg(scenario).arg(run), run);
+    }
+    const int keep = m_timelineSecond->findData(chosen);
+    m_timelineSecond->setCurrentIndex(keep < 0 ? 0 : keep);
+    if (keep < 0 && chosen != 0) m_timeline->setSecondRun(nullptr, QString());
+}
+
+void MainWindow::updateSecondTimelineRun() {
+    const qint64 run = m_timelineSecond->currentData().toLongLong();
+    if (!m_store || run == 0 || !m_timelineResult) {
+        m_timeline->setSecondRun(nullptr, QString());
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        const cl::RunInfo info = m_store->runInfo(run);
+        m_timeline->setSecondRun(std::make_shared<const cl::SimResult>(m_store->loadRun(run, true)),
+                                 tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+    } catch (const std::exception& e) {
+        log(tr("Cannot show run %1 below the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
+    }
+    QApplication::restoreOverrideCursor();
+}
+
+std::vector<int> MainWindow::interleavingGroupOf(int job) const {
+    if (!m_timelineResult || job < 0 || job >= static_cast<int>(m_timelineResult->jobs.size())) return {};
+    // The jobs on one of its GPUs at the earliest moment it shared one: a group the run had.
+    const TimelineLayout& layout = m_timeline->view()->layout();
+    const auto& segments = m_timelineResult->segments;
+    int first = -1;
+    for (int s : layout.segmentsOfJob(job))
+        if (!layout.partnersOfSegment(s).empty() && (first < 0 || segments[s].t0 < segments[first].t0)) first = s;
+    if (first < 0) return {};
+    // The start of the first overlap with a partner, just inside it.
+    double t = segments[first].t1;
+    for (int p : layout.partnersOfSegment(first))
+        for (int s : layout.segmentsOfJob(p))
+            if (segments[s].gpu == segments[first].gpu && segments[s].t1 > segments[first].t0 &&
+                segments[s].t0 < segments[first].t1)
+                t = std::min(t, std::max(segments[s].t0, segments[first].t0));
+    t = std::nextafter(t, segments[first].t1);
+    std::vector<int> group{job};
+    for (int p : layout.partnersOfSegment(first))
+        for (int s : layout.segmentsOfJob(p))
+            if (segments[s].gpu == segments[first].gpu && segments[s].t0 <= t && t < segments[s].t1) {
+                group.push_back(p);
+                break;
+            }
+    return group;
+}
+
+void MainWindow::sendGroupToInterleaving() {
+    const int job = m_timeline->view()->selectedJob();
+    std::vector<int> group = interleavingGroupOf(job);
+    if (group.size() < 2) {
+        statusBar()->showMessage(tr("The selected job never shared its GPUs: nothing to interleave"), 5000);
+        return;
+    }
+    const std::size_t kMost = 4;  // the teaching view's Gantt shows up to four jobs
+    const bool cut = group.size() > kMost;
+    if (cut) group.resize(kMost);
+    QStringList names;
+    std::vector<std::vector<double>> stages;
+    std::vector<double> solo;
+    for (int j : group) {
+        const cl::JobRecord& record = m_timelineResult->jobs[j];
+        const cl::ModelProfile* model = m_timelineProfiles->find(record.model);
+        const cl::GpuCountProfile* at = model ? model->at(record.gpus) : nullptr;
+        if (!at || at->stage_times.empty()) {
+            statusBar()->showMessage(tr("Job %1's model %2 has no stage profile to interleave")
+                                         .arg(QString::fromStdString(record.id), QString::fromStdString(record.model)),
+                                     5000);
+            return;
+        }
+        names << tr("%1 (%2)").arg(QString::fromStdString(record.id), QString::fromStdString(record.model));
+        stages.push_back(at->stage_times);
+        solo.push_back(record.solo_iteration_time);
+    }
+    m_interleave->setGroup(names, stages, solo);
+    m_tabs->setCurrentWidget(m_interleave);
+    statusBar()->showMessage(cut ? tr("The group had more than four jobs; the first four are shown (profile stage times)")
+                                 : tr("The group of job %1, with its model profiles' stage times")
+                                       .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
+                             8000);
+}
+
+void MainWindow::updateCharts() {
+    if (!m_store || !m_chartsDirty || m_tabs->currentWidget() != m_charts->parentWidget()) return;
+    m_chartsDirty = false;
+    // Several runs overlaid show one utilization each (the chosen resource); all five of
+    // several runs would be unreadable.
+    const QString resource = m_chartResource->currentData().toString();
+    QList<ChartRunSeries> runs;
+    QHash<qint64, RunSeries> kept;  // only the runs shown stay cached
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        for (const auto& [scenario, run] : m_results->finishedRuns()) {
+            if (runs.size() == kMostOverlaidRuns) break;
+            auto cached = m_seriesCache.constFind(run);
+            RunSeries all = cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
+            kept.insert(run, all);
+            if (!resource.isEmpty())
+                std::erase_if(all.series, [&](const NamedSeries& s) {
+                    return s.group == SeriesGroup::Utilization && s.key != resource;
+                });
+            runs.append({scenario, std::move(all)});
+        }
+    } catch (const std::exception& e) {
+        log(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
+    }
+    QApplication::restoreOverrideCursor();
+    m_seriesCache = std::move(kept);
+    m_charts->setRunSeries(runs);
+}
+
+PaintFunction MainWindow::currentViewPainting() const {
+    QWidget* current = m_tabs->currentWidget();
+    if (current == m_results) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
+    if (current == m_editor) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
+    if (current == m_traces) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
+    if (current == m_timeline->parentWidget())
+        return [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
+    if (current == m_charts->parentWidget()) return [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
+    if (current == m_compare) return [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
+    if (current == m_interleave)
+        return [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
+    return {};
+}
+
+bool MainWindow::exportCurrentView(const QString& path, const ExportOptions& options, QString* error) {
+    const PaintFunction paint = currentViewPainting();
+    if (!paint) {
+        if (error) *error = tr("this view cannot be exported");
+        return false;
+    }
+    if (!exportPainting(path, options, paint, error)) return false;
+    log(tr("Exported %1 to %2 (%3 \u00d7 %4 px at %5 dpi)")
+            .arg(m_tabs->tabText(m_tabs->currentIndex()), path)
+            .arg(options.size.width())
+            .arg(options.size.height())
+            .arg(options.dpi));
+    return true;
+}
+
+void MainWindow::exportView() {
+    const QString what = m_tabs->tabText(m_tabs->currentIndex()).remove(QLatin1Char('&'));
+    ExportDialog dialog(this);
+    const QString base = m_results->family().isEmpty() ? what : m_results->family() + QLatin1Char('-') + what;
+    dialog.setPath(exportDir() + QLatin1Char('/') + base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) +
+                   QStringLiteral(".png"));
+    QString path;
+    ExportOptions options;
+    if (!dialog.ask(&path, &options)) return;
+    QString error;
+    if (!exportCurrentView(path, options, &error))
+        QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1:\n\n%2").arg(path, error));
+}
+
+void MainWindow::exportReport() {
+    if (!m_store || m_compare->model()->rowCount() == 0) {
+        statusBar()->showMessage(tr("Tick the runs to compare in the Compare view first"), 5000);
+        m_tabs->setCurrentWidget(m_compare);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Comparison report"),
+                                                      exportDir() + QStringLiteral("/clusterloom-report.pdf"),
+                                                      tr("PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!writeComparisonReport(path, &error))
+        QMessageBox::warning(this, tr("Comparison report"), tr("Cannot write %1:\n\n%2").arg(path, error));
+}
+
+bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
+    if (!m_store || m_compare->model()->rowCount() == 0) {
+        if (error) *error = tr("no runs are ticked in the Compare view");
+        return false;
+    }
+    QStringList descriptions;
+    for (const qint64 run : m_compare->runs()) {
+        try {
+            const cl::RunInfo info = m_store->runInfo(run);
+            const cl::ScenarioInfo s = m_store->scenario(info.scenario_name);
+            descriptions << tr("%1 (run %2): policy %3, conventions %4, load \u00d7%5%6; engine %7")
+                                .arg(QString::fromStdString(info.scenario_name))
+                                .arg(run)
+                                .arg(QString::fromStdString(s.spec.policy), QString::fromStdString(s.spec.conventions))
+                                .arg(s.spec.parameters.load_factor)
+                                .arg(s.spec.parameters.server_count > 0
+                                         ? tr(", %1 servers").arg(s.spec.parameters.server_count)
+                                         : QString())
+                                .arg(QString::fromStdString(info.engine_version));
+        } catch (const std::exception& e) {
+            descriptions << tr("run %1: %2").arg(run).arg(QString::fromStdString(e.what()));
+        }
+    }
+    // Every chart of the Compare view, drawn one after another; its own tab is restored after.
+    const auto shown = m_compare->currentChart();
+    QList<PaintFunction> charts;
+    QStringList titles;
+    const std::pair<ComparisonView::Chart, QString> kCharts[] = {
+        {ComparisonView::NormalizedChart, tr("Relative to the baseline")},
+        {ComparisonView::CdfChart, tr("Job completion time distribution")},
+        {ComparisonView::ModelChart, tr("Average JCT by model")},
+        {ComparisonView::SizeChart, tr("Large and small jobs")},
+        {ComparisonView::LoadChart, tr("Average JCT against offered load")}};
+    // Each chart is laid out as shown before it is painted: a page never shown has no size yet.
+    m_tabs->setCurrentWidget(m_compare);
+    for (const auto& [chart, title] : kCharts) {
+        charts.append([this, chart](QPainter& p, const QRectF& r) {
+            m_compare->setCurrentChart(chart);
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+            m_compare->paintExport(p, r, QString());
+        });
+        titles << title;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts, titles, error);
+    QApplication::restoreOverrideCursor();
+    m_compare->setCurrentChart(shown);
+    if (ok) log(tr("Wrote the comparison report %1").arg(path));
+    return ok;
+}
+
+}  // namespace cl::views

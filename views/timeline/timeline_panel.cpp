@@ -1,0 +1,261 @@
+#include "views/timeline/timeline_panel.h"
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include <QAction>
+#include <QComboBox>
+#include <QFontMetricsF>
+#include <QLabel>
+#include <QPainter>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "views/timeline/timeline_view.h"
+
+namespace cl::views {
+
+namespace {
+
+using LegendEntries = std::vector<std::pair<QString, QColor>>;
+
+// Lays the legend out in flowing lines; draws it when `draw`. Returns the height used.
+double paintLegend(QPainter* p, const QRectF& area, const LegendEntries& entries, const QFont& font,
+                   const QColor& text, QPaintDevice* device) {
+    const QFontMetricsF fm(font, device);
+    const double box = fm.height() * 0.7;
+    const double gap = fm.averageCharWidth() * 2.5;
+    double x = area.left(), y = area.top();
+    if (p) p->setFont(font);
+    for (const auto& [label, color] : entries) {
+        const double w = box + fm.averageCharWidth() * 0.8 + fm.horizontalAdvance(label);
+        if (x > area.left() && x + w > area.right()) {
+            x = area.left();
+            y += fm.height() * 1.2;
+        }
+        if (p && !color.isValid()) {
+            // A row split in two lanes, each holding a bar: GPU sharing.
+            const QRectF r(x, y + (fm.height() - box) / 2, box, box);
+            p->fillRect(QRectF(r.left(), r.top(), r.width(), r.height() * 0.45), text);
+            p->fillRect(QRectF(r.left(), r.top() + r.height() * 0.55, r.width(), r.height() * 0.45), text);
+            p->setPen(text);
+            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+        } else if (p) {
+            p->fillRect(QRectF(x, y + (fm.height() - box) / 2, box, box), color);
+            p->setPen(text);
+            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+        x += w + gap;
+    }
+    return entries.empty() ? 0.0 : y - area.top() + fm.height() * 1.2;
+}
+
+}  // namespace
+
+// The colour legend of the current mode, flowing over as many lines as the width needs.
+class TimelineLegend : public QWidget {
+public:
+    explicit TimelineLegend(QWidget* parent) : QWidget(parent) {
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+        setToolTip(TimelinePanel::tr("What the bar colours mean; hatched grey blocks merge segments too narrow to draw; "
+                                     "a GPU row split into lanes shows jobs sharing that GPU"));
+    }
+    void setEntries(LegendEntries entries) {
+        m_entries = std::move(entries);
+        m_entries.emplace_back(TimelinePanel::tr("N segments merged (click to zoom)"), palette().color(QPalette::Mid));
+        updateGeometry();
+        update();
+    }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int w) const override {
+        return static_cast<int>(std::ceil(paintLegend(nullptr, QRectF(0, 0, w - margin() * 2, 1e6), m_entries, font(), QColor(), nullptr))) + margin();
+    }
+    QSize sizeHint() const override { return {fontMetrics().averageCharWidth() * 80, heightForWidth(fontMetrics().averageCharWidth() * 80)}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        paintLegend(&p, QRectF(margin(), margin() / 2.0, width() - 2 * margin(), height()), m_entries, font(),
+                    palette().color(QPalette::WindowText), this);
+    }
+    void resizeEvent(QResizeEvent* e) override {
+        QWidget::resizeEvent(e);
+        if (height() != heightForWidth(width())) updateGeometry();
+    }
+
+private:
+    int margin() const { return fontMetrics().averageCharWidth(); }
+    LegendEntries m_entries;
+};
+
+TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* bar = new QToolBar(this);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* colorLabel = new QLabel(tr("Colour by "), bar);
+    bar->addWidget(colorLabel);
+    m_colorMode = new QComboBox(bar);
+    m_colorMode->addItem(tr("Model"), static_cast<int>(TimelineColorMode::Model));
+    m_colorMode->addItem(tr("Bottleneck resource"), static_cast<int>(TimelineColorMode::Bottleneck));
+    m_colorMode->addItem(tr("Job"), static_cast<int>(TimelineColorMode::Job));
+    m_colorMode->setToolTip(tr("Colour bars by the job's model, by the resource its profile says limits it "
+                               "(largest stage time), or one colour per job"));
+    colorLabel->setBuddy(m_colorMode);
+    bar->addWidget(m_colorMode);
+    bar->addSeparator();
+    m_queueing = bar->addAction(tr("Show &queueing"));
+    m_queueing->setCheckable(true);
+    m_queueing->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
+    m_queueing->setToolTip(tr("Hatch each job's wait from submission to first start on the GPUs it first ran on "
+                              "(the selected job's wait is always shown)"));
+    auto* collapse = bar->addAction(tr("Fold all servers"));
+    collapse->setToolTip(tr("Show each server as one row with its busy share"));
+    auto* expand = bar->addAction(tr("Unfold all servers"));
+    expand->setToolTip(tr("Show one row per GPU"));
+    bar->addSeparator();
+    auto* fit = bar->addAction(tr("Zoom to fit"));
+    fit->setToolTip(tr("Show the whole run (Home in the timeline)"));
+    layout->addWidget(bar);
+    m_legend = new TimelineLegend(this);
+    layout->addWidget(m_legend);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    for (int i = 0; i < 2; ++i) {
+        auto* box = new QWidget(m_splitter);
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(0);
+        m_titles[i] = new QLabel(box);
+        QFont bold = m_titles[i]->font();
+        bold.setBold(true);
+        m_titles[i]->setFont(bold);
+        m_titles[i]->setContentsMargins(fontMetrics().averageCharWidth(), fontMetrics().height() / 4,
+                                        fontMetrics().averageCharWidth(), fontMetrics().height() / 4);
+        m_views[i] = new TimelineView(box);
+        v->addWidget(m_titles[i]);
+        v->addWidget(m_views[i], 1);
+        m_boxes[i] = box;
+        m_splitter->addWidget(box);
+    }
+    m_boxes[1]->hide();
+    layout->addWidget(m_splitter, 1);
+
+    link(m_views[0], m_views[1]);
+    link(m_views[1], m_views[0]);
+    connect(m_colorMode, &QComboBox::currentIndexChanged, this, [this] { applyColorMode(); });
+    connect(m_queueing, &QAction::toggled, this, [this](bool on) {
+        for (auto* v : m_views) v->setShowQueueing(on);
+    });
+    connect(collapse, &QAction::triggered, this, [this] { m_views[0]->setAllCollapsed(true); });
+    connect(expand, &QAction::triggered, this, [this] { m_views[0]->setAllCollapsed(false); });
+    connect(fit, &QAction::triggered, this, [this] { m_views[0]->zoomToFit(); });
+    applyColorMode();
+}
+
+void TimelinePanel::link(TimelineView* from, TimelineView* to) {
+    connect(from, &TimelineView::visibleRangeChanged, to, [from, to](double t0, double t1) {
+        if (from->result() && to->result()) to->setVisibleRange(t0, t1);
+    });
+    connect(from, &TimelineView::serverCollapsedChanged, to, &TimelineView::setServerCollapsed);
+    connect(from, &TimelineView::verticalScrolled, to, [to](int v) { to->verticalScrollBar()->setValue(v); });
+    // Selecting in the second view selects in the first, which reports it once.
+    connect(from, &TimelineView::jobSelected, this, [this, from, to](int job) {
+        to->selectJob(job);
+        if (from == m_views[0]) emit jobSelected(job);
+    });
+    connect(from, &TimelineView::timeCursorChanged, this, [this, to](double t) {
+        to->setTimeCursor(t);
+        emit timeCursorChanged(t);
+    });
+}
+
+void TimelinePanel::applyColorMode() {
+    const auto mode = static_cast<TimelineColorMode>(m_colorMode->currentData().toInt());
+    for (auto* v : m_views) v->setColorMode(mode);
+    m_legend->setEntries(m_views[0]->legend());
+}
+
+void TimelinePanel::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl::SimResult> result,
+                           const cl::ProfileSet* profiles, const QString& title) {
+    m_cluster = cluster;
+    m_profiles = profiles;
+    m_views[0]->setRun(cluster, std::move(result), profiles);
+    m_titles[0]->setText(title);
+    m_titles[0]->setVisible(!title.isEmpty());
+    setSecondRun(nullptr, QString());
+    applyColorMode();
+}
+
+void TimelinePanel::setSecondRun(std::shared_ptr<const cl::SimResult> result, const QString& title) {
+    const bool two = result != nullptr;
+    m_views[1]->setRun(m_cluster, std::move(result), m_profiles);
+    m_titles[1]->setText(title);
+    m_boxes[1]->setVisible(two);
+    // The first view's title tells the runs apart only when there are two.
+    m_titles[0]->setVisible(two || !m_titles[0]->text().isEmpty());
+    if (!two) return;
+    TimelineView* a = m_views[0];
+    TimelineView* b = m_views[1];
+    for (int s = 0; s < a->layout().serverCount(); ++s) b->setServerCollapsed(s, a->isServerCollapsed(s));
+    b->setShowQueueing(a->showQueueing());
+    b->setColorMode(a->colorMode());
+    b->setVisibleRange(a->visibleStart(), a->visibleEnd());
+    // Runs of different lengths: show the union so both are whole.
+    if (b->visibleStart() != a->visibleStart() || b->visibleEnd() != a->visibleEnd()) a->setVisibleRange(b->visibleStart(), b->visibleEnd());
+    b->selectJob(a->selectedJob());
+    b->verticalScrollBar()->setValue(a->verticalScrollBar()->value());
+    m_splitter->setSizes({1, 1});
+}
+
+bool TimelinePanel::hasSecondRun() const {
+    return m_views[1]->result() != nullptr;
+}
+
+void TimelinePanel::setTimeCursor(double t) {
+    for (auto* v : m_views) v->setTimeCursor(t);
+}
+
+void TimelinePanel::paintExport(QPainter& painter, const QRectF& target, const QString& title) {
+    painter.save();
+    const QPalette pal = palette();
+    painter.fillRect(target, pal.color(QPalette::Base));
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    const QFontMetricsF tfm(titleFont, painter.device());
+    const QFontMetricsF fm(font(), painter.device());
+    const double margin = fm.averageCharWidth() * 1.5;
+    QRectF area = target.adjusted(margin, margin * 0.6, -margin, -margin * 0.6);
+    painter.setFont(titleFont);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+    area.setTop(area.top() + tfm.height() * 1.2);
+    LegendEntries entries = m_views[0]->legend();
+    entries.emplace_back(tr("N segments merged"), pal.color(QPalette::Mid));
+    const double legendH = paintLegend(&painter, area, entries, font(), pal.color(QPalette::Text), painter.device());
+    area.setTop(area.top() + legendH + fm.height() * 0.3);
+    const int runs = hasSecondRun() ? 2 : 1;
+    const double each = area.height() / runs;
+    for (int i = 0; i < runs; ++i) {
+        QRectF box(area.left(), area.top() + i * each, area.width(), each);
+        if (runs == 2 || !m_titles[i]->text().isEmpty()) {
+            QFont bold = font();
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.setPen(pal.color(QPalette::Text));
+            painter.drawText(QRectF(box.left(), box.top(), box.width(), fm.height() * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
+                             m_titles[i]->text());
+            box.setTop(box.top() + fm.height() * 1.4);
+        }
+        painter.setFont(font());
+        m_views[i]->paintScene(painter, box.adjusted(0, 0, 0, i + 1 < runs ? -fm.height() * 0.5 : 0));
+    }
+    painter.restore();
+}
+
+}  // namespace cl::views
