@@ -17,7 +17,7 @@ std::vector<std::pair<std::vector<double>, double>> drawProfiles(int n, std::uin
     std::vector<std::pair<std::vector<double>, double>> out;
     for (int i = 0; i < n; ++i) {
         const auto* p = profiles.find(models[rng.below(models.size())])->at(1);
-        out.push_back({p->stage_times, p->iteration_time * 1.015});
+        out.push_back({p->stage_times, p->solo_iteration_time * 1.015});
     }
     return out;
 }

@@ -35,7 +35,7 @@ struct Round {
             j.submit = i;
             j.iterations = j.remaining = 1000 + static_cast<double>(rng.below(100000));
             j.model = models[rng.below(models.size())];
-            j.base_iter_time = j.iter_time = profiles.find(std::string(j.model))->at(1)->iteration_time;
+            j.solo_iteration_time = j.current_iteration_time = profiles.find(std::string(j.model))->at(1)->solo_iteration_time;
             jobs.push_back(j);
             arrived.push_back(i);
         }

@@ -64,7 +64,7 @@ ModelProfile accumulationModelProfile(const AccumulationFit& fit) {
         GpuCountProfile row;
         row.gpus = gpus;
         const int servers = consolidatedServers(gpus, p.reference_gpus_per_server);
-        row.iteration_time = rounded(accumulatedIterationTime(p, gpus, servers, p.default_batch * gpus, sub));
+        row.solo_iteration_time = rounded(accumulatedIterationTime(p, gpus, servers, p.default_batch * gpus, sub));
         row.restart_overhead = kRestartSeconds;
         m.by_gpus.push_back(row);
     }

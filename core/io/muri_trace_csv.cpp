@@ -66,7 +66,7 @@ Trace readMuriTraceCsv(const std::string& path, const TraceReadOptions& opts) {
             t.nonNegative(row, c_interval);
             if (muri) {
                 j.batch_size = io::nonNegativeInt(t, row, c_batch);
-                j.iteration_time = seconds(row, c_iter_time);
+                j.solo_iteration_time = seconds(row, c_iter_time);
                 j.stage_times.reserve(3);
                 for (int c : c_stage) j.stage_times.push_back(seconds(row, c));
                 j.priority = io::nonNegativeInt(t, row, c_prio);

@@ -47,7 +47,7 @@ GpuCountProfile readGpuCount(const JsonDoc& doc, const json& v, const JsonPath& 
     doc.rejectUnknownKeys(v, at, {"gpus", "iteration_ms", "stages_ms", "restart_s"});
     GpuCountProfile p;
     p.gpus = static_cast<int>(doc.integer(doc.require(v, at, "gpus"), at / "gpus", 1, io::kMaxJobGpus));
-    p.iteration_time = seconds(doc, doc.require(v, at, "iteration_ms"), at / "iteration_ms");
+    p.solo_iteration_time = seconds(doc, doc.require(v, at, "iteration_ms"), at / "iteration_ms");
     if (const json* st = doc.member(v, at, "stages_ms")) {
         doc.array(*st, at / "stages_ms");
         for (std::size_t k = 0; k < st->size(); ++k)
@@ -122,7 +122,7 @@ std::string gpuCountText(const GpuCountProfile& p) {
     std::string stages;
     for (double t : p.stage_times) stages += (stages.empty() ? "" : ", ") + io::secondsToMsText(t);
     return "{\"gpus\": " + std::to_string(p.gpus) +
-           ", \"iteration_ms\": " + io::secondsToMsText(p.iteration_time) + ", \"stages_ms\": [" + stages +
+           ", \"iteration_ms\": " + io::secondsToMsText(p.solo_iteration_time) + ", \"stages_ms\": [" + stages +
            "], \"restart_s\": " + num(p.restart_overhead) + "}";
 }
 

@@ -17,7 +17,7 @@ struct Job {
     std::string vc;
     // Per-job measurements carried by some traces (Muri CSV); they take precedence over
     // the profile. 0 / empty = not given.
-    double iteration_time = 0.0;      // seconds
+    double solo_iteration_time = 0.0;  // seconds
     std::vector<double> stage_times;  // seconds, stage 0..k-1
     int priority = 0;
 };

@@ -13,7 +13,7 @@ namespace cl {
 
 struct GpuCountProfile {
     int gpus = 1;
-    double iteration_time = 0.0;       // seconds per iteration, running alone
+    double solo_iteration_time = 0.0;  // seconds per iteration, running alone
     std::vector<double> stage_times;   // seconds; Muri: 0 = load+preprocess, 1 = GPU, 2 = network
     double restart_overhead = 10.0;    // seconds lost when the job (re)starts
 };

@@ -47,7 +47,7 @@ Decision AntmanScheduler::schedule(const SchedulerInput& in) {
     for (const JobState& s : in.active) {
         if (!s.running) continue;
         Assignment a{s.index, std::vector<int>(s.held.begin(), s.held.end())};
-        if (opportunistic_[s.index]) a.iteration_time = s.base_iter_time * kOpportunisticSlowdown;
+        if (opportunistic_[s.index]) a.shared_iteration_time = s.solo_iteration_time * kOpportunisticSlowdown;
         d.start.push_back(std::move(a));
     }
     order_->rank(in, ranked_);
@@ -60,7 +60,7 @@ Decision AntmanScheduler::schedule(const SchedulerInput& in) {
             opportunistic_[j] = 0;
         } else if (placement_->place(s.gpus, *shareable_, a.gpus)) {
             opportunistic_[j] = 1;
-            a.iteration_time = s.base_iter_time * kOpportunisticSlowdown;
+            a.shared_iteration_time = s.solo_iteration_time * kOpportunisticSlowdown;
         } else {
             continue;
         }

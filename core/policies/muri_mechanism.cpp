@@ -30,14 +30,14 @@ void MuriScheduler::ensurePool(const Cluster& cluster) {
 double MuriScheduler::key(const JobState& j) const {
     const std::string& o = options_.order;
     if (o == "fifo") return j.submit;
-    if (o == "sjf") return j.iterations * j.base_iter_time;
+    if (o == "sjf") return j.iterations * j.solo_iteration_time;
     if (o == "las") return j.attained;
     if (o == "las2d") return j.attained * j.gpus;
     // Remaining time at solo speed; the authors' simulator ranks a job that never ran by
     // the duration its trace states.
     double remaining = (options_.artifact_keys && j.attained == 0.0 && j.duration > 0)
                            ? j.duration
-                           : j.remaining * j.base_iter_time;
+                           : j.remaining * j.solo_iteration_time;
     return o == "srsf" ? remaining * j.gpus : remaining;
 }
 
@@ -57,14 +57,14 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     for (int j : in.arrived) {
         const JobState* s = in.by_index[j];
         if (!s) continue;
-        true_type_of_job_[j] = true_timer_.typeOf(s->stage_times, s->base_iter_time);
+        true_type_of_job_[j] = true_timer_.typeOf(s->stage_times, s->solo_iteration_time);
         if (options_.profiling_noise > 0) {
             PortableRng rng(deriveSeed(options_.noise_seed, static_cast<std::uint64_t>(j)));
             std::vector<double> noisy(s->stage_times.begin(), s->stage_times.end());
             for (double& t : noisy) t *= 1.0 + options_.profiling_noise * (2.0 * rng.uniform01() - 1.0);
-            type_of_job_[j] = timer_.typeOf(noisy, s->base_iter_time);
+            type_of_job_[j] = timer_.typeOf(noisy, s->solo_iteration_time);
         } else {
-            type_of_job_[j] = timer_.typeOf(s->stage_times, s->base_iter_time);
+            type_of_job_[j] = timer_.typeOf(s->stage_times, s->solo_iteration_time);
         }
     }
 
@@ -183,8 +183,8 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         a.job = j;
         a.gpus = pack_gpus[p];
         a.group = p;
-        a.iteration_time = pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
-                                                : in.by_index[j]->base_iter_time;
+        a.shared_iteration_time = pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
+                                                : in.by_index[j]->solo_iteration_time;
         a.restart_overhead = 0.0;
         for (int member : pack.jobs) a.restart_overhead += in.by_index[member]->restart_overhead;
         d.start.push_back(std::move(a));

@@ -27,7 +27,7 @@ const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, c
     if (model) sp.acc = accumulationProfileOf(*model);
     if (!sp.acc) {
         sp.subs = {1};
-        sp.iter_at = {s.base_iter_time};
+        sp.iter_at = {s.solo_iteration_time};
         sp.memory_at = {model ? model->gpu_memory_mb : 0.0};
         sp.fastest_from = {0};
         return sp;
@@ -42,7 +42,7 @@ const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, c
     for (int b : sp.subs) {
         const double t = accumulatedIterationTime(*sp.acc, s.gpus, sp.servers, sp.batch, b);
         const bool scalable = sp.reference_time > 0 && std::isfinite(t / sp.reference_time);
-        sp.iter_at.push_back(s.base_iter_time * (scalable ? t / sp.reference_time : 1.0));
+        sp.iter_at.push_back(s.solo_iteration_time * (scalable ? t / sp.reference_time : 1.0));
         sp.memory_at.push_back(workerMemoryMb(*sp.acc, b));
     }
     sp.fastest_from = fastestFrom(sp.iter_at);
@@ -249,7 +249,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         if (!shared || state.sub_batch <= 0) state.sub_batch = fullSubBatch(s, sp, gpus);
         state.xi = xi;
         Assignment a{j, std::move(gpus)};
-        a.iteration_time = xi * sp.iter_at[subIndex(sp, state.sub_batch)];
+        a.shared_iteration_time = xi * sp.iter_at[subIndex(sp, state.sub_batch)];
         if (sp.acc) {
             a.sub_batch = state.sub_batch;
             a.accumulation_steps = (sp.local + state.sub_batch - 1) / state.sub_batch;

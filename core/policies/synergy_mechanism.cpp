@@ -182,7 +182,7 @@ Decision SynergyScheduler::schedule(const SchedulerInput& in) {
         Assignment a;
         a.job = p.job;
         a.gpus = p.gpu_ids;
-        a.iteration_time = job.base_iter_time / speedOf(p, job, *packed_demand_[i]);
+        a.shared_iteration_time = job.solo_iteration_time / speedOf(p, job, *packed_demand_[i]);
         a.cpus = p.cpus;
         a.memory_gb = p.memory_gb;
         d.start.push_back(std::move(a));

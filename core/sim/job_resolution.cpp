@@ -17,7 +17,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     const ModelProfile* model = job.model.empty() ? nullptr : profiles.find(job.model);
     const GpuCountProfile* at = model ? model->at(job.gpus) : nullptr;
 
-    double iter = job.iteration_time;
+    double iter = job.solo_iteration_time;
     double iterations = job.iterations;
     if (model && iter <= 0) {
         // SJF-BSBF's speed model: Eq. 7 on the reference servers, with as much accumulation
@@ -46,7 +46,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
                 iterations = std::ceil(acc->train_samples / batch);
         }
     }
-    if (iter <= 0 && at) iter = at->iteration_time;
+    if (iter <= 0 && at) iter = at->solo_iteration_time;
     if (iter <= 0 && job.iterations > 0 && job.duration > 0) iter = job.duration / job.iterations;
     if (iter <= 0) iter = kGenericIterationTime;
 
@@ -58,7 +58,7 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     if (r.iterations <= 0 && job.duration > 0) r.iterations = job.duration / iter;
     if (!(r.iterations >= 0) || !std::isfinite(r.iterations))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
-    r.iter_time = iter * conventions.solo_factor;
+    r.solo_iteration_time = iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
     r.stage_times = !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});
     return r;

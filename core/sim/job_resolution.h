@@ -13,7 +13,7 @@ namespace cl {
 
 struct ResolvedJob {
     double iterations = 0.0;
-    double iter_time = 0.0;         // seconds, alone, reference GPU, solo factor applied
+    double solo_iteration_time = 0.0;         // seconds, alone, reference GPU, solo factor applied
     double restart_overhead = 0.0;  // seconds
     std::vector<double> stage_times;  // seconds; the trace's own, else the profile's (may be empty)
 };

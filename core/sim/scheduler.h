@@ -20,10 +20,12 @@ struct JobState {
     double submit = 0.0;
     double iterations = 0.0;
     double remaining = 0.0;     // iterations left
-    double iter_time = 0.0;     // seconds per iteration alone, on its current (or reference) GPUs
+    // Seconds per iteration on the GPUs it holds now (shared or alone); a waiting job: alone on
+    // reference GPUs (= solo_iteration_time).
+    double current_iteration_time = 0.0;
     double attained = 0.0;      // wall seconds spent holding GPUs so far
     double duration = 0.0;      // the trace's stated solo duration (0 = not given)
-    double base_iter_time = 0.0;  // seconds per iteration alone on reference GPUs
+    double solo_iteration_time = 0.0;  // seconds per iteration alone on reference GPUs
     double restart_overhead = 0.0;  // its own (profile) restart overhead
     std::string_view model;
     int batch_size = 0;         // the trace's global batch (0 = the profile's default)
@@ -31,8 +33,8 @@ struct JobState {
     bool running = false;
     std::span<const int> held;  // GPU ids while running
 
-    double remainingTime() const { return remaining * iter_time; }
-    double totalTime() const { return iterations * iter_time; }
+    double remainingTime() const { return remaining * current_iteration_time; }
+    double totalTime() const { return iterations * current_iteration_time; }
 };
 
 struct SchedulerInput {
@@ -51,7 +53,7 @@ struct Assignment {
     // Set by sharing mechanisms (the mechanism's speed model): the job's seconds per
     // iteration on reference GPUs while it shares, and the restart overhead it pays
     // (e.g. a Muri group pays the sum of its members'). 0 / negative = the job's own.
-    double iteration_time = 0.0;
+    double shared_iteration_time = 0.0;
     double restart_overhead = -1.0;
     int group = -1;  // jobs of one group share their GPUs
     // Auxiliary resources the job holds in total across its servers (Synergy mechanisms);

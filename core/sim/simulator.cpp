@@ -1,5 +1,5 @@
 // The event loop (docs/architecture.md section 2.2). Between events every running job advances
-// elapsed / iteration_time iterations; events are arrivals, exact completions, the policy's
+// elapsed / current_iteration_time iterations; events are arrivals, exact completions, the policy's
 // own wake-up requests (e.g. a Tiresias demotion) and periodic rounds when a policy has them.
 #include "core/sim/simulator.h"
 
@@ -37,8 +37,8 @@ struct EngineJob {
     int gpus = 1;
     double submit = 0.0;
     double iterations = 0.0;
-    double base_iter = 0.0;   // reference-GPU iteration time
-    double iter_time = 0.0;   // on the GPUs it holds now
+    double solo_iteration_time = 0.0;   // reference-GPU iteration time
+    double current_iteration_time = 0.0;   // on the GPUs it holds now
     double overhead = 0.0;       // restart overhead it pays now (a group may pay more)
     double own_overhead = 0.0;   // its profile's restart overhead
     std::vector<double> stage_times;
@@ -130,23 +130,23 @@ private:
                                       formatSeconds(src.submit_time) +
                                       " s, later than the 1e12 s (31,700 years) a simulation accepts");
             ResolvedJob r = resolveJob(src, i, profiles_, conv_);
-            if (!std::isfinite(r.iter_time) || r.iter_time <= 0 || !std::isfinite(r.iterations * r.iter_time) ||
+            if (!std::isfinite(r.solo_iteration_time) || r.solo_iteration_time <= 0 || !std::isfinite(r.iterations * r.solo_iteration_time) ||
                 !std::isfinite(r.restart_overhead) || r.restart_overhead < 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
                                       ") has a non-finite or non-positive length, iteration time or overhead");
             // A job longer than this alone is a unit mistake or a corrupt row, and under a
             // policy with periodic rounds it would cost millions of rounds.
-            if (r.iterations * r.iter_time > kMaxSoloSeconds)
+            if (r.iterations * r.solo_iteration_time > kMaxSoloSeconds)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") would run " +
-                                      formatSeconds(r.iterations * r.iter_time) +
+                                      formatSeconds(r.iterations * r.solo_iteration_time) +
                                       " s alone, more than the 10 years (3.2e8 s) a simulation accepts");
             EngineJob& j = jobs_[i];
             j.gpus = src.gpus;
             j.submit = src.submit_time;
             j.iterations = r.iterations;
             j.remaining = r.iterations;
-            j.base_iter = r.iter_time;
-            j.iter_time = r.iter_time;
+            j.solo_iteration_time = r.solo_iteration_time;
+            j.current_iteration_time = r.solo_iteration_time;
             j.overhead = conv_.free_restarts ? 0.0 : r.restart_overhead;
             j.own_overhead = j.overhead;
             j.stage_times = std::move(r.stage_times);
@@ -156,7 +156,7 @@ private:
             rec.model = src.model;
             rec.gpus = src.gpus;
             rec.iterations = r.iterations;
-            rec.solo_iteration_time = r.iter_time;
+            rec.solo_iteration_time = r.solo_iteration_time;
             rec.submit = src.submit_time;
         }
         arrival_order_.resize(n);
@@ -216,10 +216,10 @@ private:
             const double elapsed = t - job.last_update;
             job.attained = (job.attained + t) - job.last_update;
             job.last_update = t;
-            const double steps = std::floor(elapsed / job.iter_time + 1e-9);
+            const double steps = std::floor(elapsed / job.current_iteration_time + 1e-9);
             // Whole iterations only: one longer than a round would never progress.
             if (steps <= 0 && elapsed >= round_interval_)
-                throw SimulationError("job '" + trace_.jobs[j].id + "' takes " + std::to_string(job.iter_time) +
+                throw SimulationError("job '" + trace_.jobs[j].id + "' takes " + std::to_string(job.current_iteration_time) +
                                       " s per iteration, longer than a round (" + std::to_string(round_interval_) +
                                       " s): under conventions '" + conv_.name + "' it would never finish");
             job.remaining -= steps;
@@ -252,7 +252,7 @@ private:
                 lost = std::min(elapsed, job.debt);
                 job.debt -= lost;
             }
-            job.remaining = std::max(0.0, job.remaining - (elapsed - lost) / job.iter_time);
+            job.remaining = std::max(0.0, job.remaining - (elapsed - lost) / job.current_iteration_time);
         }
     }
 
@@ -323,7 +323,7 @@ private:
             releaseGpus(job);
             job.status = Status::Pending;
             job.predicted_end = kInf;
-            job.iter_time = job.base_iter;  // waiting jobs are ranked at reference speed
+            job.current_iteration_time = job.solo_iteration_time;  // waiting jobs are ranked at reference speed
             job.overhead = job.own_overhead;
             job.speedup = 0.0;
             job.sub_batch = 0;
@@ -366,11 +366,11 @@ private:
                 if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
             }
             // The mechanism's speed model: shared iteration time, or the job's own.
-            const double old_iter_time = job.iter_time, old_cpus = job.cpus, old_memory = job.memory_gb;
-            job.iter_time = (a.iteration_time > 0 ? a.iteration_time : job.base_iter) / speedOn(a.job, job.held);
+            const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus, old_memory = job.memory_gb;
+            job.current_iteration_time = (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speedOn(a.job, job.held);
             if (options_.record_series) job.shares = resourceShares(a.job);
             takeAllocation(a, job, t);
-            if (job.iter_time != old_iter_time || job.cpus != old_cpus || job.memory_gb != old_memory)
+            if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus || job.memory_gb != old_memory)
                 decision_changed_ = true;
             recordBatch(a, job, t);
             job.status = Status::Running;
@@ -384,7 +384,7 @@ private:
                 continue;
             }
             double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
-            job.predicted_end = t + debt + job.remaining * job.iter_time;
+            job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
             if (!std::isfinite(job.predicted_end))
                 throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
         }
@@ -395,7 +395,7 @@ private:
     // are recorded.
     void takeAllocation(const Assignment& a, EngineJob& job, double t) {
         if (a.cpus > 0 || a.memory_gb > 0) {
-            const double speedup = a.iteration_time > 0 ? job.base_iter / a.iteration_time : 1.0;
+            const double speedup = a.shared_iteration_time > 0 ? job.solo_iteration_time / a.shared_iteration_time : 1.0;
             if (job.speedup == 0.0 || job.cpus != a.cpus || job.memory_gb != a.memory_gb || job.speedup != speedup)
                 allocations_.push_back({a.job, t, a.cpus, a.memory_gb, speedup});
             job.cpus = a.cpus;
@@ -425,8 +425,8 @@ private:
     std::array<double, 4> resourceShares(int j) const {
         const EngineJob& job = jobs_[j];
         const std::vector<double>& st = job.stage_times;
-        if ((st.size() != 4 && st.size() != 3) || job.iter_time <= 0) return {0.0, 0.0, 1.0, 0.0};
-        const double period = job.iter_time * speedOn(j, job.held);  // in reference-GPU time
+        if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0) return {0.0, 0.0, 1.0, 0.0};
+        const double period = job.current_iteration_time * speedOn(j, job.held);  // in reference-GPU time
         const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
         if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
         return {share(st[0]), share(st[0]), share(st[1]), share(st[2])};  // Muri: loading+preprocessing, GPU, network
@@ -441,7 +441,7 @@ private:
             if (job.status == Status::Running) continue;
             ++pending;
             double waited = (t - job.submit) - job.attained;
-            double remaining = job.remaining * job.iter_time;
+            double remaining = job.remaining * job.current_iteration_time;
             if (remaining > 0) blocking += waited / remaining;
         }
         // Busy GPUs and resource use in GPUs' worth. Jobs that share GPUs add up per GPU, and a
@@ -506,10 +506,10 @@ private:
             s.submit = job.submit;
             s.iterations = job.iterations;
             s.remaining = job.remaining;
-            s.iter_time = job.iter_time;
+            s.current_iteration_time = job.current_iteration_time;
             s.attained = job.attained;
             s.duration = trace_.jobs[j].duration;
-            s.base_iter_time = job.base_iter;
+            s.solo_iteration_time = job.solo_iteration_time;
             s.restart_overhead = job.own_overhead;
             s.stage_times = job.stage_times;
             s.model = trace_.jobs[j].model;

@@ -75,7 +75,7 @@ std::string traceHash(const Trace& t) {
     for (const auto& line : t.provenance) h.add(line);
     for (const Job& j : t.jobs) {
         h.add(j.id).add(j.submit_time).add(static_cast<long long>(j.gpus)).add(j.model).add(j.iterations);
-        h.add(j.duration).add(static_cast<long long>(j.batch_size)).add(j.user).add(j.vc).add(j.iteration_time);
+        h.add(j.duration).add(static_cast<long long>(j.batch_size)).add(j.user).add(j.vc).add(j.solo_iteration_time);
         h.add(static_cast<long long>(j.stage_times.size()));
         for (double s : j.stage_times) h.add(s);
         h.add(static_cast<long long>(j.priority));
@@ -336,7 +336,7 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
             .bind(9, j.batch_size)
             .bind(10, j.user)
             .bind(11, j.vc)
-            .bind(12, j.iteration_time)
+            .bind(12, j.solo_iteration_time)
             .bind(13, stageTimesText(j.stage_times))
             .bind(14, j.priority)
             .run();
@@ -395,7 +395,7 @@ Trace ScenarioStore::trace(std::int64_t id) {
         j.batch_size = s.intAt(6);
         j.user = s.textAt(7);
         j.vc = s.textAt(8);
-        j.iteration_time = s.doubleAt(9);
+        j.solo_iteration_time = s.doubleAt(9);
         j.stage_times = stageTimesFrom(s.textAt(10), path() + ": trace " + std::to_string(id) + ", job " +
                                                           std::to_string(t.jobs.size()) + " ('" + j.id + "')");
         j.priority = s.intAt(11);

@@ -14,7 +14,7 @@ void setModel(Job& job, const std::string& model) {
     if (job.model == model) return;
     job.model = model;
     job.batch_size = 0;
-    job.iteration_time = 0.0;
+    job.solo_iteration_time = 0.0;
     job.stage_times.clear();
     if (job.duration > 0.0) job.iterations = 0.0;
 }
@@ -78,12 +78,12 @@ std::size_t deriveIterations(Trace& trace, const ProfileSet& profiles) {
     std::size_t filled = 0;
     for (auto& job : trace.jobs) {
         if (job.iterations > 0.0 || !(job.duration > 0.0)) continue;
-        double it = job.iteration_time;
+        double it = job.solo_iteration_time;
         if (!(it > 0.0)) {
             const ModelProfile* m = profiles.find(job.model);
             const GpuCountProfile* p = m ? m->at(job.gpus) : nullptr;
-            if (!p || !(p->iteration_time > 0.0)) continue;
-            it = p->iteration_time;
+            if (!p || !(p->solo_iteration_time > 0.0)) continue;
+            it = p->solo_iteration_time;
         }
         const double ratio = job.duration / it;
         job.iterations = std::max(1.0, std::ceil(ratio * (1.0 - 1e-9)));

@@ -12,7 +12,7 @@
 // standard library.
 //
 // When a job's model actually changes, the figures tied to the old model are dropped:
-// batch_size, iteration_time and stage_times are reset to 0 / empty (the new model's
+// batch_size, solo_iteration_time and stage_times are reset to 0 / empty (the new model's
 // profile supplies them) and, if the job has a duration, iterations is reset to 0 so that
 // it is derived again from the duration (deriveIterations or the simulator).
 #include <cstdint>
@@ -43,7 +43,7 @@ std::size_t assignModelsByTaskShare(Trace& trace, const TaskSplit& split, const 
 
 // iterations = ceil(duration / iteration time) (relative tolerance 1e-9, at least 1) for
 // every job with iterations == 0 and duration > 0 whose iteration time is known: its own
-// iteration_time if given (the trace's measurement takes precedence), else its model's
+// solo_iteration_time if given (the trace's measurement takes precedence), else its model's
 // profile at its GPU count (ModelProfile::at: exact count, else the nearest profiled one).
 // Returns the number of jobs filled; other jobs are left alone.
 std::size_t deriveIterations(Trace& trace, const ProfileSet& profiles);

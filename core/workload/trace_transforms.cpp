@@ -17,7 +17,7 @@ namespace {
 
 // The per-job figures that depend on the model or GPU count (see the header).
 void dropSettingDependentFigures(Job& job) {
-    job.iteration_time = 0.0;
+    job.solo_iteration_time = 0.0;
     job.stage_times.clear();
     if (job.duration > 0.0) job.iterations = 0.0;
 }

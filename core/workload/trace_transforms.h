@@ -4,7 +4,7 @@
 // with a clear message on invalid parameters. Job order is kept everywhere.
 //
 // Transforms that change what a job's iteration time depends on (its model or GPU count)
-// drop the per-job measured iteration_time / stage_times (they belong to the old setting;
+// drop the per-job measured solo_iteration_time / stage_times (they belong to the old setting;
 // the profile supplies the new ones) and, for jobs with a duration, reset iterations to 0
 // so that they are derived again from the duration. Durations are never changed.
 #include <cstdint>

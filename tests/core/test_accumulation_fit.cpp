@@ -182,7 +182,7 @@ private slots:
                 const double eq7 = accumulatedIterationTime(*p, row.gpus, consolidatedServers(row.gpus, 4),
                                                             p->default_batch * row.gpus, sub);
                 QVERIFY(eq7 > 0);
-                QVERIFY2(within(row.iteration_time, eq7, 1e-5), name.c_str());
+                QVERIFY2(within(row.solo_iteration_time, eq7, 1e-5), name.c_str());
                 QCOMPARE(row.restart_overhead, 10.0);
             }
             QVERIFY(m.extra["sjf_bsbf"]["fit"]["rms_rel_error"].get<double>() < 0.25);

@@ -24,7 +24,7 @@ Job job(const std::string& id, double submit, double seconds) {
     j.submit_time = submit;
     j.gpus = 1;
     j.iterations = seconds;
-    j.iteration_time = 1.0;
+    j.solo_iteration_time = 1.0;
     return j;
 }
 

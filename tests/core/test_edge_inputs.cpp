@@ -57,7 +57,7 @@ Job job(const std::string& id, double submit, int gpus, double iterations, doubl
     j.submit_time = submit;
     j.gpus = gpus;
     j.iterations = iterations;
-    j.iteration_time = iteration_time;
+    j.solo_iteration_time = iteration_time;
     return j;
 }
 

@@ -56,7 +56,7 @@ void expectSameProfiles(const ProfileSet& a, const ProfileSet& b) {
             const auto& pa = ma.by_gpus[k];
             const auto& pb = mb.by_gpus[k];
             QCOMPARE(pa.gpus, pb.gpus);
-            QVERIFY2(pa.iteration_time == pb.iteration_time, qPrintable(QString::fromStdString(name)));
+            QVERIFY2(pa.solo_iteration_time == pb.solo_iteration_time, qPrintable(QString::fromStdString(name)));
             QVERIFY2(pa.stage_times == pb.stage_times, qPrintable(QString::fromStdString(name)));
             QVERIFY(pa.restart_overhead == pb.restart_overhead);
         }
@@ -155,7 +155,7 @@ private slots:
         QVERIFY(r.gpu_memory_mb == 6432.0);
         QCOMPARE(r.by_gpus.size(), std::size_t(2));
         QCOMPARE(r.by_gpus[0].gpus, 1);  // sorted by GPU count after reading
-        QVERIFY(r.by_gpus[0].iteration_time == 779 / 1000.0);
+        QVERIFY(r.by_gpus[0].solo_iteration_time == 779 / 1000.0);
         QVERIFY(r.by_gpus[0].stage_times == std::vector<double>({0.711, 0.110, 0.0}));
         QVERIFY(r.by_gpus[0].restart_overhead == 12.0);  // the file's default
         QVERIFY(r.by_gpus[1].restart_overhead == 5.0);
@@ -176,7 +176,7 @@ private slots:
         ProfileSet ps = readProfilesJson(fixture("profiles_small.json"));
         // Seconds that are not an exact number of milliseconds must survive ms in the file.
         auto& p = ps.models.at("resnet18").by_gpus[0];
-        p.iteration_time = 0.1 + 0.2;
+        p.solo_iteration_time = 0.1 + 0.2;
         p.stage_times = {1.0 / 3.0, 1e-7, 0.123456789012345, 7.0};
         p.restart_overhead = 0.3;
         QTemporaryDir dir;
@@ -208,13 +208,13 @@ private slots:
         // JSON numbers whose exponent does not fit an int: "0e-2147483648" overflowed while
         // moving the decimal point, "1e-2147483649" (0 as JSON reads it) became 1 ms.
         ProfileSet ps = readProfilesJson(fuzzRegression("profiles_json", "ms_exponent_int_min.json"));
-        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.0);
+        QVERIFY(ps.models.at("m").by_gpus[0].solo_iteration_time == 0.0);
         ps = parseProfilesJson(
             R"({"format":"clusterloom-profiles","version":1,"name":"x","models":[{"name":"m","by_gpus":)"
             R"([{"gpus":1,"iteration_ms":2.5e+0003,"stages_ms":[1e-2147483649,7E-2]}]}]})",
             "exponents.json");
         const GpuCountProfile& g = ps.models.at("m").by_gpus[0];
-        QVERIFY(g.iteration_time == 2.5);
+        QVERIFY(g.solo_iteration_time == 2.5);
         QVERIFY(g.stage_times == std::vector<double>({0.0, 0.00007}));
     }
 
@@ -224,10 +224,10 @@ private slots:
         const std::string head =
             R"({"format":"clusterloom-profiles","version":1,"name":"x","models":[{"name":"m","by_gpus":)";
         ProfileSet ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":1.5,"iteration_ms":7}]}]})", "dup.json");
-        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.007);
+        QVERIFY(ps.models.at("m").by_gpus[0].solo_iteration_time == 0.007);
         ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":7}]}], "models[0].by_gpus[0].iteration_ms": 2.5})",
                                "lookalike.json");
-        QVERIFY(ps.models.at("m").by_gpus[0].iteration_time == 0.007);
+        QVERIFY(ps.models.at("m").by_gpus[0].solo_iteration_time == 0.007);
     }
 
     void jsonNumberBeyondDouble() {

@@ -61,7 +61,7 @@ void expectSameJob(const Job& a, const Job& b, bool csv_subset) {
     QVERIFY2(a.user == b.user, qPrintable(where + " user"));
     QVERIFY2(a.vc == b.vc, qPrintable(where + " vc"));
     if (csv_subset) return;
-    QVERIFY2(a.iteration_time == b.iteration_time, qPrintable(where + " iteration_time"));
+    QVERIFY2(a.solo_iteration_time == b.solo_iteration_time, qPrintable(where + " iteration_time"));
     QVERIFY2(a.stage_times == b.stage_times, qPrintable(where + " stage_times"));
     QVERIFY2(a.priority == b.priority, qPrintable(where + " priority"));
 }
@@ -93,7 +93,7 @@ Trace awkwardTrace() {
         j.batch_size = 16 * k;
         j.user = k == 1 ? "bob, jr" : (k == 2 ? " padded " : (k == 3 ? "say \"hi\"" : ""));
         j.vc = k == 4 ? "multi\nline" : "vc" + std::to_string(k % 3);
-        j.iteration_time = v / 11;
+        j.solo_iteration_time = v / 11;
         if (k % 3 == 0) j.stage_times = {v, v / 2, 0.0};
         j.priority = k % 4;
         t.jobs.push_back(j);
@@ -124,7 +124,7 @@ private slots:
         QCOMPARE(j.batch_size, 128);
         QCOMPARE(j.iterations, 1200.0);
         QVERIFY(j.duration == 1057200 / 1000.0);
-        QVERIFY(j.iteration_time == 881 / 1000.0);
+        QVERIFY(j.solo_iteration_time == 881 / 1000.0);
         QCOMPARE(j.stage_times.size(), std::size_t(3));
         QVERIFY(j.stage_times[0] == 687 / 1000.0 && j.stage_times[1] == 110 / 1000.0 &&
                 j.stage_times[2] == 95 / 1000.0);
@@ -140,7 +140,7 @@ private slots:
         QVERIFY(t.jobs[1].submit_time == 60.0);
         QCOMPARE(t.jobs[1].gpus, 8);
         QVERIFY(t.jobs[1].stage_times.empty());
-        QCOMPARE(t.jobs[1].iteration_time, 0.0);
+        QCOMPARE(t.jobs[1].solo_iteration_time, 0.0);
         QCOMPARE(readTrace(fixture("tiresias_small.csv"), "tiresias").jobs.size(), std::size_t(2));
     }
 
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(j.id, std::string("0"));
         QCOMPARE(j.model, std::string("dqn"));
         QVERIFY(j.duration == 2868294.0);
-        QVERIFY(j.iteration_time == 0.49);
+        QVERIFY(j.solo_iteration_time == 0.49);
         QVERIFY(j.stage_times == std::vector<double>({0.446, 0.008, 0.0}));
         QVERIFY(t.jobs[1].submit_time == 201694.0);
         for (const Job& job : t.jobs) QVERIFY(job.gpus >= 1 && job.gpus <= 32);
@@ -347,7 +347,7 @@ private slots:
         QVERIFY(b.submit_time == 12.5);
         QCOMPARE(b.gpus, 4);
         QCOMPARE(b.user, std::string("alice"));
-        QVERIFY(b.iteration_time == 0.19);
+        QVERIFY(b.solo_iteration_time == 0.19);
         QVERIFY(b.stage_times == std::vector<double>({0.0005, 0.163, 0.018}));
         QCOMPARE(b.priority, 2);
         QCOMPARE(t.jobs[2].model, std::string());

@@ -113,8 +113,8 @@ private slots:
         MuriGroupTimer timer{Contention{}};
         const auto* a2c = profiles.find("a2c")->at(1);
         const auto* gpt2 = profiles.find("gpt2")->at(1);
-        int ta = timer.typeOf(a2c->stage_times, a2c->iteration_time * 1.015);
-        int tg = timer.typeOf(gpt2->stage_times, gpt2->iteration_time * 1.015);
+        int ta = timer.typeOf(a2c->stage_times, a2c->solo_iteration_time * 1.015);
+        int tg = timer.typeOf(gpt2->stage_times, gpt2->solo_iteration_time * 1.015);
         MuriBucket bucket{1, {{0, ta}, {1, ta}, {2, tg}, {3, tg}}};
         MuriGroupingOptions opts;
         auto two = groupCandidates({bucket}, {2}, 2, opts, timer);
@@ -149,7 +149,7 @@ private slots:
             std::vector<int> type(n);
             for (int i = 0; i < n; ++i) {
                 const auto* p = profiles.find(models[rng.below(models.size())])->at(gpus);
-                type[i] = timer.typeOf(p->stage_times, p->iteration_time * 1.015);
+                type[i] = timer.typeOf(p->stage_times, p->solo_iteration_time * 1.015);
             }
             auto weight = [&](int a, int b) {
                 std::vector<int> pair = {a, b};

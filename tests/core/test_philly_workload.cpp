@@ -346,7 +346,7 @@ private slots:
         // The engine resolves the Philly duration into iterations at the profile's speed.
         const Job& j = w.trace.jobs.front();
         const ResolvedJob r = resolveJob(j, 0, profiles, Conventions::clean());
-        QVERIFY(std::abs(r.iterations * r.iter_time - j.duration * Conventions::clean().solo_factor) < 1e-6 * j.duration);
+        QVERIFY(std::abs(r.iterations * r.solo_iteration_time - j.duration * Conventions::clean().solo_factor) < 1e-6 * j.duration);
     }
 
     void polluxWorkloadsResolveAndRun() {
@@ -365,7 +365,7 @@ private slots:
                 const Job& j = t.jobs[i];
                 const ResolvedJob r = resolveJob(j, static_cast<int>(i), profiles, Conventions::clean());
                 QCOMPARE(r.iterations, std::ceil(train.at(j.model) / j.batch_size));
-                QVERIFY(r.iter_time > 0);
+                QVERIFY(r.solo_iteration_time > 0);
             }
         }
         const Trace t = readPolluxWorkloadCsv(dir + "/workload-1.csv");

@@ -34,7 +34,7 @@ Job job(const std::string& id, double submit, int gpus, double seconds) {
     j.submit_time = submit;
     j.gpus = gpus;
     j.iterations = seconds;
-    j.iteration_time = 1.0;
+    j.solo_iteration_time = 1.0;
     return j;
 }
 
@@ -203,7 +203,7 @@ private slots:
     void rejectsNonFiniteJobs() {
         Trace t;
         t.jobs = {job("bad", 0, 1, 10)};
-        t.jobs[0].iteration_time = std::numeric_limits<double>::quiet_NaN();
+        t.jobs[0].solo_iteration_time = std::numeric_limits<double>::quiet_NaN();
         try {
             simulatePolicy(oneServer(1), t, noProfiles(0), "srtf");
             QFAIL("expected SimulationError");
@@ -276,14 +276,14 @@ private slots:
         Trace t;
         Job j = job("J0", 0, 8, 3600);
         j.model = "resnet18";
-        j.iteration_time = 0.0;  // the profile's iteration and stage times
+        j.solo_iteration_time = 0.0;  // the profile's iteration and stage times
         t.jobs = {j};
         const SimResult r = simulatePolicy(cluster, t, profiles, "fifo", SimOptions{});
         QVERIFY(!r.series.empty());
         const TimeSample& s = r.series.front();
         const GpuCountProfile* p = profiles.find("resnet18")->at(8);
         const double iteration = r.jobs[0].solo_iteration_time;  // as simulated (the conventions' solo factor)
-        QVERIFY(iteration >= p->iteration_time);
+        QVERIFY(iteration >= p->solo_iteration_time);
         const double share = 8.0 / 64.0;
         QCOMPARE(s.gpu_utilization, share);
         QVERIFY(std::abs(s.storage_utilization - p->stage_times[0] / iteration * share) < 1e-12);

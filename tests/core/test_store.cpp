@@ -104,7 +104,7 @@ std::string diffTraces(const Trace& a, const Trace& b) {
         DIFF_FIELD(at + "batch_size", x.batch_size, y.batch_size);
         DIFF_FIELD(at + "user", x.user, y.user);
         DIFF_FIELD(at + "vc", x.vc, y.vc);
-        DIFF_DOUBLE(at + "iteration_time", x.iteration_time, y.iteration_time);
+        DIFF_DOUBLE(at + "iteration_time", x.solo_iteration_time, y.solo_iteration_time);
         DIFF_FIELD(at + "stage_times count", x.stage_times.size(), y.stage_times.size());
         for (std::size_t s = 0; s < x.stage_times.size(); ++s)
             DIFF_DOUBLE(at + "stage_times[" + std::to_string(s) + "]", x.stage_times[s], y.stage_times[s]);
@@ -308,7 +308,7 @@ Trace handMadeTrace() {
     a.batch_size = 128;
     a.user = "alice";
     a.vc = "vc-1";
-    a.iteration_time = 0.123456789;
+    a.solo_iteration_time = 0.123456789;
     a.stage_times = {0.01, 0.1 + 0.2, 1e-9};
     a.priority = 3;
     Job b;
@@ -471,7 +471,7 @@ Trace fixtureTrace() {
         j.iterations = 1000 + 250 * k;
         j.batch_size = 128;
         j.user = "u" + std::to_string(k % 2);
-        j.iteration_time = k % 2 ? 0.06 : 0.1;
+        j.solo_iteration_time = k % 2 ? 0.06 : 0.1;
         if (k == 3) j.stage_times = {0.02, 0.035, 0.005};
         t.jobs.push_back(j);
     }
@@ -721,7 +721,7 @@ private slots:
             QCOMPARE(b->by_gpus.size(), m.by_gpus.size());
             for (std::size_t k = 0; k < m.by_gpus.size(); ++k) {
                 QCOMPARE(b->by_gpus[k].gpus, m.by_gpus[k].gpus);
-                QCOMPARE(b->by_gpus[k].iteration_time, m.by_gpus[k].iteration_time);
+                QCOMPARE(b->by_gpus[k].solo_iteration_time, m.by_gpus[k].solo_iteration_time);
                 QCOMPARE(b->by_gpus[k].stage_times, m.by_gpus[k].stage_times);
                 QCOMPARE(b->by_gpus[k].restart_overhead, m.by_gpus[k].restart_overhead);
             }

@@ -220,7 +220,7 @@ private slots:
                 j.submit = j.index;
                 j.iterations = j.remaining = 1000;
                 j.model = models[rng() % models.size()];
-                j.base_iter_time = j.iter_time = 1.0;
+                j.solo_iteration_time = j.current_iteration_time = 1.0;
                 jobs.push_back(j);
                 arrived.push_back(j.index);
             }
@@ -236,8 +236,8 @@ private slots:
             const auto throughput = [&](const Decision& d) {
                 double sum = 0;
                 for (const auto& a : d.start) {
-                    slowest = std::max(slowest, a.iteration_time);
-                    sum += 1.0 / a.iteration_time;
+                    slowest = std::max(slowest, a.shared_iteration_time);
+                    sum += 1.0 / a.shared_iteration_time;
                 }
                 return sum;
             };
@@ -338,7 +338,7 @@ private slots:
     void artifactConventionsRefuseIterationsLongerThanARound() {
         Trace t;
         t.jobs = {job("slow", "gnmt", 1, 0, 10000)};
-        t.jobs[0].iteration_time = 400;  // the trace's own measurement: longer than 300 s
+        t.jobs[0].solo_iteration_time = 400;  // the trace's own measurement: longer than 300 s
         SimOptions o;
         o.conventions = Conventions::synergyArtifact();
         try {

@@ -126,7 +126,7 @@ private slots:
             std::vector<int> counts;
             for (const auto& row : p->by_gpus) {
                 counts.push_back(row.gpus);
-                QCOMPARE(row.iteration_time, base.at(name));  // same per-GPU time at every count
+                QCOMPARE(row.solo_iteration_time, base.at(name));  // same per-GPU time at every count
                 QCOMPARE(row.restart_overhead, 10.0);
             }
             QCOMPARE(counts, (std::vector<int>{1, 2, 4, 8, 16}));

@@ -210,7 +210,7 @@ private slots:
         Job j = makeJob("0", 0, 2, "vgg16", 500.0);
         j.iterations = 1000;
         j.batch_size = 16;
-        j.iteration_time = 0.191;
+        j.solo_iteration_time = 0.191;
         j.stage_times = {0.114, 0.072, 0.040};
         t.jobs.push_back(j);
         Job k = makeJob("1", 0, 2, "vgg16", 0.0);  // no duration: iterations are the work
@@ -220,7 +220,7 @@ private slots:
         QCOMPARE(t.jobs[0].model, std::string("bert"));
         QCOMPARE(t.jobs[0].iterations, 0.0);
         QCOMPARE(t.jobs[0].batch_size, 0);
-        QCOMPARE(t.jobs[0].iteration_time, 0.0);
+        QCOMPARE(t.jobs[0].solo_iteration_time, 0.0);
         QVERIFY(t.jobs[0].stage_times.empty());
         QCOMPARE(t.jobs[0].duration, 500.0);
         QCOMPARE(t.jobs[1].iterations, 300.0);
@@ -250,7 +250,7 @@ private slots:
         t.jobs.push_back(makeJob("2", 0, 1, "bert", 0.1));         // < 1 iteration -> 1
         t.jobs.push_back(makeJob("3", 0, 1, "unknown", 100.0));    // no profile -> untouched
         Job own = makeJob("4", 0, 1, "unknown", 100.0);
-        own.iteration_time = 0.5;                                  // the job's own figure -> 200
+        own.solo_iteration_time = 0.5;                                  // the job's own figure -> 200
         t.jobs.push_back(own);
         Job set = makeJob("5", 0, 1, "resnet18", 100.0);
         set.iterations = 7;                                        // already known -> untouched
@@ -344,7 +344,7 @@ private slots:
                 QCOMPARE(j.iterations, 0.0);
                 QCOMPARE(j.batch_size, 0);
             } else {
-                const double it = ps.find(j.model)->at(j.gpus)->iteration_time;
+                const double it = ps.find(j.model)->at(j.gpus)->solo_iteration_time;
                 QCOMPARE(j.iterations, std::max(1.0, std::ceil(j.duration / it * (1.0 - 1e-9))));
                 QCOMPARE(j.batch_size, ps.find(j.model)->batch_size);
             }
@@ -549,13 +549,13 @@ private slots:
         for (auto& j : in.jobs) {
             j.model = "vgg16";
             j.iterations = 99;
-            j.iteration_time = 0.2;
+            j.solo_iteration_time = 0.2;
         }
         const Trace t = reassignModels(in, parseModelMix("bert"), 42);
         for (const auto& j : t.jobs) {
             QCOMPARE(j.model, std::string("bert"));
             QCOMPARE(j.iterations, 0.0);  // re-derived from the duration later
-            QCOMPARE(j.iteration_time, 0.0);
+            QCOMPARE(j.solo_iteration_time, 0.0);
         }
         QCOMPARE(t.provenance.back(), std::string("models reassigned from mix bert:1 (seed 42)"));
         Trace expected = in;
@@ -565,14 +565,14 @@ private slots:
 
     void capGpusCapsAndDropsMeasuredTimes() {
         Trace in = smallTrace();
-        in.jobs[4].iteration_time = 0.3;
+        in.jobs[4].solo_iteration_time = 0.3;
         in.jobs[4].stage_times = {0.1, 0.1, 0.1};
         in.jobs[4].iterations = 500;
         const Trace t = capGpus(in, 4);
         std::vector<int> g;
         for (const auto& j : t.jobs) g.push_back(j.gpus);
         QCOMPARE(g, (std::vector<int>{1, 2, 4, 4, 4}));
-        QCOMPARE(t.jobs[4].iteration_time, 0.0);
+        QCOMPARE(t.jobs[4].solo_iteration_time, 0.0);
         QVERIFY(t.jobs[4].stage_times.empty());
         QCOMPARE(t.jobs[4].iterations, 0.0);
         QCOMPARE(t.jobs[4].duration, 5000.0);

@@ -110,7 +110,7 @@ private slots:
         const cl::GpuCountProfile* p = m_profiles.find("resnet18")->at(1);
         JobTableModel model;
         model.setTrace(t, &m_profiles);
-        QCOMPARE(model.duration(0), 1000 * p->iteration_time);
+        QCOMPARE(model.duration(0), 1000 * p->solo_iteration_time);
         model.setTrace(t, nullptr);
         QCOMPARE(model.data(model.index(0, JobTableModel::DurationColumn)).toString(), QStringLiteral("\u2014"));
     }

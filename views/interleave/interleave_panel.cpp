@@ -330,7 +330,7 @@ bool InterleavePanel::setModels(const QStringList& models) {
         std::vector<double> ms;
         for (double s : g->stage_times) ms.push_back(s * 1000.0);
         stages.push_back(ms);
-        solo.push_back(g->iteration_time * 1000.0);
+        solo.push_back(g->solo_iteration_time * 1000.0);
     }
     if (names.isEmpty()) return false;
     for (std::size_t i = 0; i < pickers_.size(); ++i) {

@@ -44,13 +44,13 @@ JobTableModel::JobTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 double JobTableModel::effectiveDuration(const cl::Job& job, const cl::ProfileSet* profiles) {
     if (job.duration > 0.0) return job.duration;
     if (job.iterations <= 0.0) return kNaN;
-    double iteration_time = job.iteration_time;
-    if (iteration_time <= 0.0 && profiles) {
+    double solo_iteration_time = job.solo_iteration_time;
+    if (solo_iteration_time <= 0.0 && profiles) {
         if (const cl::ModelProfile* profile = profiles->find(job.model)) {
-            if (const cl::GpuCountProfile* at = profile->at(job.gpus)) iteration_time = at->iteration_time;
+            if (const cl::GpuCountProfile* at = profile->at(job.gpus)) solo_iteration_time = at->solo_iteration_time;
         }
     }
-    return iteration_time > 0.0 ? job.iterations * iteration_time : kNaN;
+    return solo_iteration_time > 0.0 ? job.iterations * solo_iteration_time : kNaN;
 }
 
 void JobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles,
