@@ -16,6 +16,7 @@
 #include "core/io/json_doc.h"
 #include "core/io/profile_io.h"
 #include "core/io/read_helpers.h"
+#include "core/util/number_format.h"
 
 namespace cl {
 
@@ -108,7 +109,7 @@ std::string str(const std::string& v) {
     return json(v).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 std::string num(double v) {
-    return io::formatDouble(v);
+    return formatNumber(v);
 }
 
 std::string speedsText(const std::map<std::string, double>& speeds) {

@@ -1,4 +1,5 @@
 #include "core/io/read_helpers.h"
+#include "core/util/number_format.h"
 
 #include <charconv>
 #include <chrono>
@@ -128,11 +129,6 @@ void finishImport(Trace& trace, const std::string& path, const std::string& form
     trace.provenance.push_back(line + ")");
 }
 
-std::string formatDouble(double value) {
-    char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-    return std::string(buf, ec == std::errc() ? end : buf);
-}
 
 double msTextToSeconds(std::string_view text) {
     // "d.ddd[e±x]" -> "d.ddd e(x-3)": same digits, exponent three lower.
@@ -163,7 +159,7 @@ double msTextToSeconds(std::string_view text) {
 }
 
 std::string secondsToMsText(double seconds) {
-    if (seconds == 0.0 || !std::isfinite(seconds)) return formatDouble(seconds);
+    if (seconds == 0.0 || !std::isfinite(seconds)) return formatNumber(seconds);
     // Shortest digits of `seconds` in scientific form, e.g. "5.17e-01", then the decimal
     // point moves three places right; the digits stay the same, so reading is exact.
     char buf[64];

@@ -57,8 +57,6 @@ bool guardRow(const TraceReadOptions& opts, int& skipped, Fn&& fn) {
 // Name (file stem) and provenance line of an imported trace.
 void finishImport(Trace& trace, const std::string& path, const std::string& format, int skipped_rows);
 
-// Shortest text that reads back to exactly the same double (std::to_chars).
-std::string formatDouble(double value);
 
 // Files state milliseconds, the model keeps seconds. Conversion works on the decimal text
 // (moving the decimal point) rather than dividing a parsed double by 1000: the result is

@@ -8,6 +8,7 @@
 
 #include "core/io/result_writers.h"
 #include "core/io/svg_text.h"
+#include "core/util/series_thinning.h"
 
 namespace cl {
 
@@ -18,38 +19,31 @@ constexpr int kPanelHeight = 260;
 constexpr int kLeft = 70, kRight = 170, kTop = 50, kGap = 60;
 
 
-// Step series thinned to min/max per horizontal pixel so big runs stay small and exact-looking.
+// A step series, thinned to about four samples per horizontal pixel (cl::thinMinMax) so big runs
+// stay small and spikes stay visible.
 std::string polyline(const std::vector<TimeSample>& series, const std::function<double(const TimeSample&)>& value,
                      double t_max, double y_max, int top) {
     const int plot_w = kWidth - kLeft - kRight;
+    std::vector<double> t, v;
+    t.reserve(series.size());
+    v.reserve(series.size());
+    for (const auto& s : series) {
+        t.push_back(s.t);
+        v.push_back(value(s));
+    }
     std::ostringstream pts;
-    int last_px = -1;
-    double lo = 0, hi = 0, prev = 0;
-    auto emit = [&](int px, double v) {
-        double y = top + kPanelHeight - (y_max > 0 ? v / y_max : 0) * kPanelHeight;
+    const auto emit = [&](double time, double y_value) {
+        const int px = kLeft + static_cast<int>(t_max > 0 ? time / t_max * plot_w : 0);
+        const double y = top + kPanelHeight - (y_max > 0 ? y_value / y_max : 0) * kPanelHeight;
         pts << px << ',' << std::lround(y * 10) / 10.0 << ' ';
     };
-    for (const auto& s : series) {
-        int px = kLeft + static_cast<int>(t_max > 0 ? s.t / t_max * plot_w : 0);
-        double v = value(s);
-        if (px != last_px) {
-            if (last_px >= 0) {
-                emit(last_px, lo);
-                emit(last_px, hi);
-                emit(last_px, prev);
-            }
-            emit(px, last_px >= 0 ? prev : v);
-            lo = hi = v;
-            last_px = px;
-        }
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-        prev = v;
-    }
-    if (last_px >= 0) {
-        emit(last_px, lo);
-        emit(last_px, hi);
-        emit(last_px, prev);
+    bool first = true;
+    double previous = 0.0;
+    for (std::size_t i : thinMinMax(t, v, plot_w)) {
+        if (!first) emit(t[i], previous);  // the step: the old value holds until this sample
+        emit(t[i], v[i]);
+        previous = v[i];
+        first = false;
     }
     return pts.str();
 }

@@ -8,6 +8,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/io/svg_text.h"
+#include "core/util/nice_step.h"
 
 namespace cl {
 
@@ -16,16 +17,6 @@ namespace {
 constexpr int kWidth = 820, kHeight = 520;
 constexpr int kLeft = 80, kRight = 190, kTop = 56, kBottom = 64;
 
-
-// A round step (1, 2 or 5 x 10^k) giving about four intervals up to `top`.
-double niceStep(double top) {
-    if (!(top > 0)) return 1.0;
-    const double raw = top / 4.0;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double f : {1.0, 2.0, 5.0, 10.0})
-        if (raw <= f * mag) return f * mag;
-    return 10.0 * mag;
-}
 
 std::string number(double v) {
     char buf[32];
@@ -47,7 +38,7 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
         }
     if (!std::isfinite(x_min)) x_min = 0, x_max = 1;
     if (x_max <= x_min) x_max = x_min + 1;
-    const double y_step = niceStep(y_max);
+    const double y_step = niceStep(y_max, 4);
     const double y_top = std::max(y_step, std::ceil(y_max / y_step) * y_step);
     const int plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
     const auto px = [&](double x) { return kLeft + (x - x_min) / (x_max - x_min) * plot_w; };
@@ -64,7 +55,7 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
           << "' stroke='#eee'/><text x='" << kLeft - 8 << "' y='" << py(v) + 4 << "' text-anchor='end' fill='#444'>"
           << number(v) << "</text>\n";
     }
-    const double x_step = niceStep(x_max - x_min);
+    const double x_step = niceStep(x_max - x_min, 4);
     for (double v = std::ceil(x_min / x_step) * x_step; v <= x_max + x_step / 1000; v += x_step)
         o << "<text x='" << px(v) << "' y='" << kTop + plot_h + 20 << "' text-anchor='middle' fill='#444'>"
           << number(v) << "</text>\n";

@@ -7,6 +7,7 @@
 #include "core/io/read_helpers.h"
 #include "core/io/trace_readers.h"
 #include "core/io/trace_writers.h"
+#include "core/util/number_format.h"
 
 namespace cl {
 
@@ -75,8 +76,8 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
 void writeTraceCsv(const Trace& trace, const std::string& path) {
     std::string out = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n";
     for (const Job& j : trace.jobs) {
-        out += csvCell(j.id) + ',' + io::formatDouble(j.submit_time) + ',' + std::to_string(j.gpus) + ',' +
-               csvCell(j.model) + ',' + io::formatDouble(j.iterations) + ',' + io::formatDouble(j.duration) +
+        out += csvCell(j.id) + ',' + formatNumber(j.submit_time) + ',' + std::to_string(j.gpus) + ',' +
+               csvCell(j.model) + ',' + formatNumber(j.iterations) + ',' + formatNumber(j.duration) +
                ',' + std::to_string(j.batch_size) + ',' + csvCell(j.user) + ',' + csvCell(j.vc) + '\n';
     }
     io::writeTextFile(path, out);

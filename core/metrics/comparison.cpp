@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/metrics/summary_table.h"
+#include "core/util/number_format.h"
 
 namespace cl {
 
@@ -173,22 +174,10 @@ std::string csvField(const std::string& s) {
     return out + "\"";
 }
 
-// The shortest text that parses back to the same double, so CSV values round-trip exactly.
-// Plain notation in the range of durations and ratios ("100000", not "1e+05") keeps the
-// file friendly to spreadsheets and eyes; only extreme magnitudes get an exponent.
-std::string exactNumber(double v) {
-    std::array<char, 128> buf{};
-    double a = std::fabs(v);
-    bool plain = a == 0.0 || (a >= 1e-6 && a < 1e16);
-    auto res = plain ? std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed)
-                     : std::to_chars(buf.data(), buf.data() + buf.size(), v);
-    return std::string(buf.data(), res.ptr);
-}
-
 void csvLine(std::string& out, const ComparisonRow& r, const std::string& metric, const Estimate& e,
              const double* speedup_value = nullptr) {
-    out += csvField(r.label) + ',' + csvField(metric) + ',' + exactNumber(e.mean) + ',' + exactNumber(e.ci95) + ',' +
-           std::to_string(e.n) + ',' + (speedup_value ? exactNumber(*speedup_value) : std::string()) + '\n';
+    out += csvField(r.label) + ',' + csvField(metric) + ',' + formatNumberPlain(e.mean) + ',' + formatNumberPlain(e.ci95) + ',' +
+           std::to_string(e.n) + ',' + (speedup_value ? formatNumberPlain(*speedup_value) : std::string()) + '\n';
 }
 
 // ---- JSON ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Synergy-OPT's ILP (eqs 1-5) with GLPK; the formulation and its reductions are described in
 // the header.
 #include "core/policies/synergy_opt_ilp.h"
+#include "core/util/number_format.h"
 
 #include <glpk.h>
 
@@ -60,11 +61,6 @@ std::mutex& glpkMutex() {
     return m;
 }
 
-std::string number(double x) {
-    std::ostringstream s;
-    s << x;
-    return s.str();
-}
 
 std::string jobName(std::size_t j) { return "job " + std::to_string(j); }
 
@@ -93,12 +89,12 @@ struct Prepared {
 
 void validate(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb, double time_limit_s) {
     if (!(std::isfinite(total_cpus) && total_cpus >= 0))
-        throw std::invalid_argument("solveOptIlp: total CPUs must be a finite number >= 0, not " + number(total_cpus));
+        throw std::invalid_argument("solveOptIlp: total CPUs must be a finite number >= 0, not " + formatNumber(total_cpus));
     if (!(std::isfinite(total_memory_gb) && total_memory_gb >= 0))
         throw std::invalid_argument("solveOptIlp: total memory must be a finite number >= 0, not " +
-                                    number(total_memory_gb));
+                                    formatNumber(total_memory_gb));
     if (!(time_limit_s > 0))
-        throw std::invalid_argument("solveOptIlp: the time limit must be > 0 seconds, not " + number(time_limit_s));
+        throw std::invalid_argument("solveOptIlp: the time limit must be > 0 seconds, not " + formatNumber(time_limit_s));
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const OptJob& job = jobs[j];
         if (job.choices.empty()) throw std::invalid_argument("solveOptIlp: " + jobName(j) + " has no (CPU, memory) options");
@@ -111,8 +107,8 @@ void validate(std::span<const OptJob> jobs, double total_cpus, double total_memo
             if (!ok)
                 throw std::invalid_argument("solveOptIlp: " + jobName(j) + " option " + std::to_string(k) +
                                             ": CPUs and memory must be finite and >= 0, throughput finite (got " +
-                                            number(c.cpus) + " CPUs, " + number(c.memory_gb) + " GB, throughput " +
-                                            number(c.throughput) + ")");
+                                            formatNumber(c.cpus) + " CPUs, " + formatNumber(c.memory_gb) + " GB, throughput " +
+                                            formatNumber(c.throughput) + ")");
         }
         if (job.fallback < -1 || job.fallback >= static_cast<int>(job.choices.size()))
             throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": fallback " + std::to_string(job.fallback) +
@@ -145,7 +141,7 @@ Prepared prepare(std::span<const OptJob> jobs, double total_cpus, double total_m
         if (eligible.empty())
             throw std::invalid_argument("solveOptIlp: infeasible: none of the " + std::to_string(job.choices.size()) +
                                         " options of " + jobName(j) + " reaches its minimum throughput " +
-                                        number(job.min_throughput) + " (best " + number(best) + ")");
+                                        formatNumber(job.min_throughput) + " (best " + formatNumber(best) + ")");
         if (job.fallback >= 0 && !meetsMinimum(job, job.choices[static_cast<std::size_t>(job.fallback)].throughput))
             throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": its fallback option " +
                                         std::to_string(job.fallback) + " is below its minimum throughput");
@@ -199,19 +195,19 @@ Prepared prepare(std::span<const OptJob> jobs, double total_cpus, double total_m
         p.classes[it->second].jobs.push_back(j);
     }
     if (min_cpus > total_cpus * (1.0 + kMinTolerance))
-        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + number(min_cpus) +
-                                    " CPUs at their minimum throughput, more than the " + number(total_cpus) +
+        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + formatNumber(min_cpus) +
+                                    " CPUs at their minimum throughput, more than the " + formatNumber(total_cpus) +
                                     " available");
     if (min_memory > total_memory_gb * (1.0 + kMinTolerance))
-        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + number(min_memory) +
+        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + formatNumber(min_memory) +
                                     " GB of memory at their minimum throughput, more than the " +
-                                    number(total_memory_gb) + " GB available");
+                                    formatNumber(total_memory_gb) + " GB available");
     return p;
 }
 
 [[noreturn]] void noCombination(double total_cpus, double total_memory_gb) {
     throw std::invalid_argument("solveOptIlp: infeasible: no combination of the jobs' options fits " +
-                                number(total_cpus) + " CPUs and " + number(total_memory_gb) +
+                                formatNumber(total_cpus) + " CPUs and " + formatNumber(total_memory_gb) +
                                 " GB with every job at its minimum throughput");
 }
 
@@ -243,8 +239,8 @@ void useFallback(std::span<const OptJob> jobs, const Prepared& p, double total_c
     if (cpus > total_cpus * (1.0 + kCapacitySlack) || memory > total_memory_gb * (1.0 + kCapacitySlack))
         throw std::runtime_error("solveOptIlp: no integer solution was found " +
                                  std::string(r.time_limited ? "within the time limit" : "(GLPK failed)") +
-                                 " and the fallback options need " + number(cpus) + " CPUs and " + number(memory) +
-                                 " GB, more than the " + number(total_cpus) + " CPUs and " + number(total_memory_gb) +
+                                 " and the fallback options need " + formatNumber(cpus) + " CPUs and " + formatNumber(memory) +
+                                 " GB, more than the " + formatNumber(total_cpus) + " CPUs and " + formatNumber(total_memory_gb) +
                                  " GB available; pass each job's proportional share as its fallback");
     r.choice = p.fallback;
     r.fallback = true;
@@ -367,7 +363,7 @@ OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double to
             const long long count = std::llround(value);
             if (std::fabs(value - static_cast<double>(count)) > 1e-6 || count < 0 ||
                 next + static_cast<std::size_t>(count) > cls.jobs.size())
-                throw std::runtime_error("solveOptIlp: GLPK returned an invalid count " + number(value));
+                throw std::runtime_error("solveOptIlp: GLPK returned an invalid count " + formatNumber(value));
             for (long long i = 0; i < count; ++i, ++next) {
                 const std::size_t j = cls.jobs[next];
                 r.choice[j] = p.kept[j][k];
@@ -379,7 +375,7 @@ OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double to
     }
     if (cpus > total_cpus * (1.0 + kCapacitySlack) + kCapacitySlack ||
         memory > total_memory_gb * (1.0 + kCapacitySlack) + kCapacitySlack)
-        throw std::runtime_error("solveOptIlp: GLPK's solution uses " + number(cpus) + " CPUs and " + number(memory) +
+        throw std::runtime_error("solveOptIlp: GLPK's solution uses " + formatNumber(cpus) + " CPUs and " + formatNumber(memory) +
                                  " GB, over the capacity");
     finish(jobs, r);
     return r;

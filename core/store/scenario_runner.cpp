@@ -13,6 +13,7 @@
 #include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
+#include "core/util/number_format.h"
 
 namespace cl {
 
@@ -132,12 +133,6 @@ RunOutcome runScenarioStoringOnlyOutcomes(ScenarioStore& store, const std::strin
 
 namespace {
 
-// Shortest text that reads back as v, so that distinct load factors get distinct names.
-std::string number(double v) {
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
-}
 
 }  // namespace
 
@@ -180,7 +175,7 @@ std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& p
                             std::string name = prefix;
                             if (!axes.clusters.empty()) name += "/" + c.label;
                             if (!axes.server_counts.empty()) name += "/n" + std::to_string(n);
-                            if (!axes.load_factors.empty()) name += "/x" + number(load);
+                            if (!axes.load_factors.empty()) name += "/x" + formatNumber(load);
                             if (!axes.policies.empty()) name += "/" + policy;
                             if (!axes.group_sizes.empty()) name += "/k" + std::to_string(k);
                             if (!axes.seeds.empty()) name += "/s" + std::to_string(seed);

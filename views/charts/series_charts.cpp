@@ -28,6 +28,7 @@
 
 #include "views/common/chart_export.h"
 #include "views/common/series_thinning.h"
+#include "views/common/chart_style.h"
 
 namespace cl::views {
 
@@ -37,10 +38,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr SeriesGroup kGroups[] = {SeriesGroup::Utilization, SeriesGroup::QueueLength, SeriesGroup::RunningJobs,
                                    SeriesGroup::BlockingIndex};
 
-// Colour-blind friendly, distinguishable in print (Okabe-Ito, then darker variants).
-const QColor kRunColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-                             QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
-                             QColor(0x00, 0x00, 0x00), QColor(0x88, 0x44, 0x00)};
 
 // A line style per utilization resource so that runs keep their colour. Allocated CPU and
 // memory are thicker than what is busy, dashed and dotted; patterns are in pen widths and
@@ -58,15 +55,6 @@ void styleFor(QPen& pen, const QString& key) {
 }
 
 // 1, 2, 2.5 or 5 times a power of ten, giving about `ticks` intervals over span.
-double niceStep(double span, int ticks) {
-    if (!(span > 0.0)) return 1.0;
-    const double raw = span / std::max(1, ticks);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (raw <= m * magnitude) return m * magnitude;
-    return 10.0 * magnitude;
-}
-
 // Utilization is the headline chart and carries the legend; the bottom chart carries the
 // time axis labels. The plot areas end up about equally tall.
 int stretchOf(SeriesGroup group) {
@@ -271,8 +259,7 @@ void SeriesCharts::setRunSeries(const QList<ChartRunSeries>& runs) {
 int SeriesCharts::runCount() const { return int(m_runs.size()); }
 
 QColor SeriesCharts::runColor(int run) const {
-    constexpr int n = int(std::size(kRunColors));
-    return kRunColors[((run % n) + n) % n];
+    return seriesColor(run);
 }
 
 int SeriesCharts::chartCount() const { return int(m_panels.size()); }

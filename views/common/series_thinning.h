@@ -1,7 +1,5 @@
 #pragma once
-// Thinning a time series before plotting (docs/architecture.md section 7.4, after Tracy): points
-// are bucketed into equal time slices and each bucket keeps its first, minimum, maximum and
-// last sample in time order, so spikes survive and the plotted line has a bounded size.
+// cl::thinMinMax (core/util/series_thinning.h) on the QVectors the charts hold.
 #include <QVector>
 
 namespace cl::views {

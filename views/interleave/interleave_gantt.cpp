@@ -12,24 +12,13 @@
 #include <QToolTip>
 
 #include "views/interleave/stage_table_model.h"
+#include "views/common/chart_style.h"
 
 namespace cl::views {
 
 namespace {
 
 // A "nice" tick step (1, 2 or 5 x 10^n) giving about `target` ticks over `span`.
-double niceStep(double span, int target) {
-    if (span <= 0) return 1.0;
-    const double raw = span / std::max(1, target);
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * mag >= raw) return m * mag;
-    return 10.0 * mag;
-}
-
-bool darkColor(const QColor& c) {
-    return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.55;
-}
 
 }  // namespace
 
@@ -40,14 +29,7 @@ InterleaveGantt::InterleaveGantt(QWidget* parent) : QWidget(parent) {
                   "block to change that stage time."));
 }
 
-QColor InterleaveGantt::jobColor(int job) {
-    // Okabe & Ito's colour-blind-safe qualitative palette (no yellow: too light for labels).
-    static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
-                                     QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0xD5, 0x5E, 0x00),
-                                     QColor(0x7F, 0x7F, 0x7F), QColor(0x33, 0x33, 0x99)};
-    constexpr int n = sizeof(palette) / sizeof(palette[0]);
-    return palette[((job % n) + n) % n];
-}
+QColor InterleaveGantt::jobColor(int job) { return seriesColor(job); }
 
 void InterleaveGantt::setColorSlots(const std::vector<int>& palette_slots) {
     color_slots_ = palette_slots;
@@ -289,7 +271,7 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         const QString text = tr("%1 %2").arg(jobLabel(iv.job), stageLabel(iv.resource));
         const QRectF inner = box.adjusted(em * 0.2, 0, -em * 0.2, 0);
         if (inner.width() >= fm.horizontalAdvance(jobLabel(iv.job))) {
-            p.setPen(darkColor(fill) ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10));
+            p.setPen(textColorOn(fill));
             const QString shown = inner.width() >= fm.horizontalAdvance(text) ? text : jobLabel(iv.job);
             p.drawText(inner, Qt::AlignCenter, shown);
         }

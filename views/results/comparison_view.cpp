@@ -29,6 +29,7 @@
 
 #include "core/store/scenario_store.h"
 #include "views/common/format.h"
+#include "views/common/chart_style.h"
 
 namespace cl::views {
 
@@ -36,13 +37,9 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Okabe & Ito's colour-blind safe qualitative palette (yellow last: weak on white).
-const QColor kPalette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
-                           QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
-                           QColor(0x66, 0x66, 0x66), QColor(0xF0, 0xE4, 0x42)};
-constexpr int kPaletteSize = static_cast<int>(std::size(kPalette));
 
-QColor seriesColor(int row) { return kPalette[row % kPaletteSize]; }
+// The palette's length: more runs than colours would repeat one.
+constexpr int kPaletteSize = 8;
 
 // Share of a category's width the bars of all runs fill together.
 constexpr double kGroupWidth = 0.8;

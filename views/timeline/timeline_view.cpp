@@ -19,6 +19,7 @@
 #include <QWheelEvent>
 
 #include "views/common/format.h"
+#include "views/common/chart_style.h"
 
 namespace cl::views {
 
@@ -27,22 +28,12 @@ namespace {
 constexpr double kMinSpan = 1.0;  // seconds: the deepest zoom
 constexpr std::size_t kCacheSize = 8;
 
-// Tableau 10: a qualitative palette whose neighbours stay distinct for colour-blind readers.
-const QColor& qualitative(int i) {
-    static const QColor colors[] = {QColor(0x4E, 0x79, 0xA7), QColor(0xF2, 0x8E, 0x2B), QColor(0xE1, 0x57, 0x59),
-                                    QColor(0x76, 0xB7, 0xB2), QColor(0x59, 0xA1, 0x4F), QColor(0xED, 0xC9, 0x48),
-                                    QColor(0xB0, 0x7A, 0xA1), QColor(0xFF, 0x9D, 0xA7), QColor(0x9C, 0x75, 0x5F),
-                                    QColor(0xBA, 0xB0, 0xAC)};
-    constexpr int n = static_cast<int>(std::size(colors));
-    return colors[((i % n) + n) % n];
-}
-
 QColor bottleneckColor(int b) {
     switch (b) {
-    case 0: return qualitative(1);  // data loading: orange
-    case 1: return qualitative(4);  // GPU: green
-    case 2: return qualitative(0);  // network: blue
-    default: return qualitative(9);
+    case 0: return categoryColor(1);  // data loading: orange
+    case 1: return categoryColor(4);  // GPU: green
+    case 2: return categoryColor(0);  // network: blue
+    default: return categoryColor(9);
     }
 }
 
@@ -53,10 +44,6 @@ QString bottleneckName(int b) {
     case 2: return TimelineView::tr("network");
     default: return TimelineView::tr("no profile");
     }
-}
-
-bool isDark(const QColor& c) {
-    return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.55;
 }
 
 // Clock-style tick label: "14:30", "14:30:05", "3d 04:00" or "12d".
@@ -81,7 +68,8 @@ QString ratio(double v) {
     return QLocale().toString(std::round(v * 100.0) / 100.0, 'g', QLocale::FloatingPointShortest);
 }
 
-double niceStep(double minStep) {
+// The clock-friendly step (seconds, minutes, hours, days, weeks) at least minStep long.
+double clockStep(double minStep) {
     static const double steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
                                    21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400};
     for (double s : steps)
@@ -376,9 +364,9 @@ int TimelineView::jobAt(const QPoint& pos) const {
 // ---- colours and legend ----------------------------------------------------------------
 
 QColor TimelineView::colorOfJob(int job) const {
-    if (job < 0 || job >= static_cast<int>(m_modelIndex.size())) return qualitative(9);
+    if (job < 0 || job >= static_cast<int>(m_modelIndex.size())) return categoryColor(9);
     switch (m_mode) {
-    case TimelineColorMode::Model: return qualitative(m_modelIndex[static_cast<std::size_t>(job)]);
+    case TimelineColorMode::Model: return categoryColor(m_modelIndex[static_cast<std::size_t>(job)]);
     case TimelineColorMode::Bottleneck: return bottleneckColor(m_bottleneck[static_cast<std::size_t>(job)]);
     case TimelineColorMode::Job: {
         // Golden-ratio hue steps keep neighbouring job indices far apart on the colour wheel.
@@ -386,7 +374,7 @@ QColor TimelineView::colorOfJob(int job) const {
         return QColor::fromHsvF(static_cast<float>(hue), 0.55f, 0.88f);
     }
     }
-    return qualitative(9);
+    return categoryColor(9);
 }
 
 int TimelineView::bottleneckOf(int job) const {
@@ -401,7 +389,7 @@ std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
         std::vector<char> used(m_models.size(), 0);
         for (int i : m_modelIndex) used[static_cast<std::size_t>(i)] = 1;
         for (std::size_t i = 0; i < m_models.size(); ++i)
-            if (used[i]) out.emplace_back(QString::fromStdString(m_models[i]), qualitative(static_cast<int>(i)));
+            if (used[i]) out.emplace_back(QString::fromStdString(m_models[i]), categoryColor(static_cast<int>(i)));
         break;
     }
     case TimelineColorMode::Bottleneck: {
@@ -610,7 +598,7 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     // Time grid.
     const QFontMetricsF fm(p.font(), p.device());
     const double minStep = (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / width * (m_t1 - m_t0);
-    const double step = niceStep(minStep);
+    const double step = clockStep(minStep);
     {
         QColor grid = pal.color(QPalette::Text);
         grid.setAlpha(28);
@@ -667,7 +655,7 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
         const QString label = QString::fromStdString(m_result->jobs[static_cast<std::size_t>(it.job)].id);
         if (laneH >= fm.height() * 0.8 && r.width() > fm.horizontalAdvance(label) + fm.averageCharWidth() * 2) {
             const QRectF visible = r.intersected(plot).adjusted(fm.averageCharWidth() * 0.5, 0, 0, 0);
-            p.setPen(isDark(c) && (!dim || selected) ? QColor(Qt::white) : QColor(Qt::black));
+            p.setPen(isDarkColor(c) && (!dim || selected) ? QColor(Qt::white) : QColor(Qt::black));
             p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, visible.width()));
         }
     }
@@ -735,7 +723,7 @@ void TimelineView::paintAxis(QPainter& p, const Geometry& g) const {
     p.fillRect(axis, pal.color(QPalette::Window));
     const QFontMetricsF fm(p.font(), p.device());
     const double minStep = (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / plot.width() * (m_t1 - m_t0);
-    const double step = niceStep(minStep);
+    const double step = clockStep(minStep);
     const bool withDays = m_t1 >= 86400.0 && step < 86400.0;
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRectF(axis.left() + fm.averageCharWidth(), axis.top(), g.header - fm.averageCharWidth() * 2, axis.height()),
