@@ -95,8 +95,8 @@ ComparisonRow buildRow(const ComparisonGroup& g) {
     row.median_jct = estimateOf(g.runs, &Summary::median_jct);
     row.avg_queueing_delay = estimateOf(g.runs, &Summary::avg_queueing_delay);
     row.avg_jct_by_model = byModel(g.runs);
-    row.avg_jct_small = categoryEstimate(g.runs, [](const JobRecord& j) { return j.gpus < kLargeJobMinGpus; });
-    row.avg_jct_large = categoryEstimate(g.runs, [](const JobRecord& j) { return j.gpus >= kLargeJobMinGpus; });
+    row.avg_jct_small = categoryEstimate(g.runs, [](const JobRecord& j) { return !isLargeJob(j.gpus); });
+    row.avg_jct_large = categoryEstimate(g.runs, [](const JobRecord& j) { return isLargeJob(j.gpus); });
     return row;
 }
 
@@ -254,8 +254,8 @@ std::string formatComparisonText(const Comparison& c) {
     std::string out = "baseline: " + c.baseline + "\n" + mainTable(c);
     std::string models = modelTable(c);
     if (!models.empty()) out += "\nper model (avg JCT)\n" + models;
-    std::string small = "small (<" + std::to_string(kLargeJobMinGpus) + " GPUs)";
-    std::string large = "large (>=" + std::to_string(kLargeJobMinGpus) + " GPUs)";
+    std::string small = "small (<" + std::to_string(kLargeJobAboveGpus + 1) + " GPUs)";
+    std::string large = "large (>=" + std::to_string(kLargeJobAboveGpus + 1) + " GPUs)";
     out += "\n" + small + " / " + large + "\n" + sizeTable(c, small, large);
     return out;
 }

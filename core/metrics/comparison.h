@@ -9,11 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/sim_result.h"
+#include "core/metrics/job_size.h"
 
 namespace cl {
 
-// Jobs with more GPUs than this are "large" in the large/small breakdown.
-inline constexpr int kLargeJobMinGpus = 9;
 
 // One column of the comparison: the runs of one scenario, or of scenarios that differ only
 // by their seed (then the figures are means with a 95% confidence interval).
@@ -41,7 +40,7 @@ struct ComparisonRow {
     // row's mean is not positive (nothing completed), rather than an infinite ratio.
     double avg_jct_speedup = 1.0, makespan_speedup = 1.0, p99_jct_speedup = 1.0;
     std::map<std::string, Estimate> avg_jct_by_model;  // completed jobs of each model
-    Estimate avg_jct_small, avg_jct_large;             // gpus < kLargeJobMinGpus / >=
+    Estimate avg_jct_small, avg_jct_large;             // isLargeJob (core/metrics/job_size.h)
     // Breakdown estimates use only the runs with a completed job of that kind (n counts them);
     // n == 0 means no run had one (the text shows "-", the CSV leaves the metric out).
 };

@@ -23,7 +23,7 @@ SizeBreakdown breakdownBySize(const SimResult& result, int large_above_gpus) {
     for (const JobRecord& j : result.jobs) {
         if (!j.completed || !std::isfinite(j.jct)) continue;
         add(b.all, j);
-        add(j.gpus > large_above_gpus ? b.large : b.small, j);
+        add(isLargeJob(j.gpus, large_above_gpus) ? b.large : b.small, j);
     }
     finish(b.all);
     finish(b.large);

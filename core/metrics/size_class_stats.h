@@ -1,6 +1,7 @@
 #pragma once
 // Average JCT and queueing time overall and for large and small jobs, the breakdown of the
 // SJF-BSBF paper's Tables III-IV (large = more than 4 GPUs). Only completed jobs count.
+#include "core/metrics/job_size.h"
 #include "core/model/sim_result.h"
 
 namespace cl {
@@ -17,6 +18,6 @@ struct SizeBreakdown {
     SizeClassStats all, large, small;
 };
 
-SizeBreakdown breakdownBySize(const SimResult& result, int large_above_gpus = 4);
+SizeBreakdown breakdownBySize(const SimResult& result, int large_above_gpus = kSjfBsbfLargeJobAboveGpus);
 
 }  // namespace cl

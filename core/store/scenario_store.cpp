@@ -3,16 +3,13 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <limits>
-#include <map>
 #include <optional>
 
 #include "core/io/layout_io.h"
@@ -20,16 +17,10 @@
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
 #include "core/store/content_hash.h"
+#include "core/store/run_codec.h"
 #include "core/store/store_schema.h"
 
 namespace cl {
-
-static_assert(std::endian::native == std::endian::little, "segment blobs are stored little-endian");
-
-// A packed allocation change: t, cpus, memory_gb, speedup (f64 each).
-constexpr std::size_t kAllocationBytes = 32;
-// A packed batch change: t (f64), sub_batch (i32), accumulation_steps (i32), interference (f64).
-constexpr std::size_t kBatchBytes = 24;
 
 namespace {
 
@@ -43,16 +34,6 @@ std::string nowIso() {
     return buf;
 }
 
-// NaN (not started, not finished) is stored as NULL.
-void bindMaybe(Statement& s, int index, double v) {
-    if (std::isnan(v))
-        s.bindNull(index);
-    else
-        s.bind(index, v);
-}
-double maybeAt(const Statement& s, int column) {
-    return s.isNull(column) ? std::numeric_limits<double>::quiet_NaN() : s.doubleAt(column);
-}
 
 std::string stageTimesText(const std::vector<double>& st) {
     nlohmann::json a = nlohmann::json::array();
@@ -603,17 +584,7 @@ std::int64_t ScenarioStore::beginRun(std::int64_t scenario_id, const std::string
 }
 
 void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const WriteProgress& progress) {
-    // Segments grouped per GPU, each GPU's sorted by start.
-    std::map<int, std::vector<const GpuSegment*>> by_gpu;
-    for (const GpuSegment& g : r.segments) by_gpu[g.gpu].push_back(&g);
-    // Allocation changes grouped per job, each job's in time order.
-    std::map<int, std::vector<const AllocationChange*>> by_job;
-    for (const AllocationChange& a : r.allocations) by_job[a.job].push_back(&a);
-    // Batch changes likewise.
-    std::map<int, std::vector<const BatchChange*>> batches_by_job;
-    for (const BatchChange& b : r.batches) batches_by_job[b.job].push_back(&b);
-    const std::size_t total =
-        r.jobs.size() + by_gpu.size() + r.series.size() + by_job.size() + batches_by_job.size();
+    const std::size_t total = storedRunRows(r);
     std::size_t done = 0;
     auto tick = [&] {
         ++done;
@@ -628,122 +599,12 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
         if (s.textAt(0) != "running")
             throw StoreError(path() + ": run " + std::to_string(run_id) + " is already " + s.textAt(0));
     }
-    const Summary& m = r.summary;
-    db_.prepare("INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
-                "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
-                "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
-        .bind(1, run_id)
-        .bind(2, r.policy)
-        .bind(3, r.conventions)
-        .bind(4, m.jobs)
-        .bind(5, m.completed)
-        .bind(6, m.avg_jct)
-        .bind(7, m.median_jct)
-        .bind(8, m.p95_jct)
-        .bind(9, m.p99_jct)
-        .bind(10, m.makespan)
-        .bind(11, m.avg_queueing_delay)
-        .bind(12, static_cast<std::int64_t>(r.events))
-        .bind(13, r.wall_seconds)
-        .run();
-    Statement job = db_.prepare(
-        "INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, solo_iteration_time, submit, "
-        "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, restarts, completed) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
-    for (const JobRecord& j : r.jobs) {
-        job.bind(1, run_id)
-            .bind(2, j.index)
-            .bind(3, j.id)
-            .bind(4, j.model)
-            .bind(5, j.gpus)
-            .bind(6, j.iterations)
-            .bind(7, j.solo_iteration_time)
-            .bind(8, j.submit);
-        bindMaybe(job, 9, j.first_start);
-        bindMaybe(job, 10, j.end);
-        bindMaybe(job, 11, j.jct);
-        bindMaybe(job, 12, j.queueing_delay);
-        job.bind(13, j.pending_time)
-            .bind(14, j.running_time)
-            .bind(15, j.preemptions)
-            .bind(16, j.restarts)
-            .bind(17, j.completed ? 1 : 0)
-            .run();
-        tick();
-    }
-    Statement seg = db_.prepare("INSERT INTO run_segments(run_id, gpu, segments, data) VALUES(?1, ?2, ?3, ?4)");
-    std::vector<unsigned char> blob;
-    for (auto& [gpu, list] : by_gpu) {
-        std::stable_sort(list.begin(), list.end(), [](const GpuSegment* a, const GpuSegment* b) { return a->t0 < b->t0; });
-        blob.resize(list.size() * 20);
-        unsigned char* out = blob.data();
-        for (const GpuSegment* g : list) {
-            const std::int32_t job_index = g->job;
-            std::memcpy(out, &g->t0, 8);
-            std::memcpy(out + 8, &g->t1, 8);
-            std::memcpy(out + 16, &job_index, 4);
-            out += 20;
-        }
-        seg.bind(1, run_id).bind(2, gpu).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
-        tick();
-    }
-    Statement series = db_.prepare(
-        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index, "
-        "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, "
-        "memory_allocated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-    for (std::size_t k = 0; k < r.series.size(); ++k) {
-        const TimeSample& t = r.series[k];
-        series.bind(1, run_id)
-            .bind(2, static_cast<std::int64_t>(k))
-            .bind(3, t.t)
-            .bind(4, t.queue_length)
-            .bind(5, t.running_jobs)
-            .bind(6, t.gpu_utilization);
-        bindMaybe(series, 7, t.blocking_index);
-        bindMaybe(series, 8, t.storage_utilization);
-        bindMaybe(series, 9, t.cpu_utilization);
-        bindMaybe(series, 10, t.gpu_compute_utilization);
-        bindMaybe(series, 11, t.network_utilization);
-        bindMaybe(series, 12, t.cpu_allocated);
-        bindMaybe(series, 13, t.memory_allocated);
-        series.run();
-        tick();
-    }
-    Statement alloc = db_.prepare("INSERT INTO run_allocations(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
-    for (auto& [job, list] : by_job) {
-        std::stable_sort(list.begin(), list.end(),
-                         [](const AllocationChange* a, const AllocationChange* b) { return a->t < b->t; });
-        blob.resize(list.size() * kAllocationBytes);
-        unsigned char* out = blob.data();
-        for (const AllocationChange* a : list) {
-            for (double v : {a->t, a->cpus, a->memory_gb, a->speedup}) {
-                std::memcpy(out, &v, 8);
-                out += 8;
-            }
-        }
-        alloc.bind(1, run_id).bind(2, job).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
-        tick();
-    }
-    // Prepared only when needed: a workspace opened at schema 4 (tests of the migration) has no
-    // such table, and a run without batch changes writes as it did there.
-    std::optional<Statement> batch;
-    if (!batches_by_job.empty())
-        batch.emplace(db_.prepare("INSERT INTO run_batches(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)"));
-    for (auto& [job, list] : batches_by_job) {
-        std::stable_sort(list.begin(), list.end(), [](const BatchChange* a, const BatchChange* b) { return a->t < b->t; });
-        blob.resize(list.size() * kBatchBytes);
-        unsigned char* out = blob.data();
-        for (const BatchChange* b : list) {
-            const std::int32_t sub_batch = b->sub_batch, steps = b->accumulation_steps;
-            std::memcpy(out, &b->t, 8);
-            std::memcpy(out + 8, &sub_batch, 4);
-            std::memcpy(out + 12, &steps, 4);
-            std::memcpy(out + 16, &b->interference, 8);
-            out += kBatchBytes;
-        }
-        batch->bind(1, run_id).bind(2, job).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
-        tick();
-    }
+    writeRunSummary(db_, run_id, r);
+    writeRunJobs(db_, run_id, r.jobs, tick);
+    writeRunSegments(db_, run_id, r.segments, tick);
+    writeRunSeries(db_, run_id, r.series, tick);
+    writeRunAllocations(db_, run_id, r.allocations, tick);
+    writeRunBatches(db_, run_id, r.batches, tick);
     db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4")
         .bind(1, r.cancelled ? "cancelled" : "finished")
         .bind(2, nowIso())
@@ -841,131 +702,14 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
     r.events = info.events;
     r.wall_seconds = info.wall_seconds;
     r.cancelled = info.status == RunStatus::Cancelled;
-    {
-        Statement s = db_.prepare("SELECT conventions FROM run_summaries WHERE run_id = ?1");
-        s.bind(1, run_id);
-        if (s.step()) r.conventions = s.textAt(0);
-    }
-    Statement job = db_.prepare(
-        "SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, first_start, end_time, jct, "
-        "queueing_delay, pending_time, running_time, preemptions, restarts, completed FROM run_jobs "
-        "WHERE run_id = ?1 ORDER BY position");
-    job.bind(1, run_id);
-    r.jobs.reserve(static_cast<std::size_t>(std::max(0, info.summary.jobs)));
-    while (job.step()) {
-        JobRecord j;
-        j.index = job.intAt(0);
-        j.id = job.textAt(1);
-        j.model = job.textAt(2);
-        j.gpus = job.intAt(3);
-        j.iterations = job.doubleAt(4);
-        j.solo_iteration_time = job.doubleAt(5);
-        j.submit = job.doubleAt(6);
-        j.first_start = maybeAt(job, 7);
-        j.end = maybeAt(job, 8);
-        j.jct = maybeAt(job, 9);
-        j.queueing_delay = maybeAt(job, 10);
-        j.pending_time = job.doubleAt(11);
-        j.running_time = job.doubleAt(12);
-        j.preemptions = job.intAt(13);
-        j.restarts = job.intAt(14);
-        j.completed = job.intAt(15) != 0;
-        r.jobs.push_back(std::move(j));
-    }
+    r.conventions = readRunConventions(db_, run_id);
+    r.jobs = readRunJobs(db_, run_id, static_cast<std::size_t>(std::max(0, info.summary.jobs)));
     if (with_segments) {
-        Statement seg = db_.prepare("SELECT gpu, segments, data FROM run_segments WHERE run_id = ?1 ORDER BY gpu");
-        seg.bind(1, run_id);
-        while (seg.step()) {
-            const int gpu = seg.intAt(0);
-            const std::int64_t count = seg.int64At(1);
-            const std::vector<unsigned char> data = seg.blobAt(2);
-            if (count < 0 || data.size() != static_cast<std::size_t>(count) * 20)
-                throw StoreError(path() + ": run " + std::to_string(run_id) + ", GPU " + std::to_string(gpu) +
-                                 ": damaged segment data (" + std::to_string(data.size()) + " bytes for " +
-                                 std::to_string(count) + " segments)");
-            for (std::int64_t k = 0; k < count; ++k) {
-                GpuSegment g;
-                g.gpu = gpu;
-                std::int32_t job_index = 0;
-                std::memcpy(&g.t0, data.data() + k * 20, 8);
-                std::memcpy(&g.t1, data.data() + k * 20 + 8, 8);
-                std::memcpy(&job_index, data.data() + k * 20 + 16, 4);
-                g.job = job_index;
-                r.segments.push_back(g);
-            }
-        }
-        Statement alloc = db_.prepare("SELECT job, changes, data FROM run_allocations WHERE run_id = ?1 ORDER BY job");
-        alloc.bind(1, run_id);
-        while (alloc.step()) {
-            const int job = alloc.intAt(0);
-            const std::int64_t count = alloc.int64At(1);
-            const std::vector<unsigned char> data = alloc.blobAt(2);
-            if (count < 0 || data.size() != static_cast<std::size_t>(count) * kAllocationBytes)
-                throw StoreError(path() + ": run " + std::to_string(run_id) + ", job " + std::to_string(job) +
-                                 ": damaged allocation data (" + std::to_string(data.size()) + " bytes for " +
-                                 std::to_string(count) + " changes)");
-            const unsigned char* in = data.data();
-            for (std::int64_t k = 0; k < count; ++k) {
-                AllocationChange a;
-                a.job = job;
-                for (double* v : {&a.t, &a.cpus, &a.memory_gb, &a.speedup}) {
-                    std::memcpy(v, in, 8);
-                    in += 8;
-                }
-                r.allocations.push_back(a);
-            }
-        }
-        // Back in time order; the rows were per job, so simultaneous changes come by job.
-        std::stable_sort(r.allocations.begin(), r.allocations.end(),
-                         [](const AllocationChange& a, const AllocationChange& b) { return a.t < b.t; });
-        Statement batch = db_.prepare("SELECT job, changes, data FROM run_batches WHERE run_id = ?1 ORDER BY job");
-        batch.bind(1, run_id);
-        while (batch.step()) {
-            const int job = batch.intAt(0);
-            const std::int64_t count = batch.int64At(1);
-            const std::vector<unsigned char> data = batch.blobAt(2);
-            if (count < 0 || data.size() != static_cast<std::size_t>(count) * kBatchBytes)
-                throw StoreError(path() + ": run " + std::to_string(run_id) + ", job " + std::to_string(job) +
-                                 ": damaged batch data (" + std::to_string(data.size()) + " bytes for " +
-                                 std::to_string(count) + " changes)");
-            const unsigned char* in = data.data();
-            for (std::int64_t k = 0; k < count; ++k, in += kBatchBytes) {
-                BatchChange b;
-                b.job = job;
-                std::int32_t sub_batch = 0, steps = 0;
-                std::memcpy(&b.t, in, 8);
-                std::memcpy(&sub_batch, in + 8, 4);
-                std::memcpy(&steps, in + 12, 4);
-                std::memcpy(&b.interference, in + 16, 8);
-                b.sub_batch = sub_batch;
-                b.accumulation_steps = steps;
-                r.batches.push_back(b);
-            }
-        }
-        std::stable_sort(r.batches.begin(), r.batches.end(),
-                         [](const BatchChange& a, const BatchChange& b) { return a.t < b.t; });
+        r.segments = readRunSegments(db_, run_id);
+        r.allocations = readRunAllocations(db_, run_id);
+        r.batches = readRunBatches(db_, run_id);
     }
-    Statement series = db_.prepare(
-        "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index, storage_utilization, "
-        "cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, memory_allocated "
-        "FROM run_series WHERE run_id = ?1 "
-        "ORDER BY position");
-    series.bind(1, run_id);
-    while (series.step()) {
-        TimeSample t;
-        t.t = series.doubleAt(0);
-        t.queue_length = series.intAt(1);
-        t.running_jobs = series.intAt(2);
-        t.gpu_utilization = series.doubleAt(3);
-        t.blocking_index = maybeAt(series, 4);
-        t.storage_utilization = maybeAt(series, 5);
-        t.cpu_utilization = maybeAt(series, 6);
-        t.gpu_compute_utilization = maybeAt(series, 7);
-        t.network_utilization = maybeAt(series, 8);
-        t.cpu_allocated = maybeAt(series, 9);
-        t.memory_allocated = maybeAt(series, 10);
-        r.series.push_back(t);
-    }
+    r.series = readRunSeries(db_, run_id);
     return r;
 }
 

@@ -186,7 +186,7 @@ private slots:
 
     void largeThresholdIsInclusive() {
         SimResult a = runWith(1, 1, 1);
-        a.jobs = {job("m", kLargeJobMinGpus - 1, 10), job("m", kLargeJobMinGpus, 30)};
+        a.jobs = {job("m", kLargeJobAboveGpus, 10), job("m", kLargeJobAboveGpus + 1, 30)};
         ComparisonRow r = compareGroups({group("g", {a})}).rows[0];
         QCOMPARE(r.avg_jct_small.mean, 10.0);
         QCOMPARE(r.avg_jct_large.mean, 30.0);

@@ -22,7 +22,7 @@ SizeSplit splitBySize(const std::vector<JobRecord>& jobs, int threshold) {
     s.threshold = threshold;
     double small_sum = 0.0, large_sum = 0.0;
     for (const JobRecord& j : jobs) {
-        const bool large = j.gpus > threshold;
+        const bool large = isLargeJob(j.gpus, threshold);
         (large ? s.large_jobs : s.small_jobs) += 1;
         if (!j.completed) continue;
         (large ? s.large_completed : s.small_completed) += 1;

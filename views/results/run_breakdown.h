@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/metrics/comparison.h"
+#include "core/metrics/job_size.h"
 #include "core/model/sim_result.h"
 
 namespace cl::views {
@@ -17,10 +18,9 @@ struct JctCdf {
 };
 JctCdf jctCdf(const std::vector<JobRecord>& jobs);
 
-// The default threshold of the large/small split: a job is large when it asks for more GPUs
-// than this, so that the default agrees with core's breakdown (large = gpus >= kLargeJobMinGpus,
-// i.e. more than one 8-GPU server, as in the Muri and Synergy evaluations).
-inline constexpr int kDefaultLargeJobThreshold = kLargeJobMinGpus - 1;
+// The default threshold of the large/small split (cl::isLargeJob): core's, more than one 8-GPU
+// server, as in the Muri and Synergy evaluations.
+inline constexpr int kDefaultLargeJobThreshold = kLargeJobAboveGpus;
 
 // Jobs split by size: small asks for at most `threshold` GPUs, large for more. Averages are
 // over the completed jobs of each kind; NaN when none of that kind completed.

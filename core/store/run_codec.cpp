@@ -1,0 +1,336 @@
+#include "core/store/run_codec.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <span>
+#include <string>
+
+namespace cl {
+
+static_assert(std::endian::native == std::endian::little, "run blobs are stored little-endian");
+
+namespace {
+
+// A packed segment: t0 (f64), t1 (f64), job (i32).
+constexpr std::size_t kSegmentBytes = 20;
+// A packed allocation change: t, cpus, memory_gb, speedup (f64 each).
+constexpr std::size_t kAllocationBytes = 32;
+// A packed batch change: t (f64), sub_batch (i32), accumulation_steps (i32), interference (f64).
+constexpr std::size_t kBatchBytes = 24;
+
+// NaN (not started, not finished) is stored as NULL.
+void bindMaybe(Statement& s, int index, double v) {
+    if (std::isnan(v))
+        s.bindNull(index);
+    else
+        s.bind(index, v);
+}
+double maybeAt(const Statement& s, int column) {
+    return s.isNull(column) ? std::numeric_limits<double>::quiet_NaN() : s.doubleAt(column);
+}
+
+template <class T>
+std::map<int, std::vector<const T*>> groupedBy(const std::vector<T>& items, int T::*key) {
+    std::map<int, std::vector<const T*>> groups;
+    for (const T& item : items) groups[item.*key].push_back(&item);
+    return groups;
+}
+
+// Each group's items in the order of `time`, ties in their recorded order.
+template <class T>
+void sortByTime(std::vector<const T*>& items, double T::*time) {
+    std::stable_sort(items.begin(), items.end(), [time](const T* a, const T* b) { return a->*time < b->*time; });
+}
+
+// One row per group: (run_id, key, count, blob), the blob packed by `pack(item, out)`.
+template <class T, class Pack>
+void writeBlobRows(Statement& insert, std::int64_t run_id, std::map<int, std::vector<const T*>>& groups,
+                   double T::*time, std::size_t item_bytes, Pack pack, const RowWritten& written) {
+    std::vector<unsigned char> blob;
+    for (auto& [key, list] : groups) {
+        sortByTime(list, time);
+        blob.resize(list.size() * item_bytes);
+        unsigned char* out = blob.data();
+        for (const T* item : list) {
+            pack(*item, out);
+            out += item_bytes;
+        }
+        insert.bind(1, run_id).bind(2, key).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
+        written();
+    }
+}
+
+// Reads (key, count, blob) rows and unpacks each item with `unpack(key, in)`; a blob whose size
+// does not match its count is refused, naming the run, the row and what it holds.
+template <class T, class Unpack>
+std::vector<T> readBlobRows(SqliteDb& db, std::int64_t run_id, const char* sql, const char* key_name,
+                            const char* what, const char* items, std::size_t item_bytes, Unpack unpack) {
+    std::vector<T> out;
+    Statement rows = db.prepare(sql);
+    rows.bind(1, run_id);
+    while (rows.step()) {
+        const int key = rows.intAt(0);
+        const std::int64_t count = rows.int64At(1);
+        const std::vector<unsigned char> data = rows.blobAt(2);
+        if (count < 0 || data.size() != static_cast<std::size_t>(count) * item_bytes)
+            throw StoreError(db.path() + ": run " + std::to_string(run_id) + ", " + key_name + " " +
+                             std::to_string(key) + ": damaged " + what + " data (" + std::to_string(data.size()) +
+                             " bytes for " + std::to_string(count) + " " + items + ")");
+        for (std::int64_t k = 0; k < count; ++k) out.push_back(unpack(key, data.data() + k * item_bytes));
+    }
+    return out;
+}
+
+template <class T>
+void sortByTime(std::vector<T>& items, double T::*time) {
+    std::stable_sort(items.begin(), items.end(), [time](const T& a, const T& b) { return a.*time < b.*time; });
+}
+
+}  // namespace
+
+std::size_t storedRunRows(const SimResult& r) {
+    return r.jobs.size() + groupedBy(r.segments, &GpuSegment::gpu).size() + r.series.size() +
+           groupedBy(r.allocations, &AllocationChange::job).size() + groupedBy(r.batches, &BatchChange::job).size();
+}
+
+void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
+    const Summary& m = r.summary;
+    db.prepare("INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
+               "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
+               "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
+        .bind(1, run_id)
+        .bind(2, r.policy)
+        .bind(3, r.conventions)
+        .bind(4, m.jobs)
+        .bind(5, m.completed)
+        .bind(6, m.avg_jct)
+        .bind(7, m.median_jct)
+        .bind(8, m.p95_jct)
+        .bind(9, m.p99_jct)
+        .bind(10, m.makespan)
+        .bind(11, m.avg_queueing_delay)
+        .bind(12, static_cast<std::int64_t>(r.events))
+        .bind(13, r.wall_seconds)
+        .run();
+}
+
+std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {
+    Statement s = db.prepare("SELECT conventions FROM run_summaries WHERE run_id = ?1");
+    s.bind(1, run_id);
+    return s.step() ? s.textAt(0) : std::string();
+}
+
+void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs, const RowWritten& written) {
+    Statement job = db.prepare(
+        "INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, solo_iteration_time, submit, "
+        "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, restarts, completed) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+    for (const JobRecord& j : jobs) {
+        job.bind(1, run_id)
+            .bind(2, j.index)
+            .bind(3, j.id)
+            .bind(4, j.model)
+            .bind(5, j.gpus)
+            .bind(6, j.iterations)
+            .bind(7, j.solo_iteration_time)
+            .bind(8, j.submit);
+        bindMaybe(job, 9, j.first_start);
+        bindMaybe(job, 10, j.end);
+        bindMaybe(job, 11, j.jct);
+        bindMaybe(job, 12, j.queueing_delay);
+        job.bind(13, j.pending_time)
+            .bind(14, j.running_time)
+            .bind(15, j.preemptions)
+            .bind(16, j.restarts)
+            .bind(17, j.completed ? 1 : 0)
+            .run();
+        written();
+    }
+}
+
+std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
+    Statement job = db.prepare(
+        "SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, first_start, end_time, jct, "
+        "queueing_delay, pending_time, running_time, preemptions, restarts, completed FROM run_jobs "
+        "WHERE run_id = ?1 ORDER BY position");
+    job.bind(1, run_id);
+    std::vector<JobRecord> jobs;
+    jobs.reserve(expected_jobs);
+    while (job.step()) {
+        JobRecord j;
+        j.index = job.intAt(0);
+        j.id = job.textAt(1);
+        j.model = job.textAt(2);
+        j.gpus = job.intAt(3);
+        j.iterations = job.doubleAt(4);
+        j.solo_iteration_time = job.doubleAt(5);
+        j.submit = job.doubleAt(6);
+        j.first_start = maybeAt(job, 7);
+        j.end = maybeAt(job, 8);
+        j.jct = maybeAt(job, 9);
+        j.queueing_delay = maybeAt(job, 10);
+        j.pending_time = job.doubleAt(11);
+        j.running_time = job.doubleAt(12);
+        j.preemptions = job.intAt(13);
+        j.restarts = job.intAt(14);
+        j.completed = job.intAt(15) != 0;
+        jobs.push_back(std::move(j));
+    }
+    return jobs;
+}
+
+void writeRunSegments(SqliteDb& db, std::int64_t run_id, const std::vector<GpuSegment>& segments,
+                      const RowWritten& written) {
+    auto by_gpu = groupedBy(segments, &GpuSegment::gpu);
+    Statement insert = db.prepare("INSERT INTO run_segments(run_id, gpu, segments, data) VALUES(?1, ?2, ?3, ?4)");
+    writeBlobRows(
+        insert, run_id, by_gpu, &GpuSegment::t0, kSegmentBytes,
+        [](const GpuSegment& g, unsigned char* out) {
+            const std::int32_t job_index = g.job;
+            std::memcpy(out, &g.t0, 8);
+            std::memcpy(out + 8, &g.t1, 8);
+            std::memcpy(out + 16, &job_index, 4);
+        },
+        written);
+}
+
+std::vector<GpuSegment> readRunSegments(SqliteDb& db, std::int64_t run_id) {
+    return readBlobRows<GpuSegment>(db, run_id,
+                                    "SELECT gpu, segments, data FROM run_segments WHERE run_id = ?1 ORDER BY gpu",
+                                    "GPU", "segment", "segments", kSegmentBytes, [](int gpu, const unsigned char* in) {
+                                        GpuSegment g;
+                                        g.gpu = gpu;
+                                        std::int32_t job_index = 0;
+                                        std::memcpy(&g.t0, in, 8);
+                                        std::memcpy(&g.t1, in + 8, 8);
+                                        std::memcpy(&job_index, in + 16, 4);
+                                        g.job = job_index;
+                                        return g;
+                                    });
+}
+
+void writeRunSeries(SqliteDb& db, std::int64_t run_id, const std::vector<TimeSample>& series,
+                    const RowWritten& written) {
+    Statement insert = db.prepare(
+        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index, "
+        "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, "
+        "memory_allocated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        const TimeSample& t = series[k];
+        insert.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(k))
+            .bind(3, t.t)
+            .bind(4, t.queue_length)
+            .bind(5, t.running_jobs)
+            .bind(6, t.gpu_utilization);
+        bindMaybe(insert, 7, t.blocking_index);
+        bindMaybe(insert, 8, t.storage_utilization);
+        bindMaybe(insert, 9, t.cpu_utilization);
+        bindMaybe(insert, 10, t.gpu_compute_utilization);
+        bindMaybe(insert, 11, t.network_utilization);
+        bindMaybe(insert, 12, t.cpu_allocated);
+        bindMaybe(insert, 13, t.memory_allocated);
+        insert.run();
+        written();
+    }
+}
+
+std::vector<TimeSample> readRunSeries(SqliteDb& db, std::int64_t run_id) {
+    Statement series = db.prepare(
+        "SELECT t, queue_length, running_jobs, gpu_utilization, blocking_index, storage_utilization, "
+        "cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, memory_allocated "
+        "FROM run_series WHERE run_id = ?1 "
+        "ORDER BY position");
+    series.bind(1, run_id);
+    std::vector<TimeSample> out;
+    while (series.step()) {
+        TimeSample t;
+        t.t = series.doubleAt(0);
+        t.queue_length = series.intAt(1);
+        t.running_jobs = series.intAt(2);
+        t.gpu_utilization = series.doubleAt(3);
+        t.blocking_index = maybeAt(series, 4);
+        t.storage_utilization = maybeAt(series, 5);
+        t.cpu_utilization = maybeAt(series, 6);
+        t.gpu_compute_utilization = maybeAt(series, 7);
+        t.network_utilization = maybeAt(series, 8);
+        t.cpu_allocated = maybeAt(series, 9);
+        t.memory_allocated = maybeAt(series, 10);
+        out.push_back(t);
+    }
+    return out;
+}
+
+void writeRunAllocations(SqliteDb& db, std::int64_t run_id, const std::vector<AllocationChange>& allocations,
+                         const RowWritten& written) {
+    auto by_job = groupedBy(allocations, &AllocationChange::job);
+    Statement insert = db.prepare("INSERT INTO run_allocations(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
+    writeBlobRows(
+        insert, run_id, by_job, &AllocationChange::t, kAllocationBytes,
+        [](const AllocationChange& a, unsigned char* out) {
+            for (double v : {a.t, a.cpus, a.memory_gb, a.speedup}) {
+                std::memcpy(out, &v, 8);
+                out += 8;
+            }
+        },
+        written);
+}
+
+std::vector<AllocationChange> readRunAllocations(SqliteDb& db, std::int64_t run_id) {
+    std::vector<AllocationChange> out = readBlobRows<AllocationChange>(
+        db, run_id, "SELECT job, changes, data FROM run_allocations WHERE run_id = ?1 ORDER BY job", "job",
+        "allocation", "changes", kAllocationBytes, [](int job, const unsigned char* in) {
+            AllocationChange a;
+            a.job = job;
+            for (double* v : {&a.t, &a.cpus, &a.memory_gb, &a.speedup}) {
+                std::memcpy(v, in, 8);
+                in += 8;
+            }
+            return a;
+        });
+    // Back in time order; the rows were per job, so simultaneous changes come by job.
+    sortByTime(out, &AllocationChange::t);
+    return out;
+}
+
+void writeRunBatches(SqliteDb& db, std::int64_t run_id, const std::vector<BatchChange>& batches,
+                     const RowWritten& written) {
+    if (batches.empty()) return;
+    auto by_job = groupedBy(batches, &BatchChange::job);
+    Statement insert = db.prepare("INSERT INTO run_batches(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
+    writeBlobRows(
+        insert, run_id, by_job, &BatchChange::t, kBatchBytes,
+        [](const BatchChange& b, unsigned char* out) {
+            const std::int32_t sub_batch = b.sub_batch, steps = b.accumulation_steps;
+            std::memcpy(out, &b.t, 8);
+            std::memcpy(out + 8, &sub_batch, 4);
+            std::memcpy(out + 12, &steps, 4);
+            std::memcpy(out + 16, &b.interference, 8);
+        },
+        written);
+}
+
+std::vector<BatchChange> readRunBatches(SqliteDb& db, std::int64_t run_id) {
+    std::vector<BatchChange> out = readBlobRows<BatchChange>(
+        db, run_id, "SELECT job, changes, data FROM run_batches WHERE run_id = ?1 ORDER BY job", "job", "batch",
+        "changes", kBatchBytes, [](int job, const unsigned char* in) {
+            BatchChange b;
+            b.job = job;
+            std::int32_t sub_batch = 0, steps = 0;
+            std::memcpy(&b.t, in, 8);
+            std::memcpy(&sub_batch, in + 8, 4);
+            std::memcpy(&steps, in + 12, 4);
+            std::memcpy(&b.interference, in + 16, 8);
+            b.sub_batch = sub_batch;
+            b.accumulation_steps = steps;
+            return b;
+        });
+    sortByTime(out, &BatchChange::t);
+    return out;
+}
+
+}  // namespace cl

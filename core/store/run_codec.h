@@ -1,0 +1,55 @@
+#pragma once
+// How a run's results are stored (docs/architecture.md section 9.2): one write/read pair per
+// table a run fills. Per-job and per-sample rows are plain columns; segments, allocation and
+// batch changes are packed little-endian blobs, one row per GPU or job. The caller holds the
+// transaction (writes) or the read snapshot (reads).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/model/sim_result.h"
+#include "core/store/sqlite_db.h"
+
+namespace cl {
+
+// Called once per stored row of the tables below (progress of a long write).
+using RowWritten = std::function<void()>;
+
+// The rows writeRun* will write for r: jobs, GPUs with segments, samples, jobs with allocation
+// changes and jobs with batch changes.
+std::size_t storedRunRows(const SimResult& r);
+
+// run_summaries: the summary, policy, conventions, events and wall time.
+void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r);
+// The conventions the run was made under ("" when its summary row is missing).
+std::string readRunConventions(SqliteDb& db, std::int64_t run_id);
+
+// run_jobs: one row per job record, in trace order.
+void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs, const RowWritten& written);
+std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs);
+
+// run_segments: one blob per GPU of (t0 f64, t1 f64, job i32), sorted by start.
+void writeRunSegments(SqliteDb& db, std::int64_t run_id, const std::vector<GpuSegment>& segments,
+                      const RowWritten& written);
+std::vector<GpuSegment> readRunSegments(SqliteDb& db, std::int64_t run_id);
+
+// run_series: one row per time sample, in time order.
+void writeRunSeries(SqliteDb& db, std::int64_t run_id, const std::vector<TimeSample>& series,
+                    const RowWritten& written);
+std::vector<TimeSample> readRunSeries(SqliteDb& db, std::int64_t run_id);
+
+// run_allocations: one blob per job of (t, cpus, memory_gb, speedup; f64 each); read back in
+// time order.
+void writeRunAllocations(SqliteDb& db, std::int64_t run_id, const std::vector<AllocationChange>& allocations,
+                         const RowWritten& written);
+std::vector<AllocationChange> readRunAllocations(SqliteDb& db, std::int64_t run_id);
+
+// run_batches: one blob per job of (t f64, sub_batch i32, accumulation_steps i32, interference
+// f64); read back in time order. Nothing is written (and the table is not touched) for a run
+// without batch changes, so a workspace of schema 4, which has no such table, still takes runs.
+void writeRunBatches(SqliteDb& db, std::int64_t run_id, const std::vector<BatchChange>& batches,
+                     const RowWritten& written);
+std::vector<BatchChange> readRunBatches(SqliteDb& db, std::int64_t run_id);
+
+}  // namespace cl
