@@ -181,8 +181,10 @@ std::string policyHelp() {
     return s.str();
 }
 
-std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
-                                         const SchedulerTuning& tuning) {
+namespace {
+
+std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conventions& conventions,
+                                          const SchedulerTuning& tuning) {
     if (!(tuning.interference == 0 || (tuning.interference >= 1 && tuning.interference <= 100)))
         throw std::invalid_argument("the interference ratio must be 0 (the profile's) or 1..100, not " +
                                     std::to_string(tuning.interference));
@@ -268,6 +270,19 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
     options.keep_running_in_place = conventions.keep_running_in_place;
     return std::make_unique<ExclusiveScheduler>(policy, order_it->second(conventions),
                                                 placements().at(placement)(conventions), options);
+}
+
+}  // namespace
+
+std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conventions& conventions,
+                                         const SchedulerTuning& tuning) {
+    std::unique_ptr<Scheduler> scheduler = buildScheduler(policy, conventions, tuning);
+    // Round-quantized conventions advance time in scheduling rounds only (docs/architecture.md
+    // section 3.4): a policy without rounds (a preset such as muri-l) could never run there.
+    if (conventions.round_quantized && scheduler->roundInterval() <= 0)
+        throw std::invalid_argument("conventions '" + conventions.name + "' need a policy with scheduling rounds; '" +
+                                    policy + "' has none (use a Synergy mechanism, e.g. fifo+tune)");
+    return scheduler;
 }
 
 std::string policyProblem(const std::string& policy, const Conventions& conventions,
