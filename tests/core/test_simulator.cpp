@@ -192,6 +192,65 @@ private slots:
         QCOMPARE(r.jobs[3].queueing_delay, 0.0);
     }
 
+    // Consolidated placement picks the best-fitting server (docs/architecture.md section 4.4).
+    // Servers of 4 and 3 GPUs; A (t=0, 3 GPUs, 100 s), B (t=1, 2 GPUs, 100 s), C (t=2, 2 GPUs,
+    // 50 s). Best fit: A on the 3-GPU server, B and C side by side on the 4-GPU one, C at once.
+    // First fit by index ("yarn"), FIFO: A on the 4-GPU server, B on the other, and C finds one
+    // free GPU on each: it waits for A (100-150). (Preemptive orders would move A and B instead.)
+    void bestFitStartsWhatFirstFitFragments() {
+        Cluster c;
+        c.name = "4+3";
+        c.servers.push_back(oneServer(4).servers[0]);
+        c.servers.push_back(oneServer(3).servers[0]);
+        c.servers[1].name = "s1";
+        Trace t;
+        t.jobs = {job("A", 0, 3, 100), job("B", 1, 2, 100), job("C", 2, 2, 50)};
+        for (const char* policy : {"fifo", "srtf", "sjf", "las", "srsf"}) {
+            const SimResult best = simulatePolicy(c, t, noProfiles(0), policy, exact("clean"));
+            QCOMPARE(jcts(best), (std::vector<double>{100, 100, 50}));
+            for (const JobRecord& j : best.jobs) QCOMPARE(j.restarts, 1);  // nobody had to move
+        }
+        SimOptions yarn = exact("clean");
+        yarn.conventions.first_fit_servers = true;
+        const SimResult first = simulatePolicy(c, t, noProfiles(0), "fifo", yarn);
+        QCOMPARE(jcts(first), (std::vector<double>{100, 100, 148}));
+        // Where A went: the 3-GPU server (GPUs 4-6) under best fit.
+        const SimResult best = simulatePolicy(c, t, noProfiles(0), "fifo", exact("clean"));
+        std::vector<int> a_gpus;
+        for (const GpuSegment& s : best.segments)
+            if (s.job == 0) a_gpus.push_back(s.gpu);
+        std::sort(a_gpus.begin(), a_gpus.end());
+        QCOMPARE(a_gpus, (std::vector<int>{4, 5, 6}));
+    }
+
+    // Restart overhead is paid again on every resume (clean conventions, section 2.5), here
+    // under Tiresias with 10 s of overhead on one GPU. J0 (t=0, 5,000 s) pays 0-10 and has done
+    // 3,240 s of work when its 3,250 GPU-seconds of service demote it at 3,250; J1 (t=100,
+    // 1,000 s, queue 0) waited behind the running J0 and runs 3,250-4,260 (10 s overhead);
+    // J0 resumes at 4,260, pays 10 s again and ends at 4,260 + 10 + 1,760 = 6,030.
+    void tiresiasResumePaysTheOverheadAgain() {
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 5000), job("J1", 100, 1, 1000)};
+        const SimResult r = simulatePolicy(oneServer(1), t, noProfiles(10), "tiresias", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{6030, 4160}));
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        QCOMPARE(r.jobs[0].restarts, 2);
+        QCOMPARE(r.jobs[0].running_time, 5020.0);
+    }
+
+    // SRTF on two GPUs, 5 s overhead: L (t=0, 2 GPUs, 100 s) is preempted twice by shorter
+    // 2-GPU jobs and pays the overhead three times. L: 0-5 + 5-20 (15 s done); S1 (t=20, 10 s)
+    // 20-35; L 35-40 + 40-50 (25 done); S2 (t=50, 20 s) 50-75; L 75-80 + 75 s: ends at 155.
+    void srtfPaysTheOverheadOnEveryResume() {
+        Trace t;
+        t.jobs = {job("L", 0, 2, 100), job("S1", 20, 2, 10), job("S2", 50, 2, 20)};
+        const SimResult r = simulatePolicy(oneServer(2), t, noProfiles(5), "srtf", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{155, 15, 25}));
+        QCOMPARE(r.jobs[0].restarts, 3);
+        QCOMPARE(r.jobs[0].running_time, 115.0);
+        QCOMPARE(r.jobs[0].pending_time, 40.0);
+    }
+
     void medianAveragesTheMiddlePair() {
         Trace t;
         t.jobs = {job("a", 0, 1, 10), job("b", 0, 1, 990)};
