@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
@@ -102,6 +103,25 @@ void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult
         }
         QVERIFY2(j.preemptions <= j.restarts, qPrintable(what));
     }
+}
+
+
+// A SJF-BSBF model (docs/architecture.md section 4.7): t_comp(b) = 10 ms + 1 ms x b, default
+// batch 32, 1,000 MB + 100 MB per sample of GPU memory (two fit on an 11 GB GPU).
+ProfileSet accumulationProfiles() {
+    ModelProfile m;
+    m.name = "small";
+    m.batch_size = 32;
+    m.by_gpus = {{1, 0.1, {}, 0.0}};
+    m.extra = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
+        "allreduce_ms": {"intra_alpha": 5, "intra_beta": 0, "inter_alpha": 20, "inter_beta": 0},
+        "gradient_mb": 100, "overlap_delta": 2, "memory_mb": {"m0": 1000, "m1": 100},
+        "default_batch": 32}})");
+    ProfileSet p;
+    p.name = "accumulation";
+    p.default_restart_overhead = 0.0;
+    p.models[m.name] = m;
+    return p;
 }
 
 }  // namespace
@@ -249,6 +269,39 @@ private slots:
         QCOMPARE(r.jobs[0].restarts, 3);
         QCOMPARE(r.jobs[0].running_time, 115.0);
         QCOMPARE(r.jobs[0].pending_time, 40.0);
+    }
+
+    // Theorem 1 of the SJF-BSBF paper with one interference ratio xi = 1.5 for both jobs: when
+    // the new job is at least as long as the running one, sharing and waiting give the same
+    // JCT sum (2 xi P_R + P_N - P_R = 2 P_R + P_N), and a tie waits (section 4.7). One 11 GB GPU;
+    // R (t=0, 100 s alone), N (t=10, 200 s alone). At 10 (P_R = 90) and at the 60 s round
+    // (P_R = 40) the sums tie: N waits for R and runs 100-300. SJF-FFS shares at once: both run
+    // 1.5 times slower, R ends at 10 + 1.5 x 90 = 145, N has done 90 s of work by then and ends
+    // at 145 + 110 = 255.
+    void sjfBsbfWaitsOnATie() {
+        Cluster c = oneServer(1);
+        c.servers[0].gpu_memory_gb = 11.0;
+        Trace t;
+        for (const auto& [id, submit, seconds] : {std::tuple{"R", 0.0, 100.0}, std::tuple{"N", 10.0, 200.0}}) {
+            Job j;
+            j.id = id;
+            j.submit_time = submit;
+            j.gpus = 1;
+            j.model = "small";
+            j.duration = seconds;
+            t.jobs.push_back(j);
+        }
+        SchedulerTuning xi;
+        xi.interference = 1.5;
+        const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); };
+        const SimResult bsbf = simulatePolicy(c, t, accumulationProfiles(), "sjf-bsbf", exact("clean"), xi);
+        QVERIFY2(near(bsbf.jobs[0].jct, 100.0), qPrintable(QString::number(bsbf.jobs[0].jct, 'g', 17)));
+        QVERIFY2(near(bsbf.jobs[1].first_start, 100.0), qPrintable(QString::number(bsbf.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(bsbf.jobs[1].jct, 290.0), qPrintable(QString::number(bsbf.jobs[1].jct, 'g', 17)));
+        const SimResult ffs = simulatePolicy(c, t, accumulationProfiles(), "sjf-ffs", exact("clean"), xi);
+        QVERIFY2(near(ffs.jobs[0].jct, 145.0), qPrintable(QString::number(ffs.jobs[0].jct, 'g', 17)));
+        QVERIFY2(near(ffs.jobs[1].first_start, 10.0), qPrintable(QString::number(ffs.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(ffs.jobs[1].jct, 245.0), qPrintable(QString::number(ffs.jobs[1].jct, 'g', 17)));
     }
 
     void medianAveragesTheMiddlePair() {
