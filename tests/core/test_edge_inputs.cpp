@@ -356,6 +356,8 @@ private slots:
         QTest::newRow("negative duration") << "negative_duration.csv" << 3 << "duration";
         QTest::newRow("NaN duration") << "nan_duration.csv" << 3 << "duration";
         QTest::newRow("GPUs beyond int") << "gpus_beyond_int.csv" << 3 << "gpus";
+        QTest::newRow("negative GPUs") << "negative_gpus.csv" << 3 << "gpus";
+        QTest::newRow("zero GPUs") << "zero_gpus.csv" << 3 << "gpus";
         QTest::newRow("infinite submit time") << "inf_submit.csv" << 3 << "submit_time";
     }
 

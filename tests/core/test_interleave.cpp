@@ -356,6 +356,51 @@ private slots:
         QCOMPARE(bestOrdering(Jobs{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}}).order, (std::vector<int>{0, 1, 2}));
     }
 
+    // A group's iteration time is its stage-derived time times the paper's contention factor
+    // for its size (Muri, Sec. 6.2; docs/architecture.md section 4.5: 1.33, 1.5, 1.37, each
+    // divided by the solo factor 1.015). The stage-derived times are worked out by hand:
+    //  - half-and-half jobs (0.5 s loading, 0.5 s GPU, no network):
+    //    2 jobs: split pair T' = max(0.5, 0.5 + 0) + max(0.5, 0.5 + 0) = 1.0 (slot rule: 1.5);
+    //    3 jobs: slot rule f1..f5 = 0.5, 0.5, 1.0, 1.5, 2.0; f5 - f1 = f4 - f0 = 1.5;
+    //    4 jobs: f1..f5 = 0.5, 1.0, 1.5, 2.0, 2.5; T = 2.0;
+    //  - GPU-only jobs of 0.2, 0.3 and 0.5 s cannot overlap: T = 1.0 (f1 = 0.5, f3 = 0.7,
+    //    f4 = 1.0, f5 = 1.5; f5 - f1 = f4 - f0 = 1.0).
+    void contentionScalesHandComputedGroupTimes_data() {
+        QTest::addColumn<int>("group");
+        QTest::addColumn<double>("stage_time");
+        QTest::addColumn<double>("factor");
+        QTest::newRow("2 half-and-half") << 0 << 1.0 << 1.33 / 1.015;
+        QTest::newRow("3 half-and-half") << 1 << 1.5 << 1.5 / 1.015;
+        QTest::newRow("4 half-and-half") << 2 << 2.0 << 1.37 / 1.015;
+        QTest::newRow("3 GPU-only") << 3 << 1.0 << 1.5 / 1.015;
+        QTest::newRow("2 GPU-only") << 4 << 0.5 << 1.33 / 1.015;
+        QTest::newRow("4 GPU-only") << 5 << 1.0 << 1.37 / 1.015;
+    }
+    void contentionScalesHandComputedGroupTimes() {
+        QFETCH(int, group);
+        QFETCH(double, stage_time);
+        QFETCH(double, factor);
+        const std::vector<double> half{0.5, 0.5, 0.0};
+        const Jobs groups[] = {Jobs(2, half),
+                               Jobs(3, half),
+                               Jobs(4, half),
+                               Jobs{{0, 0.2, 0}, {0, 0.3, 0}, {0, 0.5, 0}},
+                               Jobs{{0, 0.2, 0}, {0, 0.3, 0}},
+                               Jobs{{0, 0.1, 0}, {0, 0.2, 0}, {0, 0.3, 0}, {0, 0.4, 0}}};
+        const Jobs& jobs = groups[group];
+        const std::vector<double> solo(jobs.size(), 1.0);
+        const GroupTiming g = groupTiming(jobs, solo, true);
+        QVERIFY2(near(g.raw_time, stage_time), qPrintable(QString::number(g.raw_time, 'g', 17)));
+        QVERIFY2(near(g.iteration_time, stage_time * factor), qPrintable(QString::number(g.iteration_time, 'g', 17)));
+        QVERIFY(near(g.speedup_vs_alone, double(jobs.size()) * 1.015 / (stage_time * factor)));
+        // Eq. 4 with the contention-scaled time: busy resource time / (4 x T).
+        double busy = 0;
+        for (const auto& j : jobs) busy += std::accumulate(j.begin(), j.end(), 0.0);
+        QVERIFY(near(g.gamma, busy / (4 * stage_time * factor)));
+        // Without contention the group runs at its stage-derived time.
+        QVERIFY(near(groupTiming(jobs, solo, true, Contention::none()).iteration_time, stage_time));
+    }
+
     void contentionFactors() {
         const Contention c;
         QCOMPARE(c.solo, 1.015);

@@ -475,6 +475,214 @@ private slots:
                     {"no_such_file.csv", "cannot open"});
     }
 
+    // --- A bad GPU count, in every reader that has a GPU count field ------------------------
+    // Each row writes a small file of that format whose data line `line` has `value` as the
+    // job's GPU count (the text "{G}" below), reads it with the format's reader and expects a
+    // ParseError naming the file, the line, the field and the value found. readTrace with
+    // automatic detection says the same.
+    void badGpuCountInEveryReader_data() {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("content");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("why");
+        const QString csv = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n"
+                            "a,0,1,resnet18,1000,0,128,alice,vc1\n"
+                            "b,10,{G},bert,2000,0,4,bob,vc1\n";
+        const QString json = "{\n"
+                             "  \"format\": \"clusterloom-trace\",\n"
+                             "  \"version\": 1,\n"
+                             "  \"jobs\": [\n"
+                             "    {\"id\": \"a\", \"submit_time\": 0, \"gpus\": 1},\n"
+                             "    {\"id\": \"b\", \"submit_time\": 5,\n"
+                             "     \"gpus\": {G}}\n"
+                             "  ]\n"
+                             "}\n";
+        const QString muri =
+            "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,iteration_time,"
+            "resource_time_0,resource_time_1,resource_time_2,priority\n"
+            "7,2,0,1200,resnet18,128,1057200,0,881,687,110,95,1\n"
+            "3,{G},1500,400,vgg16,64,42800,1500,107,117,68,0.5,0\n";
+        const QString tiresias = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                                 "0,1,0,1000,resnet18,780.5,0\n"
+                                 "1,8,60,500,dqn,255,60\n"
+                                 "2,{G},70,500,dqn,255,60\n";
+        const QString synergy = "job-a,resnet18,0,3000,1\njob-b,lstm,42.5,1200,{G}\n";
+        const QString polluxPhilly = "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n"
+                                     "2017-10-09 06:13:03,2951.0,{G},11804.0,6214e9\n";
+        const QString polluxWorkload = "name,time,application,num_replicas,batch_size\n"
+                                       "cifar10-0,107,cifar10,6,2048\n"
+                                       "ncf-1,110,ncf,{G},256\n";
+        const QString helios =
+            "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n"
+            "j1,u1,vcA,8,48,1,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:10:05,2020-04-01 01:10:05,3600,5\n"
+            "j3,u1,vcA,{G},96,2,FAILED,2020-04-01 00:20:00,2020-04-01 00:30:00,2020-04-01 00:31:00,60,600\n";
+        struct Format {
+            const char* name;
+            const char* file;
+            QString content;
+            int line;
+            const char* field;
+        };
+        const Format formats[] = {
+            {"csv", "bad.csv", csv, 3, "gpus"},
+            {"json", "bad.json", json, 7, "jobs[1].gpus"},
+            {"muri", "bad_muri.csv", muri, 3, "num_gpu"},
+            {"tiresias", "bad_tiresias.csv", tiresias, 4, "num_gpu"},
+            {"synergy", "bad_synergy.csv", synergy, 2, "gpu_demand"},
+            {"pollux-philly", "bad_philly.csv", polluxPhilly, 3, "num_gpus"},
+            {"pollux-workload", "bad_workload.csv", polluxWorkload, 3, "num_replicas"},
+            {"helios", "bad_helios.csv", helios, 3, "gpu_num"},
+        };
+        for (const Format& f : formats) {
+            const QString field = QString::fromLatin1(f.field);
+            const bool is_json = QString(f.name) == "json";
+            for (const char* v : {"-2", "0", "abc", "1.5", "250000"}) {
+                QString value = v, why;
+                if (value == "abc") {
+                    if (is_json) value = "\"abc\"";
+                    why = "expected a number";
+                } else if (value == "1.5") {
+                    why = "expected a whole number";
+                } else if (value == "250000") {
+                    why = is_json ? "must be between 1 and 100000" : "implausible GPU count";
+                } else {
+                    why = is_json ? "must be between 1 and 100000" : "GPU count must be positive";
+                }
+                // Helios: 0 GPUs is a CPU job, skipped (gpuCountZeroIsACpuJobInHelios).
+                if (QString(f.name) == "helios" && value == "0") continue;
+                QTest::addRow("%s %s", f.name, v) << f.name << f.file << f.content << f.line << field << value << why;
+            }
+        }
+    }
+    void badGpuCountInEveryReader() {
+        QFETCH(QString, format);
+        QFETCH(QString, file);
+        QFETCH(QString, content);
+        QFETCH(int, line);
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(file);
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QString(content).replace("{G}", value).toUtf8());
+        }
+        const std::string p = path.toStdString();
+        const QStringList parts{QStringLiteral("%1:%2: ").arg(file).arg(line), "field '" + field + "'", value, why};
+        expectError(parseError([&] { readTrace(p, format.toStdString()); }), parts);
+        if (format != "tiresias")  // detected as "muri", the same reader
+            QCOMPARE(QString::fromStdString(detectTraceFormat(p)), format);
+        expectError(parseError([&] { readTrace(p); }), parts);
+        // With skip_invalid_rows the row is dropped with that message as a warning; the rest stays.
+        std::vector<std::string> warnings;
+        TraceReadOptions opts;
+        opts.skip_invalid_rows = true;
+        opts.warnings = &warnings;
+        const Trace t = readTrace(p, format.toStdString(), opts);
+        QCOMPARE(t.jobs.size(), std::size_t(format == "tiresias" ? 2 : 1));
+        QVERIFY(!warnings.empty());
+        expectError(QString::fromStdString(warnings[0]), parts);
+    }
+
+    // Helios: a job of 0 GPUs is a CPU job, skipped with a summary warning (not an error).
+    void gpuCountZeroIsACpuJobInHelios() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("cpu.csv");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n"
+                  "j1,u1,vcA,8,48,1,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:10:05,2020-04-01 01:10:05,3600,5\n"
+                  "j2,u1,vcA,0,96,2,FAILED,2020-04-01 00:20:00,2020-04-01 00:30:00,2020-04-01 00:31:00,60,600\n");
+        out.close();
+        std::vector<std::string> warnings;
+        TraceReadOptions opts;
+        opts.warnings = &warnings;
+        const Trace t = readHeliosCsv(path.toStdString(), opts);
+        QCOMPARE(t.jobs.size(), std::size_t(1));
+        QCOMPARE(t.jobs[0].gpus, 8);
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(warnings[0]).contains("1 CPU-only"));
+    }
+
+    // Alibaba PAI: GPUs come from the task table's plan_gpu (percent of one GPU): a negative or
+    // non-numeric value names the task table, its line and the field; a sum beyond the limit
+    // names the job table's line; a job whose tasks ask for no GPU is skipped with a warning.
+    void badGpuCountInAlibabaTables_data() {
+        QTest::addColumn<QString>("plan_gpu");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("negative") << "-50" << "pai_task_table.csv" << 3 << "must not be negative, found -50";
+        QTest::newRow("not a number") << "lots" << "pai_task_table.csv" << 3 << "expected a number, found 'lots'";
+        QTest::newRow("too many") << "20000000" << "pai_job_table.csv" << 1 << "implausible GPU count 200001";
+    }
+    void badGpuCountInAlibabaTables() {
+        QFETCH(QString, plan_gpu);
+        QFETCH(QString, file);
+        QFETCH(int, line);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        const QString jobs = dir.filePath("pai_job_table.csv"), tasks = dir.filePath("pai_task_table.csv");
+        QFile j(jobs), t(tasks);
+        QVERIFY(j.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
+        j.write("pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
+        t.write(QStringLiteral("pai_job_2,worker,1,Terminated,1100,1200,600,10,100,T4\n"
+                               "pai_job_1,ps,1,Terminated,1000,1600,800,40,50,V100\n"
+                               "pai_job_1,worker,1,Terminated,1000,1600,600,29.3,%1,V100\n")
+                    .arg(plan_gpu)
+                    .toUtf8());
+        j.close();
+        t.close();
+        expectError(parseError([&] { readAlibabaPai(jobs.toStdString(), tasks.toStdString()); }),
+                    {QStringLiteral("%1:%2: ").arg(file).arg(line), "field 'plan_gpu'", why});
+    }
+
+    void alibabaJobWithoutGpusIsSkipped() {
+        QTemporaryDir dir;
+        const QString jobs = dir.filePath("pai_job_table.csv"), tasks = dir.filePath("pai_task_table.csv");
+        QFile j(jobs), t(tasks);
+        QVERIFY(j.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
+        j.write("pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
+        t.write("pai_job_1,worker,2,Terminated,1000,1600,600,29.3,0,V100\n"
+                "pai_job_2,worker,1,Terminated,1100,1200,600,10,100,T4\n");
+        j.close();
+        t.close();
+        std::vector<std::string> warnings;
+        TraceReadOptions opts;
+        opts.warnings = &warnings;
+        const Trace trace = readAlibabaPai(jobs.toStdString(), tasks.toStdString(), opts);
+        QCOMPARE(trace.jobs.size(), std::size_t(1));
+        QCOMPARE(trace.jobs[0].id, std::string("pai_job_2"));
+        QVERIFY(!warnings.empty());
+        QVERIFY(QString::fromStdString(warnings[0]).contains("pai_job_1"));
+    }
+
+    // Philly job log: GPUs are counted from each attempt's "gpus" lists. A list that is not a
+    // list is an error naming the line and the field; an attempt with no GPU at all makes the
+    // job one that is skipped, with a warning (it was never a GPU job).
+    void badGpuListInPhillyJobLog() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad_philly.json");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("[\n"
+                  "  {\"status\": \"Pass\", \"vc\": \"v\", \"jobid\": \"app_1\", \"submitted_time\": \"2017-10-03 02:42:57\",\n"
+                  "   \"user\": \"u\", \"attempts\": [{\"start_time\": \"2017-10-03 02:43:08\",\n"
+                  "   \"end_time\": \"2017-10-03 02:45:00\",\n"
+                  "   \"detail\": [{\"ip\": \"m1\", \"gpus\": -2}]}]}\n"
+                  "]\n");
+        out.close();
+        expectError(parseError([&] { readPhillyJobLogJson(path.toStdString()); }),
+                    {"bad_philly.json:5: ", "gpus", "-2"});
+    }
+
     // --- Found by the fuzz targets (tests/fuzz) ---------------------------------------
     void muriMillisecondsWithExtremeExponent() {
         // "0e-2147483648" is a valid zero; moving its decimal point overflowed the exponent.

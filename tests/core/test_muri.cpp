@@ -5,9 +5,11 @@
 #include "shared_data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
+#include "core/interleave/group_time.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/matching/max_weight_matching.h"
@@ -71,6 +73,40 @@ double avgJct(const Cluster& c, const Trace& t, const ProfileSet& p, const std::
     o.record_segments = false;
     return simulatePolicy(c, t, p, policy, o).summary.avg_jct;
 }
+
+
+// A 1-GPU cluster: jobs that run at the same time must interleave.
+Cluster oneGpu() {
+    Cluster c;
+    c.name = "one-gpu";
+    Server s;
+    s.name = "s0";
+    s.gpus = 1;
+    c.servers.push_back(s);
+    return c;
+}
+
+// A one-GPU job that loads for 0.5 s and computes for 0.5 s per iteration (no network stage),
+// 1 s per iteration alone: two or more of them interleave.
+Job halfAndHalf(const std::string& id, double submit, double iterations) {
+    Job j;
+    j.id = id;
+    j.submit_time = submit;
+    j.gpus = 1;
+    j.iterations = iterations;
+    j.solo_iteration_time = 1.0;
+    j.stage_times = {0.5, 0.5, 0.0};
+    return j;
+}
+
+// Clean conventions without the solo factor: a job alone takes exactly 1 s per iteration.
+SimOptions cleanWithoutSoloFactor() {
+    SimOptions o;
+    o.conventions.solo_factor = 1.0;
+    return o;
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
 
 }  // namespace
 
@@ -167,6 +203,98 @@ private slots:
             TypeMatchingResult compressed = typeCompressedMatching(counts, weight);
             QCOMPARE(compressed.total_weight, lemon);
         }
+    }
+
+    // Groups of 2, 3 and 4 half-and-half jobs on one GPU, all submitted at 0, 100 iterations
+    // each, 10 s restart overhead each (a group pays the sum of its members'). Stage-derived
+    // group times, by hand (docs/architecture.md section 4.5):
+    //  - 2 jobs: the split pair T' = max(0.5, 0.5 + 0) + max(0.5, 0.5 + 0) = 1.0, shorter than
+    //    the slot rule's 1.5;
+    //  - 3 jobs: the slot rule gives f1..f5 = 0.5, 0.5, 1.0, 1.5, 2.0, so T = f5 - f1 = 1.5;
+    //  - 4 jobs: f1..f5 = 0.5, 1.0, 1.5, 2.0, 2.5, so T = 2.0 (the GPU is never idle).
+    // Each is multiplied by the paper's contention factor of its size: 1.33, 1.5 and 1.37, each
+    // divided by 1.015. Every member ends at (sum of overheads) + 100 x that time.
+    void groupsRunAtTheContentionScaledStageTime_data() {
+        QTest::addColumn<int>("jobs");
+        QTest::addColumn<double>("stage_time");
+        QTest::addColumn<double>("factor");
+        QTest::newRow("2 jobs") << 2 << 1.0 << 1.33 / 1.015;
+        QTest::newRow("3 jobs") << 3 << 1.5 << 1.5 / 1.015;
+        QTest::newRow("4 jobs") << 4 << 2.0 << 1.37 / 1.015;
+    }
+    void groupsRunAtTheContentionScaledStageTime() {
+        QFETCH(int, jobs);
+        QFETCH(double, stage_time);
+        QFETCH(double, factor);
+        Trace t;
+        for (int i = 0; i < jobs; ++i) t.jobs.push_back(halfAndHalf("j" + std::to_string(i), 0, 100));
+        ProfileSet p;
+        p.default_restart_overhead = 10;
+        for (const char* policy : {"muri-l", "muri-s"}) {
+            const SimResult r = simulatePolicy(oneGpu(), t, p, policy, cleanWithoutSoloFactor());
+            const double expected = 10.0 * jobs + 100 * stage_time * factor;
+            for (const JobRecord& j : r.jobs) {
+                QVERIFY2(near(j.jct, expected), qPrintable(QStringLiteral("%1 %2: JCT %3, expected %4")
+                                                               .arg(policy, QString::fromStdString(j.id))
+                                                               .arg(j.jct, 0, 'g', 17)
+                                                               .arg(expected, 0, 'g', 17)));
+                QCOMPARE(j.first_start, 0.0);
+                QCOMPARE(j.restarts, 1);
+            }
+        }
+    }
+
+    // The same 3-job group straight from groupTiming: the stage-derived time by hand, scaled by
+    // the 3-job factor; and with Contention::none() nothing is scaled.
+    void threeJobGroupTiming() {
+        const std::vector<std::vector<double>> three(3, {0.5, 0.5, 0.0});
+        const GroupTiming g = groupTiming(three, {1.0, 1.0, 1.0}, true);
+        QVERIFY(near(g.raw_time, 1.5));
+        QVERIFY(near(g.iteration_time, 1.5 * 1.5 / 1.015));
+        QVERIFY(near(g.speedup_vs_alone, 3 * 1.015 / (1.5 * 1.5 / 1.015)));
+        QVERIFY(near(groupTiming(three, {1.0, 1.0, 1.0}, true, Contention::none()).iteration_time, 1.5));
+    }
+
+    // Muri-L capped at 2 jobs per group, one GPU, 10 s restart overhead. "old" (t=0, 1,000
+    // iterations of 1 s) runs alone: 0-10 overhead, 90 iterations by 100. At 100 two new jobs
+    // (200 iterations each) rank first under 2D-LAS and fill the one slot: they run as a pair
+    // (1.0 x 1.33/1.015 s per iteration, 20 s of overhead), "old" is preempted. When the pair
+    // ends, "old" resumes alone and pays its 10 s overhead again before its last 910 iterations.
+    void preemptedJobPaysItsOverheadWhenItResumes() {
+        Trace t;
+        t.jobs = {halfAndHalf("old", 0, 1000), halfAndHalf("new1", 100, 200), halfAndHalf("new2", 100, 200)};
+        ProfileSet p;
+        p.default_restart_overhead = 10;
+        const SimResult r = simulatePolicy(oneGpu(), t, p, "muri-l-k2", cleanWithoutSoloFactor());
+        const double pair_end = 100 + 20 + 200 * 1.33 / 1.015;
+        QVERIFY(near(r.jobs[1].end, pair_end));
+        QVERIFY(near(r.jobs[2].end, pair_end));
+        QVERIFY(near(r.jobs[0].end, pair_end + 10 + 910));
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        QCOMPARE(r.jobs[0].restarts, 2);
+        QVERIFY(near(r.jobs[0].running_time, 100 + 10 + 910));
+    }
+
+    // Ties between orderings keep the first permutation (docs/architecture.md section 4.5: "keeps
+    // the first minimum"), in the timing that the simulator and the teaching view use: identical
+    // jobs keep their given order, and a split pair that only ties the slot rule is not taken.
+    void groupTimingKeepsTheFirstOrderingOnTies() {
+        for (int n : {2, 3, 4}) {
+            const std::vector<std::vector<double>> same(static_cast<std::size_t>(n), {0.3, 0.2, 0.1});
+            std::vector<double> solo(static_cast<std::size_t>(n), 1.0);
+            std::vector<int> first(static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i) first[static_cast<std::size_t>(i)] = i;
+            QCOMPARE(groupTiming(same, solo, true).ordering.order, first);
+            QCOMPARE(groupTiming(same, solo, false).ordering.order, first);
+        }
+        // {2, 1, 1} twice: slot rule 4.0 in either order, split pair max(2, 1 + 1) x 2 = 4.0.
+        const GroupTiming tie = groupTiming({{2, 1, 1}, {2, 1, 1}}, {4.0, 4.0}, true);
+        QVERIFY(!tie.ordering.split_pair);
+        QCOMPARE(tie.ordering.order, (std::vector<int>{0, 1}));
+        QVERIFY(near(tie.raw_time, 4.0));
+        const GroupTiming worst = groupTiming({{2, 1, 1}, {2, 1, 1}}, {4.0, 4.0}, false);
+        QVERIFY(!worst.ordering.split_pair);
+        QCOMPARE(worst.ordering.order, (std::vector<int>{0, 1}));
     }
 
     void invariantsOnTheSharedTraces() {

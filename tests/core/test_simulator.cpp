@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
@@ -104,6 +105,25 @@ void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult
     }
 }
 
+
+// A SJF-BSBF model (docs/architecture.md section 4.7): t_comp(b) = 10 ms + 1 ms x b, default
+// batch 32, 1,000 MB + 100 MB per sample of GPU memory (two fit on an 11 GB GPU).
+ProfileSet accumulationProfiles() {
+    ModelProfile m;
+    m.name = "small";
+    m.batch_size = 32;
+    m.by_gpus = {{1, 0.1, {}, 0.0}};
+    m.extra = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
+        "allreduce_ms": {"intra_alpha": 5, "intra_beta": 0, "inter_alpha": 20, "inter_beta": 0},
+        "gradient_mb": 100, "overlap_delta": 2, "memory_mb": {"m0": 1000, "m1": 100},
+        "default_batch": 32}})");
+    ProfileSet p;
+    p.name = "accumulation";
+    p.default_restart_overhead = 0.0;
+    p.models[m.name] = m;
+    return p;
+}
+
 }  // namespace
 
 class TestSimulator : public QObject {
@@ -190,6 +210,98 @@ private slots:
         int moves = r.jobs[1].restarts + r.jobs[2].restarts - 2;  // beyond the first start
         QCOMPARE(moves, 1);
         QCOMPARE(r.jobs[3].queueing_delay, 0.0);
+    }
+
+    // Consolidated placement picks the best-fitting server (docs/architecture.md section 4.4).
+    // Servers of 4 and 3 GPUs; A (t=0, 3 GPUs, 100 s), B (t=1, 2 GPUs, 100 s), C (t=2, 2 GPUs,
+    // 50 s). Best fit: A on the 3-GPU server, B and C side by side on the 4-GPU one, C at once.
+    // First fit by index ("yarn"), FIFO: A on the 4-GPU server, B on the other, and C finds one
+    // free GPU on each: it waits for A (100-150). (Preemptive orders would move A and B instead.)
+    void bestFitStartsWhatFirstFitFragments() {
+        Cluster c;
+        c.name = "4+3";
+        c.servers.push_back(oneServer(4).servers[0]);
+        c.servers.push_back(oneServer(3).servers[0]);
+        c.servers[1].name = "s1";
+        Trace t;
+        t.jobs = {job("A", 0, 3, 100), job("B", 1, 2, 100), job("C", 2, 2, 50)};
+        for (const char* policy : {"fifo", "srtf", "sjf", "las", "srsf"}) {
+            const SimResult best = simulatePolicy(c, t, noProfiles(0), policy, exact("clean"));
+            QCOMPARE(jcts(best), (std::vector<double>{100, 100, 50}));
+            for (const JobRecord& j : best.jobs) QCOMPARE(j.restarts, 1);  // nobody had to move
+        }
+        SimOptions yarn = exact("clean");
+        yarn.conventions.first_fit_servers = true;
+        const SimResult first = simulatePolicy(c, t, noProfiles(0), "fifo", yarn);
+        QCOMPARE(jcts(first), (std::vector<double>{100, 100, 148}));
+        // Where A went: the 3-GPU server (GPUs 4-6) under best fit.
+        const SimResult best = simulatePolicy(c, t, noProfiles(0), "fifo", exact("clean"));
+        std::vector<int> a_gpus;
+        for (const GpuSegment& s : best.segments)
+            if (s.job == 0) a_gpus.push_back(s.gpu);
+        std::sort(a_gpus.begin(), a_gpus.end());
+        QCOMPARE(a_gpus, (std::vector<int>{4, 5, 6}));
+    }
+
+    // Restart overhead is paid again on every resume (clean conventions, section 2.5), here
+    // under Tiresias with 10 s of overhead on one GPU. J0 (t=0, 5,000 s) pays 0-10 and has done
+    // 3,240 s of work when its 3,250 GPU-seconds of service demote it at 3,250; J1 (t=100,
+    // 1,000 s, queue 0) waited behind the running J0 and runs 3,250-4,260 (10 s overhead);
+    // J0 resumes at 4,260, pays 10 s again and ends at 4,260 + 10 + 1,760 = 6,030.
+    void tiresiasResumePaysTheOverheadAgain() {
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 5000), job("J1", 100, 1, 1000)};
+        const SimResult r = simulatePolicy(oneServer(1), t, noProfiles(10), "tiresias", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{6030, 4160}));
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        QCOMPARE(r.jobs[0].restarts, 2);
+        QCOMPARE(r.jobs[0].running_time, 5020.0);
+    }
+
+    // SRTF on two GPUs, 5 s overhead: L (t=0, 2 GPUs, 100 s) is preempted twice by shorter
+    // 2-GPU jobs and pays the overhead three times. L: 0-5 + 5-20 (15 s done); S1 (t=20, 10 s)
+    // 20-35; L 35-40 + 40-50 (25 done); S2 (t=50, 20 s) 50-75; L 75-80 + 75 s: ends at 155.
+    void srtfPaysTheOverheadOnEveryResume() {
+        Trace t;
+        t.jobs = {job("L", 0, 2, 100), job("S1", 20, 2, 10), job("S2", 50, 2, 20)};
+        const SimResult r = simulatePolicy(oneServer(2), t, noProfiles(5), "srtf", exact("clean"));
+        QCOMPARE(jcts(r), (std::vector<double>{155, 15, 25}));
+        QCOMPARE(r.jobs[0].restarts, 3);
+        QCOMPARE(r.jobs[0].running_time, 115.0);
+        QCOMPARE(r.jobs[0].pending_time, 40.0);
+    }
+
+    // Theorem 1 of the SJF-BSBF paper with one interference ratio xi = 1.5 for both jobs: when
+    // the new job is at least as long as the running one, sharing and waiting give the same
+    // JCT sum (2 xi P_R + P_N - P_R = 2 P_R + P_N), and a tie waits (section 4.7). One 11 GB GPU;
+    // R (t=0, 100 s alone), N (t=10, 200 s alone). At 10 (P_R = 90) and at the 60 s round
+    // (P_R = 40) the sums tie: N waits for R and runs 100-300. SJF-FFS shares at once: both run
+    // 1.5 times slower, R ends at 10 + 1.5 x 90 = 145, N has done 90 s of work by then and ends
+    // at 145 + 110 = 255.
+    void sjfBsbfWaitsOnATie() {
+        Cluster c = oneServer(1);
+        c.servers[0].gpu_memory_gb = 11.0;
+        Trace t;
+        for (const auto& [id, submit, seconds] : {std::tuple{"R", 0.0, 100.0}, std::tuple{"N", 10.0, 200.0}}) {
+            Job j;
+            j.id = id;
+            j.submit_time = submit;
+            j.gpus = 1;
+            j.model = "small";
+            j.duration = seconds;
+            t.jobs.push_back(j);
+        }
+        SchedulerTuning xi;
+        xi.interference = 1.5;
+        const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); };
+        const SimResult bsbf = simulatePolicy(c, t, accumulationProfiles(), "sjf-bsbf", exact("clean"), xi);
+        QVERIFY2(near(bsbf.jobs[0].jct, 100.0), qPrintable(QString::number(bsbf.jobs[0].jct, 'g', 17)));
+        QVERIFY2(near(bsbf.jobs[1].first_start, 100.0), qPrintable(QString::number(bsbf.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(bsbf.jobs[1].jct, 290.0), qPrintable(QString::number(bsbf.jobs[1].jct, 'g', 17)));
+        const SimResult ffs = simulatePolicy(c, t, accumulationProfiles(), "sjf-ffs", exact("clean"), xi);
+        QVERIFY2(near(ffs.jobs[0].jct, 145.0), qPrintable(QString::number(ffs.jobs[0].jct, 'g', 17)));
+        QVERIFY2(near(ffs.jobs[1].first_start, 10.0), qPrintable(QString::number(ffs.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(ffs.jobs[1].jct, 245.0), qPrintable(QString::number(ffs.jobs[1].jct, 'g', 17)));
     }
 
     void medianAveragesTheMiddlePair() {

@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "screenshot_checks.h"
+
 #include "core/io/layout_io.h"
 #include "core/io/builtin_data.h"
 #include "views/cluster/cluster_diagram.h"
@@ -568,14 +570,20 @@ private slots:
         QVERIFY(error.contains("no-such-cluster"));
     }
 
+    // Pictures of the editor, checked for what they must show: the GPU cells in the colour of
+    // their GPU type (V100 for the testbed, then also A100 and T4 for the added servers).
     void screenshots() {
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         ClusterEditor editor;
         editor.resize(1400, 900);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        const cl::Cluster testbed = cl::builtinCluster("muri-testbed-64");
+        editor.setCluster(testbed);
         QCoreApplication::processEvents();
-        QVERIFY(editor.grab().save("/tmp/editor_muri64.png"));
+        const QColor v100 = cl::views::gpuTypeColor(QString::fromStdString(testbed.servers[0].gpu_type));
+        cl::test::shoot(editor, shots, "editor_muri64.png", v100);
 
         editor.selectServers({7});
         editor.addServers(preset("dgx-a100"), 4);
@@ -584,11 +592,16 @@ private slots:
         editor.addServers(preset("t4x4"), 2);
         editor.selectServers({8, 9, 10});
         QCoreApplication::processEvents();
-        QVERIFY(editor.grab().save("/tmp/editor_mixed.png"));
+        cl::test::shoot(editor, shots, "editor_mixed.png", v100);
+        const QImage mixed = editor.grab().toImage();
+        for (const char* name : {"dgx-a100", "t4x4"}) {
+            const QColor type = cl::views::gpuTypeColor(QString::fromStdString(preset(name).gpu_type));
+            QVERIFY2(cl::test::pixelsNear(mixed, type) >= 20, name);
+        }
 
         QVERIFY(editor.loadPresetCluster("large-2048"));
         QCoreApplication::processEvents();
-        QVERIFY(editor.grab().save("/tmp/editor_large.png"));
+        cl::test::shoot(editor, shots, "editor_large.png");
     }
 };
 

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "screenshot_checks.h"
+
 #include "core/metrics/comparison.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
@@ -61,6 +63,16 @@ int inkedPixels(const QImage& image) {
     for (int y = 0; y < image.height(); y += 3)
         for (int x = 0; x < image.width(); x += 3) inked += image.pixel(x, y) != background;
     return inked;
+}
+
+// The colour the chart draws its first series in (bars' fill, else the line's pen).
+QColor firstSeriesColour(QCustomPlot* plot) {
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot->plottable(i);
+        if (p->brush().style() != Qt::NoBrush && p->brush().color().alpha() == 255) return p->brush().color();
+        if (p->pen().style() == Qt::SolidLine) return p->pen().color();
+    }
+    return {};
 }
 
 }  // namespace
@@ -283,11 +295,15 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const char* names[] = {"normalized", "cdf", "model", "size", "load"};
         static_assert(std::size(names) == ComparisonView::ChartCount);
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         for (int c = 0; c < ComparisonView::ChartCount; ++c) {
             view.setCurrentChart(ComparisonView::Chart(c));
             QCOMPARE(view.currentChart(), ComparisonView::Chart(c));
             QCoreApplication::processEvents();
-            view.grab().save(QStringLiteral("/tmp/compare_%1.png").arg(names[c]));
+            const QColor series = firstSeriesColour(view.plot(ComparisonView::Chart(c)));
+            QVERIFY2(series.isValid(), names[c]);
+            cl::test::shoot(view, shots, QStringLiteral("compare_%1.png").arg(names[c]), series, 20, 8);
             for (QSize size : {QSize(1200, 700), QSize(500, 350)}) {
                 QImage image(size, QImage::Format_ARGB32);
                 image.fill(Qt::white);
@@ -295,7 +311,8 @@ private slots:
                 view.paintExport(painter, QRectF(QPointF(0, 0), QSizeF(size)), QStringLiteral("Demo comparison"));
                 painter.end();
                 QVERIFY2(inkedPixels(image) > 200, names[c]);
-                image.save(QStringLiteral("/tmp/compare_export_%1_%2.png").arg(names[c]).arg(size.width()));
+                cl::test::keep(image, size, shots, QStringLiteral("compare_export_%1_%2.png").arg(names[c]).arg(size.width()),
+                               series, 10, 8);
             }
             // The on-screen title comes back after an export.
             QVERIFY(view.plot(ComparisonView::Chart(c))->plotLayout()->elementCount() > 0);
@@ -414,14 +431,18 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QCoreApplication::processEvents();
-        view.grab().save(QStringLiteral("/tmp/loadchart.png"));
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
+        const QColor series = firstSeriesColour(view.plot(ComparisonView::LoadChart));
+        QVERIFY(series.isValid());
+        cl::test::shoot(view, shots, QStringLiteral("loadchart.png"), series, 20, 8);
         QImage image(QSize(900, 600), QImage::Format_ARGB32);
         image.fill(Qt::white);
         QPainter painter(&image);
         view.paintExport(painter, QRectF(0, 0, 900, 600), QStringLiteral("JCT vs load"));
         painter.end();
         QVERIFY(inkedPixels(image) > 200);
-        image.save(QStringLiteral("/tmp/loadchart_export.png"));
+        cl::test::keep(image, QSize(900, 600), shots, QStringLiteral("loadchart_export.png"), series, 10, 8);
     }
 };
 

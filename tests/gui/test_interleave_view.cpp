@@ -10,10 +10,13 @@
 #include <numeric>
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
+
+#include "screenshot_checks.h"
 
 #include "core/interleave/group_time.h"
 #include "core/interleave/stage_schedule.h"
@@ -69,12 +72,18 @@ void checkNoOverlap(const InterleaveGantt& gantt) {
     }
 }
 
+// The suite's screenshot folder (removed at exit unless CLUSTERLOOM_KEEP_SCREENSHOTS=1).
+const cl::test::ScreenshotDir& shots() {
+    static const cl::test::ScreenshotDir dir;
+    return dir;
+}
+
+// A picture of the panel: it shows the first job's colour (its stages in the Gantt chart).
 void save(QWidget& w, const QString& name) {
     w.resize(1400, 800);
     w.show();
     QCoreApplication::processEvents();
-    const bool ok = w.grab().save(QStringLiteral("/tmp/interleave_%1.png").arg(name));
-    QVERIFY(ok);
+    cl::test::shoot(w, shots(), QStringLiteral("interleave_%1.png").arg(name), InterleaveGantt::jobColor(0), 20, 8);
 }
 
 }  // namespace
@@ -314,11 +323,28 @@ private slots:
                 QVERIFY(matched >= 2);
                 if (n == 8 && contention) {
                     view.resize(1000, 800);
-                    const bool ok = view.grab().save(QStringLiteral("/tmp/interleave_matching8.png"));
-                    QVERIFY(ok);
+                    cl::test::shoot(view, shots(), QStringLiteral("interleave_matching8.png"),
+                                    InterleaveGantt::jobColor(0), 20, 8);
                 }
             }
         }
+    }
+
+    // Identical jobs tie in every ordering: the first one (the given order) is kept and the
+    // detail line lists the jobs in that order (docs/architecture.md section 4.5).
+    void identicalJobsKeepTheirGivenOrder() {
+        InterleavePanel panel(&profiles());
+        panel.setGroup({"job 1 (a)", "job 2 (b)", "job 3 (c)"}, {{0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}});
+        QVERIFY(panel.valid());
+        QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 1, 2}));
+        QStringList labels;
+        for (int i = 0; i < 3; ++i) labels << panel.gantt()->jobLabel(i);
+        const QString order = QStringLiteral("order ") + labels.join(QStringLiteral(" → "));
+        bool shown = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>()) shown = shown || label->text().contains(order);
+        QVERIFY2(shown, qPrintable(order));
+        panel.setBestOrdering(false);
+        QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 1, 2}));
     }
 
     void screenshots() {
@@ -345,7 +371,8 @@ private slots:
         panel.showExample(InterleavePanel::Example::Fig6);
         panel.gantt()->paintExport(p, QRectF(0, 0, 1800, 900), QStringLiteral("Fig. 6 (a): the best ordering"));
         p.end();
-        QVERIFY(image.save(QStringLiteral("/tmp/interleave_export.png")));
+        cl::test::keep(image, QSize(1800, 900), shots(), QStringLiteral("interleave_export.png"),
+                       InterleaveGantt::jobColor(0), 20, 8);
     }
 };
 

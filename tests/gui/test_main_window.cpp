@@ -28,6 +28,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "screenshot_checks.h"
+
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_store.h"
 #include "core/io/builtin_data.h"
@@ -125,6 +127,9 @@ private slots:
             QVERIFY(window.showView(view));
             const QImage shot = window.grab().toImage();
             QVERIFY(shot.width() >= 1000 && shot.height() >= 600);
+            // Drawn, not blank, with text in the palette's text colour (menus, docks, labels).
+            cl::test::expectDrawn(shot, window.size() * window.devicePixelRatio(),
+                                  window.palette().color(QPalette::WindowText));
         }
         QVERIFY(!window.showView(QStringLiteral("no-such-view")));
 
@@ -263,7 +268,10 @@ private slots:
         QCOMPARE(window.runPanel()->request().interference, 1.2);
         window.resize(1400, 900);
         window.show();
-        QVERIFY(window.runPanel()->grab().save(QStringLiteral("/tmp/sjf_run_panel.png")));
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
+        cl::test::shoot(*window.runPanel(), shots, QStringLiteral("sjf_run_panel.png"),
+                        window.runPanel()->palette().color(QPalette::WindowText));
         QSignalSpy shared(&window, &MainWindow::runsFinished);
         window.runRequested();
         QVERIFY(shared.wait(kTimeoutMs));

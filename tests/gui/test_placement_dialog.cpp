@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "screenshot_checks.h"
+
 #include "core/topology_placement/distributed_models.h"
 #include "core/topology_placement/distributed_workload.h"
 #include "core/topology_placement/placement_simulator.h"
@@ -144,8 +146,9 @@ private slots:
         QVERIFY(!dialog.exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY2(error.contains(QStringLiteral("cannot write the results")), qPrintable(error));
 
-        QDir().mkpath(QStringLiteral("/tmp/shots_pdlg"));
-        dialog.grab().save(QStringLiteral("/tmp/shots_pdlg/placement.png"));
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
+        cl::test::shoot(dialog, shots, QStringLiteral("placement.png"), dialog.palette().color(QPalette::WindowText));
     }
 
     void cancelKeepsNothing() {
@@ -179,9 +182,10 @@ private slots:
         QVERIFY(about);
         QVERIFY2(about->text().contains(QStringLiteral("has no network topology")), qPrintable(about->text()));
         QVERIFY(about->text().contains(QStringLiteral("New from topology")));
-        QDir().mkpath(QStringLiteral("/tmp/shots_pdlg"));
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         dialog.show();
-        dialog.grab().save(QStringLiteral("/tmp/shots_pdlg/placement-flat.png"));
+        cl::test::shoot(dialog, shots, QStringLiteral("placement-flat.png"), about->palette().color(QPalette::WindowText));
         dialog.run();  // ignored
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.resultsModel()->rowCount(), 0);

@@ -25,6 +25,8 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include "screenshot_checks.h"
+
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/io/builtin_data.h"
@@ -215,9 +217,11 @@ private slots:
         QCOMPARE(memoryLine->points().size(), qsizetype(2 * 5 - 1));
         QCOMPARE(memoryLine->points()[6], QPointF(0.75, 100.0));
 
-        if (!qEnvironmentVariableIsSet("ALLOC_SCREENSHOTS")) return;
-        // For a look at 1400x900: the demo run with every utilization line, and beside it a run
-        // whose allocations differ from the proportional share (made up: no Synergy run yet).
+        // Pictures at 1400x900 (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them): the demo run with every
+        // utilization line, and beside it a run whose allocations differ from the proportional
+        // share (made up: no Synergy run yet). Each shows its runs' colours.
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         auto skewed = std::make_shared<cl::SimResult>(*demoRun("fifo"));
         for (std::size_t i = 0; i < skewed->series.size(); ++i) {
             cl::TimeSample& sample = skewed->series[i];
@@ -228,7 +232,7 @@ private slots:
         charts.setRuns({{"fifo", demoRun("fifo")}});
         charts.setTimeCursor(demoRun("fifo")->series.back().t * 0.35);
         QCoreApplication::processEvents();
-        charts.grab().save("/tmp/alloc_charts.png");
+        cl::test::shoot(charts, shots, "alloc_charts.png", charts.runColor(0), 20, 8);
         RunSeries a = extractRunSeries(*demoRun("fifo")), b = extractRunSeries(*skewed);
         for (RunSeries* rs : {&a, &b})
             std::erase_if(rs->series, [](const NamedSeries& n) {
@@ -236,7 +240,11 @@ private slots:
             });
         charts.setRunSeries({{"fifo", a}, {"fifo, skewed", b}});
         QCoreApplication::processEvents();
-        charts.grab().save("/tmp/alloc_charts_two.png");
+        cl::test::shoot(charts, shots, "alloc_charts_two.png", charts.runColor(0), 20, 8);
+        {
+            const QImage two = charts.grab().toImage();
+            QVERIFY(cl::test::pixelsNear(two, charts.runColor(1), 8) >= 20);
+        }
     }
 
     void chartSeriesEqualTheRunsData() {
@@ -543,27 +551,37 @@ private slots:
         QVERIFY2(error.contains("blocker"), qPrintable(error));
     }
 
+    // Pictures of the charts and of their exports, each checked for the runs' colours (the
+    // dialog for its text); CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a look.
     void screenshots() {
-        if (!qEnvironmentVariableIsSet("CHARTS_SCREENSHOTS")) QSKIP("set CHARTS_SCREENSHOTS to save PNGs");
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         SeriesCharts charts;
         charts.resize(1400, 800);
         charts.show();
         charts.setRuns({{"fifo", demoRun("fifo")}, {"muri-s", demoRun("muri-s")}});
         charts.setTimeCursor(demoRun("fifo")->series.back().t * 0.35);
         QCoreApplication::processEvents();
-        charts.grab().save("/tmp/charts_overlay.png");
+        cl::test::shoot(charts, shots, "charts_overlay.png", charts.runColor(0), 20, 8);
+        QVERIFY(cl::test::pixelsNear(charts.grab().toImage(), charts.runColor(1), 8) >= 20);
         QString error;
-        exportWidget("/tmp/charts_export.png", &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s, demo trace"}, &error);
-        exportPainting("/tmp/charts_queue_column.png", {QSize(1050, 750), 300.0, "Queue length"},
-                       [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error);
+        QVERIFY2(exportWidget(shots.path("charts_export.png"), &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s, demo trace"},
+                              &error),
+                 qPrintable(error));
+        const QImage exported(shots.path("charts_export.png"));
+        cl::test::expectDrawn(exported, QSize(1600, 1000), charts.runColor(0), 20, 8);
+        QVERIFY2(exportPainting(shots.path("charts_queue_column.png"), {QSize(1050, 750), 300.0, "Queue length"},
+                                [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
+                 qPrintable(error));
+        cl::test::expectDrawn(QImage(shots.path("charts_queue_column.png")), QSize(1050, 750), charts.runColor(0), 20, 8);
         charts.zoomTime(0.3, demoRun("fifo")->series.back().t * 0.35);
         QCoreApplication::processEvents();
-        charts.grab().save("/tmp/charts_zoomed.png");
+        cl::test::shoot(charts, shots, "charts_zoomed.png", charts.runColor(0), 20, 8);
         ExportDialog dialog;
-        dialog.setPath("/tmp/charts.pdf");
+        dialog.setPath(shots.path("charts.pdf"));
         dialog.show();
         QCoreApplication::processEvents();
-        dialog.grab().save("/tmp/charts_dialog.png");
+        cl::test::shoot(dialog, shots, "charts_dialog.png", dialog.palette().color(QPalette::WindowText));
     }
 
 private:

@@ -1,7 +1,8 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
 // count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
 // folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
-// tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the demo run for a look (/tmp/timeline_*.png, /tmp/alloc_*.png).
+// tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the demo run,
+// checked for the job colours they must show (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a look).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -16,6 +17,8 @@
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
+
+#include "screenshot_checks.h"
 
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
@@ -497,15 +500,17 @@ void TestTimeline::allocationsInTheTooltip() {
     QVERIFY2(!plain.contains(QStringLiteral("cores")) && !plain.contains(QStringLiteral("proportional")),
              qPrintable(plain));
 
-    if (!qEnvironmentVariableIsSet("ALLOC_SCREENSHOTS")) return;
-    // For a look: the panel at 1400x900 and the tooltip as the user sees it.
+    // Pictures: the panel at 1400x900 (showing d's bars in d's colour) and the tooltip as the
+    // user sees it (its text in the tooltip palette's text colour).
+    cl::test::ScreenshotDir shots;
+    QVERIFY(shots.isValid());
     TimelinePanel panel;
     panel.resize(1400, 900);
     panel.setRun(makeCluster(2, 2), allocatedRun(), nullptr, QStringLiteral("hand-made Synergy run"));
     panel.show();
     panel.view()->setVisibleRange(0, 100);
     QCoreApplication::processEvents();
-    QVERIFY(panel.grab().save(QStringLiteral("/tmp/alloc_timeline.png")));
+    cl::test::shoot(panel, shots, QStringLiteral("alloc_timeline.png"), panel.view()->colorOfJob(3));
     QLabel tip;
     tip.setTextFormat(Qt::RichText);
     tip.setText(panel.view()->toolTipAt(pointAt(*panel.view(), 55, 2, 0.5)));
@@ -514,7 +519,7 @@ void TestTimeline::allocationsInTheTooltip() {
     tip.setAutoFillBackground(true);
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
-    QVERIFY(tip.grab().save(QStringLiteral("/tmp/alloc_tooltip.png")));
+    cl::test::shoot(tip, shots, QStringLiteral("alloc_tooltip.png"), QToolTip::palette().color(QPalette::ToolTipText), 5);
 }
 
 // A GPU row split in two lanes by one overlap (b and c, 30-50 s): a before and d after it are
@@ -610,14 +615,16 @@ void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
     QVERIFY2(!qPlain.contains(QStringLiteral("shares")) && !qPlain.contains(QStringLiteral("sub-batch")),
              qPrintable(qPlain));
 
-    if (!qEnvironmentVariableIsSet("SHARED_SCREENSHOTS")) return;
+    // Pictures of the shared run: the panel shows a's bars in a's colour; the tooltip its text.
+    cl::test::ScreenshotDir shots;
+    QVERIFY(shots.isValid());
     TimelinePanel panel;
     panel.resize(1400, 500);
     panel.setRun(makeCluster(1, 2), sharedRun(), nullptr, QStringLiteral("hand-made SJF-BSBF run"));
     panel.show();
     panel.view()->setVisibleRange(0, 100);
     QCoreApplication::processEvents();
-    QVERIFY(panel.grab().save(QStringLiteral("/tmp/gui_shared_panel.png")));
+    cl::test::shoot(panel, shots, QStringLiteral("gui_shared_panel.png"), panel.view()->colorOfJob(0));
     QLabel tip;
     tip.setTextFormat(Qt::RichText);
     tip.setText(panel.view()->toolTipAt(pointAt(*panel.view(), 50, 0, 0.75)));
@@ -626,7 +633,7 @@ void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
     tip.setAutoFillBackground(true);
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
-    QVERIFY(tip.grab().save(QStringLiteral("/tmp/gui_shared_tooltip.png")));
+    cl::test::shoot(tip, shots, QStringLiteral("gui_shared_tooltip.png"), QToolTip::palette().color(QPalette::ToolTipText), 5);
 }
 
 void TestTimeline::screenshotsOfTheDemoRun() {
@@ -637,11 +644,14 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     auto fifo = std::make_shared<cl::SimResult>(cl::simulatePolicy(cluster, trace, profiles, "fifo"));
     QVERIFY(!muri->segments.empty());
 
+    cl::test::ScreenshotDir shots;
+    QVERIFY(shots.isValid());
     TimelinePanel panel;
     panel.resize(1400, 800);
     panel.setRun(cluster, muri, &profiles, QStringLiteral("muri-s on muri-testbed-64"));
     panel.show();
-    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_whole.png")));
+    // The whole run: the first job's bars (on the first GPU rows) in its colour.
+    cl::test::shoot(panel, shots, QStringLiteral("timeline_whole.png"), panel.view()->colorOfJob(muri->segments.front().job));
 
     // Zoom to the life of a job that waited and was interleaved, and select it.
     TimelineView* v = panel.view();
@@ -667,18 +677,18 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     qInfo().noquote() << tip;
     QVERIFY(tip.contains(QStringLiteral("iteration time alone")));
     v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
-    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_zoom.png")));
+    cl::test::shoot(panel, shots, QStringLiteral("timeline_zoom.png"), v->colorOfJob(job));
 
     panel.colorModeBox()->setCurrentIndex(1);
     panel.setSecondRun(fifo, QStringLiteral("fifo on muri-testbed-64"));
     v->zoomToFit();
-    QVERIFY(panel.grab().save(QStringLiteral("/tmp/timeline_two.png")));
+    cl::test::shoot(panel, shots, QStringLiteral("timeline_two.png"));
 
     QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
     panel.paintExport(painter, QRectF(0, 0, 1600, 1000), QStringLiteral("Per-GPU timeline: muri-s vs fifo"));
     painter.end();
-    QVERIFY(image.save(QStringLiteral("/tmp/timeline_export.png")));
+    cl::test::keep(image, QSize(1600, 1000), shots, QStringLiteral("timeline_export.png"));
 }
 
 
@@ -733,7 +743,9 @@ void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
     QImage image(grouped.size(), QImage::Format_ARGB32);
     grouped.render(&image);
     QVERIFY(grouped.plotRect().left() > flat.plotRect().left());  // room for "S0 · G0 · GPU 00"
-    image.save("/tmp/timeline_grouped.png");
+    cl::test::ScreenshotDir shots;
+    QVERIFY(shots.isValid());
+    cl::test::keep(image, grouped.size(), shots, QStringLiteral("timeline_grouped.png"), grouped.colorOfJob(0));
 }
 
 QTEST_MAIN(TestTimeline)

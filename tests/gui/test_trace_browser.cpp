@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "screenshot_checks.h"
+
 #include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "views/trace/job_filter_proxy.h"
@@ -66,11 +68,18 @@ void writeFile(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
+// The suite's screenshot folder (removed at exit unless CLUSTERLOOM_KEEP_SCREENSHOTS=1).
+const cl::test::ScreenshotDir& shots() {
+    static const cl::test::ScreenshotDir dir;
+    return dir;
+}
+
+// A picture of a browser or dialog: drawn at its size, not blank, with text in its palette's
+// text colour (tables, labels, fields).
 void saveShot(QWidget& w, const QString& name) {
     w.show();
     QCoreApplication::processEvents();
-    const QString path = QStringLiteral("/tmp/traces_%1.png").arg(name);
-    QVERIFY2(w.grab().save(path), qPrintable(path));
+    cl::test::shoot(w, shots(), QStringLiteral("traces_%1.png").arg(name), w.palette().color(QPalette::Text));
 }
 
 }  // namespace

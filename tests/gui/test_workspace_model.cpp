@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QTreeView>
 
+#include "screenshot_checks.h"
+
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/io/builtin_data.h"
@@ -446,8 +448,12 @@ private slots:
         QVERIFY(store_->createScenario(accepted) > 0);
     }
 
-    // Not assertions: pictures to look at (/tmp/browser_*.png).
+    // Pictures of the scenario browser and dialog, checked for what they must show: the
+    // selected scenario's row in the highlight colour, and text (CLUSTERLOOM_KEEP_SCREENSHOTS=1
+    // keeps them for a look).
     void screenshots() {
+        cl::test::ScreenshotDir shots;
+        QVERIFY(shots.isValid());
         ScenarioSpec spec = store_->scenario("muri what-if").spec;
         spec.name = "muri what-if, twice the load";
         spec.parameters.load_factor = 3;
@@ -463,16 +469,17 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&browser));
         browser.view()->expandAll();
         browser.selectScenario("baseline");
-        QVERIFY(browser.grab().save(QStringLiteral("/tmp/browser_tree.png")));
+        cl::test::shoot(browser, shots, QStringLiteral("browser_tree.png"),
+                        browser.view()->palette().color(QPalette::Active, QPalette::Highlight), 200);
 
         spec.name = "muri what-if (what if)";
         ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "muri what-if");
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/browser_dialog.png")));
+        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog.png"), dialog.palette().color(QPalette::Text));
         dialog.findChild<QComboBox*>("policy")->setEditText(QStringLiteral("srtf+bogus"));
         dialog.adjustSize();
-        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/browser_dialog_invalid.png")));
+        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog_invalid.png"), dialog.palette().color(QPalette::Text));
     }
 };
 
