@@ -11,20 +11,30 @@
 namespace {
 
 const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), const char*>>& commands() {
-    static const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), const char*>> table = {
-        {"run", {cli::runCommand, "simulate a trace on a cluster under one or more policies"}},
-        {"demo", {cli::demoCommand, "run the bundled demo scenario headless (table + chart)"}},
-        {"generate", {cli::generateCommand, "generate a synthetic trace (seeded)"}},
-        {"transform", {cli::transformCommand, "apply trace transforms (scale, window, subsample, ...)"}},
-        {"policies", {cli::policiesCommand, "list the policy names"}},
-        {"scenario", {cli::scenarioCommand, "create, list, show, duplicate, rename or delete stored scenarios"}},
-        {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
-        {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
-        {"fit-profile", {cli::fitProfileCommand, "fit SJF-BSBF's speed model to Pollux's measurements (profile set JSON)"}},
-        {"placement", {cli::placementCommand, "topology-aware placement baselines with interference (fat-tree, VL2, BCube)"}},
-        {"fit-interference", {cli::fitInterferenceCommand, "fit the co-location interference model to measured samples (with ablations)"}},
-        {"experiment", {cli::experimentCommand, "reproduce a paper experiment (synergy: load sweep; sjf-bsbf: Tables III-IV, Fig. 6)"}},
-    };
+    static const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), const char*>>
+        table = {
+            {"run", {cli::runCommand, "simulate a trace on a cluster under one or more policies"}},
+            {"demo", {cli::demoCommand, "run the bundled demo scenario headless (table + chart)"}},
+            {"generate", {cli::generateCommand, "generate a synthetic trace (seeded)"}},
+            {"transform", {cli::transformCommand, "apply trace transforms (scale, window, subsample, ...)"}},
+            {"policies", {cli::policiesCommand, "list the policy names"}},
+            {"scenario",
+             {cli::scenarioCommand, "create, list, show, duplicate, rename or delete stored scenarios"}},
+            {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
+            {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
+            {"fit-profile",
+             {cli::fitProfileCommand,
+              "fit SJF-BSBF's speed model to Pollux's measurements (profile set JSON)"}},
+            {"placement",
+             {cli::placementCommand,
+              "topology-aware placement baselines with interference (fat-tree, VL2, BCube)"}},
+            {"fit-interference",
+             {cli::fitInterferenceCommand,
+              "fit the co-location interference model to measured samples (with ablations)"}},
+            {"experiment",
+             {cli::experimentCommand,
+              "reproduce a paper experiment (synergy: load sweep; sjf-bsbf: Tables III-IV, Fig. 6)"}},
+        };
     return table;
 }
 
@@ -47,7 +57,8 @@ int main(int argc, char** argv) {
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
-        std::cout << "clusterloom-cli " << cl::engineVersion() << "\nbuilt-in data: " << cl::dataDir() << "\n";
+        std::cout << "clusterloom-cli " << cl::engineVersion() << "\nbuilt-in data: " << cl::dataDir()
+                  << "\n";
         return 0;
     }
     auto it = commands().find(args[0]);

@@ -9,16 +9,16 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QImage>
 #include <QMessageBox>
 #include <QPixmap>
 #include <QSet>
 #include <QSettings>
-#include <QImage>
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include "core/store/scenario_store.h"
 #include "core/io/builtin_data.h"
+#include "core/store/scenario_store.h"
 #include "views/common/app_theme.h"
 #include "views/shell/main_window.h"
 #include "views/shell/resources_init.h"
@@ -65,11 +65,12 @@ int main(int argc, char** argv) {
         "The headless tool is clusterloom-cli."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
-    const QCommandLineOption workspaceOption(
-        QStringLiteral("workspace"), QStringLiteral("Open this workspace file (created if missing)."),
-        QStringLiteral("file"));
+    const QCommandLineOption workspaceOption(QStringLiteral("workspace"),
+                                             QStringLiteral("Open this workspace file (created if missing)."),
+                                             QStringLiteral("file"));
     const QCommandLineOption demoOption(
-        QStringLiteral("demo"), QStringLiteral("Add the bundled demo scenarios to the workspace and run them."));
+        QStringLiteral("demo"),
+        QStringLiteral("Add the bundled demo scenarios to the workspace and run them."));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QStringLiteral("Save a PNG of the main window to <file> once the demo runs have finished, and exit. "
@@ -92,8 +93,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption themeOption(QStringLiteral("theme"),
                                          QStringLiteral("Colour theme: system, light or dark (remembered)."),
                                          QStringLiteral("name"));
-    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, selectOption, themeOption,
-                               timeoutOption})
+    for (const auto& option : {workspaceOption, demoOption, screenshotOption, viewOption, selectOption,
+                               themeOption, timeoutOption})
         parser.addOption(option);
 
     if (!parser.parse(arguments)) {
@@ -157,14 +158,16 @@ int main(int argc, char** argv) {
     }
     if (path.isEmpty()) {
         const QString last = QSettings().value(QStringLiteral("lastWorkspace")).toString();
-        path = !last.isEmpty() && QFileInfo::exists(last) ? last : QString::fromStdString(cl::ScenarioStore::defaultPath());
+        path = !last.isEmpty() && QFileInfo::exists(last)
+                   ? last
+                   : QString::fromStdString(cl::ScenarioStore::defaultPath());
     }
     // A new file, and the default workspace while it is empty, start with the demo.
     const QString defaultPath = QString::fromStdString(cl::ScenarioStore::defaultPath());
     using Demo = cl::views::MainWindow::Demo;
-    const Demo demo = parser.isSet(demoOption) || screenshot                              ? Demo::Always
+    const Demo demo = parser.isSet(demoOption) || screenshot                                  ? Demo::Always
                       : !QFileInfo::exists(path) || QFileInfo(path) == QFileInfo(defaultPath) ? Demo::IfEmpty
-                                                                                            : Demo::No;
+                                                                                              : Demo::No;
 
     cl::views::MainWindow window(cl::views::MainWindow::Options{!screenshot});
     if (parser.isSet(themeOption)) window.setTheme(cl::views::themeFromName(theme));

@@ -3,8 +3,8 @@
 // 256 candidates in under 50 ms. Each iteration starts cold (no timer or round cache).
 #include <benchmark/benchmark.h>
 
-#include "core/policies/muri_grouping.h"
 #include "core/io/builtin_data.h"
+#include "core/policies/muri_grouping.h"
 #include "core/util/portable_random.h"
 
 namespace {
@@ -28,7 +28,8 @@ void runGrouping(benchmark::State& state, int n, bool full_graph) {
     for (auto _ : state) {
         cl::MuriGroupTimer timer{cl::Contention{}};
         cl::MuriBucket bucket{1, {}};
-        for (int i = 0; i < n; ++i) bucket.candidates.push_back({i, timer.typeOf(drawn[i].first, drawn[i].second)});
+        for (int i = 0; i < n; ++i)
+            bucket.candidates.push_back({i, timer.typeOf(drawn[i].first, drawn[i].second)});
         cl::MuriGroupingOptions options;
         options.force_full_graph = full_graph;
         options.force_type_compressed = !full_graph;
@@ -40,8 +41,12 @@ void runGrouping(benchmark::State& state, int n, bool full_graph) {
     state.SetLabel("candidates=" + std::to_string(n) + " groups=" + std::to_string(groups));
 }
 
-void BM_Grouping1000TypeCompressed(benchmark::State& s) { runGrouping(s, 1000, false); }
-void BM_Grouping256Lemon(benchmark::State& s) { runGrouping(s, 256, true); }
+void BM_Grouping1000TypeCompressed(benchmark::State& s) {
+    runGrouping(s, 1000, false);
+}
+void BM_Grouping256Lemon(benchmark::State& s) {
+    runGrouping(s, 256, true);
+}
 BENCHMARK(BM_Grouping1000TypeCompressed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Grouping256Lemon)->Unit(benchmark::kMillisecond);
 

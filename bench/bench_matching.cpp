@@ -39,21 +39,61 @@ std::vector<WeightedEdge> randomCompleteGraph(int n, std::uint64_t seed) {
 // buckets of 8).
 constexpr std::array<std::array<double, 3>, 48> kStages = {{
     // a2c
-    {514, 14, 0}, {504, 14, 0.5}, {502, 10, 0.3}, {502, 14, 0.4}, {514, 14, 1.2}, {507, 14, 2},
+    {514, 14, 0},
+    {504, 14, 0.5},
+    {502, 10, 0.3},
+    {502, 14, 0.4},
+    {514, 14, 1.2},
+    {507, 14, 2},
     // bert
-    {0.5, 160, 0}, {0.5, 163, 18}, {0.5, 163, 18}, {0.5, 167, 59}, {0.5, 166, 86}, {0.5, 166, 133},
+    {0.5, 160, 0},
+    {0.5, 163, 18},
+    {0.5, 163, 18},
+    {0.5, 167, 59},
+    {0.5, 166, 86},
+    {0.5, 166, 133},
     // dqn
-    {446, 8, 0}, {441, 8, 0.6}, {440, 8, 0.4}, {435, 8, 0.5}, {438, 8, 1.2}, {437, 8, 1.6},
+    {446, 8, 0},
+    {441, 8, 0.6},
+    {440, 8, 0.4},
+    {435, 8, 0.5},
+    {438, 8, 1.2},
+    {437, 8, 1.6},
     // gpt2
-    {0.6, 410, 0}, {0.7, 416, 40}, {0.6, 413, 20}, {0.6, 419, 49}, {0.6, 415, 137}, {0.7, 414, 216},
+    {0.6, 410, 0},
+    {0.7, 416, 40},
+    {0.6, 413, 20},
+    {0.6, 419, 49},
+    {0.6, 415, 137},
+    {0.7, 414, 216},
     // resnet18
-    {711, 110, 0}, {687, 110, 95}, {723, 113, 73}, {784, 117, 77}, {736, 108, 93}, {712, 111, 93},
+    {711, 110, 0},
+    {687, 110, 95},
+    {723, 113, 73},
+    {784, 117, 77},
+    {736, 108, 93},
+    {712, 111, 93},
     // shufflenet_v2_x1_0
-    {706, 59, 0}, {747, 58, 18}, {703, 62, 17}, {769, 57, 10}, {776, 57, 21}, {799, 56, 24},
+    {706, 59, 0},
+    {747, 58, 18},
+    {703, 62, 17},
+    {769, 57, 10},
+    {776, 57, 21},
+    {799, 56, 24},
     // vgg16
-    {117, 68, 0}, {114, 72, 40}, {82, 72, 67}, {82, 75, 66}, {83, 68, 110}, {87, 67, 131},
+    {117, 68, 0},
+    {114, 72, 40},
+    {82, 72, 67},
+    {82, 75, 66},
+    {83, 68, 110},
+    {87, 67, 131},
     // vgg19
-    {114, 80, 0}, {115, 83, 41}, {84, 85, 73}, {82, 88, 60}, {102, 78, 123}, {89, 79, 141},
+    {114, 80, 0},
+    {115, 83, 41},
+    {84, 85, 73},
+    {82, 88, 60},
+    {102, 78, 123},
+    {89, 79, 141},
 }};
 
 // A simple two-job interleaving efficiency: total work / (3 x the time of the best rotation),
@@ -64,7 +104,8 @@ std::int64_t gammaWeight(int a, int b) {
     double best = std::numeric_limits<double>::infinity();
     for (int r = 1; r <= 2; ++r) {
         double t = 0;
-        for (int j = 0; j < 3; ++j) t += std::max(sa[static_cast<std::size_t>(j)], sb[static_cast<std::size_t>((j + r) % 3)]);
+        for (int j = 0; j < 3; ++j)
+            t += std::max(sa[static_cast<std::size_t>(j)], sb[static_cast<std::size_t>((j + r) % 3)]);
         best = std::min(best, t);
     }
     const double work = sa[0] + sa[1] + sa[2] + sb[0] + sb[1] + sb[2];
@@ -103,8 +144,10 @@ void BM_LemonTypedGraph(benchmark::State& state) {
     std::vector<WeightedEdge> edges;
     for (int u = 0; u < n; ++u) {
         for (int v = u + 1; v < n; ++v) {
-            const int a = std::min(node_type[static_cast<std::size_t>(u)], node_type[static_cast<std::size_t>(v)]);
-            const int b = std::max(node_type[static_cast<std::size_t>(u)], node_type[static_cast<std::size_t>(v)]);
+            const int a =
+                std::min(node_type[static_cast<std::size_t>(u)], node_type[static_cast<std::size_t>(v)]);
+            const int b =
+                std::max(node_type[static_cast<std::size_t>(u)], node_type[static_cast<std::size_t>(v)]);
             edges.push_back({u, v, gammaWeight(a, b)});
         }
     }
@@ -152,8 +195,8 @@ void BM_TypeCompressedRandomTable(benchmark::State& state) {
     }
     std::int64_t weight = 0;
     for (auto _ : state) {
-        const cl::TypeMatchingResult r =
-            cl::typeCompressedMatching(count, [&](int a, int b) { return table[static_cast<std::size_t>(a * 48 + b)]; });
+        const cl::TypeMatchingResult r = cl::typeCompressedMatching(
+            count, [&](int a, int b) { return table[static_cast<std::size_t>(a * 48 + b)]; });
         benchmark::DoNotOptimize(r.pairs.data());
         weight = r.total_weight;
     }

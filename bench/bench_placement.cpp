@@ -5,13 +5,14 @@
 // Run: build/release/bench/bench_placement
 #include <benchmark/benchmark.h>
 
-#include "core/topology_placement/placement_simulator.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
 
 namespace {
 
 struct Setup {
-    cl::Cluster cluster = cl::makeTopologyCluster("fat-tree-k20", cl::fatTreeSpec(20), cl::architectureMix("power8"));
+    cl::Cluster cluster =
+        cl::makeTopologyCluster("fat-tree-k20", cl::fatTreeSpec(20), cl::architectureMix("power8"));
     cl::NetworkTopology topology = cl::NetworkTopology::build(cluster.topology);
     std::vector<cl::DistributedJob> jobs;
     Setup() {
@@ -37,7 +38,8 @@ void place10000Jobs(benchmark::State& state) {
     cl::PlacementSimOptions opt;
     opt.policy = policy;
     for (auto _ : state) {
-        const cl::PlacementRunResult r = cl::simulatePlacement(s.cluster, s.topology, s.jobs, cl::distributedModelTypes(), opt);
+        const cl::PlacementRunResult r =
+            cl::simulatePlacement(s.cluster, s.topology, s.jobs, cl::distributedModelTypes(), opt);
         benchmark::DoNotOptimize(r.average_jct);
         state.counters["avg_jct_h"] = r.average_jct / 3600.0;
     }

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <string>
 
+#include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 
 namespace {
@@ -54,14 +54,22 @@ void runMuriTrace1(benchmark::State& state, const char* conventions, const char*
                    " jobs=" + std::to_string(trace.jobs.size()));
 }
 
-void BM_Trace1SrtfClean(benchmark::State& s) { runMuriTrace1(s, "clean"); }
-void BM_Trace1SrtfArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact"); }
+void BM_Trace1SrtfClean(benchmark::State& s) {
+    runMuriTrace1(s, "clean");
+}
+void BM_Trace1SrtfArtifact(benchmark::State& s) {
+    runMuriTrace1(s, "muri-artifact");
+}
 BENCHMARK(BM_Trace1SrtfClean)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Trace1SrtfArtifact)->Unit(benchmark::kMillisecond);
 
 // Muri targets: trace1 with muri-s and muri-l under muri-artifact in under 2 s each.
-void BM_Trace1MuriSArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-s"); }
-void BM_Trace1MuriLArtifact(benchmark::State& s) { runMuriTrace1(s, "muri-artifact", "muri-l"); }
+void BM_Trace1MuriSArtifact(benchmark::State& s) {
+    runMuriTrace1(s, "muri-artifact", "muri-s");
+}
+void BM_Trace1MuriLArtifact(benchmark::State& s) {
+    runMuriTrace1(s, "muri-artifact", "muri-l");
+}
 BENCHMARK(BM_Trace1MuriSArtifact)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Trace1MuriLArtifact)->Unit(benchmark::kSecond)->Iterations(1);
 
@@ -93,9 +101,13 @@ void BM_ReadPhillyCsv(benchmark::State& state) {
 }
 BENCHMARK(BM_ReadPhillyCsv)->Unit(benchmark::kMillisecond);
 
-void BM_PhillyFullSrtf2048(benchmark::State& s) { runPhilly(s, "srtf"); }
+void BM_PhillyFullSrtf2048(benchmark::State& s) {
+    runPhilly(s, "srtf");
+}
 // Muri target: the whole Philly trace with muri-s on 2,048 GPUs in under 120 s.
-void BM_PhillyFullMuriS2048(benchmark::State& s) { runPhilly(s, "muri-s"); }
+void BM_PhillyFullMuriS2048(benchmark::State& s) {
+    runPhilly(s, "muri-s");
+}
 BENCHMARK(BM_PhillyFullSrtf2048)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_PhillyFullMuriS2048)->Unit(benchmark::kSecond)->Iterations(1);
 

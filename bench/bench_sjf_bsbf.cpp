@@ -7,9 +7,9 @@
 
 #include <string>
 
+#include "core/io/builtin_data.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/philly_busiest_workload.h"
 
 namespace {
@@ -48,10 +48,13 @@ void runPolicies(benchmark::State& state, int first, int last) {
             events += r.events;
             benchmark::DoNotOptimize(r.summary.avg_jct);
         }
-    state.counters["events"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
+    state.counters["events"] =
+        benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
 }
 
-void BM_Sjfbsbf480AllFivePolicies(benchmark::State& state) { runPolicies(state, 0, 5); }
+void BM_Sjfbsbf480AllFivePolicies(benchmark::State& state) {
+    runPolicies(state, 0, 5);
+}
 BENCHMARK(BM_Sjfbsbf480AllFivePolicies)->Unit(benchmark::kMillisecond);
 
 void BM_Sjfbsbf480OnePolicy(benchmark::State& state) {

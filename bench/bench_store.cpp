@@ -15,11 +15,11 @@
 #include <set>
 #include <string>
 
+#include "core/io/builtin_data.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 
 namespace {

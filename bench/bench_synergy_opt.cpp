@@ -46,20 +46,21 @@ std::vector<SensitivityMatrix> synergyModels() {
         return m <= 1 ? 1.5 : (m == 2 ? 2.0 : 2.5);
     };
     std::vector<SensitivityMatrix> v;
-    v.push_back(matrix({.37, .72, 1, 1.3, 1.53, 1.75, 2.4, 2.4, 2.4}, true));          // resnet18
-    v.push_back(matrix({.4, .74, 1, 1.15, 1.15, 1.15, 1.15, 1.15, 1.15}, true));       // resnet50
-    v.push_back(matrix({.37, .72, 1, 1.3, 1.49, 1.55, 1.55, 1.55, 1.55}, true));       // mobilenet
-    v.push_back(matrix({.3, .66, 1, 1.25, 1.53, 1.75, 2, 2, 2}, true,                  // alexnet
+    v.push_back(matrix({.37, .72, 1, 1.3, 1.53, 1.75, 2.4, 2.4, 2.4}, true));     // resnet18
+    v.push_back(matrix({.4, .74, 1, 1.15, 1.15, 1.15, 1.15, 1.15, 1.15}, true));  // resnet50
+    v.push_back(matrix({.37, .72, 1, 1.3, 1.49, 1.55, 1.55, 1.55, 1.55}, true));  // mobilenet
+    v.push_back(matrix({.3, .66, 1, 1.25, 1.53, 1.75, 2, 2, 2}, true,             // alexnet
                        [](const std::array<double, 9>& row, std::size_t c, std::size_t m) {
                            return c >= 7 ? (m >= 2 ? alex_top : 2.0) : row[c];
                        }));
-    v.push_back(matrix({.3, .66, 1, 1.25, 1.53, 1.75, 2, 2, 2}, true,                  // shufflenet
+    v.push_back(matrix({.3, .66, 1, 1.25, 1.53, 1.75, 2, 2, 2}, true,  // shufflenet
                        [](const std::array<double, 9>& row, std::size_t c, std::size_t m) {
                            return c >= 7 ? (m >= 2 ? shuffle_top : 2.0) : row[c];
                        }));
-    v.push_back(matrix({.3, .66, 1, 1.2, 1.4, 0, 0, 0, 0}, true, m5));                 // m5
-    v.push_back(matrix({.3, .66, 1, 1, 1, 1, 1, 1, 1}, true));                         // deepspeech
-    for (int i = 0; i < 3; ++i) v.push_back(matrix({1, 1, 1, 1, 1, 1, 1, 1, 1}, false));  // gnmt, transformer, lstm
+    v.push_back(matrix({.3, .66, 1, 1.2, 1.4, 0, 0, 0, 0}, true, m5));  // m5
+    v.push_back(matrix({.3, .66, 1, 1, 1, 1, 1, 1, 1}, true));          // deepspeech
+    for (int i = 0; i < 3; ++i)
+        v.push_back(matrix({1, 1, 1, 1, 1, 1, 1, 1, 1}, false));  // gnmt, transformer, lstm
     return v;
 }
 
@@ -99,10 +100,18 @@ void solve(benchmark::State& state, const std::vector<cl::OptJob>& jobs, double 
     state.counters["fallback"] = r.fallback ? 1 : 0;
 }
 
-void BM_Opt128SingleGpu(benchmark::State& state) { solve(state, round({1}, false, 1), 60.0); }
-void BM_Opt128MultiGpu(benchmark::State& state) { solve(state, round({1, 2, 4, 8}, false, 2), 60.0); }
-void BM_Opt128SingleGpuDistinct(benchmark::State& state) { solve(state, round({1}, true, 1), 2.0); }
-void BM_Opt128MultiGpuDistinct(benchmark::State& state) { solve(state, round({1, 2, 4, 8}, true, 2), 2.0); }
+void BM_Opt128SingleGpu(benchmark::State& state) {
+    solve(state, round({1}, false, 1), 60.0);
+}
+void BM_Opt128MultiGpu(benchmark::State& state) {
+    solve(state, round({1, 2, 4, 8}, false, 2), 60.0);
+}
+void BM_Opt128SingleGpuDistinct(benchmark::State& state) {
+    solve(state, round({1}, true, 1), 2.0);
+}
+void BM_Opt128MultiGpuDistinct(benchmark::State& state) {
+    solve(state, round({1, 2, 4, 8}, true, 2), 2.0);
+}
 
 }  // namespace
 

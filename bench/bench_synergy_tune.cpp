@@ -4,8 +4,8 @@
 // the built-in Synergy profiles, their GPU counts from 1, 2, 4 and 8.
 #include <benchmark/benchmark.h>
 
-#include "core/policies/scheduler_registry.h"
 #include "core/io/builtin_data.h"
+#include "core/policies/scheduler_registry.h"
 #include "core/util/portable_random.h"
 
 namespace {
@@ -35,7 +35,8 @@ struct Round {
             j.submit = i;
             j.iterations = j.remaining = 1000 + static_cast<double>(rng.below(100000));
             j.model = models[rng.below(models.size())];
-            j.solo_iteration_time = j.current_iteration_time = profiles.find(std::string(j.model))->at(1)->solo_iteration_time;
+            j.solo_iteration_time = j.current_iteration_time =
+                profiles.find(std::string(j.model))->at(1)->solo_iteration_time;
             jobs.push_back(j);
             arrived.push_back(i);
         }
@@ -70,9 +71,17 @@ void tuneRound(benchmark::State& state, const std::string& policy) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(tuneRound, fifo_tune, std::string("fifo+tune"))->Args({1000, 64})->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(tuneRound, srtf_tune, std::string("srtf+tune"))->Args({1000, 64})->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(tuneRound, fifo_greedy, std::string("fifo+greedy"))->Args({1000, 64})->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(tuneRound, fifo_opt, std::string("fifo+opt"))->Args({300, 16})->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, fifo_tune, std::string("fifo+tune"))
+    ->Args({1000, 64})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, srtf_tune, std::string("srtf+tune"))
+    ->Args({1000, 64})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, fifo_greedy, std::string("fifo+greedy"))
+    ->Args({1000, 64})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(tuneRound, fifo_opt, std::string("fifo+opt"))
+    ->Args({300, 16})
+    ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -1,10 +1,10 @@
 // The per-GPU timeline at scale: 1,000,000 segments on 2,048 GPUs (256 servers x 8). Builds
 // the layout once, then one frame's draw list (binary search + level-of-detail merging) for
 // the whole run at 1600 px, a 1 % window and a 1-minute window. Target: < 8 ms per frame.
-#include <memory>
-#include <random>
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 

@@ -42,7 +42,8 @@ bool Args::parse(const std::vector<std::string>& argv) {
             if (inline_value) throw UsageError(command_ + ": option '--" + name + "' takes no value");
             value = "1";
         } else if (!inline_value) {
-            if (i + 1 >= argv.size()) throw UsageError(command_ + ": option '--" + name + "' needs a value " + spec->value_name);
+            if (i + 1 >= argv.size())
+                throw UsageError(command_ + ": option '--" + name + "' needs a value " + spec->value_name);
             value = argv[++i];
         }
         auto& vals = values_[name];
@@ -65,12 +66,15 @@ Args& Args::positionals(std::string usage, std::size_t min, std::size_t max) {
 std::string Args::usage() const {
     std::ostringstream s;
     s << "usage: clusterloom-cli " << command_ << (positional_usage_.empty() ? "" : " " + positional_usage_)
-      << " [options]\n\n" << summary_ << "\n\noptions:\n";
+      << " [options]\n\n"
+      << summary_ << "\n\noptions:\n";
     for (const auto& o : specs_) {
         std::string left = "  --" + o.name + (o.value_name.empty() ? "" : " " + o.value_name);
         s << left;
-        if (left.size() < 30) s << std::string(30 - left.size(), ' ');
-        else s << "\n" << std::string(30, ' ');
+        if (left.size() < 30)
+            s << std::string(30 - left.size(), ' ');
+        else
+            s << "\n" << std::string(30, ' ');
         s << o.help;
         if (!o.default_value.empty()) s << " (default " << o.default_value << ")";
         if (o.repeatable) s << " [repeatable]";
@@ -80,7 +84,9 @@ std::string Args::usage() const {
     return s.str();
 }
 
-bool Args::has(const std::string& name) const { return values_.count(name) > 0; }
+bool Args::has(const std::string& name) const {
+    return values_.count(name) > 0;
+}
 
 std::string Args::get(const std::string& name) const {
     auto it = values_.find(name);

@@ -15,10 +15,13 @@ public:
 
 struct OptionSpec {
     OptionSpec(std::string n, std::string value, std::string h, bool repeat = false, std::string def = {})
-        : name(std::move(n)), value_name(std::move(value)), help(std::move(h)), repeatable(repeat),
+        : name(std::move(n)),
+          value_name(std::move(value)),
+          help(std::move(h)),
+          repeatable(repeat),
           default_value(std::move(def)) {}
-    std::string name;       // without leading dashes
-    std::string value_name; // empty = flag
+    std::string name;        // without leading dashes
+    std::string value_name;  // empty = flag
     std::string help;
     bool repeatable = false;
     std::string default_value;

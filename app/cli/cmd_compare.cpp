@@ -4,9 +4,9 @@
 
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "core/io/builtin_data.h"
 #include "core/io/json_doc.h"
 #include "core/metrics/comparison.h"
-#include "core/io/builtin_data.h"
 
 namespace cli {
 
@@ -33,14 +33,15 @@ bool sameButSeed(const cl::ScenarioSpec& a, const cl::ScenarioSpec& b) {
 }  // namespace
 
 int compareCommand(const std::vector<std::string>& argv) {
-    Args args("compare",
-              "Compare the latest finished runs of stored scenarios: avg JCT, makespan and p99 JCT with their "
-              "speedup over the baseline, per-model and small/large breakdowns. Scenarios that differ only by "
-              "seed are one column: mean and 95% confidence interval.",
-              {dbOption(),
-               {"baseline", "NAME", "scenario the others are compared with (default the first)"},
-               {"csv", "FILE", "also write the table as CSV"},
-               {"json", "FILE", "also write the table as JSON"}});
+    Args args(
+        "compare",
+        "Compare the latest finished runs of stored scenarios: avg JCT, makespan and p99 JCT with their "
+        "speedup over the baseline, per-model and small/large breakdowns. Scenarios that differ only by "
+        "seed are one column: mean and 95% confidence interval.",
+        {dbOption(),
+         {"baseline", "NAME", "scenario the others are compared with (default the first)"},
+         {"csv", "FILE", "also write the table as CSV"},
+         {"json", "FILE", "also write the table as JSON"}});
     args.positionals("SCENARIO...", 1, 1000);
     if (!args.parse(argv)) return 0;
     cl::ScenarioStore store = openWorkspace(args, true);
@@ -61,20 +62,25 @@ int compareCommand(const std::vector<std::string>& argv) {
             for (const auto& r : store.runs(info.id))
                 if (r.status == cl::RunStatus::Finished) last = r;
         if (!last)
-            throw std::runtime_error("scenario '" + name + "' has no finished run; run it first with "
-                                     "'clusterloom-cli run --db " + store.path() + " --scenario " + name + "'");
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const Pending& p) { return sameButSeed(p.spec, info.spec); });
+            throw std::runtime_error("scenario '" + name +
+                                     "' has no finished run; run it first with "
+                                     "'clusterloom-cli run --db " +
+                                     store.path() + " --scenario " + name + "'");
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const Pending& p) { return sameButSeed(p.spec, info.spec); });
         if (it == groups.end()) {
             groups.push_back({info.spec, {}, {}});
             it = std::prev(groups.end());
         }
         for (auto s : it->group.seeds)
             if (s == info.spec.seed)
-                throw UsageError("scenarios '" + it->names.front() + "' and '" + name + "' are the same settings");
+                throw UsageError("scenarios '" + it->names.front() + "' and '" + name +
+                                 "' are the same settings");
         it->names.push_back(name);
         it->group.seeds.push_back(info.spec.seed);
         it->group.runs.push_back(store.loadRun(last->id, /*with_segments=*/false));
-        if (args.has("baseline") && args.get("baseline") == name) baseline_label = "#" + std::to_string(it - groups.begin());
+        if (args.has("baseline") && args.get("baseline") == name)
+            baseline_label = "#" + std::to_string(it - groups.begin());
     }
     if (args.has("baseline") && baseline_label.empty())
         throw UsageError("--baseline '" + args.get("baseline") + "' is not one of the compared scenarios");

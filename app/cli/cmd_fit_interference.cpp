@@ -31,22 +31,23 @@ std::string fmt(const char* format, double v) {
 void printTable(const std::string& file, const std::vector<cl::InterferenceFit>& fits, std::ostream& out) {
     out << "fitted " << fits.front().samples << " samples from " << file << "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-10s %12s %12s %12s %10s %8s %10s\n", "model", "cpu_a", "cpu_b", "pcie_a",
-                  "RMSE", "MAPE %", "max error");
+    std::snprintf(line, sizeof line, "%-10s %12s %12s %12s %10s %8s %10s\n", "model", "cpu_a", "cpu_b",
+                  "pcie_a", "RMSE", "MAPE %", "max error");
     out << line;
     for (const auto& f : fits) {
         std::snprintf(line, sizeof line, "%-10s %12s %12s %12s %10s %8s %10s\n",
-                      cl::interferenceFitVariantName(f.variant).c_str(), fmt("%.6g", f.coefficients.cpu_a).c_str(),
-                      fmt("%.6g", f.coefficients.cpu_b).c_str(), fmt("%.6g", f.coefficients.pcie_a).c_str(),
-                      fmt("%.4f", f.rmse).c_str(), fmt("%.2f", f.mape * 100).c_str(),
-                      fmt("%.4f", f.max_error).c_str());
+                      cl::interferenceFitVariantName(f.variant).c_str(),
+                      fmt("%.6g", f.coefficients.cpu_a).c_str(), fmt("%.6g", f.coefficients.cpu_b).c_str(),
+                      fmt("%.6g", f.coefficients.pcie_a).c_str(), fmt("%.4f", f.rmse).c_str(),
+                      fmt("%.2f", f.mape * 100).c_str(), fmt("%.4f", f.max_error).c_str());
         out << line;
     }
     for (const auto& f : fits)
         if (f.cpu_b_at_bound)
             out << cl::interferenceFitVariantName(f.variant) << ": cpu_b ended at the search bound "
                 << cl::kMaxFittedCpuB << " (the CPU term may want a steeper exponent)\n";
-    out << "(slowdown = 1 + cpu_a (u/C)(exp(cpu_b U/C) - 1) + pcie_a (p/B)(P/B); RMSE and max error in slowdown "
+    out << "(slowdown = 1 + cpu_a (u/C)(exp(cpu_b U/C) - 1) + pcie_a (p/B)(P/B); RMSE and max error in "
+           "slowdown "
            "units, MAPE relative to the measured slowdown)\n";
 }
 
@@ -72,7 +73,8 @@ nlohmann::ordered_json fitsJson(const std::string& file, const std::vector<cl::I
 
 // Sets "interference" in a copy of the profile set's JSON rather than re-writing it from a
 // ProfileSet, which would drop the file's free-text keys ("notes", "gpu_type_speed_sources").
-std::string storeCoefficients(const std::string& in, const std::string& out, const cl::InterferenceCoefficients& c) {
+std::string storeCoefficients(const std::string& in, const std::string& out,
+                              const cl::InterferenceCoefficients& c) {
     const cl::ProfileSet set = cl::readProfilesJson(in);  // validates IN, errors name file and line
     nlohmann::ordered_json doc = nlohmann::ordered_json::parse(cl::readWholeFile(in));
     doc["interference"] = {{"cpu_a", c.cpu_a}, {"cpu_b", c.cpu_b}, {"pcie_a", c.pcie_a}};
@@ -100,21 +102,23 @@ int fitInterferenceCommand(const std::vector<std::string>& argv) {
         }
         if (argv[i] != "--write-profiles")
             throw UsageError("fit-interference: --write-profiles takes two values: IN.json OUT.json");
-        if (!write_profiles.empty()) throw UsageError("fit-interference: option '--write-profiles' given more than once");
+        if (!write_profiles.empty())
+            throw UsageError("fit-interference: option '--write-profiles' given more than once");
         if (i + 2 >= argv.size() || argv[i + 1].rfind("--", 0) == 0 || argv[i + 2].rfind("--", 0) == 0)
             throw UsageError("fit-interference: option '--write-profiles' needs two values IN.json OUT.json");
         write_profiles = {argv[i + 1], argv[i + 2]};
         i += 2;
     }
-    Args args("fit-interference",
-              "Fit the co-location interference model (core/interference/interference_model.h) to measured\n"
-              "samples by least squares, with the ablations without the CPU term and without the PCIe term\n"
-              "(the multi-agent placement paper's Table III). samples.csv has the header\n"
-              "own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,pcie_gbps,slowdown (extra columns ignored).",
-              {{"json", "", "print the fits as JSON instead of a table"},
-               {"write-profiles", "IN.json OUT.json",
-                "store the full fit's coefficients in profile set IN.json as OUT.json (may be IN; "
-                "written only on success)"}});
+    Args args(
+        "fit-interference",
+        "Fit the co-location interference model (core/interference/interference_model.h) to measured\n"
+        "samples by least squares, with the ablations without the CPU term and without the PCIe term\n"
+        "(the multi-agent placement paper's Table III). samples.csv has the header\n"
+        "own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,pcie_gbps,slowdown (extra columns ignored).",
+        {{"json", "", "print the fits as JSON instead of a table"},
+         {"write-profiles", "IN.json OUT.json",
+          "store the full fit's coefficients in profile set IN.json as OUT.json (may be IN; "
+          "written only on success)"}});
     args.positionals("samples.csv", 1, 1);
     if (!args.parse(rest)) return 0;
     const std::string file = args.positional().front();
@@ -137,7 +141,8 @@ int fitInterferenceCommand(const std::vector<std::string>& argv) {
     std::string wrote;
     if (!write_profiles.empty()) {
         if (fits.front().variant != cl::InterferenceFitVariant::Full)
-            throw std::invalid_argument("--write-profiles needs the full model, which was not fitted: " + first_error);
+            throw std::invalid_argument("--write-profiles needs the full model, which was not fitted: " +
+                                        first_error);
         wrote = storeCoefficients(write_profiles[0], write_profiles[1], fits.front().coefficients);
     }
     std::cerr << not_fitted;

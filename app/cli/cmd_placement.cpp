@@ -14,8 +14,8 @@
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
-#include "core/topology_placement/placement_simulator.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
 
 namespace cli {
 
@@ -50,8 +50,8 @@ std::vector<double> tierList(const std::string& text) {
 int boundedInt(const Args& args, const std::string& name, long long fallback, long long low, long long high) {
     const long long v = args.has(name) ? args.getInt(name) : fallback;
     if (v < low || v > high)
-        throw UsageError("--" + name + ": " + std::to_string(v) + " is out of range (" + std::to_string(low) + " to " +
-                         std::to_string(high) + ")");
+        throw UsageError("--" + name + ": " + std::to_string(v) + " is out of range (" + std::to_string(low) +
+                         " to " + std::to_string(high) + ")");
     return static_cast<int>(v);
 }
 
@@ -60,14 +60,17 @@ cl::TopologySpec specFromArgs(const Args& args) {
     cl::TopologySpec spec;
     // Each kind's defaults are the multi-agent placement paper's (Sec. VI-A and VI-D).
     switch (kind) {
-        case cl::TopologyKind::FatTree: spec = cl::fatTreeSpec(boundedInt(args, "k", 20, 2, 1000)); break;
+        case cl::TopologyKind::FatTree:
+            spec = cl::fatTreeSpec(boundedInt(args, "k", 20, 2, 1000));
+            break;
         case cl::TopologyKind::VL2:
             spec = cl::vl2Spec(boundedInt(args, "k", 20, 2, 1000), boundedInt(args, "n", 20, 2, 1000));
             break;
         case cl::TopologyKind::BCube:
             spec = cl::bcubeSpec(boundedInt(args, "n", 36, 2, 1000), boundedInt(args, "k", 1, 0, 20));
             break;
-        case cl::TopologyKind::Flat: throw UsageError("--topology: placement needs fat-tree, vl2 or bcube");
+        case cl::TopologyKind::Flat:
+            throw UsageError("--topology: placement needs fat-tree, vl2 or bcube");
     }
     if (args.has("tier-gbps")) spec.tier_gbps = tierList(args.get("tier-gbps"));
     return spec;
@@ -82,31 +85,33 @@ std::string fixed(double v, int decimals) {
 }  // namespace
 
 int placementCommand(const std::vector<std::string>& argv) {
-    Args args("placement",
-              "Place a workload of data-parallel jobs (the multi-agent placement paper's model types,\n"
-              "workers and parameter servers) on a data-centre topology with one scheduler per pod, under\n"
-              "Tetris, load balancing (lb), least interference first (lif) and Kubernetes-like\n"
-              "least-allocated (k8s), each at server and device level, and print average JCT, slowdown and\n"
-              "per-tier link utilization. Defaults: the paper's 2,000-server fat-tree (k=20, 10/20/40 Gbps,\n"
-              "4-GPU Power8-like servers) and 15 uniform arrivals per pod per 30-minute interval.",
-              {{"topology", "KIND", "fat-tree, vl2 or bcube", false, "fat-tree"},
-               {"k", "N", "fat-tree k (20); VL2 D_A (20); BCube levels (1)"},
-               {"n", "N", "VL2 D_I (20); BCube switch ports (36)"},
-               {"tier-gbps", "LIST", "link bandwidth per tier from the servers up, e.g. 10,20,40"},
-               {"mix", "NAME", "server architectures: power8, dgx1, uneven or mixed", false, "power8"},
-               {"layout", "FILE", "a cluster layout JSON with a topology, instead of --topology/--k/--n/--mix"},
-               {"pattern", "NAME", "arrivals: uniform, poisson or trace", false, "uniform"},
-               {"rate", "N", "jobs per pod per interval (mean)", false, "15"},
-               {"intervals", "N", "30-minute arrival intervals (0 with --trace: the trace's length)", false, "40"},
-               {"jobs", "N", "stop the workload after this many jobs (0 = no cap)", false, "10000"},
-               {"trace", "FILE", "trace whose arrivals per interval shape the 'trace' pattern"},
-               {"seed", "N", "workload and device-draw seed", false, "1"},
-               {"policies", "LIST", "comma-separated: tetris, lb, lif, k8s (each may end in @server or @device)",
-                false, "tetris,lb,lif,k8s"},
-               {"level", "NAME", "server, device or both (for policies without @)", false, "both"},
-               {"profiles", "FILE", "profile set JSON whose \"interference\" coefficients to use (default: the "
-                                    "documented defaults; fit them with fit-interference)"},
-               {"json", "FILE", "also write the results as JSON"}});
+    Args args(
+        "placement",
+        "Place a workload of data-parallel jobs (the multi-agent placement paper's model types,\n"
+        "workers and parameter servers) on a data-centre topology with one scheduler per pod, under\n"
+        "Tetris, load balancing (lb), least interference first (lif) and Kubernetes-like\n"
+        "least-allocated (k8s), each at server and device level, and print average JCT, slowdown and\n"
+        "per-tier link utilization. Defaults: the paper's 2,000-server fat-tree (k=20, 10/20/40 Gbps,\n"
+        "4-GPU Power8-like servers) and 15 uniform arrivals per pod per 30-minute interval.",
+        {{"topology", "KIND", "fat-tree, vl2 or bcube", false, "fat-tree"},
+         {"k", "N", "fat-tree k (20); VL2 D_A (20); BCube levels (1)"},
+         {"n", "N", "VL2 D_I (20); BCube switch ports (36)"},
+         {"tier-gbps", "LIST", "link bandwidth per tier from the servers up, e.g. 10,20,40"},
+         {"mix", "NAME", "server architectures: power8, dgx1, uneven or mixed", false, "power8"},
+         {"layout", "FILE", "a cluster layout JSON with a topology, instead of --topology/--k/--n/--mix"},
+         {"pattern", "NAME", "arrivals: uniform, poisson or trace", false, "uniform"},
+         {"rate", "N", "jobs per pod per interval (mean)", false, "15"},
+         {"intervals", "N", "30-minute arrival intervals (0 with --trace: the trace's length)", false, "40"},
+         {"jobs", "N", "stop the workload after this many jobs (0 = no cap)", false, "10000"},
+         {"trace", "FILE", "trace whose arrivals per interval shape the 'trace' pattern"},
+         {"seed", "N", "workload and device-draw seed", false, "1"},
+         {"policies", "LIST", "comma-separated: tetris, lb, lif, k8s (each may end in @server or @device)",
+          false, "tetris,lb,lif,k8s"},
+         {"level", "NAME", "server, device or both (for policies without @)", false, "both"},
+         {"profiles", "FILE",
+          "profile set JSON whose \"interference\" coefficients to use (default: the "
+          "documented defaults; fit them with fit-interference)"},
+         {"json", "FILE", "also write the results as JSON"}});
     if (!args.parse(argv)) return 0;
 
     cl::Cluster cluster;
@@ -130,7 +135,8 @@ int placementCommand(const std::vector<std::string>& argv) {
     w.pattern = cl::arrivalPatternFromName(args.get("pattern"));
     w.jobs_per_interval = args.getDouble("rate");
     if (!(w.jobs_per_interval >= 0 && w.jobs_per_interval <= 1e6))
-        throw UsageError("--rate: " + args.get("rate") + " is out of range (0 to 1000000 jobs per pod per interval)");
+        throw UsageError("--rate: " + args.get("rate") +
+                         " is out of range (0 to 1000000 jobs per pod per interval)");
     w.intervals = boundedInt(args, "intervals", 40, 0, 1000000);
     w.max_jobs = static_cast<std::size_t>(std::max(0LL, args.getInt("jobs")));
     w.pods = topology.podCount();
@@ -157,10 +163,10 @@ int placementCommand(const std::vector<std::string>& argv) {
 
     int gpus = cluster.totalGpus();
     std::cout << "Topology: " << cl::topologyKindName(cluster.topology.kind) << ", " << topology.serverCount()
-              << " servers, " << topology.switchCount() << " switches, " << gpus << " GPUs, " << topology.podCount()
-              << " pods (one scheduler each)\n";
-    std::cout << "Workload: " << jobs.size() << " jobs, " << args.get("pattern") << " arrivals, " << w.jobs_per_interval
-              << " per pod per 30-min interval, seed " << w.seed << "\n\n";
+              << " servers, " << topology.switchCount() << " switches, " << gpus << " GPUs, "
+              << topology.podCount() << " pods (one scheduler each)\n";
+    std::cout << "Workload: " << jobs.size() << " jobs, " << args.get("pattern") << " arrivals, "
+              << w.jobs_per_interval << " per pod per 30-min interval, seed " << w.seed << "\n\n";
 
     std::string tier_header;
     for (int t = 0; t < topology.tierCount(); ++t) {
@@ -169,8 +175,8 @@ int placementCommand(const std::vector<std::string>& argv) {
         tier_header += std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') + name;
     }
     char line[256];
-    std::snprintf(line, sizeof line, "%-15s %9s %9s %9s %9s %9s", "policy", "avg JCT h", "intervals", "slowdown",
-                  "forwarded", "multi-srv");
+    std::snprintf(line, sizeof line, "%-15s %9s %9s %9s %9s %9s", "policy", "avg JCT h", "intervals",
+                  "slowdown", "forwarded", "multi-srv");
     std::cout << line << tier_header << "\n";
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const cl::PlacementPolicy& p : policies) {
@@ -178,9 +184,11 @@ int placementCommand(const std::vector<std::string>& argv) {
         opt.policy = p;
         opt.interference = coefficients;
         opt.seed = w.seed;
-        const cl::PlacementRunResult r = cl::simulatePlacement(cluster, topology, jobs, cl::distributedModelTypes(), opt);
+        const cl::PlacementRunResult r =
+            cl::simulatePlacement(cluster, topology, jobs, cl::distributedModelTypes(), opt);
         std::snprintf(line, sizeof line, "%-15s %9s %9s %9s %9d %9d", r.policy.c_str(),
-                      fixed(r.average_jct / 3600.0, 2).c_str(), fixed(r.average_jct / opt.interval_seconds, 2).c_str(),
+                      fixed(r.average_jct / 3600.0, 2).c_str(),
+                      fixed(r.average_jct / opt.interval_seconds, 2).c_str(),
                       fixed(r.average_slowdown, 3).c_str(), r.forwarded_jobs, r.multi_server_jobs);
         std::cout << line;
         for (double u : r.tier_utilization) {
@@ -196,9 +204,12 @@ int placementCommand(const std::vector<std::string>& argv) {
                        {"multi_server_jobs", r.multi_server_jobs},
                        {"tier_utilization", r.tier_utilization}});
     }
-    std::cout << "(JCT in hours and in 30-min intervals; slowdown = running time / running time alone without\n"
-                 " interference or communication; link utilization = time-averaged load / capacity of each tier, both\n"
-                 " directions; a job stays inside the pod that places it, so links above the pods carry no traffic)\n";
+    std::cout
+        << "(JCT in hours and in 30-min intervals; slowdown = running time / running time alone without\n"
+           " interference or communication; link utilization = time-averaged load / capacity of each tier, "
+           "both\n"
+           " directions; a job stays inside the pod that places it, so links above the pods carry no "
+           "traffic)\n";
     if (args.has("json")) {
         cl::AtomicFile f(args.get("json"));  // a failed write leaves an existing file as it was
         f.stream() << out.dump(2) << "\n";

@@ -10,13 +10,13 @@
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/io/builtin_data.h"
 #include "core/io/result_writers.h"
 #include "core/metrics/summary_table.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
+#include "core/store/scenario_runner.h"
 
 namespace cli {
 
@@ -31,11 +31,11 @@ std::string safeFileName(std::string s) {
 // run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
 // (an identical earlier run is reused unless --force).
 int runStoredScenarios(const Args& args) {
-    for (const char* adhoc :
-         {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed", "no-segments", "profiles",
-          "optimistic-profiling", "measure", "xi"})
+    for (const char* adhoc : {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed",
+                              "no-segments", "profiles", "optimistic-profiling", "measure", "xi"})
         if (args.has(adhoc))
-            throw UsageError(std::string("--") + adhoc + " does not apply with --scenario (the scenario has its own)");
+            throw UsageError(std::string("--") + adhoc +
+                             " does not apply with --scenario (the scenario has its own)");
     cl::ScenarioStore store = openWorkspace(args);
     std::vector<cl::ScenarioSpec> specs;
     for (const auto& name : args.getAll("scenario")) specs.push_back(store.scenario(name).spec);
@@ -44,7 +44,8 @@ int runStoredScenarios(const Args& args) {
     InterruptFlag interrupt;  // Ctrl-C: the runs are recorded as cancelled, not left running
     opts.stop = interrupt.flag();
     const std::string baseline = args.get("baseline");
-    if (!baseline.empty() && std::none_of(specs.begin(), specs.end(), [&](const auto& s) { return s.name == baseline; }))
+    if (!baseline.empty() &&
+        std::none_of(specs.begin(), specs.end(), [&](const auto& s) { return s.name == baseline; }))
         throw UsageError("--baseline '" + baseline + "' is not one of the --scenario names");
     cl::SweepReport report = cl::runSweep(store, specs, opts);
     for (const auto& e : report.errors) std::cerr << "error: " << e << "\n";
@@ -56,38 +57,46 @@ int runStoredScenarios(const Args& args) {
         results.push_back(std::move(r));
     }
     if (!args.has("quiet") && report.reused > 0) {
-        std::cerr << report.reused << " of " << specs.size()
-                  << " scenario(s) had an identical finished run; shown from the workspace (--force runs again)\n";
+        std::cerr
+            << report.reused << " of " << specs.size()
+            << " scenario(s) had an identical finished run; shown from the workspace (--force runs again)\n";
     }
-    std::cout << "workspace " << store.path() << "\n\n" << cl::formatSummaryTable(results, args.get("baseline"));
+    std::cout << "workspace " << store.path() << "\n\n"
+              << cl::formatSummaryTable(results, args.get("baseline"));
     return report.failed > 0 ? 1 : 0;
 }
 
 }  // namespace
 
 int runCommand(const std::vector<std::string>& argv) {
-    Args args("run",
-              "Simulate a trace on a cluster under one or more scheduling policies and print a summary table.\n"
-              "Policies: " + cl::policyHelp(),
-              {{"cluster", "C", "cluster preset name or layout file (.json layout, .csv Muri spec)", false,
-                "muri-testbed-64"},
-               {"trace", "FILE", "trace file (required)"},
-               {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
-                               "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
-               {"policy", "P", "policy to run", true, "srtf"},
-               {"baseline", "P", "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
-               {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-               {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
-               {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
-               {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
-               {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
-               {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
-               {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
-               {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
-               dbOption(),
-               {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
-               {"force", "", "with --scenario: run again even if an identical run is stored"},
-               {"quiet", "", "no progress or notes on stderr"}});
+    Args args(
+        "run",
+        "Simulate a trace on a cluster under one or more scheduling policies and print a summary table.\n"
+        "Policies: " +
+            cl::policyHelp(),
+        {{"cluster", "C", "cluster preset name or layout file (.json layout, .csv Muri spec)", false,
+          "muri-testbed-64"},
+         {"trace", "FILE", "trace file (required)"},
+         {"format", "F",
+          "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
+          "pollux-workload, helios, alibaba, json, csv)",
+          false, "auto"},
+         {"policy", "P", "policy to run", true, "srtf"},
+         {"baseline", "P",
+          "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
+         {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+         {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
+          "muri"},
+         {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
+         {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
+         {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
+         {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
+         {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
+         {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
+         dbOption(),
+         {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
+         {"force", "", "with --scenario: run again even if an identical run is stored"},
+         {"quiet", "", "no progress or notes on stderr"}});
     if (!args.parse(argv)) return 0;
     const bool quiet = args.has("quiet");
     if (args.has("scenario")) return runStoredScenarios(args);
@@ -103,7 +112,8 @@ int runCommand(const std::vector<std::string>& argv) {
         policies.push_back(baseline);
 
     cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), args.has("optimistic-profiling"));
-    if (args.has("measure")) std::tie(base.measure_first, base.measure_last) = parseMeasureWindow(args.get("measure"));
+    if (args.has("measure"))
+        std::tie(base.measure_first, base.measure_last) = parseMeasureWindow(args.get("measure"));
     cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
     cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
                                 static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
@@ -116,7 +126,8 @@ int runCommand(const std::vector<std::string>& argv) {
             cl::SimOptions opts = base;
             int last_decile = -1;
             opts.progress = [&, policy](double done) {
-                double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                double secs =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
                 int decile = static_cast<int>(done * 10);
                 if (!quiet && secs > 1.0 && decile != last_decile) {
                     std::lock_guard lock(err_mutex);
@@ -131,8 +142,8 @@ int runCommand(const std::vector<std::string>& argv) {
     std::vector<cl::SimResult> results;
     for (auto& f : futures) results.push_back(f.get());
 
-    std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name << " ("
-              << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
+    std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name
+              << " (" << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
     std::cout << cl::formatSummaryTable(results, baseline);
 
     if (args.has("out")) {

@@ -26,7 +26,8 @@ int listScenarios(cl::ScenarioStore& store) {
     }
     std::size_t width = 8;
     for (const auto& s : all) width = std::max(width, s.spec.name.size());
-    std::cout << std::string("scenario").append(width - 8 + 2, ' ') << "policy               conventions    runs  "
+    std::cout << std::string("scenario").append(width - 8 + 2, ' ')
+              << "policy               conventions    runs  "
               << "last avg JCT\n";
     for (const auto& s : all) {
         std::string last = "-";
@@ -40,8 +41,8 @@ int listScenarios(cl::ScenarioStore& store) {
         policy.resize(std::max<std::size_t>(policy.size(), 20), ' ');
         std::string conventions = s.spec.conventions;
         conventions.resize(std::max<std::size_t>(conventions.size(), 14), ' ');
-        std::cout << s.spec.name << std::string(width - s.spec.name.size() + 2, ' ') << policy << " " << conventions
-                  << " " << s.runs << "     " << last << "\n";
+        std::cout << s.spec.name << std::string(width - s.spec.name.size() + 2, ' ') << policy << " "
+                  << conventions << " " << s.runs << "     " << last << "\n";
     }
     return 0;
 }
@@ -79,7 +80,8 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         cl::ScenarioSpec spec;
         spec.name = pos[1];
         // Before importing anything, so that a taken name leaves the workspace as it was.
-        if (store.findScenario(spec.name)) throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
+        if (store.findScenario(spec.name))
+            throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
         applyScenarioSettings(args, store, spec, true, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));
@@ -90,7 +92,8 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         cl::ScenarioStore store = openWorkspace(args);
         cl::ScenarioSpec spec = store.scenario(pos[1]).spec;
         spec.name = pos[2];
-        if (store.findScenario(spec.name)) throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
+        if (store.findScenario(spec.name))
+            throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
         applyScenarioSettings(args, store, spec, false, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));

@@ -44,7 +44,8 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"cluster", "C", "base cluster preset or layout file", false, "muri-testbed-64"},
         {"policy", "P", "base policy", false, "srtf"},
         {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
+         "muri"},
         {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
         {"reassign-models", "", "every job draws its model again with the scenario's seed"},
         {"transform", "SPEC", "trace transform applied first", true},
@@ -57,10 +58,11 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
         {"force", "", "run again scenarios that already have an identical finished run"},
         {"quiet", "", "no progress line"}};
-    Args args("sweep",
-              "Run the cross product of chosen settings in parallel and store every result as a run of its own "
-              "scenario (named PREFIX/...). Interrupting (Ctrl-C) keeps every finished run.",
-              options);
+    Args args(
+        "sweep",
+        "Run the cross product of chosen settings in parallel and store every result as a run of its own "
+        "scenario (named PREFIX/...). Interrupting (Ctrl-C) keeps every finished run.",
+        options);
     if (!args.parse(argv)) return 0;
     const std::string prefix = args.require("prefix");
     const bool quiet = args.has("quiet");
@@ -68,10 +70,11 @@ int sweepCommand(const std::vector<std::string>& argv) {
 
     cl::ScenarioSpec base;
     if (args.has("from")) {
-        for (const char* own :
-             {"trace", "format", "model-seed", "cluster", "policy", "conventions", "transform", "profiles", "measure"})
+        for (const char* own : {"trace", "format", "model-seed", "cluster", "policy", "conventions",
+                                "transform", "profiles", "measure"})
             if (args.has(own))
-                throw UsageError(std::string("--") + own + " does not apply with --from (the scenario has its own; "
+                throw UsageError(std::string("--") + own +
+                                 " does not apply with --from (the scenario has its own; "
                                  "vary it with the list options)");
         base = store.scenario(args.get("from")).spec;
     } else {
@@ -85,24 +88,22 @@ int sweepCommand(const std::vector<std::string>& argv) {
         *used = s.size();
         return s;
     });
-    axes.server_counts = listOption<int>(args, "server-counts", [](const std::string& s, std::size_t* used) {
-        return std::stoi(s, used);
-    });
-    axes.load_factors = listOption<double>(args, "loads", [](const std::string& s, std::size_t* used) {
-        return std::stod(s, used);
-    });
+    axes.server_counts = listOption<int>(
+        args, "server-counts", [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
+    axes.load_factors = listOption<double>(
+        args, "loads", [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
     axes.policies = listOption<std::string>(args, "policies", [](const std::string& s, std::size_t* used) {
         *used = s.size();
         return s;
     });
-    axes.group_sizes = listOption<int>(args, "group-sizes", [](const std::string& s, std::size_t* used) {
-        return std::stoi(s, used);
-    });
+    axes.group_sizes = listOption<int>(
+        args, "group-sizes", [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
     axes.seeds = listOption<std::uint64_t>(args, "seeds", [](const std::string& s, std::size_t* used) {
         if (!s.empty() && s[0] == '-') throw std::invalid_argument("negative");
         return static_cast<std::uint64_t>(std::stoull(s, used));
     });
-    for (const auto& p : axes.policies) cl::checkPolicy(p, cl::Conventions::clean());  // fail fast, with the list
+    for (const auto& p : axes.policies)
+        cl::checkPolicy(p, cl::Conventions::clean());  // fail fast, with the list
 
     std::vector<cl::ScenarioSpec> specs = cl::expandSweep(store, prefix, base, axes);
     cl::SweepOptions opts;
@@ -114,8 +115,8 @@ int sweepCommand(const std::vector<std::string>& argv) {
     opts.stop = interrupt.flag();
     opts.progress = [&](const cl::SweepProgress& p) {
         if (quiet) return;
-        std::cerr << "\r[" << p.finished + p.failed << "/" << p.total << "] running " << p.running << ", failed "
-                  << p.failed << "   " << std::flush;
+        std::cerr << "\r[" << p.finished + p.failed << "/" << p.total << "] running " << p.running
+                  << ", failed " << p.failed << "   " << std::flush;
     };
     cl::SweepReport report = cl::runSweep(store, specs, opts);
     if (!quiet) std::cerr << "\n";

@@ -13,7 +13,8 @@ namespace cli {
 int transformCommand(const std::vector<std::string>& argv) {
     std::string specs;
     for (const auto& s : cl::transformSpecSyntax()) specs += "\n  " + s;
-    Args args("transform", "Read a trace, apply transforms in the order given, write the result. Transforms:" + specs,
+    Args args("transform",
+              "Read a trace, apply transforms in the order given, write the result. Transforms:" + specs,
               {{"trace", "FILE", "input trace (required)"},
                {"format", "F", "input format", false, "auto"},
                {"apply", "SPEC", "transform to apply", true},

@@ -16,7 +16,8 @@ std::string publicDatasetHint(const std::string& relative) {
 
 std::string publicDatasetOption(const Args& args, const std::string& option, const std::string& relative) {
     if (args.has(option)) return args.get(option);
-    if (const char* folder = std::getenv(kVariable); folder && *folder) return std::string(folder) + "/" + relative;
+    if (const char* folder = std::getenv(kVariable); folder && *folder)
+        return std::string(folder) + "/" + relative;
     throw UsageError("--" + option + " is needed: name the file, or set " + kVariable +
                      " to the folder of the public datasets");
 }

@@ -5,9 +5,9 @@
 #include <stdexcept>
 
 #include "cli/args.h"
+#include "core/io/builtin_data.h"
 #include "core/io/profile_io.h"
 #include "core/model/optimistic_profiling.h"
-#include "core/io/builtin_data.h"
 
 #include <iostream>
 
@@ -31,8 +31,8 @@ cl::Trace loadTrace(const std::string& path, const std::string& format, const cl
         cl::assignModels(trace, profiles.modelNames(), model_seed, true);
         if (!quiet)
             std::cerr << "note: " << missing << " of " << trace.jobs.size()
-                      << " jobs had no model; assigned uniformly from the built-in models with seed " << model_seed
-                      << " (--model-seed)\n";
+                      << " jobs had no model; assigned uniformly from the built-in models with seed "
+                      << model_seed << " (--model-seed)\n";
     }
     return trace;
 }

@@ -6,20 +6,22 @@
 #include <sstream>
 
 #include "cli/trace_loading.h"
+#include "core/io/builtin_data.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
-#include "core/io/builtin_data.h"
 
 namespace cli {
 
 OptionSpec dbOption() {
-    return {"db", "FILE", "workspace file (default $CLUSTERLOOM_DB or " + cl::ScenarioStore::defaultPath() + ")"};
+    return {"db", "FILE",
+            "workspace file (default $CLUSTERLOOM_DB or " + cl::ScenarioStore::defaultPath() + ")"};
 }
 
 cl::ScenarioStore openWorkspace(const Args& args, bool must_exist) {
     const std::string path = args.has("db") ? args.get("db") : cl::ScenarioStore::defaultPath();
     if (must_exist && !std::filesystem::exists(path))
-        throw std::runtime_error(path + ": no workspace there (create one with 'clusterloom-cli scenario create')");
+        throw std::runtime_error(path +
+                                 ": no workspace there (create one with 'clusterloom-cli scenario create')");
     return cl::ScenarioStore(path);
 }
 
@@ -35,32 +37,44 @@ InterruptFlag::InterruptFlag() {
     g_interrupted.store(false);
     std::signal(SIGINT, onInterrupt);
 }
-InterruptFlag::~InterruptFlag() { std::signal(SIGINT, SIG_DFL); }
-const std::atomic<bool>* InterruptFlag::flag() const { return &g_interrupted; }
-bool InterruptFlag::raised() const { return g_interrupted.load(); }
+InterruptFlag::~InterruptFlag() {
+    std::signal(SIGINT, SIG_DFL);
+}
+const std::atomic<bool>* InterruptFlag::flag() const {
+    return &g_interrupted;
+}
+bool InterruptFlag::raised() const {
+    return g_interrupted.load();
+}
 
 double interferenceRatio(const Args& args) {
     const double xi = args.getDouble("xi");
     if (!(xi == 0 || (xi >= 1 && xi <= 100)))
-        throw UsageError("--xi must be 0 (the profile's ratios) or 1..100 (how much slower each of two jobs "
-                         "sharing a GPU runs), not " + args.get("xi"));
+        throw UsageError(
+            "--xi must be 0 (the profile's ratios) or 1..100 (how much slower each of two jobs "
+            "sharing a GPU runs), not " +
+            args.get("xi"));
     return xi;
 }
 
 std::vector<OptionSpec> scenarioSettingOptions() {
     return {{"trace", "FILE", "trace file to import (required for a new scenario)"},
-            {"format", "F", "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
-                            "pollux-workload, helios, alibaba, json, csv)", false, "auto"},
+            {"format", "F",
+             "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
+             "pollux-workload, helios, alibaba, json, csv)",
+             false, "auto"},
             {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
             {"cluster", "C", "cluster preset name or layout file", false, "muri-testbed-64"},
             {"policy", "P", "scheduling policy", false, "srtf"},
             {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-            {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false, "muri"},
+            {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file",
+             false, "muri"},
             {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
             {"load", "F", "load factor: submit times divided by F", false, "1"},
             {"servers", "N", "resize the cluster to N servers (0 = as is)", false, "0"},
             {"group-size", "K", "Muri group-size cap 1..4 (0 = the policy's own)", false, "0"},
-            {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)", false, "0"},
+            {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)",
+             false, "0"},
             {"seed", "N", "seed of model reassignment and profiling noise", false, "1"},
             {"reassign-models", "", "draw every job's model again with the scenario's seed"},
             {"transform", "SPEC", "trace transform applied before the load factor", true},
@@ -89,7 +103,8 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     }
     if (given("cluster")) spec.cluster_id = store.putCluster(cl::resolveCluster(args.get("cluster")));
     if (given("policy")) {
-        cl::checkPolicy(args.get("policy"), cl::Conventions::clean());  // unknown names fail here, with the list
+        cl::checkPolicy(args.get("policy"),
+                        cl::Conventions::clean());  // unknown names fail here, with the list
         spec.policy = args.get("policy");
     }
     if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;
@@ -97,8 +112,8 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     auto bounded = [&](const char* name, long long lo, long long hi) {
         long long v = args.getInt(name);
         if (v < lo || v > hi)
-            throw UsageError(std::string("--") + name + " must be " + std::to_string(lo) + ".." + std::to_string(hi) +
-                             ", not " + std::to_string(v));
+            throw UsageError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
+                             std::to_string(hi) + ", not " + std::to_string(v));
         return static_cast<int>(v);
     };
     if (given("servers")) spec.parameters.server_count = bounded("servers", 0, 100000);

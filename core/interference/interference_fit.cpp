@@ -25,8 +25,8 @@ std::string num(double v) {
 
 void checkSample(const InterferenceSample& s, std::size_t index) {
     const std::pair<const char*, double> fields[] = {
-        {"own_cpu", s.own_cpu},       {"other_cpu", s.other_cpu},   {"socket_cores", s.socket_cores},
-        {"own_pcie", s.own_pcie},     {"other_pcie", s.other_pcie}, {"pcie_gbps", s.pcie_gbps},
+        {"own_cpu", s.own_cpu},   {"other_cpu", s.other_cpu},   {"socket_cores", s.socket_cores},
+        {"own_pcie", s.own_pcie}, {"other_pcie", s.other_pcie}, {"pcie_gbps", s.pcie_gbps},
         {"slowdown", s.slowdown}};
     for (const auto& field : fields) {
         const std::string name = field.first;
@@ -168,9 +168,12 @@ double brentMinimum(F&& f, double lo, double hi) {
 
 int parameterCount(InterferenceFitVariant v) {
     switch (v) {
-        case InterferenceFitVariant::Full: return 3;
-        case InterferenceFitVariant::WithoutCpu: return 1;
-        case InterferenceFitVariant::WithoutPcie: return 2;
+        case InterferenceFitVariant::Full:
+            return 3;
+        case InterferenceFitVariant::WithoutCpu:
+            return 1;
+        case InterferenceFitVariant::WithoutPcie:
+            return 2;
     }
     return 3;
 }
@@ -179,9 +182,12 @@ int parameterCount(InterferenceFitVariant v) {
 
 std::string interferenceFitVariantName(InterferenceFitVariant v) {
     switch (v) {
-        case InterferenceFitVariant::Full: return "full";
-        case InterferenceFitVariant::WithoutCpu: return "w/o CPU";
-        case InterferenceFitVariant::WithoutPcie: return "w/o PCIe";
+        case InterferenceFitVariant::Full:
+            return "full";
+        case InterferenceFitVariant::WithoutCpu:
+            return "w/o CPU";
+        case InterferenceFitVariant::WithoutPcie:
+            return "w/o PCIe";
     }
     return "full";
 }
@@ -214,7 +220,8 @@ InterferenceFit evaluateInterference(const std::vector<InterferenceSample>& samp
     return fit;
 }
 
-InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples, InterferenceFitVariant variant) {
+InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples,
+                                InterferenceFitVariant variant) {
     const std::string what = "interference fit (" + interferenceFitVariantName(variant) + ")";
     const int params = parameterCount(variant);
     if (static_cast<int>(samples.size()) < params)
@@ -234,21 +241,26 @@ InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples, 
         d.pcie.push_back((s.own_pcie / s.pcie_gbps) * (s.other_pcie / s.pcie_gbps));
         d.y.push_back(s.slowdown - 1.0);
         if (d.own_share.back() > 0 && d.other_share.back() > 0) {
-            if (!cpu_seen) first_share = d.other_share.back();
-            else if (d.other_share.back() != first_share) cpu_varies = true;
+            if (!cpu_seen)
+                first_share = d.other_share.back();
+            else if (d.other_share.back() != first_share)
+                cpu_varies = true;
             cpu_seen = true;
         }
         if (d.pcie.back() > 0) pcie_seen = true;
     }
     if (use_cpu && !cpu_seen)
-        throw std::invalid_argument(what + ": no sample has both own_cpu and other_cpu above 0, so cpu_a and "
-                                           "cpu_b cannot be fitted");
+        throw std::invalid_argument(what +
+                                    ": no sample has both own_cpu and other_cpu above 0, so cpu_a and "
+                                    "cpu_b cannot be fitted");
     if (use_cpu && !cpu_varies)
-        throw std::invalid_argument(what + ": every sample with CPU load has the same other_cpu / socket_cores, "
-                                           "so cpu_a and cpu_b cannot be told apart");
+        throw std::invalid_argument(what +
+                                    ": every sample with CPU load has the same other_cpu / socket_cores, "
+                                    "so cpu_a and cpu_b cannot be told apart");
     if (use_pcie && !pcie_seen)
-        throw std::invalid_argument(what + ": no sample has both own_pcie and other_pcie above 0, so pcie_a "
-                                           "cannot be fitted");
+        throw std::invalid_argument(what +
+                                    ": no sample has both own_pcie and other_pcie above 0, so pcie_a "
+                                    "cannot be fitted");
 
     std::vector<double> x1(samples.size(), 0.0);
     auto fitAt = [&](double b) {

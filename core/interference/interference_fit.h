@@ -31,9 +31,9 @@ struct InterferenceFit {
     InterferenceFitVariant variant = InterferenceFitVariant::Full;
     InterferenceCoefficients coefficients;
     int samples = 0;
-    double rmse = 0.0;        // root mean square of predicted - measured slowdown
-    double mape = 0.0;        // mean of |predicted - measured| / measured (a fraction)
-    double max_error = 0.0;   // largest |predicted - measured|
+    double rmse = 0.0;            // root mean square of predicted - measured slowdown
+    double mape = 0.0;            // mean of |predicted - measured| / measured (a fraction)
+    double max_error = 0.0;       // largest |predicted - measured|
     bool cpu_b_at_bound = false;  // the best cpu_b is the search's upper bound
 };
 
@@ -53,10 +53,11 @@ constexpr double kMaxSampleSlowdown = 1.0e6;
 // kept non-negative (the model refuses negative ones). cpu_b is found by a grid scan of the
 // range (bracketing) followed by Brent's 1-D minimisation inside the best bracket.
 // Throws std::invalid_argument for samples with non-finite or negative values or beyond the
-// limits above (naming the sample), fewer samples than the variant has parameters, or data that cannot determine a
-// parameter (no sample with both own and other CPU load, all with the same U / C, or no
-// sample with both own and other PCIe traffic).
-InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples, InterferenceFitVariant variant);
+// limits above (naming the sample), fewer samples than the variant has parameters, or data that cannot
+// determine a parameter (no sample with both own and other CPU load, all with the same U / C, or no sample
+// with both own and other PCIe traffic).
+InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples,
+                                InterferenceFitVariant variant);
 
 // Prediction errors of given coefficients on samples (fills samples, rmse, mape, max_error).
 InterferenceFit evaluateInterference(const std::vector<InterferenceSample>& samples,

@@ -47,7 +47,9 @@ void checkCoefficients(const InterferenceCoefficients& c) {
 //   1 + 0.4 * 0.5 * 0.5 = 1.10, so sharing a GPU group's PCIe costs less than sharing a
 //   CPU socket, as the paper's ablation (Table III) suggests.
 // `clusterloom-cli fit-interference` fits measured values instead.
-InterferenceCoefficients defaultInterferenceCoefficients() { return InterferenceCoefficients{}; }
+InterferenceCoefficients defaultInterferenceCoefficients() {
+    return InterferenceCoefficients{};
+}
 
 double cpuSlowdown(const InterferenceCoefficients& c, const TaskInterferenceInput& in) {
     checkCoefficients(c);
@@ -78,8 +80,8 @@ double interferenceSlowdown(const InterferenceCoefficients& c, const TaskInterfe
 std::vector<double> socketLoadsWithSpill(const std::vector<double>& affinity_load,
                                          const std::vector<int>& socket_cores) {
     if (affinity_load.size() != socket_cores.size())
-        throw std::invalid_argument("interference: " + std::to_string(affinity_load.size()) + " socket loads for " +
-                                    std::to_string(socket_cores.size()) + " sockets");
+        throw std::invalid_argument("interference: " + std::to_string(affinity_load.size()) +
+                                    " socket loads for " + std::to_string(socket_cores.size()) + " sockets");
     const std::size_t n = affinity_load.size();
     for (std::size_t i = 0; i < n; ++i) {
         checkNonNegative(affinity_load[i], "socket load");

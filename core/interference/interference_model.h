@@ -25,11 +25,11 @@ InterferenceCoefficients defaultInterferenceCoefficients();
 
 struct TaskInterferenceInput {
     double own_cpu_cores = 0.0;
-    double other_cpu_cores = 0.0;   // U, already including spill
-    double socket_cores = 1.0;      // C
+    double other_cpu_cores = 0.0;  // U, already including spill
+    double socket_cores = 1.0;     // C
     double own_pcie_gbps = 0.0;
-    double other_pcie_gbps = 0.0;   // P
-    double pcie_gbps = 128.0;       // B
+    double other_pcie_gbps = 0.0;  // P
+    double pcie_gbps = 128.0;      // B
 };
 
 double cpuSlowdown(const InterferenceCoefficients& c, const TaskInterferenceInput& in);

@@ -6,8 +6,9 @@
 namespace cl {
 
 double Contention::factor(int jobs) const {
-    if (jobs < 1) throw std::invalid_argument("Contention::factor: a group has at least one job, got " +
-                                              std::to_string(jobs));
+    if (jobs < 1)
+        throw std::invalid_argument("Contention::factor: a group has at least one job, got " +
+                                    std::to_string(jobs));
     return per_size[jobs > 4 ? 4 : jobs];
 }
 

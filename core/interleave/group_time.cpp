@@ -8,7 +8,8 @@
 
 namespace cl {
 
-double interleavingEfficiency(const std::vector<std::vector<double>>& jobs, double group_time, int resources) {
+double interleavingEfficiency(const std::vector<std::vector<double>>& jobs, double group_time,
+                              int resources) {
     checkStageJobs(jobs, "interleavingEfficiency");
     if (!(group_time > 0.0) || !std::isfinite(group_time))
         throw std::invalid_argument("interleavingEfficiency: the group time must be positive");

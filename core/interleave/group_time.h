@@ -19,10 +19,10 @@ namespace cl {
 double interleavingEfficiency(const std::vector<std::vector<double>>& jobs, double group_time, int resources);
 
 struct GroupTiming {
-    Ordering ordering;            // best or worst ordering (stage-derived time in .time)
-    double raw_time = 0.0;        // = ordering.time
-    double iteration_time = 0.0;  // what the group achieves per iteration, with contention
-    double gamma = 0.0;           // Eq. 4, T = iteration_time (docs/architecture.md section 5.1)
+    Ordering ordering;              // best or worst ordering (stage-derived time in .time)
+    double raw_time = 0.0;          // = ordering.time
+    double iteration_time = 0.0;    // what the group achieves per iteration, with contention
+    double gamma = 0.0;             // Eq. 4, T = iteration_time (docs/architecture.md section 5.1)
     double speedup_vs_alone = 0.0;  // sum_i (solo_i x contention.solo) / iteration_time
 };
 

@@ -41,7 +41,9 @@ double explicitStageGroupTime(std::span<const std::vector<double>* const> ordere
 
 double slotRuleGroupTime(std::span<const std::vector<double>* const> ordered) {
     const int p = static_cast<int>(ordered.size());
-    auto t = [&](int position, int stage) { return (*ordered[static_cast<std::size_t>(position)])[static_cast<std::size_t>(stage)]; };
+    auto t = [&](int position, int stage) {
+        return (*ordered[static_cast<std::size_t>(position)])[static_cast<std::size_t>(stage)];
+    };
     std::array<double, 9> f{};  // f[0..8] = 0
     for (int i = 0; i < 8; ++i) {
         double v = f[static_cast<std::size_t>(i + 1)];
@@ -64,9 +66,9 @@ double slotRuleGroupTime(std::span<const std::vector<double>* const> ordered) {
 double explicitStageGroupTime(std::span<const std::vector<double>> ordered_jobs_stage_times) {
     const int k = checkStageJobs(ordered_jobs_stage_times, "explicitStageGroupTime");
     if (ordered_jobs_stage_times.size() > static_cast<std::size_t>(k))
-        throw std::invalid_argument("explicitStageGroupTime: " +
-                                    std::to_string(ordered_jobs_stage_times.size()) + " jobs but only " +
-                                    std::to_string(k) + " stages (Eq. 3 needs p <= k)");
+        throw std::invalid_argument(
+            "explicitStageGroupTime: " + std::to_string(ordered_jobs_stage_times.size()) + " jobs but only " +
+            std::to_string(k) + " stages (Eq. 3 needs p <= k)");
     const auto ptrs = pointersTo(ordered_jobs_stage_times);
     return detail::explicitStageGroupTime(ptrs);
 }

@@ -16,7 +16,9 @@ double rounded(double v) {
     return std::stod(buf);
 }
 
-double ms(double seconds) { return rounded(seconds * 1000.0); }
+double ms(double seconds) {
+    return rounded(seconds * 1000.0);
+}
 
 constexpr int kProfiledGpus[] = {1, 2, 4, 8, 16};
 constexpr double kRestartSeconds = 10.0;
@@ -36,13 +38,14 @@ nlohmann::json accumulationSectionJson(const AccumulationFit& fit) {
     s["memory_mb"] = {{"m0", rounded(p.memory_base_mb)}, {"m1", rounded(p.memory_per_sample_mb)}};
     s["default_batch"] = p.default_batch;
     s["train_samples"] = std::llround(p.train_samples);  // exact: epochs x dataset size
-    s["fit"] = {{"rows", fit.error.rows},
-                {"rms_rel_error", rounded(fit.error.rms_rel_error)},
-                {"max_rel_error", rounded(fit.error.max_rel_error)},
-                {"source", "Pollux artifact measurements " + fit.model + "/placements.csv and " + fit.model +
-                               "/scalability.csv (" + std::to_string(fit.single_gpu_rows) + " one-GPU, " +
-                               std::to_string(fit.intra_rows) + " one-node, " + std::to_string(fit.inter_rows) +
-                               " multi-node rows), least squares by clusterloom-cli fit-profile"}};
+    s["fit"] = {
+        {"rows", fit.error.rows},
+        {"rms_rel_error", rounded(fit.error.rms_rel_error)},
+        {"max_rel_error", rounded(fit.error.max_rel_error)},
+        {"source", "Pollux artifact measurements " + fit.model + "/placements.csv and " + fit.model +
+                       "/scalability.csv (" + std::to_string(fit.single_gpu_rows) + " one-GPU, " +
+                       std::to_string(fit.intra_rows) + " one-node, " + std::to_string(fit.inter_rows) +
+                       " multi-node rows), least squares by clusterloom-cli fit-profile"}};
     return s;
 }
 
@@ -64,7 +67,8 @@ ModelProfile accumulationModelProfile(const AccumulationFit& fit) {
         GpuCountProfile row;
         row.gpus = gpus;
         const int servers = consolidatedServers(gpus, p.reference_gpus_per_server);
-        row.solo_iteration_time = rounded(accumulatedIterationTime(p, gpus, servers, p.default_batch * gpus, sub));
+        row.solo_iteration_time =
+            rounded(accumulatedIterationTime(p, gpus, servers, p.default_batch * gpus, sub));
         row.restart_overhead = kRestartSeconds;
         m.by_gpus.push_back(row);
     }

@@ -21,8 +21,7 @@ AtomicFile::AtomicFile(std::string path) : impl_(new Impl) {
     impl_->path = std::move(path);
     impl_->tmp = impl_->path + ".tmp";
     impl_->out.open(impl_->tmp, std::ios::binary | std::ios::trunc);
-    if (!impl_->out)
-        throw std::runtime_error("cannot write " + impl_->path + ": " + std::strerror(errno));
+    if (!impl_->out) throw std::runtime_error("cannot write " + impl_->path + ": " + std::strerror(errno));
     impl_->out << std::setprecision(17);
 }
 
@@ -34,7 +33,9 @@ AtomicFile::~AtomicFile() {
     delete impl_;
 }
 
-std::ostream& AtomicFile::stream() { return impl_->out; }
+std::ostream& AtomicFile::stream() {
+    return impl_->out;
+}
 
 void AtomicFile::commit() {
     impl_->out.flush();

@@ -20,7 +20,9 @@ namespace cl {
 // changes (SJF-BSBF sub-batches and sharing interference).
 constexpr int kEngineRevision = 5;
 
-std::string engineVersion() { return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision); }
+std::string engineVersion() {
+    return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision);
+}
 
 std::string dataDir() {
     if (const char* env = std::getenv("CLUSTERLOOM_DATA"); env && *env && fs::is_directory(env)) return env;
@@ -67,28 +69,34 @@ std::string joinNames(const std::vector<std::string>& names) {
 
 }  // namespace
 
-ProfileSet builtinProfiles() { return readProfilesJson(dataFile("profiles/muri.json")); }
+ProfileSet builtinProfiles() {
+    return readProfilesJson(dataFile("profiles/muri.json"));
+}
 
-std::vector<std::string> builtinProfileNames() { return jsonNames("profiles"); }
+std::vector<std::string> builtinProfileNames() {
+    return jsonNames("profiles");
+}
 
 ProfileSet builtinProfiles(const std::string& name) {
     const std::vector<std::string> names = builtinProfileNames();
     // Only listed names: a name like "../clusters/x" must not reach the file system.
     if (std::find(names.begin(), names.end(), name) == names.end()) {
         dataFile("profiles");  // no data folder at all: say where the data is looked for
-        throw std::invalid_argument("unknown built-in profile set '" + name + "' (profile sets: " + joinNames(names) +
-                                    ")");
+        throw std::invalid_argument("unknown built-in profile set '" + name +
+                                    "' (profile sets: " + joinNames(names) + ")");
     }
     return readProfilesJson(dataFile("profiles/" + name + ".json"));
 }
 
-std::vector<std::string> builtinClusterNames() { return jsonNames("clusters"); }
+std::vector<std::string> builtinClusterNames() {
+    return jsonNames("clusters");
+}
 
 Cluster builtinCluster(const std::string& name) {
     fs::path p = fs::path(dataDir()) / "clusters" / (name + ".json");
     if (!fs::exists(p)) {
-        throw std::invalid_argument("unknown cluster preset '" + name + "' (presets: " +
-                                    joinNames(builtinClusterNames()) + ")");
+        throw std::invalid_argument("unknown cluster preset '" + name +
+                                    "' (presets: " + joinNames(builtinClusterNames()) + ")");
     }
     return readLayoutJson(p.string());
 }
@@ -98,6 +106,8 @@ Cluster resolveCluster(const std::string& name_or_path) {
     return builtinCluster(name_or_path);
 }
 
-Trace demoTrace() { return readTraceJson(dataFile("traces/demo.json")); }
+Trace demoTrace() {
+    return readTraceJson(dataFile("traces/demo.json"));
+}
 
 }  // namespace cl

@@ -14,15 +14,15 @@ std::string dataDir();
 std::string dataFile(const std::string& relative);  // throws std::runtime_error if missing
 std::string engineVersion();
 
-ProfileSet builtinProfiles();                  // data/profiles/muri.json
+ProfileSet builtinProfiles();  // data/profiles/muri.json
 // A built-in profile set by name ("muri", "synergy": data/profiles/NAME.json); throws
 // std::invalid_argument listing the valid names.
 ProfileSet builtinProfiles(const std::string& name);
-std::vector<std::string> builtinProfileNames();  // data/profiles/*.json without extension
-std::vector<std::string> builtinClusterNames();  // data/clusters/*.json without extension
+std::vector<std::string> builtinProfileNames();   // data/profiles/*.json without extension
+std::vector<std::string> builtinClusterNames();   // data/clusters/*.json without extension
 Cluster builtinCluster(const std::string& name);  // throws listing the valid names
 // A cluster argument: a preset name or a path to a layout JSON / Muri spec CSV.
 Cluster resolveCluster(const std::string& name_or_path);
-Trace demoTrace();                              // data/traces/demo.json
+Trace demoTrace();  // data/traces/demo.json
 
 }  // namespace cl

@@ -103,7 +103,8 @@ CsvTable CsvTable::parse(std::string_view text, const std::string& file, bool ha
         first = false;
         t.rows_.push_back(std::move(row));
     }
-    if (has_header && t.header_.empty()) throw ParseError(file, 0, "", "file is empty (expected a header line)");
+    if (has_header && t.header_.empty())
+        throw ParseError(file, 0, "", "file is empty (expected a header line)");
     return t;
 }
 
@@ -137,8 +138,9 @@ void CsvTable::requireRowWidth(const CsvRow& row) const {
 void CsvTable::requireWidth(std::size_t width) const {
     for (const auto& r : rows_)
         if (r.cells.size() != width)
-            throw ParseError(file_, r.line, "",
-                             "expected " + std::to_string(width) + " columns, found " + std::to_string(r.cells.size()));
+            throw ParseError(
+                file_, r.line, "",
+                "expected " + std::to_string(width) + " columns, found " + std::to_string(r.cells.size()));
 }
 
 std::string CsvTable::fieldName(int col) const {
@@ -148,8 +150,8 @@ std::string CsvTable::fieldName(int col) const {
 
 std::string CsvTable::text(const CsvRow& row, int col, bool allow_empty) const {
     if (col < 0 || static_cast<std::size_t>(col) >= row.cells.size())
-        throw ParseError(file_, row.line, fieldName(col), "missing value (row has only " +
-                                                              std::to_string(row.cells.size()) + " columns)");
+        throw ParseError(file_, row.line, fieldName(col),
+                         "missing value (row has only " + std::to_string(row.cells.size()) + " columns)");
     const std::string& v = row.cells[col];
     if (!allow_empty && v.empty()) throw ParseError(file_, row.line, fieldName(col), "empty value");
     return v;
@@ -166,21 +168,26 @@ double CsvTable::number(const CsvRow& row, int col) const {
 
 double CsvTable::nonNegative(const CsvRow& row, int col) const {
     double d = number(row, col);
-    if (d < 0) throw ParseError(file_, row.line, fieldName(col), "must not be negative, found " + text(row, col));
+    if (d < 0)
+        throw ParseError(file_, row.line, fieldName(col), "must not be negative, found " + text(row, col));
     return d;
 }
 
 long long CsvTable::integer(const CsvRow& row, int col) const {
     double d = number(row, col);
     if (d != std::floor(d) || std::fabs(d) > 9.0e15)
-        throw ParseError(file_, row.line, fieldName(col), "expected a whole number, found '" + text(row, col) + "'");
+        throw ParseError(file_, row.line, fieldName(col),
+                         "expected a whole number, found '" + text(row, col) + "'");
     return static_cast<long long>(d);
 }
 
 int CsvTable::positiveInt(const CsvRow& row, int col) const {
     long long v = integer(row, col);
-    if (v <= 0) throw ParseError(file_, row.line, fieldName(col), "must be a positive whole number, found " + text(row, col));
-    if (v > 1000000) throw ParseError(file_, row.line, fieldName(col), "implausibly large value " + text(row, col));
+    if (v <= 0)
+        throw ParseError(file_, row.line, fieldName(col),
+                         "must be a positive whole number, found " + text(row, col));
+    if (v > 1000000)
+        throw ParseError(file_, row.line, fieldName(col), "implausibly large value " + text(row, col));
     return static_cast<int>(v);
 }
 

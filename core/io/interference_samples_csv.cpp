@@ -21,7 +21,9 @@ std::vector<InterferenceSample> samplesFromTable(const CsvTable& t) {
     const int slowdown = t.requireColumn("slowdown");
     auto positive = [&t](const CsvRow& row, int col) {
         const double v = t.number(row, col);
-        if (v <= 0) throw ParseError(t.file(), row.line, t.fieldName(col), "must be positive, found " + t.text(row, col));
+        if (v <= 0)
+            throw ParseError(t.file(), row.line, t.fieldName(col),
+                             "must be positive, found " + t.text(row, col));
         return v;
     };
     std::vector<InterferenceSample> samples;
@@ -36,20 +38,25 @@ std::vector<InterferenceSample> samplesFromTable(const CsvTable& t) {
         s.pcie_gbps = positive(row, pcie_gbps);
         s.slowdown = t.number(row, slowdown);
         if (s.slowdown < kMinSlowdown)
-            throw ParseError(t.file(), row.line, t.fieldName(slowdown),
-                             "must be at least 0.5 (time co-located / time alone), found " + t.text(row, slowdown));
+            throw ParseError(
+                t.file(), row.line, t.fieldName(slowdown),
+                "must be at least 0.5 (time co-located / time alone), found " + t.text(row, slowdown));
         if (s.slowdown > kMaxSampleSlowdown)
-            throw ParseError(t.file(), row.line, t.fieldName(slowdown),
-                             "must be at most 1e6 (time co-located / time alone), found " + t.text(row, slowdown));
-        const std::pair<int, double> loads[] = {{own_cpu, s.socket_cores}, {other_cpu, s.socket_cores},
-                                                {own_pcie, s.pcie_gbps}, {other_pcie, s.pcie_gbps}};
+            throw ParseError(
+                t.file(), row.line, t.fieldName(slowdown),
+                "must be at most 1e6 (time co-located / time alone), found " + t.text(row, slowdown));
+        const std::pair<int, double> loads[] = {{own_cpu, s.socket_cores},
+                                                {other_cpu, s.socket_cores},
+                                                {own_pcie, s.pcie_gbps},
+                                                {other_pcie, s.pcie_gbps}};
         for (const auto& load : loads)
             if (t.number(row, load.first) > kMaxLoadRatio * load.second)
-                throw ParseError(t.file(), row.line, t.fieldName(load.first),
-                                 "more than 1000 times " +
-                                     t.fieldName(load.first == own_cpu || load.first == other_cpu ? socket_cores
-                                                                                                 : pcie_gbps) +
-                                     " (a unit error?), found " + t.text(row, load.first));
+                throw ParseError(
+                    t.file(), row.line, t.fieldName(load.first),
+                    "more than 1000 times " +
+                        t.fieldName(load.first == own_cpu || load.first == other_cpu ? socket_cores
+                                                                                     : pcie_gbps) +
+                        " (a unit error?), found " + t.text(row, load.first));
         samples.push_back(s);
     }
     if (samples.empty()) throw ParseError(t.file(), 0, "", "no samples (only a header line)");
@@ -62,7 +69,8 @@ std::vector<InterferenceSample> readInterferenceSamplesCsv(const std::string& pa
     return samplesFromTable(CsvTable::readFile(path));
 }
 
-std::vector<InterferenceSample> parseInterferenceSamplesCsv(const std::string& text, const std::string& file) {
+std::vector<InterferenceSample> parseInterferenceSamplesCsv(const std::string& text,
+                                                            const std::string& file) {
     return samplesFromTable(CsvTable::parse(text, file));
 }
 

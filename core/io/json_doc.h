@@ -67,7 +67,8 @@ private:
     nlohmann::json root_;
     // Path string -> text of every non-integer number; filled by a SAX pass on first use.
     // Keyed by the path's parts, not its text: a key may itself contain "." or "[0]".
-    mutable std::optional<std::map<std::vector<std::variant<std::string, std::size_t>>, std::string>> number_texts_;
+    mutable std::optional<std::map<std::vector<std::variant<std::string, std::size_t>>, std::string>>
+        number_texts_;
 };
 
 // Integral values are written as JSON integers ("submit_time": 0 rather than 0.0);

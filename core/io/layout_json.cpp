@@ -47,7 +47,8 @@ ServerArchitecture readArchitecture(const JsonDoc& doc, const json& v, const Jso
         const json& so = doc.object(sockets[i], sat);
         doc.rejectUnknownKeys(so, sat, {"cores", "gpu_groups"});
         CpuSocket socket;
-        socket.cores = static_cast<int>(doc.integer(doc.require(so, sat, "cores"), sat / "cores", 1, 1000000));
+        socket.cores =
+            static_cast<int>(doc.integer(doc.require(so, sat, "cores"), sat / "cores", 1, 1000000));
         if (const json* groups = doc.member(so, sat, "gpu_groups")) {
             doc.array(*groups, sat / "gpu_groups");
             for (std::size_t g = 0; g < groups->size(); ++g) {
@@ -55,8 +56,10 @@ ServerArchitecture readArchitecture(const JsonDoc& doc, const json& v, const Jso
                 const json& go = doc.object((*groups)[g], gat);
                 doc.rejectUnknownKeys(go, gat, {"gpus", "pcie_gbps"});
                 GpuGroup group;
-                group.gpus = static_cast<int>(doc.integer(doc.require(go, gat, "gpus"), gat / "gpus", 1, kMaxGpusPerServer));
-                if (const json* x = doc.member(go, gat, "pcie_gbps")) group.pcie_gbps = doc.positive(*x, gat / "pcie_gbps");
+                group.gpus = static_cast<int>(
+                    doc.integer(doc.require(go, gat, "gpus"), gat / "gpus", 1, kMaxGpusPerServer));
+                if (const json* x = doc.member(go, gat, "pcie_gbps"))
+                    group.pcie_gbps = doc.positive(*x, gat / "pcie_gbps");
                 socket.gpu_groups.push_back(group);
             }
         }
@@ -73,22 +76,24 @@ void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Ser
     auto opt = [&](const char* key) { return doc.member(v, at, key); };
     if (const json* x = opt("rack")) s.rack = doc.string(*x, at / "rack");
     if (const json* x = opt("gpu_type")) s.gpu_type = doc.string(*x, at / "gpu_type", false);
-    if (const json* x = opt("architecture")) applyArchitecture(s, readArchitecture(doc, *x, at / "architecture"));
+    if (const json* x = opt("architecture"))
+        applyArchitecture(s, readArchitecture(doc, *x, at / "architecture"));
     // With an architecture, the counts are derived from it; stated ones must agree.
     const bool described = s.architecture.described();
     if (const json* x = opt("gpus")) {
         const int gpus = static_cast<int>(doc.integer(*x, at / "gpus", 1, kMaxGpusPerServer));
         if (described && gpus != s.gpus)
             doc.fail(at / "gpus", "gpus " + std::to_string(gpus) + " disagrees with the architecture's " +
-                                      std::to_string(s.gpus) + " GPUs (state the same count or leave it out)");
+                                      std::to_string(s.gpus) +
+                                      " GPUs (state the same count or leave it out)");
         s.gpus = gpus;
     }
     if (const json* x = opt("cpu_cores")) {
         const int cores = static_cast<int>(doc.integer(*x, at / "cpu_cores", 1, 1000000));
         if (described && cores != s.cpu_cores)
-            doc.fail(at / "cpu_cores", "cpu_cores " + std::to_string(cores) + " disagrees with the architecture's " +
-                                           std::to_string(s.cpu_cores) +
-                                           " cores (state the same count or leave it out)");
+            doc.fail(at / "cpu_cores",
+                     "cpu_cores " + std::to_string(cores) + " disagrees with the architecture's " +
+                         std::to_string(s.cpu_cores) + " cores (state the same count or leave it out)");
         s.cpu_cores = cores;
     }
     if (const json* x = opt("memory_gb")) s.memory_gb = doc.positive(*x, at / "memory_gb");
@@ -151,7 +156,8 @@ JsonPath topologyField(const json& v, const JsonPath& at, const std::string& mes
     for (const char* key : {"tier_gbps", "servers_per_tor", "servers_per_pod", "d_a", "d_i"})
         if (message.find(key) != std::string::npos && v.contains(key)) return at / key;
     for (const char* key : {"k", "n"})
-        if ((message.find(std::string(" ") + key + " ") != std::string::npos) && v.contains(key)) return at / key;
+        if ((message.find(std::string(" ") + key + " ") != std::string::npos) && v.contains(key))
+            return at / key;
     return at;
 }
 
@@ -169,27 +175,28 @@ TopologySpec readTopology(const JsonDoc& doc, const json& v, const JsonPath& at)
         return x ? static_cast<int>(doc.integer(*x, at / key, 0, 1000000)) : fallback;
     };
     switch (spec.kind) {
-    case TopologyKind::Flat:
-        doc.rejectUnknownKeys(v, at, {"kind"});
-        return spec;
-    case TopologyKind::FatTree:
-        doc.rejectUnknownKeys(v, at, {"kind", "k", "tier_gbps"});
-        spec = fatTreeSpec(param("k", 20));
-        break;
-    case TopologyKind::VL2:
-        doc.rejectUnknownKeys(v, at, {"kind", "d_a", "d_i", "servers_per_tor", "tier_gbps"});
-        spec = vl2Spec(param("d_a", 20), param("d_i", 20), param("servers_per_tor", 20));
-        break;
-    case TopologyKind::BCube:
-        doc.rejectUnknownKeys(v, at, {"kind", "n", "k", "servers_per_pod", "tier_gbps"});
-        spec = bcubeSpec(param("n", 36), param("k", 1));
-        spec.servers_per_pod = param("servers_per_pod", 0);
-        break;
+        case TopologyKind::Flat:
+            doc.rejectUnknownKeys(v, at, {"kind"});
+            return spec;
+        case TopologyKind::FatTree:
+            doc.rejectUnknownKeys(v, at, {"kind", "k", "tier_gbps"});
+            spec = fatTreeSpec(param("k", 20));
+            break;
+        case TopologyKind::VL2:
+            doc.rejectUnknownKeys(v, at, {"kind", "d_a", "d_i", "servers_per_tor", "tier_gbps"});
+            spec = vl2Spec(param("d_a", 20), param("d_i", 20), param("servers_per_tor", 20));
+            break;
+        case TopologyKind::BCube:
+            doc.rejectUnknownKeys(v, at, {"kind", "n", "k", "servers_per_pod", "tier_gbps"});
+            spec = bcubeSpec(param("n", 36), param("k", 1));
+            spec.servers_per_pod = param("servers_per_pod", 0);
+            break;
     }
     if (const json* t = doc.member(v, at, "tier_gbps")) {
         doc.array(*t, at / "tier_gbps");
         spec.tier_gbps.clear();
-        for (std::size_t i = 0; i < t->size(); ++i) spec.tier_gbps.push_back(doc.positive((*t)[i], (at / "tier_gbps")[i]));
+        for (std::size_t i = 0; i < t->size(); ++i)
+            spec.tier_gbps.push_back(doc.positive((*t)[i], (at / "tier_gbps")[i]));
     }
     try {
         NetworkTopology::serverCount(spec);
@@ -203,18 +210,21 @@ nlohmann::ordered_json topologyJson(const TopologySpec& spec) {
     nlohmann::ordered_json o;
     o["kind"] = topologyKindName(spec.kind);
     switch (spec.kind) {
-    case TopologyKind::Flat: break;
-    case TopologyKind::FatTree: o["k"] = spec.k; break;
-    case TopologyKind::VL2:
-        o["d_a"] = spec.k;
-        o["d_i"] = spec.n;
-        o["servers_per_tor"] = spec.servers_per_tor;
-        break;
-    case TopologyKind::BCube:
-        o["n"] = spec.n;
-        o["k"] = spec.k;
-        o["servers_per_pod"] = spec.servers_per_pod;
-        break;
+        case TopologyKind::Flat:
+            break;
+        case TopologyKind::FatTree:
+            o["k"] = spec.k;
+            break;
+        case TopologyKind::VL2:
+            o["d_a"] = spec.k;
+            o["d_i"] = spec.n;
+            o["servers_per_tor"] = spec.servers_per_tor;
+            break;
+        case TopologyKind::BCube:
+            o["n"] = spec.n;
+            o["k"] = spec.k;
+            o["servers_per_pod"] = spec.servers_per_pod;
+            break;
     }
     if (spec.kind != TopologyKind::Flat) {
         o["tier_gbps"] = nlohmann::ordered_json::array();
@@ -314,7 +324,9 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
 
 }  // namespace
 
-Cluster readLayoutJson(const std::string& path) { return layoutFromDoc(JsonDoc::read(path), io::fileStem(path)); }
+Cluster readLayoutJson(const std::string& path) {
+    return layoutFromDoc(JsonDoc::read(path), io::fileStem(path));
+}
 
 Cluster parseLayoutJson(const std::string& text, const std::string& source) {
     return layoutFromDoc(JsonDoc::parse(text, source), source);
@@ -334,6 +346,8 @@ std::string layoutJsonText(const Cluster& cluster) {
     return out;
 }
 
-void writeLayoutJson(const Cluster& cluster, const std::string& path) { io::writeTextFile(path, layoutJsonText(cluster)); }
+void writeLayoutJson(const Cluster& cluster, const std::string& path) {
+    io::writeTextFile(path, layoutJsonText(cluster));
+}
 
 }  // namespace cl

@@ -26,7 +26,8 @@ int placementDigits(const CsvTable& t, const CsvRow& row, int col, int& nodes) {
 
 void readTimes(const CsvTable& t, const CsvRow& row, int step_col, int sync_col, PolluxRow& r) {
     r.step_time = t.nonNegative(row, step_col);
-    if (!(r.step_time > 0)) throw ParseError(t.file(), row.line, t.fieldName(step_col), "step time must be positive");
+    if (!(r.step_time > 0))
+        throw ParseError(t.file(), row.line, t.fieldName(step_col), "step time must be positive");
     r.sync_time = t.nonNegative(row, sync_col);
 }
 

@@ -92,7 +92,8 @@ InterferenceCoefficients readInterference(const JsonDoc& doc, const json& v, con
     doc.object(v, at);
     doc.rejectUnknownKeys(v, at, {"cpu_a", "cpu_b", "pcie_a"});
     InterferenceCoefficients c = defaultInterferenceCoefficients();
-    const std::pair<const char*, double*> fields[] = {{"cpu_a", &c.cpu_a}, {"cpu_b", &c.cpu_b}, {"pcie_a", &c.pcie_a}};
+    const std::pair<const char*, double*> fields[] = {
+        {"cpu_a", &c.cpu_a}, {"cpu_b", &c.cpu_b}, {"pcie_a", &c.pcie_a}};
     for (const auto& field : fields) {
         const json* x = doc.member(v, at, field.first);
         if (!x) continue;
@@ -123,8 +124,8 @@ std::string gpuCountText(const GpuCountProfile& p) {
     std::string stages;
     for (double t : p.stage_times) stages += (stages.empty() ? "" : ", ") + io::secondsToMsText(t);
     return "{\"gpus\": " + std::to_string(p.gpus) +
-           ", \"iteration_ms\": " + io::secondsToMsText(p.solo_iteration_time) + ", \"stages_ms\": [" + stages +
-           "], \"restart_s\": " + num(p.restart_overhead) + "}";
+           ", \"iteration_ms\": " + io::secondsToMsText(p.solo_iteration_time) + ", \"stages_ms\": [" +
+           stages + "], \"restart_s\": " + num(p.restart_overhead) + "}";
 }
 
 std::string modelText(const ModelProfile& m) {

@@ -129,7 +129,6 @@ void finishImport(Trace& trace, const std::string& path, const std::string& form
     trace.provenance.push_back(line + ")");
 }
 
-
 double msTextToSeconds(std::string_view text) {
     // "d.ddd[e±x]" -> "d.ddd e(x-3)": same digits, exponent three lower.
     const auto divided = [text] {
@@ -143,7 +142,8 @@ double msTextToSeconds(std::string_view text) {
     if (e != std::string_view::npos) {
         std::string_view exp_text = text.substr(e + 1);
         if (!exp_text.empty() && exp_text.front() == '+') exp_text.remove_prefix(1);
-        const auto [exp_end, exp_ec] = std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
+        const auto [exp_end, exp_ec] =
+            std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
         // An exponent beyond int (e.g. "1e-2147483649", which JSON allows and reads as 0) was
         // once read as 0, turning the value into 1 ms; one at INT_MIN overflowed below. Any
         // exponent this far out means 0 or infinity, which plain division gets right.

@@ -57,7 +57,6 @@ bool guardRow(const TraceReadOptions& opts, int& skipped, Fn&& fn) {
 // Name (file stem) and provenance line of an imported trace.
 void finishImport(Trace& trace, const std::string& path, const std::string& format, int skipped_rows);
 
-
 // Files state milliseconds, the model keeps seconds. Conversion works on the decimal text
 // (moving the decimal point) rather than dividing a parsed double by 1000: the result is
 // the exactly rounded value of text / 1000, and a writer can always produce a text that

@@ -32,10 +32,10 @@ void writeJobsCsv(const SimResult& r, const std::string& path) {
     o << "job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,"
          "preemptions,restarts\n";
     for (const auto& j : r.jobs)
-        o << j.index << ',' << csvText(j.id) << ',' << csvText(j.model) << ',' << j.gpus << ',' << num(j.iterations)
-          << ',' << num(j.submit) << ',' << num(j.first_start) << ',' << num(j.end) << ',' << num(j.jct) << ','
-          << num(j.queueing_delay) << ',' << num(j.pending_time) << ',' << j.preemptions << ',' << j.restarts
-          << '\n';
+        o << j.index << ',' << csvText(j.id) << ',' << csvText(j.model) << ',' << j.gpus << ','
+          << num(j.iterations) << ',' << num(j.submit) << ',' << num(j.first_start) << ',' << num(j.end)
+          << ',' << num(j.jct) << ',' << num(j.queueing_delay) << ',' << num(j.pending_time) << ','
+          << j.preemptions << ',' << j.restarts << '\n';
     f.commit();
 }
 
@@ -43,7 +43,8 @@ void writeSegmentsCsv(const SimResult& r, const std::string& path) {
     AtomicFile f(path);
     auto& o = f.stream();
     o << "gpu,t0,t1,job_index\n";
-    for (const auto& s : r.segments) o << s.gpu << ',' << num(s.t0) << ',' << num(s.t1) << ',' << s.job << '\n';
+    for (const auto& s : r.segments)
+        o << s.gpu << ',' << num(s.t0) << ',' << num(s.t1) << ',' << s.job << '\n';
     f.commit();
 }
 
@@ -54,20 +55,16 @@ void writeSeriesCsv(const SimResult& r, const std::string& path) {
          "gpu_compute_utilization,network_utilization\n";
     for (const auto& s : r.series)
         o << num(s.t) << ',' << s.queue_length << ',' << s.running_jobs << ',' << num(s.blocking_index) << ','
-          << num(s.gpu_utilization) << ',' << num(s.storage_utilization) << ',' << num(s.cpu_utilization) << ','
-          << num(s.gpu_compute_utilization) << ',' << num(s.network_utilization) << '\n';
+          << num(s.gpu_utilization) << ',' << num(s.storage_utilization) << ',' << num(s.cpu_utilization)
+          << ',' << num(s.gpu_compute_utilization) << ',' << num(s.network_utilization) << '\n';
     f.commit();
 }
 
 nlohmann::json summaryJson(const Summary& s) {
-    return {{"jobs", s.jobs},
-            {"completed", s.completed},
-            {"avg_jct", s.avg_jct},
-            {"median_jct", s.median_jct},
-            {"p95_jct", s.p95_jct},
-            {"p99_jct", s.p99_jct},
-            {"makespan", s.makespan},
-            {"avg_queueing_delay", s.avg_queueing_delay}};
+    return {{"jobs", s.jobs},         {"completed", s.completed},
+            {"avg_jct", s.avg_jct},   {"median_jct", s.median_jct},
+            {"p95_jct", s.p95_jct},   {"p99_jct", s.p99_jct},
+            {"makespan", s.makespan}, {"avg_queueing_delay", s.avg_queueing_delay}};
 }
 
 nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context) {

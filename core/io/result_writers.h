@@ -22,5 +22,4 @@ nlohmann::json summaryJson(const Summary& s);
 nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context);
 void writeJson(const nlohmann::json& j, const std::string& path);
 
-
 }  // namespace cl

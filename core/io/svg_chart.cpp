@@ -18,11 +18,11 @@ constexpr int kWidth = 960;
 constexpr int kPanelHeight = 260;
 constexpr int kLeft = 70, kRight = 170, kTop = 50, kGap = 60;
 
-
 // A step series, thinned to about four samples per horizontal pixel (cl::thinMinMax) so big runs
 // stay small and spikes stay visible.
-std::string polyline(const std::vector<TimeSample>& series, const std::function<double(const TimeSample&)>& value,
-                     double t_max, double y_max, int top) {
+std::string polyline(const std::vector<TimeSample>& series,
+                     const std::function<double(const TimeSample&)>& value, double t_max, double y_max,
+                     int top) {
     const int plot_w = kWidth - kLeft - kRight;
     std::vector<double> t, v;
     t.reserve(series.size());
@@ -62,15 +62,17 @@ std::string utilizationSvg(const std::vector<SimResult>& results, const std::str
     std::ostringstream o;
     o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << height
       << "' font-family='sans-serif' font-size='13'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    o << "<text x='" << kLeft << "' y='28' font-size='17' font-weight='bold'>" << svgEscape(title) << "</text>\n";
+    o << "<text x='" << kLeft << "' y='28' font-size='17' font-weight='bold'>" << svgEscape(title)
+      << "</text>\n";
     struct Panel {
         const char* label;
         double y_max;
         std::function<double(const TimeSample&)> value;
         const char* unit;
     };
-    Panel panels[2] = {{"GPU utilization", 100.0, [](const TimeSample& s) { return s.gpu_utilization * 100; }, "%"},
-                       {"Queue length", q_max, [](const TimeSample& s) { return double(s.queue_length); }, "jobs"}};
+    Panel panels[2] = {
+        {"GPU utilization", 100.0, [](const TimeSample& s) { return s.gpu_utilization * 100; }, "%"},
+        {"Queue length", q_max, [](const TimeSample& s) { return double(s.queue_length); }, "jobs"}};
     for (int p = 0; p < 2; ++p) {
         int top = kTop + p * (kPanelHeight + kGap);
         int plot_w = kWidth - kLeft - kRight;
@@ -92,22 +94,24 @@ std::string utilizationSvg(const std::vector<SimResult>& results, const std::str
               << "' text-anchor='middle' fill='#444'>" << tb << "</text>\n";
         }
         for (std::size_t r = 0; r < results.size(); ++r) {
-            o << "<polyline fill='none' stroke-width='1.5' stroke='" << kSvgSeriesColors[r % kSvgSeriesColorCount] << "' points='"
+            o << "<polyline fill='none' stroke-width='1.5' stroke='"
+              << kSvgSeriesColors[r % kSvgSeriesColorCount] << "' points='"
               << polyline(results[r].series, panels[p].value, t_max, panels[p].y_max, top) << "'/>\n";
         }
     }
     for (std::size_t r = 0; r < results.size(); ++r) {
         int y = kTop + 10 + static_cast<int>(r) * 22;
         int x = kWidth - kRight + 16;
-        o << "<line x1='" << x << "' x2='" << x + 22 << "' y1='" << y << "' y2='" << y << "' stroke-width='3' stroke='"
-          << kSvgSeriesColors[r % kSvgSeriesColorCount] << "'/><text x='" << x + 28 << "' y='" << y + 4 << "'>" << svgEscape(results[r].policy)
-          << "</text>\n";
+        o << "<line x1='" << x << "' x2='" << x + 22 << "' y1='" << y << "' y2='" << y
+          << "' stroke-width='3' stroke='" << kSvgSeriesColors[r % kSvgSeriesColorCount] << "'/><text x='"
+          << x + 28 << "' y='" << y + 4 << "'>" << svgEscape(results[r].policy) << "</text>\n";
     }
     o << "</svg>\n";
     return o.str();
 }
 
-void writeUtilizationSvg(const std::vector<SimResult>& results, const std::string& title, const std::string& path) {
+void writeUtilizationSvg(const std::vector<SimResult>& results, const std::string& title,
+                         const std::string& path) {
     AtomicFile f(path);
     f.stream() << utilizationSvg(results, title);
     f.commit();

@@ -9,6 +9,7 @@
 namespace cl {
 
 std::string utilizationSvg(const std::vector<SimResult>& results, const std::string& title);
-void writeUtilizationSvg(const std::vector<SimResult>& results, const std::string& title, const std::string& path);
+void writeUtilizationSvg(const std::vector<SimResult>& results, const std::string& title,
+                         const std::string& path);
 
 }  // namespace cl

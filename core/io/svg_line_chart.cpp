@@ -17,7 +17,6 @@ namespace {
 constexpr int kWidth = 820, kHeight = 520;
 constexpr int kLeft = 80, kRight = 190, kTop = 56, kBottom = 64;
 
-
 std::string number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", std::round(v * 1000.0) / 1000.0);
@@ -47,20 +46,21 @@ std::string lineChartSvg(const std::string& title, const std::string& x_label, c
     std::ostringstream o;
     o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << kHeight
       << "' font-family='sans-serif' font-size='13'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    o << "<text x='" << kLeft << "' y='30' font-size='17' font-weight='bold'>" << svgEscape(title) << "</text>\n";
+    o << "<text x='" << kLeft << "' y='30' font-size='17' font-weight='bold'>" << svgEscape(title)
+      << "</text>\n";
     o << "<rect x='" << kLeft << "' y='" << kTop << "' width='" << plot_w << "' height='" << plot_h
       << "' fill='none' stroke='#888'/>\n";
     for (double v = 0; v <= y_top + y_step / 2; v += y_step) {
         o << "<line x1='" << kLeft << "' x2='" << kLeft + plot_w << "' y1='" << py(v) << "' y2='" << py(v)
-          << "' stroke='#eee'/><text x='" << kLeft - 8 << "' y='" << py(v) + 4 << "' text-anchor='end' fill='#444'>"
-          << number(v) << "</text>\n";
+          << "' stroke='#eee'/><text x='" << kLeft - 8 << "' y='" << py(v) + 4
+          << "' text-anchor='end' fill='#444'>" << number(v) << "</text>\n";
     }
     const double x_step = niceStep(x_max - x_min, 4);
     for (double v = std::ceil(x_min / x_step) * x_step; v <= x_max + x_step / 1000; v += x_step)
         o << "<text x='" << px(v) << "' y='" << kTop + plot_h + 20 << "' text-anchor='middle' fill='#444'>"
           << number(v) << "</text>\n";
-    o << "<text x='" << kLeft + plot_w / 2 << "' y='" << kHeight - 18 << "' text-anchor='middle'>" << svgEscape(x_label)
-      << "</text>\n";
+    o << "<text x='" << kLeft + plot_w / 2 << "' y='" << kHeight - 18 << "' text-anchor='middle'>"
+      << svgEscape(x_label) << "</text>\n";
     o << "<text transform='translate(22," << kTop + plot_h / 2 << ") rotate(-90)' text-anchor='middle'>"
       << svgEscape(y_label) << "</text>\n";
     for (std::size_t i = 0; i < series.size(); ++i) {

@@ -12,11 +12,16 @@ inline constexpr std::size_t kSvgSeriesColorCount = std::size(kSvgSeriesColors);
 inline std::string svgEscape(const std::string& s) {
     std::string o;
     for (char c : s) {
-        if (c == '<') o += "&lt;";
-        else if (c == '>') o += "&gt;";
-        else if (c == '&') o += "&amp;";
-        else if (c == '\'') o += "&apos;";
-        else o += c;
+        if (c == '<')
+            o += "&lt;";
+        else if (c == '>')
+            o += "&gt;";
+        else if (c == '&')
+            o += "&amp;";
+        else if (c == '\'')
+            o += "&apos;";
+        else
+            o += c;
     }
     return o;
 }

@@ -77,8 +77,8 @@ void writeTraceCsv(const Trace& trace, const std::string& path) {
     std::string out = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n";
     for (const Job& j : trace.jobs) {
         out += csvCell(j.id) + ',' + formatNumber(j.submit_time) + ',' + std::to_string(j.gpus) + ',' +
-               csvCell(j.model) + ',' + formatNumber(j.iterations) + ',' + formatNumber(j.duration) +
-               ',' + std::to_string(j.batch_size) + ',' + csvCell(j.user) + ',' + csvCell(j.vc) + '\n';
+               csvCell(j.model) + ',' + formatNumber(j.iterations) + ',' + formatNumber(j.duration) + ',' +
+               std::to_string(j.batch_size) + ',' + csvCell(j.user) + ',' + csvCell(j.vc) + '\n';
     }
     io::writeTextFile(path, out);
 }

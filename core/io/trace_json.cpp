@@ -40,7 +40,8 @@ Job readJob(const JsonDoc& doc, const json& v, const JsonPath& at, const TraceRe
         j.batch_size = static_cast<int>(doc.integer(*x, at / "batch_size", 0, INT_MAX));
     if (const json* x = opt("user")) j.user = doc.string(*x, at / "user");
     if (const json* x = opt("vc")) j.vc = doc.string(*x, at / "vc");
-    if (const json* x = opt("iteration_time")) j.solo_iteration_time = doc.nonNegative(*x, at / "iteration_time");
+    if (const json* x = opt("iteration_time"))
+        j.solo_iteration_time = doc.nonNegative(*x, at / "iteration_time");
     if (const json* x = opt("stage_times")) {
         doc.array(*x, at / "stage_times");
         for (std::size_t k = 0; k < x->size(); ++k)
@@ -63,7 +64,8 @@ nlohmann::ordered_json jobJson(const Job& j) {
     if (j.batch_size != d.batch_size) o["batch_size"] = j.batch_size;
     if (j.user != d.user) o["user"] = j.user;
     if (j.vc != d.vc) o["vc"] = j.vc;
-    if (j.solo_iteration_time != d.solo_iteration_time) o["iteration_time"] = io::jsonNumber(j.solo_iteration_time);
+    if (j.solo_iteration_time != d.solo_iteration_time)
+        o["iteration_time"] = io::jsonNumber(j.solo_iteration_time);
     if (!j.stage_times.empty()) {
         auto& st = o["stage_times"] = nlohmann::ordered_json::array();
         for (double t : j.stage_times) st.push_back(io::jsonNumber(t));

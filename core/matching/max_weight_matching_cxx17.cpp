@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <lemon/smart_graph.h>
 #include <lemon/matching.h>
+#include <lemon/smart_graph.h>
 
 namespace cl {
 
@@ -18,9 +18,9 @@ namespace {
 
 void checkEdge(const WeightedEdge& e, std::size_t index, long long nodes) {
     if (e.u < 0 || e.v < 0 || e.u >= nodes || e.v >= nodes) {
-        throw std::invalid_argument("matching: edge " + std::to_string(index) + " (" + std::to_string(e.u) + ", " +
-                                    std::to_string(e.v) + ") has an endpoint outside [0, " + std::to_string(nodes) +
-                                    ")");
+        throw std::invalid_argument("matching: edge " + std::to_string(index) + " (" + std::to_string(e.u) +
+                                    ", " + std::to_string(e.v) + ") has an endpoint outside [0, " +
+                                    std::to_string(nodes) + ")");
     }
     if (e.u == e.v) {
         throw std::invalid_argument("matching: edge " + std::to_string(index) + " is a self loop on node " +
@@ -60,9 +60,10 @@ std::vector<int> maxWeightMatching(int nodes, const std::vector<WeightedEdge>& e
     // Callers usually list edges in this order already (the grouping does); skip the sort then.
     if (!std::is_sorted(kept.begin(), kept.end(), byEndpointsHeaviestFirst))
         std::sort(kept.begin(), kept.end(), byEndpointsHeaviestFirst);
-    kept.erase(std::unique(kept.begin(), kept.end(),
-                           [](const WeightedEdge& a, const WeightedEdge& b) { return a.u == b.u && a.v == b.v; }),
-               kept.end());
+    kept.erase(
+        std::unique(kept.begin(), kept.end(),
+                    [](const WeightedEdge& a, const WeightedEdge& b) { return a.u == b.u && a.v == b.v; }),
+        kept.end());
 
     using Graph = lemon::SmartGraph;
     Graph graph;
@@ -75,7 +76,8 @@ std::vector<int> maxWeightMatching(int nodes, const std::vector<WeightedEdge>& e
     std::vector<Graph::Edge> edge;
     edge.reserve(kept.size());
     for (const WeightedEdge& e : kept) {
-        edge.push_back(graph.addEdge(node[static_cast<std::size_t>(e.u)], node[static_cast<std::size_t>(e.v)]));
+        edge.push_back(
+            graph.addEdge(node[static_cast<std::size_t>(e.u)], node[static_cast<std::size_t>(e.v)]));
     }
     // Build the maps after the graph so they are allocated once, not grown edge by edge.
     Graph::EdgeMap<long long> weight(graph);
@@ -103,8 +105,10 @@ std::int64_t matchingWeight(const std::vector<int>& mate, const std::vector<Weig
     for (std::size_t v = 0; v < mate.size(); ++v) {
         const int m = mate[v];
         if (m == -1) continue;
-        if (m < 0 || m >= n || static_cast<std::size_t>(m) == v || mate[static_cast<std::size_t>(m)] != static_cast<int>(v)) {
-            throw std::invalid_argument("matchingWeight: mate is not a matching at node " + std::to_string(v));
+        if (m < 0 || m >= n || static_cast<std::size_t>(m) == v ||
+            mate[static_cast<std::size_t>(m)] != static_cast<int>(v)) {
+            throw std::invalid_argument("matchingWeight: mate is not a matching at node " +
+                                        std::to_string(v));
         }
     }
     // Best edge weight of each matched pair, keyed by the pair's lower node.
@@ -113,8 +117,8 @@ std::int64_t matchingWeight(const std::vector<int>& mate, const std::vector<Weig
     for (std::size_t i = 0; i < edges.size(); ++i) {
         const WeightedEdge& e = edges[i];
         if (e.u < 0 || e.v < 0 || e.u >= n || e.v >= n) {
-            throw std::invalid_argument("matchingWeight: edge " + std::to_string(i) + " has an endpoint outside [0, " +
-                                        std::to_string(n) + ")");
+            throw std::invalid_argument("matchingWeight: edge " + std::to_string(i) +
+                                        " has an endpoint outside [0, " + std::to_string(n) + ")");
         }
         if (mate[static_cast<std::size_t>(e.u)] == e.v && e.u != e.v) {
             std::int64_t& b = best[static_cast<std::size_t>(std::min(e.u, e.v))];
@@ -137,7 +141,8 @@ std::int64_t matchingWeight(const std::vector<int>& mate, const std::vector<Weig
 std::int64_t fixedPointWeight(double w) {
     const double scaled = w * 1e6;
     if (!std::isfinite(scaled) || std::fabs(scaled) > static_cast<double>(kMaxMatchingEdgeWeight)) {
-        throw std::invalid_argument("fixedPointWeight: weight " + std::to_string(w) + " is not finite or too large");
+        throw std::invalid_argument("fixedPointWeight: weight " + std::to_string(w) +
+                                    " is not finite or too large");
     }
     return static_cast<std::int64_t>(std::llround(scaled));
 }

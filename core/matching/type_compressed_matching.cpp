@@ -4,8 +4,8 @@
 #include <glpk.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <set>
@@ -29,18 +29,26 @@ struct ProblemDeleter {
 
 std::string glpkReturnCode(int rc) {
     switch (rc) {
-        case GLP_EBOUND: return "GLP_EBOUND (incorrect bounds)";
-        case GLP_EROOT: return "GLP_EROOT (no optimal LP basis)";
-        case GLP_ENOPFS: return "GLP_ENOPFS (no primal feasible solution)";
-        case GLP_ENODFS: return "GLP_ENODFS (no dual feasible solution)";
-        case GLP_EFAIL: return "GLP_EFAIL (solver failure)";
-        case GLP_EMIPGAP: return "GLP_EMIPGAP (MIP gap tolerance reached)";
-        case GLP_ETMLIM: return "GLP_ETMLIM (time limit exceeded)";
-        case GLP_ESTOP: return "GLP_ESTOP (terminated by application)";
-        default: return "return code " + std::to_string(rc);
+        case GLP_EBOUND:
+            return "GLP_EBOUND (incorrect bounds)";
+        case GLP_EROOT:
+            return "GLP_EROOT (no optimal LP basis)";
+        case GLP_ENOPFS:
+            return "GLP_ENOPFS (no primal feasible solution)";
+        case GLP_ENODFS:
+            return "GLP_ENODFS (no dual feasible solution)";
+        case GLP_EFAIL:
+            return "GLP_EFAIL (solver failure)";
+        case GLP_EMIPGAP:
+            return "GLP_EMIPGAP (MIP gap tolerance reached)";
+        case GLP_ETMLIM:
+            return "GLP_ETMLIM (time limit exceeded)";
+        case GLP_ESTOP:
+            return "GLP_ESTOP (terminated by application)";
+        default:
+            return "return code " + std::to_string(rc);
     }
 }
-
 
 // Maximum s-t flow on a small dense undirected network (Edmonds-Karp); returns the flow
 // value and marks in source_side the nodes reachable from s in the final residual network
@@ -51,7 +59,9 @@ double minCut(const std::vector<double>& capacity, int n, int s, int t, std::vec
     std::vector<int> parent(static_cast<std::size_t>(n));
     std::vector<int> queue;
     queue.reserve(static_cast<std::size_t>(n));
-    auto at = [n](int u, int v) { return static_cast<std::size_t>(u) * static_cast<std::size_t>(n) + static_cast<std::size_t>(v); };
+    auto at = [n](int u, int v) {
+        return static_cast<std::size_t>(u) * static_cast<std::size_t>(n) + static_cast<std::size_t>(v);
+    };
     double flow = 0.0;
     for (;;) {
         std::fill(parent.begin(), parent.end(), -1);
@@ -78,7 +88,8 @@ double minCut(const std::vector<double>& capacity, int n, int s, int t, std::vec
         flow += push;
     }
     source_side.assign(static_cast<std::size_t>(n), 0);
-    for (int v = 0; v < n; ++v) source_side[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(v)] >= 0 ? 1 : 0;
+    for (int v = 0; v < n; ++v)
+        source_side[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(v)] >= 0 ? 1 : 0;
     return flow;
 }
 
@@ -144,7 +155,8 @@ std::vector<std::vector<char>> gomoryHuCandidates(const std::vector<double>& cap
 }  // namespace
 
 TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
-                                          const std::function<std::int64_t(int, int)>& weight, int time_limit_ms) {
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          int time_limit_ms) {
     if (!weight) {
         throw std::invalid_argument("typeCompressedMatching: empty weight function");
     }
@@ -156,7 +168,8 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     long long total_nodes = 0;
     for (int a = 0; a < types; ++a) {
         if (count_per_type[static_cast<std::size_t>(a)] < 0) {
-            throw std::invalid_argument("typeCompressedMatching: negative count for type " + std::to_string(a));
+            throw std::invalid_argument("typeCompressedMatching: negative count for type " +
+                                        std::to_string(a));
         }
         total_nodes += count_per_type[static_cast<std::size_t>(a)];
     }
@@ -198,7 +211,8 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     glp_add_rows(lp.get(), types);
     for (int a = 0; a < types; ++a) {
         // Row a: nodes of type a used by the matching <= count_a.
-        glp_set_row_bnds(lp.get(), a + 1, GLP_UP, 0.0, static_cast<double>(count_per_type[static_cast<std::size_t>(a)]));
+        glp_set_row_bnds(lp.get(), a + 1, GLP_UP, 0.0,
+                         static_cast<double>(count_per_type[static_cast<std::size_t>(a)]));
     }
     const int ncols = static_cast<int>(columns.size());
     glp_add_cols(lp.get(), ncols);
@@ -232,10 +246,11 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     using Clock = std::chrono::steady_clock;
     const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(time_limit_ms);
     auto remainingMs = [&]() -> int {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0) {
-            throw std::runtime_error("typeCompressedMatching: time limit of " + std::to_string(time_limit_ms) +
-                                     " ms exceeded");
+            throw std::runtime_error("typeCompressedMatching: time limit of " +
+                                     std::to_string(time_limit_ms) + " ms exceeded");
         }
         return static_cast<int>(left);
     };
@@ -275,15 +290,18 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     double last_objective = std::numeric_limits<double>::infinity();
     for (int round = 0;; ++round) {
         lp_parm.tm_lim = remainingMs();
-        lp_parm.meth = round == 0 ? GLP_PRIMAL : GLP_DUALP;  // after adding rows the basis stays dual feasible
+        lp_parm.meth =
+            round == 0 ? GLP_PRIMAL : GLP_DUALP;  // after adding rows the basis stays dual feasible
         const int lp_rc = glp_simplex(lp.get(), &lp_parm);
         if (lp_rc != 0 || glp_get_status(lp.get()) != GLP_OPT) {
-            throw std::runtime_error("typeCompressedMatching: LP relaxation failed: " + glpkReturnCode(lp_rc));
+            throw std::runtime_error("typeCompressedMatching: LP relaxation failed: " +
+                                     glpkReturnCode(lp_rc));
         }
         bool integral = true;
         for (int j = 0; j < ncols; ++j) {
             x[static_cast<std::size_t>(j)] = glp_get_col_prim(lp.get(), j + 1);
-            integral = integral && std::fabs(x[static_cast<std::size_t>(j)] - std::round(x[static_cast<std::size_t>(j)])) < 1e-7;
+            integral = integral && std::fabs(x[static_cast<std::size_t>(j)] -
+                                             std::round(x[static_cast<std::size_t>(j)])) < 1e-7;
         }
         if (integral) break;
         // Stop cutting once the bound stalls. With many ties (small integer weights) the LP
@@ -340,7 +358,8 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
                     x_inside += x[static_cast<std::size_t>(j)];
                 }
             }
-            if (static_cast<double>(count_s) - 2.0 * x_inside >= 1.0 - 1e-4) continue;  // not (clearly) violated
+            if (static_cast<double>(count_s) - 2.0 * x_inside >= 1.0 - 1e-4)
+                continue;  // not (clearly) violated
             if (!cuts_added.insert(members).second) continue;
             const int row = glp_add_rows(lp.get(), 1);
             glp_set_row_bnds(lp.get(), row, GLP_UP, 0.0, static_cast<double>((count_s - 1) / 2));
@@ -424,13 +443,13 @@ std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatc
     std::vector<long long> needed(types, 0);
     for (const auto& [a, b, count] : result.pairs) {
         if (count < 0) {
-            throw std::invalid_argument("expandToMates: negative count for pair (" + std::to_string(a) + ", " +
-                                        std::to_string(b) + ")");
+            throw std::invalid_argument("expandToMates: negative count for pair (" + std::to_string(a) +
+                                        ", " + std::to_string(b) + ")");
         }
         for (int t : {a, b}) {
             if (t < 0 || static_cast<std::size_t>(t) >= types) {
-                throw std::invalid_argument("expandToMates: the matching needs nodes of type " + std::to_string(t) +
-                                            " and there are none");
+                throw std::invalid_argument("expandToMates: the matching needs nodes of type " +
+                                            std::to_string(t) + " and there are none");
             }
         }
         quotaOf(static_cast<std::size_t>(a), static_cast<std::size_t>(b)) += count;
@@ -440,8 +459,8 @@ std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatc
     }
     for (std::size_t t = 0; t < types; ++t) {
         if (needed[t] > static_cast<long long>(nodes_of_type[t].size())) {
-            throw std::invalid_argument("expandToMates: the matching needs more nodes of type " + std::to_string(t) +
-                                        " than there are");
+            throw std::invalid_argument("expandToMates: the matching needs more nodes of type " +
+                                        std::to_string(t) + " than there are");
         }
     }
 

@@ -17,14 +17,17 @@ namespace {
 
 // ---- building the rows ----------------------------------------------------------------
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) {
+    return "'" + s + "'";
+}
 
 // Checks the groups and returns the index of the baseline group (the first one with the
 // baseline's label, so a duplicated label cannot make the choice ambiguous).
 std::size_t baselineIndex(const std::vector<ComparisonGroup>& groups, const std::string& baseline) {
     if (groups.empty()) throw std::invalid_argument("compareGroups: no groups to compare");
     for (const auto& g : groups) {
-        if (g.runs.empty()) throw std::invalid_argument("compareGroups: group " + quoted(g.label) + " has no runs");
+        if (g.runs.empty())
+            throw std::invalid_argument("compareGroups: group " + quoted(g.label) + " has no runs");
         if (g.seeds.size() != g.runs.size())
             throw std::invalid_argument("compareGroups: group " + quoted(g.label) + " has " +
                                         std::to_string(g.seeds.size()) + " seeds but " +
@@ -35,8 +38,8 @@ std::size_t baselineIndex(const std::vector<ComparisonGroup>& groups, const std:
         if (groups[i].label == baseline) return i;
     std::string names;
     for (const auto& g : groups) names += (names.empty() ? "" : ", ") + quoted(g.label);
-    throw std::invalid_argument("compareGroups: baseline " + quoted(baseline) + " names no group (groups: " + names +
-                                ")");
+    throw std::invalid_argument("compareGroups: baseline " + quoted(baseline) +
+                                " names no group (groups: " + names + ")");
 }
 
 Estimate estimateOf(const std::vector<SimResult>& runs, double Summary::*field) {
@@ -59,7 +62,8 @@ struct Mean {
 
 // One value per run that had a completed job in the category: runs without one carry no
 // information about it, and counting them as 0 would drag the mean down.
-Estimate categoryEstimate(const std::vector<SimResult>& runs, const std::function<bool(const JobRecord&)>& in) {
+Estimate categoryEstimate(const std::vector<SimResult>& runs,
+                          const std::function<bool(const JobRecord&)>& in) {
     std::vector<double> per_run;
     for (const auto& r : runs) {
         Mean m;
@@ -102,7 +106,9 @@ ComparisonRow buildRow(const ComparisonGroup& g) {
 
 // A row whose mean is not positive completed nothing worth comparing; 0 marks that instead
 // of an infinite or negative speedup (the convention of formatSummaryTable).
-double speedup(double base, double value) { return value > 0 ? base / value : 0.0; }
+double speedup(double base, double value) {
+    return value > 0 ? base / value : 0.0;
+}
 
 // ---- text -------------------------------------------------------------------------------
 
@@ -121,11 +127,13 @@ std::string ratioText(double r) {
 }
 
 std::string mainTable(const Comparison& c) {
-    Table t = {{"group", "runs", "done", "avg JCT", "makespan", "p99 JCT", "avg JCT x", "makespan x", "p99 x"}};
+    Table t = {
+        {"group", "runs", "done", "avg JCT", "makespan", "p99 JCT", "avg JCT x", "makespan x", "p99 x"}};
     for (const auto& r : c.rows)
-        t.push_back({r.label, std::to_string(r.runs), std::to_string(r.completed) + "/" + std::to_string(r.jobs),
-                     estimateText(r.avg_jct), estimateText(r.makespan), estimateText(r.p99_jct),
-                     ratioText(r.avg_jct_speedup), ratioText(r.makespan_speedup), ratioText(r.p99_jct_speedup)});
+        t.push_back({r.label, std::to_string(r.runs),
+                     std::to_string(r.completed) + "/" + std::to_string(r.jobs), estimateText(r.avg_jct),
+                     estimateText(r.makespan), estimateText(r.p99_jct), ratioText(r.avg_jct_speedup),
+                     ratioText(r.makespan_speedup), ratioText(r.p99_jct_speedup)});
     return renderTextTable(t);
 }
 
@@ -176,40 +184,46 @@ std::string csvField(const std::string& s) {
 
 void csvLine(std::string& out, const ComparisonRow& r, const std::string& metric, const Estimate& e,
              const double* speedup_value = nullptr) {
-    out += csvField(r.label) + ',' + csvField(metric) + ',' + formatNumberPlain(e.mean) + ',' + formatNumberPlain(e.ci95) + ',' +
-           std::to_string(e.n) + ',' + (speedup_value ? formatNumberPlain(*speedup_value) : std::string()) + '\n';
+    out += csvField(r.label) + ',' + csvField(metric) + ',' + formatNumberPlain(e.mean) + ',' +
+           formatNumberPlain(e.ci95) + ',' + std::to_string(e.n) + ',' +
+           (speedup_value ? formatNumberPlain(*speedup_value) : std::string()) + '\n';
 }
 
 // ---- JSON ---------------------------------------------------------------------------------
 
-nlohmann::json estimateJson(const Estimate& e) { return {{"mean", e.mean}, {"ci95", e.ci95}, {"n", e.n}}; }
+nlohmann::json estimateJson(const Estimate& e) {
+    return {{"mean", e.mean}, {"ci95", e.ci95}, {"n", e.n}};
+}
 
 nlohmann::json rowJson(const ComparisonRow& r) {
     nlohmann::json models = nlohmann::json::object();
     for (const auto& [m, e] : r.avg_jct_by_model) models[m] = estimateJson(e);
-    return {{"label", r.label},
-            {"runs", r.runs},
-            {"jobs", r.jobs},
-            {"completed", r.completed},
-            {"avg_jct", estimateJson(r.avg_jct)},
-            {"makespan", estimateJson(r.makespan)},
-            {"p99_jct", estimateJson(r.p99_jct)},
-            {"median_jct", estimateJson(r.median_jct)},
-            {"avg_queueing_delay", estimateJson(r.avg_queueing_delay)},
-            {"speedup",
-             {{"avg_jct", r.avg_jct_speedup}, {"makespan", r.makespan_speedup}, {"p99_jct", r.p99_jct_speedup}}},
-            {"by_model", models},
-            {"small", estimateJson(r.avg_jct_small)},
-            {"large", estimateJson(r.avg_jct_large)}};
+    return {
+        {"label", r.label},
+        {"runs", r.runs},
+        {"jobs", r.jobs},
+        {"completed", r.completed},
+        {"avg_jct", estimateJson(r.avg_jct)},
+        {"makespan", estimateJson(r.makespan)},
+        {"p99_jct", estimateJson(r.p99_jct)},
+        {"median_jct", estimateJson(r.median_jct)},
+        {"avg_queueing_delay", estimateJson(r.avg_queueing_delay)},
+        {"speedup",
+         {{"avg_jct", r.avg_jct_speedup}, {"makespan", r.makespan_speedup}, {"p99_jct", r.p99_jct_speedup}}},
+        {"by_model", models},
+        {"small", estimateJson(r.avg_jct_small)},
+        {"large", estimateJson(r.avg_jct_large)}};
 }
 
 }  // namespace
 
 double studentT95(int df) {
-    if (df < 1) throw std::invalid_argument("studentT95: degrees of freedom must be >= 1, got " + std::to_string(df));
-    static constexpr std::array<double, 30> kSmall = {
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120,  2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df < 1)
+        throw std::invalid_argument("studentT95: degrees of freedom must be >= 1, got " + std::to_string(df));
+    static constexpr std::array<double, 30> kSmall = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                                      2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                                      2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                                      2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
     if (df <= 30) return kSmall[static_cast<std::size_t>(df - 1)];
     // Between tabulated points the smaller df's (larger) quantile keeps the interval conservative.
     if (df < 40) return kSmall.back();

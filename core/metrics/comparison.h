@@ -8,11 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/model/sim_result.h"
 #include "core/metrics/job_size.h"
+#include "core/model/sim_result.h"
 
 namespace cl {
-
 
 // One column of the comparison: the runs of one scenario, or of scenarios that differ only
 // by their seed (then the figures are means with a 95% confidence interval).
@@ -33,8 +32,8 @@ struct Estimate {
 struct ComparisonRow {
     std::string label;
     int runs = 0;
-    int jobs = 0;        // per run (first run)
-    int completed = 0;   // per run (first run)
+    int jobs = 0;       // per run (first run)
+    int completed = 0;  // per run (first run)
     Estimate avg_jct, makespan, p99_jct, median_jct, avg_queueing_delay;
     // baseline mean / this mean (higher is better); 1 for the baseline itself; 0 when this
     // row's mean is not positive (nothing completed), rather than an infinite ratio.
@@ -46,7 +45,7 @@ struct ComparisonRow {
 };
 
 struct Comparison {
-    std::string baseline;  // label of the baseline group
+    std::string baseline;             // label of the baseline group
     std::vector<ComparisonRow> rows;  // in the order of the groups given
 };
 

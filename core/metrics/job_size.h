@@ -9,6 +9,8 @@ inline constexpr int kLargeJobAboveGpus = 8;
 // The SJF-BSBF paper's Tables III-IV: large = more than 4 GPUs.
 inline constexpr int kSjfBsbfLargeJobAboveGpus = 4;
 
-inline bool isLargeJob(int gpus, int large_above_gpus = kLargeJobAboveGpus) { return gpus > large_above_gpus; }
+inline bool isLargeJob(int gpus, int large_above_gpus = kLargeJobAboveGpus) {
+    return gpus > large_above_gpus;
+}
 
 }  // namespace cl

@@ -8,7 +8,7 @@ namespace cl {
 
 struct SizeClassStats {
     int jobs = 0;
-    double avg_jct = 0.0;       // seconds
+    double avg_jct = 0.0;  // seconds
     // Seconds spent waiting: before the first start and, for preemptive policies, after every
     // preemption (the paper attributes Tiresias' queueing to its migrations).
     double avg_queueing = 0.0;

@@ -9,10 +9,14 @@ namespace cl {
 std::string humanDuration(double s) {
     char buf[32];
     double a = std::fabs(s);
-    if (a < 60) std::snprintf(buf, sizeof buf, "%.0f s", s);
-    else if (a < 3600) std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
-    else if (a < 86400 * 2) std::snprintf(buf, sizeof buf, "%.2f h", s / 3600);
-    else std::snprintf(buf, sizeof buf, "%.2f d", s / 86400);
+    if (a < 60)
+        std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else if (a < 3600)
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else if (a < 86400 * 2)
+        std::snprintf(buf, sizeof buf, "%.2f h", s / 3600);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f d", s / 86400);
     return buf;
 }
 
@@ -21,7 +25,8 @@ std::string formatSummaryTable(const std::vector<SimResult>& results, const std:
     for (const auto& r : results)
         if (r.policy == baseline) base = &r;
     std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> head = {"policy", "done", "avg JCT", "median", "p95", "p99", "makespan", "avg queue"};
+    std::vector<std::string> head = {"policy", "done", "avg JCT",  "median",
+                                     "p95",    "p99",  "makespan", "avg queue"};
     if (base) {  // the Muri paper's Fig. 9/10 style: baseline value / policy value
         head.push_back("avg JCT x");
         head.push_back("makespan x");

@@ -22,12 +22,12 @@ constexpr double kCudaContextMb = 500.0;
 
 struct ModelFacts {
     const char* name;
-    double parameters;      // trainable parameters
-    int optimizer_copies;   // optimizer state per parameter: 1 for SGD with momentum, 2 for Adam(W)
+    double parameters;           // trainable parameters
+    int optimizer_copies;        // optimizer state per parameter: 1 for SGD with momentum, 2 for Adam(W)
     int max_measured_local_bsz;  // the largest local_bsz in Pollux's placements.csv of the model
-    int default_batch;      // Pollux's initial batch size (Table 1 of the Pollux paper)
-    int epochs;             // Pollux's max_epochs (its simulator's applications)
-    double dataset_size;    // training samples of one epoch
+    int default_batch;           // Pollux's initial batch size (Table 1 of the Pollux paper)
+    int epochs;                  // Pollux's max_epochs (its simulator's applications)
+    double dataset_size;         // training samples of one epoch
     // Our estimate of the activation memory one training sample keeps, MB, for models whose
     // largest measured batch was evidently not memory-bound (0 = none: the fill rule stands).
     double activation_mb_estimate = 0.0;
@@ -75,7 +75,8 @@ PolluxModelConstants constantsOf(const ModelFacts& f) {
     // Weights + gradients + optimizer state, fp32, plus the CUDA context.
     c.memory_base_mb = f.parameters * 4.0 * (2 + f.optimizer_copies) / kMiB + kCudaContextMb;
     c.memory_per_sample_mb = (kT4MemoryMb - c.memory_base_mb) / f.max_measured_local_bsz;
-    if (f.activation_mb_estimate > 0) c.memory_per_sample_mb = std::min(c.memory_per_sample_mb, f.activation_mb_estimate);
+    if (f.activation_mb_estimate > 0)
+        c.memory_per_sample_mb = std::min(c.memory_per_sample_mb, f.activation_mb_estimate);
     c.default_batch = f.default_batch;
     c.train_samples = static_cast<double>(f.epochs) * f.dataset_size;
     return c;
@@ -220,8 +221,8 @@ FitError fitErrorOf(const AccumulationProfile& p, const std::vector<PolluxRow>& 
     return e;
 }
 
-AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows, const PolluxModelConstants& constants,
-                                       const std::string& source) {
+AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows,
+                                       const PolluxModelConstants& constants, const std::string& source) {
     AccumulationFit fit;
     fit.model = constants.name;
     fit.source = source;
@@ -244,7 +245,8 @@ AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows, const
         (r.nodes <= 1 ? intra_y : inter_y).push_back(r.sync_time);
     }
     if (bsz.empty())
-        throw std::invalid_argument(source + ": no single-GPU measurement (placement 1) to fit the compute time from");
+        throw std::invalid_argument(source +
+                                    ": no single-GPU measurement (placement 1) to fit the compute time from");
     // Negative intercepts or slopes are clamped to 0 (fitLinear's non_negative): a negative
     // compute or all-reduce time at small batches or gradients has no physical meaning.
     fit.compute = fitLinear(bsz, step, true);

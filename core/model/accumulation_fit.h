@@ -55,7 +55,7 @@ struct PolluxModelConstants {
     double memory_base_mb = 0.0;        // m0
     double memory_per_sample_mb = 0.0;  // m1
     int default_batch = 1;
-    double train_samples = 0.0;         // epochs x dataset size
+    double train_samples = 0.0;  // epochs x dataset size
 };
 
 // The six Pollux models: bert, cifar10, deepspeech2, imagenet, ncf, yolov3.
@@ -80,8 +80,8 @@ struct AccumulationFit {
 
 // Fits the rows (seconds) with the model's constants. Throws std::invalid_argument when there
 // is no single-GPU row to fit the compute time from.
-AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows, const PolluxModelConstants& constants,
-                                       const std::string& source);
+AccumulationFit fitAccumulationProfile(const std::vector<PolluxRow>& rows,
+                                       const PolluxModelConstants& constants, const std::string& source);
 
 // Eq. 7's predicted step time of one measurement (one accumulation step, b = local_bsz).
 double predictedStepTime(const AccumulationProfile& p, const PolluxRow& row);

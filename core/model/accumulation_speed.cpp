@@ -16,7 +16,8 @@ double number(const nlohmann::json& obj, const char* key, const std::string& whe
         return min_value;
     }
     if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < min_value)
-        throw std::invalid_argument(where + ": field '" + key + "' must be a number >= " + std::to_string(min_value));
+        throw std::invalid_argument(where + ": field '" + key +
+                                    "' must be a number >= " + std::to_string(min_value));
     return it->get<double>();
 }
 
@@ -59,11 +60,13 @@ std::optional<AccumulationProfile> accumulationProfileOf(const ModelProfile& mod
         throw std::invalid_argument(where + ".compute_ms: alpha and beta cannot both be 0");
     if (p.delta > 100) throw std::invalid_argument(where + ": field 'overlap_delta' must be at most 100");
     p.train_samples = number(s, "train_samples", where, 0, false);
-    if (s.contains("reference_gpu_memory_mb")) p.reference_gpu_memory_mb = number(s, "reference_gpu_memory_mb", where, 1);
+    if (s.contains("reference_gpu_memory_mb"))
+        p.reference_gpu_memory_mb = number(s, "reference_gpu_memory_mb", where, 1);
     if (s.contains("reference_gpus_per_server"))
         p.reference_gpus_per_server = static_cast<int>(number(s, "reference_gpus_per_server", where, 1));
     if (auto xi = s.find("interference"); xi != s.end()) {
-        if (!xi->is_object()) throw std::invalid_argument(where + ".interference must be an object model -> ratio");
+        if (!xi->is_object())
+            throw std::invalid_argument(where + ".interference must be an object model -> ratio");
         for (const auto& [other, value] : xi->items()) {
             if (!value.is_number() || !(value.get<double>() >= 1.0) || !std::isfinite(value.get<double>()))
                 throw std::invalid_argument(where + ".interference['" + other + "'] must be a number >= 1");
@@ -73,7 +76,9 @@ std::optional<AccumulationProfile> accumulationProfileOf(const ModelProfile& mod
     return p;
 }
 
-double computeTime(const AccumulationProfile& p, double sub_batch) { return p.alpha_comp + p.beta_comp * sub_batch; }
+double computeTime(const AccumulationProfile& p, double sub_batch) {
+    return p.alpha_comp + p.beta_comp * sub_batch;
+}
 
 double allReduceTime(const AccumulationProfile& p, int gpus, int servers) {
     if (gpus <= 1) return 0.0;
@@ -88,14 +93,16 @@ int localBatch(int batch, int gpus) {
 }
 
 int jobBatch(const AccumulationProfile& p, int trace_batch, int gpus) {
-    const long long batch = trace_batch > 0 ? trace_batch : static_cast<long long>(p.default_batch) * std::max(gpus, 1);
+    const long long batch =
+        trace_batch > 0 ? trace_batch : static_cast<long long>(p.default_batch) * std::max(gpus, 1);
     if (batch > kMaxBatch)
-        throw std::invalid_argument("batch size " + std::to_string(batch) + " is above the largest supported, " +
-                                    std::to_string(kMaxBatch));
+        throw std::invalid_argument("batch size " + std::to_string(batch) +
+                                    " is above the largest supported, " + std::to_string(kMaxBatch));
     return static_cast<int>(batch);
 }
 
-double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int servers, int batch, int sub_batch) {
+double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int servers, int batch,
+                                int sub_batch) {
     const int local = localBatch(batch, gpus);
     const int b = std::clamp(sub_batch, 1, local);
     const int steps = static_cast<int>((static_cast<long long>(local) + b - 1) / b);

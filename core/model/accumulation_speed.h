@@ -30,7 +30,7 @@ struct AccumulationProfile {
     // GPU memory of one worker at sub-batch b: m0 + m1 b MB.
     double memory_base_mb = 0.0;
     double memory_per_sample_mb = 0.0;
-    int default_batch = 0;      // batch of a one-GPU job; a job stating none trains this x its GPUs
+    int default_batch = 0;  // batch of a one-GPU job; a job stating none trains this x its GPUs
     // The machine the solo iteration time of a job refers to (a job's length and SJF key):
     // SJF-BSBF's servers, 4 x RTX 2080 Ti with 11 GB (section VI-A).
     double reference_gpu_memory_mb = 11 * 1024.0;
@@ -48,7 +48,8 @@ double computeTime(const AccumulationProfile& p, double sub_batch);
 double allReduceTime(const AccumulationProfile& p, int gpus, int servers);
 // Eq. 7 for a job of `gpus` GPUs on `servers` servers, global batch `batch`, sub-batch
 // `sub_batch` per GPU (accumulation steps = local batch / sub_batch, rounded up).
-double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int servers, int batch, int sub_batch);
+double accumulatedIterationTime(const AccumulationProfile& p, int gpus, int servers, int batch,
+                                int sub_batch);
 double workerMemoryMb(const AccumulationProfile& p, int sub_batch);
 // The local batch of one GPU: ceil(batch / gpus), at least 1.
 int localBatch(int batch, int gpus);

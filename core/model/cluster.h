@@ -11,7 +11,7 @@ namespace cl {
 
 struct Server {
     std::string name;
-    std::string rack;          // optional grouping; empty when the layout has no racks
+    std::string rack;  // optional grouping; empty when the layout has no racks
     std::string gpu_type = "V100";
     int gpus = 8;
     int cpu_cores = 24;

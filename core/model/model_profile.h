@@ -22,9 +22,9 @@ struct ModelProfile {
     std::string name;
     int batch_size = 0;
     double gpu_memory_mb = 0.0;
-    std::vector<GpuCountProfile> by_gpus;           // sorted by gpus
+    std::vector<GpuCountProfile> by_gpus;             // sorted by gpus
     std::map<std::string, double> speed_by_gpu_type;  // relative to the reference GPU (1.0)
-    nlohmann::json extra;                            // optional sections for later schedulers
+    nlohmann::json extra;                             // optional sections for later schedulers
 
     // Exact GPU count if profiled, else the nearest profiled count (ties to the larger one).
     const GpuCountProfile* at(int gpus) const;

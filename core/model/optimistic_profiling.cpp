@@ -191,8 +191,9 @@ ProfileSet withOptimisticProfiles(const ProfileSet& profiles, double threshold) 
         model.extra["synergy"] = section;
     }
     out.name = profiles.name + "-optimistic";
-    out.source = profiles.source + " Matrices estimated by optimistic profiling (CPU bisection at full memory, "
-                                   "analytic cache model for the memory columns).";
+    out.source = profiles.source +
+                 " Matrices estimated by optimistic profiling (CPU bisection at full memory, "
+                 "analytic cache model for the memory columns).";
     return out;
 }
 

@@ -64,7 +64,8 @@ std::vector<SensitivityMatrix::Point> SensitivityMatrix::paretoPoints() const {
     return out;
 }
 
-SensitivityMatrix SensitivityMatrix::flat(std::vector<double> cpu_levels, std::vector<double> memory_levels_gb) {
+SensitivityMatrix SensitivityMatrix::flat(std::vector<double> cpu_levels,
+                                          std::vector<double> memory_levels_gb) {
     SensitivityMatrix m;
     m.cpu_levels = std::move(cpu_levels);
     m.memory_levels_gb = std::move(memory_levels_gb);
@@ -99,7 +100,8 @@ std::optional<SensitivityMatrix> sensitivityOf(const ModelProfile& profile) {
         const auto& row = (*rows)[r];
         if (!row.is_array() || row.size() != m.memory_levels_gb.size())
             throw std::invalid_argument(where + ".throughput[" + std::to_string(r) + "]: expected " +
-                                        std::to_string(m.memory_levels_gb.size()) + " values, one per memory level");
+                                        std::to_string(m.memory_levels_gb.size()) +
+                                        " values, one per memory level");
         for (const auto& v : row) {
             if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
                 throw std::invalid_argument(where + ".throughput[" + std::to_string(r) +
@@ -117,7 +119,9 @@ nlohmann::json sensitivityJson(const SensitivityMatrix& matrix) {
         for (std::size_t m = 0; m < matrix.memoryCount(); ++m) row.push_back(matrix.at(c, m));
         rows.push_back(row);
     }
-    return {{"cpu_per_gpu", matrix.cpu_levels}, {"memory_gb_per_gpu", matrix.memory_levels_gb}, {"throughput", rows}};
+    return {{"cpu_per_gpu", matrix.cpu_levels},
+            {"memory_gb_per_gpu", matrix.memory_levels_gb},
+            {"throughput", rows}};
 }
 
 }  // namespace cl

@@ -26,7 +26,9 @@ struct SensitivityMatrix {
 
     std::size_t cpuCount() const { return cpu_levels.size(); }
     std::size_t memoryCount() const { return memory_levels_gb.size(); }
-    double at(std::size_t cpu, std::size_t memory) const { return throughput[cpu * memory_levels_gb.size() + memory]; }
+    double at(std::size_t cpu, std::size_t memory) const {
+        return throughput[cpu * memory_levels_gb.size() + memory];
+    }
 
     // Throughput at any per-GPU allocation: the profiled point at the largest levels that the
     // allocation reaches (cores and memory between two levels buy nothing until the next one;

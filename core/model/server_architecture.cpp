@@ -37,8 +37,7 @@ std::vector<ServerArchitecture::GpuSlot> ServerArchitecture::gpuSlots() const {
 std::vector<int> ServerArchitecture::groupSockets() const {
     std::vector<int> out;
     for (std::size_t s = 0; s < sockets.size(); ++s)
-        for (std::size_t g = 0; g < sockets[s].gpu_groups.size(); ++g)
-            out.push_back(static_cast<int>(s));
+        for (std::size_t g = 0; g < sockets[s].gpu_groups.size(); ++g) out.push_back(static_cast<int>(s));
     return out;
 }
 

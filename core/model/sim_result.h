@@ -7,7 +7,7 @@
 namespace cl {
 
 struct JobRecord {
-    int index = 0;            // position in the trace
+    int index = 0;  // position in the trace
     std::string id;
     std::string model;
     int gpus = 0;
@@ -18,24 +18,24 @@ struct JobRecord {
     double end = std::numeric_limits<double>::quiet_NaN();
     double jct = std::numeric_limits<double>::quiet_NaN();
     double queueing_delay = std::numeric_limits<double>::quiet_NaN();  // first start - submit
-    double pending_time = 0.0;   // all time spent waiting (initial + after preemptions)
-    double running_time = 0.0;   // wall time holding GPUs (incl. restart overhead)
+    double pending_time = 0.0;  // all time spent waiting (initial + after preemptions)
+    double running_time = 0.0;  // wall time holding GPUs (incl. restart overhead)
     int preemptions = 0;
-    int restarts = 0;            // every start, resume and move, even at zero overhead
+    int restarts = 0;  // every start, resume and move, even at zero overhead
     bool completed = false;
 };
 
 struct GpuSegment {
-    int gpu = 0;      // global GPU index (Cluster::gpuOffsets)
+    int gpu = 0;  // global GPU index (Cluster::gpuOffsets)
     double t0 = 0.0;
     double t1 = 0.0;
-    int job = 0;      // JobRecord::index
+    int job = 0;  // JobRecord::index
 };
 
 // A job's CPU and memory allocation from t on (Synergy mechanisms re-allocate every round;
 // recorded when it starts and whenever it changes while the job runs).
 struct AllocationChange {
-    int job = 0;        // JobRecord::index
+    int job = 0;  // JobRecord::index
     double t = 0.0;
     double cpus = 0.0;       // cores, all its servers together
     double memory_gb = 0.0;  // GB of DRAM, all its servers together
@@ -45,19 +45,19 @@ struct AllocationChange {
 // A job's gradient-accumulation setting from t on (SJF-BSBF mechanisms): recorded when it
 // starts and whenever its sub-batch or interference ratio changes while it runs.
 struct BatchChange {
-    int job = 0;              // JobRecord::index
+    int job = 0;  // JobRecord::index
     double t = 0.0;
-    int sub_batch = 0;        // samples per GPU per forward/backward pass
+    int sub_batch = 0;  // samples per GPU per forward/backward pass
     int accumulation_steps = 1;
     double interference = 1.0;  // slowdown from sharing its GPUs (1 = alone)
 };
 
 struct TimeSample {
     double t = 0.0;
-    int queue_length = 0;       // pending jobs
+    int queue_length = 0;  // pending jobs
     int running_jobs = 0;
-    double blocking_index = 0;  // mean over pending jobs of pending time / remaining time
-    double gpu_utilization = 0; // busy GPUs / all GPUs
+    double blocking_index = 0;   // mean over pending jobs of pending time / remaining time
+    double gpu_utilization = 0;  // busy GPUs / all GPUs
     // How busy each resource of the cluster is, as a fraction of all GPUs' worth of it: every
     // running job contributes, per GPU it holds, the share of its iteration that its stage on
     // that resource takes (stage time / the iteration time it achieves, alone or interleaved).
@@ -82,7 +82,7 @@ struct Summary {
     double median_jct = 0;
     double p95_jct = 0;
     double p99_jct = 0;
-    double makespan = 0;   // last end - first submit
+    double makespan = 0;  // last end - first submit
     double avg_queueing_delay = 0;
 };
 
@@ -93,7 +93,7 @@ struct SimResult {
     std::vector<GpuSegment> segments;
     std::vector<TimeSample> series;
     std::vector<AllocationChange> allocations;  // empty unless the mechanism allocates CPU/memory
-    std::vector<BatchChange> batches;  // empty unless the mechanism uses gradient accumulation
+    std::vector<BatchChange> batches;           // empty unless the mechanism uses gradient accumulation
     Summary summary;
     long long events = 0;
     double wall_seconds = 0;

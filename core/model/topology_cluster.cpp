@@ -45,7 +45,8 @@ std::vector<int> shareCounts(const std::vector<ArchitectureShare>& mix, int tota
     }
     std::vector<std::size_t> order(mix.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return rest[x] > rest[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return rest[x] > rest[y]; });
     for (std::size_t i = 0; given < total; ++i, ++given) ++counts[order[i % order.size()]];
     return counts;
 }

@@ -25,7 +25,6 @@ void applyArchitecture(Server& server, const ServerArchitecture& architecture);
 // edge / ToR switch name; each pod's servers take the mix's architectures in order, counts by
 // largest remainder. Throws std::invalid_argument on a bad spec or mix.
 Cluster makeTopologyCluster(const std::string& name, const TopologySpec& spec,
-                            const std::vector<ArchitectureShare>& mix,
-                            const std::string& gpu_type = "V100");
+                            const std::vector<ArchitectureShare>& mix, const std::string& gpu_type = "V100");
 
 }  // namespace cl

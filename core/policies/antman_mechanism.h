@@ -27,7 +27,8 @@ class AntmanScheduler : public Scheduler {
 public:
     static constexpr double kOpportunisticSlowdown = 2.0;
 
-    AntmanScheduler(std::string name, std::unique_ptr<PriorityOrder> order, std::unique_ptr<Placement> placement);
+    AntmanScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
+                    std::unique_ptr<Placement> placement);
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
     int maxJobsPerGpu() const override { return 2; }

@@ -48,6 +48,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PriorityOrder> makeDrfOrder() { return std::make_unique<DrfOrder>(); }
+std::unique_ptr<PriorityOrder> makeDrfOrder() {
+    return std::make_unique<DrfOrder>();
+}
 
 }  // namespace cl

@@ -15,7 +15,8 @@ void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
     pool_cluster_ = &cluster;
 }
 
-std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<int>& jobs) {
+std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
+                                                      const std::vector<int>& jobs) {
     pool_->reset();
     // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
     // nobody else can fit and the walk stops.

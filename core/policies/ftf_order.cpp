@@ -45,6 +45,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PriorityOrder> makeFtfOrder() { return std::make_unique<FtfOrder>(); }
+std::unique_ptr<PriorityOrder> makeFtfOrder() {
+    return std::make_unique<FtfOrder>();
+}
 
 }  // namespace cl

@@ -6,8 +6,8 @@ void JobDemands::prepare(const SchedulerInput& in) {
     // The reference server (docs/architecture.md section 4.6) when there is no cluster to read.
     capacity_ = {8.0, 24.0, 500.0};
     if (in.cluster && in.cluster->totalGpus() > 0)
-        capacity_ = {static_cast<double>(in.cluster->totalGpus()), static_cast<double>(in.cluster->totalCpuCores()),
-                     in.cluster->totalMemoryGb()};
+        capacity_ = {static_cast<double>(in.cluster->totalGpus()),
+                     static_cast<double>(in.cluster->totalCpuCores()), in.cluster->totalMemoryGb()};
     proportional_ = {capacity_.cpus / capacity_.gpus, capacity_.memory_gb / capacity_.gpus};
     if (in.profiles != profiles_) {
         best_.clear();

@@ -34,7 +34,7 @@ public:
 private:
     const ProfileSet* profiles_ = nullptr;
     std::map<std::string, std::optional<AuxShare>, std::less<>> best_;  // per model; nullopt = no matrix
-    AuxShare proportional_;  // per GPU
+    AuxShare proportional_;                                             // per GPU
     DemandVector capacity_;
 };
 

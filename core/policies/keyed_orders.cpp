@@ -6,8 +6,7 @@
 namespace cl {
 
 void KeyedOrder::observe(const SchedulerInput& in) {
-    if (!in.completed.empty())
-        std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
+    if (!in.completed.empty()) std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
     for (int j : in.arrived)
         if (in.by_index[j]) list_.push_back(j);
 }
@@ -82,11 +81,23 @@ protected:
 
 }  // namespace
 
-std::unique_ptr<PriorityOrder> makeFifoOrder() { return std::make_unique<FifoOrder>(); }
-std::unique_ptr<PriorityOrder> makeSjfOrder() { return std::make_unique<SjfOrder>(); }
-std::unique_ptr<PriorityOrder> makeSrtfOrder() { return std::make_unique<SrtfOrder>(); }
-std::unique_ptr<PriorityOrder> makeSrsfOrder() { return std::make_unique<SrsfOrder>(); }
-std::unique_ptr<PriorityOrder> makeLasOrder() { return std::make_unique<LasOrder>(); }
-std::unique_ptr<PriorityOrder> makeLas2dOrder() { return std::make_unique<Las2dOrder>(); }
+std::unique_ptr<PriorityOrder> makeFifoOrder() {
+    return std::make_unique<FifoOrder>();
+}
+std::unique_ptr<PriorityOrder> makeSjfOrder() {
+    return std::make_unique<SjfOrder>();
+}
+std::unique_ptr<PriorityOrder> makeSrtfOrder() {
+    return std::make_unique<SrtfOrder>();
+}
+std::unique_ptr<PriorityOrder> makeSrsfOrder() {
+    return std::make_unique<SrsfOrder>();
+}
+std::unique_ptr<PriorityOrder> makeLasOrder() {
+    return std::make_unique<LasOrder>();
+}
+std::unique_ptr<PriorityOrder> makeLas2dOrder() {
+    return std::make_unique<Las2dOrder>();
+}
 
 }  // namespace cl

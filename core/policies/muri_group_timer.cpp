@@ -7,8 +7,9 @@ namespace cl {
 
 int MuriGroupTimer::typeOf(std::span<const double> stage_times, double solo_iteration_time) {
     for (std::size_t t = 0; t < types_.size(); ++t)
-        if (types_[t].solo == solo_iteration_time && std::equal(types_[t].stages.begin(), types_[t].stages.end(),
-                                                                stage_times.begin(), stage_times.end()))
+        if (types_[t].solo == solo_iteration_time &&
+            std::equal(types_[t].stages.begin(), types_[t].stages.end(), stage_times.begin(),
+                       stage_times.end()))
             return static_cast<int>(t);
     if (types_.size() >= 0x7fff) throw std::runtime_error("too many distinct job profiles for Muri grouping");
     TypeInfo info;
@@ -41,9 +42,8 @@ double MuriGroupTimer::iterationTime(std::span<const int> types, bool worst) {
     std::vector<std::vector<double>> stages;
     for (int t : types) stages.push_back(types_[t].stages);
     // Jobs without stage profiles cannot interleave: they take turns, one after the other.
-    bool profiled = std::all_of(stages.begin(), stages.end(), [&](const auto& s) {
-        return !s.empty() && s.size() == stages[0].size();
-    });
+    bool profiled = std::all_of(stages.begin(), stages.end(),
+                                [&](const auto& s) { return !s.empty() && s.size() == stages[0].size(); });
     double raw = 0.0;
     if (profiled) {
         raw = worst ? worstOrdering(stages).time : bestOrdering(stages).time;

@@ -16,7 +16,8 @@ struct Node {
     std::vector<int> members;  // candidate indices within the bucket
 };
 
-std::vector<int> typesOf(const MuriBucket& bucket, const std::vector<int>& a, const std::vector<int>* b = nullptr) {
+std::vector<int> typesOf(const MuriBucket& bucket, const std::vector<int>& a,
+                         const std::vector<int>* b = nullptr) {
     std::vector<int> t;
     for (int m : a) t.push_back(bucket.candidates[m].type);
     if (b)
@@ -25,7 +26,8 @@ std::vector<int> typesOf(const MuriBucket& bucket, const std::vector<int>& a, co
 }
 
 // Type-pair counts of a concrete matching, to cache it as a type-compressed solution.
-std::vector<std::tuple<int, int, int>> typePairs(const std::vector<int>& mate, const std::vector<int>& node_type) {
+std::vector<std::tuple<int, int, int>> typePairs(const std::vector<int>& mate,
+                                                 const std::vector<int>& node_type) {
     std::map<std::pair<int, int>, int> count;
     for (int u = 0; u < static_cast<int>(mate.size()); ++u)
         if (mate[u] > u) {
@@ -40,7 +42,8 @@ std::vector<std::tuple<int, int, int>> typePairs(const std::vector<int>& mate, c
 // One matching round on one bucket: mate[u] for every node (-1 unmatched). Nodes with the
 // same member types are interchangeable, so the round is solved (and cached) per type mix.
 std::vector<int> matchBucket(const MuriBucket& bucket, const std::vector<Node>& nodes,
-                             const MuriGroupingOptions& options, MuriGroupTimer& timer, MuriMatchingCache* cache) {
+                             const MuriGroupingOptions& options, MuriGroupTimer& timer,
+                             MuriMatchingCache* cache) {
     const int n = static_cast<int>(nodes.size());
     // Node types in canonical order (by sorted member types), so equal instances share a key.
     std::map<std::vector<int>, std::vector<int>> nodes_of_type;
@@ -90,7 +93,8 @@ std::vector<int> matchBucket(const MuriBucket& bucket, const std::vector<Node>& 
         return maxWeightMatching(n, edges);
     };
 
-    bool compressed = options.force_type_compressed || (!options.force_full_graph && n > options.full_graph_max_nodes);
+    bool compressed =
+        options.force_type_compressed || (!options.force_full_graph && n > options.full_graph_max_nodes);
     std::vector<int> mate;
     if (compressed) {
         try {
@@ -115,8 +119,8 @@ std::vector<int> matchBucket(const MuriBucket& bucket, const std::vector<Node>& 
 }  // namespace
 
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
-                                       int cluster_gpus, const MuriGroupingOptions& options, MuriGroupTimer& timer,
-                                       MuriMatchingCache* cache) {
+                                       int cluster_gpus, const MuriGroupingOptions& options,
+                                       MuriGroupTimer& timer, MuriMatchingCache* cache) {
     long long required = 0;
     std::vector<std::vector<Node>> nodes(buckets.size());
     for (std::size_t b = 0; b < buckets.size(); ++b) {
@@ -176,7 +180,8 @@ std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, c
 
     std::vector<MuriGroup> groups;
     for (std::size_t b = 0; b < buckets.size(); ++b)
-        for (auto& node : nodes[b]) groups.push_back({buckets[b].gpus, std::move(node.members), static_cast<int>(b)});
+        for (auto& node : nodes[b])
+            groups.push_back({buckets[b].gpus, std::move(node.members), static_cast<int>(b)});
     return groups;
 }
 

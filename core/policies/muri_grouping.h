@@ -15,7 +15,7 @@ namespace cl {
 
 struct MuriCandidate {
     int job = 0;
-    int type = 0;        // MuriGroupTimer type
+    int type = 0;  // MuriGroupTimer type
 };
 
 struct MuriBucket {
@@ -26,7 +26,7 @@ struct MuriBucket {
 struct MuriGroupingOptions {
     int max_group_size = 4;
     bool worst_ordering = false;
-    bool use_matching = true;   // false: "no Blossom" ablation, pack in priority order
+    bool use_matching = true;  // false: "no Blossom" ablation, pack in priority order
     // Small rounds use LEMON's matching on the full graph; larger ones the type-compressed
     // exact solver (nodes with the same member types are interchangeable), falling back to
     // LEMON if it cannot finish in time. Forcing either path is for tests and benchmarks.
@@ -50,7 +50,7 @@ struct MuriGroup {
 // `slots[b]` = how many placements the candidates of bucket b were admitted with (only used
 // without matching: candidates fill those slots max_group_size at a time).
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
-                                       int cluster_gpus, const MuriGroupingOptions& options, MuriGroupTimer& timer,
-                                       MuriMatchingCache* cache = nullptr);
+                                       int cluster_gpus, const MuriGroupingOptions& options,
+                                       MuriGroupTimer& timer, MuriMatchingCache* cache = nullptr);
 
 }  // namespace cl

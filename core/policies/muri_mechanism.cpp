@@ -9,8 +9,11 @@
 namespace cl {
 
 MuriScheduler::MuriScheduler(std::string name, MuriOptions options, std::unique_ptr<Placement> placement)
-    : name_(std::move(name)), options_(std::move(options)), placement_(std::move(placement)),
-      timer_(options_.contention), true_timer_(options_.contention) {
+    : name_(std::move(name)),
+      options_(std::move(options)),
+      placement_(std::move(placement)),
+      timer_(options_.contention),
+      true_timer_(options_.contention) {
     if (options_.profiling_noise < 0 || options_.profiling_noise >= 1)
         throw std::invalid_argument("profiling noise must be in [0, 1)");
     if (options_.profiling_noise > 0) options_.grouping.force_full_graph = true;  // no two jobs alike
@@ -19,7 +22,9 @@ MuriScheduler::MuriScheduler(std::string name, MuriOptions options, std::unique_
         throw std::invalid_argument("the muri mechanism cannot use order '" + options_.order + "'");
 }
 
-std::vector<std::string> MuriScheduler::orderNames() { return {"fifo", "sjf", "srtf", "srsf", "las", "las2d"}; }
+std::vector<std::string> MuriScheduler::orderNames() {
+    return {"fifo", "sjf", "srtf", "srsf", "las", "las2d"};
+}
 
 void MuriScheduler::ensurePool(const Cluster& cluster) {
     if (pool_ && pool_cluster_ == &cluster) return;
@@ -134,7 +139,8 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
             p.types.push_back(true_type_of_job_[c.job]);
             solo_sum += true_timer_.soloTime(p.types.back());
         }
-        if (options_.autopack && p.jobs.size() > 1 && true_timer_.iterationTime(p.types, false) / solo_sum > 1.0) {
+        if (options_.autopack && p.jobs.size() > 1 &&
+            true_timer_.iterationTime(p.types, false) / solo_sum > 1.0) {
             for (std::size_t i = 0; i < p.jobs.size(); ++i)
                 packs.push_back({p.gpus, {p.jobs[i]}, {p.types[i]}, key_of[p.jobs[i]]});
             continue;
@@ -143,7 +149,8 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         for (int j : p.jobs) p.priority = std::min(p.priority, key_of[j]);
         packs.push_back(std::move(p));
     }
-    std::stable_sort(packs.begin(), packs.end(), [](const Pack& a, const Pack& b) { return a.priority < b.priority; });
+    std::stable_sort(packs.begin(), packs.end(),
+                     [](const Pack& a, const Pack& b) { return a.priority < b.priority; });
 
     // 4. Admission in priority order, then placement in descending GPU count.
     std::vector<int> pack_of(in.by_index.size(), -1);
@@ -165,9 +172,11 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
             if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
             bool together = std::all_of(packs[p].jobs.begin(), packs[p].jobs.end(), [&](int j) {
                 const JobState& s = *in.by_index[j];
-                return s.running && std::equal(s.held.begin(), s.held.end(), first.held.begin(), first.held.end());
+                return s.running &&
+                       std::equal(s.held.begin(), s.held.end(), first.held.begin(), first.held.end());
             });
-            bool free = std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
+            bool free =
+                std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
             bool admitted = pack_of[packs[p].jobs[0]] == static_cast<int>(p);
             if (!together || !free || !admitted) continue;
             pool_->takeAll(first.held);
@@ -183,8 +192,9 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         a.job = j;
         a.gpus = pack_gpus[p];
         a.group = p;
-        a.shared_iteration_time = pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
-                                                : in.by_index[j]->solo_iteration_time;
+        a.shared_iteration_time =
+            pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
+                                 : in.by_index[j]->solo_iteration_time;
         a.restart_overhead = 0.0;
         for (int member : pack.jobs) a.restart_overhead += in.by_index[member]->restart_overhead;
         d.start.push_back(std::move(a));

@@ -57,15 +57,15 @@ private:
     std::string name_;
     MuriOptions options_;
     std::unique_ptr<Placement> placement_;
-    MuriGroupTimer timer_;        // what the scheduler believes (noisy profiles in the ablation)
-    MuriGroupTimer true_timer_;   // what groups achieve
+    MuriGroupTimer timer_;       // what the scheduler believes (noisy profiles in the ablation)
+    MuriGroupTimer true_timer_;  // what groups achieve
     MuriMatchingCache matching_cache_;
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
-    std::vector<int> list_;  // persistent ranking (stable sorts keep ties in their last order)
+    std::vector<int> list_;         // persistent ranking (stable sorts keep ties in their last order)
     std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
     std::vector<int> true_type_of_job_;
-    std::vector<char> shares_;      // job ran in a group after the last decision
+    std::vector<char> shares_;  // job ran in a group after the last decision
 };
 
 }  // namespace cl

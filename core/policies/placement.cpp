@@ -99,7 +99,11 @@ public:
 std::unique_ptr<Placement> makeConsolidatedPlacement(bool first_fit_servers) {
     return std::make_unique<ConsolidatedPlacement>(first_fit_servers);
 }
-std::unique_ptr<Placement> makeFirstFitPlacement() { return std::make_unique<FirstFitPlacement>(); }
-std::unique_ptr<Placement> makeCountPlacement() { return std::make_unique<CountPlacement>(); }
+std::unique_ptr<Placement> makeFirstFitPlacement() {
+    return std::make_unique<FirstFitPlacement>();
+}
+std::unique_ptr<Placement> makeCountPlacement() {
+    return std::make_unique<CountPlacement>();
+}
 
 }  // namespace cl

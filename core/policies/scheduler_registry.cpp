@@ -52,8 +52,8 @@ const std::map<std::string, PlacementFactory>& placements() {
 }
 
 const std::vector<std::string>& mechanisms() {
-    static const std::vector<std::string> names = {"exclusive", "muri",   "antman", "proportional",
-                                                   "greedy",    "tune",   "opt",  "bsbf", "ffs"};
+    static const std::vector<std::string> names = {"exclusive", "muri", "antman", "proportional", "greedy",
+                                                   "tune",      "opt",  "bsbf",   "ffs"};
     return names;
 }
 
@@ -117,8 +117,7 @@ const std::map<std::string, PresetFactory>& presets() {
              return makeSharing(name, makeSjfOrder(), SharingMode::FirstFit, c, t);
          }},
         {"muri-l-worst-order", muriL([](MuriOptions& o) { o.grouping.worst_ordering = true; })},
-        {"muri-l-no-blossom",
-         muriL([](MuriOptions& o) {
+        {"muri-l-no-blossom", muriL([](MuriOptions& o) {
              o.grouping.use_matching = false;
              // The authors' simulator slows groups of four by 1.3/1.015 (not 1.37/1.015) in
              // this ablation.
@@ -160,23 +159,34 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 [[noreturn]] void unknown(const std::string& policy, const std::string& what, const std::string& part) {
-    throw std::invalid_argument("unknown " + what + " '" + part + "' in policy '" + policy + "'. " + policyHelp());
+    throw std::invalid_argument("unknown " + what + " '" + part + "' in policy '" + policy + "'. " +
+                                policyHelp());
 }
 
 }  // namespace
 
-std::vector<std::string> orderNames() { return keys(orders()); }
-std::vector<std::string> mechanismNames() { return mechanisms(); }
-std::vector<std::string> placementNames() { return keys(placements()); }
-std::vector<std::string> presetNames() { return keys(presets()); }
+std::vector<std::string> orderNames() {
+    return keys(orders());
+}
+std::vector<std::string> mechanismNames() {
+    return mechanisms();
+}
+std::vector<std::string> placementNames() {
+    return keys(placements());
+}
+std::vector<std::string> presetNames() {
+    return keys(presets());
+}
 
 std::string policyHelp() {
     std::ostringstream s;
     s << "Policies are ORDER[+MECHANISM][+PLACEMENT]. Orders: " << join(orderNames())
-      << ". Mechanisms: " << join(mechanismNames()) << " (default exclusive). Placements: "
-      << join(placementNames())
-      << " (default consolidated; tiresias uses count under muri-artifact). The Synergy mechanisms (proportional, "
-         "greedy, tune, opt) place jobs themselves and take no placement; drf and tetris default to greedy. Presets: "
+      << ". Mechanisms: " << join(mechanismNames())
+      << " (default exclusive). Placements: " << join(placementNames())
+      << " (default consolidated; tiresias uses count under muri-artifact). The Synergy mechanisms "
+         "(proportional, "
+         "greedy, tune, opt) place jobs themselves and take no placement; drf and tetris default to greedy. "
+         "Presets: "
       << join(presetNames()) << ", muri-l-noise=N (0 <= N < 1).";
     return s.str();
 }
@@ -191,7 +201,8 @@ std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conve
     if (tuning.max_group_size < 0 || tuning.max_group_size > 4)
         throw std::invalid_argument("the group size must be 1..4 (0 keeps the policy's own), not " +
                                     std::to_string(tuning.max_group_size));
-    if (auto preset = presets().find(policy); preset != presets().end()) return preset->second(policy, conventions, tuning);
+    if (auto preset = presets().find(policy); preset != presets().end())
+        return preset->second(policy, conventions, tuning);
     // muri-l-noise=N: Muri-L grouping on profiles with noise N (docs/architecture.md section 4.5 ablation).
     const std::string noise_prefix = "muri-l-noise=";
     if (policy.rfind(noise_prefix, 0) == 0) {
@@ -204,8 +215,10 @@ std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conve
         } catch (const std::exception&) {
         }
         if (!(noise >= 0 && noise < 1))
-            throw std::invalid_argument("policy '" + policy + "': the noise must be a number in [0, 1), e.g. muri-l-noise=0.2");
-        return makeMuri(policy, "las2d", conventions, tuning, makeConsolidatedPlacement(conventions.first_fit_servers),
+            throw std::invalid_argument("policy '" + policy +
+                                        "': the noise must be a number in [0, 1), e.g. muri-l-noise=0.2");
+        return makeMuri(policy, "las2d", conventions, tuning,
+                        makeConsolidatedPlacement(conventions.first_fit_servers),
                         [noise](MuriOptions& o) { o.profiling_noise = noise; });
     }
     std::vector<std::string> parts = split(policy, '+');
@@ -225,17 +238,19 @@ std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conve
         } else if (is_placement && placement.empty()) {
             placement = p;
         } else if (is_mechanism || is_placement) {
-            throw std::invalid_argument("policy '" + policy + "': '" + p + "' is out of place; " + policyHelp());
+            throw std::invalid_argument("policy '" + policy + "': '" + p + "' is out of place; " +
+                                        policyHelp());
         } else {
             unknown(policy, i == 1 ? "mechanism or placement" : "placement", p);
         }
     }
     // Big-data orders allocate every resource statically by default (Synergy section 5.7).
     if (parts.size() == 1 && (parts[0] == "drf" || parts[0] == "tetris")) mechanism = "greedy";
-    static const std::map<std::string, SynergyMechanism> synergy = {{"proportional", SynergyMechanism::Proportional},
-                                                                     {"greedy", SynergyMechanism::Greedy},
-                                                                     {"tune", SynergyMechanism::Tune},
-                                                                     {"opt", SynergyMechanism::Opt}};
+    static const std::map<std::string, SynergyMechanism> synergy = {
+        {"proportional", SynergyMechanism::Proportional},
+        {"greedy", SynergyMechanism::Greedy},
+        {"tune", SynergyMechanism::Tune},
+        {"opt", SynergyMechanism::Opt}};
     if (auto kind = synergy.find(mechanism); kind != synergy.end()) {
         if (!placement.empty())
             throw std::invalid_argument("policy '" + policy + "': the " + mechanism +
@@ -247,17 +262,19 @@ std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conve
         return std::make_unique<SynergyScheduler>(policy, order_it->second(conventions), o);
     }
     if (conventions.round_quantized)
-        throw std::invalid_argument("policy '" + policy + "' does not work under conventions '" + conventions.name +
+        throw std::invalid_argument("policy '" + policy + "' does not work under conventions '" +
+                                    conventions.name +
                                     "': use a Synergy mechanism (proportional, greedy, tune, opt)");
     if (placement.empty())
-        placement = (parts[0] == "tiresias" && conventions.tiresias_count_placement) ? "count" : "consolidated";
+        placement =
+            (parts[0] == "tiresias" && conventions.tiresias_count_placement) ? "count" : "consolidated";
     if (mechanism == "antman")
         return std::make_unique<AntmanScheduler>(policy, order_it->second(conventions),
                                                  placements().at(placement)(conventions));
     if (mechanism == "bsbf" || mechanism == "ffs")
         return makeSharing(policy, order_it->second(conventions),
-                           mechanism == "bsbf" ? SharingMode::BestBenefit : SharingMode::FirstFit, conventions, tuning,
-                           placements().at(placement)(conventions));
+                           mechanism == "bsbf" ? SharingMode::BestBenefit : SharingMode::FirstFit,
+                           conventions, tuning, placements().at(placement)(conventions));
     if (mechanism == "muri") {
         auto valid = MuriScheduler::orderNames();
         if (std::find(valid.begin(), valid.end(), parts[0]) == valid.end())
@@ -280,8 +297,9 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
     // Round-quantized conventions advance time in scheduling rounds only (docs/architecture.md
     // section 3.4): a policy without rounds (a preset such as muri-l) could never run there.
     if (conventions.round_quantized && scheduler->roundInterval() <= 0)
-        throw std::invalid_argument("conventions '" + conventions.name + "' need a policy with scheduling rounds; '" +
-                                    policy + "' has none (use a Synergy mechanism, e.g. fifo+tune)");
+        throw std::invalid_argument("conventions '" + conventions.name +
+                                    "' need a policy with scheduling rounds; '" + policy +
+                                    "' has none (use a Synergy mechanism, e.g. fifo+tune)");
     return scheduler;
 }
 

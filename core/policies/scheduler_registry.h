@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/sim/scheduler.h"
 #include "core/sim/conventions.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 
@@ -31,7 +31,8 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
 std::string policyProblem(const std::string& policy, const Conventions& conventions,
                           const SchedulerTuning& tuning = {});
 // Throws std::invalid_argument with policyProblem's text when there is one.
-void checkPolicy(const std::string& policy, const Conventions& conventions, const SchedulerTuning& tuning = {});
+void checkPolicy(const std::string& policy, const Conventions& conventions,
+                 const SchedulerTuning& tuning = {});
 
 std::vector<std::string> orderNames();
 std::vector<std::string> mechanismNames();

@@ -9,11 +9,13 @@ namespace {
 constexpr double kRelativeMargin = 1e-9;
 }
 
-double sequentialJctSum(const PairTimes& p) { return 2.0 * p.running_remaining + p.new_solo; }
+double sequentialJctSum(const PairTimes& p) {
+    return 2.0 * p.running_remaining + p.new_solo;
+}
 
 double sharedJctSum(const PairTimes& p) {
-    const double n = p.xi_new * p.new_solo;           // N's time to finish while sharing
-    const double r = p.xi_running * p.running_remaining;  // R's time to finish while sharing
+    const double n = p.xi_new * p.new_solo;                               // N's time to finish while sharing
+    const double r = p.xi_running * p.running_remaining;                  // R's time to finish while sharing
     if (n <= r) return 2.0 * n + p.running_remaining - n / p.xi_running;  // N first; R then alone
     return 2.0 * r + p.new_solo - r / p.xi_new;                           // R first; N then alone
 }
@@ -40,7 +42,8 @@ std::vector<int> fastestFrom(const std::vector<double>& solo) {
 }
 
 SubBatchChoice bestSubBatch(int local_batch, double running_remaining, double xi_running, double xi_new,
-                            const std::function<double(int)>& new_solo, const std::function<bool(int)>& fits) {
+                            const std::function<double(int)>& new_solo,
+                            const std::function<bool(int)>& fits) {
     SubBatchChoice best;
     best.jct_sum = std::numeric_limits<double>::infinity();
     for (int b : halvingSubBatches(local_batch)) {

@@ -23,9 +23,9 @@ double sharedJctSum(const PairTimes& p);
 bool shareBeatsWaiting(const PairTimes& p);
 
 struct SubBatchChoice {
-    bool share = false;     // SF: sharing beats waiting at the chosen sub-batch
-    int sub_batch = 0;      // b: per-GPU sub-batch (0 = none fits memory)
-    double jct_sum = 0.0;   // t: the better of shared and sequential JCT sums at b
+    bool share = false;    // SF: sharing beats waiting at the chosen sub-batch
+    int sub_batch = 0;     // b: per-GPU sub-batch (0 = none fits memory)
+    double jct_sum = 0.0;  // t: the better of shared and sequential JCT sums at b
 };
 
 // Algorithm 2: tries b = local, local/2, ..., 1 (halving, rounded up) for which

@@ -13,8 +13,8 @@ namespace {
 constexpr int kFree = -1;
 }
 
-SharingScheduler::SharingScheduler(std::string name, std::unique_ptr<PriorityOrder> order, SharingOptions options,
-                                   std::unique_ptr<Placement> placement)
+SharingScheduler::SharingScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
+                                   SharingOptions options, std::unique_ptr<Placement> placement)
     : name_(std::move(name)), order_(std::move(order)), options_(options), placement_(std::move(placement)) {}
 
 // The job's speed tables: its own solo iteration time (as the engine resolved it) scaled by
@@ -49,14 +49,16 @@ const SharingScheduler::JobSpeed& SharingScheduler::speedOf(const JobState& s, c
     return sp;
 }
 
-int SharingScheduler::fullSubBatch(const JobState& s, const JobSpeed& sp, const std::vector<int>& gpus) const {
+int SharingScheduler::fullSubBatch(const JobState& s, const JobSpeed& sp,
+                                   const std::vector<int>& gpus) const {
     double memory = std::numeric_limits<double>::infinity();
     for (int g : gpus) memory = std::min(memory, gpu_memory_mb_[g]);
     for (std::size_t i = 0; i < sp.subs.size(); ++i)
         if (sp.memory_at[i] <= memory) return sp.subs[i];
     if (!sp.acc) return 1;  // no memory model: the profile's figure is informative only
     throw std::invalid_argument("job #" + std::to_string(s.index) + " (model '" + std::string(s.model) +
-                                "'): one sample needs " + std::to_string(static_cast<long long>(sp.memory_at.back())) +
+                                "'): one sample needs " +
+                                std::to_string(static_cast<long long>(sp.memory_at.back())) +
                                 " MB of GPU memory, more than its GPUs have (" +
                                 std::to_string(static_cast<long long>(memory)) + " MB)");
 }
@@ -133,7 +135,8 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
         const JobState& r = *in.by_index[p.job];
         const JobSpeed& spr = speed_[p.job];
         // FFS: the largest sub-batch that fits; BSBF: Algorithm 2, the fastest that fits.
-        const int i = options_.mode == SharingMode::FirstFit ? static_cast<int>(first) : spn.fastest_from[first];
+        const int i =
+            options_.mode == SharingMode::FirstFit ? static_cast<int>(first) : spn.fastest_from[first];
         const PairTimes pair{p.remaining_solo, remaining_n * spn.iter_at[i], interference(n.model, spr),
                              interference(r.model, spn)};
         if (options_.mode == SharingMode::BestBenefit && !shareBeatsWaiting(pair)) continue;
@@ -211,8 +214,11 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
     // sharer this event sees the memory it really holds.
     for (const JobState& s : in.active) {
         if (!s.running) continue;
-        const bool shared = std::any_of(s.held.begin(), s.held.end(), [&](int g) { return holder[2 * g + 1] != kFree; });
-        if (!shared) running_[s.index].sub_batch = fullSubBatch(s, speedOf(s, in), std::vector<int>(s.held.begin(), s.held.end()));
+        const bool shared =
+            std::any_of(s.held.begin(), s.held.end(), [&](int g) { return holder[2 * g + 1] != kFree; });
+        if (!shared)
+            running_[s.index].sub_batch =
+                fullSubBatch(s, speedOf(s, in), std::vector<int>(s.held.begin(), s.held.end()));
     }
 
     Decision d;

@@ -67,7 +67,7 @@ private:
         int batch = 0;
         int local = 1;
         int servers = 1;
-        double reference_time = 0.0;  // Eq. 7 at the sub-batch the engine's solo time assumes
+        double reference_time = 0.0;     // Eq. 7 at the sub-batch the engine's solo time assumes
         bool plain_interference = true;  // no per-pair ratios: every ratio is the default
         // Algorithm 2's candidates, largest first ({1} without a speed model): solo seconds
         // per iteration and worker memory at each, and the fastest from each on.
@@ -82,8 +82,8 @@ private:
     };
     struct Partner {  // a running job alone on some GPUs, as a new job's candidate partner
         int job = 0;
-        std::vector<int> gpus;      // the GPUs it holds alone, in index order
-        double room_mb = 0.0;       // GPU memory it leaves free on the tightest of them
+        std::vector<int> gpus;        // the GPUs it holds alone, in index order
+        double room_mb = 0.0;         // GPU memory it leaves free on the tightest of them
         double remaining_solo = 0.0;  // P_R, seconds
     };
 

@@ -6,12 +6,14 @@
 
 namespace cl {
 
-SynergyScheduler::SynergyScheduler(std::string name, std::unique_ptr<PriorityOrder> order, SynergyOptions options)
+SynergyScheduler::SynergyScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
+                                   SynergyOptions options)
     : name_(std::move(name)), order_(std::move(order)), options_(options) {}
 
 SynergyScheduler::~SynergyScheduler() = default;
 
-const SynergyScheduler::ModelDemand& SynergyScheduler::demandOf(const JobState& job, const SchedulerInput& in) {
+const SynergyScheduler::ModelDemand& SynergyScheduler::demandOf(const JobState& job,
+                                                                const SchedulerInput& in) {
     auto it = demands_.find(job.model);
     if (it != demands_.end()) return it->second;
     ModelDemand d;
@@ -31,7 +33,8 @@ const SynergyScheduler::ModelDemand& SynergyScheduler::demandOf(const JobState& 
         if (m.throughputAt(capped) >= d.proportional_throughput) d.fair_cap = d.best.per_gpu;
         for (const auto& p : m.paretoPoints()) {
             if (p.throughput >= d.proportional_throughput) d.choices.push_back(p);
-            if (p.throughput > d.proportional_throughput && p.throughput < d.best.throughput) d.lesser.push_back(p);
+            if (p.throughput > d.proportional_throughput && p.throughput < d.best.throughput)
+                d.lesser.push_back(p);
         }
         std::stable_sort(d.lesser.begin(), d.lesser.end(),
                          [](const auto& a, const auto& b) { return a.throughput > b.throughput; });
@@ -80,7 +83,8 @@ void SynergyScheduler::select(const SchedulerInput& in) {
     }
 }
 
-double SynergyScheduler::speedOf(const PackJob& packed, const JobState& job, const ModelDemand& demand) const {
+double SynergyScheduler::speedOf(const PackJob& packed, const JobState& job,
+                                 const ModelDemand& demand) const {
     if (!demand.matrix) return 1.0;
     if (!options_.artifact) return demand.matrix->throughputAt(packed.per_gpu);
     // The authors' two-level model: the best-case speed-up at the full ask, 1.0 otherwise
@@ -113,7 +117,8 @@ Decision SynergyScheduler::schedule(const SchedulerInput& in) {
         ledger_ = std::make_unique<AuxLedger>(*in.cluster);
         ledger_cluster_ = in.cluster;
         const int gpus = in.cluster->totalGpus();
-        reference_share_ = {static_cast<double>(in.cluster->totalCpuCores()) / gpus, in.cluster->totalMemoryGb() / gpus};
+        reference_share_ = {static_cast<double>(in.cluster->totalCpuCores()) / gpus,
+                            in.cluster->totalMemoryGb() / gpus};
         demands_.clear();
     }
     order_->observe(in);
@@ -166,7 +171,7 @@ Decision SynergyScheduler::schedule(const SchedulerInput& in) {
     po.first_fit = options_.artifact || options_.mechanism == SynergyMechanism::Greedy;
     po.artifact_revert = options_.artifact;
     po.take_lesser_points = !options_.artifact && (options_.mechanism == SynergyMechanism::Tune ||
-                                                    options_.mechanism == SynergyMechanism::Opt);
+                                                   options_.mechanism == SynergyMechanism::Opt);
     po.ignore_aux_capacity = options_.artifact && options_.mechanism == SynergyMechanism::Opt;
     po.move_for_ask = po.take_lesser_points;
     po.reserve = {synergyCpuLevels().front(), synergyMemoryLevelsGb().front()};

@@ -30,8 +30,8 @@
 
 #include "core/model/sensitivity.h"
 #include "core/policies/priority_order.h"
-#include "core/sim/scheduler.h"
 #include "core/policies/synergy_packing.h"
+#include "core/sim/scheduler.h"
 
 namespace cl {
 
@@ -39,10 +39,10 @@ enum class SynergyMechanism { Proportional, Greedy, Tune, Opt };
 
 struct SynergyOptions {
     SynergyMechanism mechanism = SynergyMechanism::Tune;
-    double round_s = 300.0;            // the paper's round
+    double round_s = 300.0;  // the paper's round
     bool keep_running_in_place = true;
-    bool artifact = false;             // the authors' simulator's simplifications (above)
-    double opt_time_limit_s = 1.0;     // GLPK's limit per round
+    bool artifact = false;          // the authors' simulator's simplifications (above)
+    double opt_time_limit_s = 1.0;  // GLPK's limit per round
 };
 
 class SynergyScheduler : public Scheduler {
@@ -59,7 +59,8 @@ public:
     // priority order: its rounds all run.
     bool roundsOnlyPlaceWaitingJobs() const override {
         return !options_.artifact && options_.keep_running_in_place &&
-               (options_.mechanism == SynergyMechanism::Proportional || options_.mechanism == SynergyMechanism::Greedy);
+               (options_.mechanism == SynergyMechanism::Proportional ||
+                options_.mechanism == SynergyMechanism::Greedy);
     }
     bool roundsRepeatWhenUnchanged(std::size_t running_jobs) const override;
 
@@ -72,9 +73,10 @@ public:
     struct ModelDemand {
         std::optional<SensitivityMatrix> matrix;
         SensitivityMatrix::Point best;
-        AuxShare fair_cap;  // PackJob::fair_cap
+        AuxShare fair_cap;                             // PackJob::fair_cap
         std::vector<SensitivityMatrix::Point> lesser;  // PackJob::lesser
-        std::vector<SensitivityMatrix::Point> choices;  // OPT: Pareto points at or above proportional throughput
+        std::vector<SensitivityMatrix::Point>
+            choices;  // OPT: Pareto points at or above proportional throughput
         double proportional_throughput = 1.0;
     };
 

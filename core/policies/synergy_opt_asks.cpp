@@ -19,7 +19,8 @@ void SynergyScheduler::chooseOptAsks(const SchedulerInput& in) {
         // The GPU-proportional share is always an option (and the fallback): it fits
         // whenever the jobs' GPUs do.
         job.fallback = static_cast<int>(job.choices.size());
-        job.choices.push_back({reference_share_.cpus * g, reference_share_.memory_gb * g, demand.proportional_throughput});
+        job.choices.push_back(
+            {reference_share_.cpus * g, reference_share_.memory_gb * g, demand.proportional_throughput});
     }
     const OptResult result = solveOptIlp(jobs, in.cluster->totalCpuCores(), in.cluster->totalMemoryGb(),
                                          options_.opt_time_limit_s);

@@ -61,8 +61,9 @@ std::mutex& glpkMutex() {
     return m;
 }
 
-
-std::string jobName(std::size_t j) { return "job " + std::to_string(j); }
+std::string jobName(std::size_t j) {
+    return "job " + std::to_string(j);
+}
 
 struct Option {
     double cpus = 0.0;
@@ -89,30 +90,35 @@ struct Prepared {
 
 void validate(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb, double time_limit_s) {
     if (!(std::isfinite(total_cpus) && total_cpus >= 0))
-        throw std::invalid_argument("solveOptIlp: total CPUs must be a finite number >= 0, not " + formatNumber(total_cpus));
+        throw std::invalid_argument("solveOptIlp: total CPUs must be a finite number >= 0, not " +
+                                    formatNumber(total_cpus));
     if (!(std::isfinite(total_memory_gb) && total_memory_gb >= 0))
         throw std::invalid_argument("solveOptIlp: total memory must be a finite number >= 0, not " +
                                     formatNumber(total_memory_gb));
     if (!(time_limit_s > 0))
-        throw std::invalid_argument("solveOptIlp: the time limit must be > 0 seconds, not " + formatNumber(time_limit_s));
+        throw std::invalid_argument("solveOptIlp: the time limit must be > 0 seconds, not " +
+                                    formatNumber(time_limit_s));
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const OptJob& job = jobs[j];
-        if (job.choices.empty()) throw std::invalid_argument("solveOptIlp: " + jobName(j) + " has no (CPU, memory) options");
+        if (job.choices.empty())
+            throw std::invalid_argument("solveOptIlp: " + jobName(j) + " has no (CPU, memory) options");
         if (!std::isfinite(job.min_throughput))
             throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": min_throughput must be finite");
         for (std::size_t k = 0; k < job.choices.size(); ++k) {
             const OptChoice& c = job.choices[k];
-            const bool ok = std::isfinite(c.cpus) && c.cpus >= 0 && std::isfinite(c.memory_gb) && c.memory_gb >= 0 &&
-                            std::isfinite(c.throughput);
+            const bool ok = std::isfinite(c.cpus) && c.cpus >= 0 && std::isfinite(c.memory_gb) &&
+                            c.memory_gb >= 0 && std::isfinite(c.throughput);
             if (!ok)
-                throw std::invalid_argument("solveOptIlp: " + jobName(j) + " option " + std::to_string(k) +
-                                            ": CPUs and memory must be finite and >= 0, throughput finite (got " +
-                                            formatNumber(c.cpus) + " CPUs, " + formatNumber(c.memory_gb) + " GB, throughput " +
-                                            formatNumber(c.throughput) + ")");
+                throw std::invalid_argument(
+                    "solveOptIlp: " + jobName(j) + " option " + std::to_string(k) +
+                    ": CPUs and memory must be finite and >= 0, throughput finite (got " +
+                    formatNumber(c.cpus) + " CPUs, " + formatNumber(c.memory_gb) + " GB, throughput " +
+                    formatNumber(c.throughput) + ")");
         }
         if (job.fallback < -1 || job.fallback >= static_cast<int>(job.choices.size()))
-            throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": fallback " + std::to_string(job.fallback) +
-                                        " is not one of its " + std::to_string(job.choices.size()) + " options");
+            throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": fallback " +
+                                        std::to_string(job.fallback) + " is not one of its " +
+                                        std::to_string(job.choices.size()) + " options");
     }
 }
 
@@ -139,10 +145,12 @@ Prepared prepare(std::span<const OptJob> jobs, double total_cpus, double total_m
             if (meetsMinimum(job, job.choices[k].throughput)) eligible.push_back(static_cast<int>(k));
         }
         if (eligible.empty())
-            throw std::invalid_argument("solveOptIlp: infeasible: none of the " + std::to_string(job.choices.size()) +
-                                        " options of " + jobName(j) + " reaches its minimum throughput " +
-                                        formatNumber(job.min_throughput) + " (best " + formatNumber(best) + ")");
-        if (job.fallback >= 0 && !meetsMinimum(job, job.choices[static_cast<std::size_t>(job.fallback)].throughput))
+            throw std::invalid_argument(
+                "solveOptIlp: infeasible: none of the " + std::to_string(job.choices.size()) +
+                " options of " + jobName(j) + " reaches its minimum throughput " +
+                formatNumber(job.min_throughput) + " (best " + formatNumber(best) + ")");
+        if (job.fallback >= 0 &&
+            !meetsMinimum(job, job.choices[static_cast<std::size_t>(job.fallback)].throughput))
             throw std::invalid_argument("solveOptIlp: " + jobName(j) + ": its fallback option " +
                                         std::to_string(job.fallback) + " is below its minimum throughput");
 
@@ -155,7 +163,8 @@ Prepared prepare(std::span<const OptJob> jobs, double total_cpus, double total_m
                 if (b == a) continue;
                 const OptChoice& cb = job.choices[static_cast<std::size_t>(b)];
                 if (cb.cpus <= ca.cpus && cb.memory_gb <= ca.memory_gb && cb.throughput >= ca.throughput) {
-                    const bool same = cb.cpus == ca.cpus && cb.memory_gb == ca.memory_gb && cb.throughput == ca.throughput;
+                    const bool same =
+                        cb.cpus == ca.cpus && cb.memory_gb == ca.memory_gb && cb.throughput == ca.throughput;
                     if (!same || b < a) {
                         dominated = true;
                         break;
@@ -195,11 +204,12 @@ Prepared prepare(std::span<const OptJob> jobs, double total_cpus, double total_m
         p.classes[it->second].jobs.push_back(j);
     }
     if (min_cpus > total_cpus * (1.0 + kMinTolerance))
-        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + formatNumber(min_cpus) +
-                                    " CPUs at their minimum throughput, more than the " + formatNumber(total_cpus) +
-                                    " available");
+        throw std::invalid_argument(
+            "solveOptIlp: infeasible: the jobs need at least " + formatNumber(min_cpus) +
+            " CPUs at their minimum throughput, more than the " + formatNumber(total_cpus) + " available");
     if (min_memory > total_memory_gb * (1.0 + kMinTolerance))
-        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " + formatNumber(min_memory) +
+        throw std::invalid_argument("solveOptIlp: infeasible: the jobs need at least " +
+                                    formatNumber(min_memory) +
                                     " GB of memory at their minimum throughput, more than the " +
                                     formatNumber(total_memory_gb) + " GB available");
     return p;
@@ -239,8 +249,9 @@ void useFallback(std::span<const OptJob> jobs, const Prepared& p, double total_c
     if (cpus > total_cpus * (1.0 + kCapacitySlack) || memory > total_memory_gb * (1.0 + kCapacitySlack))
         throw std::runtime_error("solveOptIlp: no integer solution was found " +
                                  std::string(r.time_limited ? "within the time limit" : "(GLPK failed)") +
-                                 " and the fallback options need " + formatNumber(cpus) + " CPUs and " + formatNumber(memory) +
-                                 " GB, more than the " + formatNumber(total_cpus) + " CPUs and " + formatNumber(total_memory_gb) +
+                                 " and the fallback options need " + formatNumber(cpus) + " CPUs and " +
+                                 formatNumber(memory) + " GB, more than the " + formatNumber(total_cpus) +
+                                 " CPUs and " + formatNumber(total_memory_gb) +
                                  " GB available; pass each job's proportional share as its fallback");
     r.choice = p.fallback;
     r.fallback = true;
@@ -249,7 +260,8 @@ void useFallback(std::span<const OptJob> jobs, const Prepared& p, double total_c
 
 }  // namespace
 
-OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb, double time_limit_s) {
+OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb,
+                      double time_limit_s) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     validate(jobs, total_cpus, total_memory_gb, time_limit_s);
@@ -363,7 +375,8 @@ OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double to
             const long long count = std::llround(value);
             if (std::fabs(value - static_cast<double>(count)) > 1e-6 || count < 0 ||
                 next + static_cast<std::size_t>(count) > cls.jobs.size())
-                throw std::runtime_error("solveOptIlp: GLPK returned an invalid count " + formatNumber(value));
+                throw std::runtime_error("solveOptIlp: GLPK returned an invalid count " +
+                                         formatNumber(value));
             for (long long i = 0; i < count; ++i, ++next) {
                 const std::size_t j = cls.jobs[next];
                 r.choice[j] = p.kept[j][k];
@@ -371,12 +384,13 @@ OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double to
                 memory += cls.options[k].memory_gb;
             }
         }
-        if (next != cls.jobs.size()) throw std::runtime_error("solveOptIlp: GLPK left a job without an option");
+        if (next != cls.jobs.size())
+            throw std::runtime_error("solveOptIlp: GLPK left a job without an option");
     }
     if (cpus > total_cpus * (1.0 + kCapacitySlack) + kCapacitySlack ||
         memory > total_memory_gb * (1.0 + kCapacitySlack) + kCapacitySlack)
-        throw std::runtime_error("solveOptIlp: GLPK's solution uses " + formatNumber(cpus) + " CPUs and " + formatNumber(memory) +
-                                 " GB, over the capacity");
+        throw std::runtime_error("solveOptIlp: GLPK's solution uses " + formatNumber(cpus) + " CPUs and " +
+                                 formatNumber(memory) + " GB, over the capacity");
     finish(jobs, r);
     return r;
 }

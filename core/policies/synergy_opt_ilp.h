@@ -85,6 +85,7 @@ struct OptResult {
 // reaches its minimum, minimum demands that exceed a capacity, or no combination that fits.
 // Throws std::runtime_error when the fallback itself does not fit (only reachable with
 // default fallbacks when the search found nothing in time). time_limit_s may be infinity.
-OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb, double time_limit_s);
+OptResult solveOptIlp(std::span<const OptJob> jobs, double total_cpus, double total_memory_gb,
+                      double time_limit_s);
 
 }  // namespace cl

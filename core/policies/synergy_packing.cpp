@@ -48,8 +48,8 @@ bool AuxLedger::fits(int s, const PackJob& job, Grant grant) const {
     return gpus * per.cpus <= free_cpus_[s] + kEps && gpus * per.memory_gb <= free_memory_[s] + kEps;
 }
 
-bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit, std::vector<std::pair<int, int>>& parts,
-                              bool one_server_only) const {
+bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit,
+                              std::vector<std::pair<int, int>>& parts, bool one_server_only) const {
     parts.clear();
     const int gpus = job.gpus;
     const int n = servers();
@@ -66,7 +66,8 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit, s
         double left = free_gpus_[s] - gpus;  // GPUs only: the server that just has them
         if (grant != Grant::None) {
             const AuxShare per = shareOf(job, grant, s);
-            left = (free_gpus_[s] - gpus) / static_cast<double>(gpus_[s]) + (free_cpus_[s] - gpus * per.cpus) / cpus_[s] +
+            left = (free_gpus_[s] - gpus) / static_cast<double>(gpus_[s]) +
+                   (free_cpus_[s] - gpus * per.cpus) / cpus_[s] +
                    (free_memory_[s] - gpus * per.memory_gb) / memory_[s];
         }
         if (left < chosen_left - kEps) {
@@ -87,7 +88,8 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit, s
         if (grant != Grant::None) {
             const AuxShare per = shareOf(job, grant, s);
             if (per.cpus > 0) k = std::min(k, static_cast<int>(std::floor(free_cpus_[s] / per.cpus + kEps)));
-            if (per.memory_gb > 0) k = std::min(k, static_cast<int>(std::floor(free_memory_[s] / per.memory_gb + kEps)));
+            if (per.memory_gb > 0)
+                k = std::min(k, static_cast<int>(std::floor(free_memory_[s] / per.memory_gb + kEps)));
         }
         if (k > 0) {
             room.emplace_back(k, s);
@@ -95,7 +97,8 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit, s
         }
     }
     if (total < gpus) return false;
-    std::stable_sort(room.begin(), room.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(room.begin(), room.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     int left = gpus;
     for (const auto& [k, s] : room) {
         const int take = std::min(k, left);
@@ -134,11 +137,11 @@ void AuxLedger::take(PackJob& job, Grant grant, bool take_gpus) {
     }
     if (take_gpus && !job.pinned.empty()) job.gpu_ids.assign(job.pinned.begin(), job.pinned.end());
     if (take_gpus) std::sort(job.gpu_ids.begin(), job.gpu_ids.end());
-    job.capped = grant == Grant::Proportional &&
-                 std::any_of(job.parts.begin(), job.parts.end(), [&](const auto& p) {
-                     const AuxShare prop = proportional(p.first);
-                     return job.ask.cpus > prop.cpus + kEps || job.ask.memory_gb > prop.memory_gb + kEps;
-                 });
+    job.capped =
+        grant == Grant::Proportional && std::any_of(job.parts.begin(), job.parts.end(), [&](const auto& p) {
+            const AuxShare prop = proportional(p.first);
+            return job.ask.cpus > prop.cpus + kEps || job.ask.memory_gb > prop.memory_gb + kEps;
+        });
 }
 
 void AuxLedger::release(PackJob& job) {
@@ -153,13 +156,15 @@ void AuxLedger::revertToProportional(PackJob& peer) {
     release(peer);
     // Never more than it held in either resource (on a server whose proportional share of
     // memory is larger than a peer's ask, reverting must not grow it).
-    peer.fair_cap = {std::min(peer.fair_cap.cpus, peer.ask.cpus), std::min(peer.fair_cap.memory_gb, peer.ask.memory_gb)};
+    peer.fair_cap = {std::min(peer.fair_cap.cpus, peer.ask.cpus),
+                     std::min(peer.fair_cap.memory_gb, peer.ask.memory_gb)};
     take(peer, Grant::Proportional, false);
 }
 
 bool AuxLedger::revertPeersFor(const PackJob& job, bool artifact_order) {
     for (const auto& part : job.parts) {
-        const int s = part.first, k = part.second;  // not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda
+        const int s = part.first, k = part.second;  // not a structured binding: clang 14 (the sanitizer
+                                                    // build) cannot capture one in a lambda
         const AuxShare target = shareOf(job, job.grant, s);
         const AuxShare prop = proportional(s);
         const auto excess = [&](const PackJob* peer) {
@@ -340,7 +345,8 @@ void AuxLedger::pack(std::span<PackJob> jobs, const PackingOptions& options) {
     proportional_only_ = options.proportional_only;
     // The GPUs of jobs renewing their lease are spoken for before anyone else is placed.
     for (PackJob& job : jobs) {
-        const bool clash = std::any_of(job.pinned.begin(), job.pinned.end(), [&](int g) { return busy_[g] != 0; });
+        const bool clash =
+            std::any_of(job.pinned.begin(), job.pinned.end(), [&](int g) { return busy_[g] != 0; });
         if (clash) job.pinned = {};  // a GPU claimed twice: the later claimant is placed afresh
         setReserved(job.pinned, true);
     }

@@ -25,9 +25,9 @@ namespace cl {
 enum class Grant { None, Ask, Proportional };
 
 struct PackJob {
-    int job = 0;     // trace index
+    int job = 0;  // trace index
     int gpus = 1;
-    AuxShare ask;    // per GPU
+    AuxShare ask;  // per GPU
     // Proportional share never exceeds this per GPU (a job that asks for less than its share
     // keeps what it asks for); infinite = the full share.
     AuxShare fair_cap{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
@@ -37,12 +37,12 @@ struct PackJob {
     std::span<const SensitivityMatrix::Point> lesser;
     // Results.
     Grant grant = Grant::None;
-    std::vector<int> gpu_ids;     // sorted
+    std::vector<int> gpu_ids;                // sorted
     std::vector<std::pair<int, int>> parts;  // (server, GPUs there)
-    AuxShare per_gpu;             // what it got per GPU (the smallest over its servers for Proportional)
-    double cpus = 0.0;            // totals over its servers
+    AuxShare per_gpu;   // what it got per GPU (the smallest over its servers for Proportional)
+    double cpus = 0.0;  // totals over its servers
     double memory_gb = 0.0;
-    bool capped = false;          // got less than its ask (Proportional while asking for more)
+    bool capped = false;  // got less than its ask (Proportional while asking for more)
 };
 
 struct PackingOptions {
@@ -92,8 +92,8 @@ private:
     bool placeFree(PackJob& job, const PackingOptions& o);
     bool placeLesser(PackJob& job, const PackingOptions& o);
     // Servers for the job's GPUs that can also give it what `grant` means (None = GPUs only).
-    bool chooseServers(const PackJob& job, Grant grant, bool first_fit, std::vector<std::pair<int, int>>& parts,
-                       bool one_server_only = false) const;
+    bool chooseServers(const PackJob& job, Grant grant, bool first_fit,
+                       std::vector<std::pair<int, int>>& parts, bool one_server_only = false) const;
     AuxShare shareOf(const PackJob& job, Grant grant, int s) const;
     bool fits(int s, const PackJob& job, Grant grant) const;
     void take(PackJob& job, Grant grant, bool take_gpus);

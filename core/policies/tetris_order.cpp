@@ -74,6 +74,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PriorityOrder> makeTetrisOrder() { return std::make_unique<TetrisOrder>(); }
+std::unique_ptr<PriorityOrder> makeTetrisOrder() {
+    return std::make_unique<TetrisOrder>();
+}
 
 }  // namespace cl

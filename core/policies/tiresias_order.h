@@ -38,10 +38,10 @@ private:
     bool starvation_guard_;
     std::vector<int> queues_[3];
     std::vector<int> queue_of_;
-    std::vector<double> attained_base_;   // attained wall time when last (re)entering queue 0
-    std::vector<double> last_running_;    // last event time the job was seen running
+    std::vector<double> attained_base_;      // attained wall time when last (re)entering queue 0
+    std::vector<double> last_running_;       // last event time the job was seen running
     mutable std::vector<double> demote_at_;  // wake-up asked for each running job's demotion
-    mutable std::vector<char> runs_after_;  // scratch: job runs after the current decision
+    mutable std::vector<char> runs_after_;   // scratch: job runs after the current decision
 };
 
 }  // namespace cl

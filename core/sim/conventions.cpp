@@ -4,7 +4,9 @@
 
 namespace cl {
 
-Conventions Conventions::clean() { return Conventions{}; }
+Conventions Conventions::clean() {
+    return Conventions{};
+}
 
 Conventions Conventions::muriArtifact() {
     Conventions c;
@@ -31,13 +33,16 @@ Conventions Conventions::synergyArtifact() {
     return c;
 }
 
-std::vector<std::string> Conventions::names() { return {"clean", "muri-artifact", "synergy-artifact"}; }
+std::vector<std::string> Conventions::names() {
+    return {"clean", "muri-artifact", "synergy-artifact"};
+}
 
 Conventions Conventions::byName(const std::string& name) {
     if (name == "clean") return clean();
     if (name == "muri-artifact") return muriArtifact();
     if (name == "synergy-artifact") return synergyArtifact();
-    throw std::invalid_argument("unknown conventions '" + name + "' (valid: clean, muri-artifact, synergy-artifact)");
+    throw std::invalid_argument("unknown conventions '" + name +
+                                "' (valid: clean, muri-artifact, synergy-artifact)");
 }
 
 }  // namespace cl

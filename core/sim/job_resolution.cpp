@@ -11,9 +11,10 @@ namespace cl {
 namespace {
 // Without a profile or a measured iteration time a job is modelled as one-second iterations.
 constexpr double kGenericIterationTime = 1.0;
-}
+}  // namespace
 
-ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, const Conventions& conventions) {
+ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles,
+                       const Conventions& conventions) {
     const ModelProfile* model = job.model.empty() ? nullptr : profiles.find(job.model);
     const GpuCountProfile* at = model ? model->at(job.gpus) : nullptr;
 
@@ -35,12 +36,14 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
             } catch (const std::invalid_argument& e) {
                 throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + "): " + e.what());
             }
-            const int sub = largestFittingSubBatch(*acc, localBatch(batch, job.gpus), acc->reference_gpu_memory_mb);
+            const int sub =
+                largestFittingSubBatch(*acc, localBatch(batch, job.gpus), acc->reference_gpu_memory_mb);
             if (sub == 0)
-                throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + "): one sample of model '" +
-                                      job.model + "' does not fit the GPU memory of the profile's reference GPU");
-            iter = accumulatedIterationTime(*acc, job.gpus,
-                                            consolidatedServers(job.gpus, acc->reference_gpus_per_server), batch, sub);
+                throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) +
+                                      "): one sample of model '" + job.model +
+                                      "' does not fit the GPU memory of the profile's reference GPU");
+            iter = accumulatedIterationTime(
+                *acc, job.gpus, consolidatedServers(job.gpus, acc->reference_gpus_per_server), batch, sub);
             // Pollux's workloads state no length: train the model's samples at its batch.
             if (iterations <= 0 && job.duration <= 0 && acc->train_samples > 0)
                 iterations = std::ceil(acc->train_samples / batch);
@@ -50,7 +53,8 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
     if (iter <= 0 && job.iterations > 0 && job.duration > 0) iter = job.duration / job.iterations;
     if (iter <= 0) iter = kGenericIterationTime;
 
-    if (job.iterations < 0 || job.duration < 0 || !std::isfinite(job.iterations) || !std::isfinite(job.duration))
+    if (job.iterations < 0 || job.duration < 0 || !std::isfinite(job.iterations) ||
+        !std::isfinite(job.duration))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) +
                               ") has negative or non-finite iterations or duration");
     ResolvedJob r;
@@ -60,7 +64,8 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles, co
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
     r.solo_iteration_time = iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
-    r.stage_times = !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});
+    r.stage_times =
+        !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});
     return r;
 }
 

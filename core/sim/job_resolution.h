@@ -13,9 +13,9 @@ namespace cl {
 
 struct ResolvedJob {
     double iterations = 0.0;
-    double solo_iteration_time = 0.0;         // seconds, alone, reference GPU, solo factor applied
-    double restart_overhead = 0.0;  // seconds
-    std::vector<double> stage_times;  // seconds; the trace's own, else the profile's (may be empty)
+    double solo_iteration_time = 0.0;  // seconds, alone, reference GPU, solo factor applied
+    double restart_overhead = 0.0;     // seconds
+    std::vector<double> stage_times;   // seconds; the trace's own, else the profile's (may be empty)
 };
 
 // A job with neither iterations nor a duration (and no SJF-BSBF sample count to derive them from)

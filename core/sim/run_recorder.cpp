@@ -6,7 +6,8 @@
 
 namespace cl {
 
-RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool record_series, int max_jobs_per_gpu)
+RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool record_series,
+                         int max_jobs_per_gpu)
     : record_segments_(record_segments),
       record_series_(record_series),
       max_jobs_per_gpu_(max_jobs_per_gpu),
@@ -18,13 +19,15 @@ void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
         Open* slot = nullptr;
         int others = 0;
         for (auto& o : here) {
-            if (o.job == job) slot = &o;
-            else if (o.job >= 0) ++others;
+            if (o.job == job)
+                slot = &o;
+            else if (o.job >= 0)
+                ++others;
         }
         if (others >= max_jobs_per_gpu_)
-            throw SimulationError("GPU " + std::to_string(g) + " over-committed at t=" + std::to_string(t) + ": job #" +
-                                  std::to_string(job) + " joins " + std::to_string(others) + " job(s), at most " +
-                                  std::to_string(max_jobs_per_gpu_) + " may share it");
+            throw SimulationError("GPU " + std::to_string(g) + " over-committed at t=" + std::to_string(t) +
+                                  ": job #" + std::to_string(job) + " joins " + std::to_string(others) +
+                                  " job(s), at most " + std::to_string(max_jobs_per_gpu_) + " may share it");
         if (!slot) {  // a free slot, preferably the one this job just left (segments merge)
             for (auto& o : here)
                 if (o.job < 0 && o.last_segment >= 0 && segments_[o.last_segment].job == job) slot = &o;

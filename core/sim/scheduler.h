@@ -15,20 +15,20 @@
 namespace cl {
 
 struct JobState {
-    int index = 0;              // position in the trace; stable identity
+    int index = 0;  // position in the trace; stable identity
     int gpus = 1;
     double submit = 0.0;
     double iterations = 0.0;
-    double remaining = 0.0;     // iterations left
+    double remaining = 0.0;  // iterations left
     // Seconds per iteration on the GPUs it holds now (shared or alone); a waiting job: alone on
     // reference GPUs (= solo_iteration_time).
     double current_iteration_time = 0.0;
-    double attained = 0.0;      // wall seconds spent holding GPUs so far
-    double duration = 0.0;      // the trace's stated solo duration (0 = not given)
+    double attained = 0.0;             // wall seconds spent holding GPUs so far
+    double duration = 0.0;             // the trace's stated solo duration (0 = not given)
     double solo_iteration_time = 0.0;  // seconds per iteration alone on reference GPUs
-    double restart_overhead = 0.0;  // its own (profile) restart overhead
+    double restart_overhead = 0.0;     // its own (profile) restart overhead
     std::string_view model;
-    int batch_size = 0;         // the trace's global batch (0 = the profile's default)
+    int batch_size = 0;                   // the trace's global batch (0 = the profile's default)
     std::span<const double> stage_times;  // seconds; the trace's own, else the profile's
     bool running = false;
     std::span<const int> held;  // GPU ids while running
@@ -40,9 +40,9 @@ struct JobState {
 struct SchedulerInput {
     double now = 0.0;
     const Cluster* cluster = nullptr;
-    std::span<const JobState> active;     // pending and running jobs, in arrival order
-    std::span<const int> arrived;         // job indices that arrived at this event
-    std::span<const int> completed;       // job indices that completed at this event
+    std::span<const JobState> active;           // pending and running jobs, in arrival order
+    std::span<const int> arrived;               // job indices that arrived at this event
+    std::span<const int> completed;             // job indices that completed at this event
     std::span<const JobState* const> by_index;  // job index -> state (nullptr when not active)
     const ProfileSet* profiles = nullptr;       // the run's profile set (sensitivity matrices)
 };

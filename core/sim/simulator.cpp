@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -37,22 +37,22 @@ struct EngineJob {
     int gpus = 1;
     double submit = 0.0;
     double iterations = 0.0;
-    double solo_iteration_time = 0.0;   // reference-GPU iteration time
-    double current_iteration_time = 0.0;   // on the GPUs it holds now
-    double overhead = 0.0;       // restart overhead it pays now (a group may pay more)
-    double own_overhead = 0.0;   // its profile's restart overhead
+    double solo_iteration_time = 0.0;     // reference-GPU iteration time
+    double current_iteration_time = 0.0;  // on the GPUs it holds now
+    double overhead = 0.0;                // restart overhead it pays now (a group may pay more)
+    double own_overhead = 0.0;            // its profile's restart overhead
     std::vector<double> stage_times;
     double remaining = 0.0;
     double attained = 0.0;
     double last_update = 0.0;
-    double debt = 0.0;        // restart overhead still to pay (clean conventions)
+    double debt = 0.0;  // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
     std::vector<int> held;
     std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
-    double cpus = 0.0;       // auxiliary resources held while running (cores, GB)
+    double cpus = 0.0;               // auxiliary resources held while running (cores, GB)
     double memory_gb = 0.0;
-    double speedup = 0.0;    // last recorded AllocationChange's speedup (0 = none recorded)
-    int sub_batch = 0;       // last recorded BatchChange (0 = none recorded)
+    double speedup = 0.0;  // last recorded AllocationChange's speedup (0 = none recorded)
+    int sub_batch = 0;     // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
 };
 
@@ -60,8 +60,12 @@ class Engine {
 public:
     Engine(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
            const SimOptions& options)
-        : cluster_(cluster), trace_(trace), profiles_(profiles), options_(options),
-          conv_(options.conventions), scheduler_(&scheduler) {
+        : cluster_(cluster),
+          trace_(trace),
+          profiles_(profiles),
+          options_(options),
+          conv_(options.conventions),
+          scheduler_(&scheduler) {
         const std::string policy = scheduler.name();
         max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
         recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_);
@@ -84,8 +88,9 @@ public:
         total_cpus_ = cluster.totalCpuCores();
         total_memory_gb_ = cluster.totalMemoryGb();
         if (conv_.round_quantized && round_interval_ <= 0)
-            throw std::invalid_argument("conventions '" + conv_.name + "' need a policy with scheduling rounds; '" +
-                                        policy + "' has none (use a Synergy mechanism, e.g. fifo+tune)");
+            throw std::invalid_argument("conventions '" + conv_.name +
+                                        "' need a policy with scheduling rounds; '" + policy +
+                                        "' has none (use a Synergy mechanism, e.g. fifo+tune)");
         prepareJobs();
     }
 
@@ -104,7 +109,8 @@ private:
     Summary measuredSummary() const {
         if (measure_first_ == 0 && measure_last_ == static_cast<int>(result_.jobs.size()) - 1)
             return summarize(result_.jobs);
-        std::vector<JobRecord> window(result_.jobs.begin() + measure_first_, result_.jobs.begin() + measure_last_ + 1);
+        std::vector<JobRecord> window(result_.jobs.begin() + measure_first_,
+                                      result_.jobs.begin() + measure_last_ + 1);
         return summarize(window);
     }
 
@@ -123,17 +129,20 @@ private:
                                       std::to_string(src.gpus) + " GPUs but cluster '" + cluster_.name +
                                       "' has only " + std::to_string(total_gpus));
             if (!std::isfinite(src.submit_time) || src.submit_time < 0)
-                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") has an invalid submit time");
+                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
+                                      ") has an invalid submit time");
             // Beyond this, round numbers (time / interval) stop being exact doubles.
             if (src.submit_time > kMaxSubmitSeconds)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") is submitted at " +
                                       formatSeconds(src.submit_time) +
                                       " s, later than the 1e12 s (31,700 years) a simulation accepts");
             ResolvedJob r = resolveJob(src, i, profiles_, conv_);
-            if (!std::isfinite(r.solo_iteration_time) || r.solo_iteration_time <= 0 || !std::isfinite(r.iterations * r.solo_iteration_time) ||
-                !std::isfinite(r.restart_overhead) || r.restart_overhead < 0)
-                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
-                                      ") has a non-finite or non-positive length, iteration time or overhead");
+            if (!std::isfinite(r.solo_iteration_time) || r.solo_iteration_time <= 0 ||
+                !std::isfinite(r.iterations * r.solo_iteration_time) || !std::isfinite(r.restart_overhead) ||
+                r.restart_overhead < 0)
+                throw SimulationError(
+                    "job '" + src.id + "' (#" + std::to_string(i) +
+                    ") has a non-finite or non-positive length, iteration time or overhead");
             // A job longer than this alone is a unit mistake or a corrupt row, and under a
             // policy with periodic rounds it would cost millions of rounds.
             if (r.iterations * r.solo_iteration_time > kMaxSoloSeconds)
@@ -193,8 +202,9 @@ private:
         // waiting under a policy whose rounds only place waiting jobs.
         const bool nobody_waits = active_.size() == running_.size();
         const bool idle_round =
-            nobody_waits && (rounds_only_place_waiting_ ||
-                             (skip_rounds_ && !decision_changed_ && scheduler_->roundsRepeatWhenUnchanged(running_.size())));
+            nobody_waits &&
+            (rounds_only_place_waiting_ ||
+             (skip_rounds_ && !decision_changed_ && scheduler_->roundsRepeatWhenUnchanged(running_.size())));
         if (round_interval_ > 0 && !running_.empty() && !idle_round)
             t = std::min(t, round_index_ * round_interval_);
         return t;
@@ -219,9 +229,10 @@ private:
             const double steps = std::floor(elapsed / job.current_iteration_time + 1e-9);
             // Whole iterations only: one longer than a round would never progress.
             if (steps <= 0 && elapsed >= round_interval_)
-                throw SimulationError("job '" + trace_.jobs[j].id + "' takes " + std::to_string(job.current_iteration_time) +
-                                      " s per iteration, longer than a round (" + std::to_string(round_interval_) +
-                                      " s): under conventions '" + conv_.name + "' it would never finish");
+                throw SimulationError(
+                    "job '" + trace_.jobs[j].id + "' takes " + std::to_string(job.current_iteration_time) +
+                    " s per iteration, longer than a round (" + std::to_string(round_interval_) +
+                    " s): under conventions '" + conv_.name + "' it would never finish");
             job.remaining -= steps;
             if (job.remaining <= 1e-9) {
                 job.remaining = 0.0;
@@ -294,7 +305,8 @@ private:
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
         for (int j : d.keep) {
-            if (j < 0 || j >= static_cast<int>(jobs_.size()) || jobs_[j].status != Status::Running || chosen[j])
+            if (j < 0 || j >= static_cast<int>(jobs_.size()) || jobs_[j].status != Status::Running ||
+                chosen[j])
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
             chosen[j] = 1;
         }
@@ -323,7 +335,8 @@ private:
             releaseGpus(job);
             job.status = Status::Pending;
             job.predicted_end = kInf;
-            job.current_iteration_time = job.solo_iteration_time;  // waiting jobs are ranked at reference speed
+            job.current_iteration_time =
+                job.solo_iteration_time;  // waiting jobs are ranked at reference speed
             job.overhead = job.own_overhead;
             job.speedup = 0.0;
             job.sub_batch = 0;
@@ -351,14 +364,15 @@ private:
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             bool was_running = job.status == Status::Running;
-            job.overhead = conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
+            job.overhead =
+                conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
                 decision_changed_ = true;
                 for (int g : target[i])
                     if (++gpu_holders_[g] > max_jobs_per_gpu_)
                         invalid("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
-                                ", which is not free (the policy runs at most " + std::to_string(max_jobs_per_gpu_) +
-                                " job(s) per GPU)");
+                                ", which is not free (the policy runs at most " +
+                                std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
                 job.held = std::move(target[i]);
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
@@ -366,11 +380,15 @@ private:
                 if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
             }
             // The mechanism's speed model: shared iteration time, or the job's own.
-            const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus, old_memory = job.memory_gb;
-            job.current_iteration_time = (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speedOn(a.job, job.held);
+            const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus,
+                         old_memory = job.memory_gb;
+            job.current_iteration_time =
+                (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) /
+                speedOn(a.job, job.held);
             if (options_.record_series) job.shares = resourceShares(a.job);
             takeAllocation(a, job, t);
-            if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus || job.memory_gb != old_memory)
+            if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
+                job.memory_gb != old_memory)
                 decision_changed_ = true;
             recordBatch(a, job, t);
             job.status = Status::Running;
@@ -395,8 +413,10 @@ private:
     // are recorded.
     void takeAllocation(const Assignment& a, EngineJob& job, double t) {
         if (a.cpus > 0 || a.memory_gb > 0) {
-            const double speedup = a.shared_iteration_time > 0 ? job.solo_iteration_time / a.shared_iteration_time : 1.0;
-            if (job.speedup == 0.0 || job.cpus != a.cpus || job.memory_gb != a.memory_gb || job.speedup != speedup)
+            const double speedup =
+                a.shared_iteration_time > 0 ? job.solo_iteration_time / a.shared_iteration_time : 1.0;
+            if (job.speedup == 0.0 || job.cpus != a.cpus || job.memory_gb != a.memory_gb ||
+                job.speedup != speedup)
                 allocations_.push_back({a.job, t, a.cpus, a.memory_gb, speedup});
             job.cpus = a.cpus;
             job.memory_gb = a.memory_gb;
@@ -425,11 +445,13 @@ private:
     std::array<double, 4> resourceShares(int j) const {
         const EngineJob& job = jobs_[j];
         const std::vector<double>& st = job.stage_times;
-        if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0) return {0.0, 0.0, 1.0, 0.0};
+        if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0)
+            return {0.0, 0.0, 1.0, 0.0};
         const double period = job.current_iteration_time * speedOn(j, job.held);  // in reference-GPU time
         const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
         if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
-        return {share(st[0]), share(st[0]), share(st[1]), share(st[2])};  // Muri: loading+preprocessing, GPU, network
+        return {share(st[0]), share(st[0]), share(st[1]),
+                share(st[2])};  // Muri: loading+preprocessing, GPU, network
     }
 
     void sample(double t) {
@@ -536,8 +558,9 @@ private:
         for (int j : active_) {
             if (jobs_[j].status != Status::Pending) continue;
             throw SimulationError("job '" + trace_.jobs[j].id + "' (" + std::to_string(jobs_[j].gpus) +
-                                  " GPUs) can never be placed by policy '" + result_.policy + "' on cluster '" +
-                                  cluster_.name + "' (nothing runs and nothing else will happen)");
+                                  " GPUs) can never be placed by policy '" + result_.policy +
+                                  "' on cluster '" + cluster_.name +
+                                  "' (nothing runs and nothing else will happen)");
         }
         throw SimulationError("simulation stalled");
     }
@@ -558,7 +581,8 @@ private:
                 std::erase_if(running_, [&](int j) { return jobs_[j].status == Status::Done; });
                 std::erase_if(active_, [&](int j) { return jobs_[j].status == Status::Done; });
             }
-            while (next_arrival_ < arrival_order_.size() && jobs_[arrival_order_[next_arrival_]].submit <= t) {
+            while (next_arrival_ < arrival_order_.size() &&
+                   jobs_[arrival_order_[next_arrival_]].submit <= t) {
                 int j = arrival_order_[next_arrival_++];
                 EngineJob& job = jobs_[j];
                 job.last_update = t;
@@ -624,7 +648,7 @@ private:
     std::vector<int> arrival_order_;
     std::size_t next_arrival_ = 0;
     std::size_t finished_ = 0;
-    std::vector<int> active_;   // pending + running, arrival order
+    std::vector<int> active_;  // pending + running, arrival order
     std::vector<int> running_;
     std::vector<int> arrived_now_;
     std::vector<int> completed_now_;
@@ -634,15 +658,15 @@ private:
     double wakeup_ = kInf;
     double round_interval_ = 0.0;
     bool rounds_only_place_waiting_ = false;
-    bool skip_rounds_ = true;  // SimOptions::skip_idle_rounds
-    bool decision_changed_ = true;     // the last decision started, stopped, moved or re-sped a job
+    bool skip_rounds_ = true;       // SimOptions::skip_idle_rounds
+    bool decision_changed_ = true;  // the last decision started, stopped, moved or re-sped a job
     double round_index_ = 1.0;
 };
 
 }  // namespace
 
-SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
-                   const SimOptions& options) {
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
+                   Scheduler& scheduler, const SimOptions& options) {
     if (cluster.totalGpus() <= 0) throw SimulationError("cluster '" + cluster.name + "' has no GPUs");
     Engine engine(cluster, trace, profiles, scheduler, options);
     return engine.run();

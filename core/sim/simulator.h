@@ -5,8 +5,8 @@
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
-#include "core/model/trace.h"
 #include "core/model/sim_result.h"
+#include "core/model/trace.h"
 #include "core/sim/conventions.h"
 #include "core/sim/scheduler.h"
 
@@ -36,8 +36,8 @@ struct SimOptions {
 // — the whole run is refused, naming the job and both GPU counts —, a job no placement can ever
 // satisfy, a job longer than 10 years alone) and std::invalid_argument for a scheduler the
 // conventions cannot run. Zero jobs give an empty result; a job of zero iterations ends on arrival.
-SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles, Scheduler& scheduler,
-                   const SimOptions& options = {});
+SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
+                   Scheduler& scheduler, const SimOptions& options = {});
 
 class SimulationError : public std::runtime_error {
 public:

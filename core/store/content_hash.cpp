@@ -29,7 +29,9 @@ ContentHasher& ContentHasher::add(double value) {
     return add(std::string_view(buf, 8));
 }
 
-ContentHasher& ContentHasher::add(long long value) { return add(std::to_string(value)); }
+ContentHasher& ContentHasher::add(long long value) {
+    return add(std::to_string(value));
+}
 
 std::string ContentHasher::hex() const {
     char buf[17];

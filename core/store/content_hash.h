@@ -9,7 +9,7 @@ namespace cl {
 class ContentHasher {
 public:
     ContentHasher& add(std::string_view text);
-    ContentHasher& add(double value);      // exact bits, so 0.1 + 0.2 != 0.3 hashes differently
+    ContentHasher& add(double value);  // exact bits, so 0.1 + 0.2 != 0.3 hashes differently
     ContentHasher& add(long long value);
     std::string hex() const;
 

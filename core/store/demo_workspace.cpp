@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/model/accumulation_speed.h"
 #include "core/io/builtin_data.h"
+#include "core/model/accumulation_speed.h"
 #include "core/util/portable_random.h"
 #include "core/workload/synergy_workload.h"
 
@@ -57,7 +57,8 @@ Trace sjfBsbfDemoTrace(const ProfileSet& profiles) {
                      [](const Job& a, const Job& b) { return a.submit_time < b.submit_time; });
     for (std::size_t k = 0; k < trace.jobs.size(); ++k)
         trace.jobs[k].id = trace.jobs[k].model + "-" + std::to_string(k);
-    trace.provenance.push_back("bundled SJF-BSBF demo: 60 jobs of the sjf-bsbf profile set over 2 h, seed 20240607");
+    trace.provenance.push_back(
+        "bundled SJF-BSBF demo: 60 jobs of the sjf-bsbf profile set over 2 h, seed 20240607");
     return trace;
 }
 
@@ -94,7 +95,8 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
     synergy.trace_id = store.putTrace(generate(synergyGeneratorConfig(workload)));
     synergy.profiles_id = store.putProfiles(builtinProfiles("synergy"));
     synergy.parameters.server_count = 4;
-    synergy.notes = "Bundled demo: Synergy's workload on 4 of its servers (32 GPUs, 24 CPUs and 500 GB each).";
+    synergy.notes =
+        "Bundled demo: Synergy's workload on 4 of its servers (32 GPUs, 24 CPUs and 500 GB each).";
     for (std::size_t i = 0; i < std::size(kSynergyNames); ++i) {
         ScenarioSpec spec = synergy;
         spec.name = kSynergyNames[i];
@@ -106,8 +108,9 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
     sjf.cluster_id = store.putCluster(builtinCluster("sjf-bsbf-16"));
     sjf.trace_id = store.putTrace(sjfBsbfDemoTrace(sjf_profiles));
     sjf.profiles_id = store.putProfiles(sjf_profiles);
-    sjf.notes = "Bundled demo: 60 jobs of Pollux's six models on SJF-BSBF's 16-GPU testbed; jobs share GPUs "
-                "with gradient accumulation when it pays (sjf-bsbf) or whenever one fits (sjf-ffs).";
+    sjf.notes =
+        "Bundled demo: 60 jobs of Pollux's six models on SJF-BSBF's 16-GPU testbed; jobs share GPUs "
+        "with gradient accumulation when it pays (sjf-bsbf) or whenever one fits (sjf-ffs).";
     for (std::size_t i = 0; i < std::size(kSjfNames); ++i) {
         ScenarioSpec spec = sjf;
         spec.name = kSjfNames[i];
@@ -118,8 +121,9 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
     fat_tree.cluster_id = store.putCluster(builtinCluster("fat-tree-k4-power8"));
     fat_tree.name = kFatTreeName;
     fat_tree.policy = kFatTreePolicy;
-    fat_tree.notes = "Bundled demo: the demo trace on a k=4 fat-tree of 16 Power8-like servers (2 sockets x 8 "
-                     "cores, one 2-GPU PCIe group per socket), 64 GPUs; the timeline groups GPUs by socket and group.";
+    fat_tree.notes =
+        "Bundled demo: the demo trace on a k=4 fat-tree of 16 Power8-like servers (2 sockets x 8 "
+        "cores, one 2-GPU PCIe group per socket), 64 GPUs; the timeline groups GPUs by socket and group.";
     if (!store.findScenario(fat_tree.name)) store.createScenario(fat_tree);
     tx.commit();
     return names;

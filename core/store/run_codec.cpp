@@ -43,7 +43,8 @@ std::map<int, std::vector<const T*>> groupedBy(const std::vector<T>& items, int 
 // Each group's items in the order of `time`, ties in their recorded order.
 template <class T>
 void sortByTime(std::vector<const T*>& items, double T::*time) {
-    std::stable_sort(items.begin(), items.end(), [time](const T* a, const T* b) { return a->*time < b->*time; });
+    std::stable_sort(items.begin(), items.end(),
+                     [time](const T* a, const T* b) { return a->*time < b->*time; });
 }
 
 // One row per group: (run_id, key, count, blob), the blob packed by `pack(item, out)`.
@@ -59,7 +60,11 @@ void writeBlobRows(Statement& insert, std::int64_t run_id, std::map<int, std::ve
             pack(*item, out);
             out += item_bytes;
         }
-        insert.bind(1, run_id).bind(2, key).bind(3, static_cast<std::int64_t>(list.size())).bindBlob(4, blob).run();
+        insert.bind(1, run_id)
+            .bind(2, key)
+            .bind(3, static_cast<std::int64_t>(list.size()))
+            .bindBlob(4, blob)
+            .run();
         written();
     }
 }
@@ -78,8 +83,9 @@ std::vector<T> readBlobRows(SqliteDb& db, std::int64_t run_id, const char* sql, 
         const std::vector<unsigned char> data = rows.blobAt(2);
         if (count < 0 || data.size() != static_cast<std::size_t>(count) * item_bytes)
             throw StoreError(db.path() + ": run " + std::to_string(run_id) + ", " + key_name + " " +
-                             std::to_string(key) + ": damaged " + what + " data (" + std::to_string(data.size()) +
-                             " bytes for " + std::to_string(count) + " " + items + ")");
+                             std::to_string(key) + ": damaged " + what + " data (" +
+                             std::to_string(data.size()) + " bytes for " + std::to_string(count) + " " +
+                             items + ")");
         for (std::int64_t k = 0; k < count; ++k) out.push_back(unpack(key, data.data() + k * item_bytes));
     }
     return out;
@@ -87,21 +93,24 @@ std::vector<T> readBlobRows(SqliteDb& db, std::int64_t run_id, const char* sql, 
 
 template <class T>
 void sortByTime(std::vector<T>& items, double T::*time) {
-    std::stable_sort(items.begin(), items.end(), [time](const T& a, const T& b) { return a.*time < b.*time; });
+    std::stable_sort(items.begin(), items.end(),
+                     [time](const T& a, const T& b) { return a.*time < b.*time; });
 }
 
 }  // namespace
 
 std::size_t storedRunRows(const SimResult& r) {
     return r.jobs.size() + groupedBy(r.segments, &GpuSegment::gpu).size() + r.series.size() +
-           groupedBy(r.allocations, &AllocationChange::job).size() + groupedBy(r.batches, &BatchChange::job).size();
+           groupedBy(r.allocations, &AllocationChange::job).size() +
+           groupedBy(r.batches, &BatchChange::job).size();
 }
 
 void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
     const Summary& m = r.summary;
-    db.prepare("INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
-               "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
-               "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
+    db.prepare(
+          "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
+          "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
+          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
         .bind(1, run_id)
         .bind(2, r.policy)
         .bind(3, r.conventions)
@@ -124,10 +133,13 @@ std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {
     return s.step() ? s.textAt(0) : std::string();
 }
 
-void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs, const RowWritten& written) {
+void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
+                  const RowWritten& written) {
     Statement job = db.prepare(
-        "INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, solo_iteration_time, submit, "
-        "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, restarts, completed) "
+        "INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, solo_iteration_time, "
+        "submit, "
+        "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, restarts, "
+        "completed) "
         "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
     for (const JobRecord& j : jobs) {
         job.bind(1, run_id)
@@ -154,7 +166,8 @@ void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord
 
 std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
     Statement job = db.prepare(
-        "SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, first_start, end_time, jct, "
+        "SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, first_start, "
+        "end_time, jct, "
         "queueing_delay, pending_time, running_time, preemptions, restarts, completed FROM run_jobs "
         "WHERE run_id = ?1 ORDER BY position");
     job.bind(1, run_id);
@@ -186,7 +199,8 @@ std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_
 void writeRunSegments(SqliteDb& db, std::int64_t run_id, const std::vector<GpuSegment>& segments,
                       const RowWritten& written) {
     auto by_gpu = groupedBy(segments, &GpuSegment::gpu);
-    Statement insert = db.prepare("INSERT INTO run_segments(run_id, gpu, segments, data) VALUES(?1, ?2, ?3, ?4)");
+    Statement insert =
+        db.prepare("INSERT INTO run_segments(run_id, gpu, segments, data) VALUES(?1, ?2, ?3, ?4)");
     writeBlobRows(
         insert, run_id, by_gpu, &GpuSegment::t0, kSegmentBytes,
         [](const GpuSegment& g, unsigned char* out) {
@@ -199,24 +213,25 @@ void writeRunSegments(SqliteDb& db, std::int64_t run_id, const std::vector<GpuSe
 }
 
 std::vector<GpuSegment> readRunSegments(SqliteDb& db, std::int64_t run_id) {
-    return readBlobRows<GpuSegment>(db, run_id,
-                                    "SELECT gpu, segments, data FROM run_segments WHERE run_id = ?1 ORDER BY gpu",
-                                    "GPU", "segment", "segments", kSegmentBytes, [](int gpu, const unsigned char* in) {
-                                        GpuSegment g;
-                                        g.gpu = gpu;
-                                        std::int32_t job_index = 0;
-                                        std::memcpy(&g.t0, in, 8);
-                                        std::memcpy(&g.t1, in + 8, 8);
-                                        std::memcpy(&job_index, in + 16, 4);
-                                        g.job = job_index;
-                                        return g;
-                                    });
+    return readBlobRows<GpuSegment>(
+        db, run_id, "SELECT gpu, segments, data FROM run_segments WHERE run_id = ?1 ORDER BY gpu", "GPU",
+        "segment", "segments", kSegmentBytes, [](int gpu, const unsigned char* in) {
+            GpuSegment g;
+            g.gpu = gpu;
+            std::int32_t job_index = 0;
+            std::memcpy(&g.t0, in, 8);
+            std::memcpy(&g.t1, in + 8, 8);
+            std::memcpy(&job_index, in + 16, 4);
+            g.job = job_index;
+            return g;
+        });
 }
 
 void writeRunSeries(SqliteDb& db, std::int64_t run_id, const std::vector<TimeSample>& series,
                     const RowWritten& written) {
     Statement insert = db.prepare(
-        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, blocking_index, "
+        "INSERT INTO run_series(run_id, position, t, queue_length, running_jobs, gpu_utilization, "
+        "blocking_index, "
         "storage_utilization, cpu_utilization, gpu_compute_utilization, network_utilization, cpu_allocated, "
         "memory_allocated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     for (std::size_t k = 0; k < series.size(); ++k) {
@@ -268,7 +283,8 @@ std::vector<TimeSample> readRunSeries(SqliteDb& db, std::int64_t run_id) {
 void writeRunAllocations(SqliteDb& db, std::int64_t run_id, const std::vector<AllocationChange>& allocations,
                          const RowWritten& written) {
     auto by_job = groupedBy(allocations, &AllocationChange::job);
-    Statement insert = db.prepare("INSERT INTO run_allocations(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
+    Statement insert =
+        db.prepare("INSERT INTO run_allocations(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
     writeBlobRows(
         insert, run_id, by_job, &AllocationChange::t, kAllocationBytes,
         [](const AllocationChange& a, unsigned char* out) {
@@ -301,7 +317,8 @@ void writeRunBatches(SqliteDb& db, std::int64_t run_id, const std::vector<BatchC
                      const RowWritten& written) {
     if (batches.empty()) return;
     auto by_job = groupedBy(batches, &BatchChange::job);
-    Statement insert = db.prepare("INSERT INTO run_batches(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
+    Statement insert =
+        db.prepare("INSERT INTO run_batches(run_id, job, changes, data) VALUES(?1, ?2, ?3, ?4)");
     writeBlobRows(
         insert, run_id, by_job, &BatchChange::t, kBatchBytes,
         [](const BatchChange& b, unsigned char* out) {
@@ -316,8 +333,8 @@ void writeRunBatches(SqliteDb& db, std::int64_t run_id, const std::vector<BatchC
 
 std::vector<BatchChange> readRunBatches(SqliteDb& db, std::int64_t run_id) {
     std::vector<BatchChange> out = readBlobRows<BatchChange>(
-        db, run_id, "SELECT job, changes, data FROM run_batches WHERE run_id = ?1 ORDER BY job", "job", "batch",
-        "changes", kBatchBytes, [](int job, const unsigned char* in) {
+        db, run_id, "SELECT job, changes, data FROM run_batches WHERE run_id = ?1 ORDER BY job", "job",
+        "batch", "changes", kBatchBytes, [](int job, const unsigned char* in) {
             BatchChange b;
             b.job = job;
             std::int32_t sub_batch = 0, steps = 0;

@@ -26,7 +26,8 @@ void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r);
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id);
 
 // run_jobs: one row per job record, in trace order.
-void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs, const RowWritten& written);
+void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
+                  const RowWritten& written);
 std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs);
 
 // run_segments: one blob per GPU of (t0 f64, t1 f64, job i32), sorted by start.

@@ -2,24 +2,26 @@
 
 #include <charconv>
 #include <chrono>
-#include <set>
 #include <cmath>
 #include <future>
 #include <list>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "core/io/builtin_data.h"
+#include "core/util/number_format.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
-#include "core/util/number_format.h"
 
 namespace cl {
 
 Cluster withServerCount(const Cluster& cluster, int servers) {
-    if (servers < 1) throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));
-    if (cluster.servers.empty()) throw std::invalid_argument("cluster '" + cluster.name + "' has no servers to copy");
+    if (servers < 1)
+        throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));
+    if (cluster.servers.empty())
+        throw std::invalid_argument("cluster '" + cluster.name + "' has no servers to copy");
     Cluster c = cluster;
     const std::size_t n = static_cast<std::size_t>(servers);
     if (n <= c.servers.size()) {
@@ -131,13 +133,10 @@ RunOutcome runScenarioStoringOnlyOutcomes(ScenarioStore& store, const std::strin
     return runScenarioImpl(store, name, force, progress, false);
 }
 
-namespace {
+namespace {}  // namespace
 
-
-}  // namespace
-
-std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& base,
-                                      const SweepAxes& axes) {
+std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix,
+                                      const ScenarioSpec& base, const SweepAxes& axes) {
     struct ClusterChoice {
         std::int64_t id;
         std::string label;
@@ -224,15 +223,17 @@ std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::
     return infos;
 }
 
-SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options) {
+SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs,
+                     const SweepOptions& options) {
     SweepReport report;
     report.run_ids.assign(specs.size(), 0);
     // All scenarios first (a bad setting leaves nothing behind), so that an interrupted sweep
     // still lists what it was meant to run.
     const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
 
-    const int threads = options.threads > 0 ? options.threads
-                                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const std::string version = engineVersion();
     // Set when storing fails: the simulations still running are cancelled, not waited for.
     auto abort = std::make_shared<std::atomic<bool>>(false);
@@ -278,7 +279,8 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
                 f.spec = i;
                 f.run_id = run_id;
                 f.result = std::async(std::launch::async, [in = std::move(in)] {
-                    return simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
+                    return simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options,
+                                          in.tuning);
                 });
                 flying.push_back(std::move(f));
                 ++progress.running;
@@ -288,7 +290,8 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
             if (flying.empty()) continue;
             // Store whichever simulation finishes first; the store is used from this thread only.
             auto it = flying.begin();
-            while (it != flying.end() && it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
+            while (it != flying.end() &&
+                   it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
                 ++it;
             if (it == flying.end()) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));

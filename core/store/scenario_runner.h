@@ -65,8 +65,8 @@ struct SweepAxes {
 
 // Scenario specs for the cross product, named "<prefix>/<policy>/x<load>/..." (only the
 // varying axes appear). Clusters named on an axis are stored in the workspace.
-std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& base,
-                                      const SweepAxes& axes);
+std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix,
+                                      const ScenarioSpec& base, const SweepAxes& axes);
 
 struct SweepProgress {
     int total = 0;
@@ -77,8 +77,8 @@ struct SweepProgress {
 };
 
 struct SweepOptions {
-    int threads = 0;                          // 0: all cores
-    bool force = false;                       // re-run identical scenarios
+    int threads = 0;     // 0: all cores
+    bool force = false;  // re-run identical scenarios
     // Set (e.g. on Ctrl-C): nothing new starts, running simulations are cancelled and their runs
     // recorded as cancelled; every finished run stays stored.
     const std::atomic<bool>* stop = nullptr;
@@ -98,6 +98,7 @@ std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::
 // Creates the scenarios (a scenario of the same name must have the same settings), then
 // simulates on worker threads while the calling thread stores every result as it arrives,
 // each run in its own transaction.
-SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs, const SweepOptions& options);
+SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs,
+                     const SweepOptions& options);
 
 }  // namespace cl

@@ -34,7 +34,6 @@ std::string nowIso() {
     return buf;
 }
 
-
 std::string stageTimesText(const std::vector<double>& st) {
     nlohmann::json a = nlohmann::json::array();
     for (double t : st) a.push_back(t);
@@ -56,7 +55,11 @@ std::string traceHash(const Trace& t) {
     for (const auto& line : t.provenance) h.add(line);
     for (const Job& j : t.jobs) {
         h.add(j.id).add(j.submit_time).add(static_cast<long long>(j.gpus)).add(j.model).add(j.iterations);
-        h.add(j.duration).add(static_cast<long long>(j.batch_size)).add(j.user).add(j.vc).add(j.solo_iteration_time);
+        h.add(j.duration)
+            .add(static_cast<long long>(j.batch_size))
+            .add(j.user)
+            .add(j.vc)
+            .add(j.solo_iteration_time);
         h.add(static_cast<long long>(j.stage_times.size()));
         for (double s : j.stage_times) h.add(s);
         h.add(static_cast<long long>(j.priority));
@@ -82,10 +85,14 @@ std::vector<StoredItem> listItems(SqliteDb& db, const char* sql) {
 
 std::string runStatusName(RunStatus s) {
     switch (s) {
-        case RunStatus::Running: return "running";
-        case RunStatus::Finished: return "finished";
-        case RunStatus::Failed: return "failed";
-        case RunStatus::Cancelled: return "cancelled";
+        case RunStatus::Running:
+            return "running";
+        case RunStatus::Finished:
+            return "finished";
+        case RunStatus::Failed:
+            return "failed";
+        case RunStatus::Cancelled:
+            return "cancelled";
     }
     return "running";
 }
@@ -141,7 +148,8 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
             if (!v.is_number()) bad("must be a number");
             p.interference = v.get<double>();
             if (!(p.interference == 0 || (p.interference >= 1 && p.interference <= 100)))
-                bad("must be 0 (the profile's ratios) or 1..100 (how much slower a job sharing its GPUs runs)");
+                bad("must be 0 (the profile's ratios) or 1..100 (how much slower a job sharing its GPUs "
+                    "runs)");
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
                 "transforms, measure_jobs, interference)");
@@ -164,7 +172,9 @@ std::string ScenarioStore::defaultPath() {
     return (base / "clusterloom" / "workspace.sqlite").string();
 }
 
-int ScenarioStore::latestSchemaVersion() { return latestWorkspaceSchema(); }
+int ScenarioStore::latestSchemaVersion() {
+    return latestWorkspaceSchema();
+}
 
 namespace {
 SqliteDb openFile(const std::string& path) {
@@ -172,7 +182,8 @@ SqliteDb openFile(const std::string& path) {
     std::filesystem::path p(path);
     std::error_code ec;
     if (std::filesystem::exists(p, ec)) {
-        if (std::filesystem::is_directory(p, ec)) throw StoreError(path + ": is a directory, not a workspace file");
+        if (std::filesystem::is_directory(p, ec))
+            throw StoreError(path + ": is a directory, not a workspace file");
         return SqliteDb(path, SqliteDb::Mode::ReadWrite);
     }
     if (p.has_parent_path()) {
@@ -183,7 +194,9 @@ SqliteDb openFile(const std::string& path) {
 }
 }  // namespace
 
-ScenarioStore::ScenarioStore(const std::string& path) : db_(openFile(path)) { open(latestWorkspaceSchema()); }
+ScenarioStore::ScenarioStore(const std::string& path) : db_(openFile(path)) {
+    open(latestWorkspaceSchema());
+}
 
 ScenarioStore::ScenarioStore(const std::string& path, int schema_version) : db_(openFile(path)) {
     open(schema_version);
@@ -202,9 +215,13 @@ std::string thisHost() {
     return name;
 }
 
-std::string ownerTag() { return thisHost() + ":" + std::to_string(static_cast<long long>(getpid())); }
+std::string ownerTag() {
+    return thisHost() + ":" + std::to_string(static_cast<long long>(getpid()));
+}
 
-bool processGone(long long pid) { return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
+bool processGone(long long pid) {
+    return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
 
 }  // namespace
 
@@ -228,10 +245,12 @@ int ScenarioStore::recoverInterruptedRuns() {
     if (dead.empty()) return 0;
     Transaction tx(db_);
     Statement mark = db_.prepare(
-        "UPDATE runs SET status = 'failed', finished = ?1, message = ?2 WHERE id = ?3 AND status = 'running'");
+        "UPDATE runs SET status = 'failed', finished = ?1, message = ?2 WHERE id = ?3 AND status = "
+        "'running'");
     for (const auto& [id, pid] : dead)
         mark.bind(1, nowIso())
-            .bind(2, "interrupted: the process that ran it (pid " + std::to_string(pid) + ") ended without finishing")
+            .bind(2, "interrupted: the process that ran it (pid " + std::to_string(pid) +
+                         ") ended without finishing")
             .bind(3, id)
             .run();
     tx.commit();
@@ -282,8 +301,8 @@ std::int64_t ScenarioStore::putCluster(const Cluster& cluster) {
 }
 
 std::int64_t ScenarioStore::putProfiles(const ProfileSet& profiles) {
-    return putDocument(db_, "profile_sets", "profiles_json", "models", profiles.name, profilesJsonText(profiles),
-                       profiles.models.size());
+    return putDocument(db_, "profile_sets", "profiles_json", "models", profiles.name,
+                       profilesJsonText(profiles), profiles.models.size());
 }
 
 std::int64_t ScenarioStore::putTrace(const Trace& trace) {
@@ -362,7 +381,8 @@ Trace ScenarioStore::trace(std::int64_t id) {
     prov.bind(1, id);
     while (prov.step()) t.provenance.push_back(prov.textAt(0));
     Statement s = db_.prepare(
-        "SELECT job_id, submit_time, gpus, model, iterations, duration, batch_size, user, vc, iteration_time, "
+        "SELECT job_id, submit_time, gpus, model, iterations, duration, batch_size, user, vc, "
+        "iteration_time, "
         "stage_times, priority FROM trace_jobs WHERE trace_id = ?1 ORDER BY position");
     s.bind(1, id);
     while (s.step()) {
@@ -378,7 +398,7 @@ Trace ScenarioStore::trace(std::int64_t id) {
         j.vc = s.textAt(8);
         j.solo_iteration_time = s.doubleAt(9);
         j.stage_times = stageTimesFrom(s.textAt(10), path() + ": trace " + std::to_string(id) + ", job " +
-                                                          std::to_string(t.jobs.size()) + " ('" + j.id + "')");
+                                                         std::to_string(t.jobs.size()) + " ('" + j.id + "')");
         j.priority = s.intAt(11);
         t.jobs.push_back(std::move(j));
     }
@@ -402,8 +422,8 @@ std::string ScenarioStore::scenarioHash(const ScenarioSpec& spec) {
         Statement s = db_.prepare(std::string("SELECT content_hash FROM ") + table + " WHERE id = ?1");
         s.bind(1, id);
         if (!s.step())
-            throw StoreError(path() + ": scenario '" + spec.name + "' refers to a missing " + table + " row (id " +
-                             std::to_string(id) + ")");
+            throw StoreError(path() + ": scenario '" + spec.name + "' refers to a missing " + table +
+                             " row (id " + std::to_string(id) + ")");
         return s.textAt(0);
     };
     ContentHasher h;
@@ -446,8 +466,10 @@ std::int64_t ScenarioStore::insertScenario(const ScenarioSpec& spec) {
     const std::string hash = scenarioHash(spec);
     const std::string now = nowIso();
     db_.prepare(
-           "INSERT INTO scenarios(name, cluster_id, trace_id, profiles_id, policy, conventions, parameters_json, "
-           "seed, notes, content_hash, created, modified) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)")
+           "INSERT INTO scenarios(name, cluster_id, trace_id, profiles_id, policy, conventions, "
+           "parameters_json, "
+           "seed, notes, content_hash, created, modified) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+           "?11, ?11)")
         .bind(1, spec.name)
         .bind(2, spec.cluster_id)
         .bind(3, spec.trace_id)
@@ -505,8 +527,10 @@ void ScenarioStore::deleteScenario(const std::string& name) {
 
 namespace {
 constexpr const char* kScenarioColumns =
-    "SELECT s.id, s.name, s.cluster_id, s.trace_id, s.profiles_id, s.policy, s.conventions, s.parameters_json, "
-    "s.seed, s.notes, s.content_hash, s.created, s.modified, (SELECT count(*) FROM runs r WHERE r.scenario_id = s.id) "
+    "SELECT s.id, s.name, s.cluster_id, s.trace_id, s.profiles_id, s.policy, s.conventions, "
+    "s.parameters_json, "
+    "s.seed, s.notes, s.content_hash, s.created, s.modified, (SELECT count(*) FROM runs r WHERE "
+    "r.scenario_id = s.id) "
     "FROM scenarios s ";
 
 ScenarioInfo scenarioFrom(const Statement& s, const std::string& file) {
@@ -570,8 +594,9 @@ std::int64_t ScenarioStore::beginRun(std::int64_t scenario_id, const std::string
     s.bind(1, scenario_id);
     if (!s.step()) throw StoreError(path() + ": no scenario with id " + std::to_string(scenario_id));
     const std::string hash = s.textAt(0);
-    db_.prepare("INSERT INTO runs(scenario_id, engine_version, content_hash, started, status, owner) "
-                "VALUES(?1, ?2, ?3, ?4, 'running', ?5)")
+    db_.prepare(
+           "INSERT INTO runs(scenario_id, engine_version, content_hash, started, status, owner) "
+           "VALUES(?1, ?2, ?3, ?4, 'running', ?5)")
         .bind(1, scenario_id)
         .bind(2, engine_version)
         .bind(3, hash)
@@ -616,7 +641,8 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
 
 void ScenarioStore::failRun(std::int64_t run_id, RunStatus status, const std::string& message) {
     Transaction tx(db_);
-    db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4 AND status = 'running'")
+    db_.prepare(
+           "UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4 AND status = 'running'")
         .bind(1, runStatusName(status))
         .bind(2, nowIso())
         .bind(3, message)

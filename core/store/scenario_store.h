@@ -12,8 +12,8 @@
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
-#include "core/model/trace.h"
 #include "core/model/sim_result.h"
+#include "core/model/trace.h"
 #include "core/store/sqlite_db.h"
 
 namespace cl {
@@ -55,7 +55,7 @@ struct ScenarioSpec {
 struct ScenarioInfo {
     std::int64_t id = 0;
     ScenarioSpec spec;
-    std::string content_hash;  // of the inputs' contents and the settings, not of the name
+    std::string content_hash;       // of the inputs' contents and the settings, not of the name
     std::string created, modified;  // ISO 8601 UTC
     int runs = 0;
 };
@@ -71,11 +71,11 @@ struct RunInfo {
     std::string content_hash;
     std::string started, finished;  // ISO 8601 UTC; finished empty while running
     RunStatus status = RunStatus::Running;
-    std::string message;   // why it failed or was cancelled
-    Summary summary;       // zeros unless finished
+    std::string message;  // why it failed or was cancelled
+    Summary summary;      // zeros unless finished
     long long events = 0;
     double wall_seconds = 0.0;
-    std::string policy;    // as run
+    std::string policy;  // as run
 };
 
 struct StoredItem {
@@ -141,7 +141,8 @@ public:
     // become failed ("interrupted"); done on open. Returns how many.
     int recoverInterruptedRuns();
     // The latest finished run whose scenario content hash and engine version match, if any.
-    std::optional<RunInfo> finishedRunWithHash(const std::string& content_hash, const std::string& engine_version);
+    std::optional<RunInfo> finishedRunWithHash(const std::string& content_hash,
+                                               const std::string& engine_version);
     std::vector<RunInfo> runs(std::optional<std::int64_t> scenario_id = std::nullopt);
     RunInfo runInfo(std::int64_t run_id);
     // The whole result: jobs, segments, allocation and batch changes (if with_segments) and

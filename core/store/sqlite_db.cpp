@@ -19,18 +19,32 @@ std::string describe(sqlite3* db, int rc) {
             words = "the disk is full (or the file reached its size limit); nothing of this step was written";
             break;
         case SQLITE_READONLY:
-            words = "the workspace is read-only (the file or its folder is write-protected, or the disk is "
-                    "mounted read-only); nothing was changed";
+            words =
+                "the workspace is read-only (the file or its folder is write-protected, or the disk is "
+                "mounted read-only); nothing was changed";
             break;
         case SQLITE_CORRUPT:
-        case SQLITE_NOTADB: words = "the file is damaged or not a ClusterLoom workspace"; break;
-        case SQLITE_BUSY: words = "the workspace is locked by another process; try again when it has finished"; break;
-        case SQLITE_LOCKED: words = "the workspace is in use by another operation of this program; try again"; break;
-        case SQLITE_IOERR: words = "reading or writing the file failed (disk or file-system error)"; break;
-        case SQLITE_CANTOPEN: words = "the file cannot be opened (missing folder or no permission)"; break;
+        case SQLITE_NOTADB:
+            words = "the file is damaged or not a ClusterLoom workspace";
+            break;
+        case SQLITE_BUSY:
+            words = "the workspace is locked by another process; try again when it has finished";
+            break;
+        case SQLITE_LOCKED:
+            words = "the workspace is in use by another operation of this program; try again";
+            break;
+        case SQLITE_IOERR:
+            words = "reading or writing the file failed (disk or file-system error)";
+            break;
+        case SQLITE_CANTOPEN:
+            words = "the file cannot be opened (missing folder or no permission)";
+            break;
         case SQLITE_PERM:
-        case SQLITE_AUTH: words = "permission denied"; break;
-        default: break;
+        case SQLITE_AUTH:
+            words = "permission denied";
+            break;
+        default:
+            break;
     }
     if (!words) return detail;
     return std::string(words) + " (SQLite: " + detail + ")";
@@ -40,8 +54,8 @@ std::string describe(sqlite3* db, int rc) {
 
 Statement::Statement(sqlite3* db, std::string_view sql, const std::string& file) : db_(db), file_(&file) {
     const char* tail = nullptr;
-    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
-                                &tail);
+    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                &stmt_, &tail);
     if (rc != SQLITE_OK) fail("cannot prepare '" + std::string(sql.substr(0, 60)) + "'");
 }
 
@@ -57,17 +71,20 @@ void Statement::fail(const std::string& what) const {
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
-    if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail("cannot bind parameter " + std::to_string(index));
+    if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK)
+        fail("cannot bind parameter " + std::to_string(index));
     return *this;
 }
 
 Statement& Statement::bind(int index, double value) {
-    if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) fail("cannot bind parameter " + std::to_string(index));
+    if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK)
+        fail("cannot bind parameter " + std::to_string(index));
     return *this;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-    if (sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8) != SQLITE_OK)
+    if (sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8) !=
+        SQLITE_OK)
         fail("cannot bind parameter " + std::to_string(index));
     return *this;
 }
@@ -106,14 +123,21 @@ void Statement::reset() {
     sqlite3_clear_bindings(stmt_);
 }
 
-std::int64_t Statement::int64At(int column) const { return sqlite3_column_int64(stmt_, column); }
-double Statement::doubleAt(int column) const { return sqlite3_column_double(stmt_, column); }
-bool Statement::isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+std::int64_t Statement::int64At(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+}
+double Statement::doubleAt(int column) const {
+    return sqlite3_column_double(stmt_, column);
+}
+bool Statement::isNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
 std::string Statement::textAt(int column) const {
     const unsigned char* text = sqlite3_column_text(stmt_, column);
     if (!text) return {};
-    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+    return std::string(reinterpret_cast<const char*>(text),
+                       static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
 std::vector<unsigned char> Statement::blobAt(int column) const {
@@ -126,9 +150,15 @@ std::vector<unsigned char> Statement::blobAt(int column) const {
 SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
-        case Mode::ReadWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
-        case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-        case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+        case Mode::ReadWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+            break;
+        case Mode::ReadWrite:
+            flags |= SQLITE_OPEN_READWRITE;
+            break;
+        case Mode::ReadOnly:
+            flags |= SQLITE_OPEN_READONLY;
+            break;
     }
     int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
@@ -143,13 +173,16 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
     sqlite3_busy_timeout(db_, 30000);
 }
 
-SqliteDb::SqliteDb(SqliteDb&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
 
 SqliteDb::~SqliteDb() {
     if (db_) sqlite3_close_v2(db_);
 }
 
-void SqliteDb::fail(const std::string& what) const { throw StoreError(path_ + ": " + what + ": " + describe(db_, 0)); }
+void SqliteDb::fail(const std::string& what) const {
+    throw StoreError(path_ + ": " + what + ": " + describe(db_, 0));
+}
 
 void SqliteDb::exec(std::string_view sql) {
     std::string text(sql);
@@ -162,11 +195,19 @@ void SqliteDb::exec(std::string_view sql) {
     }
 }
 
-Statement SqliteDb::prepare(std::string_view sql) { return Statement(db_, sql, path_); }
-bool SqliteDb::isReadOnly() const { return sqlite3_db_readonly(db_, "main") == 1; }
+Statement SqliteDb::prepare(std::string_view sql) {
+    return Statement(db_, sql, path_);
+}
+bool SqliteDb::isReadOnly() const {
+    return sqlite3_db_readonly(db_, "main") == 1;
+}
 
-std::int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
-int SqliteDb::changes() const { return sqlite3_changes(db_); }
+std::int64_t SqliteDb::lastInsertId() const {
+    return sqlite3_last_insert_rowid(db_);
+}
+int SqliteDb::changes() const {
+    return sqlite3_changes(db_);
+}
 
 ReadSnapshot::ReadSnapshot(SqliteDb& db) : db_(db), owns_(sqlite3_get_autocommit(db.handle()) != 0) {
     if (owns_) db_.exec("BEGIN DEFERRED");

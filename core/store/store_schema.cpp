@@ -207,7 +207,9 @@ void useWriteAheadLog(SqliteDb& db) {
 
 }  // namespace
 
-int latestWorkspaceSchema() { return static_cast<int>(migrations().size()); }
+int latestWorkspaceSchema() {
+    return static_cast<int>(migrations().size());
+}
 
 void prepareWorkspace(SqliteDb& db, int target_version) {
     std::int64_t version = 0, app_id = 0, tables = 0;
@@ -217,9 +219,10 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
     // SQLite falls back to read-only for a write-protected file; every run and edit would then
     // fail late, so say so now.
     if (db.isReadOnly())
-        throw StoreError(db.path() +
-                         ": the workspace is write-protected (the file or its folder is read-only); ClusterLoom "
-                         "needs to write to it. Change its permissions or copy it to a writable folder.");
+        throw StoreError(
+            db.path() +
+            ": the workspace is write-protected (the file or its folder is read-only); ClusterLoom "
+            "needs to write to it. Change its permissions or copy it to a writable folder.");
     try {
         // The first read of the header: a file that is not SQLite fails here, before any write.
         // One statement, so one snapshot: another process creating the workspace commits its
@@ -244,13 +247,14 @@ void prepareWorkspace(SqliteDb& db, int target_version) {
                          reason + "); the file was not modified");
     }
     if (tables > 0 && app_id != kWorkspaceApplicationId)
-        throw StoreError(db.path() +
-                         ": not a ClusterLoom workspace (a SQLite database of another program); the file was not "
-                         "modified");
+        throw StoreError(
+            db.path() +
+            ": not a ClusterLoom workspace (a SQLite database of another program); the file was not "
+            "modified");
     if (version > latestWorkspaceSchema())
-        throw StoreError(db.path() + ": written by a newer ClusterLoom (workspace schema " + std::to_string(version) +
-                         ", this build reads up to " + std::to_string(latestWorkspaceSchema()) +
-                         "); the file was not modified");
+        throw StoreError(db.path() + ": written by a newer ClusterLoom (workspace schema " +
+                         std::to_string(version) + ", this build reads up to " +
+                         std::to_string(latestWorkspaceSchema()) + "); the file was not modified");
     if (target_version < 1 || target_version > latestWorkspaceSchema())
         throw StoreError(db.path() + ": no workspace schema " + std::to_string(target_version));
     sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);

@@ -62,7 +62,9 @@ std::string number(double v) {
     return o.str();
 }
 
-[[noreturn]] void bad(const std::string& message) { throw std::invalid_argument(message); }
+[[noreturn]] void bad(const std::string& message) {
+    throw std::invalid_argument(message);
+}
 
 void checkTiers(const TopologySpec& spec, std::size_t needed, const std::string& what) {
     if (spec.tier_gbps.size() != needed)
@@ -71,14 +73,16 @@ void checkTiers(const TopologySpec& spec, std::size_t needed, const std::string&
     for (std::size_t i = 0; i < needed; ++i) {
         const double g = spec.tier_gbps[i];
         if (!std::isfinite(g) || g <= 0)
-            bad("tier_gbps[" + std::to_string(i) + "] must be a positive number of Gbit/s (got " + number(g) + ")");
+            bad("tier_gbps[" + std::to_string(i) + "] must be a positive number of Gbit/s (got " + number(g) +
+                ")");
     }
 }
 
 // `servers` above kMaxServers + 1 is exact; kMaxServers + 1 itself stands for "too many to count".
 void checkServerCount(long long servers) {
     if (servers > kMaxServers + 1)
-        bad("the topology has " + std::to_string(servers) + " servers, more than " + std::to_string(kMaxServers));
+        bad("the topology has " + std::to_string(servers) + " servers, more than " +
+            std::to_string(kMaxServers));
     if (servers > kMaxServers) bad("the topology has more than " + std::to_string(kMaxServers) + " servers");
 }
 
@@ -95,44 +99,48 @@ long long cappedPower(long long n, int e) {
 // Validates `spec` and returns its server count.
 long long validate(const TopologySpec& spec) {
     switch (spec.kind) {
-    case TopologyKind::Flat:
-        if (spec.k < 0) bad("flat k (server count) must not be negative (got " + std::to_string(spec.k) + ")");
-        checkServerCount(spec.k);
-        return spec.k;
-    case TopologyKind::FatTree: {
-        if (spec.k < 2 || spec.k % 2 != 0)
-            bad("fat-tree k must be an even number of at least 2 (got " + std::to_string(spec.k) + ")");
-        if (spec.k > 1000) checkServerCount(kMaxServers + 1);
-        const long long k = spec.k;
-        checkServerCount(k * k * k / 4);
-        checkTiers(spec, 3, "server-edge, edge-aggregation, aggregation-core");
-        return k * k * k / 4;
-    }
-    case TopologyKind::VL2: {
-        if (spec.k < 4 || spec.k % 2 != 0)
-            bad("vl2 d_a (aggregation switch ports) must be an even number of at least 4 (got " +
-                std::to_string(spec.k) + ")");
-        if (spec.n < 2 || spec.n % 2 != 0)
-            bad("vl2 d_i (intermediate switch ports) must be an even number of at least 2 (got " +
-                std::to_string(spec.n) + ")");
-        if (spec.servers_per_tor < 1)
-            bad("vl2 servers_per_tor must be at least 1 (got " + std::to_string(spec.servers_per_tor) + ")");
-        const long long tors = static_cast<long long>(spec.k) * spec.n / 4;
-        if (tors > kMaxServers) checkServerCount(kMaxServers + 1);
-        checkServerCount(tors * spec.servers_per_tor);
-        checkTiers(spec, 3, "server-ToR, ToR-aggregation, aggregation-intermediate");
-        return tors * spec.servers_per_tor;
-    }
-    case TopologyKind::BCube: {
-        if (spec.n < 2) bad("bcube n (switch ports) must be at least 2 (got " + std::to_string(spec.n) + ")");
-        if (spec.k < 0) bad("bcube k (levels) must not be negative (got " + std::to_string(spec.k) + ")");
-        if (spec.servers_per_pod < 0)
-            bad("bcube servers_per_pod must not be negative (got " + std::to_string(spec.servers_per_pod) + ")");
-        const long long servers = cappedPower(spec.n, std::min(spec.k, 1000) + 1);
-        checkServerCount(servers);
-        checkTiers(spec, static_cast<std::size_t>(spec.k) + 1, "one per level, level 0 first");
-        return servers;
-    }
+        case TopologyKind::Flat:
+            if (spec.k < 0)
+                bad("flat k (server count) must not be negative (got " + std::to_string(spec.k) + ")");
+            checkServerCount(spec.k);
+            return spec.k;
+        case TopologyKind::FatTree: {
+            if (spec.k < 2 || spec.k % 2 != 0)
+                bad("fat-tree k must be an even number of at least 2 (got " + std::to_string(spec.k) + ")");
+            if (spec.k > 1000) checkServerCount(kMaxServers + 1);
+            const long long k = spec.k;
+            checkServerCount(k * k * k / 4);
+            checkTiers(spec, 3, "server-edge, edge-aggregation, aggregation-core");
+            return k * k * k / 4;
+        }
+        case TopologyKind::VL2: {
+            if (spec.k < 4 || spec.k % 2 != 0)
+                bad("vl2 d_a (aggregation switch ports) must be an even number of at least 4 (got " +
+                    std::to_string(spec.k) + ")");
+            if (spec.n < 2 || spec.n % 2 != 0)
+                bad("vl2 d_i (intermediate switch ports) must be an even number of at least 2 (got " +
+                    std::to_string(spec.n) + ")");
+            if (spec.servers_per_tor < 1)
+                bad("vl2 servers_per_tor must be at least 1 (got " + std::to_string(spec.servers_per_tor) +
+                    ")");
+            const long long tors = static_cast<long long>(spec.k) * spec.n / 4;
+            if (tors > kMaxServers) checkServerCount(kMaxServers + 1);
+            checkServerCount(tors * spec.servers_per_tor);
+            checkTiers(spec, 3, "server-ToR, ToR-aggregation, aggregation-intermediate");
+            return tors * spec.servers_per_tor;
+        }
+        case TopologyKind::BCube: {
+            if (spec.n < 2)
+                bad("bcube n (switch ports) must be at least 2 (got " + std::to_string(spec.n) + ")");
+            if (spec.k < 0) bad("bcube k (levels) must not be negative (got " + std::to_string(spec.k) + ")");
+            if (spec.servers_per_pod < 0)
+                bad("bcube servers_per_pod must not be negative (got " +
+                    std::to_string(spec.servers_per_pod) + ")");
+            const long long servers = cappedPower(spec.n, std::min(spec.k, 1000) + 1);
+            checkServerCount(servers);
+            checkTiers(spec, static_cast<std::size_t>(spec.k) + 1, "one per level, level 0 first");
+            return servers;
+        }
     }
     bad("unknown topology kind");
 }
@@ -141,10 +149,14 @@ long long validate(const TopologySpec& spec) {
 
 std::string topologyKindName(TopologyKind kind) {
     switch (kind) {
-    case TopologyKind::Flat: return "flat";
-    case TopologyKind::FatTree: return "fat-tree";
-    case TopologyKind::VL2: return "vl2";
-    case TopologyKind::BCube: return "bcube";
+        case TopologyKind::Flat:
+            return "flat";
+        case TopologyKind::FatTree:
+            return "fat-tree";
+        case TopologyKind::VL2:
+            return "vl2";
+        case TopologyKind::BCube:
+            return "bcube";
     }
     return "flat";
 }
@@ -228,8 +240,7 @@ struct TopologyBuilder {
             return 2 * q + (local < first_half ? 0 : 1);
         };
         const int tw = std::max(2, digits(tors - 1)), hw = std::max(2, digits(m - 1));
-        for (int s = 0; s < S; ++s)
-            node("t" + pad(s / m, tw) + "-h" + pad(s % m, hw), 0, firstAgg(s / m));
+        for (int s = 0; s < S; ++s) node("t" + pad(s / m, tw) + "-h" + pad(s % m, hw), 0, firstAgg(s / m));
         for (int r = 0; r < tors; ++r) node("tor-" + std::to_string(r), 1, firstAgg(r));
         // Aggregation switches serve two pods, so they sit above pods.
         for (int g = 0; g < di; ++g) node("agg-" + std::to_string(g), 2, -1);
@@ -287,18 +298,26 @@ NetworkTopology NetworkTopology::build(const TopologySpec& spec) {
     t.spec_ = spec;
     TopologyBuilder b{t};
     switch (spec.kind) {
-    case TopologyKind::Flat:
-        t.pods_ = 1;
-        for (int s = 0; s < t.servers_; ++s) b.node("node" + std::to_string(s), 0, 0);
-        break;
-    case TopologyKind::FatTree: b.fatTree(); break;
-    case TopologyKind::VL2: b.vl2(); break;
-    case TopologyKind::BCube: b.bcube(); break;
+        case TopologyKind::Flat:
+            t.pods_ = 1;
+            for (int s = 0; s < t.servers_; ++s) b.node("node" + std::to_string(s), 0, 0);
+            break;
+        case TopologyKind::FatTree:
+            b.fatTree();
+            break;
+        case TopologyKind::VL2:
+            b.vl2();
+            break;
+        case TopologyKind::BCube:
+            b.bcube();
+            break;
     }
     return t;
 }
 
-int NetworkTopology::serverCount(const TopologySpec& spec) { return static_cast<int>(validate(spec)); }
+int NetworkTopology::serverCount(const TopologySpec& spec) {
+    return static_cast<int>(validate(spec));
+}
 
 int NetworkTopology::switchCount(int tier) const {
     int n = 0;
@@ -318,81 +337,83 @@ void NetworkTopology::appendPath(int a, int b, std::vector<int>& out) const {
     if (a == b || spec_.kind == TopologyKind::Flat) return;
     const int S = servers_;
     switch (spec_.kind) {
-    case TopologyKind::Flat: return;
-    case TopologyKind::FatTree: {
-        const int k = spec_.k, h = k / 2, hh = h * h;
-        const int pa = a / hh, pb = b / hh, ea = (a / h) % h, eb = (b / h) % h;
-        out.push_back(a);
-        if (pa == pb && ea == eb) {
+        case TopologyKind::Flat:
+            return;
+        case TopologyKind::FatTree: {
+            const int k = spec_.k, h = k / 2, hh = h * h;
+            const int pa = a / hh, pb = b / hh, ea = (a / h) % h, eb = (b / h) % h;
+            out.push_back(a);
+            if (pa == pb && ea == eb) {
+                out.push_back(b);
+                return;
+            }
+            const std::uint64_t x = pairHash(a, b);
+            const int j = static_cast<int>(x % static_cast<std::uint64_t>(h));
+            const int edge_agg0 = S, agg_core0 = S + k * hh;
+            if (pa == pb) {
+                out.push_back(edge_agg0 + pa * hh + ea * h + j);
+                out.push_back(edge_agg0 + pb * hh + eb * h + j);
+            } else {
+                const int i =
+                    static_cast<int>((x / static_cast<std::uint64_t>(h)) % static_cast<std::uint64_t>(h));
+                out.push_back(edge_agg0 + pa * hh + ea * h + j);
+                out.push_back(agg_core0 + pa * hh + j * h + i);
+                out.push_back(agg_core0 + pb * hh + j * h + i);
+                out.push_back(edge_agg0 + pb * hh + eb * h + j);
+            }
             out.push_back(b);
             return;
         }
-        const std::uint64_t x = pairHash(a, b);
-        const int j = static_cast<int>(x % static_cast<std::uint64_t>(h));
-        const int edge_agg0 = S, agg_core0 = S + k * hh;
-        if (pa == pb) {
-            out.push_back(edge_agg0 + pa * hh + ea * h + j);
-            out.push_back(edge_agg0 + pb * hh + eb * h + j);
-        } else {
-            const int i = static_cast<int>((x / static_cast<std::uint64_t>(h)) % static_cast<std::uint64_t>(h));
-            out.push_back(edge_agg0 + pa * hh + ea * h + j);
-            out.push_back(agg_core0 + pa * hh + j * h + i);
-            out.push_back(agg_core0 + pb * hh + j * h + i);
-            out.push_back(edge_agg0 + pb * hh + eb * h + j);
-        }
-        out.push_back(b);
-        return;
-    }
-    case TopologyKind::VL2: {
-        const int da = spec_.k, m = spec_.servers_per_tor, per_pair = da / 2;
-        const int ta = a / m, tb = b / m;
-        out.push_back(a);
-        if (ta == tb) {
+        case TopologyKind::VL2: {
+            const int da = spec_.k, m = spec_.servers_per_tor, per_pair = da / 2;
+            const int ta = a / m, tb = b / m;
+            out.push_back(a);
+            if (ta == tb) {
+                out.push_back(b);
+                return;
+            }
+            const std::uint64_t x = pairHash(a, b);
+            const int tor_agg0 = S, agg_int0 = S + da * spec_.n / 2;
+            // Uplink u of a ToR is link tor_agg0 + 2*tor + u; pods make u=0 the first aggregation
+            // switch, so the aggregation switch of uplink u is firstAgg ^ u.
+            auto agg = [&](int tor, int u) {
+                const int local = tor % per_pair;
+                return (2 * (tor / per_pair) + (local < (per_pair + 1) / 2 ? 0 : 1)) ^ u;
+            };
+            if (ta / per_pair == tb / per_pair) {
+                // Both ToRs hang off the same two aggregation switches: turn around at one of them
+                // instead of bouncing off an intermediate switch.
+                const int g = 2 * (ta / per_pair) + static_cast<int>(x & 1U);
+                out.push_back(tor_agg0 + 2 * ta + (agg(ta, 0) == g ? 0 : 1));
+                out.push_back(tor_agg0 + 2 * tb + (agg(tb, 0) == g ? 0 : 1));
+            } else {
+                // Valiant load balancing: up to an intermediate switch chosen by the pair's hash.
+                const int ua = static_cast<int>(x & 1U), ub = static_cast<int>((x >> 1) & 1U);
+                const int i = static_cast<int>((x >> 2) % static_cast<std::uint64_t>(per_pair));
+                // Which end is "a" must not change the choice, so the bits go by ToR order.
+                const int u_src = ta < tb ? ua : ub, u_dst = ta < tb ? ub : ua;
+                out.push_back(tor_agg0 + 2 * ta + u_src);
+                out.push_back(agg_int0 + agg(ta, u_src) * per_pair + i);
+                out.push_back(agg_int0 + agg(tb, u_dst) * per_pair + i);
+                out.push_back(tor_agg0 + 2 * tb + u_dst);
+            }
             out.push_back(b);
             return;
         }
-        const std::uint64_t x = pairHash(a, b);
-        const int tor_agg0 = S, agg_int0 = S + da * spec_.n / 2;
-        // Uplink u of a ToR is link tor_agg0 + 2*tor + u; pods make u=0 the first aggregation
-        // switch, so the aggregation switch of uplink u is firstAgg ^ u.
-        auto agg = [&](int tor, int u) {
-            const int local = tor % per_pair;
-            return (2 * (tor / per_pair) + (local < (per_pair + 1) / 2 ? 0 : 1)) ^ u;
-        };
-        if (ta / per_pair == tb / per_pair) {
-            // Both ToRs hang off the same two aggregation switches: turn around at one of them
-            // instead of bouncing off an intermediate switch.
-            const int g = 2 * (ta / per_pair) + static_cast<int>(x & 1U);
-            out.push_back(tor_agg0 + 2 * ta + (agg(ta, 0) == g ? 0 : 1));
-            out.push_back(tor_agg0 + 2 * tb + (agg(tb, 0) == g ? 0 : 1));
-        } else {
-            // Valiant load balancing: up to an intermediate switch chosen by the pair's hash.
-            const int ua = static_cast<int>(x & 1U), ub = static_cast<int>((x >> 1) & 1U);
-            const int i = static_cast<int>((x >> 2) % static_cast<std::uint64_t>(per_pair));
-            // Which end is "a" must not change the choice, so the bits go by ToR order.
-            const int u_src = ta < tb ? ua : ub, u_dst = ta < tb ? ub : ua;
-            out.push_back(tor_agg0 + 2 * ta + u_src);
-            out.push_back(agg_int0 + agg(ta, u_src) * per_pair + i);
-            out.push_back(agg_int0 + agg(tb, u_dst) * per_pair + i);
-            out.push_back(tor_agg0 + 2 * tb + u_dst);
+        case TopologyKind::BCube: {
+            const int n = spec_.n, k = spec_.k;
+            int pl = S / n;  // n^k: the weight of digit k
+            int cur = a;
+            for (int l = k; l >= 0; --l, pl /= n) {
+                const int dc = (cur / pl) % n, db = (b / pl) % n;
+                if (dc == db) continue;
+                const int next = cur + (db - dc) * pl;
+                out.push_back(l * S + cur);
+                out.push_back(l * S + next);
+                cur = next;
+            }
+            return;
         }
-        out.push_back(b);
-        return;
-    }
-    case TopologyKind::BCube: {
-        const int n = spec_.n, k = spec_.k;
-        int pl = S / n;  // n^k: the weight of digit k
-        int cur = a;
-        for (int l = k; l >= 0; --l, pl /= n) {
-            const int dc = (cur / pl) % n, db = (b / pl) % n;
-            if (dc == db) continue;
-            const int next = cur + (db - dc) * pl;
-            out.push_back(l * S + cur);
-            out.push_back(l * S + next);
-            cur = next;
-        }
-        return;
-    }
     }
 }
 

@@ -13,13 +13,14 @@ enum class TopologyKind { Flat, FatTree, VL2, BCube };
 // What a layout stores: the generator and its parameters, not the thousands of links.
 struct TopologySpec {
     TopologyKind kind = TopologyKind::Flat;
-    // Flat: k = the number of servers (one pod, no links). FatTree: k (even, >= 2). VL2: k = D_A (aggregation switch ports, even), n = D_I
-    // (intermediate switch ports, even). BCube: k = levels above BCube_0, n = switch ports.
+    // Flat: k = the number of servers (one pod, no links). FatTree: k (even, >= 2). VL2: k = D_A (aggregation
+    // switch ports, even), n = D_I (intermediate switch ports, even). BCube: k = levels above BCube_0, n =
+    // switch ports.
     int k = 0;
     int n = 0;
-    int servers_per_tor = 20;        // VL2 only
-    std::vector<double> tier_gbps;   // index 0 = the links at servers, then upwards
-    int servers_per_pod = 0;         // BCube only: 0 = two BCube_{k-1} units per pod
+    int servers_per_tor = 20;       // VL2 only
+    std::vector<double> tier_gbps;  // index 0 = the links at servers, then upwards
+    int servers_per_pod = 0;        // BCube only: 0 = two BCube_{k-1} units per pod
 
     bool operator==(const TopologySpec&) const = default;
 };
@@ -38,14 +39,14 @@ TopologySpec bcubeSpec(int n = 36, int k = 1, std::vector<double> tier_gbps = {1
 
 struct NetworkNode {
     std::string name;
-    int tier = 0;    // 0 = server, 1 = edge / ToR / BCube level-0 switch, ...
-    int pod = -1;    // the partition one scheduler manages; -1 for switches above pods
+    int tier = 0;  // 0 = server, 1 = edge / ToR / BCube level-0 switch, ...
+    int pod = -1;  // the partition one scheduler manages; -1 for switches above pods
 };
 
 struct NetworkLink {
-    int a = 0;       // lower node
-    int b = 0;       // upper node
-    int tier = 0;    // index into tier_gbps
+    int a = 0;     // lower node
+    int b = 0;     // upper node
+    int tier = 0;  // index into tier_gbps
     double gbps = 0.0;
 };
 

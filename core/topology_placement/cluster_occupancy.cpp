@@ -42,8 +42,8 @@ ClusterOccupancy::ClusterOccupancy(const Cluster& cluster, InterferenceCoefficie
         server_gpus_.push_back(a.gpus());
         server_cores_.push_back(std::max(a.cores(), 1));
         server_pcie_cap_.push_back(pcie > 0 ? pcie : 1.0);
-        server_rack_.push_back(racks.emplace(s.rack.empty() ? s.name : s.rack, static_cast<int>(racks.size()))
-                                   .first->second);
+        server_rack_.push_back(
+            racks.emplace(s.rack.empty() ? s.name : s.rack, static_cast<int>(racks.size())).first->second);
     }
     server_free_gpus_ = server_gpus_;
     group_free_ = group_gpus_;
@@ -60,8 +60,8 @@ bool ClusterOccupancy::fits(const PlacedTask& t) const {
     if (t.slot.socket < socketBegin(s) || t.slot.socket >= socketEnd(s)) return false;
     if (serverCpu(s) + t.cpu_cores > cpuCapacity(s) + 1e-9) return false;
     if (!t.worker) return t.slot.group < 0;
-    return t.slot.group >= groupBegin(s) && t.slot.group < groupEnd(s) && groupSocket(t.slot.group) == t.slot.socket &&
-           groupFreeGpus(t.slot.group) > 0;
+    return t.slot.group >= groupBegin(s) && t.slot.group < groupEnd(s) &&
+           groupSocket(t.slot.group) == t.slot.socket && groupFreeGpus(t.slot.group) > 0;
 }
 
 int ClusterOccupancy::add(const PlacedTask& t) {
@@ -105,7 +105,8 @@ void ClusterOccupancy::remove(int id) {
     }
     // Sums of loads that do not add up to zero exactly must not go negative.
     server_cpu_[s] = std::max(0.0, server_cpu_[s]);
-    socket_cpu_[static_cast<std::size_t>(t.slot.socket)] = std::max(0.0, socket_cpu_[static_cast<std::size_t>(t.slot.socket)]);
+    socket_cpu_[static_cast<std::size_t>(t.slot.socket)] =
+        std::max(0.0, socket_cpu_[static_cast<std::size_t>(t.slot.socket)]);
     if (t.worker) {
         const auto g = static_cast<std::size_t>(t.slot.group);
         group_pcie_[g] = std::max(0.0, group_pcie_[g]);
@@ -115,8 +116,10 @@ void ClusterOccupancy::remove(int id) {
     list.erase(std::find(list.begin(), list.end(), id));
     if (list.empty()) {  // no drift from adding and subtracting loads
         server_cpu_[s] = server_pcie_[s] = 0;
-        for (int k = socketBegin(t.slot.server); k < socketEnd(t.slot.server); ++k) socket_cpu_[static_cast<std::size_t>(k)] = 0;
-        for (int g = groupBegin(t.slot.server); g < groupEnd(t.slot.server); ++g) group_pcie_[static_cast<std::size_t>(g)] = 0;
+        for (int k = socketBegin(t.slot.server); k < socketEnd(t.slot.server); ++k)
+            socket_cpu_[static_cast<std::size_t>(k)] = 0;
+        for (int g = groupBegin(t.slot.server); g < groupEnd(t.slot.server); ++g)
+            group_pcie_[static_cast<std::size_t>(g)] = 0;
     }
     tasks_[static_cast<std::size_t>(id)].job = -1;
     free_task_ids_.push_back(id);
@@ -157,7 +160,9 @@ double ClusterOccupancy::slowdownWith(const PlacedTask& t, const PlacedTask* ext
     return interferenceSlowdown(coefficients_, in);
 }
 
-double ClusterOccupancy::slowdown(int id) const { return slowdownWith(task(id), nullptr); }
+double ClusterOccupancy::slowdown(int id) const {
+    return slowdownWith(task(id), nullptr);
+}
 
 double ClusterOccupancy::serverInterference(int server, const PlacedTask* extra) const {
     double sum = 0;

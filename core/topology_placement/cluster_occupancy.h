@@ -57,10 +57,12 @@ public:
     int usedGpus() const { return used_gpus_; }
 
     bool fits(const PlacedTask& task) const;
-    int add(const PlacedTask& task);   // returns the task id
+    int add(const PlacedTask& task);  // returns the task id
     void remove(int task_id);
     const PlacedTask& task(int task_id) const { return tasks_[static_cast<std::size_t>(task_id)]; }
-    const std::vector<int>& tasksOn(int server) const { return server_tasks_[static_cast<std::size_t>(server)]; }
+    const std::vector<int>& tasksOn(int server) const {
+        return server_tasks_[static_cast<std::size_t>(server)];
+    }
 
     // Slowdown of a placed task from the other jobs' tasks on its socket and in its GPU group
     // (1.0 for a job alone on its servers).

@@ -10,11 +10,11 @@ namespace cl {
 struct DistributedModelType {
     std::string name;
     std::string domain;
-    double step_seconds = 0.2;       // one mini-batch on one GPU, running alone
-    double worker_cpu_cores = 4.0;   // CPU use of one worker, in cores
-    double worker_pcie_gbps = 8.0;   // host <-> GPU traffic of one worker, alone
-    double gradient_mb = 100.0;      // gradients exchanged per step (fp32 model size)
-    double ps_cpu_cores = 2.0;       // CPU use of one parameter server
+    double step_seconds = 0.2;      // one mini-batch on one GPU, running alone
+    double worker_cpu_cores = 4.0;  // CPU use of one worker, in cores
+    double worker_pcie_gbps = 8.0;  // host <-> GPU traffic of one worker, alone
+    double gradient_mb = 100.0;     // gradients exchanged per step (fp32 model size)
+    double ps_cpu_cores = 2.0;      // CPU use of one parameter server
 };
 
 const std::vector<DistributedModelType>& distributedModelTypes();

@@ -10,9 +10,12 @@ namespace cl {
 
 std::string arrivalPatternName(ArrivalPattern p) {
     switch (p) {
-        case ArrivalPattern::Uniform: return "uniform";
-        case ArrivalPattern::Poisson: return "poisson";
-        case ArrivalPattern::Trace: return "trace";
+        case ArrivalPattern::Uniform:
+            return "uniform";
+        case ArrivalPattern::Poisson:
+            return "poisson";
+        case ArrivalPattern::Trace:
+            return "trace";
     }
     return "uniform";
 }
@@ -41,13 +44,15 @@ void validate(const DistributedWorkloadSpec& s, const std::vector<double>& step_
             "workers must satisfy 1 <= min_workers <= max_workers <= 4096");
     require(s.ps_share >= 0 && s.ps_share <= 1, "ps_share must be between 0 and 1");
     require(s.max_ps >= 0 && s.max_ps <= 4096, "max_ps must be between 0 and 4096");
-    require(std::isfinite(s.min_hours) && s.min_hours > 0 && s.max_hours >= s.min_hours && s.max_hours <= 87600,
-            "hours must satisfy 0 < min_hours <= max_hours <= 87600");
+    require(
+        std::isfinite(s.min_hours) && s.min_hours > 0 && s.max_hours >= s.min_hours && s.max_hours <= 87600,
+        "hours must satisfy 0 < min_hours <= max_hours <= 87600");
     require(!step_seconds.empty(), "no model types");
     for (double t : step_seconds) require(std::isfinite(t) && t > 0, "model step times must be positive");
     if (s.pattern == ArrivalPattern::Trace) {
         require(!s.trace_counts.empty(), "the trace pattern needs arrival counts from a trace");
-        for (double c : s.trace_counts) require(std::isfinite(c) && c >= 0, "trace counts must be non-negative");
+        for (double c : s.trace_counts)
+            require(std::isfinite(c) && c >= 0, "trace counts must be non-negative");
     }
 }
 
@@ -95,10 +100,14 @@ std::vector<DistributedJob> generateDistributedWorkload(const DistributedWorkloa
                     count = static_cast<int>(arrivals.below(m + 1));
                     break;
                 }
-                case ArrivalPattern::Poisson: count = poisson(arrivals, spec.jobs_per_interval); break;
+                case ArrivalPattern::Poisson:
+                    count = poisson(arrivals, spec.jobs_per_interval);
+                    break;
                 case ArrivalPattern::Trace: {
                     // Each pod follows the trace's shape; the fraction is rounded at random.
-                    const double want = spec.trace_counts[static_cast<std::size_t>(i) % spec.trace_counts.size()] * trace_scale;
+                    const double want =
+                        spec.trace_counts[static_cast<std::size_t>(i) % spec.trace_counts.size()] *
+                        trace_scale;
                     count = static_cast<int>(std::floor(want));
                     if (arrivals.uniform01() < want - std::floor(want)) ++count;
                     break;
@@ -107,20 +116,24 @@ std::vector<DistributedJob> generateDistributedWorkload(const DistributedWorkloa
             for (int k = 0; k < count; ++k) {
                 if (spec.max_jobs && jobs.size() >= spec.max_jobs) return jobs;
                 require(jobs.size() < kMaxGeneratedJobs,
-                        "the workload would exceed 10,000,000 jobs; lower the rate or intervals, or cap the jobs");
+                        "the workload would exceed 10,000,000 jobs; lower the rate or intervals, or cap the "
+                        "jobs");
                 DistributedJob j;
                 j.id = static_cast<int>(jobs.size()) + 1;
                 j.name = "job-" + std::to_string(j.id);
                 j.submit = i * spec.interval_seconds;
                 j.pod = pod;
                 j.model = static_cast<int>(attributes.below(step_seconds.size()));
-                j.workers = spec.min_workers +
-                            static_cast<int>(attributes.below(static_cast<std::uint64_t>(spec.max_workers - spec.min_workers + 1)));
+                j.workers = spec.min_workers + static_cast<int>(attributes.below(static_cast<std::uint64_t>(
+                                                   spec.max_workers - spec.min_workers + 1)));
                 const double ps_draw = attributes.uniform01();
-                const std::uint64_t ps_count = attributes.below(static_cast<std::uint64_t>(std::max(spec.max_ps, 1)));
-                if (spec.max_ps > 0 && ps_draw < spec.ps_share) j.parameter_servers = 1 + static_cast<int>(ps_count);
+                const std::uint64_t ps_count =
+                    attributes.below(static_cast<std::uint64_t>(std::max(spec.max_ps, 1)));
+                if (spec.max_ps > 0 && ps_draw < spec.ps_share)
+                    j.parameter_servers = 1 + static_cast<int>(ps_count);
                 const double hours = std::exp(log_min + (log_max - log_min) * attributes.uniform01());
-                j.steps = std::max(1.0, std::round(hours * 3600.0 / step_seconds[static_cast<std::size_t>(j.model)]));
+                j.steps = std::max(
+                    1.0, std::round(hours * 3600.0 / step_seconds[static_cast<std::size_t>(j.model)]));
                 jobs.push_back(std::move(j));
             }
         }

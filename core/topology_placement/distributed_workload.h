@@ -11,18 +11,18 @@
 namespace cl {
 
 enum class ArrivalPattern { Uniform, Poisson, Trace };
-std::string arrivalPatternName(ArrivalPattern p);          // "uniform", "poisson", "trace"
+std::string arrivalPatternName(ArrivalPattern p);           // "uniform", "poisson", "trace"
 ArrivalPattern arrivalPatternFromName(const std::string&);  // throws std::invalid_argument
 
 struct DistributedJob {
     int id = 0;
     std::string name;
-    int model = 0;          // index into the model types
+    int model = 0;  // index into the model types
     int workers = 1;
     int parameter_servers = 0;  // 0 = ring all-reduce among the workers
-    double steps = 1.0;     // synchronous steps to run
-    double submit = 0.0;    // seconds; the start of an interval
-    int pod = 0;            // the scheduler it is submitted to
+    double steps = 1.0;         // synchronous steps to run
+    double submit = 0.0;        // seconds; the start of an interval
+    int pod = 0;                // the scheduler it is submitted to
 };
 
 struct DistributedWorkloadSpec {
@@ -35,11 +35,11 @@ struct DistributedWorkloadSpec {
     std::vector<double> trace_counts;
     int min_workers = 1;
     int max_workers = 4;
-    double ps_share = 0.5;       // of jobs that use parameter servers (1 .. max_ps of them)
+    double ps_share = 0.5;  // of jobs that use parameter servers (1 .. max_ps of them)
     int max_ps = 2;
-    double min_hours = 0.25;     // running time alone, drawn log-uniformly
+    double min_hours = 0.25;  // running time alone, drawn log-uniformly
     double max_hours = 4.0;
-    std::size_t max_jobs = 0;    // 0 = no cap
+    std::size_t max_jobs = 0;  // 0 = no cap
     std::uint64_t seed = 1;
 };
 

@@ -9,10 +9,18 @@ namespace cl {
 std::string PlacementPolicy::name() const {
     std::string base;
     switch (kind) {
-        case PlacementPolicyKind::Tetris: base = "tetris"; break;
-        case PlacementPolicyKind::LoadBalancing: base = "lb"; break;
-        case PlacementPolicyKind::LeastInterference: base = "lif"; break;
-        case PlacementPolicyKind::LeastAllocated: base = "k8s"; break;
+        case PlacementPolicyKind::Tetris:
+            base = "tetris";
+            break;
+        case PlacementPolicyKind::LoadBalancing:
+            base = "lb";
+            break;
+        case PlacementPolicyKind::LeastInterference:
+            base = "lif";
+            break;
+        case PlacementPolicyKind::LeastAllocated:
+            base = "k8s";
+            break;
     }
     return level == PlacementLevel::Device ? base + "@device" : base;
 }
@@ -32,15 +40,20 @@ PlacementPolicy placementPolicyFromName(const std::string& text) {
     if (const auto at = text.find('@'); at != std::string::npos) {
         base = text.substr(0, at);
         const std::string level = text.substr(at + 1);
-        if (level == "device") p.level = PlacementLevel::Device;
+        if (level == "device")
+            p.level = PlacementLevel::Device;
         else if (level != "server")
             throw std::invalid_argument("unknown placement level '" + level + "' in '" + text +
                                         "' (valid: server, device)");
     }
-    if (base == "tetris") p.kind = PlacementPolicyKind::Tetris;
-    else if (base == "lb" || base == "load-balancing") p.kind = PlacementPolicyKind::LoadBalancing;
-    else if (base == "lif" || base == "least-interference") p.kind = PlacementPolicyKind::LeastInterference;
-    else if (base == "k8s" || base == "least-allocated") p.kind = PlacementPolicyKind::LeastAllocated;
+    if (base == "tetris")
+        p.kind = PlacementPolicyKind::Tetris;
+    else if (base == "lb" || base == "load-balancing")
+        p.kind = PlacementPolicyKind::LoadBalancing;
+    else if (base == "lif" || base == "least-interference")
+        p.kind = PlacementPolicyKind::LeastInterference;
+    else if (base == "k8s" || base == "least-allocated")
+        p.kind = PlacementPolicyKind::LeastAllocated;
     else
         throw std::invalid_argument("unknown placement policy '" + text +
                                     "' (valid: tetris, lb, lif, k8s, each optionally @server or @device)");
@@ -58,8 +71,12 @@ struct Capacity {
 Capacity capacityOf(const ClusterOccupancy& o, const DeviceSlot& slot, PlacementLevel level) {
     const int s = slot.server;
     if (level == PlacementLevel::Server || slot.socket < 0)
-        return {double(o.serverGpus(s) - o.freeGpus(s)), double(std::max(o.serverGpus(s), 1)), o.serverCpu(s),
-                o.cpuCapacity(s), o.serverPcie(s), o.serverPcieCapacity(s)};
+        return {double(o.serverGpus(s) - o.freeGpus(s)),
+                double(std::max(o.serverGpus(s), 1)),
+                o.serverCpu(s),
+                o.cpuCapacity(s),
+                o.serverPcie(s),
+                o.serverPcieCapacity(s)};
     Capacity c{0, 1, o.socketCpu(slot.socket), o.socketCpuCapacity(slot.socket), 0, 1};
     if (slot.group >= 0) {
         c.gpu_used = o.groupGpus(slot.group) - o.groupFreeGpus(slot.group);
@@ -72,7 +89,8 @@ Capacity capacityOf(const ClusterOccupancy& o, const DeviceSlot& slot, Placement
 
 class SlotScorer {
 public:
-    SlotScorer(const PlacementPolicy& p, const ClusterOccupancy& o, const TaskRequest& t, const std::vector<int>& js)
+    SlotScorer(const PlacementPolicy& p, const ClusterOccupancy& o, const TaskRequest& t,
+               const std::vector<int>& js)
         : policy_(p), o_(o), task_(t), job_servers_(js) {}
 
     // Higher is better.
@@ -99,7 +117,8 @@ public:
                 // Kubernetes' LeastAllocated score: mean free fraction after placing, over CPU
                 // and (in place of memory) GPUs.
                 return ((c.cpu_cap - c.cpu_used - task_.cpu_cores) / c.cpu_cap +
-                        (c.gpu_cap - c.gpu_used - d_gpu) / c.gpu_cap) / 2.0;
+                        (c.gpu_cap - c.gpu_used - d_gpu) / c.gpu_cap) /
+                       2.0;
         }
         return 0.0;
     }
@@ -127,7 +146,8 @@ private:
 DeviceSlot randomDevice(const ClusterOccupancy& o, int server, const TaskRequest& t, PortableRng& rng) {
     if (!t.worker) {
         const int n = o.socketEnd(server) - o.socketBegin(server);
-        return {server, o.socketBegin(server) + static_cast<int>(rng.below(static_cast<std::uint64_t>(n))), -1};
+        return {server, o.socketBegin(server) + static_cast<int>(rng.below(static_cast<std::uint64_t>(n))),
+                -1};
     }
     int free_groups = 0;
     for (int g = o.groupBegin(server); g < o.groupEnd(server); ++g) free_groups += o.groupFreeGpus(g) > 0;
@@ -144,8 +164,9 @@ bool serverCanHost(const ClusterOccupancy& o, int s, const TaskRequest& t) {
 
 }  // namespace
 
-DeviceSlot chooseSlot(const PlacementPolicy& policy, const ClusterOccupancy& o, const std::vector<int>& servers,
-                      const TaskRequest& task, const std::vector<int>& job_servers, PortableRng& rng) {
+DeviceSlot chooseSlot(const PlacementPolicy& policy, const ClusterOccupancy& o,
+                      const std::vector<int>& servers, const TaskRequest& task,
+                      const std::vector<int>& job_servers, PortableRng& rng) {
     const SlotScorer scorer(policy, o, task, job_servers);
     DeviceSlot best;
     double best_score = -std::numeric_limits<double>::infinity();

@@ -23,12 +23,12 @@ struct Flow {
 };
 
 struct JobState {
-    std::vector<int> tasks;   // occupancy ids, workers first
+    std::vector<int> tasks;  // occupancy ids, workers first
     int worker_count = 0;
     std::vector<Flow> flows;
-    std::vector<int> flow_links;  // directed link ids
-    std::vector<int> links;   // distinct directed links its flows cross
-    std::vector<int> servers; // distinct
+    std::vector<int> flow_links;        // directed link ids
+    std::vector<int> links;             // distinct directed links its flows cross
+    std::vector<int> servers;           // distinct
     std::vector<double> tier_gigabits;  // per step, summed over flows x links of the tier
     double remaining = 0.0, step = 0.0, last = 0.0;
     int version = 0;
@@ -46,7 +46,11 @@ class Simulation {
 public:
     Simulation(const Cluster& cluster, const NetworkTopology& topo, const std::vector<DistributedJob>& jobs,
                const std::vector<DistributedModelType>& models, const PlacementSimOptions& opt)
-        : topo_(topo), jobs_(jobs), models_(models), opt_(opt), occ_(cluster, opt.interference),
+        : topo_(topo),
+          jobs_(jobs),
+          models_(models),
+          opt_(opt),
+          occ_(cluster, opt.interference),
           rng_(deriveSeed(opt.seed, 7)) {
         validate(cluster);
         const int pods = std::max(topo.podCount(), 1);
@@ -62,10 +66,11 @@ public:
         int largest_pod = 0;
         for (int f : pod_free_) largest_pod = std::max(largest_pod, f);
         for (const DistributedModelType& m : models_) {
-            const bool ok = std::isfinite(m.step_seconds) && m.step_seconds > 0 && std::isfinite(m.worker_cpu_cores) &&
-                            m.worker_cpu_cores >= 0 && std::isfinite(m.worker_pcie_gbps) && m.worker_pcie_gbps >= 0 &&
-                            std::isfinite(m.gradient_mb) && m.gradient_mb >= 0 && std::isfinite(m.ps_cpu_cores) &&
-                            m.ps_cpu_cores >= 0;
+            const bool ok = std::isfinite(m.step_seconds) && m.step_seconds > 0 &&
+                            std::isfinite(m.worker_cpu_cores) && m.worker_cpu_cores >= 0 &&
+                            std::isfinite(m.worker_pcie_gbps) && m.worker_pcie_gbps >= 0 &&
+                            std::isfinite(m.gradient_mb) && m.gradient_mb >= 0 &&
+                            std::isfinite(m.ps_cpu_cores) && m.ps_cpu_cores >= 0;
             if (!ok)
                 throw std::invalid_argument("model type '" + m.name +
                                             "' needs a positive step time and finite, non-negative CPU, PCIe "
@@ -79,22 +84,26 @@ public:
         }
         for (const DistributedJob& j : jobs_) {
             if (j.model < 0 || j.model >= static_cast<int>(models_.size()))
-                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + ") has model index " +
-                                            std::to_string(j.model) + " but there are " +
-                                            std::to_string(models_.size()) + " model types");
+                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) +
+                                            ") has model index " + std::to_string(j.model) +
+                                            " but there are " + std::to_string(models_.size()) +
+                                            " model types");
             if (j.workers < 1 || j.parameter_servers < 0 || !(j.steps > 0) || !std::isfinite(j.steps) ||
                 !std::isfinite(j.submit) || j.submit < 0)
-                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) +
-                                            ") needs at least one worker, no negative parameter servers, a positive "
-                                            "finite step count and a finite submit time >= 0");
+                throw std::invalid_argument(
+                    "job '" + j.name + "' (#" + std::to_string(j.id) +
+                    ") needs at least one worker, no negative parameter servers, a positive "
+                    "finite step count and a finite submit time >= 0");
             if (j.workers > largest_pod)
                 throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + ") needs " +
-                                            std::to_string(j.workers) + " GPUs but the largest pod has only " +
+                                            std::to_string(j.workers) +
+                                            " GPUs but the largest pod has only " +
                                             std::to_string(largest_pod));
             const DistributedModelType& m = models_[static_cast<std::size_t>(j.model)];
             if (m.worker_cpu_cores > cpu_gpu || (j.parameter_servers > 0 && m.ps_cpu_cores > cpu_any))
-                throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) + "): a " + m.name +
-                                            " task needs more CPU than any server has (two threads per core)");
+                throw std::invalid_argument(
+                    "job '" + j.name + "' (#" + std::to_string(j.id) + "): a " + m.name +
+                    " task needs more CPU than any server has (two threads per core)");
             if (j.steps * m.step_seconds > kMaxAloneSeconds)
                 throw std::invalid_argument("job '" + j.name + "' (#" + std::to_string(j.id) +
                                             ") would run more than 10 years (3.2e8 s) alone");
@@ -105,15 +114,17 @@ public:
         tier_load_.assign(static_cast<std::size_t>(std::max(topo.tierCount(), 0)), 0.0);
         tier_area_.assign(tier_load_.size(), 0.0);
         tier_capacity_.assign(tier_load_.size(), 0.0);
-        for (const NetworkLink& l : topo.links()) tier_capacity_[static_cast<std::size_t>(l.tier)] += 2.0 * l.gbps;
+        for (const NetworkLink& l : topo.links())
+            tier_capacity_[static_cast<std::size_t>(l.tier)] += 2.0 * l.gbps;
         stamp_.assign(jobs_.size(), 0);
     }
 
     PlacementRunResult run() {
         std::vector<int> order(jobs_.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int a, int b) { return jobs_[static_cast<std::size_t>(a)].submit < jobs_[static_cast<std::size_t>(b)].submit; });
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            return jobs_[static_cast<std::size_t>(a)].submit < jobs_[static_cast<std::size_t>(b)].submit;
+        });
         result_.policy = opt_.policy.name();
         result_.jobs.resize(jobs_.size());
         for (std::size_t i = 0; i < jobs_.size(); ++i) {
@@ -143,7 +154,8 @@ public:
             const bool rounds_matter = next_arrival < order.size() || !waiting.empty();
             const double t = std::min(completion, rounds_matter ? roundTime() : kInf);
             if (!std::isfinite(t))
-                throw std::runtime_error("placement simulation: a job would never finish (its running time overflows)");
+                throw std::runtime_error(
+                    "placement simulation: a job would never finish (its running time overflows)");
             advance(t);
             ++result_.events;
             while (!completions_.empty() && completions_.top().time <= t) {
@@ -169,8 +181,9 @@ public:
                     }
                 }
                 if (running == 0 && !still.empty() && next_arrival == order.size())
-                    throw std::runtime_error("job '" + jobs_[static_cast<std::size_t>(still.front())].name +
-                                             "' can never be placed: no pod can host its tasks even when empty");
+                    throw std::runtime_error(
+                        "job '" + jobs_[static_cast<std::size_t>(still.front())].name +
+                        "' can never be placed: no pod can host its tasks even when empty");
                 waiting.swap(still);
                 round += 1;
                 idle_round = !placed && !waiting.empty();
@@ -195,8 +208,9 @@ private:
     void validate(const Cluster& cluster) {
         for (const Server& s : cluster.servers) nic_gbps_.push_back(s.network_gbps);
         if (networked() && topo_.serverCount() != static_cast<int>(cluster.servers.size()))
-            throw std::invalid_argument("cluster '" + cluster.name + "' has " + std::to_string(cluster.servers.size()) +
-                                        " servers but its topology has " + std::to_string(topo_.serverCount()));
+            throw std::invalid_argument(
+                "cluster '" + cluster.name + "' has " + std::to_string(cluster.servers.size()) +
+                " servers but its topology has " + std::to_string(topo_.serverCount()));
         if (!(opt_.interval_seconds > 0) || !std::isfinite(opt_.interval_seconds))
             throw std::invalid_argument("the scheduling interval must be a positive number of seconds");
     }
@@ -237,8 +251,8 @@ private:
                 const bool worker = k < job.workers;
                 const TaskRequest req{j, worker, worker ? m.worker_cpu_cores : m.ps_cpu_cores,
                                       worker ? m.worker_pcie_gbps : 0.0, worker ? job.workers - k : 0};
-                const DeviceSlot slot =
-                    chooseSlot(opt_.policy, occ_, pod_servers_[static_cast<std::size_t>(pod)], req, st.servers, rng_);
+                const DeviceSlot slot = chooseSlot(
+                    opt_.policy, occ_, pod_servers_[static_cast<std::size_t>(pod)], req, st.servers, rng_);
                 if (!slot.valid()) {
                     ok = false;
                     break;
@@ -291,8 +305,10 @@ private:
         Flow f;
         f.gigabits = gigabits;
         f.link_begin = static_cast<int>(st.flow_links.size());
-        if (a.slot.server == b.slot.server) f.local_gbps = localGbps(a, b);
-        else if (networked()) appendDirectedPath(a.slot.server, b.slot.server, st.flow_links);
+        if (a.slot.server == b.slot.server)
+            f.local_gbps = localGbps(a, b);
+        else if (networked())
+            appendDirectedPath(a.slot.server, b.slot.server, st.flow_links);
         else  // no network described: the servers' NICs are the bottleneck
             f.local_gbps = std::min(nic_gbps_[static_cast<std::size_t>(a.slot.server)],
                                     nic_gbps_[static_cast<std::size_t>(b.slot.server)]);
@@ -330,7 +346,8 @@ private:
             for (int k = f.link_begin; k < f.link_end; ++k) {
                 const int l = st.flow_links[static_cast<std::size_t>(k)];
                 ++link_flows_[static_cast<std::size_t>(l)];
-                st.tier_gigabits[static_cast<std::size_t>(topo_.links()[static_cast<std::size_t>(l / 2)].tier)] += f.gigabits;
+                st.tier_gigabits[static_cast<std::size_t>(
+                    topo_.links()[static_cast<std::size_t>(l / 2)].tier)] += f.gigabits;
             }
         for (int l : st.links) link_jobs_[static_cast<std::size_t>(l)].push_back(j);
         st.remaining = job.steps;
@@ -358,7 +375,9 @@ private:
         markNeighbours(j);  // before the tasks leave: their servers are the neighbourhood
         for (int id : st.tasks) {
             const PlacedTask& task = occ_.task(id);
-            if (task.worker) ++pod_free_[static_cast<std::size_t>(server_pod_[static_cast<std::size_t>(task.slot.server)])];
+            if (task.worker)
+                ++pod_free_[static_cast<std::size_t>(
+                    server_pod_[static_cast<std::size_t>(task.slot.server)])];
             occ_.remove(id);
         }
         st.running = false;
@@ -387,7 +406,8 @@ private:
 
     double stepTime(int j) const {
         const JobState& st = state_[static_cast<std::size_t>(j)];
-        const DistributedModelType& m = models_[static_cast<std::size_t>(jobs_[static_cast<std::size_t>(j)].model)];
+        const DistributedModelType& m =
+            models_[static_cast<std::size_t>(jobs_[static_cast<std::size_t>(j)].model)];
         double slowest = 1.0;
         for (int w = 0; w < st.worker_count; ++w)
             slowest = std::max(slowest, occ_.slowdown(st.tasks[static_cast<std::size_t>(w)]));

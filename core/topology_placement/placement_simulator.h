@@ -14,10 +14,10 @@
 
 #include "core/interference/interference_model.h"
 #include "core/model/cluster.h"
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/distributed_models.h"
 #include "core/topology_placement/distributed_workload.h"
 #include "core/topology_placement/placement_policies.h"
-#include "core/topology/network_topology.h"
 
 namespace cl {
 
@@ -25,7 +25,7 @@ struct PlacementSimOptions {
     PlacementPolicy policy;
     double interval_seconds = 1800.0;  // the paper's scheduling interval
     InterferenceCoefficients interference = defaultInterferenceCoefficients();
-    std::uint64_t seed = 1;            // server-level device draws
+    std::uint64_t seed = 1;  // server-level device draws
     // Polled between events: when it turns true the run stops with PlacementCancelled.
     const std::atomic<bool>* cancel = nullptr;
     // Called now and then with the share of jobs finished (0..1), on the simulating thread.
@@ -43,9 +43,9 @@ struct PlacedJobRecord {
     double end = -1.0;
     int pod_submitted = 0;
     int pod_placed = -1;
-    int forwards = 0;              // pods it was passed on to before one placed it
-    int servers = 0;               // distinct servers its tasks run on
-    double alone_seconds = 0.0;    // steps x step time: no interference, no communication
+    int forwards = 0;            // pods it was passed on to before one placed it
+    int servers = 0;             // distinct servers its tasks run on
+    double alone_seconds = 0.0;  // steps x step time: no interference, no communication
     double jct() const { return end - submit; }
     // Running time over the running time alone on dedicated GPUs without communication.
     double slowdown() const { return alone_seconds > 0 ? (end - start) / alone_seconds : 1.0; }
@@ -56,7 +56,7 @@ struct PlacementRunResult {
     std::vector<PlacedJobRecord> jobs;  // in input order
     double average_jct = 0.0;           // seconds
     double average_slowdown = 0.0;
-    double makespan = 0.0;              // last end - first submit
+    double makespan = 0.0;  // last end - first submit
     // Time-averaged load / capacity of each tier's links over the makespan (0..1), both
     // directions of a link counted (capacity = 2 x bandwidth per link).
     std::vector<double> tier_utilization;

@@ -23,7 +23,8 @@ void setModel(Job& job, const std::string& model) {
 
 std::size_t assignModels(Trace& trace, const ModelMix& mix, std::uint64_t seed, bool only_missing) {
     if (mix.empty()) throw std::invalid_argument("assignModels: the model mix is empty");
-    if (!(mix.totalWeight() > 0.0)) throw std::invalid_argument("assignModels: the model mix has no positive weight");
+    if (!(mix.totalWeight() > 0.0))
+        throw std::invalid_argument("assignModels: the model mix has no positive weight");
     PortableRng rng(seed);
     std::size_t assigned = 0;
     for (auto& job : trace.jobs) {
@@ -58,7 +59,8 @@ std::size_t assignModelsByTaskShare(Trace& trace, const TaskSplit& split, const 
         for (std::size_t t = 0; t < k; ++t) {
             const double w = split.entries[t].second;
             if (w <= 0.0) continue;
-            const double lag = w * static_cast<double>(assigned_so_far + 1) - static_cast<double>(count[t]) * total;
+            const double lag =
+                w * static_cast<double>(assigned_so_far + 1) - static_cast<double>(count[t]) * total;
             if (best == k || lag > best_lag) {
                 best = t;
                 best_lag = lag;

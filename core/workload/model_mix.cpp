@@ -36,7 +36,8 @@ double sumWeights(const std::vector<std::pair<std::string, double>>& entries) {
 
 // what = "model mix" / "task split"
 std::vector<std::pair<std::string, double>> parseWeights(const std::string& spec, const char* what) {
-    const std::string example = std::string(" (expected e.g. ") +
+    const std::string example =
+        std::string(" (expected e.g. ") +
         (std::string(what) == "task split" ? "\"image:20,language:70,rl:10\")" : "\"resnet18:2,bert:1\")");
     if (trim(spec).empty()) throw std::invalid_argument(std::string("empty ") + what + example);
     std::vector<std::pair<std::string, double>> entries;
@@ -47,7 +48,8 @@ std::vector<std::pair<std::string, double>> parseWeights(const std::string& spec
         if (comma == std::string::npos) comma = spec.size();
         const std::string item = trim(spec.substr(start, comma - start));
         start = comma + 1;
-        if (item.empty()) throw std::invalid_argument(std::string(what) + " '" + spec + "' has an empty entry" + example);
+        if (item.empty())
+            throw std::invalid_argument(std::string(what) + " '" + spec + "' has an empty entry" + example);
         std::string name = item;
         double weight = 1.0;
         if (auto colon = item.find(':'); colon != std::string::npos) {
@@ -55,11 +57,14 @@ std::vector<std::pair<std::string, double>> parseWeights(const std::string& spec
             const std::string w = trim(item.substr(colon + 1));
             auto res = std::from_chars(w.data(), w.data() + w.size(), weight);
             if (w.empty() || res.ec != std::errc() || res.ptr != w.data() + w.size())
-                throw std::invalid_argument(std::string(what) + " entry '" + item + "': weight '" + w + "' is not a number" + example);
+                throw std::invalid_argument(std::string(what) + " entry '" + item + "': weight '" + w +
+                                            "' is not a number" + example);
         }
-        if (name.empty()) throw std::invalid_argument(std::string(what) + " entry '" + item + "' has no name" + example);
+        if (name.empty())
+            throw std::invalid_argument(std::string(what) + " entry '" + item + "' has no name" + example);
         if (!std::isfinite(weight) || weight < 0.0)
-            throw std::invalid_argument(std::string(what) + " entry '" + item + "': weight must be finite and >= 0");
+            throw std::invalid_argument(std::string(what) + " entry '" + item +
+                                        "': weight must be finite and >= 0");
         if (!seen.insert(name).second)
             throw std::invalid_argument(std::string(what) + " '" + spec + "' names '" + name + "' twice");
         entries.emplace_back(name, weight);
@@ -71,7 +76,9 @@ std::vector<std::pair<std::string, double>> parseWeights(const std::string& spec
 
 }  // namespace
 
-double ModelMix::totalWeight() const { return sumWeights(entries); }
+double ModelMix::totalWeight() const {
+    return sumWeights(entries);
+}
 
 std::vector<std::string> ModelMix::names() const {
     std::vector<std::string> out;
@@ -79,7 +86,9 @@ std::vector<std::string> ModelMix::names() const {
     return out;
 }
 
-std::string ModelMix::toString() const { return joinWeights(entries); }
+std::string ModelMix::toString() const {
+    return joinWeights(entries);
+}
 
 const std::string& ModelMix::pick(double u) const {
     std::vector<double> w;
@@ -94,11 +103,19 @@ ModelMix ModelMix::uniform(const std::vector<std::string>& models) {
     return mix;
 }
 
-double TaskSplit::totalWeight() const { return sumWeights(entries); }
-std::string TaskSplit::toString() const { return joinWeights(entries); }
+double TaskSplit::totalWeight() const {
+    return sumWeights(entries);
+}
+std::string TaskSplit::toString() const {
+    return joinWeights(entries);
+}
 
-ModelMix parseModelMix(const std::string& spec) { return ModelMix{parseWeights(spec, "model mix")}; }
-TaskSplit parseTaskSplit(const std::string& spec) { return TaskSplit{parseWeights(spec, "task split")}; }
+ModelMix parseModelMix(const std::string& spec) {
+    return ModelMix{parseWeights(spec, "model mix")};
+}
+TaskSplit parseTaskSplit(const std::string& spec) {
+    return TaskSplit{parseWeights(spec, "task split")};
+}
 
 const std::vector<std::string>* TaskCatalog::modelsOf(const std::string& task) const {
     for (const auto& [t, models] : tasks)
@@ -134,14 +151,17 @@ const TaskCatalog& muriTaskCatalog() {
 }
 
 const TaskCatalog& synergyTaskCatalog() {
-    static const TaskCatalog catalog{"synergy",
-                                     {{"image", {"resnet18", "resnet50", "mobilenet", "alexnet", "shufflenet"}},
-                                      {"language", {"gnmt", "transformer", "lstm"}},
-                                      {"speech", {"m5", "deepspeech"}}}};
+    static const TaskCatalog catalog{
+        "synergy",
+        {{"image", {"resnet18", "resnet50", "mobilenet", "alexnet", "shufflenet"}},
+         {"language", {"gnmt", "transformer", "lstm"}},
+         {"speech", {"m5", "deepspeech"}}}};
     return catalog;
 }
 
-std::vector<std::string> taskCatalogNames() { return {"muri", "synergy"}; }
+std::vector<std::string> taskCatalogNames() {
+    return {"muri", "synergy"};
+}
 
 const TaskCatalog& taskCatalog(const std::string& name) {
     if (name == "muri") return muriTaskCatalog();
@@ -159,9 +179,11 @@ ModelMix mixFromTaskSplit(const TaskSplit& split, const TaskCatalog& catalog) {
             throw std::invalid_argument("unknown task '" + task + "' for the " + catalog.name +
                                         " models; valid tasks: " + valid);
         }
-        for (const auto& m : *models) mix.entries.emplace_back(m, weight / static_cast<double>(models->size()));
+        for (const auto& m : *models)
+            mix.entries.emplace_back(m, weight / static_cast<double>(models->size()));
     }
-    if (!(mix.totalWeight() > 0.0)) throw std::invalid_argument("task split '" + split.toString() + "' has no positive weight");
+    if (!(mix.totalWeight() > 0.0))
+        throw std::invalid_argument("task split '" + split.toString() + "' has no positive weight");
     return mix;
 }
 

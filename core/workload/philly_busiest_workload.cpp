@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "core/io/csv_table.h"
-#include "core/io/trace_readers.h"
 #include "core/io/read_helpers.h"
+#include "core/io/trace_readers.h"
 #include "core/model/accumulation_speed.h"
 #include "core/util/portable_random.h"
 
@@ -72,10 +72,13 @@ std::vector<PhillyJobRow> readPhillyJobRows(const std::string& path) {
     return rows;
 }
 
-bool passesPolluxFilter(const PhillyJobRow& row) { return row.duration >= kMinDuration && row.gpu_time < kMaxGpuTime; }
+bool passesPolluxFilter(const PhillyJobRow& row) {
+    return row.duration >= kMinDuration && row.gpu_time < kMaxGpuTime;
+}
 
 PhillyWindow findBusiestWindow(const std::vector<PhillyJobRow>& rows, int window_hours) {
-    if (window_hours < 1) throw std::invalid_argument("window_hours must be at least 1, got " + std::to_string(window_hours));
+    if (window_hours < 1)
+        throw std::invalid_argument("window_hours must be at least 1, got " + std::to_string(window_hours));
     double first = 0, last = 0;
     bool any = false;
     for (const PhillyJobRow& r : rows) {
@@ -90,7 +93,8 @@ PhillyWindow findBusiestWindow(const std::vector<PhillyJobRow>& rows, int window
     std::vector<int> per_hour(static_cast<std::size_t>(last_hour - first_hour + 1), 0);
     for (const PhillyJobRow& r : rows)
         if (passesPolluxFilter(r))
-            ++per_hour[static_cast<std::size_t>(static_cast<long long>(std::floor(r.submit / kHour)) - first_hour)];
+            ++per_hour[static_cast<std::size_t>(static_cast<long long>(std::floor(r.submit / kHour)) -
+                                                first_hour)];
 
     // Sliding sum over windows starting at first_hour + s; strictly greater keeps the earliest.
     const std::size_t n = per_hour.size();
@@ -129,7 +133,8 @@ double secondsIntoHoursOfDay(double submit, int first_hour) {
 
 PhillyWindow findBusiestHoursOfDay(const std::vector<PhillyJobRow>& rows, int window_hours) {
     if (window_hours < 1 || window_hours > 24)
-        throw std::invalid_argument("window_hours must be 1..24 for hours of the day, got " + std::to_string(window_hours));
+        throw std::invalid_argument("window_hours must be 1..24 for hours of the day, got " +
+                                    std::to_string(window_hours));
     int per_hour[24] = {};
     bool any = false;
     for (const PhillyJobRow& r : rows)
@@ -154,8 +159,10 @@ PhillyWindow findBusiestHoursOfDay(const std::vector<PhillyJobRow>& rows, int wi
 
 PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, const PhillyWorkloadOptions& o,
                                      const ProfileSet* profiles) {
-    if (o.jobs < 0) throw std::invalid_argument("the job count must not be negative, got " + std::to_string(o.jobs));
-    if (o.max_gpus < 0) throw std::invalid_argument("max_gpus must not be negative, got " + std::to_string(o.max_gpus));
+    if (o.jobs < 0)
+        throw std::invalid_argument("the job count must not be negative, got " + std::to_string(o.jobs));
+    if (o.max_gpus < 0)
+        throw std::invalid_argument("max_gpus must not be negative, got " + std::to_string(o.max_gpus));
     PhillyWorkload out;
     std::vector<PhillyJobRow> pool;
     std::string window_text;
@@ -171,7 +178,8 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
             pool.push_back(shifted);
         }
         char text[64];
-        std::snprintf(text, sizeof text, "%02d:00-%02d:00 of every day", first, (first + o.window_hours) % 24);
+        std::snprintf(text, sizeof text, "%02d:00-%02d:00 of every day", first,
+                      (first + o.window_hours) % 24);
         window_text = text;
         out.window.start = 0.0;
     } else {
@@ -187,9 +195,10 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
     out.window.eligible = static_cast<int>(pool.size());
     if (static_cast<std::size_t>(o.jobs) > pool.size())
         throw std::invalid_argument(
-            "asked for " + std::to_string(o.jobs) + " jobs but the busiest Philly window (" + window_text + ") holds only " +
-            std::to_string(pool.size()) +
-            (o.max_gpus > 0 ? " jobs of at most " + std::to_string(o.max_gpus) + " GPUs" : std::string(" jobs")));
+            "asked for " + std::to_string(o.jobs) + " jobs but the busiest Philly window (" + window_text +
+            ") holds only " + std::to_string(pool.size()) +
+            (o.max_gpus > 0 ? " jobs of at most " + std::to_string(o.max_gpus) + " GPUs"
+                            : std::string(" jobs")));
 
     PortableRng rng(o.seed);
     const std::size_t n = static_cast<std::size_t>(o.jobs);
@@ -224,21 +233,24 @@ PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, cons
     }
     out.sampled = std::move(pool);
     t.name = "philly-busiest-" + std::to_string(o.jobs) + "-seed" + std::to_string(o.seed);
-    t.provenance.push_back("SJF-BSBF workload: " + std::to_string(o.jobs) + " of the " +
-                           std::to_string(out.window.eligible) + " Philly jobs of the busiest window " + window_text +
-                           " (" + std::to_string(out.window.jobs) + " after Pollux's filters" +
-                           (o.max_gpus > 0 ? ", at most " + std::to_string(o.max_gpus) + " GPUs" : std::string()) +
-                           "), seed " + std::to_string(o.seed) + ", Pollux model bins by gpu_time" +
-                           (o.configurations.empty() ? std::string() : ", GPUs and batch from Pollux's configurations"));
+    t.provenance.push_back(
+        "SJF-BSBF workload: " + std::to_string(o.jobs) + " of the " + std::to_string(out.window.eligible) +
+        " Philly jobs of the busiest window " + window_text + " (" + std::to_string(out.window.jobs) +
+        " after Pollux's filters" +
+        (o.max_gpus > 0 ? ", at most " + std::to_string(o.max_gpus) + " GPUs" : std::string()) + "), seed " +
+        std::to_string(o.seed) + ", Pollux model bins by gpu_time" +
+        (o.configurations.empty() ? std::string() : ", GPUs and batch from Pollux's configurations"));
     return out;
 }
 
-std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(const std::string& workloads_dir) {
+std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(
+    const std::string& workloads_dir) {
     std::vector<std::string> files;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(workloads_dir, ec)) {
         const std::string name = entry.path().filename().string();
-        if (name.rfind("workload-", 0) == 0 && entry.path().extension() == ".csv") files.push_back(entry.path().string());
+        if (name.rfind("workload-", 0) == 0 && entry.path().extension() == ".csv")
+            files.push_back(entry.path().string());
     }
     if (files.empty())
         throw std::invalid_argument("no Pollux workload-*.csv in '" + workloads_dir + "'" +
@@ -269,7 +281,8 @@ std::string formatPhillyTime(double seconds) {
     const year_month_day ymd{sys_days{days{day}}};
     char buf[64];
     std::snprintf(buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld", static_cast<int>(ymd.year()),
-                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), rest / 3600, rest / 60 % 60);
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), rest / 3600,
+                  rest / 60 % 60);
     return buf;
 }
 

@@ -50,7 +50,7 @@ struct PhillyJobRow {
     int gpus = 1;
     double gpu_time = 0.0;  // GPU-seconds
     std::string cluster;
-    int row = 0;            // data row index in the file (0 = first row after the header)
+    int row = 0;  // data row index in the file (0 = first row after the header)
 };
 
 struct PhillyWorkloadOptions {
@@ -71,13 +71,14 @@ struct PhillyWorkloadOptions {
 // The distinct (replicas, batch) configurations per application in Pollux's workload CSVs
 // (name,time,application,num_replicas,batch_size) of a folder, sorted. Throws naming the
 // file on a malformed CSV, or std::invalid_argument when the folder has no workload-*.csv.
-std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(const std::string& workloads_dir);
+std::map<std::string, std::vector<std::pair<int, int>>> polluxConfigurations(
+    const std::string& workloads_dir);
 
 struct PhillyWindow {
     double start = 0.0;  // seconds since 1970-01-01, a whole hour
     int hours = 0;
-    int jobs = 0;       // filtered submissions inside the window
-    int eligible = 0;   // of those, jobs within max_gpus
+    int jobs = 0;      // filtered submissions inside the window
+    int eligible = 0;  // of those, jobs within max_gpus
 };
 
 struct PhillyWorkload {
@@ -101,7 +102,8 @@ PhillyWindow findBusiestHoursOfDay(const std::vector<PhillyJobRow>& rows, int wi
 
 // Throws std::invalid_argument on bad options and when the window holds fewer eligible jobs
 // than asked for (the message states how many it holds).
-PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows, const PhillyWorkloadOptions& options,
+PhillyWorkload phillyBusiestWorkload(const std::vector<PhillyJobRow>& rows,
+                                     const PhillyWorkloadOptions& options,
                                      const ProfileSet* profiles = nullptr);
 PhillyWorkload phillyBusiestWorkload(const std::string& path, const PhillyWorkloadOptions& options,
                                      const ProfileSet* profiles = nullptr);

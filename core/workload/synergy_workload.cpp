@@ -19,7 +19,8 @@ GeneratorConfig synergyGeneratorConfig(const SynergyWorkload& w) {
     c.tasks = w.split;
     c.task_catalog = "synergy";
     c.model_rule = ModelRule::TaskShare;
-    c.name = std::string("synergy-") + (w.multi_gpu ? "multi" : "single") + "-" + std::to_string(w.jobs_per_hour);
+    c.name =
+        std::string("synergy-") + (w.multi_gpu ? "multi" : "single") + "-" + std::to_string(w.jobs_per_hour);
     while (!c.name.empty() && (c.name.back() == '0' || c.name.back() == '.')) {
         const bool dot = c.name.back() == '.';
         c.name.pop_back();

@@ -13,7 +13,7 @@ namespace cl {
 
 struct SynergyWorkload {
     double jobs_per_hour = 9.0;
-    int jobs = 6500;             // enough for the steady-state window 4000-4999 to finish
+    int jobs = 6500;  // enough for the steady-state window 4000-4999 to finish
     std::uint64_t seed = 42;
     bool multi_gpu = false;
     TaskSplit split{{{"image", 20}, {"language", 70}, {"speech", 10}}};

@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "core/workload/model_assignment.h"
 #include "core/util/number_format.h"
 #include "core/util/portable_random.h"
+#include "core/workload/model_assignment.h"
 
 namespace cl {
 
@@ -16,15 +16,19 @@ namespace {
 
 enum Stream : std::uint64_t { kArrivals = 1, kGpus = 2, kDurations = 3, kModels = 4 };
 
-bool isPhillyDefault(const GeneratorConfig& c) { return c.gpu_weights.empty(); }
+bool isPhillyDefault(const GeneratorConfig& c) {
+    return c.gpu_weights.empty();
+}
 
 void validateGpuWeights(const std::vector<std::pair<int, double>>& weights) {
     std::set<int> seen;
     double total = 0.0;
     for (const auto& [gpus, w] : weights) {
-        if (gpus < 1) throw std::invalid_argument("GPU weights: GPU count " + std::to_string(gpus) + " must be >= 1");
+        if (gpus < 1)
+            throw std::invalid_argument("GPU weights: GPU count " + std::to_string(gpus) + " must be >= 1");
         if (!std::isfinite(w) || w < 0.0)
-            throw std::invalid_argument("GPU weights: weight of " + std::to_string(gpus) + " GPUs must be finite and >= 0");
+            throw std::invalid_argument("GPU weights: weight of " + std::to_string(gpus) +
+                                        " GPUs must be finite and >= 0");
         if (!seen.insert(gpus).second)
             throw std::invalid_argument("GPU weights: GPU count " + std::to_string(gpus) + " given twice");
         total += w;
@@ -52,7 +56,8 @@ std::vector<std::pair<int, double>> effectiveGpuWeights(const GeneratorConfig& c
 
 std::string weightsToString(const std::vector<std::pair<int, double>>& weights) {
     std::string out;
-    for (const auto& [g, w] : weights) out += (out.empty() ? "" : ",") + std::to_string(g) + ":" + formatNumber(w);
+    for (const auto& [g, w] : weights)
+        out += (out.empty() ? "" : ",") + std::to_string(g) + ":" + formatNumber(w);
     return out;
 }
 
@@ -68,7 +73,9 @@ ModelMix effectiveModelMix(const GeneratorConfig& c, const ProfileSet* profiles,
         return mixFromTaskSplit(c.tasks, catalog);
     }
     if (profiles && !profiles->models.empty()) {
-        if (how) *how = "uniform over the " + std::to_string(profiles->models.size()) + " models of profile set '" + profiles->name + "'";
+        if (how)
+            *how = "uniform over the " + std::to_string(profiles->models.size()) +
+                   " models of profile set '" + profiles->name + "'";
         return ModelMix::uniform(profiles->modelNames());
     }
     if (how) *how = "uniform over the 8 built-in Muri models";
@@ -78,13 +85,16 @@ ModelMix effectiveModelMix(const GeneratorConfig& c, const ProfileSet* profiles,
 void validate(const GeneratorConfig& c) {
     if (c.jobs < 0) throw std::invalid_argument("job count must be >= 0, got " + std::to_string(c.jobs));
     if (c.model_rule == ModelRule::TaskShare && c.tasks.empty())
-        throw std::invalid_argument("the task-share model rule needs a task split, e.g. image:20,language:70,speech:10");
+        throw std::invalid_argument(
+            "the task-share model rule needs a task split, e.g. image:20,language:70,speech:10");
     if (c.arrival == ArrivalProcess::Poisson && !(std::isfinite(c.jobs_per_hour) && c.jobs_per_hour > 0.0))
         throw std::invalid_argument("Poisson arrival rate must be a positive number of jobs per hour, got " +
                                     formatNumber(c.jobs_per_hour));
 }
 
-double roundTo(double x, double unit) { return std::round(x / unit) * unit; }
+double roundTo(double x, double unit) {
+    return std::round(x / unit) * unit;
+}
 
 double drawDuration(PortableRng& rng, DurationModel model) {
     double seconds = 0.0;
@@ -113,14 +123,16 @@ std::vector<std::pair<int, double>> parseGpuWeights(const std::string& spec) {
     try {
         generic = parseModelMix(spec);
     } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("GPU weights: ") + e.what() + " (expected e.g. \"1:0.7,2:0.1,4:0.2\")");
+        throw std::invalid_argument(std::string("GPU weights: ") + e.what() +
+                                    " (expected e.g. \"1:0.7,2:0.1,4:0.2\")");
     }
     std::vector<std::pair<int, double>> out;
     for (const auto& [name, w] : generic.entries) {
         int gpus = 0;
         auto res = std::from_chars(name.data(), name.data() + name.size(), gpus);
         if (res.ec != std::errc() || res.ptr != name.data() + name.size() || gpus < 1)
-            throw std::invalid_argument("GPU weights: '" + name + "' is not a GPU count >= 1 (expected e.g. \"1:0.7,2:0.1,4:0.2\")");
+            throw std::invalid_argument("GPU weights: '" + name +
+                                        "' is not a GPU count >= 1 (expected e.g. \"1:0.7,2:0.1,4:0.2\")");
         out.emplace_back(gpus, w);
     }
     validateGpuWeights(out);
@@ -145,7 +157,8 @@ std::string describeConfig(const GeneratorConfig& c, const ProfileSet* profiles)
     if (isPhillyDefault(c)) line += " (Philly trace job counts)";
     if (c.max_gpus > 0) line += " capped at " + std::to_string(c.max_gpus);
     line += "; models " + models_how;
-    if (c.model_rule == ModelRule::TaskShare) line += ", each job to the task furthest below its share, round-robin within it";
+    if (c.model_rule == ModelRule::TaskShare)
+        line += ", each job to the task furthest below its share, round-robin within it";
     if (profiles) line += "; iterations and batch sizes from profile set '" + profiles->name + "'";
     return line;
 }

@@ -44,15 +44,15 @@ enum class ArrivalProcess { Poisson, AllAtZero };
 enum class DurationModel { PhillyLognormal, SynergyLogUniform };
 enum class ModelRule { Seeded, TaskShare };
 
-inline constexpr double kPhillyMedianDurationS = 1144.0;   // Pollux artifact philly_jobs.csv
-inline constexpr double kPhillyLogDurationSigma = 2.16;    // sd of ln(duration s), same data
+inline constexpr double kPhillyMedianDurationS = 1144.0;  // Pollux artifact philly_jobs.csv
+inline constexpr double kPhillyLogDurationSigma = 2.16;   // sd of ln(duration s), same data
 inline constexpr double kPhillyMaxDurationS = 60.0 * 86400.0;
 
 struct GeneratorConfig {
     int jobs = 1000;
     std::uint64_t seed = 1;
     ArrivalProcess arrival = ArrivalProcess::Poisson;
-    double jobs_per_hour = 10.0;                     // Poisson rate; > 0
+    double jobs_per_hour = 10.0;  // Poisson rate; > 0
     DurationModel duration = DurationModel::PhillyLognormal;
     std::vector<std::pair<int, double>> gpu_weights;  // GPU count -> weight; empty = Philly counts
     int max_gpus = 0;                                 // 0 = no cap

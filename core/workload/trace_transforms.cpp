@@ -7,9 +7,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "core/workload/model_assignment.h"
 #include "core/util/number_format.h"
 #include "core/util/portable_random.h"
+#include "core/workload/model_assignment.h"
 
 namespace cl {
 
@@ -22,16 +22,20 @@ void dropSettingDependentFigures(Job& job) {
     if (job.duration > 0.0) job.iterations = 0.0;
 }
 
-std::string secondsText(double t) { return std::isinf(t) ? "inf" : formatNumber(t); }
+std::string secondsText(double t) {
+    return std::isinf(t) ? "inf" : formatNumber(t);
+}
 
 }  // namespace
 
 Trace scaleLoad(const Trace& trace, double factor) {
     if (!std::isfinite(factor) || !(factor > 0.0))
-        throw std::invalid_argument("scale load: factor must be a finite number > 0, got " + formatNumber(factor));
+        throw std::invalid_argument("scale load: factor must be a finite number > 0, got " +
+                                    formatNumber(factor));
     Trace out = trace;
     for (auto& job : out.jobs) job.submit_time /= factor;
-    out.provenance.push_back("scale load x" + formatNumber(factor) + ": submit times divided by " + formatNumber(factor));
+    out.provenance.push_back("scale load x" + formatNumber(factor) + ": submit times divided by " +
+                             formatNumber(factor));
     return out;
 }
 
@@ -43,9 +47,12 @@ Trace allAtZero(const Trace& trace) {
 }
 
 Trace timeWindow(const Trace& trace, double t0, double t1) {
-    if (!std::isfinite(t0)) throw std::invalid_argument("time window: start must be a finite number of seconds, got " + secondsText(t0));
+    if (!std::isfinite(t0))
+        throw std::invalid_argument("time window: start must be a finite number of seconds, got " +
+                                    secondsText(t0));
     if (std::isnan(t1) || !(t1 > t0))
-        throw std::invalid_argument("time window: end (" + secondsText(t1) + ") must be greater than start (" + secondsText(t0) + ")");
+        throw std::invalid_argument("time window: end (" + secondsText(t1) +
+                                    ") must be greater than start (" + secondsText(t0) + ")");
     Trace out = trace;
     out.jobs.clear();
     for (const auto& job : trace.jobs) {
@@ -79,8 +86,8 @@ Trace subsample(const Trace& trace, std::size_t n, std::uint64_t seed) {
     out.jobs.clear();
     out.jobs.reserve(n);
     for (std::size_t i : idx) out.jobs.push_back(trace.jobs[i]);
-    out.provenance.push_back("subsample " + std::to_string(n) + " of " + std::to_string(size) + " jobs (seed " +
-                             std::to_string(seed) + ")");
+    out.provenance.push_back("subsample " + std::to_string(n) + " of " + std::to_string(size) +
+                             " jobs (seed " + std::to_string(seed) + ")");
     return out;
 }
 
@@ -89,12 +96,14 @@ Trace reassignModels(const Trace& trace, const ModelMix& mix, std::uint64_t seed
         throw std::invalid_argument("reassign models: the model mix needs at least one positive weight");
     Trace out = trace;
     assignModels(out, mix, seed, /*only_missing=*/false);
-    out.provenance.push_back("models reassigned from mix " + mix.toString() + " (seed " + std::to_string(seed) + ")");
+    out.provenance.push_back("models reassigned from mix " + mix.toString() + " (seed " +
+                             std::to_string(seed) + ")");
     return out;
 }
 
 Trace capGpus(const Trace& trace, int max_gpus) {
-    if (max_gpus < 1) throw std::invalid_argument("cap GPUs: the cap must be >= 1, got " + std::to_string(max_gpus));
+    if (max_gpus < 1)
+        throw std::invalid_argument("cap GPUs: the cap must be >= 1, got " + std::to_string(max_gpus));
     Trace out = trace;
     std::size_t changed = 0;
     for (auto& job : out.jobs) {
@@ -104,8 +113,8 @@ Trace capGpus(const Trace& trace, int max_gpus) {
             ++changed;
         }
     }
-    out.provenance.push_back("GPU counts capped at " + std::to_string(max_gpus) + " (" + std::to_string(changed) +
-                             " jobs changed)");
+    out.provenance.push_back("GPU counts capped at " + std::to_string(max_gpus) + " (" +
+                             std::to_string(changed) + " jobs changed)");
     return out;
 }
 
@@ -188,9 +197,10 @@ Trace applyTransform(const Trace& trace, const std::string& spec) {
             need_value();
             const auto colon = value.find(':');
             const auto n = parseInteger<std::size_t>(spec, value.substr(0, colon), "job count");
-            const std::uint64_t seed = colon == std::string::npos
-                                           ? 1
-                                           : parseInteger<std::uint64_t>(spec, value.substr(colon + 1), "seed");
+            const std::uint64_t seed =
+                colon == std::string::npos
+                    ? 1
+                    : parseInteger<std::uint64_t>(spec, value.substr(colon + 1), "seed");
             return subsample(trace, n, seed);
         }
         if (name == "models") {

@@ -9,13 +9,15 @@
 #include <QString>
 #include <QtTest>
 
-#define REQUIRE_SHARED_DATA(path)                                                                             \
-    do {                                                                                                      \
-        const std::string required_path_ = (path);                                                            \
-        if (!std::filesystem::exists(required_path_)) {                                                       \
-            const QString why_ = QStringLiteral("public dataset not found: %1 (docs/architecture.md section 10)") \
-                                     .arg(QString::fromStdString(required_path_));                            \
-            if (qEnvironmentVariableIntValue("CLUSTERLOOM_ALLOW_MISSING_DATA") == 1) QSKIP(qPrintable(why_));  \
-            QFAIL(qPrintable(why_));                                                                          \
-        }                                                                                                     \
+#define REQUIRE_SHARED_DATA(path)                                                                \
+    do {                                                                                         \
+        const std::string required_path_ = (path);                                               \
+        if (!std::filesystem::exists(required_path_)) {                                          \
+            const QString why_ =                                                                 \
+                QStringLiteral("public dataset not found: %1 (docs/architecture.md section 10)") \
+                    .arg(QString::fromStdString(required_path_));                                \
+            if (qEnvironmentVariableIntValue("CLUSTERLOOM_ALLOW_MISSING_DATA") == 1)             \
+                QSKIP(qPrintable(why_));                                                         \
+            QFAIL(qPrintable(why_));                                                             \
+        }                                                                                        \
     } while (0)

@@ -11,18 +11,20 @@
 #include <fstream>
 
 #include "core/io/accumulation_profile_json.h"
+#include "core/io/builtin_data.h"
 #include "core/io/csv_table.h"
 #include "core/io/parse_error.h"
+#include "core/io/pollux_model_folder.h"
 #include "core/io/profile_io.h"
 #include "core/model/accumulation_fit.h"
-#include "core/io/pollux_model_folder.h"
-#include "core/io/builtin_data.h"
 
 using namespace cl;
 
 namespace {
 
-bool within(double got, double want, double rel) { return std::abs(got - want) <= rel * std::abs(want); }
+bool within(double got, double want, double rel) {
+    return std::abs(got - want) <= rel * std::abs(want);
+}
 
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
@@ -56,8 +58,8 @@ void writeSyntheticFolder(const std::string& dir, const AccumulationProfile& p) 
         r.replicas = nodes * 4;
         for (int b : {16, 64}) {
             r.local_bsz = b;
-            scalability += std::to_string(nodes) + "," + std::to_string(r.replicas) + "," + std::to_string(b) + "," +
-                           std::to_string(predictedStepTime(p, r)) + "," +
+            scalability += std::to_string(nodes) + "," + std::to_string(r.replicas) + "," +
+                           std::to_string(b) + "," + std::to_string(predictedStepTime(p, r)) + "," +
                            std::to_string(allReduceTime(p, r.replicas, r.nodes)) + "\n";
         }
     }
@@ -122,7 +124,8 @@ private slots:
             std::vector<OverlapSample> samples;
             for (int i = 1; i <= 20; ++i) {
                 const double comp = 0.01 * i, comm = 0.2 - 0.008 * i;
-                samples.push_back({comp, comm, std::pow(std::pow(comp, delta) + std::pow(comm, delta), 1.0 / delta)});
+                samples.push_back(
+                    {comp, comm, std::pow(std::pow(comp, delta) + std::pow(comm, delta), 1.0 / delta)});
             }
             const double got = fitOverlapDelta(samples);
             QVERIFY2(within(got, delta, 0.01), qPrintable(QString("%1 vs %2").arg(got).arg(delta)));
@@ -158,7 +161,7 @@ private slots:
         QVERIFY(within(p.beta_comm_inter, truth.beta_comm_inter, 0.01));
         QVERIFY2(within(p.delta, truth.delta, 0.01), qPrintable(QString::number(p.delta)));
         QCOMPARE(fit.single_gpu_rows, 5);
-        QCOMPARE(fit.intra_rows, 15);   // 2, 3, 4
+        QCOMPARE(fit.intra_rows, 15);  // 2, 3, 4
         QCOMPARE(fit.inter_rows, 31);  // 11, 22, 44, 1111, 444 and six scalability rows
         QCOMPARE(fit.error.rows, 51);
         QVERIFY(fit.error.rms_rel_error < 1e-4);  // the CSV keeps six decimals
@@ -216,7 +219,8 @@ private slots:
         QVERIFY2(m.find("placements.csv:2") != std::string::npos && m.find("placement") != std::string::npos,
                  m.c_str());
         writeText(dir + "/placements.csv", "placement,local_bsz,step_time,sync_time\n1,4,0.4,0.01\n");
-        writeText(dir + "/scalability.csv", "num_nodes,num_replicas,local_bsz,step_time,sync_time\n4,2,16,0.5,0.2\n");
+        writeText(dir + "/scalability.csv",
+                  "num_nodes,num_replicas,local_bsz,step_time,sync_time\n4,2,16,0.5,0.2\n");
         try {
             readPolluxModelFolder(dir);
             QFAIL("replicas < nodes accepted");
@@ -239,7 +243,8 @@ private slots:
             QVERIFY(f.profile.delta >= 1.0);
         }
         // The committed profile set is exactly what the fitter writes today.
-        const std::string committed = readWholeFile(std::string(CLUSTERLOOM_SOURCE_DATA_DIR) + "/profiles/sjf-bsbf.json");
+        const std::string committed =
+            readWholeFile(std::string(CLUSTERLOOM_SOURCE_DATA_DIR) + "/profiles/sjf-bsbf.json");
         QCOMPARE(profilesJsonText(accumulationProfileSet(fits)), committed);
     }
 };

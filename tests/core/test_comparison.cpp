@@ -292,7 +292,9 @@ private slots:
         QCOMPARE(fifo.at("avg_jct").at("ci95").get<double>(), 4.303 * 2.0 / std::sqrt(3.0));
         QCOMPARE(fifo.at("avg_jct").at("n").get<int>(), 3);
         for (const char* key : {"makespan", "p99_jct", "median_jct", "avg_queueing_delay"})
-            QVERIFY2(fifo.at(key).contains("mean") && fifo.at(key).contains("ci95") && fifo.at(key).contains("n"), key);
+            QVERIFY2(
+                fifo.at(key).contains("mean") && fifo.at(key).contains("ci95") && fifo.at(key).contains("n"),
+                key);
         QCOMPARE(fifo.at("speedup").at("avg_jct").get<double>(), 0.5);
         QCOMPARE(fifo.at("speedup").at("makespan").get<double>(), 80.0 / 110.0);
         QCOMPARE(fifo.at("speedup").at("p99_jct").get<double>(), 0.5);

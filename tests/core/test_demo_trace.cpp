@@ -1,8 +1,8 @@
 // The bundled demo trace is our generator's output (data/README.md gives the command).
 #include <QtTest>
 
-#include "core/io/trace_readers.h"
 #include "core/io/builtin_data.h"
+#include "core/io/trace_readers.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;

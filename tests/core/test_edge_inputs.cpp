@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "core/io/builtin_data.h"
 #include "core/io/parse_error.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -88,7 +88,8 @@ void checkSane(const Trace& t, const SimResult& r, const std::string& policy) {
     }
     if (!r.jobs.empty()) {
         const Summary& s = r.summary;
-        QVERIFY2(std::isfinite(s.avg_jct) && std::isfinite(s.makespan) && std::isfinite(s.p99_jct), policy.c_str());
+        QVERIFY2(std::isfinite(s.avg_jct) && std::isfinite(s.makespan) && std::isfinite(s.p99_jct),
+                 policy.c_str());
         QCOMPARE(s.completed, static_cast<int>(t.jobs.size()));
     }
 }
@@ -104,7 +105,8 @@ SimResult runQuietly(const Cluster& c, const Trace& t, const std::string& policy
 // rounds only place waiting jobs (then the engine skips them).
 double roundEvents(const std::string& policy, double span) {
     const auto s = makeScheduler(policy, Conventions::clean());
-    if (s->roundInterval() <= 0 || s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(2)) return 0.0;
+    if (s->roundInterval() <= 0 || s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(2))
+        return 0.0;
     return span / s->roundInterval();
 }
 
@@ -117,8 +119,8 @@ private slots:
     void registryHasManyPolicies() {
         const auto all = allPolicies();
         QVERIFY(all.size() > 60);
-        for (const char* p : {"muri-s", "muri-l", "sjf-bsbf", "sjf-ffs", "tiresias", "fifo", "fifo+tune", "las+opt",
-                              "themis", "antman"})
+        for (const char* p : {"muri-s", "muri-l", "sjf-bsbf", "sjf-ffs", "tiresias", "fifo", "fifo+tune",
+                              "las+opt", "themis", "antman"})
             QVERIFY2(std::find(all.begin(), all.end(), p) != all.end(), p);
     }
 
@@ -149,8 +151,9 @@ private slots:
                 runQuietly(c, t, p);
                 QFAIL(("no error under " + p).c_str());
             } catch (const SimulationError& e) {
-                QCOMPARE(std::string(e.what()),
-                         std::string("job 'huge' (#1) needs 65 GPUs but cluster 'muri-testbed-64' has only 64"));
+                QCOMPARE(
+                    std::string(e.what()),
+                    std::string("job 'huge' (#1) needs 65 GPUs but cluster 'muri-testbed-64' has only 64"));
             }
         }
     }
@@ -252,8 +255,9 @@ private slots:
                 QFAIL(("no error under " + p).c_str());
             } catch (const SimulationError& e) {
                 QCOMPARE(std::string(e.what()),
-                         std::string("job 'far' (#1) is submitted at 2e+12 s, later than the 1e12 s (31,700 years) a "
-                                     "simulation accepts"));
+                         std::string(
+                             "job 'far' (#1) is submitted at 2e+12 s, later than the 1e12 s (31,700 years) a "
+                             "simulation accepts"));
             }
         }
     }
@@ -263,11 +267,14 @@ private slots:
         QTest::addColumn<QString>("cluster");
         QTest::addColumn<double>("rate");
         QTest::addColumn<QString>("conventions");
-        QTest::newRow("muri") << "muri" << "sjf-bsbf-16" << 200.0 << "clean";
+        QTest::newRow("muri") << "muri"
+                              << "sjf-bsbf-16" << 200.0 << "clean";
         // The artifact charges the restart overhead in every interval between events, so each
         // round counts there and none may be skipped.
-        QTest::newRow("muri, artifact conventions") << "muri" << "sjf-bsbf-16" << 200.0 << "muri-artifact";
-        QTest::newRow("synergy") << "synergy" << "synergy-128" << 200.0 << "clean";
+        QTest::newRow("muri, artifact conventions") << "muri"
+                                                    << "sjf-bsbf-16" << 200.0 << "muri-artifact";
+        QTest::newRow("synergy") << "synergy"
+                                 << "synergy-128" << 200.0 << "clean";
     }
 
     void skippingIdleRoundsChangesNoResult() {
@@ -297,7 +304,8 @@ private slots:
             } catch (const std::invalid_argument&) {
                 continue;  // a policy these conventions do not support
             }
-            if (s->roundInterval() <= 0 || !(s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(1)))
+            if (s->roundInterval() <= 0 ||
+                !(s->roundsOnlyPlaceWaitingJobs() || s->roundsRepeatWhenUnchanged(1)))
                 continue;
             SimOptions o;
             o.conventions = conv;
@@ -319,11 +327,14 @@ private slots:
             if (!skipped_error.empty() || !every_error.empty()) {
                 // e.g. greedy never placing a job whose best-case ask fits no server: the same
                 // refusal either way.
-                if (skipped_error != every_error) differences.push_back(p + ": " + skipped_error + " vs " + every_error);
+                if (skipped_error != every_error)
+                    differences.push_back(p + ": " + skipped_error + " vs " + every_error);
                 continue;
             }
-            if (conv.overhead_every_interval ? skipped.events != every.events : skipped.events >= every.events)
-                differences.push_back(p + (conv.overhead_every_interval ? ": rounds skipped" : ": no round skipped"));
+            if (conv.overhead_every_interval ? skipped.events != every.events
+                                             : skipped.events >= every.events)
+                differences.push_back(
+                    p + (conv.overhead_every_interval ? ": rounds skipped" : ": no round skipped"));
             for (std::size_t j = 0; j < t.jobs.size(); ++j) {
                 if (std::abs(skipped.jobs[j].end - every.jobs[j].end) > 1e-6 * every.jobs[j].end ||
                     skipped.jobs[j].preemptions != every.jobs[j].preemptions) {
@@ -338,15 +349,17 @@ private slots:
         for (const auto& d : differences) qWarning("%s", d.c_str());
         QVERIFY2(differences.empty(), differences.empty() ? "" : differences.front().c_str());
         QVERIFY(compared > 20);
-        QVERIFY2(queued > compared, ("too few jobs waited (" + std::to_string(queued) + " in " +
-                                     std::to_string(compared) + " policies): the busy stretches were not tested")
-                                        .c_str());
+        QVERIFY2(queued > compared,
+                 ("too few jobs waited (" + std::to_string(queued) + " in " + std::to_string(compared) +
+                  " policies): the busy stretches were not tested")
+                     .c_str());
     }
 
     void hugeDurationFromAFileIsRefusedBeforeRunning() {
         // The CSV reader takes 1e300 as a finite duration; the engine refuses the job.
         const Trace t = readTrace(kEdge + "huge_duration.csv");
-        QVERIFY_THROWS_EXCEPTION(SimulationError, runQuietly(builtinCluster("muri-testbed-64"), t, "sjf-bsbf"));
+        QVERIFY_THROWS_EXCEPTION(SimulationError,
+                                 runQuietly(builtinCluster("muri-testbed-64"), t, "sjf-bsbf"));
     }
 
     void absurdNumbersInFilesNameFileLineAndField_data() {

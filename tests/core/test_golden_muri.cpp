@@ -9,11 +9,11 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
 
 using namespace cl;
 
@@ -28,7 +28,7 @@ struct Reference {
 };
 // reference-results.md (seconds).
 const Reference kReference[] = {
-    {"trace1", "srtf", 1370603, 26045466},    {"trace1", "srsf", 980141, 26065759},
+    {"trace1", "srtf", 1370603, 26045466},     {"trace1", "srsf", 980141, 26065759},
     {"trace1", "tiresias", 3330371, 23556410}, {"trace1_pr", "srtf", 2303544, 24513544},
     {"trace1_pr", "srsf", 1801860, 24272530},  {"trace1_pr", "tiresias", 6921683, 21990478},
     {"trace3", "srtf", 193082, 8174135},       {"trace3", "srsf", 185022, 8174135},
@@ -56,9 +56,7 @@ class TestGoldenMuri : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() {
-        REQUIRE_SHARED_DATA(kDir + "/trace1.csv");
-    }
+    void initTestCase() { REQUIRE_SHARED_DATA(kDir + "/trace1.csv"); }
 
     void averageJctMatchesTheAuthorsSimulator_data() {
         QTest::addColumn<QString>("trace");
@@ -78,10 +76,12 @@ private slots:
         QCOMPARE(r.summary.completed, r.summary.jobs);
         double gap = std::fabs(r.summary.avg_jct - avg) / avg;
         qInfo("%s %s: avg JCT %.0f s (reference %.0f s, gap %.2f%%), makespan %.0f s (reference %.0f s)",
-              qPrintable(trace), qPrintable(policy), r.summary.avg_jct, avg, gap * 100, r.summary.makespan, makespan);
+              qPrintable(trace), qPrintable(policy), r.summary.avg_jct, avg, gap * 100, r.summary.makespan,
+              makespan);
         QVERIFY2(gap <= 0.10, "average JCT more than 10% away from the authors' simulator");
         QVERIFY2(std::fabs(r.summary.avg_jct - avg) < 1.0, "average JCT no longer reproduced to the second");
-        QVERIFY2(std::fabs(r.summary.makespan - makespan) < 1.0, "makespan no longer reproduced to the second");
+        QVERIFY2(std::fabs(r.summary.makespan - makespan) < 1.0,
+                 "makespan no longer reproduced to the second");
     }
 
     // Muri-S / Muri-L: the grouping's matching may break ties differently from the authors'
@@ -90,9 +90,12 @@ private slots:
         QTest::addColumn<QString>("trace");
         QTest::addColumn<QString>("policy");
         QTest::addColumn<double>("avg");
-        QTest::newRow("trace1/muri-s") << "trace1" << "muri-s" << 799916.0;
-        QTest::newRow("trace1/muri-l") << "trace1" << "muri-l" << 1004192.0;
-        QTest::newRow("trace3/muri-l") << "trace3" << "muri-l" << 88687.0;
+        QTest::newRow("trace1/muri-s") << "trace1"
+                                       << "muri-s" << 799916.0;
+        QTest::newRow("trace1/muri-l") << "trace1"
+                                       << "muri-l" << 1004192.0;
+        QTest::newRow("trace3/muri-l") << "trace3"
+                                       << "muri-l" << 88687.0;
     }
     void muriMatchesTheAuthorsSimulator() {
         QFETCH(QString, trace);
@@ -131,15 +134,19 @@ private slots:
         QFETCH(bool, artifact);
         QFETCH(double, muri_s_max);
         auto avg = [&](const char* p) {
-            return (artifact ? runArtifact(trace.toStdString(), p) : runClean(trace.toStdString(), p)).summary.avg_jct;
+            return (artifact ? runArtifact(trace.toStdString(), p) : runClean(trace.toStdString(), p))
+                .summary.avg_jct;
         };
         const double muri_s = avg("muri-s"), muri_l = avg("muri-l");
-        const double vs_srtf = avg("srtf") / muri_s, vs_srsf = avg("srsf") / muri_s, vs_tiresias = avg("tiresias") / muri_l;
+        const double vs_srtf = avg("srtf") / muri_s, vs_srsf = avg("srsf") / muri_s,
+                     vs_tiresias = avg("tiresias") / muri_l;
         const double no_blossom = avg("muri-l-no-blossom"), worst = avg("muri-l-worst-order");
-        qInfo("%s (%s): muri-s %.2fx over srtf, %.2fx over srsf; muri-l %.2fx over tiresias, %.3f of no-blossom, "
-              "%.3f of worst-order",
-              qPrintable(trace), artifact ? "muri-artifact" : "clean", vs_srtf, vs_srsf, vs_tiresias,
-              muri_l / no_blossom, muri_l / worst);
+        qInfo(
+            "%s (%s): muri-s %.2fx over srtf, %.2fx over srsf; muri-l %.2fx over tiresias, %.3f of "
+            "no-blossom, "
+            "%.3f of worst-order",
+            qPrintable(trace), artifact ? "muri-artifact" : "clean", vs_srtf, vs_srsf, vs_tiresias,
+            muri_l / no_blossom, muri_l / worst);
         QVERIFY(vs_srtf >= 1.13 && vs_srtf <= muri_s_max);
         QVERIFY(vs_srsf >= 1.13 && vs_srsf <= muri_s_max);
         QVERIFY(vs_tiresias >= 1.53 && vs_tiresias <= 6.15);

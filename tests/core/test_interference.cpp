@@ -51,7 +51,6 @@ TaskInterferenceInput input(double u, double U, double C, double p, double P, do
     return in;
 }
 
-
 bool near(double a, double b, double rel) {
     return std::fabs(a - b) <= rel * std::fabs(b);
 }
@@ -71,7 +70,8 @@ std::vector<InterferenceSample> synthetic(const InterferenceCoefficients& c, boo
                     s.own_pcie = with_pcie ? p : 0.0;
                     s.other_pcie = with_pcie ? P : 0.0;
                     s.pcie_gbps = 128;
-                    s.slowdown = interferenceSlowdown(c, input(s.own_cpu, s.other_cpu, 8, s.own_pcie, s.other_pcie));
+                    s.slowdown =
+                        interferenceSlowdown(c, input(s.own_cpu, s.other_cpu, 8, s.own_pcie, s.other_pcie));
                     out.push_back(s);
                 }
     return out;
@@ -150,20 +150,23 @@ private slots:
         // Strictly, with positive coefficients and own load.
         const InterferenceCoefficients c = defaultInterferenceCoefficients();
         for (std::size_t k = 1; k < loads.size(); ++k) {
-            QVERIFY(cpuSlowdown(c, input(2, loads[k], 8, 0, 0)) > cpuSlowdown(c, input(2, loads[k - 1], 8, 0, 0)));
+            QVERIFY(cpuSlowdown(c, input(2, loads[k], 8, 0, 0)) >
+                    cpuSlowdown(c, input(2, loads[k - 1], 8, 0, 0)));
             QVERIFY(interferenceSlowdown(c, input(2, loads[k], 8, 16, 16)) >
                     interferenceSlowdown(c, input(2, loads[k - 1], 8, 16, 16)));
         }
         for (std::size_t k = 1; k < traffic.size(); ++k)
-            QVERIFY(pcieSlowdown(c, input(0, 0, 8, 16, traffic[k])) > pcieSlowdown(c, input(0, 0, 8, 16, traffic[k - 1])));
+            QVERIFY(pcieSlowdown(c, input(0, 0, 8, 16, traffic[k])) >
+                    pcieSlowdown(c, input(0, 0, 8, 16, traffic[k - 1])));
     }
 
     void hugeValuesStayFinite() {
         const InterferenceCoefficients c = coeffs(1e300, 1e300, 1e300);
-        for (double s : {cpuSlowdown(c, input(1e300, 1e300, 1e-300, 0, 0)),
-                         pcieSlowdown(c, input(0, 0, 8, 1e300, 1e300, 1e-300)),
-                         interferenceSlowdown(c, input(1e300, 1e300, 1e-300, 1e300, 1e300, 1e-300)),
-                         interferenceSlowdown(coeffs(0, 1e300, 0), input(1e300, 1e300, 1e-300, 1e300, 1e300, 1e-300))}) {
+        for (double s :
+             {cpuSlowdown(c, input(1e300, 1e300, 1e-300, 0, 0)),
+              pcieSlowdown(c, input(0, 0, 8, 1e300, 1e300, 1e-300)),
+              interferenceSlowdown(c, input(1e300, 1e300, 1e-300, 1e300, 1e300, 1e-300)),
+              interferenceSlowdown(coeffs(0, 1e300, 0), input(1e300, 1e300, 1e-300, 1e300, 1e300, 1e-300))}) {
             QVERIFY(std::isfinite(s));
             QVERIFY(s >= 1.0 && s <= 1e6);
         }
@@ -176,14 +179,18 @@ private slots:
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double inf = std::numeric_limits<double>::infinity();
         const InterferenceCoefficients d = defaultInterferenceCoefficients();
-        expectError(errorOf([&] { cpuSlowdown(d, input(-1, 0, 8, 0, 0)); }), {"own_cpu_cores", "non-negative"});
+        expectError(errorOf([&] { cpuSlowdown(d, input(-1, 0, 8, 0, 0)); }),
+                    {"own_cpu_cores", "non-negative"});
         expectError(errorOf([&] { cpuSlowdown(d, input(1, nan, 8, 0, 0)); }), {"other_cpu_cores"});
         expectError(errorOf([&] { cpuSlowdown(d, input(1, 1, 0, 0, 0)); }), {"socket_cores", "positive"});
         expectError(errorOf([&] { pcieSlowdown(d, input(0, 0, 8, inf, 0)); }), {"own_pcie_gbps"});
         expectError(errorOf([&] { pcieSlowdown(d, input(0, 0, 8, 1, 1, 0)); }), {"pcie_gbps", "positive"});
-        expectError(errorOf([&] { interferenceSlowdown(coeffs(-0.1, 1, 1), input(1, 1, 8, 0, 0)); }), {"cpu_a"});
-        expectError(errorOf([&] { interferenceSlowdown(coeffs(0.1, nan, 1), input(1, 1, 8, 0, 0)); }), {"cpu_b"});
-        expectError(errorOf([&] { interferenceSlowdown(coeffs(0.1, 1, inf), input(1, 1, 8, 0, 0)); }), {"pcie_a"});
+        expectError(errorOf([&] { interferenceSlowdown(coeffs(-0.1, 1, 1), input(1, 1, 8, 0, 0)); }),
+                    {"cpu_a"});
+        expectError(errorOf([&] { interferenceSlowdown(coeffs(0.1, nan, 1), input(1, 1, 8, 0, 0)); }),
+                    {"cpu_b"});
+        expectError(errorOf([&] { interferenceSlowdown(coeffs(0.1, 1, inf), input(1, 1, 8, 0, 0)); }),
+                    {"pcie_a"});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cpuSlowdown(d, input(1, 1, -8, 0, 0)));
     }
 
@@ -209,29 +216,34 @@ private slots:
         // The spilled load feeds the CPU model: a task on socket 1 now sees 6 other cores.
         const std::vector<double> loads = socketLoadsWithSpill({12, 2}, {8, 8});
         const InterferenceCoefficients d = defaultInterferenceCoefficients();
-        QCOMPARE(cpuSlowdown(d, input(2, loads[1] - 2, 8, 0, 0)), 1.0 + 0.115 * 0.25 * std::expm1(2.0 * 4 / 8));
+        QCOMPARE(cpuSlowdown(d, input(2, loads[1] - 2, 8, 0, 0)),
+                 1.0 + 0.115 * 0.25 * std::expm1(2.0 * 4 / 8));
     }
 
     void fitRecoversNoiselessCoefficients() {
         const std::vector<InterferenceSample> samples = synthetic(kTrue);
         const InterferenceFit f = fitInterference(samples, InterferenceFitVariant::Full);
-        QVERIFY2(near(f.coefficients.cpu_a, 0.12, 1e-6), qPrintable(QString::number(f.coefficients.cpu_a, 'g', 17)));
-        QVERIFY2(near(f.coefficients.cpu_b, 1.5, 1e-6), qPrintable(QString::number(f.coefficients.cpu_b, 'g', 17)));
-        QVERIFY2(near(f.coefficients.pcie_a, 0.8, 1e-6), qPrintable(QString::number(f.coefficients.pcie_a, 'g', 17)));
+        QVERIFY2(near(f.coefficients.cpu_a, 0.12, 1e-6),
+                 qPrintable(QString::number(f.coefficients.cpu_a, 'g', 17)));
+        QVERIFY2(near(f.coefficients.cpu_b, 1.5, 1e-6),
+                 qPrintable(QString::number(f.coefficients.cpu_b, 'g', 17)));
+        QVERIFY2(near(f.coefficients.pcie_a, 0.8, 1e-6),
+                 qPrintable(QString::number(f.coefficients.pcie_a, 'g', 17)));
         QCOMPARE(f.samples, static_cast<int>(samples.size()));
         QVERIFY(f.rmse < 1e-9 && f.mape < 1e-9 && f.max_error < 1e-8);
         QVERIFY(!f.cpu_b_at_bound);
 
         // A steep CPU term and no PCIe term at all.
-        const InterferenceFit g = fitInterference(synthetic(coeffs(0.01, 6.0, 0.0), false),
-                                                  InterferenceFitVariant::WithoutPcie);
+        const InterferenceFit g =
+            fitInterference(synthetic(coeffs(0.01, 6.0, 0.0), false), InterferenceFitVariant::WithoutPcie);
         QVERIFY(near(g.coefficients.cpu_a, 0.01, 1e-6));
         QVERIFY(near(g.coefficients.cpu_b, 6.0, 1e-6));
         QCOMPARE(g.coefficients.pcie_a, 0.0);
     }
 
     void fitRecoversFixtureCoefficients() {
-        const std::vector<InterferenceSample> clean = readInterferenceSamplesCsv(fixture("samples_noiseless.csv"));
+        const std::vector<InterferenceSample> clean =
+            readInterferenceSamplesCsv(fixture("samples_noiseless.csv"));
         QCOMPARE(clean.size(), std::size_t(240));
         const InterferenceFit f = fitInterference(clean, InterferenceFitVariant::Full);
         QVERIFY(near(f.coefficients.cpu_a, 0.12, 1e-6));
@@ -241,9 +253,12 @@ private slots:
         const std::vector<InterferenceSample> noisy = readInterferenceSamplesCsv(fixture("samples.csv"));
         QCOMPARE(noisy.size(), std::size_t(240));
         const InterferenceFit n = fitInterference(noisy, InterferenceFitVariant::Full);
-        QVERIFY2(near(n.coefficients.cpu_a, 0.12, 0.01), qPrintable(QString::number(n.coefficients.cpu_a, 'g', 17)));
-        QVERIFY2(near(n.coefficients.cpu_b, 1.5, 0.01), qPrintable(QString::number(n.coefficients.cpu_b, 'g', 17)));
-        QVERIFY2(near(n.coefficients.pcie_a, 0.8, 0.01), qPrintable(QString::number(n.coefficients.pcie_a, 'g', 17)));
+        QVERIFY2(near(n.coefficients.cpu_a, 0.12, 0.01),
+                 qPrintable(QString::number(n.coefficients.cpu_a, 'g', 17)));
+        QVERIFY2(near(n.coefficients.cpu_b, 1.5, 0.01),
+                 qPrintable(QString::number(n.coefficients.cpu_b, 'g', 17)));
+        QVERIFY2(near(n.coefficients.pcie_a, 0.8, 0.01),
+                 qPrintable(QString::number(n.coefficients.pcie_a, 'g', 17)));
         // The noise is +-0.5%: the fit's relative error is of that order.
         QVERIFY2(n.mape < 0.005 && n.mape > 0.0005, qPrintable(QString::number(n.mape)));
 
@@ -287,8 +302,10 @@ private slots:
         const std::vector<InterferenceSample> cpu_only = synthetic(kTrue, false);
         expectError(errorOf([&] { fitInterference(cpu_only, InterferenceFitVariant::Full); }),
                     {"no sample has both own_pcie and other_pcie above 0", "pcie_a"});
-        expectError(errorOf([&] { fitInterference(cpu_only, InterferenceFitVariant::WithoutCpu); }), {"pcie_a"});
-        QVERIFY(near(fitInterference(cpu_only, InterferenceFitVariant::WithoutPcie).coefficients.cpu_b, 1.5, 1e-6));
+        expectError(errorOf([&] { fitInterference(cpu_only, InterferenceFitVariant::WithoutCpu); }),
+                    {"pcie_a"});
+        QVERIFY(near(fitInterference(cpu_only, InterferenceFitVariant::WithoutPcie).coefficients.cpu_b, 1.5,
+                     1e-6));
         // No co-located CPU load.
         std::vector<InterferenceSample> no_cpu = synthetic(kTrue);
         for (auto& s : no_cpu) s.other_cpu = 0;
@@ -339,7 +356,8 @@ private slots:
         const std::string head = "own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,pcie_gbps,slowdown\n";
         // Columns in any order, extra ones ignored.
         const auto ok = parseInterferenceSamplesCsv(
-            "note,slowdown,pcie_gbps,other_pcie,own_pcie,socket_cores,other_cpu,own_cpu\nx,1.25,128,64,32,8,0,2\n",
+            "note,slowdown,pcie_gbps,other_pcie,own_pcie,socket_cores,other_cpu,own_cpu\nx,1.25,128,64,32,8,"
+            "0,2\n",
             "ok.csv");
         QCOMPARE(ok.size(), std::size_t(1));
         QCOMPARE(ok[0].own_cpu, 2.0);
@@ -353,20 +371,27 @@ private slots:
             }
             return QString();
         };
-        expectError(parseError("own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,slowdown\n1,1,8,1,1,1.1\n"),
-                    {"s.csv:1: field 'pcie_gbps': missing column"});
+        expectError(
+            parseError("own_cpu,other_cpu,socket_cores,own_pcie,other_pcie,slowdown\n1,1,8,1,1,1.1\n"),
+            {"s.csv:1: field 'pcie_gbps': missing column"});
         expectError(parseError(head + "1,1,8,1,1,128,1.1\n1,x,8,1,1,128,1.1\n"),
                     {"s.csv:3: field 'other_cpu': expected a number, found 'x'"});
-        expectError(parseError(head + "1,1,8,-2,1,128,1.1\n"), {"s.csv:2: field 'own_pcie': must not be negative"});
-        expectError(parseError(head + "1,1,0,1,1,128,1.1\n"), {"s.csv:2: field 'socket_cores': must be positive"});
+        expectError(parseError(head + "1,1,8,-2,1,128,1.1\n"),
+                    {"s.csv:2: field 'own_pcie': must not be negative"});
+        expectError(parseError(head + "1,1,0,1,1,128,1.1\n"),
+                    {"s.csv:2: field 'socket_cores': must be positive"});
         expectError(parseError(head + "1,1,8,1,1,0,1.1\n"), {"s.csv:2: field 'pcie_gbps': must be positive"});
-        expectError(parseError(head + "1,1,8,1,1,128,0.4\n"), {"s.csv:2: field 'slowdown': must be at least 0.5"});
-        expectError(parseError(head + "1,1,8,1,1,128,2e6\n"), {"s.csv:2: field 'slowdown': must be at most 1e6"});
-        expectError(parseError(head + "1,8001,8,1,1,128,1.5\n"),
-                    {"s.csv:2: field 'other_cpu': more than 1000 times socket_cores (a unit error?), found 8001"});
+        expectError(parseError(head + "1,1,8,1,1,128,0.4\n"),
+                    {"s.csv:2: field 'slowdown': must be at least 0.5"});
+        expectError(parseError(head + "1,1,8,1,1,128,2e6\n"),
+                    {"s.csv:2: field 'slowdown': must be at most 1e6"});
+        expectError(
+            parseError(head + "1,8001,8,1,1,128,1.5\n"),
+            {"s.csv:2: field 'other_cpu': more than 1000 times socket_cores (a unit error?), found 8001"});
         expectError(parseError(head + "1,1,8,128001,1,128,1.5\n"),
                     {"s.csv:2: field 'own_pcie': more than 1000 times pcie_gbps"});
-        expectError(parseError(head + "1,1,8,1,1,128,nan\n"), {"s.csv:2: field 'slowdown': expected a number"});
+        expectError(parseError(head + "1,1,8,1,1,128,nan\n"),
+                    {"s.csv:2: field 'slowdown': expected a number"});
         expectError(parseError(head + "1,1,8,1,1,128\n"), {"s.csv:2:", "expected 7 columns, found 6"});
         expectError(parseError(head), {"s.csv: no samples"});
         expectError(parseError(""), {"s.csv:", "empty"});
@@ -385,7 +410,8 @@ private slots:
         // Absent: the documented defaults.
         QVERIFY(parseProfilesJson(head + "}", "p.json").interference == defaultInterferenceCoefficients());
         // Given: read; missing keys keep their defaults.
-        ProfileSet ps = parseProfilesJson(head + R"(, "interference": {"cpu_a": 0.25, "pcie_a": 0})" + "}", "p.json");
+        ProfileSet ps =
+            parseProfilesJson(head + R"(, "interference": {"cpu_a": 0.25, "pcie_a": 0})" + "}", "p.json");
         QCOMPARE(ps.interference.cpu_a, 0.25);
         QCOMPARE(ps.interference.cpu_b, defaultInterferenceCoefficients().cpu_b);
         QCOMPARE(ps.interference.pcie_a, 0.0);
@@ -396,7 +422,8 @@ private slots:
         // Default coefficients are not written, so existing files keep their text.
         ps.interference = defaultInterferenceCoefficients();
         QVERIFY(profilesJsonText(ps).find("interference") == std::string::npos);
-        QVERIFY(parseProfilesJson(profilesJsonText(ps), "d.json").interference == defaultInterferenceCoefficients());
+        QVERIFY(parseProfilesJson(profilesJsonText(ps), "d.json").interference ==
+                defaultInterferenceCoefficients());
         // Errors name file, line and field.
         const auto parseError = [](const std::string& text) {
             try {

@@ -15,8 +15,8 @@
 #include "core/interleave/group_time.h"
 #include "core/interleave/stage_jobs.h"
 #include "core/interleave/stage_schedule.h"
-#include "core/model/model_profile.h"
 #include "core/io/builtin_data.h"
+#include "core/model/model_profile.h"
 
 using namespace cl;
 
@@ -24,7 +24,9 @@ namespace {
 
 using Jobs = std::vector<std::vector<double>>;
 
-bool near(double a, double b, double tol = 1e-9) { return std::abs(a - b) <= tol * std::max(1.0, std::max(std::abs(a), std::abs(b))); }
+bool near(double a, double b, double tol = 1e-9) {
+    return std::abs(a - b) <= tol * std::max(1.0, std::max(std::abs(a), std::abs(b)));
+}
 
 const ProfileSet& profiles() {
     static const ProfileSet set = builtinProfiles();
@@ -35,7 +37,8 @@ const GpuCountProfile& builtin(const std::string& model, int gpus) {
     const ModelProfile* m = profiles().find(model);
     if (m == nullptr) throw std::runtime_error("no built-in profile " + model);
     const GpuCountProfile* g = m->at(gpus);
-    if (g == nullptr || g->gpus != gpus) throw std::runtime_error("no " + std::to_string(gpus) + "-GPU profile of " + model);
+    if (g == nullptr || g->gpus != gpus)
+        throw std::runtime_error("no " + std::to_string(gpus) + "-GPU profile of " + model);
     return *g;
 }
 
@@ -78,8 +81,13 @@ QString scheduleProblem(const Jobs& stages, const std::vector<StageInterval>& ch
         for (std::size_t i = 1; i < on.size(); ++i)
             if (on[i].t0 < on[i - 1].t1 - eps)
                 return QString("resource %1: job %2 [%3,%4] overlaps job %5 [%6,%7]")
-                    .arg(r).arg(on[i - 1].job).arg(on[i - 1].t0).arg(on[i - 1].t1)
-                    .arg(on[i].job).arg(on[i].t0).arg(on[i].t1);
+                    .arg(r)
+                    .arg(on[i - 1].job)
+                    .arg(on[i - 1].t0)
+                    .arg(on[i - 1].t1)
+                    .arg(on[i].job)
+                    .arg(on[i].t0)
+                    .arg(on[i].t1);
     }
     for (int job = 0; job < static_cast<int>(stages.size()); ++job) {
         const auto& t = stages[static_cast<std::size_t>(job)];
@@ -89,7 +97,10 @@ QString scheduleProblem(const Jobs& stages, const std::vector<StageInterval>& ch
         std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) {
             return a.t0 < b.t0 || (a.t0 == b.t0 && a.resource < b.resource);
         });
-        struct Occ { int stage, iteration; double start, end; };
+        struct Occ {
+            int stage, iteration;
+            double start, end;
+        };
         std::vector<Occ> occ;
         for (const auto& s : mine) {
             const int stage = stageOf(s.resource, k);
@@ -100,21 +111,36 @@ QString scheduleProblem(const Jobs& stages, const std::vector<StageInterval>& ch
             }
             occ.push_back({stage, s.iteration, s.t0, s.t1});
         }
-        const int nonzero = static_cast<int>(std::count_if(t.begin(), t.end(), [](double x) { return x > 0; }));
+        const int nonzero =
+            static_cast<int>(std::count_if(t.begin(), t.end(), [](double x) { return x > 0; }));
         if (static_cast<int>(occ.size()) != nonzero * iterations)
-            return QString("job %1: %2 stage runs, expected %3").arg(job).arg(occ.size()).arg(nonzero * iterations);
+            return QString("job %1: %2 stage runs, expected %3")
+                .arg(job)
+                .arg(occ.size())
+                .arg(nonzero * iterations);
         for (std::size_t i = 0; i < occ.size(); ++i) {
             if (!near(occ[i].end - occ[i].start, t[static_cast<std::size_t>(occ[i].stage)], 1e-9))
-                return QString("job %1: stage %2 ran %3, needs %4").arg(job).arg(occ[i].stage)
-                    .arg(occ[i].end - occ[i].start).arg(t[static_cast<std::size_t>(occ[i].stage)]);
+                return QString("job %1: stage %2 ran %3, needs %4")
+                    .arg(job)
+                    .arg(occ[i].stage)
+                    .arg(occ[i].end - occ[i].start)
+                    .arg(t[static_cast<std::size_t>(occ[i].stage)]);
             if (i == 0) continue;
             if (occ[i].start < occ[i - 1].end - eps)
-                return QString("job %1: stage %2 starts at %3 before stage %4 ends at %5").arg(job)
-                    .arg(occ[i].stage).arg(occ[i].start).arg(occ[i - 1].stage).arg(occ[i - 1].end);
+                return QString("job %1: stage %2 starts at %3 before stage %4 ends at %5")
+                    .arg(job)
+                    .arg(occ[i].stage)
+                    .arg(occ[i].start)
+                    .arg(occ[i - 1].stage)
+                    .arg(occ[i - 1].end);
             int next = occ[i - 1].stage;
-            do next = (next + 1) % k; while (!(t[static_cast<std::size_t>(next)] > 0));
+            do next = (next + 1) % k;
+            while (!(t[static_cast<std::size_t>(next)] > 0));
             if (occ[i].stage != next)
-                return QString("job %1: stage %2 follows stage %3").arg(job).arg(occ[i].stage).arg(occ[i - 1].stage);
+                return QString("job %1: stage %2 follows stage %3")
+                    .arg(job)
+                    .arg(occ[i].stage)
+                    .arg(occ[i - 1].stage);
         }
     }
     return {};
@@ -128,7 +154,9 @@ double chartPeriod(const Jobs& stages, const Ordering& o, QString* problem = nul
     return schedulePeriod(chart, o.order.front(), kChartIterations / 2, kChartIterations - 1);
 }
 
-std::vector<int> builtinGpuCounts() { return {1, 2, 4, 8, 16, 32}; }
+std::vector<int> builtinGpuCounts() {
+    return {1, 2, 4, 8, 16, 32};
+}
 
 // Every multiset of `p` built-in models (same GPU count): calls fn(stages, names).
 template <typename Fn>
@@ -188,8 +216,10 @@ private slots:
         QCOMPARE(1.0 - ((4.0 - 2 - 2) / 4.0 + (4.0 - 1 - 1) / 4.0) / 2.0, ac);
 
         const double plan1 = ab + cd, plan2 = ac + bd, plan3 = ad + bc;
-        qInfo("Fig. 4/5 gammas: AB %.3f AC %.3f AD %.3f BC %.3f BD %.3f CD %.3f; plan 1 (AB+CD) %.3f, "
-              "plan 2 (AC+BD) %.3f, AD+BC %.3f", ab, ac, ad, bc, bd, cd, plan1, plan2, plan3);
+        qInfo(
+            "Fig. 4/5 gammas: AB %.3f AC %.3f AD %.3f BC %.3f BD %.3f CD %.3f; plan 1 (AB+CD) %.3f, "
+            "plan 2 (AC+BD) %.3f, AD+BC %.3f",
+            ab, ac, ad, bc, bd, cd, plan1, plan2, plan3);
         QCOMPARE(plan1, 2.0);
         QCOMPARE(plan2, 1.5);
         // With the lengths implied by the text, AD+BC overlaps perfectly too (a tie); plan 1
@@ -257,16 +287,22 @@ private slots:
         const Ordering worst = worstOrdering(stages);
         const double alone = std::accumulate(solo.begin(), solo.end(), 0.0) * c.solo;
         const double total = alone / g.iteration_time;
-        qInfo("Table 2: best order {%d,%d,%d,%d} raw %.4f s, x1.37/1.015 = %.6f s; worst order {%d,%d,%d,%d} raw %.4f s",
-              g.ordering.order[0], g.ordering.order[1], g.ordering.order[2], g.ordering.order[3], g.raw_time,
-              g.iteration_time, worst.order[0], worst.order[1], worst.order[2], worst.order[3], worst.time);
-        qInfo("Table 2: sum(solo x 1.015) = %.5f s, total normalised throughput = %.5f (paper 2.00), gamma = %.4f",
-              alone, total, g.gamma);
+        qInfo(
+            "Table 2: best order {%d,%d,%d,%d} raw %.4f s, x1.37/1.015 = %.6f s; worst order {%d,%d,%d,%d} "
+            "raw %.4f s",
+            g.ordering.order[0], g.ordering.order[1], g.ordering.order[2], g.ordering.order[3], g.raw_time,
+            g.iteration_time, worst.order[0], worst.order[1], worst.order[2], worst.order[3], worst.time);
+        qInfo(
+            "Table 2: sum(solo x 1.015) = %.5f s, total normalised throughput = %.5f (paper 2.00), gamma = "
+            "%.4f",
+            alone, total, g.gamma);
         for (std::size_t i = 0; i < solo.size(); ++i)
-            qInfo("Table 2: %s normalised throughput %.3f (paper: 0.86 0.48 0.41 0.25 in this order)", names[i],
-                  solo[i] * c.solo / g.iteration_time);
-        qInfo("Table 2, other conventions: solo unscaled / scaled group %.4f; x1.015 / raw %.4f; unscaled / raw x1.37 %.4f",
-              alone / c.solo / g.iteration_time, alone / g.raw_time, alone / c.solo / (g.raw_time * 1.37));
+            qInfo("Table 2: %s normalised throughput %.3f (paper: 0.86 0.48 0.41 0.25 in this order)",
+                  names[i], solo[i] * c.solo / g.iteration_time);
+        qInfo(
+            "Table 2, other conventions: solo unscaled / scaled group %.4f; x1.015 / raw %.4f; unscaled / "
+            "raw x1.37 %.4f",
+            alone / c.solo / g.iteration_time, alone / g.raw_time, alone / c.solo / (g.raw_time * 1.37));
         QVERIFY(near(g.raw_time, 0.901, 1e-12));
         QVERIFY(near(worst.time, 1.301, 1e-12));
         QCOMPARE(g.ordering.order, (std::vector<int>{0, 3, 2, 1}));  // shufflenet, vgg16, gpt2, a2c
@@ -329,14 +365,16 @@ private slots:
 
     // The best (and worst) time does not depend on the order the jobs are given in.
     void bestTimeIsPermutationInvariant() {
-        std::vector<Jobs> groups{{kFig6A, kFig6B}, {kFig4A, kFig4B}, {{3, 1, 4, 1}, {5, 9, 2, 6}, {5, 3, 5, 8}}};
+        std::vector<Jobs> groups{
+            {kFig6A, kFig6B}, {kFig4A, kFig4B}, {{3, 1, 4, 1}, {5, 9, 2, 6}, {5, 3, 5, 8}}};
         const auto names = profiles().modelNames();
         for (int gpus : {2, 16}) {
             groups.push_back({builtin("vgg16", gpus).stage_times, builtin("bert", gpus).stage_times});
             groups.push_back({builtin("resnet18", gpus).stage_times, builtin("gpt2", gpus).stage_times,
                               builtin("a2c", gpus).stage_times});
-            groups.push_back({builtin("shufflenet_v2_x1_0", gpus).stage_times, builtin("a2c", gpus).stage_times,
-                              builtin("gpt2", gpus).stage_times, builtin("vgg16", gpus).stage_times});
+            groups.push_back({builtin("shufflenet_v2_x1_0", gpus).stage_times,
+                              builtin("a2c", gpus).stage_times, builtin("gpt2", gpus).stage_times,
+                              builtin("vgg16", gpus).stage_times});
             groups.push_back({builtin("dqn", gpus).stage_times, builtin("vgg19", gpus).stage_times,
                               builtin("bert", gpus).stage_times, builtin("resnet18", gpus).stage_times});
         }
@@ -391,7 +429,8 @@ private slots:
         const std::vector<double> solo(jobs.size(), 1.0);
         const GroupTiming g = groupTiming(jobs, solo, true);
         QVERIFY2(near(g.raw_time, stage_time), qPrintable(QString::number(g.raw_time, 'g', 17)));
-        QVERIFY2(near(g.iteration_time, stage_time * factor), qPrintable(QString::number(g.iteration_time, 'g', 17)));
+        QVERIFY2(near(g.iteration_time, stage_time * factor),
+                 qPrintable(QString::number(g.iteration_time, 'g', 17)));
         QVERIFY(near(g.speedup_vs_alone, double(jobs.size()) * 1.015 / (stage_time * factor)));
         // Eq. 4 with the contention-scaled time: busy resource time / (4 x T).
         double busy = 0;
@@ -412,9 +451,11 @@ private slots:
         QCOMPARE(Contention::none().factor(3), 1.0);
         const auto& a = builtin("a2c", 4);
         const auto& b = builtin("bert", 4);
-        const GroupTiming g = groupTiming(Jobs{a.stage_times, b.stage_times}, {a.solo_iteration_time, b.solo_iteration_time}, true);
+        const GroupTiming g = groupTiming(Jobs{a.stage_times, b.stage_times},
+                                          {a.solo_iteration_time, b.solo_iteration_time}, true);
         QVERIFY(near(g.iteration_time, g.raw_time * 1.33 / 1.015));
-        QVERIFY(near(g.speedup_vs_alone, (a.solo_iteration_time + b.solo_iteration_time) * 1.015 / g.iteration_time));
+        QVERIFY(near(g.speedup_vs_alone,
+                     (a.solo_iteration_time + b.solo_iteration_time) * 1.015 / g.iteration_time));
     }
 
     void invalidInput() {
@@ -435,7 +476,12 @@ private slots:
 
     // Stage charts of the paper's examples: feasible and with the group's period.
     void scheduleOfPaperExamples() {
-        struct Case { const char* name; Jobs jobs; bool best; double period; };
+        struct Case {
+            const char* name;
+            Jobs jobs;
+            bool best;
+            double period;
+        };
         const std::vector<Case> cases{
             {"Fig. 4 A+B", {kFig4A, kFig4B}, true, 3.0},
             {"Fig. 4 A+C", {kFig4A, kFig4C}, true, 4.0},
@@ -467,7 +513,9 @@ private slots:
         // A single built-in job: stage 0 alone, drawn on storage and CPU.
         const auto& v = builtin("vgg16", 16);
         const auto solo = stageSchedule(Jobs{v.stage_times}, std::vector<int>{0}, 2);
-        QCOMPARE(std::count_if(solo.begin(), solo.end(), [](const StageInterval& s) { return s.resource <= 1; }), 4L);
+        QCOMPARE(
+            std::count_if(solo.begin(), solo.end(), [](const StageInterval& s) { return s.resource <= 1; }),
+            4L);
         QVERIFY(scheduleProblem(Jobs{v.stage_times}, solo, 2).isEmpty());
     }
 
@@ -479,7 +527,8 @@ private slots:
             const Ordering o = best ? bestOrdering(stages) : worstOrdering(stages);
             QString problem;
             const double period = chartPeriod(stages, o, &problem);
-            qInfo("chart Table 2 %s: period %.6f s, slot rule %.6f s", best ? "best" : "worst", period, o.time);
+            qInfo("chart Table 2 %s: period %.6f s, slot rule %.6f s", best ? "best" : "worst", period,
+                  o.time);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
             QVERIFY(std::abs(period - o.time) <= 0.01 * o.time);
         }
@@ -509,8 +558,10 @@ private slots:
                         worst_rel = std::max(worst_rel, rel);
                         QVERIFY2(problem.isEmpty(), qPrintable(QString::fromStdString(label) + problem));
                         QVERIFY2(rel <= 0.01, qPrintable(QString("%1at %2 GPUs: period %3 vs %4")
-                                                             .arg(QString::fromStdString(label)).arg(gpus)
-                                                             .arg(period).arg(o.time)));
+                                                             .arg(QString::fromStdString(label))
+                                                             .arg(gpus)
+                                                             .arg(period)
+                                                             .arg(o.time)));
                     }
                 });
         qInfo("charts of 1-3 built-in jobs: %d, largest relative period error %.2e", charts, worst_rel);
@@ -537,8 +588,10 @@ private slots:
                     worst_label = label + "at " + std::to_string(gpus) + " GPUs";
                 }
             });
-        qInfo("4-job built-in groups: %d, best-ordering slot time more than 1%% below the chart's steady "
-              "state in %d (largest %.1f%%: %s)", groups, off, 100 * worst_rel, worst_label.c_str());
+        qInfo(
+            "4-job built-in groups: %d, best-ordering slot time more than 1%% below the chart's steady "
+            "state in %d (largest %.1f%%: %s)",
+            groups, off, 100 * worst_rel, worst_label.c_str());
         QCOMPARE(groups, 6 * 330);
     }
 };

@@ -30,8 +30,6 @@ std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
 
-
-
 bool sameServer(const Server& a, const Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
            a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
@@ -56,7 +54,8 @@ void expectSameProfiles(const ProfileSet& a, const ProfileSet& b) {
             const auto& pa = ma.by_gpus[k];
             const auto& pb = mb.by_gpus[k];
             QCOMPARE(pa.gpus, pb.gpus);
-            QVERIFY2(pa.solo_iteration_time == pb.solo_iteration_time, qPrintable(QString::fromStdString(name)));
+            QVERIFY2(pa.solo_iteration_time == pb.solo_iteration_time,
+                     qPrintable(QString::fromStdString(name)));
             QVERIFY2(pa.stage_times == pb.stage_times, qPrintable(QString::fromStdString(name)));
             QVERIFY(pa.restart_overhead == pb.restart_overhead);
         }
@@ -223,17 +222,20 @@ private slots:
         // twice the last one counts, and a key that looks like a path is just a key.
         const std::string head =
             R"({"format":"clusterloom-profiles","version":1,"name":"x","models":[{"name":"m","by_gpus":)";
-        ProfileSet ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":1.5,"iteration_ms":7}]}]})", "dup.json");
+        ProfileSet ps =
+            parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":1.5,"iteration_ms":7}]}]})", "dup.json");
         QVERIFY(ps.models.at("m").by_gpus[0].solo_iteration_time == 0.007);
-        ps = parseProfilesJson(head + R"([{"gpus":1,"iteration_ms":7}]}], "models[0].by_gpus[0].iteration_ms": 2.5})",
-                               "lookalike.json");
+        ps = parseProfilesJson(
+            head + R"([{"gpus":1,"iteration_ms":7}]}], "models[0].by_gpus[0].iteration_ms": 2.5})",
+            "lookalike.json");
         QVERIFY(ps.models.at("m").by_gpus[0].solo_iteration_time == 0.007);
     }
 
     void jsonNumberBeyondDouble() {
         // nlohmann refuses 1e400 with its own exception type; it must still name file and line.
         QCOMPARE(parseError([] {
-                     parseProfilesJson("{\"format\": \"clusterloom-profiles\",\n\"version\": 1e400}", "big.json");
+                     parseProfilesJson("{\"format\": \"clusterloom-profiles\",\n\"version\": 1e400}",
+                                       "big.json");
                  }),
                  QString("big.json:2: invalid JSON: number overflow parsing '1e400'"));
         QCOMPARE(parseError([] { parseLayoutJson("[\n\n-1E+999]", "big.json"); }),

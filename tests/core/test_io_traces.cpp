@@ -34,9 +34,6 @@ std::string shared(const std::string& rel) {
     return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/" + rel;
 }
 
-
-
-
 ProfileSet muriModels() {
     ProfileSet ps;
     for (const char* m : {"a2c", "bert", "dqn", "gpt2", "resnet18", "shufflenet_v2_x1_0", "vgg16", "vgg19"}) {
@@ -488,34 +485,39 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("why");
-        const QString csv = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n"
-                            "a,0,1,resnet18,1000,0,128,alice,vc1\n"
-                            "b,10,{G},bert,2000,0,4,bob,vc1\n";
-        const QString json = "{\n"
-                             "  \"format\": \"clusterloom-trace\",\n"
-                             "  \"version\": 1,\n"
-                             "  \"jobs\": [\n"
-                             "    {\"id\": \"a\", \"submit_time\": 0, \"gpus\": 1},\n"
-                             "    {\"id\": \"b\", \"submit_time\": 5,\n"
-                             "     \"gpus\": {G}}\n"
-                             "  ]\n"
-                             "}\n";
+        const QString csv =
+            "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n"
+            "a,0,1,resnet18,1000,0,128,alice,vc1\n"
+            "b,10,{G},bert,2000,0,4,bob,vc1\n";
+        const QString json =
+            "{\n"
+            "  \"format\": \"clusterloom-trace\",\n"
+            "  \"version\": 1,\n"
+            "  \"jobs\": [\n"
+            "    {\"id\": \"a\", \"submit_time\": 0, \"gpus\": 1},\n"
+            "    {\"id\": \"b\", \"submit_time\": 5,\n"
+            "     \"gpus\": {G}}\n"
+            "  ]\n"
+            "}\n";
         const QString muri =
             "job_id,num_gpu,submit_time,iterations,model_name,batch_size,duration,interval,iteration_time,"
             "resource_time_0,resource_time_1,resource_time_2,priority\n"
             "7,2,0,1200,resnet18,128,1057200,0,881,687,110,95,1\n"
             "3,{G},1500,400,vgg16,64,42800,1500,107,117,68,0.5,0\n";
-        const QString tiresias = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
-                                 "0,1,0,1000,resnet18,780.5,0\n"
-                                 "1,8,60,500,dqn,255,60\n"
-                                 "2,{G},70,500,dqn,255,60\n";
+        const QString tiresias =
+            "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+            "0,1,0,1000,resnet18,780.5,0\n"
+            "1,8,60,500,dqn,255,60\n"
+            "2,{G},70,500,dqn,255,60\n";
         const QString synergy = "job-a,resnet18,0,3000,1\njob-b,lstm,42.5,1200,{G}\n";
-        const QString polluxPhilly = "timestamp,duration,num_gpus,gpu_time,cluster\n"
-                                     "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n"
-                                     "2017-10-09 06:13:03,2951.0,{G},11804.0,6214e9\n";
-        const QString polluxWorkload = "name,time,application,num_replicas,batch_size\n"
-                                       "cifar10-0,107,cifar10,6,2048\n"
-                                       "ncf-1,110,ncf,{G},256\n";
+        const QString polluxPhilly =
+            "timestamp,duration,num_gpus,gpu_time,cluster\n"
+            "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n"
+            "2017-10-09 06:13:03,2951.0,{G},11804.0,6214e9\n";
+        const QString polluxWorkload =
+            "name,time,application,num_replicas,batch_size\n"
+            "cifar10-0,107,cifar10,6,2048\n"
+            "ncf-1,110,ncf,{G},256\n";
         const QString helios =
             "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n"
             "j1,u1,vcA,8,48,1,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:10:05,2020-04-01 01:10:05,3600,5\n"
@@ -554,7 +556,8 @@ private slots:
                 }
                 // Helios: 0 GPUs is a CPU job, skipped (gpuCountZeroIsACpuJobInHelios).
                 if (QString(f.name) == "helios" && value == "0") continue;
-                QTest::addRow("%s %s", f.name, v) << f.name << f.file << f.content << f.line << field << value << why;
+                QTest::addRow("%s %s", f.name, v)
+                    << f.name << f.file << f.content << f.line << field << value << why;
             }
         }
     }
@@ -575,7 +578,8 @@ private slots:
             out.write(QString(content).replace("{G}", value).toUtf8());
         }
         const std::string p = path.toStdString();
-        const QStringList parts{QStringLiteral("%1:%2: ").arg(file).arg(line), "field '" + field + "'", value, why};
+        const QStringList parts{QStringLiteral("%1:%2: ").arg(file).arg(line), "field '" + field + "'", value,
+                                why};
         expectError(parseError([&] { readTrace(p, format.toStdString()); }), parts);
         if (format != "tiresias")  // detected as "muri", the same reader
             QCOMPARE(QString::fromStdString(detectTraceFormat(p)), format);
@@ -597,9 +601,10 @@ private slots:
         const QString path = dir.filePath("cpu.csv");
         QFile out(path);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write("job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n"
-                  "j1,u1,vcA,8,48,1,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:10:05,2020-04-01 01:10:05,3600,5\n"
-                  "j2,u1,vcA,0,96,2,FAILED,2020-04-01 00:20:00,2020-04-01 00:30:00,2020-04-01 00:31:00,60,600\n");
+        out.write(
+            "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n"
+            "j1,u1,vcA,8,48,1,COMPLETED,2020-04-01 00:10:00,2020-04-01 00:10:05,2020-04-01 01:10:05,3600,5\n"
+            "j2,u1,vcA,0,96,2,FAILED,2020-04-01 00:20:00,2020-04-01 00:30:00,2020-04-01 00:31:00,60,600\n");
         out.close();
         std::vector<std::string> warnings;
         TraceReadOptions opts;
@@ -619,9 +624,12 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("why");
-        QTest::newRow("negative") << "-50" << "pai_task_table.csv" << 3 << "must not be negative, found -50";
-        QTest::newRow("not a number") << "lots" << "pai_task_table.csv" << 3 << "expected a number, found 'lots'";
-        QTest::newRow("too many") << "20000000" << "pai_job_table.csv" << 1 << "implausible GPU count 200001";
+        QTest::newRow("negative") << "-50"
+                                  << "pai_task_table.csv" << 3 << "must not be negative, found -50";
+        QTest::newRow("not a number") << "lots"
+                                      << "pai_task_table.csv" << 3 << "expected a number, found 'lots'";
+        QTest::newRow("too many") << "20000000"
+                                  << "pai_job_table.csv" << 1 << "implausible GPU count 200001";
     }
     void badGpuCountInAlibabaTables() {
         QFETCH(QString, plan_gpu);
@@ -632,7 +640,8 @@ private slots:
         const QString jobs = dir.filePath("pai_job_table.csv"), tasks = dir.filePath("pai_task_table.csv");
         QFile j(jobs), t(tasks);
         QVERIFY(j.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
-        j.write("pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
+        j.write(
+            "pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
         t.write(QStringLiteral("pai_job_2,worker,1,Terminated,1100,1200,600,10,100,T4\n"
                                "pai_job_1,ps,1,Terminated,1000,1600,800,40,50,V100\n"
                                "pai_job_1,worker,1,Terminated,1000,1600,600,29.3,%1,V100\n")
@@ -649,9 +658,11 @@ private slots:
         const QString jobs = dir.filePath("pai_job_table.csv"), tasks = dir.filePath("pai_task_table.csv");
         QFile j(jobs), t(tasks);
         QVERIFY(j.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
-        j.write("pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
-        t.write("pai_job_1,worker,2,Terminated,1000,1600,600,29.3,0,V100\n"
-                "pai_job_2,worker,1,Terminated,1100,1200,600,10,100,T4\n");
+        j.write(
+            "pai_job_1,inst_a,user_x,Terminated,1000,1600\npai_job_2,inst_b,user_y,Terminated,1100,1200\n");
+        t.write(
+            "pai_job_1,worker,2,Terminated,1000,1600,600,29.3,0,V100\n"
+            "pai_job_2,worker,1,Terminated,1100,1200,600,10,100,T4\n");
         j.close();
         t.close();
         std::vector<std::string> warnings;
@@ -672,12 +683,14 @@ private slots:
         const QString path = dir.filePath("bad_philly.json");
         QFile out(path);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write("[\n"
-                  "  {\"status\": \"Pass\", \"vc\": \"v\", \"jobid\": \"app_1\", \"submitted_time\": \"2017-10-03 02:42:57\",\n"
-                  "   \"user\": \"u\", \"attempts\": [{\"start_time\": \"2017-10-03 02:43:08\",\n"
-                  "   \"end_time\": \"2017-10-03 02:45:00\",\n"
-                  "   \"detail\": [{\"ip\": \"m1\", \"gpus\": -2}]}]}\n"
-                  "]\n");
+        out.write(
+            "[\n"
+            "  {\"status\": \"Pass\", \"vc\": \"v\", \"jobid\": \"app_1\", \"submitted_time\": \"2017-10-03 "
+            "02:42:57\",\n"
+            "   \"user\": \"u\", \"attempts\": [{\"start_time\": \"2017-10-03 02:43:08\",\n"
+            "   \"end_time\": \"2017-10-03 02:45:00\",\n"
+            "   \"detail\": [{\"ip\": \"m1\", \"gpus\": -2}]}]}\n"
+            "]\n");
         out.close();
         expectError(parseError([&] { readPhillyJobLogJson(path.toStdString()); }),
                     {"bad_philly.json:5: ", "gpus", "-2"});

@@ -35,7 +35,8 @@ struct Rng {
 
 // Heaviest positive edge between every pair (0 if none), as in maxWeightMatching.
 std::vector<std::vector<std::int64_t>> bestWeights(int n, const std::vector<WeightedEdge>& edges) {
-    std::vector<std::vector<std::int64_t>> w(static_cast<std::size_t>(n), std::vector<std::int64_t>(static_cast<std::size_t>(n), 0));
+    std::vector<std::vector<std::int64_t>> w(static_cast<std::size_t>(n),
+                                             std::vector<std::int64_t>(static_cast<std::size_t>(n), 0));
     for (const WeightedEdge& e : edges) {
         auto& a = w[static_cast<std::size_t>(e.u)][static_cast<std::size_t>(e.v)];
         a = std::max(a, e.weight);
@@ -71,7 +72,8 @@ std::int64_t bruteForce(int n, const std::vector<WeightedEdge>& edges) {
 }
 
 // Empty string if mate is a matching of n nodes using only positive edges; else the reason.
-std::string matchingProblem(const std::vector<int>& mate, int n, const std::vector<std::vector<std::int64_t>>& w) {
+std::string matchingProblem(const std::vector<int>& mate, int n,
+                            const std::vector<std::vector<std::int64_t>>& w) {
     if (static_cast<int>(mate.size()) != n) return "wrong size";
     for (int v = 0; v < n; ++v) {
         const int m = mate[static_cast<std::size_t>(v)];
@@ -118,7 +120,8 @@ TypedInstance makeTyped(Rng& rng, bool gamma_like) {
         for (auto& s : stages) {
             const int dominant = static_cast<int>(rng.uniform(0, 2));
             for (int j = 0; j < 3; ++j) {
-                s[static_cast<std::size_t>(j)] = j == dominant ? 50.0 + 450.0 * rng.unit() : 0.5 + 100.0 * rng.unit();
+                s[static_cast<std::size_t>(j)] =
+                    j == dominant ? 50.0 + 450.0 * rng.unit() : 0.5 + 100.0 * rng.unit();
             }
         }
         const double threshold = rng.uniform(0, 1) == 0 ? 0.0 : 0.6;  // 0.6: some pairs not worth it
@@ -134,7 +137,8 @@ TypedInstance makeTyped(Rng& rng, bool gamma_like) {
                     best_time = std::min(best_time, t);
                 }
                 double work = 0;
-                for (int j = 0; j < 3; ++j) work += stages[a][static_cast<std::size_t>(j)] + stages[b][static_cast<std::size_t>(j)];
+                for (int j = 0; j < 3; ++j)
+                    work += stages[a][static_cast<std::size_t>(j)] + stages[b][static_cast<std::size_t>(j)];
                 const double gamma = work / (3.0 * best_time);
                 in.table[a][b] = in.table[b][a] = fixedPointWeight(gamma - threshold);
             }
@@ -148,8 +152,10 @@ TypedInstance makeTyped(Rng& rng, bool gamma_like) {
     }
     for (int u = 0; u < n; ++u) {
         for (int v = u + 1; v < n; ++v) {
-            in.edges.push_back({u, v, in.table[static_cast<std::size_t>(in.node_type[static_cast<std::size_t>(u)])]
-                                              [static_cast<std::size_t>(in.node_type[static_cast<std::size_t>(v)])]});
+            in.edges.push_back(
+                {u, v,
+                 in.table[static_cast<std::size_t>(in.node_type[static_cast<std::size_t>(u)])]
+                         [static_cast<std::size_t>(in.node_type[static_cast<std::size_t>(v)])]});
         }
     }
     return in;
@@ -181,15 +187,18 @@ class TestMatching : public QObject {
             QVERIFY2(calls <= in.types * (in.types + 1) / 2, ctx.c_str());
             QVERIFY2(tc.total_weight == lemon_weight,
                      (ctx + ": type-compressed " + std::to_string(tc.total_weight) + " vs LEMON " +
-                      std::to_string(lemon_weight)).c_str());
+                      std::to_string(lemon_weight))
+                         .c_str());
 
             std::int64_t from_pairs = 0;
             for (std::size_t i = 0; i < tc.pairs.size(); ++i) {
                 const auto [a, b, c] = tc.pairs[i];
                 QVERIFY2(0 <= a && a <= b && b < in.types && c > 0, ctx.c_str());
                 QVERIFY2(in.table[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] > 0, ctx.c_str());
-                if (i > 0) QVERIFY2(std::make_pair(std::get<0>(tc.pairs[i - 1]), std::get<1>(tc.pairs[i - 1])) <
-                                        std::make_pair(a, b), ctx.c_str());
+                if (i > 0)
+                    QVERIFY2(std::make_pair(std::get<0>(tc.pairs[i - 1]), std::get<1>(tc.pairs[i - 1])) <
+                                 std::make_pair(a, b),
+                             ctx.c_str());
                 from_pairs += c * in.table[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
             }
             QVERIFY2(from_pairs == tc.total_weight, ctx.c_str());
@@ -210,7 +219,8 @@ private slots:
             Rng rng(seed);
             const int n = static_cast<int>(rng.uniform(2, 12));
             const double density = 0.1 + 0.9 * rng.unit();
-            const std::int64_t hi = std::array<std::int64_t, 3>{3, 100, 1'000'000}[static_cast<std::size_t>(rng.uniform(0, 2))];
+            const std::int64_t hi =
+                std::array<std::int64_t, 3>{3, 100, 1'000'000}[static_cast<std::size_t>(rng.uniform(0, 2))];
             std::vector<WeightedEdge> edges;
             for (int u = 0; u < n; ++u) {
                 for (int v = u + 1; v < n; ++v) {
@@ -228,7 +238,8 @@ private slots:
             const std::int64_t expected = bruteForce(n, edges);
             const std::int64_t got = matchingWeight(mate, edges);
             QVERIFY2(got == expected,
-                     (ctx + ": LEMON " + std::to_string(got) + " vs brute force " + std::to_string(expected)).c_str());
+                     (ctx + ": LEMON " + std::to_string(got) + " vs brute force " + std::to_string(expected))
+                         .c_str());
         }
     }
 
@@ -262,7 +273,8 @@ private slots:
         const std::vector<int> many{500, 500, 500, 500};
         const auto r2 = typeCompressedMatching(many, [&](int a, int b) { return weight(a, b) / 1000; });
         QCOMPARE(r2.total_weight, 500 * (2 * (W / 1000)));  // (W+1)/1000 == W/1000: all ties
-        const auto r3 = typeCompressedMatching(many, [&](int a, int b) { return weight(a, b) == W + 1 ? W / 1000 + 1 : weight(a, b) / 1000; });
+        const auto r3 = typeCompressedMatching(
+            many, [&](int a, int b) { return weight(a, b) == W + 1 ? W / 1000 + 1 : weight(a, b) / 1000; });
         QCOMPARE(r3.total_weight, 500 * (2 * (W / 1000) + 1));
     }
 
@@ -280,7 +292,10 @@ private slots:
     void oneNode() {
         QCOMPARE(maxWeightMatching(1, {}), std::vector<int>{-1});
         int calls = 0;
-        const auto r = typeCompressedMatching({1}, [&](int, int) { ++calls; return std::int64_t{7}; });
+        const auto r = typeCompressedMatching({1}, [&](int, int) {
+            ++calls;
+            return std::int64_t{7};
+        });
         QCOMPARE(calls, 0);  // a single node of a type cannot pair with itself
         QVERIFY(r.pairs.empty());
         QCOMPARE(expandToMates({0}, r), std::vector<int>{-1});
@@ -289,7 +304,8 @@ private slots:
     void allWeightsZeroOrNegative() {
         const std::vector<WeightedEdge> edges{{0, 1, 0}, {1, 2, 0}, {2, 3, -5}, {0, 3, 0}};
         QCOMPARE(maxWeightMatching(4, edges), std::vector<int>(4, -1));
-        const auto r = typeCompressedMatching({3, 2, 4}, [](int a, int b) { return a == b ? std::int64_t{0} : std::int64_t{-1}; });
+        const auto r = typeCompressedMatching(
+            {3, 2, 4}, [](int a, int b) { return a == b ? std::int64_t{0} : std::int64_t{-1}; });
         QVERIFY(r.pairs.empty());
         QCOMPARE(r.total_weight, std::int64_t{0});
         QCOMPARE(expandToMates({0, 1, 2, 0, 1, 2, 0, 2, 2}, r), std::vector<int>(9, -1));
@@ -352,23 +368,27 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(3, {{-1, 2, 1}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(3, {{1, 1, 1}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(3, {{1, 1, 0}}));  // even if unused
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, maxWeightMatching(3, {{0, 1, kMaxMatchingEdgeWeight + 1}}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 maxWeightMatching(3, {{0, 1, kMaxMatchingEdgeWeight + 1}}));
         QCOMPARE(maxWeightMatching(2, {{0, 1, kMaxMatchingEdgeWeight}}), (std::vector<int>{1, 0}));
 
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({1, 1}, {{0, 1, 1}}));    // asymmetric
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({0}, {}));                // self mate
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({2, -1}, {}));            // out of range
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({1, 0}, {}));             // no edge
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({-1, -1}, {{0, 2, 1}}));  // edge out of range
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({1, 1}, {{0, 1, 1}}));  // asymmetric
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({0}, {}));              // self mate
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({2, -1}, {}));          // out of range
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, matchingWeight({1, 0}, {}));           // no edge
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 matchingWeight({-1, -1}, {{0, 2, 1}}));  // edge out of range
 
         const auto one = [](int, int) { return std::int64_t{1}; };
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2, -1}, one));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, {}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, one, 0));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 typeCompressedMatching({2}, [](int, int) { return kMaxMatchingEdgeWeight + 1; }));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 typeCompressedMatching({20'000'000}, [](int, int) { return kMaxMatchingEdgeWeight; }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, [](int, int) {
+                                     return kMaxMatchingEdgeWeight + 1;
+                                 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({20'000'000}, [](int, int) {
+                                     return kMaxMatchingEdgeWeight;
+                                 }));
     }
 
     void fixedPoint() {
@@ -377,7 +397,8 @@ private slots:
         QCOMPARE(fixedPointWeight(-0.5), std::int64_t{-500'000});
         QCOMPARE(fixedPointWeight(0.0), std::int64_t{0});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fixedPointWeight(std::nan("")));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fixedPointWeight(std::numeric_limits<double>::infinity()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 fixedPointWeight(std::numeric_limits<double>::infinity()));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fixedPointWeight(1e9));
     }
 };

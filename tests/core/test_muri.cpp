@@ -10,16 +10,16 @@
 #include <map>
 
 #include "core/interleave/group_time.h"
+#include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/matching/max_weight_matching.h"
 #include "core/matching/type_compressed_matching.h"
 #include "core/policies/muri_grouping.h"
-#include "core/util/portable_random.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
+#include "core/util/portable_random.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -67,13 +67,13 @@ Trace generated(int jobs, std::uint64_t seed, double rate, const ProfileSet& pro
     return generate(g, &profiles);
 }
 
-double avgJct(const Cluster& c, const Trace& t, const ProfileSet& p, const std::string& policy, const Conventions& conv) {
+double avgJct(const Cluster& c, const Trace& t, const ProfileSet& p, const std::string& policy,
+              const Conventions& conv) {
     SimOptions o;
     o.conventions = conv;
     o.record_segments = false;
     return simulatePolicy(c, t, p, policy, o).summary.avg_jct;
 }
-
 
 // A 1-GPU cluster: jobs that run at the same time must interleave.
 Cluster oneGpu() {
@@ -106,7 +106,9 @@ SimOptions cleanWithoutSoloFactor() {
     return o;
 }
 
-bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+bool near(double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
 
 }  // namespace
 
@@ -116,14 +118,16 @@ class TestMuri : public QObject {
 private slots:
     void presetsAreKnown() {
         auto presets = presetNames();
-        for (const char* p : {"muri-s", "muri-l", "muri-l-worst-order", "muri-l-no-blossom", "muri-l-k2", "muri-l-k3",
-                              "muri-l-k4"})
+        for (const char* p : {"muri-s", "muri-l", "muri-l-worst-order", "muri-l-no-blossom", "muri-l-k2",
+                              "muri-l-k3", "muri-l-k4"})
             QVERIFY2(std::find(presets.begin(), presets.end(), p) != presets.end(), p);
         QVERIFY(makeScheduler("srtf+muri", Conventions::clean()));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("tiresias+muri", Conventions::clean()));
         QVERIFY(makeScheduler("muri-l-noise=0.2", Conventions::clean()));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("muri-l-noise=1.5", Conventions::clean()));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeScheduler("muri-l-noise=abc", Conventions::clean()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 makeScheduler("muri-l-noise=1.5", Conventions::clean()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 makeScheduler("muri-l-noise=abc", Conventions::clean()));
     }
 
     void groupsNeverMixGpuCountsNorExceedTheCap() {
@@ -131,9 +135,14 @@ private slots:
         Trace t = generated(300, 5, 120, profiles);
         Cluster c = builtinCluster("muri-testbed-64");
         for (const Conventions& conv : {Conventions::clean(), Conventions::muriArtifact()}) {
-            for (const auto& [policy, cap] : std::vector<std::pair<std::string, int>>{
-                     {"muri-s", 4}, {"muri-l", 4}, {"muri-l-k2", 2}, {"muri-l-k3", 3}, {"muri-l-no-blossom", 4},
-                     {"muri-l-worst-order", 4}, {"muri-l-noise=0.3", 4}}) {
+            for (const auto& [policy, cap] :
+                 std::vector<std::pair<std::string, int>>{{"muri-s", 4},
+                                                          {"muri-l", 4},
+                                                          {"muri-l-k2", 2},
+                                                          {"muri-l-k3", 3},
+                                                          {"muri-l-no-blossom", 4},
+                                                          {"muri-l-worst-order", 4},
+                                                          {"muri-l-noise=0.3", 4}}) {
                 SimOptions o;
                 o.conventions = conv;
                 SimResult r = simulatePolicy(c, t, profiles, policy, o);
@@ -321,8 +330,8 @@ private slots:
         double srtf = avgJct(c, t, p, "srtf", clean);
         double srsf = avgJct(c, t, p, "srsf", clean);
         double tiresias = avgJct(c, t, p, "tiresias", clean);
-        qInfo("trace3 clean: muri-s %.0f, muri-l %.0f, srtf %.0f, srsf %.0f, tiresias %.0f", muri_s, muri_l, srtf, srsf,
-              tiresias);
+        qInfo("trace3 clean: muri-s %.0f, muri-l %.0f, srtf %.0f, srsf %.0f, tiresias %.0f", muri_s, muri_l,
+              srtf, srsf, tiresias);
         QVERIFY(muri_s < srtf && muri_s < srsf);
         QVERIFY(muri_l < tiresias);
         QVERIFY(muri_l <= avgJct(c, t, p, "muri-l-no-blossom", clean));

@@ -15,8 +15,8 @@
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
-#include "core/sim/job_resolution.h"
 #include "core/policies/simulate_policy.h"
+#include "core/sim/job_resolution.h"
 #include "core/sim/simulator.h"
 #include "core/workload/philly_busiest_workload.h"
 
@@ -29,8 +29,8 @@ constexpr double kBase = 1506816000.0;  // 2017-10-01 00:00:00
 std::string stamp(double offset) {
     const long long s = static_cast<long long>(offset);
     char buf[96];
-    std::snprintf(buf, sizeof buf, "2017-10-%02lld %02lld:%02lld:%02lld", 1 + s / 86400, s / 3600 % 24, s / 60 % 60,
-                  s % 60);
+    std::snprintf(buf, sizeof buf, "2017-10-%02lld %02lld:%02lld:%02lld", 1 + s / 86400, s / 3600 % 24,
+                  s / 60 % 60, s % 60);
     return buf;
 }
 
@@ -71,8 +71,8 @@ Synthetic synthetic() {
         r.row = k;
         s.rows.push_back(r);
         char line[256];
-        std::snprintf(line, sizeof line, "%s,%.1f,%d,%.1f,%s\n", stamp(r.submit - kBase).c_str(), r.duration, r.gpus,
-                      r.gpu_time, r.cluster.c_str());
+        std::snprintf(line, sizeof line, "%s,%.1f,%d,%.1f,%s\n", stamp(r.submit - kBase).c_str(), r.duration,
+                      r.gpus, r.gpu_time, r.cluster.c_str());
         s.text += line;
     }
     return s;
@@ -90,7 +90,8 @@ std::pair<double, int> bruteForceBusiest(const std::vector<PhillyJobRow>& rows, 
     for (double start = std::floor(first / 3600) * 3600; start <= last; start += 3600) {
         int n = 0;
         for (const auto& r : rows)
-            if (r.duration >= 60 && r.gpu_time < 1000 * 3600.0 && r.submit >= start && r.submit < start + hours * 3600.0)
+            if (r.duration >= 60 && r.gpu_time < 1000 * 3600.0 && r.submit >= start &&
+                r.submit < start + hours * 3600.0)
                 ++n;
         if (n > best.second) best = {start, n};
     }
@@ -114,15 +115,17 @@ std::string modelBin(const std::string& model) {
 // train_samples differ per model so that the tests can tell them apart.
 std::string profileJson() {
     const char* models[] = {"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"};
-    std::string s = R"({"format": "clusterloom-profiles", "version": 1, "name": "test-sjf-bsbf", "models": [)";
+    std::string s =
+        R"({"format": "clusterloom-profiles", "version": 1, "name": "test-sjf-bsbf", "models": [)";
     for (int k = 0; k < 6; ++k) {
         s += std::string(k ? "," : "") + R"({"name": ")" + models[k] +
              R"(", "by_gpus": [{"gpus": 1, "iteration_ms": 100}], "extra": {"sjf_bsbf": {
                "compute_ms": {"alpha": 5, "beta": 0.5},
                "allreduce_ms": {"intra_alpha": 2, "intra_beta": 0.1, "inter_alpha": 10, "inter_beta": 0.5},
                "gradient_mb": 100, "overlap_delta": 2, "memory_mb": {"m0": 1000, "m1": 4},
-               "default_batch": )" + std::to_string(32 * (k + 1)) +
-             R"(, "train_samples": )" + std::to_string(100000 * (k + 1)) + "}}}";
+               "default_batch": )" +
+             std::to_string(32 * (k + 1)) + R"(, "train_samples": )" + std::to_string(100000 * (k + 1)) +
+             "}}}";
     }
     return s + "]}";
 }
@@ -139,7 +142,9 @@ Cluster servers(int count, int gpus) {
     return c;
 }
 
-std::string sharedPhilly() { return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/philly/philly_jobs.csv"; }
+std::string sharedPhilly() {
+    return std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/philly/philly_jobs.csv";
+}
 
 }  // namespace
 
@@ -189,14 +194,15 @@ private slots:
     }
 
     void tiesGoToTheEarliestAndFiltersApply() {
-        const std::string text = "timestamp,duration,num_gpus,gpu_time,cluster\n"
-                                 "2017-10-09 02:10:00,100,1,100,a\n"
-                                 "2017-10-09 02:20:00,100,1,100,a\n"
-                                 "2017-10-09 05:00:00,59,1,59,a\n"             // too short
-                                 "2017-10-09 05:00:01,900000,4,3600000,a\n"    // 1000 GPU-hours
-                                 "2017-10-09 05:00:02,900000,4,3599999,a\n"
-                                 "2017-10-09 07:59:59,100,1,100,a\n"
-                                 "2017-10-09 07:00:00,100,1,100,a\n";
+        const std::string text =
+            "timestamp,duration,num_gpus,gpu_time,cluster\n"
+            "2017-10-09 02:10:00,100,1,100,a\n"
+            "2017-10-09 02:20:00,100,1,100,a\n"
+            "2017-10-09 05:00:00,59,1,59,a\n"           // too short
+            "2017-10-09 05:00:01,900000,4,3600000,a\n"  // 1000 GPU-hours
+            "2017-10-09 05:00:02,900000,4,3599999,a\n"
+            "2017-10-09 07:59:59,100,1,100,a\n"
+            "2017-10-09 07:00:00,100,1,100,a\n";
         const auto rows = readPhillyJobRows(write("ties.csv", text));
         const PhillyWindow w = findBusiestWindow(rows, 1);
         QCOMPARE(formatPhillyTime(w.start), std::string("2017-10-09 02:00"));
@@ -222,8 +228,8 @@ private slots:
             if (x.jobs.size() != y.jobs.size()) return false;
             for (std::size_t k = 0; k < x.jobs.size(); ++k) {
                 const Job &p = x.jobs[k], &q = y.jobs[k];
-                if (p.id != q.id || p.submit_time != q.submit_time || p.gpus != q.gpus || p.duration != q.duration ||
-                    p.model != q.model || p.vc != q.vc)
+                if (p.id != q.id || p.submit_time != q.submit_time || p.gpus != q.gpus ||
+                    p.duration != q.duration || p.model != q.model || p.vc != q.vc)
                     return false;
             }
             return true;
@@ -275,7 +281,8 @@ private slots:
         QCOMPARE(static_cast<int>(w.trace.jobs.size()), w.window.jobs);
         int inside = 0;
         for (const auto& r : rows)
-            if (passesPolluxFilter(r) && r.submit >= w.window.start && r.submit < w.window.start + 8 * 3600.0) ++inside;
+            if (passesPolluxFilter(r) && r.submit >= w.window.start && r.submit < w.window.start + 8 * 3600.0)
+                ++inside;
         QCOMPARE(inside, w.window.jobs);
     }
 
@@ -302,8 +309,10 @@ private slots:
             QFAIL("too many jobs must throw");
         } catch (const std::invalid_argument& e) {
             const std::string msg = e.what();
-            QVERIFY2(msg.find("asked for " + std::to_string(win.jobs + 1) + " jobs") != std::string::npos, e.what());
-            QVERIFY2(msg.find("holds only " + std::to_string(win.jobs) + " jobs") != std::string::npos, e.what());
+            QVERIFY2(msg.find("asked for " + std::to_string(win.jobs + 1) + " jobs") != std::string::npos,
+                     e.what());
+            QVERIFY2(msg.find("holds only " + std::to_string(win.jobs) + " jobs") != std::string::npos,
+                     e.what());
         }
         o.jobs = 5;
         o.window_hours = 0;
@@ -313,23 +322,30 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phillyBusiestWorkload(rows, o));
 
         try {
-            readPhillyJobRows(write("nogpu.csv", "timestamp,duration,num_gpus,cluster\n2017-10-09 02:10:00,100,1,a\n"));
+            readPhillyJobRows(
+                write("nogpu.csv", "timestamp,duration,num_gpus,cluster\n2017-10-09 02:10:00,100,1,a\n"));
             QFAIL("a missing column must throw");
         } catch (const ParseError& e) {
             QVERIFY2(std::string(e.what()).find("gpu_time") != std::string::npos, e.what());
             QVERIFY2(std::string(e.what()).find("nogpu.csv") != std::string::npos, e.what());
         }
         try {
-            readPhillyJobRows(write("badtime.csv", "timestamp,duration,num_gpus,gpu_time,cluster\nyesterday,100,1,100,a\n"));
+            readPhillyJobRows(write("badtime.csv",
+                                    "timestamp,duration,num_gpus,gpu_time,cluster\nyesterday,100,1,100,a\n"));
             QFAIL("a bad timestamp must throw");
         } catch (const ParseError& e) {
             QCOMPARE(e.line(), 2);
             QCOMPARE(e.field(), std::string("timestamp"));
         }
-        QVERIFY_THROWS_EXCEPTION(std::exception, readPhillyJobRows(dir_.filePath("missing.csv").toStdString()));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 findBusiestWindow(readPhillyJobRows(write("short.csv",
-                                     "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 02:10:00,5,1,5,a\n")), 8));
+        QVERIFY_THROWS_EXCEPTION(std::exception,
+                                 readPhillyJobRows(dir_.filePath("missing.csv").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            findBusiestWindow(
+                readPhillyJobRows(
+                    write("short.csv",
+                          "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 02:10:00,5,1,5,a\n")),
+                8));
     }
 
     void batchSizesFromTheProfileSet() {
@@ -346,15 +362,17 @@ private slots:
         // The engine resolves the Philly duration into iterations at the profile's speed.
         const Job& j = w.trace.jobs.front();
         const ResolvedJob r = resolveJob(j, 0, profiles, Conventions::clean());
-        QVERIFY(std::abs(r.iterations * r.solo_iteration_time - j.duration * Conventions::clean().solo_factor) < 1e-6 * j.duration);
+        QVERIFY(std::abs(r.iterations * r.solo_iteration_time -
+                         j.duration * Conventions::clean().solo_factor) < 1e-6 * j.duration);
     }
 
     void polluxWorkloadsResolveAndRun() {
         const std::string dir = std::string(CLUSTERLOOM_SHARED_DATA_DIR) + "/pollux/workloads";
         REQUIRE_SHARED_DATA(dir + "/workload-1.csv");
         const ProfileSet profiles = parseProfilesJson(profileJson(), "test");
-        const std::map<std::string, double> train{{"bert", 100000},     {"cifar10", 200000}, {"deepspeech2", 300000},
-                                                  {"imagenet", 400000}, {"ncf", 500000},     {"yolov3", 600000}};
+        const std::map<std::string, double> train{{"bert", 100000},        {"cifar10", 200000},
+                                                  {"deepspeech2", 300000}, {"imagenet", 400000},
+                                                  {"ncf", 500000},         {"yolov3", 600000}};
         for (int k = 1; k <= 8; ++k) {
             const std::string path = dir + "/workload-" + std::to_string(k) + ".csv";
             TraceReadOptions opts;
@@ -371,7 +389,8 @@ private slots:
         const Trace t = readPolluxWorkloadCsv(dir + "/workload-1.csv");
         QCOMPARE(t.jobs[0].id, std::string("cifar10-0"));
         QCOMPARE(t.jobs[0].batch_size, 2048);
-        QCOMPARE(resolveJob(t.jobs[0], 0, profiles, Conventions::clean()).iterations, std::ceil(200000.0 / 2048));
+        QCOMPARE(resolveJob(t.jobs[0], 0, profiles, Conventions::clean()).iterations,
+                 std::ceil(200000.0 / 2048));
         const SimResult res = simulatePolicy(servers(16, 4), t, profiles, "fifo");
         QCOMPARE(res.summary.completed, static_cast<int>(t.jobs.size()));
     }
@@ -411,9 +430,10 @@ private slots:
     void polluxConfigurationsSetGpusAndBatch() {
         const std::string folder = dir_.filePath("workloads").toStdString();
         std::filesystem::create_directories(folder);
-        std::ofstream(folder + "/workload-1.csv") << "name,time,application,num_replicas,batch_size\n"
-                                                     "cifar10-0,1,cifar10,6,2048\ncifar10-1,2,cifar10,8,2048\n"
-                                                     "ncf-2,3,ncf,1,32768\ncifar10-3,4,cifar10,6,2048\n";
+        std::ofstream(folder + "/workload-1.csv")
+            << "name,time,application,num_replicas,batch_size\n"
+               "cifar10-0,1,cifar10,6,2048\ncifar10-1,2,cifar10,8,2048\n"
+               "ncf-2,3,ncf,1,32768\ncifar10-3,4,cifar10,6,2048\n";
         std::ofstream(folder + "/workload-2.csv") << "name,time,application,num_replicas,batch_size\n"
                                                      "cifar10-0,1,cifar10,16,4096\n";
         std::ofstream(folder + "/notes.txt") << "not a workload";
@@ -442,7 +462,8 @@ private slots:
             }
         }
         QVERIFY(configured > 0);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, polluxConfigurations(dir_.filePath("nothing").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 polluxConfigurations(dir_.filePath("nothing").toStdString()));
     }
 
     void realPhillyTrace() {
@@ -454,7 +475,8 @@ private slots:
         QCOMPARE(formatPhillyTime(win.start), std::string("2017-10-20 02:00"));
         QCOMPARE(win.jobs, 1973);
         const PhillyWindow daily = findBusiestHoursOfDay(rows, 8);
-        qInfo("busiest 8 hours of the day: from %02d:00, %d jobs", static_cast<int>(daily.start / 3600), daily.jobs);
+        qInfo("busiest 8 hours of the day: from %02d:00, %d jobs", static_cast<int>(daily.start / 3600),
+              daily.jobs);
         QVERIFY(daily.jobs > win.jobs);
         for (int n : {240, 480}) {
             PhillyWorkloadOptions o;
@@ -477,10 +499,14 @@ private slots:
                   w.trace.jobs.back().submit_time);
             // Seed 1 on the published trace, recorded when the generator was written.
             if (n == 240) {
-                QCOMPARE(text, std::string("bert=1 cifar10=111 deepspeech2=3 imagenet=2 ncf=115 yolov3=8 | gpus 1:235 4:3 8:2"));
+                QCOMPARE(
+                    text,
+                    std::string(
+                        "bert=1 cifar10=111 deepspeech2=3 imagenet=2 ncf=115 yolov3=8 | gpus 1:235 4:3 8:2"));
                 QCOMPARE(large, 2);
             } else {
-                QCOMPARE(text, std::string("bert=1 cifar10=225 deepspeech2=5 imagenet=3 ncf=228 yolov3=18 | gpus 1:472 4:5 8:3"));
+                QCOMPARE(text, std::string("bert=1 cifar10=225 deepspeech2=5 imagenet=3 ncf=228 yolov3=18 | "
+                                           "gpus 1:472 4:5 8:3"));
                 QCOMPARE(large, 3);
             }
         }

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <map>
 
-#include "core/topology_placement/placement_simulator.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology_placement/placement_simulator.h"
 
 using namespace cl;
 
@@ -27,8 +27,8 @@ int modelIndex(const std::string& name) {
     return -1;
 }
 
-DistributedJob job(int id, const std::string& model, int workers, double steps, double submit = 0, int pod = 0,
-                   int ps = 0) {
+DistributedJob job(int id, const std::string& model, int workers, double steps, double submit = 0,
+                   int pod = 0, int ps = 0) {
     DistributedJob j;
     j.id = id;
     j.name = "j" + std::to_string(id);
@@ -41,7 +41,8 @@ DistributedJob job(int id, const std::string& model, int workers, double steps, 
     return j;
 }
 
-PlacementRunResult run(const FatTree4& ft, const std::vector<DistributedJob>& jobs, const std::string& policy) {
+PlacementRunResult run(const FatTree4& ft, const std::vector<DistributedJob>& jobs,
+                       const std::string& policy) {
     PlacementSimOptions opt;
     opt.policy = placementPolicyFromName(policy);
     return simulatePlacement(ft.cluster, ft.topology, jobs, distributedModelTypes(), opt);
@@ -53,7 +54,9 @@ std::vector<double> stepSeconds() {
     return s;
 }
 
-double gigabits(const std::string& model) { return distributedModelType(model).gradient_mb * 8.0 / 1000.0; }
+double gigabits(const std::string& model) {
+    return distributedModelType(model).gradient_mb * 8.0 / 1000.0;
+}
 
 }  // namespace
 
@@ -66,7 +69,8 @@ private slots:
         QCOMPARE(distributedModelType("vgg16").gradient_mb, 553.0);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, distributedModelType("alexnet"));
         for (const auto& m : distributedModelTypes()) {
-            QVERIFY(m.step_seconds > 0 && m.worker_cpu_cores > 0 && m.worker_pcie_gbps > 0 && m.gradient_mb > 0);
+            QVERIFY(m.step_seconds > 0 && m.worker_cpu_cores > 0 && m.worker_pcie_gbps > 0 &&
+                    m.gradient_mb > 0);
         }
     }
 
@@ -136,7 +140,7 @@ private slots:
         s.pattern = ArrivalPattern::Trace;
         s.trace_counts = {2, 0, 6};  // mean 8/3, scaled to 4 per interval: 3, 0, 9
         s.jobs_per_interval = 4;
-        s.intervals = 0;               // the trace's length
+        s.intervals = 0;  // the trace's length
         s.pods = 2;
         const auto jobs = generateDistributedWorkload(s, stepSeconds());
         std::map<std::pair<double, int>, int> n;
@@ -160,7 +164,8 @@ private slots:
             generateDistributedWorkload(s, stepSeconds());
             QFAIL("no error");
         } catch (const std::invalid_argument& e) {
-            QVERIFY2(std::string(e.what()).find("trace pattern needs arrival counts") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("trace pattern needs arrival counts") != std::string::npos,
+                     e.what());
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, arrivalPatternFromName("bursty"));
     }
@@ -173,7 +178,8 @@ private slots:
             placementPolicyFromName("random");
             QFAIL("no error");
         } catch (const std::invalid_argument& e) {
-            QVERIFY2(std::string(e.what()).find("valid: tetris, lb, lif, k8s") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("valid: tetris, lb, lif, k8s") != std::string::npos,
+                     e.what());
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, placementPolicyFromName("lb@rack"));
     }
@@ -237,7 +243,8 @@ private slots:
         const FatTree4 ft;
         const std::vector<DistributedJob> jobs = {job(1, "wlm", 1, 100), job(2, "wlm", 1, 100)};
         auto servers_of = [&](const std::string& policy) {
-            return run(ft, jobs, policy).jobs[0].servers + run(ft, {job(1, "wlm", 2, 100)}, policy).jobs[0].servers;
+            return run(ft, jobs, policy).jobs[0].servers +
+                   run(ft, {job(1, "wlm", 2, 100)}, policy).jobs[0].servers;
         };
         QCOMPARE(servers_of("tetris"), 2);  // one server for each single-task job and the pair
         // A job's first worker goes where the whole job fits, not into the fullest server.
@@ -256,7 +263,8 @@ private slots:
         o.add({1, {0, 0, 0}, true, 8, 2});
         PortableRng rng(1);
         const std::vector<int> pod0 = ft.topology.serversOfPod(0);
-        const DeviceSlot lif = chooseSlot(placementPolicyFromName("lif@device"), o, pod0, {2, true, 8, 2}, {}, rng);
+        const DeviceSlot lif =
+            chooseSlot(placementPolicyFromName("lif@device"), o, pod0, {2, true, 8, 2}, {}, rng);
         QCOMPARE(lif.server, 0);
         QCOMPARE(lif.socket, 1);
         QCOMPARE(lif.group, 1);
@@ -266,7 +274,8 @@ private slots:
         QCOMPARE(o.serverInterference(0, &other), 0.0);
         QCOMPARE(o.serverInterference(0, nullptr), 0.0);
         // Tetris at device level packs it next to the first (fuller group first).
-        const DeviceSlot tetris = chooseSlot(placementPolicyFromName("tetris@device"), o, pod0, {2, true, 8, 2}, {}, rng);
+        const DeviceSlot tetris =
+            chooseSlot(placementPolicyFromName("tetris@device"), o, pod0, {2, true, 8, 2}, {}, rng);
         QCOMPARE(tetris.group, 0);
     }
 
@@ -397,8 +406,8 @@ private slots:
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         std::atomic<bool> cancel{true};
         opt.cancel = &cancel;
-        QVERIFY_THROWS_EXCEPTION(PlacementCancelled,
-                                 simulatePlacement(ft.cluster, ft.topology, jobs, distributedModelTypes(), opt));
+        QVERIFY_THROWS_EXCEPTION(PlacementCancelled, simulatePlacement(ft.cluster, ft.topology, jobs,
+                                                                       distributedModelTypes(), opt));
     }
 
     void refusedInputsSayWhy() {
@@ -407,7 +416,8 @@ private slots:
             run(ft, {job(1, "wlm", 17, 10)}, "lb");
             QFAIL("no error");
         } catch (const std::invalid_argument& e) {
-            QCOMPARE(std::string(e.what()), std::string("job 'j1' (#1) needs 17 GPUs but the largest pod has only 16"));
+            QCOMPARE(std::string(e.what()),
+                     std::string("job 'j1' (#1) needs 17 GPUs but the largest pod has only 16"));
         }
         Cluster small = ft.cluster;
         small.servers.pop_back();
@@ -415,7 +425,8 @@ private slots:
             simulatePlacement(small, ft.topology, {}, distributedModelTypes(), {});
             QFAIL("no error");
         } catch (const std::invalid_argument& e) {
-            QCOMPARE(std::string(e.what()), std::string("cluster 'ft4' has 15 servers but its topology has 16"));
+            QCOMPARE(std::string(e.what()),
+                     std::string("cluster 'ft4' has 15 servers but its topology has 16"));
         }
         auto bad = job(1, "wlm", 1, 10);
         bad.steps = std::nan("");

@@ -8,10 +8,10 @@
 #include <map>
 #include <tuple>
 
+#include "core/io/builtin_data.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -66,8 +66,8 @@ Trace threeJobs() {
     return t;
 }
 
-void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult& r, const ProfileSet& profiles,
-                     bool clean) {
+void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult& r,
+                     const ProfileSet& profiles, bool clean) {
     const QString what = QString::fromStdString(r.policy + " / " + r.conventions);
     QVERIFY2(r.summary.completed == static_cast<int>(trace.jobs.size()), qPrintable(what));
     std::map<int, double> gpu_seconds;
@@ -75,7 +75,8 @@ void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult
     for (const auto& s : r.segments) {
         QVERIFY2(s.t1 > s.t0, qPrintable(what));
         const JobRecord& j = r.jobs[s.job];
-        QVERIFY2(s.t0 >= j.submit && s.t1 <= j.end + 1e-9, qPrintable(what + ": segment outside the job's life"));
+        QVERIFY2(s.t0 >= j.submit && s.t1 <= j.end + 1e-9,
+                 qPrintable(what + ": segment outside the job's life"));
         gpu_seconds[s.job] += s.t1 - s.t0;
         per_gpu[s.gpu].push_back({s.t0, s.t1});
     }
@@ -90,12 +91,14 @@ void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult
         QVERIFY2(j.end >= j.first_start, qPrintable(what));
         QCOMPARE(j.jct, j.end - j.submit);
         // Totals conserved: the GPU time the segments show is the job's running time x GPUs.
-        QVERIFY2(std::fabs(gpu_seconds[j.index] - j.running_time * j.gpus) <= 1e-6 * (1 + j.running_time * j.gpus),
-                 qPrintable(what + ": GPU-seconds not conserved for job " + QString::fromStdString(j.id)));
+        QVERIFY2(
+            std::fabs(gpu_seconds[j.index] - j.running_time * j.gpus) <= 1e-6 * (1 + j.running_time * j.gpus),
+            qPrintable(what + ": GPU-seconds not conserved for job " + QString::fromStdString(j.id)));
         // Every job computes exactly its iterations: running time = work + restart overhead paid.
         double work = j.iterations * j.solo_iteration_time;
         const ModelProfile* m = profiles.find(j.model);
-        double overhead = m && m->at(j.gpus) ? m->at(j.gpus)->restart_overhead : profiles.default_restart_overhead;
+        double overhead =
+            m && m->at(j.gpus) ? m->at(j.gpus)->restart_overhead : profiles.default_restart_overhead;
         if (clean) {
             QVERIFY2(j.running_time >= work * (1 - 1e-9) - 1e-6, qPrintable(what + ": finished early"));
             QVERIFY2(j.running_time <= work * (1 + 1e-9) + j.restarts * overhead + 1e-6,
@@ -104,7 +107,6 @@ void checkInvariants(const Cluster& cluster, const Trace& trace, const SimResult
         QVERIFY2(j.preemptions <= j.restarts, qPrintable(what));
     }
 }
-
 
 // A SJF-BSBF model (docs/architecture.md section 4.7): t_comp(b) = 10 ms + 1 ms x b, default
 // batch 32, 1,000 MB + 100 MB per sample of GPU memory (two fit on an 11 GB GPU).
@@ -179,7 +181,8 @@ private slots:
         // runs when the short job then running ends (36,250), finishing at 38,000.
         Trace t;
         t.jobs.push_back(job("long", 0, 1, 5000));
-        for (int i = 0; i < 40; ++i) t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
+        for (int i = 0; i < 40; ++i)
+            t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
         auto clean = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
         auto artifact = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
         QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
@@ -282,7 +285,8 @@ private slots:
         Cluster c = oneServer(1);
         c.servers[0].gpu_memory_gb = 11.0;
         Trace t;
-        for (const auto& [id, submit, seconds] : {std::tuple{"R", 0.0, 100.0}, std::tuple{"N", 10.0, 200.0}}) {
+        for (const auto& [id, submit, seconds] :
+             {std::tuple{"R", 0.0, 100.0}, std::tuple{"N", 10.0, 200.0}}) {
             Job j;
             j.id = id;
             j.submit_time = submit;
@@ -293,14 +297,18 @@ private slots:
         }
         SchedulerTuning xi;
         xi.interference = 1.5;
-        const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); };
+        const auto near = [](double a, double b) {
+            return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b));
+        };
         const SimResult bsbf = simulatePolicy(c, t, accumulationProfiles(), "sjf-bsbf", exact("clean"), xi);
         QVERIFY2(near(bsbf.jobs[0].jct, 100.0), qPrintable(QString::number(bsbf.jobs[0].jct, 'g', 17)));
-        QVERIFY2(near(bsbf.jobs[1].first_start, 100.0), qPrintable(QString::number(bsbf.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(bsbf.jobs[1].first_start, 100.0),
+                 qPrintable(QString::number(bsbf.jobs[1].first_start, 'g', 17)));
         QVERIFY2(near(bsbf.jobs[1].jct, 290.0), qPrintable(QString::number(bsbf.jobs[1].jct, 'g', 17)));
         const SimResult ffs = simulatePolicy(c, t, accumulationProfiles(), "sjf-ffs", exact("clean"), xi);
         QVERIFY2(near(ffs.jobs[0].jct, 145.0), qPrintable(QString::number(ffs.jobs[0].jct, 'g', 17)));
-        QVERIFY2(near(ffs.jobs[1].first_start, 10.0), qPrintable(QString::number(ffs.jobs[1].first_start, 'g', 17)));
+        QVERIFY2(near(ffs.jobs[1].first_start, 10.0),
+                 qPrintable(QString::number(ffs.jobs[1].first_start, 'g', 17)));
         QVERIFY2(near(ffs.jobs[1].jct, 245.0), qPrintable(QString::number(ffs.jobs[1].jct, 'g', 17)));
     }
 
@@ -394,7 +402,8 @@ private slots:
         QVERIFY(!r.series.empty());
         const TimeSample& s = r.series.front();
         const GpuCountProfile* p = profiles.find("resnet18")->at(8);
-        const double iteration = r.jobs[0].solo_iteration_time;  // as simulated (the conventions' solo factor)
+        const double iteration =
+            r.jobs[0].solo_iteration_time;  // as simulated (the conventions' solo factor)
         QVERIFY(iteration >= p->solo_iteration_time);
         const double share = 8.0 / 64.0;
         QCOMPARE(s.gpu_utilization, share);
@@ -415,8 +424,8 @@ private slots:
             double most = 0.0;
             for (const TimeSample& s : r.series) {
                 most = std::max(most, s.gpu_utilization);
-                for (double u : {s.gpu_utilization, s.storage_utilization, s.cpu_utilization, s.gpu_compute_utilization,
-                                 s.network_utilization})
+                for (double u : {s.gpu_utilization, s.storage_utilization, s.cpu_utilization,
+                                 s.gpu_compute_utilization, s.network_utilization})
                     QVERIFY2(u >= 0.0 && u <= 1.0 + 1e-12, policy);
                 QVERIFY2(s.gpu_compute_utilization <= s.gpu_utilization + 1e-12, policy);
             }

@@ -100,7 +100,9 @@ int maxJobsOnOneGpu(const SimResult& r) {
     }
     int worst = 0;
     for (auto& [gpu, e] : edges) {
-        std::sort(e.begin(), e.end(), [](auto a, auto b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+        std::sort(e.begin(), e.end(), [](auto a, auto b) {
+            return a.first < b.first || (a.first == b.first && a.second < b.second);
+        });
         int now = 0;
         for (auto [t, d] : e) worst = std::max(worst, now += d);
     }
@@ -174,7 +176,8 @@ private slots:
         std::uniform_real_distribution<double> u(0, 1);
         for (int trial = 0; trial < 500; ++trial) {
             const int local = 1 + static_cast<int>(u(rng) * 200);
-            const double alpha = 0.01 + u(rng) * 0.2, beta = 0.001 + u(rng) * 0.01, iters = 100 + u(rng) * 1000;
+            const double alpha = 0.01 + u(rng) * 0.2, beta = 0.001 + u(rng) * 0.01,
+                         iters = 100 + u(rng) * 1000;
             const int limit = static_cast<int>(u(rng) * local);  // sub-batches above this don't fit
             auto solo = [&](int b) {
                 const int steps = (local + b - 1) / b;
@@ -274,7 +277,8 @@ private slots:
     // At equal xi < 1.5 every sharing chance FFS takes, BSBF takes too.
     void smallRatioBsbfMatchesFfsStarts() {
         Trace t;
-        t.jobs = {job("a", 0, 4, "small", 1000), job("b", 0.5, 4, "small", 1000), job("c", 1, 2, "small", 3000)};
+        t.jobs = {job("a", 0, 4, "small", 1000), job("b", 0.5, 4, "small", 1000),
+                  job("c", 1, 2, "small", 3000)};
         SimResult bsbf = run(servers(1), t, "sjf-bsbf", 1.25);
         SimResult ffs = run(servers(1), t, "sjf-ffs", 1.25);
         for (int j = 0; j < 3; ++j) QCOMPARE(bsbf.jobs[j].first_start, ffs.jobs[j].first_start);
@@ -341,15 +345,17 @@ private slots:
         SimResult r = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions());
         QVERIFY(std::abs(r.jobs[1].jct - 500 * 1.2) < 1e-6);
         // A constant ratio overrides the matrix.
-        SimResult c = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions(), SchedulerTuning{.interference = 2.0});
+        SimResult c = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions(),
+                                     SchedulerTuning{.interference = 2.0});
         QVERIFY(std::abs(c.jobs[1].jct - 500 * 2.0) < 1e-6);
     }
 
     void badRatioIsRefused() {
         Trace t;
         t.jobs = {job("a", 0, 1, "small", 10)};
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulatePolicy(servers(1), t, testProfiles(), "sjf-bsbf", {},
-                                                                       SchedulerTuning{.interference = 0.5}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 simulatePolicy(servers(1), t, testProfiles(), "sjf-bsbf", {},
+                                                SchedulerTuning{.interference = 0.5}));
     }
 };
 

@@ -23,6 +23,7 @@
 
 #include <unistd.h>
 
+#include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
@@ -31,7 +32,6 @@
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/sqlite_db.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 
@@ -155,8 +155,9 @@ std::vector<AllocationChange> inStoreOrder(std::vector<AllocationChange> v) {
 }
 
 std::vector<BatchChange> inStoreOrder(std::vector<BatchChange> v) {
-    std::stable_sort(v.begin(), v.end(),
-                     [](const BatchChange& a, const BatchChange& b) { return std::tie(a.t, a.job) < std::tie(b.t, b.job); });
+    std::stable_sort(v.begin(), v.end(), [](const BatchChange& a, const BatchChange& b) {
+        return std::tie(a.t, a.job) < std::tie(b.t, b.job);
+    });
     return v;
 }
 
@@ -401,7 +402,9 @@ SimResult handMadeResult() {
     r.series[1].memory_allocated = 1.0 / 3.0;
     r.series[2].cpu_allocated = kNaN;
     r.series[2].memory_allocated = 0.0625;
-    r.allocations = {{0, 1.5, 12, 250, 2.4}, {2, 10, 3, 62.5, 1}, {2, 60, 1.0 / 3.0, 20.83, 0.1},
+    r.allocations = {{0, 1.5, 12, 250, 2.4},
+                     {2, 10, 3, 62.5, 1},
+                     {2, 60, 1.0 / 3.0, 20.83, 0.1},
                      {0, 60, 24, 500.25, 2.94}};
     // Jobs 0 and 2 share GPU 0 from t = 50: job 2 accumulates, both slowed by the sharing.
     r.batches = {{2, 50, 16, 4, 1.8}, {0, 1.5, 64, 1, 1}, {0, 50, 32, 2, 1.0 / 3.0 + 1}, {2, 60, 64, 1, 1}};
@@ -660,14 +663,16 @@ private slots:
         QTemporaryDir tmp;
         const std::string path = tmp.filePath("w.sqlite").toStdString();
         { ScenarioStore store(path); }
-        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::remove);
+        std::filesystem::permissions(path, std::filesystem::perms::owner_write,
+                                     std::filesystem::perm_options::remove);
         try {
             ScenarioStore store(path);
             QFAIL("a write-protected workspace opened");
         } catch (const StoreError& e) {
             QVERIFY2(std::string(e.what()).find("write-protected") != std::string::npos, e.what());
         }
-        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+        std::filesystem::permissions(path, std::filesystem::perms::owner_write,
+                                     std::filesystem::perm_options::add);
     }
 
     void initTestCase() {
@@ -808,8 +813,8 @@ private slots:
             ScenarioParameters::fromJson(nlohmann::json{{"interference", 0.5}});
             QFAIL("an interference ratio of 0.5 was accepted");
         } catch (const std::invalid_argument& e) {
-            QVERIFY2(std::string(e.what()).find("'interference' must be 0 (the profile's ratios) or 1..100") !=
-                         std::string::npos,
+            QVERIFY2(std::string(e.what()).find(
+                         "'interference' must be 0 (the profile's ratios) or 1..100") != std::string::npos,
                      e.what());
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -1181,7 +1186,7 @@ private slots:
         }
         QCOMPARE(scalar(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_hash'"), 1LL);
         QCOMPARE(scalar(store,
-                       "SELECT count(*) FROM pragma_table_info('run_series') WHERE name = 'blocking_index'"),
+                        "SELECT count(*) FROM pragma_table_info('run_series') WHERE name = 'blocking_index'"),
                  1LL);
 
         // Inputs.
@@ -1206,7 +1211,8 @@ private slots:
         SimResult expected = fixtureResult();
         for (auto& t : expected.series) {  // version 1 kept none of these
             t.blocking_index = kNaN;
-            t.storage_utilization = t.cpu_utilization = t.gpu_compute_utilization = t.network_utilization = kNaN;
+            t.storage_utilization = t.cpu_utilization = t.gpu_compute_utilization = t.network_utilization =
+                kNaN;
             t.cpu_allocated = t.memory_allocated = kNaN;
         }
         VERIFY_SAME(diffResults(store.loadRun(runs[0].id), expected));
@@ -1222,8 +1228,9 @@ private slots:
                             [](const TimeSample& t) { return !std::isnan(t.blocking_index); }));
         QVERIFY(std::any_of(back.series.begin(), back.series.end(),
                             [](const TimeSample& t) { return t.cpu_utilization > 0.0; }));
-        QVERIFY(std::any_of(back.series.begin(), back.series.end(),
-                            [](const TimeSample& t) { return t.cpu_allocated > 0.0 && t.memory_allocated > 0.0; }));
+        QVERIFY(std::any_of(back.series.begin(), back.series.end(), [](const TimeSample& t) {
+            return t.cpu_allocated > 0.0 && t.memory_allocated > 0.0;
+        }));
         const std::int64_t hand = store.beginRun(info.id, "test");
         store.saveRun(hand, handMadeResult());
         VERIFY_SAME(diffResults(store.loadRun(hand), handMadeResult()));
@@ -1261,9 +1268,11 @@ private slots:
             QCOMPARE(v.intAt(0), 3);
         }
         for (const char* column : {"cpu_allocated", "memory_allocated"})
-            QCOMPARE(scalar(store, std::string("SELECT count(*) FROM pragma_table_info('run_series') WHERE name = '") +
-                                       column + "'"),
-                     1LL);
+            QCOMPARE(
+                scalar(store,
+                       std::string("SELECT count(*) FROM pragma_table_info('run_series') WHERE name = '") +
+                           column + "'"),
+                1LL);
 
         // The old run reads as it was, its allocated shares unknown and no allocation changes.
         SimResult expected = v3;
@@ -1286,11 +1295,15 @@ private slots:
 
     void damagedAllocationDataIsReported() {
         ScenarioStore store(freshPath());
-        const std::int64_t run = store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
+        const std::int64_t run =
+            store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
         store.saveRun(run, handMadeResult());
-        store.db().prepare("UPDATE run_allocations SET changes = 3 WHERE run_id = ?1 AND job = 2").bind(1, run).run();
-        VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2", "damaged allocation data",
-                           "64 bytes for 3 changes");
+        store.db()
+            .prepare("UPDATE run_allocations SET changes = 3 WHERE run_id = ?1 AND job = 2")
+            .bind(1, run)
+            .run();
+        VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2",
+                           "damaged allocation data", "64 bytes for 3 changes");
         QCOMPARE(store.loadRun(run, false).series.size(), handMadeResult().series.size());
     }
 
@@ -1338,9 +1351,13 @@ private slots:
 
     void damagedBatchDataIsReported() {
         ScenarioStore store(freshPath());
-        const std::int64_t run = store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
+        const std::int64_t run =
+            store.beginRun(store.createScenario(specFor("damaged", storeSmallInputs(store))), "t");
         store.saveRun(run, handMadeResult());
-        store.db().prepare("UPDATE run_batches SET changes = 3 WHERE run_id = ?1 AND job = 2").bind(1, run).run();
+        store.db()
+            .prepare("UPDATE run_batches SET changes = 3 WHERE run_id = ?1 AND job = 2")
+            .bind(1, run)
+            .run();
         VERIFY_STORE_ERROR(store.loadRun(run), "run " + std::to_string(run), "job 2", "damaged batch data",
                            "48 bytes for 3 changes");
         QCOMPARE(store.loadRun(run, false).jobs.size(), handMadeResult().jobs.size());

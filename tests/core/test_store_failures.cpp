@@ -22,9 +22,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/io/builtin_data.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 
@@ -92,17 +92,17 @@ std::string exitDescription(int status) {
     _exit(3);
 }
 
-#define VERIFY_MESSAGE(statement, ...)                                                           \
-    do {                                                                                         \
-        try {                                                                                    \
-            statement;                                                                           \
-            QFAIL("no StoreError from " #statement);                                             \
-        } catch (const StoreError& e) {                                                          \
-            const std::string what = e.what();                                                   \
-            qInfo("%s", what.c_str());                                                           \
-            for (const std::string& part : std::vector<std::string>{__VA_ARGS__})                                     \
+#define VERIFY_MESSAGE(statement, ...)                                                                 \
+    do {                                                                                               \
+        try {                                                                                          \
+            statement;                                                                                 \
+            QFAIL("no StoreError from " #statement);                                                   \
+        } catch (const StoreError& e) {                                                                \
+            const std::string what = e.what();                                                         \
+            qInfo("%s", what.c_str());                                                                 \
+            for (const std::string& part : std::vector<std::string>{__VA_ARGS__})                      \
                 QVERIFY2(what.find(part) != std::string::npos, (what + "\n  lacks: " + part).c_str()); \
-        }                                                                                        \
+        }                                                                                              \
     } while (false)
 
 SimResult bigResult(std::size_t n) {
@@ -173,7 +173,8 @@ private slots:
         waitpid(child, &status, 0);
         close(pipefd[0]);
         QVERIFY2(stored == 3, ("the sweep process stored " + std::to_string(stored) + " runs, then " +
-                               exitDescription(status)).c_str());
+                               exitDescription(status))
+                                  .c_str());
         QVERIFY2(WIFSIGNALED(status), exitDescription(status).c_str());
 
         std::set<std::string> finished_before;
@@ -273,7 +274,8 @@ private slots:
     }
 
     void writeProtectedFileIsRefusedOnOpen() {
-        if (geteuid() == 0) QSKIP("file permissions do not bind root (the query_only case above covers the message)");
+        if (geteuid() == 0)
+            QSKIP("file permissions do not bind root (the query_only case above covers the message)");
         const std::string path = pathOf("protected.sqlite");
         { ScenarioStore store(path); }
         const std::string before = fileBytes(path);

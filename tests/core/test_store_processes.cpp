@@ -24,12 +24,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/io/builtin_data.h"
 #include "core/io/trace_readers.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"
 

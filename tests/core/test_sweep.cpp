@@ -7,11 +7,11 @@
 
 #include <filesystem>
 
+#include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/metrics/comparison.h"
 #include "core/store/scenario_runner.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
 
@@ -28,9 +28,7 @@ class TestSweep : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() {
-        REQUIRE_SHARED_DATA(kDir + "/trace3.csv");
-    }
+    void initTestCase() { REQUIRE_SHARED_DATA(kDir + "/trace3.csv"); }
 
     void sweepEqualsDirectRunsAndComparesExactly() {
         QTemporaryDir tmp;
@@ -77,7 +75,8 @@ private slots:
                     assignModels(t, profiles.modelNames(), seed, false);
                     SimOptions o;
                     o.record_segments = false;
-                    SimResult d = simulatePolicy(cluster, t, profiles, policy, o, SchedulerTuning{.seed = seed});
+                    SimResult d =
+                        simulatePolicy(cluster, t, profiles, policy, o, SchedulerTuning{.seed = seed});
                     QCOMPARE(s.summary.avg_jct, d.summary.avg_jct);
                     QCOMPARE(s.summary.makespan, d.summary.makespan);
                     QCOMPARE(s.summary.p99_jct, d.summary.p99_jct);

@@ -9,9 +9,9 @@
 
 #include "core/model/sensitivity.h"
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
 #include "core/policies/synergy_opt_ilp.h"
 #include "core/policies/synergy_packing.h"
-#include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 
 using namespace cl;
@@ -136,10 +136,11 @@ private slots:
         double at = 0;
         for (int i = 0; i < 120; ++i) {
             at += static_cast<double>(rng() % 1200);
-            t.jobs.push_back(job(std::to_string(i), models[rng() % models.size()], sizes[rng() % sizes.size()], at,
-                                 600 + static_cast<double>(rng() % 20000)));
+            t.jobs.push_back(job(std::to_string(i), models[rng() % models.size()],
+                                 sizes[rng() % sizes.size()], at, 600 + static_cast<double>(rng() % 20000)));
         }
-        for (const std::string policy : {"fifo+tune", "srtf+tune", "las+tune", "fifo+greedy", "fifo+proportional"}) {
+        for (const std::string policy :
+             {"fifo+tune", "srtf+tune", "las+tune", "fifo+greedy", "fifo+proportional"}) {
             SimResult r = simulatePolicy(c, t, p, policy, cleanOptions());
             QCOMPARE(r.summary.completed, 120);
             for (const auto& a : r.allocations) QVERIFY2(a.speedup >= 1.0 - 1e-9, policy.c_str());
@@ -158,7 +159,8 @@ private slots:
         c.servers[2].gpus = 4;
         AuxLedger ledger(c);
         std::mt19937_64 rng(11);
-        const std::vector<AuxShare> asks = {{9, 62.5}, {6, 187.5}, {1, 20.83}, {12, 125}, {3, 62.5}, {24, 250}};
+        const std::vector<AuxShare> asks = {{9, 62.5}, {6, 187.5}, {1, 20.83},
+                                            {12, 125}, {3, 62.5},  {24, 250}};
         std::vector<SensitivityMatrix::Point> lesser = {{{6, 62.5}, 1.75}, {{4, 62.5}, 1.3}};
         for (int round = 0; round < 200; ++round) {
             std::vector<PackJob> jobs(20);
@@ -252,17 +254,19 @@ private slots:
                 o.min_throughput = m.throughputAt({3, 62.5});
                 for (const auto& point : m.paretoPoints())
                     if (point.throughput >= o.min_throughput)
-                        o.choices.push_back({point.per_gpu.cpus * j.gpus, point.per_gpu.memory_gb * j.gpus, point.throughput});
+                        o.choices.push_back({point.per_gpu.cpus * j.gpus, point.per_gpu.memory_gb * j.gpus,
+                                             point.throughput});
                 o.fallback = static_cast<int>(o.choices.size());
                 o.choices.push_back({3.0 * j.gpus, 62.5 * j.gpus, o.min_throughput});
                 ilp.push_back(o);
             }
             const OptResult best = solveOptIlp(ilp, 48, 1000, 5.0);
             QVERIFY(best.optimal);
-            QVERIFY2(best.objective >= throughput(tune) - 1e-9, qPrintable(QString("round %1: ILP %2 < TUNE %3")
-                                                                              .arg(round)
-                                                                              .arg(best.objective)
-                                                                              .arg(throughput(tune))));
+            QVERIFY2(best.objective >= throughput(tune) - 1e-9,
+                     qPrintable(QString("round %1: ILP %2 < TUNE %3")
+                                    .arg(round)
+                                    .arg(best.objective)
+                                    .arg(throughput(tune))));
             QVERIFY(throughput(opt) >= double(jobs.size()) - 1e-9);
             QVERIFY2(slowest <= 1.0 + 1e-9, "a job below its proportional throughput");
         }
@@ -345,7 +349,8 @@ private slots:
             simulatePolicy(servers(1), t, testProfiles(), "fifo+tune", o);
             QFAIL("expected an error");
         } catch (const SimulationError& e) {
-            QVERIFY2(QString(e.what()).contains("slow") && QString(e.what()).contains("longer than a round"), e.what());
+            QVERIFY2(QString(e.what()).contains("slow") && QString(e.what()).contains("longer than a round"),
+                     e.what());
         }
     }
 
@@ -354,7 +359,8 @@ private slots:
         o.conventions = Conventions::synergyArtifact();
         Trace t;
         t.jobs = {job("a", "gnmt", 1, 0, 10)};
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulatePolicy(servers(1), t, testProfiles(), "fifo", o));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 simulatePolicy(servers(1), t, testProfiles(), "fifo", o));
     }
 };
 

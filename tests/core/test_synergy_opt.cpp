@@ -20,7 +20,9 @@ namespace {
 // instances are the same with every standard library.
 struct Rng {
     explicit Rng(std::uint32_t seed) : engine(seed) {}
-    int uniform(int lo, int hi) { return lo + static_cast<int>(engine() % static_cast<std::uint32_t>(hi - lo + 1)); }
+    int uniform(int lo, int hi) {
+        return lo + static_cast<int>(engine() % static_cast<std::uint32_t>(hi - lo + 1));
+    }
     std::mt19937 engine;
 };
 
@@ -46,7 +48,8 @@ bool feasible(const std::vector<OptJob>& jobs, const std::vector<int>& choice, d
     if (choice.size() != jobs.size()) return false;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         if (choice[j] < 0 || choice[j] >= static_cast<int>(jobs[j].choices.size())) return false;
-        if (jobs[j].choices[static_cast<std::size_t>(choice[j])].throughput < jobs[j].min_throughput - 1e-12) return false;
+        if (jobs[j].choices[static_cast<std::size_t>(choice[j])].throughput < jobs[j].min_throughput - 1e-12)
+            return false;
     }
     const Usage u = usage(jobs, choice);
     return u.cpus <= cpus + 1e-9 && u.memory <= memory + 1e-9;
@@ -81,8 +84,10 @@ double greedy(const std::vector<OptJob>& jobs, double cpus, double memory) {
                 const OptChoice& c = jobs[j].choices[k];
                 const double gain = c.throughput - now.throughput;
                 if (gain <= 0 || c.throughput < jobs[j].min_throughput) continue;
-                if (u.cpus - now.cpus + c.cpus > cpus || u.memory - now.memory_gb + c.memory_gb > memory) continue;
-                const double cost = std::max(0.0, c.cpus - now.cpus) / cpus + std::max(0.0, c.memory_gb - now.memory_gb) / memory;
+                if (u.cpus - now.cpus + c.cpus > cpus || u.memory - now.memory_gb + c.memory_gb > memory)
+                    continue;
+                const double cost = std::max(0.0, c.cpus - now.cpus) / cpus +
+                                    std::max(0.0, c.memory_gb - now.memory_gb) / memory;
                 const double ratio = gain / (cost + 1e-9);
                 if (ratio > best_ratio) {
                     best_ratio = ratio;
@@ -226,8 +231,10 @@ private slots:
             QVERIFY(feasible(jobs, r.choice, cpus, memory));
             QCOMPARE(r.objective, usage(jobs, r.choice).throughput);
             const double exact = bruteForce(jobs, cpus, memory);
-            QVERIFY2(std::fabs(r.objective - exact) <= 1e-9 * exact,
-                     qPrintable(QString("instance %1: %2 vs brute force %3").arg(instance).arg(r.objective).arg(exact)));
+            QVERIFY2(
+                std::fabs(r.objective - exact) <= 1e-9 * exact,
+                qPrintable(
+                    QString("instance %1: %2 vs brute force %3").arg(instance).arg(r.objective).arg(exact)));
             const double heuristic = greedy(jobs, cpus, memory);
             QVERIFY(heuristic > 0);
             QVERIFY(r.objective >= heuristic - 1e-9);
@@ -264,7 +271,6 @@ private slots:
         QVERIFY(r.fallback);
         QCOMPARE(r.choice, std::vector<int>(jobs.size(), 7));
         QVERIFY(feasible(jobs, r.choice, cpus, memory));
-
     }
 
     // GLPK (re-entrant build) solves independent problems on several threads at once; the
@@ -311,21 +317,24 @@ private slots:
         jobs[0].min_throughput = 1.0;
         jobs[1].choices = {{3, 62.5, 1.0}, {6, 62.5, 1.5}};
         jobs[1].min_throughput = 1.0;
-        QCOMPARE(message(jobs, 5, 500),
-                 std::string("solveOptIlp: infeasible: the jobs need at least 6 CPUs at their minimum throughput, "
-                             "more than the 5 available"));
-        QCOMPARE(message(jobs, 24, 100),
-                 std::string("solveOptIlp: infeasible: the jobs need at least 125 GB of memory at their minimum "
-                             "throughput, more than the 100 GB available"));
+        QCOMPARE(
+            message(jobs, 5, 500),
+            std::string("solveOptIlp: infeasible: the jobs need at least 6 CPUs at their minimum throughput, "
+                        "more than the 5 available"));
+        QCOMPARE(
+            message(jobs, 24, 100),
+            std::string("solveOptIlp: infeasible: the jobs need at least 125 GB of memory at their minimum "
+                        "throughput, more than the 100 GB available"));
         // Each dimension fits on its own but no combination fits both.
         std::vector<OptJob> crossed(2);
         crossed[0].choices = {{1, 100, 1.0}, {4, 10, 1.0}};
         crossed[0].min_throughput = 1.0;
         crossed[1].choices = {{1, 100, 1.0}, {4, 10, 1.0}};
         crossed[1].min_throughput = 1.0;
-        QCOMPARE(message(crossed, 4, 109),
-                 std::string("solveOptIlp: infeasible: no combination of the jobs' options fits 4 CPUs and 109 GB "
-                             "with every job at its minimum throughput"));
+        QCOMPARE(
+            message(crossed, 4, 109),
+            std::string("solveOptIlp: infeasible: no combination of the jobs' options fits 4 CPUs and 109 GB "
+                        "with every job at its minimum throughput"));
         jobs[1].min_throughput = 2.0;
         QCOMPARE(message(jobs, 24, 500),
                  std::string("solveOptIlp: infeasible: none of the 2 options of job 1 reaches its minimum "
@@ -338,7 +347,8 @@ private slots:
         jobs[1].choices = {{3, 62.5, 1.0}};
         jobs[1].min_throughput = 1.0;
         jobs[1].fallback = 3;
-        QCOMPARE(message(jobs, 24, 500), std::string("solveOptIlp: job 1: fallback 3 is not one of its 1 options"));
+        QCOMPARE(message(jobs, 24, 500),
+                 std::string("solveOptIlp: job 1: fallback 3 is not one of its 1 options"));
         jobs[1].fallback = -1;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, solveOptIlp(jobs, 24, 500, 0.0));
     }

@@ -138,11 +138,11 @@ private slots:
     // GPU-proportional share: the same share of every resource, GPUs / 128.
     void drfHandlesJobsWithoutMatrix() {
         Round r{cluster(16), profiles(), {}};
-        r.add("resnet18", 8);    // 0.1875
-        r.add("unknown", 2);     // 2/128 = 0.015625
-        r.add("gnmt", 1);        // 1/128
-        r.add("mystery", 1);     // 1/128: ties with gnmt, arrived later
-        r.add("unknown", 16);    // 16/128 = 0.125
+        r.add("resnet18", 8);  // 0.1875
+        r.add("unknown", 2);   // 2/128 = 0.015625
+        r.add("gnmt", 1);      // 1/128
+        r.add("mystery", 1);   // 1/128: ties with gnmt, arrived later
+        r.add("unknown", 16);  // 16/128 = 0.125
         auto drf = makeDrfOrder();
         QCOMPARE(r.rank(*drf), (std::vector<int>{2, 3, 1, 4, 0}));
     }

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "core/io/builtin_data.h"
 #include "core/io/profile_io.h"
 #include "core/model/optimistic_profiling.h"
 #include "core/model/sensitivity.h"
-#include "core/io/builtin_data.h"
 #include "core/util/portable_random.h"
 #include "error_capture.h"
 
@@ -73,7 +73,6 @@ double worstRelativeError(const SensitivityMatrix& estimate, const SensitivityMa
             worst = std::max(worst, std::abs(estimate.at(c, m) / truth.at(c, m) - 1.0));
     return worst;
 }
-
 
 // One model named "bad" whose extra.synergy is `section` (JSON text).
 ModelProfile badModel(const std::string& section) {

@@ -9,8 +9,8 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/parse_error.h"
-#include "core/topology/network_topology.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "error_capture.h"
 
 using namespace cl;
@@ -22,17 +22,17 @@ namespace {
 
 using Path = std::vector<int>;
 
-
-
-
 // The links of path(a, b) form a chain from node a to node b.
 bool connected(const NetworkTopology& t, int a, int b) {
     int at = a;
     for (int l : t.path(a, b)) {
         const NetworkLink& link = t.links()[static_cast<std::size_t>(l)];
-        if (link.a == at) at = link.b;
-        else if (link.b == at) at = link.a;
-        else return false;
+        if (link.a == at)
+            at = link.b;
+        else if (link.b == at)
+            at = link.a;
+        else
+            return false;
     }
     return at == b;
 }
@@ -154,7 +154,9 @@ private slots:
                 QCOMPARE(ab, ba);
                 const std::size_t want = a / 2 == b / 2 ? 2 : a / 4 == b / 4 ? 4 : 6;
                 QCOMPARE(ab.size(), want);
-                if (want == 6) core_used[static_cast<std::size_t>(t.links()[static_cast<std::size_t>(ab[2])].b - 32)] = true;
+                if (want == 6)
+                    core_used[static_cast<std::size_t>(t.links()[static_cast<std::size_t>(ab[2])].b - 32)] =
+                        true;
             }
         for (bool u : core_used) used_cores += u ? 1 : 0;
         QCOMPARE(used_cores, 4);  // the hash spreads cross-pod routes over every core
@@ -202,10 +204,14 @@ private slots:
         QVERIFY2(oneOf(t.path(0, 2), {{0, 8, 11, 2}, {0, 9, 10, 2}}), qPrintable(show(t.path(0, 2))));
         QCOMPARE(t.bottleneckGbps(0, 2), 5.0);
         // ToR 0 to ToR 2 bounces off an intermediate switch.
-        QVERIFY2(oneOf(t.path(0, 4), {{0, 8, 16, 20, 12, 4}, {0, 8, 17, 21, 12, 4},
-                                      {0, 8, 16, 22, 13, 4}, {0, 8, 17, 23, 13, 4},
-                                      {0, 9, 18, 20, 12, 4}, {0, 9, 19, 21, 12, 4},
-                                      {0, 9, 18, 22, 13, 4}, {0, 9, 19, 23, 13, 4}}),
+        QVERIFY2(oneOf(t.path(0, 4), {{0, 8, 16, 20, 12, 4},
+                                      {0, 8, 17, 21, 12, 4},
+                                      {0, 8, 16, 22, 13, 4},
+                                      {0, 8, 17, 23, 13, 4},
+                                      {0, 9, 18, 20, 12, 4},
+                                      {0, 9, 19, 21, 12, 4},
+                                      {0, 9, 18, 22, 13, 4},
+                                      {0, 9, 19, 23, 13, 4}}),
                  qPrintable(show(t.path(0, 4))));
         QCOMPARE(t.bottleneckGbps(0, 4), 2.0);
         for (int a = 0; a < 8; ++a)
@@ -300,12 +306,18 @@ private slots:
                  QString("fat-tree k must be an even number of at least 2 (got 5)"));
         QCOMPARE(invalidArgument([] { NetworkTopology::build(fatTreeSpec(0)); }),
                  QString("fat-tree k must be an even number of at least 2 (got 0)"));
-        QCOMPARE(invalidArgument([] { NetworkTopology::build(fatTreeSpec(4, {10, 20})); }),
+        QCOMPARE(invalidArgument([] {
+                     NetworkTopology::build(fatTreeSpec(4, {10, 20}));
+                 }),
                  QString("tier_gbps has 2 entries; fat-tree needs 3 (server-edge, edge-aggregation, "
                          "aggregation-core)"));
-        QCOMPARE(invalidArgument([] { NetworkTopology::build(fatTreeSpec(4, {10, 0, 40})); }),
+        QCOMPARE(invalidArgument([] {
+                     NetworkTopology::build(fatTreeSpec(4, {10, 0, 40}));
+                 }),
                  QString("tier_gbps[1] must be a positive number of Gbit/s (got 0)"));
-        QCOMPARE(invalidArgument([] { NetworkTopology::build(fatTreeSpec(4, {10, 20, NAN})); }),
+        QCOMPARE(invalidArgument([] {
+                     NetworkTopology::build(fatTreeSpec(4, {10, 20, NAN}));
+                 }),
                  QString("tier_gbps[2] must be a positive number of Gbit/s (got nan)"));
         QCOMPARE(invalidArgument([] { NetworkTopology::serverCount(fatTreeSpec(74)); }),
                  QString("the topology has 101306 servers, more than 100000"));
@@ -384,10 +396,13 @@ private slots:
                  QString("unknown architecture mix 'bogus' (valid: power8, dgx1, uneven, mixed)"));
         QCOMPARE(invalidArgument([] { makeTopologyCluster("x", fatTreeSpec(4), {}); }),
                  QString("the architecture mix is empty"));
-        QCOMPARE(invalidArgument([] { makeTopologyCluster("x", fatTreeSpec(4), {{"power8-4gpu", 0.0}}); }),
+        QCOMPARE(invalidArgument([] {
+                     makeTopologyCluster("x", fatTreeSpec(4), {{"power8-4gpu", 0.0}});
+                 }),
                  QString("architecture mix fraction of 'power8-4gpu' must be positive (got 0)"));
-        QVERIFY(invalidArgument([] { makeTopologyCluster("x", fatTreeSpec(4), {{"nope", 1.0}}); })
-                    .contains("nope"));
+        QVERIFY(invalidArgument([] {
+                    makeTopologyCluster("x", fatTreeSpec(4), {{"nope", 1.0}});
+                }).contains("nope"));
 
         Server plain;
         applyArchitecture(plain, ServerArchitecture{});
@@ -428,9 +443,9 @@ private slots:
         QCOMPARE(parseLayoutJson(layoutJsonText(bc), "bc.json").topology.servers_per_pod, 4);
 
         // A layout without topology or architectures still reads and writes as before.
-        const Cluster old = parseLayoutJson(std::string(kHeader) +
-                                                "\"server_groups\": [{\"count\": 2, \"name_prefix\": \"n\"}]}",
-                                            "old.json");
+        const Cluster old = parseLayoutJson(
+            std::string(kHeader) + "\"server_groups\": [{\"count\": 2, \"name_prefix\": \"n\"}]}",
+            "old.json");
         QVERIFY(old.topology == TopologySpec{});
         QVERIFY(!old.servers[0].architecture.described());
         QCOMPARE(old.servers[0].gpus, 8);
@@ -446,12 +461,14 @@ private slots:
         QCOMPARE(v.servers[0].gpu_type, std::string("A100"));
         QCOMPARE(v.servers[0].rack, std::string("tor-0"));
         QVERIFY(v.topology == vl2Spec(8, 4, 5, {1, 10, 10}));
-        expectSameCluster(v, makeTopologyCluster("vl2-small", vl2Spec(8, 4, 5), architectureMix("mixed"), "A100"));
+        expectSameCluster(
+            v, makeTopologyCluster("vl2-small", vl2Spec(8, 4, 5), architectureMix("mixed"), "A100"));
         // Written back, the servers are explicit and read the same.
         expectSameCluster(parseLayoutJson(layoutJsonText(v), "v.json"), v);
 
         // Defaults: paper parameters, the power8 mix, V100.
-        const Cluster d = parseLayoutJson(std::string(kHeader) + "\"topology\": {\"kind\": \"bcube\"}}", "d.json");
+        const Cluster d =
+            parseLayoutJson(std::string(kHeader) + "\"topology\": {\"kind\": \"bcube\"}}", "d.json");
         QCOMPARE(d.name, std::string("d.json"));
         QCOMPARE(d.servers.size(), std::size_t(1296));
         QVERIFY(d.topology == bcubeSpec());
@@ -477,7 +494,8 @@ private slots:
 
     void layoutErrors() {
         expectError(parseError([] { readLayoutJson(fixture("arch_mismatch.json")); }),
-                    {"arch_mismatch.json:7: field 'servers[1].gpus': gpus 8 disagrees with the architecture's 4 GPUs"});
+                    {"arch_mismatch.json:7: field 'servers[1].gpus': gpus 8 disagrees with the "
+                     "architecture's 4 GPUs"});
         expectError(parseError([] { readLayoutJson(fixture("unknown_preset.json")); }),
                     {"unknown_preset.json:6: field 'server_groups[0].architecture':", "power9-6gpu",
                      "power8-4gpu", "dgx1-8gpu"});
@@ -488,65 +506,80 @@ private slots:
                     {"count_mismatch.json:5: field 'server_groups': the topology has 16 servers but the "
                      "layout lists 15"});
         auto text = [](const std::string& body) { return std::string(kHeader) + body; };
+        expectError(
+            parseError([&] {
+                parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\",\n\"k\": 5}}"), "k.json");
+            }),
+            {"k.json:5: field 'topology.k': fat-tree k must be an even number of at least 2 (got 5)"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\",\n\"k\": 5}}"), "k.json");
-                    }),
-                    {"k.json:5: field 'topology.k': fat-tree k must be an even number of at least 2 (got 5)"});
-        expectError(parseError([&] {
-                        parseLayoutJson(text("\"topology\": {\"kind\": \"vl2\",\n\"tier_gbps\": [1, 10]}}"), "t.json");
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"vl2\",\n\"tier_gbps\": [1, 10]}}"),
+                                        "t.json");
                     }),
                     {"t.json:5: field 'topology.tier_gbps': tier_gbps has 2 entries; vl2 needs 3"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"d_a\": 4}}"), "u.json");
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"d_a\": 4}}"),
+                                        "u.json");
                     }),
                     {"u.json:4: field 'topology.d_a'"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 74}}"), "big.json");
+                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 74}}"),
+                                        "big.json");
                     }),
                     {"big.json:4: field 'topology': the topology has 101306 servers, more than 100000"});
+        expectError(
+            parseError([&] {
+                parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 4},\n"
+                                     "\"architecture_mix\": \"best\"}"),
+                                "m.json");
+            }),
+            {"m.json:5: field 'architecture_mix': unknown architecture mix 'best' (valid: power8, dgx1, "
+             "uneven, mixed)"});
+        expectError(
+            parseError([&] {
+                parseLayoutJson(text("\"gpu_type\": \"A100\",\n\"servers\": [{\"name\": \"a\"}]}"), "g.json");
+            }),
+            {"g.json:4: field 'gpu_type': \"gpu_type\" only applies when the servers are generated from "
+             "\"topology\""});
+        expectError(
+            parseError([&] {
+                parseLayoutJson(
+                    text("\"servers\": [{\"name\": \"a\",\n\"architecture\": {\"sockets\": []}}]}"),
+                    "s.json");
+            }),
+            {"s.json:5: field 'servers[0].architecture.sockets': an architecture needs at least one socket"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"topology\": {\"kind\": \"fat-tree\", \"k\": 4},\n"
-                                             "\"architecture_mix\": \"best\"}"),
-                                        "m.json");
+                        parseLayoutJson(
+                            text("\"servers\": [{\"name\": \"a\", \"architecture\": {\"sockets\": "
+                                 "[{\"cores\": 4}]}}]}"),
+                            "z.json");
                     }),
-                    {"m.json:5: field 'architecture_mix': unknown architecture mix 'best' (valid: power8, dgx1, "
-                     "uneven, mixed)"});
+                    {"z.json:4: field 'servers[0].architecture': the architecture has 0 GPUs; a server holds "
+                     "1 to 64"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"gpu_type\": \"A100\",\n\"servers\": [{\"name\": \"a\"}]}"), "g.json");
-                    }),
-                    {"g.json:4: field 'gpu_type': \"gpu_type\" only applies when the servers are generated from "
-                     "\"topology\""});
-        expectError(parseError([&] {
-                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\",\n\"architecture\": {\"sockets\": []}}]}"),
-                                        "s.json");
-                    }),
-                    {"s.json:5: field 'servers[0].architecture.sockets': an architecture needs at least one socket"});
-        expectError(parseError([&] {
-                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"architecture\": {\"sockets\": "
-                                             "[{\"cores\": 4}]}}]}"),
-                                        "z.json");
-                    }),
-                    {"z.json:4: field 'servers[0].architecture': the architecture has 0 GPUs; a server holds 1 to 64"});
-        expectError(parseError([&] {
-                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"architecture\": 4}]}"), "n.json");
+                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"architecture\": 4}]}"),
+                                        "n.json");
                     }),
                     {"n.json:4: field 'servers[0].architecture': expected a preset name or an object"});
         expectError(parseError([&] {
-                        parseLayoutJson(text("\"servers\": [{\"name\": \"a\", \"cpu_cores\": 9, \"architecture\": "
-                                             "\"small-2gpu\"}]}"),
-                                        "c.json");
+                        parseLayoutJson(
+                            text("\"servers\": [{\"name\": \"a\", \"cpu_cores\": 9, \"architecture\": "
+                                 "\"small-2gpu\"}]}"),
+                            "c.json");
                     }),
-                    {"c.json:4: field 'servers[0].cpu_cores': cpu_cores 9 disagrees with the architecture's 8 cores"});
+                    {"c.json:4: field 'servers[0].cpu_cores': cpu_cores 9 disagrees with the architecture's "
+                     "8 cores"});
     }
 
     void dataLayoutsLoad() {
         const Cluster k4 = readLayoutJson(dataCluster("fat-tree-k4-power8.json"));
         QCOMPARE(k4.totalGpus(), 64);
-        expectSameCluster(k4, makeTopologyCluster("fat-tree-k4-power8", fatTreeSpec(4), architectureMix("power8")));
+        expectSameCluster(
+            k4, makeTopologyCluster("fat-tree-k4-power8", fatTreeSpec(4), architectureMix("power8")));
         const Cluster k20 = readLayoutJson(dataCluster("fat-tree-k20-power8.json"));
         QCOMPARE(k20.servers.size(), std::size_t(2000));
         QCOMPARE(k20.totalGpus(), 8000);
-        expectSameCluster(k20, makeTopologyCluster("fat-tree-k20-power8", fatTreeSpec(), architectureMix("power8")));
+        expectSameCluster(
+            k20, makeTopologyCluster("fat-tree-k20-power8", fatTreeSpec(), architectureMix("power8")));
         QCOMPARE(NetworkTopology::build(k20.topology).switchCount(), 500);
     }
 };

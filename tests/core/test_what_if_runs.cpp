@@ -91,7 +91,8 @@ private slots:
         populateDemoWorkspace(store);
         const ScenarioInfo base = store.scenario("demo/sjf-bsbf");
         // The base's own ratio (0 = the profile's) is the base scenario itself.
-        QCOMPARE(whatIfVariants(store, base, {"sjf-bsbf"}, 1.0, 0, 0.0).front().name, std::string("demo/sjf-bsbf"));
+        QCOMPARE(whatIfVariants(store, base, {"sjf-bsbf"}, 1.0, 0, 0.0).front().name,
+                 std::string("demo/sjf-bsbf"));
         auto xi = whatIfVariants(store, base, {"sjf-bsbf", "sjf-ffs", "fifo"}, 1.0, 0, 1.2);
         QCOMPARE(xi.size(), std::size_t{3});
         QCOMPARE(xi[0].name, std::string("demo/sjf-bsbf/sjf-bsbf/xi1.2"));
@@ -108,7 +109,8 @@ private slots:
         populateDemoWorkspace(store);
 
         // Cancelled at the first progress check: nothing in the store.
-        const RunOutcome stopped = runScenarioStoringOnlyOutcomes(store, "demo/fifo", false, [](double) { return false; });
+        const RunOutcome stopped =
+            runScenarioStoringOnlyOutcomes(store, "demo/fifo", false, [](double) { return false; });
         QCOMPARE(stopped.run_id, std::int64_t{0});
         QVERIFY(store.runs().empty());
 
@@ -118,7 +120,6 @@ private slots:
         QCOMPARE(done.info.status, RunStatus::Finished);
         QCOMPARE(store.runs().size(), std::size_t{1});
         QVERIFY(runScenarioStoringOnlyOutcomes(store, "demo/fifo").reused);
-
     }
 };
 

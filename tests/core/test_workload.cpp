@@ -12,9 +12,9 @@
 
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
+#include "core/util/portable_random.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/model_mix.h"
-#include "core/util/portable_random.h"
 #include "core/workload/trace_generator.h"
 #include "core/workload/trace_transforms.h"
 
@@ -22,7 +22,8 @@ using namespace cl;
 
 namespace {
 
-Job makeJob(const std::string& id, double submit, int gpus, const std::string& model = {}, double duration = 0.0) {
+Job makeJob(const std::string& id, double submit, int gpus, const std::string& model = {},
+            double duration = 0.0) {
     Job j;
     j.id = id;
     j.submit_time = submit;
@@ -38,7 +39,8 @@ Trace smallTrace() {
     t.name = "small";
     t.provenance = {"hand-made"};
     const int gpus[] = {1, 2, 4, 8, 16};
-    for (int i = 0; i < 5; ++i) t.jobs.push_back(makeJob(std::to_string(i), 100.0 * i, gpus[i], "", 1000.0 * (i + 1)));
+    for (int i = 0; i < 5; ++i)
+        t.jobs.push_back(makeJob(std::to_string(i), 100.0 * i, gpus[i], "", 1000.0 * (i + 1)));
     return t;
 }
 
@@ -73,7 +75,8 @@ ProfileSet smallProfiles() {
     ModelProfile r;
     r.name = "resnet18";
     r.batch_size = 128;
-    r.by_gpus = {{1, 0.779, {0.711, 0.110, 0.0}, 4}, {2, 0.881, {0.687, 0.110, 0.095}, 5},
+    r.by_gpus = {{1, 0.779, {0.711, 0.110, 0.0}, 4},
+                 {2, 0.881, {0.687, 0.110, 0.095}, 5},
                  {4, 0.921, {0.723, 0.113, 0.073}, 5}};
     ModelProfile b;
     b.name = "bert";
@@ -142,13 +145,14 @@ private slots:
         QCOMPARE(m.toString(), std::string("resnet18:2,bert:1"));
         const ModelMix u = parseModelMix(" a , b : 0.5 ");
         QCOMPARE(u.toString(), std::string("a:1,b:0.5"));
-        QCOMPARE(u.pick(0.5), std::string("a"));   // 0.75 < 1
-        QCOMPARE(u.pick(0.7), std::string("b"));   // 1.05
+        QCOMPARE(u.pick(0.5), std::string("a"));  // 0.75 < 1
+        QCOMPARE(u.pick(0.7), std::string("b"));  // 1.05
         QCOMPARE(parseModelMix("a:0,b:1").pick(0.0), std::string("b"));
     }
 
     void rejectsBadModelMixes() {
-        for (const char* bad : {"", " ", "a:x", "a:-1", "a,a", "a:0", ":3", "a,,b", "a:1:2", "a:nan", "a:inf"}) {
+        for (const char* bad :
+             {"", " ", "a:x", "a:-1", "a,a", "a:0", ":3", "a,,b", "a:1:2", "a:nan", "a:inf"}) {
             const std::string msg = invalidMessage([&] { parseModelMix(bad); });
             QVERIFY2(msg != "<no exception>", bad);
             QVERIFY2(msg.find("model mix") != std::string::npos, msg.c_str());
@@ -157,7 +161,8 @@ private slots:
 
     void taskSplitsExpandOverTheCatalog() {
         const ModelMix m = mixFromTaskSplit(parseTaskSplit("image:20,language:70,rl:10"));
-        QCOMPARE(m.toString(), std::string("vgg16:5,vgg19:5,resnet18:5,shufflenet_v2_x1_0:5,bert:35,gpt2:35,a2c:5,dqn:5"));
+        QCOMPARE(m.toString(),
+                 std::string("vgg16:5,vgg19:5,resnet18:5,shufflenet_v2_x1_0:5,bert:35,gpt2:35,a2c:5,dqn:5"));
         QCOMPARE(muriTaskCatalog().taskOf("gpt2"), std::string("language"));
         QCOMPARE(muriTaskCatalog().taskOf("dqn"), std::string("rl"));
         QCOMPARE(muriTaskCatalog().taskOf("shufflenet_v2_x1_0"), std::string("image"));
@@ -237,7 +242,7 @@ private slots:
         for (int i = 0; i < 10; ++i) t.jobs.push_back(makeJob(std::to_string(i), i, 1));
         QCOMPARE(assignModelsByTaskShare(t, parseTaskSplit("language:70,image:20,rl:10"), muriTaskCatalog()),
                  std::size_t{10});
-        const std::vector<std::string> expected = {"bert", "gpt2", "vgg16", "bert", "gpt2",
+        const std::vector<std::string> expected = {"bert", "gpt2", "vgg16", "bert",  "gpt2",
                                                    "a2c",  "bert", "gpt2",  "vgg19", "bert"};
         for (std::size_t i = 0; i < 10; ++i) QCOMPARE(t.jobs[i].model, expected[i]);
     }
@@ -246,17 +251,17 @@ private slots:
         const ProfileSet ps = smallProfiles();
         Trace t;
         t.jobs.push_back(makeJob("0", 0, 1, "resnet18", 1000.0));  // 1000 / 0.779 = 1283.7 -> 1284
-        t.jobs.push_back(makeJob("1", 0, 3, "resnet18", 921.0));   // 3 GPUs -> nearest 4 (tie to larger): 1000
-        t.jobs.push_back(makeJob("2", 0, 1, "bert", 0.1));         // < 1 iteration -> 1
-        t.jobs.push_back(makeJob("3", 0, 1, "unknown", 100.0));    // no profile -> untouched
+        t.jobs.push_back(makeJob("1", 0, 3, "resnet18", 921.0));  // 3 GPUs -> nearest 4 (tie to larger): 1000
+        t.jobs.push_back(makeJob("2", 0, 1, "bert", 0.1));        // < 1 iteration -> 1
+        t.jobs.push_back(makeJob("3", 0, 1, "unknown", 100.0));   // no profile -> untouched
         Job own = makeJob("4", 0, 1, "unknown", 100.0);
-        own.solo_iteration_time = 0.5;                                  // the job's own figure -> 200
+        own.solo_iteration_time = 0.5;  // the job's own figure -> 200
         t.jobs.push_back(own);
         Job set = makeJob("5", 0, 1, "resnet18", 100.0);
-        set.iterations = 7;                                        // already known -> untouched
+        set.iterations = 7;  // already known -> untouched
         t.jobs.push_back(set);
-        t.jobs.push_back(makeJob("6", 0, 1, "resnet18", 0.0));     // no duration -> untouched
-        Job exact = makeJob("7", 0, 1, "bert", 0.178 * 3);         // 3.0000000000000004 -> 3
+        t.jobs.push_back(makeJob("6", 0, 1, "resnet18", 0.0));  // no duration -> untouched
+        Job exact = makeJob("7", 0, 1, "bert", 0.178 * 3);      // 3.0000000000000004 -> 3
         t.jobs.push_back(exact);
         QCOMPARE(deriveIterations(t, ps), std::size_t{5});
         QCOMPARE(t.jobs[0].iterations, 1284.0);
@@ -424,10 +429,12 @@ private slots:
         std::map<int, int> n;
         for (const auto& j : generate(c).jobs) ++n[j.gpus];
         const double total = 82224.0;  // the six counts of phillyGpuCountWeights()
-        const std::map<int, double> philly = {{1, 76627}, {2, 1818}, {4, 1870}, {8, 1643}, {16, 199}, {32, 67}};
+        const std::map<int, double> philly = {{1, 76627}, {2, 1818}, {4, 1870},
+                                              {8, 1643},  {16, 199}, {32, 67}};
         for (const auto& [g, w] : philly) {
             const double expected = w / total, got = n[g] / double(c.jobs);
-            QVERIFY2(std::abs(got - expected) < 0.005, (std::to_string(g) + ": " + std::to_string(got)).c_str());
+            QVERIFY2(std::abs(got - expected) < 0.005,
+                     (std::to_string(g) + ": " + std::to_string(got)).c_str());
         }
         QCOMPARE(n.size(), std::size_t{6});
 
@@ -516,8 +523,10 @@ private slots:
         QCOMPARE(ids(open), (std::vector<std::string>{"3", "4"}));
         QCOMPARE(submits(open), (std::vector<double>{50, 150}));
         QCOMPARE(timeWindow(in, 401, 500).jobs.size(), std::size_t{0});
-        QVERIFY(invalidMessage([&] { timeWindow(in, 300, 100); }).find("greater than start") != std::string::npos);
-        QVERIFY(invalidMessage([&] { timeWindow(in, 5, 5); }).find("greater than start") != std::string::npos);
+        QVERIFY(invalidMessage([&] { timeWindow(in, 300, 100); }).find("greater than start") !=
+                std::string::npos);
+        QVERIFY(invalidMessage([&] { timeWindow(in, 5, 5); }).find("greater than start") !=
+                std::string::npos);
         QVERIFY(invalidMessage([&] { timeWindow(in, -INFINITY, 5); }).find("finite") != std::string::npos);
     }
 
@@ -591,7 +600,8 @@ private slots:
         QCOMPARE(ids(applyTransform(in, "subsample=3")), ids(subsample(in, 3, 1)));
         QVERIFY(sameJobs(applyTransform(in, "models=resnet18:1,bert:2@42"),
                          reassignModels(in, parseModelMix("resnet18:1,bert:2"), 42)));
-        QVERIFY(sameJobs(applyTransform(in, "models=resnet18"), reassignModels(in, parseModelMix("resnet18"), 1)));
+        QVERIFY(sameJobs(applyTransform(in, "models=resnet18"),
+                         reassignModels(in, parseModelMix("resnet18"), 1)));
         const Trace tasks = applyTransform(in, "tasks=language:1@3");
         for (const auto& j : tasks.jobs) QVERIFY(j.model == "bert" || j.model == "gpt2");
         QVERIFY(tasks.provenance.back().find("task split language:1") != std::string::npos);

@@ -88,11 +88,13 @@ private slots:
 
     void muriProfilesShape() {
         const json p = readJson(kData / "profiles" / "muri.json");
-        const std::map<std::string, int> batch = {{"vgg16", 16},  {"vgg19", 16}, {"resnet18", 128}, {"shufflenet_v2_x1_0", 128},
-                                                  {"bert", 4},     {"gpt2", 4},   {"a2c", 64},       {"dqn", 128}};
-        const std::map<std::string, int> memory = {{"resnet18", 6432}, {"shufflenet_v2_x1_0", 5252}, {"vgg19", 4304},
-                                                   {"vgg16", 4224},    {"dqn", 2230}, {"a2c", 2094}, {"bert", 8058},
-                                                   {"gpt2", 10532}};
+        const std::map<std::string, int> batch = {
+            {"vgg16", 16}, {"vgg19", 16}, {"resnet18", 128}, {"shufflenet_v2_x1_0", 128},
+            {"bert", 4},   {"gpt2", 4},   {"a2c", 64},       {"dqn", 128}};
+        const std::map<std::string, int> memory = {{"resnet18", 6432}, {"shufflenet_v2_x1_0", 5252},
+                                                   {"vgg19", 4304},    {"vgg16", 4224},
+                                                   {"dqn", 2230},      {"a2c", 2094},
+                                                   {"bert", 8058},     {"gpt2", 10532}};
         QCOMPARE(p.at("models").size(), std::size_t{8});
         for (const auto& m : p.at("models")) {
             const std::string name = m.at("name");
@@ -114,7 +116,8 @@ private slots:
 
     void muriProfilesFigures() {
         const json p = readJson(kData / "profiles" / "muri.json");
-        auto check = [&](const char* name, int gpus, double it, double s0, double s1, double s2, double restart) {
+        auto check = [&](const char* name, int gpus, double it, double s0, double s1, double s2,
+                         double restart) {
             const json& r = row(model(p, name), gpus);
             const std::string where = std::string(name) + "@" + std::to_string(gpus);
             QVERIFY2(r.at("iteration_ms").get<double>() == it, where.c_str());
@@ -136,10 +139,10 @@ private slots:
         check("dqn", 16, 525, 438, 8, 1.2, 8);
         // Restart overheads by GPU count (profiled by the Muri authors, data/README.md).
         const std::map<std::string, std::vector<double>> restart = {
-            {"vgg16", {7, 7, 8, 9, 9, 10}},           {"vgg19", {7, 7, 8, 9, 10, 10}},
-            {"resnet18", {4, 5, 5, 7, 7, 7}},         {"shufflenet_v2_x1_0", {4, 4, 5, 5, 7, 8}},
-            {"bert", {10, 10, 10, 10, 10, 10}},       {"gpt2", {10, 10, 10, 10, 10, 10}},
-            {"a2c", {38, 39, 39, 46, 46, 46}},        {"dqn", {5, 5, 6, 6, 8, 8}}};
+            {"vgg16", {7, 7, 8, 9, 9, 10}},     {"vgg19", {7, 7, 8, 9, 10, 10}},
+            {"resnet18", {4, 5, 5, 7, 7, 7}},   {"shufflenet_v2_x1_0", {4, 4, 5, 5, 7, 8}},
+            {"bert", {10, 10, 10, 10, 10, 10}}, {"gpt2", {10, 10, 10, 10, 10, 10}},
+            {"a2c", {38, 39, 39, 46, 46, 46}},  {"dqn", {5, 5, 6, 6, 8, 8}}};
         for (const auto& [name, values] : restart) {
             std::vector<double> got;
             for (const auto& r : model(p, name).at("by_gpus")) got.push_back(r.at("restart_s").get<double>());
@@ -174,12 +177,15 @@ private slots:
             const Expanded e = expand(c);
             QCOMPARE(static_cast<int>(e.names.size()), e.servers);  // unique server names
         }
-        for (const char* name : {"muri-testbed-64", "synergy-128", "synergy-512", "sjf-bsbf-16", "sjf-bsbf-64", "large-2048"})
+        for (const char* name :
+             {"muri-testbed-64", "synergy-128", "synergy-512", "sjf-bsbf-16", "sjf-bsbf-64", "large-2048"})
             QVERIFY2(found.count(name), name);
     }
 
     void clusterPresetFigures() {
-        auto load = [](const char* name) { return readJson(kData / "clusters" / (std::string(name) + ".json")); };
+        auto load = [](const char* name) {
+            return readJson(kData / "clusters" / (std::string(name) + ".json"));
+        };
         struct Expect {
             const char* name;
             int servers, gpus, cpu;

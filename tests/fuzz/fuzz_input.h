@@ -25,7 +25,10 @@ inline const std::filesystem::path& workDir() {
                                             ("clusterloom-fuzz-" + std::to_string(::getpid())));
         std::filesystem::create_directories(*d);
         // The folder goes when the fuzzer exits normally; a crash leaves it for inspection.
-        std::atexit([] { std::error_code ec; std::filesystem::remove_all(workDir(), ec); });
+        std::atexit([] {
+            std::error_code ec;
+            std::filesystem::remove_all(workDir(), ec);
+        });
         return d;
     }();
     return *dir;

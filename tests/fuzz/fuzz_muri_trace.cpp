@@ -2,7 +2,8 @@
 #include "fuzz_trace_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    clfuzz::fuzzTraceReader([](const std::string& p, const cl::TraceReadOptions& o) { return cl::readMuriTraceCsv(p, o); },
-                            "trace.csv", data, size);
+    clfuzz::fuzzTraceReader(
+        [](const std::string& p, const cl::TraceReadOptions& o) { return cl::readMuriTraceCsv(p, o); },
+        "trace.csv", data, size);
     return 0;
 }

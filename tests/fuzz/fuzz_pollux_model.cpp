@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "core/io/accumulation_profile_json.h"
-#include "core/model/accumulation_fit.h"
 #include "core/io/pollux_model_folder.h"
+#include "core/model/accumulation_fit.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -12,9 +12,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     clfuzz::writeInput("placements.csv", placements);
     clfuzz::writeInput("scalability.csv", scalability);
     const std::string dir = clfuzz::workDir().string();
-    clfuzz::rejectOnlyCleanly([&] {
-        const cl::AccumulationFit fit = cl::fitPolluxModelFolder(dir, cl::polluxModelConstantsOf("cifar10"));
-        (void)cl::accumulationModelProfile(fit);
-    }, dir);
+    clfuzz::rejectOnlyCleanly(
+        [&] {
+            const cl::AccumulationFit fit =
+                cl::fitPolluxModelFolder(dir, cl::polluxModelConstantsOf("cifar10"));
+            (void)cl::accumulationModelProfile(fit);
+        },
+        dir);
     return 0;
 }

@@ -3,7 +3,8 @@
 #include "fuzz_trace_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    clfuzz::fuzzTraceReader([](const std::string& p, const cl::TraceReadOptions& o) { return cl::readTrace(p, "auto", o); },
-                            "imported", data, size);
+    clfuzz::fuzzTraceReader(
+        [](const std::string& p, const cl::TraceReadOptions& o) { return cl::readTrace(p, "auto", o); },
+        "imported", data, size);
     return 0;
 }

@@ -12,7 +12,8 @@ namespace clfuzz {
 inline const cl::ProfileSet* muriProfiles() {
     static const std::unique_ptr<cl::ProfileSet> set = [] {
         try {
-            return std::make_unique<cl::ProfileSet>(cl::readProfilesJson(CLUSTERLOOM_SOURCE_DATA_DIR "/profiles/muri.json"));
+            return std::make_unique<cl::ProfileSet>(
+                cl::readProfilesJson(CLUSTERLOOM_SOURCE_DATA_DIR "/profiles/muri.json"));
         } catch (const std::exception&) {
             std::abort();  // the repository's own data must load
         }

@@ -13,23 +13,23 @@
 
 #include "screenshot_checks.h"
 
-#include "core/io/layout_io.h"
 #include "core/io/builtin_data.h"
+#include "core/io/layout_io.h"
+#include "core/model/server_architecture.h"
+#include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_totals_bar.h"
+#include "views/cluster/cluster_tree_model.h"
 #include "views/cluster/server_presets.h"
 #include "views/cluster/server_properties_panel.h"
-#include "views/cluster/cluster_tree_model.h"
 #include "views/cluster/topology_dialog.h"
-#include "core/model/server_architecture.h"
-#include "core/topology/network_topology.h"
-#include "core/model/topology_cluster.h"
 
 #include <QComboBox>
-#include <QTreeView>
 #include <QItemSelectionModel>
+#include <QTreeView>
 
 using cl::views::ClusterDocument;
 using cl::views::ClusterEditor;
@@ -41,7 +41,9 @@ Q_DECLARE_METATYPE(Field)
 namespace {
 
 // Exact contents, every field of every server, in order.
-std::string contents(const cl::Cluster& c) { return cl::layoutJsonText(c); }
+std::string contents(const cl::Cluster& c) {
+    return cl::layoutJsonText(c);
+}
 
 QStringList names(const cl::Cluster& c) {
     QStringList out;
@@ -139,8 +141,8 @@ private slots:
         const cl::Cluster c = editor.cluster();
         QCOMPARE(static_cast<int>(c.servers.size()), 10);
         // Each copy right after its original, with a fresh name and the same hardware.
-        QCOMPARE(names(c), (QStringList{"node0", "node1", "node8", "node2", "node3", "node9", "node4", "node5",
-                                        "node6", "node7"}));
+        QCOMPARE(names(c), (QStringList{"node0", "node1", "node8", "node2", "node3", "node9", "node4",
+                                        "node5", "node6", "node7"}));
         QCOMPARE(c.servers[2].cpu_cores, c.servers[1].cpu_cores);
         QCOMPARE(editor.selectedServers(), (QList<int>{2, 5}));
         QCOMPARE(editor.undoStack()->undoText(), QString("Duplicate 2 servers"));
@@ -242,18 +244,30 @@ private slots:
         QTest::addColumn<Field>("field");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("GPU count 0") << Field::Gpus << "0" << "GPU count must be a whole number from 1 to 64";
-        QTest::newRow("GPU count 65") << Field::Gpus << "65" << "GPU count must be";
-        QTest::newRow("GPU count fractional") << Field::Gpus << "2.5" << "whole number";
-        QTest::newRow("negative DRAM") << Field::Memory << "-5" << "DRAM must be a number above 0";
-        QTest::newRow("huge DRAM") << Field::Memory << "70000" << "at most 65536 GB";
-        QTest::newRow("GPU memory 0") << Field::GpuMemory << "0" << "GPU memory must be";
-        QTest::newRow("CPU cores 2000") << Field::CpuCores << "2000" << "CPU cores must be a whole number from 1 to 1024";
-        QTest::newRow("NIC not a number") << Field::Network << "fast" << "NIC bandwidth must be";
-        QTest::newRow("NIC too fast") << Field::Network << "20000" << "at most 10000 Gb/s";
-        QTest::newRow("duplicate name") << Field::Name << "n1" << "Another server is already named 'n1'";
-        QTest::newRow("empty name") << Field::Name << "" << "Enter a server name";
-        QTest::newRow("empty GPU type") << Field::GpuType << " " << "Enter a GPU type";
+        QTest::newRow("GPU count 0") << Field::Gpus << "0"
+                                     << "GPU count must be a whole number from 1 to 64";
+        QTest::newRow("GPU count 65") << Field::Gpus << "65"
+                                      << "GPU count must be";
+        QTest::newRow("GPU count fractional") << Field::Gpus << "2.5"
+                                              << "whole number";
+        QTest::newRow("negative DRAM") << Field::Memory << "-5"
+                                       << "DRAM must be a number above 0";
+        QTest::newRow("huge DRAM") << Field::Memory << "70000"
+                                   << "at most 65536 GB";
+        QTest::newRow("GPU memory 0") << Field::GpuMemory << "0"
+                                      << "GPU memory must be";
+        QTest::newRow("CPU cores 2000") << Field::CpuCores << "2000"
+                                        << "CPU cores must be a whole number from 1 to 1024";
+        QTest::newRow("NIC not a number") << Field::Network << "fast"
+                                          << "NIC bandwidth must be";
+        QTest::newRow("NIC too fast") << Field::Network << "20000"
+                                      << "at most 10000 Gb/s";
+        QTest::newRow("duplicate name") << Field::Name << "n1"
+                                        << "Another server is already named 'n1'";
+        QTest::newRow("empty name") << Field::Name << ""
+                                    << "Enter a server name";
+        QTest::newRow("empty GPU type") << Field::GpuType << " "
+                                        << "Enter a GPU type";
     }
 
     void validationErrors() {
@@ -407,7 +421,8 @@ private slots:
         QCOMPARE(rows.front().data().toString(), QString("n3"));
         // Selecting a socket row selects its server.
         const QModelIndex socket = editor.treeModel()->index(0, 0, editor.treeModel()->serverIndex(1));
-        tree->selectionModel()->select(socket, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        tree->selectionModel()->select(socket,
+                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(editor.selectedServers(), (QList<int>{1}));
     }
 

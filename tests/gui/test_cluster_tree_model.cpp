@@ -7,8 +7,8 @@
 #include <QTest>
 
 #include "core/model/server_architecture.h"
-#include "core/topology/network_topology.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "views/cluster/cluster_tree_model.h"
 
 using cl::views::ClusterTreeModel;
@@ -16,9 +16,13 @@ using Kind = ClusterTreeModel::NodeKind;
 
 namespace {
 
-QString cell(const QModelIndex& row, int column) { return row.siblingAtColumn(column).data().toString(); }
+QString cell(const QModelIndex& row, int column) {
+    return row.siblingAtColumn(column).data().toString();
+}
 
-Kind kindOf(const QModelIndex& index) { return static_cast<Kind>(index.data(ClusterTreeModel::NodeKindRole).toInt()); }
+Kind kindOf(const QModelIndex& index) {
+    return static_cast<Kind>(index.data(ClusterTreeModel::NodeKindRole).toInt());
+}
 
 cl::Cluster flatCluster(bool racks) {
     cl::Cluster c;
@@ -95,7 +99,8 @@ private slots:
         QCOMPARE(cell(g1, ClusterTreeModel::NameColumn), QString("Group 1"));
         QCOMPARE(cell(g1, ClusterTreeModel::BandwidthColumn), QString("128"));
         QCOMPARE(cell(model.index(1, 0, g1), ClusterTreeModel::NameColumn), QString("GPU 5"));
-        QCOMPARE(model.index(1, 0, g1).data(Qt::ToolTipRole).toString(), QString("node2 · S1 · G1 · GPU 5 (V100)"));
+        QCOMPARE(model.index(1, 0, g1).data(Qt::ToolTipRole).toString(),
+                 QString("node2 · S1 · G1 · GPU 5 (V100)"));
         QCOMPARE(model.index(1, 0, g1).data(ClusterTreeModel::ServerIndexRole).toInt(), 2);
         QCOMPARE(model.nodeCount(Kind::Gpu), 22);
         QCOMPARE(model.nodeCount(Kind::Socket), 4);
@@ -122,7 +127,8 @@ private slots:
     void fatTreeK4Power8() {
         ClusterTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const cl::Cluster c = cl::makeTopologyCluster("ft4", cl::fatTreeSpec(4), cl::architectureMix("power8"));
+        const cl::Cluster c =
+            cl::makeTopologyCluster("ft4", cl::fatTreeSpec(4), cl::architectureMix("power8"));
         model.setCluster(c);
         QCOMPARE(model.nodeCount(Kind::Switch), 20);
         QCOMPARE(model.nodeCount(Kind::Server), 16);
@@ -176,7 +182,8 @@ private slots:
     }
 
     void paperFatTreeStaysLight() {
-        const cl::Cluster c = cl::makeTopologyCluster("ft20", cl::fatTreeSpec(20), cl::architectureMix("mixed"));
+        const cl::Cluster c =
+            cl::makeTopologyCluster("ft20", cl::fatTreeSpec(20), cl::architectureMix("mixed"));
         ClusterTreeModel model;
         model.setCluster(c);
         QCOMPARE(model.nodeCount(Kind::Server), 2000);

@@ -17,11 +17,11 @@
 
 #include "screenshot_checks.h"
 
+#include "core/io/builtin_data.h"
 #include "core/metrics/comparison.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/synergy_workload.h"
 #include "views/results/comparison_model.h"
 #include "views/results/comparison_view.h"
@@ -37,10 +37,14 @@ constexpr Metric kMetrics[] = {Metric::AvgJct, Metric::P99Jct, Metric::Makespan,
 
 double summaryValue(const Summary& s, Metric m) {
     switch (m) {
-    case Metric::AvgJct: return s.avg_jct;
-    case Metric::P99Jct: return s.p99_jct;
-    case Metric::Makespan: return s.makespan;
-    case Metric::AvgQueueing: return s.avg_queueing_delay;
+        case Metric::AvgJct:
+            return s.avg_jct;
+        case Metric::P99Jct:
+            return s.p99_jct;
+        case Metric::Makespan:
+            return s.makespan;
+        case Metric::AvgQueueing:
+            return s.avg_queueing_delay;
     }
     return NAN;
 }
@@ -54,7 +58,9 @@ JobRecord job(const std::string& model, int gpus, double jct, bool completed = t
     return j;
 }
 
-bool nearlyEqual(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)); }
+bool nearlyEqual(double a, double b) {
+    return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
+}
 
 // Pixels that differ from the background: something was drawn.
 int inkedPixels(const QImage& image) {
@@ -161,9 +167,11 @@ private slots:
             }
         QCOMPARE(model.index(0, ComparisonModel::AvgJctRelativeColumn).data().toString(),
                  ComparisonModel::ratioText(1.0));
-        QCOMPARE(ComparisonModel::ratioText(0.0019), QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
+        QCOMPARE(ComparisonModel::ratioText(0.0019),
+                 QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
         QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("\u2013"));
-        QCOMPARE(ComparisonModel::ratioText(0.625), QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
+        QCOMPARE(ComparisonModel::ratioText(0.625),
+                 QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy baseline(&model, &ComparisonModel::baselineChanged);
@@ -174,7 +182,7 @@ private slots:
         for (int r = 0; r < 3; ++r)
             for (Metric m : kMetrics)
                 QVERIFY(nearlyEqual(model.relative(r, m), summaryValue(results_.at(ids[r]).summary, m) /
-                                                        summaryValue(results_.at(muri_).summary, m)));
+                                                              summaryValue(results_.at(muri_).summary, m)));
         QCOMPARE(model.relative(2, Metric::Makespan), 1.0);
         model.setBaseline(7);  // ignored
         QCOMPARE(model.baseline(), 2);
@@ -308,10 +316,12 @@ private slots:
                 QImage image(size, QImage::Format_ARGB32);
                 image.fill(Qt::white);
                 QPainter painter(&image);
-                view.paintExport(painter, QRectF(QPointF(0, 0), QSizeF(size)), QStringLiteral("Demo comparison"));
+                view.paintExport(painter, QRectF(QPointF(0, 0), QSizeF(size)),
+                                 QStringLiteral("Demo comparison"));
                 painter.end();
                 QVERIFY2(inkedPixels(image) > 200, names[c]);
-                cl::test::keep(image, size, shots, QStringLiteral("compare_export_%1_%2.png").arg(names[c]).arg(size.width()),
+                cl::test::keep(image, size, shots,
+                               QStringLiteral("compare_export_%1_%2.png").arg(names[c]).arg(size.width()),
                                series, 10, 8);
             }
             // The on-screen title comes back after an export.

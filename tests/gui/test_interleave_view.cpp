@@ -10,8 +10,8 @@
 #include <numeric>
 
 #include <QAbstractItemModelTester>
-#include <QLabel>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
@@ -20,8 +20,8 @@
 
 #include "core/interleave/group_time.h"
 #include "core/interleave/stage_schedule.h"
-#include "core/matching/max_weight_matching.h"
 #include "core/io/builtin_data.h"
+#include "core/matching/max_weight_matching.h"
 #include "views/interleave/interleave_gantt.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/interleave/matching_view.h"
@@ -40,7 +40,9 @@ const cl::ProfileSet& profiles() {
     return set;
 }
 
-bool near(double a, double b, double tol = 1e-9) { return std::abs(a - b) <= tol * std::max(1.0, std::abs(b)); }
+bool near(double a, double b, double tol = 1e-9) {
+    return std::abs(a - b) <= tol * std::max(1.0, std::abs(b));
+}
 
 // The engine's matching for these jobs, built the way Muri's grouping weights pairs.
 std::vector<int> engineMatching(const Jobs& jobs, const cl::Contention& c) {
@@ -68,7 +70,11 @@ void checkNoOverlap(const InterleaveGantt& gantt) {
         for (std::size_t i = 1; i < list.size(); ++i)
             QVERIFY2(list[i].t0 >= list[i - 1].t1 - 1e-9,
                      qPrintable(QStringLiteral("resource %1: [%2, %3] overlaps [%4, %5]")
-                                    .arg(res).arg(list[i - 1].t0).arg(list[i - 1].t1).arg(list[i].t0).arg(list[i].t1)));
+                                    .arg(res)
+                                    .arg(list[i - 1].t0)
+                                    .arg(list[i - 1].t1)
+                                    .arg(list[i].t0)
+                                    .arg(list[i].t1)));
     }
 }
 
@@ -83,7 +89,8 @@ void save(QWidget& w, const QString& name) {
     w.resize(1400, 800);
     w.show();
     QCoreApplication::processEvents();
-    cl::test::shoot(w, shots(), QStringLiteral("interleave_%1.png").arg(name), InterleaveGantt::jobColor(0), 20, 8);
+    cl::test::shoot(w, shots(), QStringLiteral("interleave_%1.png").arg(name), InterleaveGantt::jobColor(0),
+                    20, 8);
 }
 
 }  // namespace
@@ -138,7 +145,8 @@ private slots:
         QCOMPARE(panel.gamma(), 1.0);
         QCOMPARE(panel.iterationTime(), 3.0);
         QCOMPARE(panel.speedup(), 2.0);
-        QVERIFY2(panel.resultText().startsWith(QStringLiteral("γ = 1.00 · iteration time 3.00 ms · speedup 2.00×")),
+        QVERIFY2(panel.resultText().startsWith(
+                     QStringLiteral("γ = 1.00 · iteration time 3.00 ms · speedup 2.00×")),
                  qPrintable(panel.resultText()));
         // k = 2: both orderings pair the same stages, so the worst is the same.
         panel.setBestOrdering(false);
@@ -149,7 +157,8 @@ private slots:
         QCOMPARE(panel.gamma(), 0.75);
         QCOMPARE(panel.iterationTime(), 4.0);
         QCOMPARE(panel.speedup(), 1.5);
-        QVERIFY2(panel.resultText().startsWith(QStringLiteral("γ = 0.75 · iteration time 4.00 ms · speedup 1.50×")),
+        QVERIFY2(panel.resultText().startsWith(
+                     QStringLiteral("γ = 0.75 · iteration time 4.00 ms · speedup 1.50×")),
                  qPrintable(panel.resultText()));
         const Jobs ac{{2, 1}, {2, 1}};
         QCOMPARE(panel.gamma(), cl::interleavingEfficiency(ac, cl::bestOrdering(ac).time, 2));
@@ -196,7 +205,8 @@ private slots:
         QVERIFY(panel.contentionEnabled());
         QCOMPARE(panel.stageModel()->jobCount(), 4);
         QVERIFY2(std::abs(panel.speedup() - 2.00) <= 0.005, qPrintable(panel.resultText()));
-        QVERIFY2(panel.resultText().contains(QStringLiteral("speedup 2.00×")), qPrintable(panel.resultText()));
+        QVERIFY2(panel.resultText().contains(QStringLiteral("speedup 2.00×")),
+                 qPrintable(panel.resultText()));
         QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 3, 2, 1}));
         checkNoOverlap(*panel.gantt());
         save(panel, QStringLiteral("table2"));
@@ -257,13 +267,15 @@ private slots:
         QVERIFY2(std::abs(panel.stageModel()->stages()[0][0] - 3.0) <= 0.05,
                  qPrintable(QString::number(panel.stageModel()->stages()[0][0])));
         const Jobs now = panel.stageModel()->stages();
-        QCOMPARE(panel.gamma(), cl::groupTiming(now, panel.stageModel()->soloTimes(), true, cl::Contention::none()).gamma);
+        QCOMPARE(panel.gamma(),
+                 cl::groupTiming(now, panel.stageModel()->soloTimes(), true, cl::Contention::none()).gamma);
     }
 
     void ganttNeverOverlapsOnRealModels() {
         InterleavePanel panel(&profiles());
         panel.setIterations(4);
-        const QStringList names = QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
+        const QStringList names =
+            QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
         for (int size = 1; size <= 4; ++size)
             for (int start = 0; start + size <= names.size(); start += 2)
                 for (bool best : {true, false}) {
@@ -272,7 +284,8 @@ private slots:
                     QVERIFY2(panel.valid(), qPrintable(panel.resultText()));
                     QCOMPARE(panel.stageModel()->jobCount(), size);
                     checkNoOverlap(*panel.gantt());
-                    const auto chart = cl::stageSchedule(panel.stageModel()->stages(), panel.timing().ordering, 4);
+                    const auto chart =
+                        cl::stageSchedule(panel.stageModel()->stages(), panel.timing().ordering, 4);
                     QCOMPARE(panel.gantt()->drawnIntervals().size(), chart.size());
                 }
         QVERIFY(!panel.setModels({"no-such-model"}));
@@ -302,14 +315,16 @@ private slots:
     }
 
     void matchingViewMatchesEngine() {
-        const QStringList all = QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
+        const QStringList all =
+            QString::fromStdString("vgg16 resnet18 shufflenet_v2_x1_0 bert gpt2 a2c dqn vgg19").split(' ');
         for (int n : {4, 5, 6, 8}) {
             for (bool contention : {false, true}) {
                 QStringList names = all.mid(0, n);
                 Jobs stages;
                 for (const QString& m : names) {
                     std::vector<double> ms;
-                    for (double s : profiles().find(m.toStdString())->at(8)->stage_times) ms.push_back(s * 1000);
+                    for (double s : profiles().find(m.toStdString())->at(8)->stage_times)
+                        ms.push_back(s * 1000);
                     stages.push_back(ms);
                 }
                 MatchingView view;
@@ -334,14 +349,16 @@ private slots:
     // detail line lists the jobs in that order (docs/architecture.md section 4.5).
     void identicalJobsKeepTheirGivenOrder() {
         InterleavePanel panel(&profiles());
-        panel.setGroup({"job 1 (a)", "job 2 (b)", "job 3 (c)"}, {{0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}});
+        panel.setGroup({"job 1 (a)", "job 2 (b)", "job 3 (c)"},
+                       {{0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}, {0.3, 0.2, 0.1}});
         QVERIFY(panel.valid());
         QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 1, 2}));
         QStringList labels;
         for (int i = 0; i < 3; ++i) labels << panel.gantt()->jobLabel(i);
         const QString order = QStringLiteral("order ") + labels.join(QStringLiteral(" → "));
         bool shown = false;
-        for (const QLabel* label : panel.findChildren<QLabel*>()) shown = shown || label->text().contains(order);
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            shown = shown || label->text().contains(order);
         QVERIFY2(shown, qPrintable(order));
         panel.setBestOrdering(false);
         QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 1, 2}));
@@ -369,7 +386,8 @@ private slots:
         QImage image(1800, 900, QImage::Format_ARGB32);
         QPainter p(&image);
         panel.showExample(InterleavePanel::Example::Fig6);
-        panel.gantt()->paintExport(p, QRectF(0, 0, 1800, 900), QStringLiteral("Fig. 6 (a): the best ordering"));
+        panel.gantt()->paintExport(p, QRectF(0, 0, 1800, 900),
+                                   QStringLiteral("Fig. 6 (a): the best ordering"));
         p.end();
         cl::test::keep(image, QSize(1800, 900), shots(), QStringLiteral("interleave_export.png"),
                        InterleaveGantt::jobColor(0), 20, 8);

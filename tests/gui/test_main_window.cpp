@@ -6,51 +6,51 @@
 #include <memory>
 
 #include <QAction>
-#include <QPushButton>
 #include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QFile>
-#include <QLabel>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
-#include <QSet>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QSettings>
-#include <QUrl>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <QUrl>
 
 #include "screenshot_checks.h"
 
+#include "core/io/builtin_data.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/trace_generator.h"
-#include "views/common/chart_export.h"
-#include "views/cluster/cluster_editor.h"
-#include "views/interleave/interleave_panel.h"
 #include "views/charts/series_charts.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/common/chart_export.h"
+#include "views/interleave/interleave_panel.h"
 #include "views/interleave/stage_table_model.h"
+#include "views/results/results_view.h"
+#include "views/results/summary_table_model.h"
+#include "views/results/utilization_plot.h"
+#include "views/shell/main_window.h"
+#include "views/shell/run_panel.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_view.h"
-#include "views/shell/main_window.h"
-#include "views/results/results_view.h"
-#include "views/shell/run_panel.h"
-#include "views/workspace/scenario_browser.h"
-#include "views/results/summary_table_model.h"
 #include "views/trace/job_table_model.h"
 #include "views/trace/trace_browser.h"
 #include "views/trace/trace_import_dialog.h"
-#include "views/results/utilization_plot.h"
+#include "views/workspace/scenario_browser.h"
 
 using cl::views::MainWindow;
 using cl::views::RunPanel;
@@ -62,8 +62,8 @@ constexpr int kTimeoutMs = 240000;  // generous: debug and sanitizer builds on s
 
 int finishedRuns(cl::ScenarioStore& store) {
     const auto runs = store.runs();
-    return static_cast<int>(std::count_if(runs.begin(), runs.end(),
-                                          [](const cl::RunInfo& r) { return r.status == cl::RunStatus::Finished; }));
+    return static_cast<int>(std::count_if(
+        runs.begin(), runs.end(), [](const cl::RunInfo& r) { return r.status == cl::RunStatus::Finished; }));
 }
 
 // A shown window on a new demo workspace whose runs have all finished, demo/muri-s selected.
@@ -71,7 +71,8 @@ bool openRanDemo(MainWindow& window, const QTemporaryDir& dir, QString* error) {
     window.resize(1400, 900);
     window.show();
     QSignalSpy done(&window, &MainWindow::runsFinished);
-    if (!window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, error)) return false;
+    if (!window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::Always, error))
+        return false;
     if (!done.wait(kTimeoutMs)) {
         *error = QStringLiteral("the demo runs did not finish");
         return false;
@@ -151,7 +152,8 @@ private slots:
         // and like the timeline read them only when shown.
         QCOMPARE(window.seriesCharts()->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
-        QCOMPARE(window.seriesCharts()->runCount(), std::min(8, static_cast<int>(cl::demoScenarioNames().size())));
+        QCOMPARE(window.seriesCharts()->runCount(),
+                 std::min(8, static_cast<int>(cl::demoScenarioNames().size())));
         QVERIFY(!window.timelinePanel()->view()->result());
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));
@@ -318,8 +320,8 @@ private slots:
         window.runScenarios({QStringLiteral("burst")});
         QVERIFY(window.isRunning());
         QVERIFY(window.scenarioBrowser()->isEditingLocked());
-        QTRY_VERIFY_WITH_TIMEOUT(window.runPanel()->runState(QStringLiteral("burst")) != RunPanel::RunState::Queued,
-                                 kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.runPanel()->runState(QStringLiteral("burst")) != RunPanel::RunState::Queued, kTimeoutMs);
         window.stopRuns();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
         QVERIFY(!window.isRunning());
@@ -340,7 +342,8 @@ private slots:
         MainWindow window(MainWindow::Options{false});
         QString error;
         QSignalSpy done(&window, &MainWindow::runsFinished);
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("a.sqlite")), MainWindow::Demo::Always, &error));
+        QVERIFY(
+            window.openWorkspace(dir.filePath(QStringLiteral("a.sqlite")), MainWindow::Demo::Always, &error));
         QVERIFY(done.wait(kTimeoutMs));
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
         QVERIFY(window.traceBrowser()->jobModel()->rowCount() > 0);
@@ -350,12 +353,14 @@ private slots:
         QCOMPARE(window.runPanel()->runCount(), 0);
         QVERIFY(window.store()->scenarios().empty());
         // An empty workspace asked to start with the demo gets it; a non-empty one does not.
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty, &error));
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty,
+                                     &error));
         QVERIFY(done.wait(kTimeoutMs));
         const auto count = window.store()->scenarios().size();
         QVERIFY(count > 0);
         window.store()->deleteScenario("demo/fifo");
-        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty, &error));
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty,
+                                     &error));
         QCOMPARE(window.store()->scenarios().size(), count - 1);
     }
 
@@ -368,12 +373,14 @@ private slots:
         QCOMPARE(store.traces().size(), std::size_t(0));
 
         const QString broken = dir.filePath(QStringLiteral("broken.csv"));
-        writeFile(broken, "job_id,submit_time,gpus,model,duration\n1,0,2,resnet18,100\n2,5,many,resnet18,100\n");
+        writeFile(broken,
+                  "job_id,submit_time,gpus,model,duration\n1,0,2,resnet18,100\n2,5,many,resnet18,100\n");
         auto* dialog = qobject_cast<cl::views::TraceImportDialog*>(window.importTrace(broken));
         QVERIFY(dialog);
         QVERIFY(!dialog->canImport());
         QVERIFY(!dialog->errors().isEmpty());
-        QVERIFY2(dialog->errors().join(' ').contains(QStringLiteral("broken.csv")), qPrintable(dialog->errors().join(' ')));
+        QVERIFY2(dialog->errors().join(' ').contains(QStringLiteral("broken.csv")),
+                 qPrintable(dialog->errors().join(' ')));
         dialog->reject();
         QCOMPARE(store.traces().size(), std::size_t(0));
 
@@ -395,12 +402,15 @@ private slots:
         auto& store = *window.store();
 
         const QString bad = dir.filePath(QStringLiteral("bad-layout.json"));
-        writeFile(bad, R"({"format":"clusterloom-cluster","version":1,"name":"x","servers":[{"name":"a","gpus":-2}]})");
+        writeFile(
+            bad,
+            R"({"format":"clusterloom-cluster","version":1,"name":"x","servers":[{"name":"a","gpus":-2}]})");
         QVERIFY(!window.importLayout(bad, &error));
         QVERIFY2(error.contains(QStringLiteral("bad-layout.json")), qPrintable(error));
         QCOMPARE(store.clusters().size(), std::size_t(0));
 
-        const QString good = QString::fromStdString(cl::dataDir()) + QStringLiteral("/clusters/muri-testbed-64.json");
+        const QString good =
+            QString::fromStdString(cl::dataDir()) + QStringLiteral("/clusters/muri-testbed-64.json");
         QVERIFY2(window.importLayout(good, &error), qPrintable(error));
         QCOMPARE(store.clusters().size(), std::size_t(1));
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
@@ -475,7 +485,8 @@ private slots:
         QVERIFY(window.findChildren<QAction*>().size() > 0);
         for (QAction* action : window.findChildren<QAction*>())
             if (action->shortcutContext() == Qt::WindowShortcut)
-                QVERIFY2(!action->shortcuts().contains(QKeySequence(QKeySequence::Undo)), qPrintable(action->text()));
+                QVERIFY2(!action->shortcuts().contains(QKeySequence(QKeySequence::Undo)),
+                         qPrintable(action->text()));
         QVERIFY(window.showView(QStringLiteral("cluster")));
         QStringList menus;
         for (QAction* action : window.menuBar()->actions()) menus << action->text().remove(QLatin1Char('&'));
@@ -485,7 +496,8 @@ private slots:
         for (QAction* action : window.findChildren<QAction*>()) {
             if (!action->isVisible()) continue;
             for (const QKeySequence& key : action->shortcuts())
-                if (action->shortcutContext() == Qt::WindowShortcut || action->shortcutContext() == Qt::ApplicationShortcut)
+                if (action->shortcutContext() == Qt::WindowShortcut ||
+                    action->shortcutContext() == Qt::ApplicationShortcut)
                     shortcuts << key.toString();
         }
         for (const QKeySequence& key : {QKeySequence(QKeySequence::New), QKeySequence(QKeySequence::Open),
@@ -495,20 +507,23 @@ private slots:
         // Mnemonics that act window-wide: the menu bar's and those of the labels in the docks.
         window.show();
         QStringList mnemonics;
-        for (QAction* action : window.menuBar()->actions()) mnemonics << QKeySequence::mnemonic(action->text()).toString();
+        for (QAction* action : window.menuBar()->actions())
+            mnemonics << QKeySequence::mnemonic(action->text()).toString();
         for (QLabel* label : window.findChildren<QLabel*>())
             if (label->buddy() && label->isVisibleTo(&window) && !window.centralWidget()->isAncestorOf(label))
                 mnemonics << QKeySequence::mnemonic(label->text()).toString();
         mnemonics.removeAll(QString());
         QStringList uniqueMnemonics = mnemonics;
         uniqueMnemonics.removeDuplicates();
-        QVERIFY2(uniqueMnemonics.size() == mnemonics.size(), qPrintable(mnemonics.join(QStringLiteral(", "))));
+        QVERIFY2(uniqueMnemonics.size() == mnemonics.size(),
+                 qPrintable(mnemonics.join(QStringLiteral(", "))));
 
         QStringList unique = shortcuts;
         unique.removeDuplicates();
         if (unique.size() != shortcuts.size()) {
             for (const QString& s : unique) shortcuts.removeOne(s);
-            QFAIL(qPrintable(QStringLiteral("window-wide shortcuts used twice: ") + shortcuts.join(QStringLiteral(", "))));
+            QFAIL(qPrintable(QStringLiteral("window-wide shortcuts used twice: ") +
+                             shortcuts.join(QStringLiteral(", "))));
         }
     }
 };

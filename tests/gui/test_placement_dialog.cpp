@@ -16,11 +16,11 @@
 
 #include "screenshot_checks.h"
 
+#include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/distributed_models.h"
 #include "core/topology_placement/distributed_workload.h"
 #include "core/topology_placement/placement_simulator.h"
-#include "core/topology/network_topology.h"
-#include "core/model/topology_cluster.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/shell/main_window.h"
 #include "views/topology_placement/placement_dialog.h"
@@ -32,7 +32,9 @@ using cl::views::PlacementRunSettings;
 
 namespace {
 
-cl::Cluster ft4() { return cl::makeTopologyCluster("ft4", cl::fatTreeSpec(4), cl::architectureMix("power8")); }
+cl::Cluster ft4() {
+    return cl::makeTopologyCluster("ft4", cl::fatTreeSpec(4), cl::architectureMix("power8"));
+}
 
 cl::PlacementRunResult fakeResult(const std::string& policy, double jct, double slowdown, int forwarded) {
     cl::PlacementRunResult r;
@@ -66,19 +68,25 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), 9);
         QStringList headers;
-        for (int c = 0; c < model.columnCount(); ++c) headers << model.headerData(c, Qt::Horizontal).toString();
-        QCOMPARE(headers, (QStringList{"policy", "avg JCT (h)", "avg JCT (intervals)", "slowdown", "forwarded",
-                                       "multi-server", "tier0 10G", "tier1 20G", "tier2 40G"}));
+        for (int c = 0; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers, (QStringList{"policy", "avg JCT (h)", "avg JCT (intervals)", "slowdown",
+                                       "forwarded", "multi-server", "tier0 10G", "tier1 20G", "tier2 40G"}));
         QCOMPARE(model.index(0, PlacementResultsModel::JctHours).data().toString(), QStringLiteral("1.50"));
-        QCOMPARE(model.index(0, PlacementResultsModel::JctIntervals).data().toString(), QStringLiteral("3.00"));
+        QCOMPARE(model.index(0, PlacementResultsModel::JctIntervals).data().toString(),
+                 QStringLiteral("3.00"));
         QCOMPARE(model.index(1, PlacementResultsModel::Slowdown).data().toString(), QStringLiteral("1.500"));
-        QCOMPARE(model.index(0, PlacementResultsModel::FirstTier).data().toString(), QStringLiteral("12.50%"));
-        QCOMPARE(model.index(0, PlacementResultsModel::JctHours).data(PlacementResultsModel::kSortRole).toDouble(), 1.5);
-        QCOMPARE(model.toCsv(),
-                 QStringLiteral("policy,avg JCT (h),avg JCT (intervals),slowdown,forwarded,multi-server,tier0 10G,"
-                                "tier1 20G,tier2 40G\n"
-                                "tetris,1.5,3,1.25,3,2,12.5,50,0\n"
-                                "lb@device,0.5,1,1.5,0,2,12.5,50,0\n"));
+        QCOMPARE(model.index(0, PlacementResultsModel::FirstTier).data().toString(),
+                 QStringLiteral("12.50%"));
+        QCOMPARE(
+            model.index(0, PlacementResultsModel::JctHours).data(PlacementResultsModel::kSortRole).toDouble(),
+            1.5);
+        QCOMPARE(
+            model.toCsv(),
+            QStringLiteral("policy,avg JCT (h),avg JCT (intervals),slowdown,forwarded,multi-server,tier0 10G,"
+                           "tier1 20G,tier2 40G\n"
+                           "tetris,1.5,3,1.25,3,2,12.5,50,0\n"
+                           "lb@device,0.5,1,1.5,0,2,12.5,50,0\n"));
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
@@ -123,7 +131,8 @@ private slots:
                  (QStringList{"tetris", "lb", "lif", "k8s", "tetris@device", "lb@device", "lif@device",
                               "k8s@device"}));
         QCOMPARE(dialog.resultsModel()->columnCount(), 9);
-        QCOMPARE(dialog.resultsModel()->headerData(6, Qt::Horizontal).toString(), QStringLiteral("tier0 10G"));
+        QCOMPARE(dialog.resultsModel()->headerData(6, Qt::Horizontal).toString(),
+                 QStringLiteral("tier0 10G"));
         QVERIFY(dialog.runButton()->isEnabled());
         QVERIFY(!dialog.cancelButton()->isEnabled());
 
@@ -131,8 +140,11 @@ private slots:
         dialog.resultsView()->sortByColumn(PlacementResultsModel::Slowdown, Qt::DescendingOrder);
         const QAbstractItemModel* view = dialog.resultsView()->model();
         for (int row = 1; row < view->rowCount(); ++row)
-            QVERIFY(view->index(row - 1, PlacementResultsModel::Slowdown).data(PlacementResultsModel::kSortRole).toDouble() >=
-                    view->index(row, PlacementResultsModel::Slowdown).data(PlacementResultsModel::kSortRole).toDouble());
+            QVERIFY(view->index(row - 1, PlacementResultsModel::Slowdown)
+                        .data(PlacementResultsModel::kSortRole)
+                        .toDouble() >= view->index(row, PlacementResultsModel::Slowdown)
+                                           .data(PlacementResultsModel::kSortRole)
+                                           .toDouble());
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("placement.csv"));
@@ -148,7 +160,8 @@ private slots:
 
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());
-        cl::test::shoot(dialog, shots, QStringLiteral("placement.png"), dialog.palette().color(QPalette::WindowText));
+        cl::test::shoot(dialog, shots, QStringLiteral("placement.png"),
+                        dialog.palette().color(QPalette::WindowText));
     }
 
     void cancelKeepsNothing() {
@@ -180,12 +193,14 @@ private slots:
         QVERIFY(!dialog.runButton()->isEnabled());
         auto* about = dialog.findChild<QLabel*>(QStringLiteral("placementAbout"));
         QVERIFY(about);
-        QVERIFY2(about->text().contains(QStringLiteral("has no network topology")), qPrintable(about->text()));
+        QVERIFY2(about->text().contains(QStringLiteral("has no network topology")),
+                 qPrintable(about->text()));
         QVERIFY(about->text().contains(QStringLiteral("New from topology")));
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());
         dialog.show();
-        cl::test::shoot(dialog, shots, QStringLiteral("placement-flat.png"), about->palette().color(QPalette::WindowText));
+        cl::test::shoot(dialog, shots, QStringLiteral("placement-flat.png"),
+                        about->palette().color(QPalette::WindowText));
         dialog.run();  // ignored
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.resultsModel()->rowCount(), 0);

@@ -31,7 +31,8 @@ QListWidgetItem* item(QListWidget* list, const QString& text) {
 void clickCheckBox(QListWidget* list, QListWidgetItem* it) {
     list->scrollToItem(it);
     const QRect rect = list->visualItemRect(it);
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(rect.left() + rect.height() / 2, rect.center().y()));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                      QPoint(rect.left() + rect.height() / 2, rect.center().y()));
 }
 
 }  // namespace
@@ -61,7 +62,8 @@ private slots:
             QCOMPARE(it->checkState(), Qt::Unchecked);
         }
         QVERIFY(item(list, "srtf")->toolTip().contains(QLatin1String("use a Synergy mechanism")));
-        QVERIFY(item(list, "muri-l")->toolTip().contains(QLatin1String("need a policy with scheduling rounds")));
+        QVERIFY(
+            item(list, "muri-l")->toolTip().contains(QLatin1String("need a policy with scheduling rounds")));
         // A Synergy mechanism runs, and the user can check it.
         QListWidgetItem* greedy = item(list, "fifo+greedy");
         QVERIFY(greedy);

@@ -27,13 +27,13 @@
 
 #include "screenshot_checks.h"
 
+#include "core/io/builtin_data.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
-#include "core/io/builtin_data.h"
-#include "views/common/chart_export.h"
-#include "views/common/report_writer.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
+#include "views/common/chart_export.h"
+#include "views/common/report_writer.h"
 
 using namespace cl::views;
 
@@ -45,9 +45,8 @@ std::shared_ptr<const cl::SimResult> demoRun(const std::string& policy) {
     if (!slot) {
         cl::SimOptions options;
         options.record_segments = false;
-        slot = std::make_shared<const cl::SimResult>(cl::simulatePolicy(cl::builtinCluster("muri-testbed-64"),
-                                                                  cl::demoTrace(), cl::builtinProfiles(), policy,
-                                                                  options));
+        slot = std::make_shared<const cl::SimResult>(cl::simulatePolicy(
+            cl::builtinCluster("muri-testbed-64"), cl::demoTrace(), cl::builtinProfiles(), policy, options));
     }
     return slot;
 }
@@ -55,7 +54,8 @@ std::shared_ptr<const cl::SimResult> demoRun(const std::string& policy) {
 // A pattern with many colours, so "not blank" can be asserted on the exports.
 void paintPattern(QPainter& painter, const QRectF& rect) {
     for (int i = 0; i < 32; ++i) {
-        const QRectF r(rect.left() + rect.width() * i / 32.0, rect.top(), rect.width() / 32.0 + 1, rect.height());
+        const QRectF r(rect.left() + rect.width() * i / 32.0, rect.top(), rect.width() / 32.0 + 1,
+                       rect.height());
         painter.fillRect(r, QColor::fromHsv(i * 11, 200, 220));
     }
     painter.setPen(Qt::black);
@@ -80,7 +80,8 @@ QSizeF mediaBox(const QByteArray& pdf) {
         QStringLiteral(R"(/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\])"));
     const auto m = re.match(QString::fromLatin1(pdf));
     if (!m.hasMatch()) return {};
-    return {m.captured(3).toDouble() - m.captured(1).toDouble(), m.captured(4).toDouble() - m.captured(2).toDouble()};
+    return {m.captured(3).toDouble() - m.captured(1).toDouble(),
+            m.captured(4).toDouble() - m.captured(2).toDouble()};
 }
 
 int pdfPageCount(const QByteArray& pdf) {
@@ -143,19 +144,23 @@ private slots:
             QCOMPARE(memoryAllocated->v[k], s.memory_allocated * 100.0);
         }
         // Without a Synergy mechanism every running job holds its GPUs' share of CPU and memory.
-        QVERIFY(std::any_of(cpuAllocated->v.cbegin(), cpuAllocated->v.cend(), [](double v) { return v > 0.0; }));
+        QVERIFY(
+            std::any_of(cpuAllocated->v.cbegin(), cpuAllocated->v.cend(), [](double v) { return v > 0.0; }));
         QVERIFY(extractRunSeries(cl::SimResult{}).empty());
         // Runs stored before the engine recorded resource use (NaN) show only what they have.
         cl::SimResult old = *run;
-        for (auto& s : old.series) s.cpu_utilization = s.storage_utilization = s.gpu_compute_utilization =
-            s.network_utilization = s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
+        for (auto& s : old.series)
+            s.cpu_utilization = s.storage_utilization = s.gpu_compute_utilization = s.network_utilization =
+                s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
         QCOMPARE(extractRunSeries(old).series.size(), size_t(4));
         // A run stored before allocations were recorded (schema 3) still shows the busy resources.
         cl::SimResult v3 = *run;
-        for (auto& s : v3.series) s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
+        for (auto& s : v3.series)
+            s.cpu_allocated = s.memory_allocated = std::numeric_limits<double>::quiet_NaN();
         const RunSeries v3Series = extractRunSeries(v3);
         QCOMPARE(v3Series.series.size(), size_t(8));
-        QVERIFY(!v3Series.find("cpu-allocated") && !v3Series.find("memory-allocated") && v3Series.find("cpu"));
+        QVERIFY(!v3Series.find("cpu-allocated") && !v3Series.find("memory-allocated") &&
+                v3Series.find("cpu"));
     }
 
     // CPU and memory allocated, from a hand-made run with one unknown sample: the two new lines
@@ -207,8 +212,8 @@ private slots:
         // Steps in axis units (hours), the 75 % holding over the unknown sample until 25 %.
         const double h = charts.timeUnitSeconds();
         QCOMPARE(h, 3600.0);
-        const QList<QPointF> expected{{0.0, 0.0},        {0.25, 0.0},  {0.25, 50.0}, {0.5, 50.0},
-                                      {0.5, 75.0},       {1.0, 75.0},  {1.0, 25.0}};
+        const QList<QPointF> expected{{0.0, 0.0},  {0.25, 0.0}, {0.25, 50.0}, {0.5, 50.0},
+                                      {0.5, 75.0}, {1.0, 75.0}, {1.0, 25.0}};
         QCOMPARE(cpuLine->points(), expected);
         double lowest = 100.0;
         for (const QPointF& p : cpuLine->points())
@@ -225,7 +230,8 @@ private slots:
         auto skewed = std::make_shared<cl::SimResult>(*demoRun("fifo"));
         for (std::size_t i = 0; i < skewed->series.size(); ++i) {
             cl::TimeSample& sample = skewed->series[i];
-            sample.cpu_allocated = std::min(1.0, sample.cpu_allocated * (1.2 + 0.3 * std::sin(0.05 * double(i))));
+            sample.cpu_allocated =
+                std::min(1.0, sample.cpu_allocated * (1.2 + 0.3 * std::sin(0.05 * double(i))));
             sample.memory_allocated = std::min(1.0, sample.memory_allocated * 0.8);
         }
         charts.resize(1400, 900);
@@ -236,7 +242,8 @@ private slots:
         RunSeries a = extractRunSeries(*demoRun("fifo")), b = extractRunSeries(*skewed);
         for (RunSeries* rs : {&a, &b})
             std::erase_if(rs->series, [](const NamedSeries& n) {
-                return n.group == SeriesGroup::Utilization && n.key != "cpu-allocated" && n.key != "memory-allocated";
+                return n.group == SeriesGroup::Utilization && n.key != "cpu-allocated" &&
+                       n.key != "memory-allocated";
             });
         charts.setRunSeries({{"fifo", a}, {"fifo, skewed", b}});
         QCoreApplication::processEvents();
@@ -268,10 +275,14 @@ private slots:
             QCOMPARE(points.size(), 2 * n - 1);
             auto value = [&](const cl::TimeSample& s) {
                 switch (charts.chartGroup(c)) {
-                case SeriesGroup::Utilization: return s.gpu_utilization * 100.0;
-                case SeriesGroup::QueueLength: return double(s.queue_length);
-                case SeriesGroup::RunningJobs: return double(s.running_jobs);
-                case SeriesGroup::BlockingIndex: return s.blocking_index;
+                    case SeriesGroup::Utilization:
+                        return s.gpu_utilization * 100.0;
+                    case SeriesGroup::QueueLength:
+                        return double(s.queue_length);
+                    case SeriesGroup::RunningJobs:
+                        return double(s.running_jobs);
+                    case SeriesGroup::BlockingIndex:
+                        return s.blocking_index;
                 }
                 return 0.0;
             };
@@ -329,11 +340,14 @@ private slots:
         for (int c = 0; c < charts.chartCount(); ++c) {
             // Utilization: allocated GPUs, CPU and memory and the four busy resources of each run.
             QCOMPARE(charts.chart(c)->series().size(), qsizetype(c == 0 ? 14 : 2));
-            QCOMPARE(charts.series(c, 0)->name(), c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
-            QCOMPARE(charts.series(c, 1)->name(), c == 0 ? QString("muri-s \u00b7 GPUs allocated") : QString("muri-s"));
+            QCOMPARE(charts.series(c, 0)->name(),
+                     c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
+            QCOMPARE(charts.series(c, 1)->name(),
+                     c == 0 ? QString("muri-s \u00b7 GPUs allocated") : QString("muri-s"));
             QCOMPARE(charts.series(c, 0)->pen().color(), charts.runColor(0));
             QCOMPARE(charts.series(c, 1)->pen().color(), charts.runColor(1));
-            QCOMPARE(charts.series(c, 1)->points().size(), 2 * qsizetype(demoRun("muri-s")->series.size()) - 1);
+            QCOMPARE(charts.series(c, 1)->points().size(),
+                     2 * qsizetype(demoRun("muri-s")->series.size()) - 1);
         }
 
         // The resource series join the utilization chart, in the run's colour with their own style.
@@ -368,8 +382,10 @@ private slots:
             QVERIFY(line->isVisible());
             const QRectF plot = charts.chart(c)->plotArea();
             auto* x = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Horizontal).first());
-            const double expected = plot.left() + (t / charts.timeUnitSeconds() - x->min()) / (x->max() - x->min()) * plot.width();
-            QVERIFY2(std::abs(line->line().x1() - expected) < 1e-6, qPrintable(QString::number(line->line().x1())));
+            const double expected = plot.left() + (t / charts.timeUnitSeconds() - x->min()) /
+                                                      (x->max() - x->min()) * plot.width();
+            QVERIFY2(std::abs(line->line().x1() - expected) < 1e-6,
+                     qPrintable(QString::number(line->line().x1())));
             QCOMPARE(line->line().x1(), line->line().x2());
             QCOMPARE(line->line().y1(), plot.top());
             QCOMPARE(line->line().y2(), plot.bottom());
@@ -422,7 +438,8 @@ private slots:
     void exportPng() {
         const QString path = m_dir.filePath("pattern.png");
         QString error;
-        QVERIFY2(exportPainting(path, {QSize(1050, 750), 300.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        QVERIFY2(exportPainting(path, {QSize(1050, 750), 300.0, "Pattern"}, paintPattern, &error),
+                 qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.size(), QSize(1050, 750));
         QCOMPARE(image.dotsPerMeterX(), qRound(300.0 / 0.0254));
@@ -433,7 +450,8 @@ private slots:
     void exportSvg() {
         const QString path = m_dir.filePath("pattern.svg");
         QString error;
-        QVERIFY2(exportPainting(path, {QSize(800, 500), 96.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        QVERIFY2(exportPainting(path, {QSize(800, 500), 96.0, "Pattern"}, paintPattern, &error),
+                 qPrintable(error));
         QSvgRenderer svg(path);
         QVERIFY(svg.isValid());
         QCOMPARE(svg.defaultSize(), QSize(800, 500));
@@ -450,7 +468,8 @@ private slots:
     void exportPdf() {
         const QString path = m_dir.filePath("pattern.pdf");
         QString error;
-        QVERIFY2(exportPainting(path, {QSize(1600, 1000), 150.0, "Pattern"}, paintPattern, &error), qPrintable(error));
+        QVERIFY2(exportPainting(path, {QSize(1600, 1000), 150.0, "Pattern"}, paintPattern, &error),
+                 qPrintable(error));
         const QByteArray bytes = readAll(path);
         QVERIFY(bytes.startsWith("%PDF"));
         QCOMPARE(pdfPageCount(bytes), 1);
@@ -469,7 +488,8 @@ private slots:
         const QSize before = charts.size();
         QString error;
         const QString png = m_dir.filePath("charts.png");
-        QVERIFY2(exportWidget(png, &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s"}, &error), qPrintable(error));
+        QVERIFY2(exportWidget(png, &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s"}, &error),
+                 qPrintable(error));
         QCOMPARE(charts.size(), before);
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1600, 1000));
@@ -480,8 +500,9 @@ private slots:
         QVERIFY(QSvgRenderer(svg).isValid());
         QCOMPARE(QSvgRenderer(svg).defaultSize(), QSize(1200, 800));
         const QString pdf = m_dir.filePath("charts.pdf");
-        QVERIFY2(exportPainting(pdf, {QSize(1050, 750), 300.0, "Queue"},
-                                [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
+        QVERIFY2(exportPainting(
+                     pdf, {QSize(1050, 750), 300.0, "Queue"},
+                     [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
                  qPrintable(error));
         const QByteArray bytes = readAll(pdf);
         QVERIFY(bytes.startsWith("%PDF"));
@@ -514,7 +535,8 @@ private slots:
         QVERIFY2(error.contains("good.png"), qPrintable(error));
         QVERIFY(!exportPainting(good, {QSize(64, 48), 0.0, {}}, paintPattern, &error));
         QCOMPARE(readAll(good), original);
-        QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter("good").size(), qsizetype(1));
+        QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter("good").size(),
+                 qsizetype(1));
     }
 
     void reportIsMultiPagePdf() {
@@ -522,9 +544,11 @@ private slots:
         table.setHorizontalHeaderLabels({"Policy", "Average JCT", "p95 JCT", "Makespan"});
         for (const char* policy : {"fifo", "muri-s"}) {
             const auto run = demoRun(policy);
-            table.appendRow({new QStandardItem(policy), new QStandardItem(QString::number(run->summary.avg_jct / 3600, 'f', 2) + " h"),
-                             new QStandardItem(QString::number(run->summary.p95_jct / 3600, 'f', 2) + " h"),
-                             new QStandardItem(QString::number(run->summary.makespan / 3600, 'f', 2) + " h")});
+            table.appendRow(
+                {new QStandardItem(policy),
+                 new QStandardItem(QString::number(run->summary.avg_jct / 3600, 'f', 2) + " h"),
+                 new QStandardItem(QString::number(run->summary.p95_jct / 3600, 'f', 2) + " h"),
+                 new QStandardItem(QString::number(run->summary.makespan / 3600, 'f', 2) + " h")});
         }
         SeriesCharts charts;
         charts.resize(1000, 700);
@@ -537,7 +561,8 @@ private slots:
         }
         const QString path = m_dir.filePath("report.pdf");
         QString error;
-        QVERIFY2(writeReport(path, "Demo comparison", {"fifo on muri-testbed-64, demo trace", "muri-s on muri-testbed-64, demo trace"},
+        QVERIFY2(writeReport(path, "Demo comparison",
+                             {"fifo on muri-testbed-64, demo trace", "muri-s on muri-testbed-64, demo trace"},
                              &table, paintings, titles, &error),
                  qPrintable(error));
         const QByteArray bytes = readAll(path);
@@ -545,7 +570,8 @@ private slots:
         QVERIFY2(pdfPageCount(bytes) >= 2, qPrintable(QString::number(pdfPageCount(bytes))));
         const QSizeF a4 = mediaBox(bytes);
         QVERIFY(std::abs(a4.width() - 595.0) < 2.0 && std::abs(a4.height() - 842.0) < 2.0);
-        if (qEnvironmentVariableIsSet("CHARTS_SAVE_REPORT")) QFile::copy(path, qEnvironmentVariable("CHARTS_SAVE_REPORT"));
+        if (qEnvironmentVariableIsSet("CHARTS_SAVE_REPORT"))
+            QFile::copy(path, qEnvironmentVariable("CHARTS_SAVE_REPORT"));
 
         QVERIFY(!writeReport(m_dir.filePath("blocker/report.pdf"), "x", {}, &table, {}, {}, &error));
         QVERIFY2(error.contains("blocker"), qPrintable(error));
@@ -565,15 +591,17 @@ private slots:
         cl::test::shoot(charts, shots, "charts_overlay.png", charts.runColor(0), 20, 8);
         QVERIFY(cl::test::pixelsNear(charts.grab().toImage(), charts.runColor(1), 8) >= 20);
         QString error;
-        QVERIFY2(exportWidget(shots.path("charts_export.png"), &charts, {QSize(1600, 1000), 150.0, "fifo vs muri-s, demo trace"},
-                              &error),
+        QVERIFY2(exportWidget(shots.path("charts_export.png"), &charts,
+                              {QSize(1600, 1000), 150.0, "fifo vs muri-s, demo trace"}, &error),
                  qPrintable(error));
         const QImage exported(shots.path("charts_export.png"));
         cl::test::expectDrawn(exported, QSize(1600, 1000), charts.runColor(0), 20, 8);
-        QVERIFY2(exportPainting(shots.path("charts_queue_column.png"), {QSize(1050, 750), 300.0, "Queue length"},
-                                [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
+        QVERIFY2(exportPainting(
+                     shots.path("charts_queue_column.png"), {QSize(1050, 750), 300.0, "Queue length"},
+                     [&](QPainter& p, const QRectF& r) { charts.paintChart(1, p, r); }, &error),
                  qPrintable(error));
-        cl::test::expectDrawn(QImage(shots.path("charts_queue_column.png")), QSize(1050, 750), charts.runColor(0), 20, 8);
+        cl::test::expectDrawn(QImage(shots.path("charts_queue_column.png")), QSize(1050, 750),
+                              charts.runColor(0), 20, 8);
         charts.zoomTime(0.3, demoRun("fifo")->series.back().t * 0.35);
         QCoreApplication::processEvents();
         cl::test::shoot(charts, shots, "charts_zoomed.png", charts.runColor(0), 20, 8);

@@ -1,8 +1,9 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
 // count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
 // folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
-// tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the demo run,
-// checked for the job colours they must show (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a look).
+// tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the
+// demo run, checked for the job colours they must show (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a
+// look).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -20,10 +21,10 @@
 
 #include "screenshot_checks.h"
 
-#include "core/policies/simulate_policy.h"
-#include "core/sim/simulator.h"
 #include "core/io/builtin_data.h"
 #include "core/model/server_architecture.h"
+#include "core/policies/simulate_policy.h"
+#include "core/sim/simulator.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_view.h"
@@ -44,7 +45,8 @@ cl::Cluster makeCluster(int servers, int gpus) {
     return c;
 }
 
-cl::JobRecord makeJob(int index, const char* id, const char* model, int gpus, double submit, double start, double end) {
+cl::JobRecord makeJob(int index, const char* id, const char* model, int gpus, double submit, double start,
+                      double end) {
     cl::JobRecord j;
     j.index = index;
     j.id = id;
@@ -65,7 +67,8 @@ std::shared_ptr<cl::SimResult> smallRun() {
     r->jobs = {makeJob(0, "a", "vgg16", 1, 0, 0, 100), makeJob(1, "b", "bert", 1, 0, 0, 100),
                makeJob(2, "c", "gpt2", 1, 5, 20, 80), makeJob(3, "d", "dqn", 2, 0, 10, 90)};
     r->jobs[1].preemptions = 1;
-    r->segments = {{0, 0, 100, 0}, {1, 0, 50, 1}, {1, 60, 100, 1}, {1, 20, 80, 2}, {2, 10, 90, 3}, {3, 10, 90, 3}};
+    r->segments = {{0, 0, 100, 0}, {1, 0, 50, 1},  {1, 60, 100, 1},
+                   {1, 20, 80, 2}, {2, 10, 90, 3}, {3, 10, 90, 3}};
     return r;
 }
 
@@ -74,8 +77,8 @@ std::shared_ptr<cl::SimResult> smallRun() {
 // changes twice at 0 s (the later one holds); b has one; c none.
 std::shared_ptr<cl::SimResult> allocatedRun() {
     auto r = smallRun();
-    r->allocations = {{0, 0, 1, 20.8, 0.37},  {3, 10, 6, 125, 1},   {1, 0, 3, 62.5, 1}, {0, 0, 9, 62.5, 2.4},
-                      {3, 40, 12, 250, 2.4}, {3, 70, 6, 125, 1}};
+    r->allocations = {{0, 0, 1, 20.8, 0.37}, {3, 10, 6, 125, 1},    {1, 0, 3, 62.5, 1},
+                      {0, 0, 9, 62.5, 2.4},  {3, 40, 12, 250, 2.4}, {3, 70, 6, 125, 1}};
     return r;
 }
 
@@ -102,8 +105,11 @@ std::shared_ptr<cl::SimResult> sharedRun() {
     r->jobs = {makeJob(0, "p", "resnet50", 1, 0, 0, 100), makeJob(1, "q", "bert", 1, 0, 30, 70),
                makeJob(2, "r", "vgg16", 1, 0, 0, 100)};
     r->segments = {{0, 0, 100, 0}, {0, 30, 70, 1}, {1, 0, 100, 2}};
-    r->batches = {{0, 0, 64, 1, 1.0},  {1, 30, 16, 4, 1.8}, {0, 30, 32, 2, 1.25},
-                  {0, 70, 64, 1, 1.0}, {2, 0, 128, 1, 1.0}};
+    r->batches = {{0, 0, 64, 1, 1.0},
+                  {1, 30, 16, 4, 1.8},
+                  {0, 30, 32, 2, 1.25},
+                  {0, 70, 64, 1, 1.0},
+                  {2, 0, 128, 1, 1.0}};
     return r;
 }
 
@@ -173,12 +179,12 @@ void TestTimeline::jobUnderPixel() {
         return i < 0 ? -1 : list.items[static_cast<std::size_t>(i)].job;
     };
     QCOMPARE(jobAt(0, 0.5, 300), 0);
-    QCOMPARE(jobAt(1, 0.25, 300), 1);  // upper lane: b
-    QCOMPARE(jobAt(1, 0.75, 300), 2);  // lower lane: c
+    QCOMPARE(jobAt(1, 0.25, 300), 1);   // upper lane: b
+    QCOMPARE(jobAt(1, 0.75, 300), 2);   // lower lane: c
     QCOMPARE(jobAt(1, 0.25, 555), -1);  // b preempted 50-60
     QCOMPARE(jobAt(1, 0.75, 150), -1);  // c not started
     QCOMPARE(jobAt(2, 0.5, 95), -1);
-    QCOMPARE(jobAt(2, 0.5, 100), 3);   // d starts at exactly 10 s
+    QCOMPARE(jobAt(2, 0.5, 100), 3);  // d starts at exactly 10 s
     QCOMPARE(jobAt(3, 0.5, 899), 3);
     QCOMPARE(jobAt(3, 0.5, 900), -1);  // and ends at 90 s
 
@@ -196,8 +202,9 @@ void TestTimeline::jobUnderPixel() {
     // c at 55 s: b is preempted then, but shares the GPU during the rest of c's segment.
     const QString cTip = v.toolTipAt(pointAt(v, 55, 1, 0.75));
     QVERIFY2(cTip.contains(QStringLiteral("alone on this GPU at 00:00:5")), qPrintable(cTip));
-    QVERIFY2(cTip.contains(QStringLiteral("shares this GPU with b (bert) at other times during this segment")),
-             qPrintable(cTip));
+    QVERIFY2(
+        cTip.contains(QStringLiteral("shares this GPU with b (bert) at other times during this segment")),
+        qPrintable(cTip));
     const QString cShared = v.toolTipAt(pointAt(v, 45, 1, 0.75));
     QVERIFY2(cShared.contains(QStringLiteral("shares GPU with b (bert) at 00:00:4")), qPrintable(cShared));
 }
@@ -231,7 +238,8 @@ void TestTimeline::mergedBlocksCountTheirSegments() {
         for (const auto& it : list.items) {
             QCOMPARE(it.count, inWindow(*run, std::max(a, it.t0), std::min(b, it.t1), 0));
             sum += it.count;
-            if (it.kind == TimelineItem::Segment) QVERIFY(it.x1 - it.x0 >= TimelineLayout::kMergePixels || it.count == 1);
+            if (it.kind == TimelineItem::Segment)
+                QVERIFY(it.x1 - it.x0 >= TimelineLayout::kMergePixels || it.count == 1);
         }
         QCOMPARE(sum, static_cast<long long>(inWindow(*run, a, b, 0)));
         QCOMPARE(list.segments, sum);
@@ -307,14 +315,14 @@ void TestTimeline::wheelZoomKeepsTimeUnderCursor() {
     const QRect plot = v.plotRect();
     const QPointF pos(plot.left() + plot.width() * 0.3, plot.center().y());
     const double before = v.timeAtX(pos.x());
-    QWheelEvent in(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                   Qt::NoScrollPhase, false);
+    QWheelEvent in(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
+                   Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(v.viewport(), &in);
     QVERIFY(v.visibleEnd() - v.visibleStart() < 100.0 * 0.7);
     QVERIFY(std::abs(v.timeAtX(pos.x()) - before) < 1e-9);
     QCOMPARE(range.count(), 1);
-    QWheelEvent out(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                    Qt::NoScrollPhase, false);
+    QWheelEvent out(pos, v.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, -120), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(v.viewport(), &out);
     QVERIFY(std::abs(v.timeAtX(pos.x()) - before) < 1e-9);
 }
@@ -339,7 +347,8 @@ void TestTimeline::homeAndKeysRestoreAndZoom() {
     const QPoint a(static_cast<int>(v.xOfTime(20)), plot.center().y());
     const QPoint b(static_cast<int>(v.xOfTime(60)), plot.center().y());
     QTest::mousePress(v.viewport(), Qt::LeftButton, Qt::ShiftModifier, a);
-    QMouseEvent move(QEvent::MouseMove, b, v.viewport()->mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+    QMouseEvent move(QEvent::MouseMove, b, v.viewport()->mapToGlobal(b), Qt::NoButton, Qt::LeftButton,
+                     Qt::ShiftModifier);
     QApplication::sendEvent(v.viewport(), &move);
     QTest::mouseRelease(v.viewport(), Qt::LeftButton, Qt::ShiftModifier, b);
     QVERIFY(std::abs(v.visibleStart() - 20) < 0.2);
@@ -410,7 +419,7 @@ void TestTimeline::drawListsAreCachedPerWindow() {
     v.zoomToFit();
     v.itemAt(p);
     QCOMPARE(v.drawListBuilds(), builds + 1);  // back to the first window: still cached
-    v.setServerCollapsed(1, true);  // rows changed: rebuilt
+    v.setServerCollapsed(1, true);             // rows changed: rebuilt
     v.itemAt(p);
     QCOMPARE(v.drawListBuilds(), builds + 2);
     v.setShowQueueing(true);
@@ -478,15 +487,17 @@ void TestTimeline::allocationsInTheTooltip() {
     v.setRun(makeCluster(2, 2), allocatedRun(), nullptr);
     v.setVisibleRange(0, 100);
     const QString boostedTip = v.toolTipAt(pointAt(v, 55, 2, 0.5));
-    QVERIFY2(boostedTip.contains(QStringLiteral("CPU 12 cores \u00b7 memory 250 GB \u00b7 speed \u00d72.40 vs "
-                                                "proportional share")),
-             qPrintable(boostedTip));
+    QVERIFY2(
+        boostedTip.contains(QStringLiteral("CPU 12 cores \u00b7 memory 250 GB \u00b7 speed \u00d72.40 vs "
+                                           "proportional share")),
+        qPrintable(boostedTip));
     QVERIFY2(boostedTip.contains(QStringLiteral("proportional share (at 00:00:5")), qPrintable(boostedTip));
     const QString startTip = v.toolTipAt(pointAt(v, 20, 3, 0.5));  // d's other GPU, before the boost
     QVERIFY2(startTip.contains(QStringLiteral("CPU 6 cores \u00b7 memory 125 GB \u00b7 speed \u00d71.00")),
              qPrintable(startTip));
     QVERIFY(v.toolTipAt(pointAt(v, 75, 2, 0.5)).contains(QStringLiteral("CPU 6 cores")));
-    QVERIFY(v.toolTipAt(pointAt(v, 30, 0, 0.5)).contains(QStringLiteral("CPU 9 cores \u00b7 memory 62.5 GB")));
+    QVERIFY(
+        v.toolTipAt(pointAt(v, 30, 0, 0.5)).contains(QStringLiteral("CPU 9 cores \u00b7 memory 62.5 GB")));
     // c has no allocation changes: nothing about them.
     const QString cTip = v.toolTipAt(pointAt(v, 55, 1, 0.75));
     QVERIFY(cTip.contains(QStringLiteral("shares this GPU with b (bert)")));
@@ -519,7 +530,8 @@ void TestTimeline::allocationsInTheTooltip() {
     tip.setAutoFillBackground(true);
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
-    cl::test::shoot(tip, shots, QStringLiteral("alloc_tooltip.png"), QToolTip::palette().color(QPalette::ToolTipText), 5);
+    cl::test::shoot(tip, shots, QStringLiteral("alloc_tooltip.png"),
+                    QToolTip::palette().color(QPalette::ToolTipText), 5);
 }
 
 // A GPU row split in two lanes by one overlap (b and c, 30-50 s): a before and d after it are
@@ -576,11 +588,13 @@ void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
     const QString qTip = v.toolTipAt(pointAt(v, 50, 0, 0.75));
     QVERIFY2(qTip.contains(QStringLiteral("<b>q</b>")), qPrintable(qTip));
     QVERIFY2(qTip.contains(QStringLiteral("shares GPU with p (resnet50) at 00:00:5")), qPrintable(qTip));
-    QVERIFY2(qTip.contains(QStringLiteral("sub-batch 16 \u00d7 4 steps, slowed \u00d71.8 by sharing (at 00:00:5")),
-             qPrintable(qTip));
+    QVERIFY2(
+        qTip.contains(QStringLiteral("sub-batch 16 \u00d7 4 steps, slowed \u00d71.8 by sharing (at 00:00:5")),
+        qPrintable(qTip));
     const QString pTip = v.toolTipAt(pointAt(v, 50, 0, 0.25));
     QVERIFY2(pTip.contains(QStringLiteral("shares GPU with q (bert)")), qPrintable(pTip));
-    QVERIFY2(pTip.contains(QStringLiteral("sub-batch 32 \u00d7 2 steps, slowed \u00d71.25 by sharing")), qPrintable(pTip));
+    QVERIFY2(pTip.contains(QStringLiteral("sub-batch 32 \u00d7 2 steps, slowed \u00d71.25 by sharing")),
+             qPrintable(pTip));
     // p before q arrives: alone now, q only later in the segment; one pass, full speed.
     const QString pAlone = v.toolTipAt(pointAt(v, 10, 0, 0.25));
     QVERIFY2(pAlone.contains(QStringLiteral("alone on this GPU at 00:00:1")), qPrintable(pAlone));
@@ -633,7 +647,8 @@ void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
     tip.setAutoFillBackground(true);
     tip.setMargin(tip.fontMetrics().averageCharWidth());
     tip.adjustSize();
-    cl::test::shoot(tip, shots, QStringLiteral("gui_shared_tooltip.png"), QToolTip::palette().color(QPalette::ToolTipText), 5);
+    cl::test::shoot(tip, shots, QStringLiteral("gui_shared_tooltip.png"),
+                    QToolTip::palette().color(QPalette::ToolTipText), 5);
 }
 
 void TestTimeline::screenshotsOfTheDemoRun() {
@@ -651,7 +666,8 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     panel.setRun(cluster, muri, &profiles, QStringLiteral("muri-s on muri-testbed-64"));
     panel.show();
     // The whole run: the first job's bars (on the first GPU rows) in its colour.
-    cl::test::shoot(panel, shots, QStringLiteral("timeline_whole.png"), panel.view()->colorOfJob(muri->segments.front().job));
+    cl::test::shoot(panel, shots, QStringLiteral("timeline_whole.png"),
+                    panel.view()->colorOfJob(muri->segments.front().job));
 
     // Zoom to the life of a job that waited and was interleaved, and select it.
     TimelineView* v = panel.view();
@@ -673,7 +689,8 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     const auto first = v->layout().segmentsOfJob(job).front();
     const auto& seg = muri->segments[static_cast<std::size_t>(first)];
     v->verticalScrollBar()->setValue(0);
-    const QString tip = v->toolTipAt(pointAt(*v, 0.5 * (seg.t0 + seg.t1), v->layout().rowOfGpu(seg.gpu), 0.02));
+    const QString tip =
+        v->toolTipAt(pointAt(*v, 0.5 * (seg.t0 + seg.t1), v->layout().rowOfGpu(seg.gpu), 0.02));
     qInfo().noquote() << tip;
     QVERIFY(tip.contains(QStringLiteral("iteration time alone")));
     v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
@@ -690,8 +707,6 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     painter.end();
     cl::test::keep(image, QSize(1600, 1000), shots, QStringLiteral("timeline_export.png"));
 }
-
-
 
 void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
     // Two power8-4gpu servers (2 sockets, one 2-GPU group each), one with a socket holding two
@@ -716,9 +731,9 @@ void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
     QCOMPARE(l.groupOfGpu(6), 1);
     QCOMPARE(l.socketOfGpu(12), -1);
     using B = TimelineLayout::Boundary;
-    const std::vector<B> expected = {B::Server, B::None,  B::Socket, B::None,  B::Server, B::None,
-                                     B::Socket, B::None,  B::Server, B::Group, B::None,  B::None,
-                                     B::Server, B::None,  B::None,   B::None};
+    const std::vector<B> expected = {B::Server, B::None, B::Socket, B::None,  B::Server, B::None,
+                                     B::Socket, B::None, B::Server, B::Group, B::None,   B::None,
+                                     B::Server, B::None, B::None,   B::None};
     for (int r = 0; r < 16; ++r) QCOMPARE(l.boundaryAbove(r), expected[static_cast<std::size_t>(r)]);
     // A folded server is one row with its name.
     l.setCollapsed(0, true);
@@ -745,7 +760,8 @@ void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
     QVERIFY(grouped.plotRect().left() > flat.plotRect().left());  // room for "S0 · G0 · GPU 00"
     cl::test::ScreenshotDir shots;
     QVERIFY(shots.isValid());
-    cl::test::keep(image, grouped.size(), shots, QStringLiteral("timeline_grouped.png"), grouped.colorOfJob(0));
+    cl::test::keep(image, grouped.size(), shots, QStringLiteral("timeline_grouped.png"),
+                   grouped.colorOfJob(0));
 }
 
 QTEST_MAIN(TestTimeline)

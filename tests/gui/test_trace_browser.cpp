@@ -49,11 +49,16 @@ std::shared_ptr<const cl::Trace> knownTrace() {
     auto t = std::make_shared<cl::Trace>();
     t->name = "known";
     t->jobs = {
-        makeJob("1", 0, 4, "resnet18", 600),      makeJob("2", 60, 1, "bert", 30),
-        makeJob("10", 120, 8, "resnet18", 7200),  makeJob("3", 600, 2, "gpt2", 100),
-        makeJob("4", 1800, 1, "resnet18", 5),     makeJob("5", 3600, 16, "bert", 86400),
-        makeJob("6", 3600, 2, "", 0),             makeJob("7", 7200, 1, "gpt2", 45),
-        makeJob("8", 10800, 4, "bert", 900),      makeJob("9", 14400, 1, "resnet18", 3000),
+        makeJob("1", 0, 4, "resnet18", 600),
+        makeJob("2", 60, 1, "bert", 30),
+        makeJob("10", 120, 8, "resnet18", 7200),
+        makeJob("3", 600, 2, "gpt2", 100),
+        makeJob("4", 1800, 1, "resnet18", 5),
+        makeJob("5", 3600, 16, "bert", 86400),
+        makeJob("6", 3600, 2, "", 0),
+        makeJob("7", 7200, 1, "gpt2", 45),
+        makeJob("8", 10800, 4, "bert", 900),
+        makeJob("9", 14400, 1, "resnet18", 3000),
     };
     return t;
 }
@@ -101,10 +106,13 @@ private slots:
         QCOMPARE(model.columnCount(), int(JobTableModel::ColumnCount));
         model.setTrace(knownTrace());
         QCOMPARE(model.data(model.index(2, JobTableModel::IdColumn)).toString(), QStringLiteral("10"));
-        QCOMPARE(model.data(model.index(2, JobTableModel::GpusColumn), JobTableModel::SortRole).toDouble(), 8.0);
+        QCOMPARE(model.data(model.index(2, JobTableModel::GpusColumn), JobTableModel::SortRole).toDouble(),
+                 8.0);
         QCOMPARE(model.data(model.index(6, JobTableModel::ModelColumn)).toString(), QStringLiteral("\u2014"));
-        QCOMPARE(model.data(model.index(6, JobTableModel::DurationColumn)).toString(), QStringLiteral("\u2014"));
-        QVERIFY(!model.data(model.index(0, JobTableModel::SubmitColumn), Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(model.data(model.index(6, JobTableModel::DurationColumn)).toString(),
+                 QStringLiteral("\u2014"));
+        QVERIFY(
+            !model.data(model.index(0, JobTableModel::SubmitColumn), Qt::ToolTipRole).toString().isEmpty());
         model.setTrace(m_demo, &m_profiles, 50);
         QCOMPARE(model.rowCount(), 50);
         model.clear();
@@ -121,7 +129,8 @@ private slots:
         model.setTrace(t, &m_profiles);
         QCOMPARE(model.duration(0), 1000 * p->solo_iteration_time);
         model.setTrace(t, nullptr);
-        QCOMPARE(model.data(model.index(0, JobTableModel::DurationColumn)).toString(), QStringLiteral("\u2014"));
+        QCOMPARE(model.data(model.index(0, JobTableModel::DurationColumn)).toString(),
+                 QStringLiteral("\u2014"));
     }
 
     void proxyPassesTesterWhileFilteringAndSorting() {
@@ -148,8 +157,8 @@ private slots:
         const auto column = [&](int c) {
             QStringList ids;
             for (int r = 0; r < proxy.rowCount(); ++r)
-                ids << proxy.data(proxy.index(r, JobTableModel::IdColumn)).toString() +
-                           QLatin1Char(':') + proxy.data(proxy.index(r, c)).toString();
+                ids << proxy.data(proxy.index(r, JobTableModel::IdColumn)).toString() + QLatin1Char(':') +
+                           proxy.data(proxy.index(r, c)).toString();
             return ids.join(QLatin1Char(' '));
         };
         proxy.sort(JobTableModel::GpusColumn, Qt::AscendingOrder);
@@ -158,7 +167,8 @@ private slots:
                  QStringLiteral("2:1 4:1 7:1 9:1 3:2 6:2 1:4 8:4 10:8 5:16"));
         proxy.sort(JobTableModel::SubmitColumn, Qt::DescendingOrder);
         QStringList order;
-        for (int r = 0; r < proxy.rowCount(); ++r) order << proxy.data(proxy.index(r, JobTableModel::IdColumn)).toString();
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            order << proxy.data(proxy.index(r, JobTableModel::IdColumn)).toString();
         QCOMPARE(order.join(QLatin1Char(',')), QStringLiteral("9,8,7,6,5,4,3,10,2,1"));
         // Numeric ids sort as numbers: 10 after 9.
         proxy.sort(JobTableModel::IdColumn, Qt::AscendingOrder);
@@ -237,13 +247,15 @@ private slots:
         }());
         int expected = 0;
         for (const cl::Job& j : trace->jobs)
-            if (j.model == "bert" && j.gpus >= 2 && j.submit_time >= 24 * 3600.0 && j.submit_time <= 96 * 3600.0)
+            if (j.model == "bert" && j.gpus >= 2 && j.submit_time >= 24 * 3600.0 &&
+                j.submit_time <= 96 * 3600.0)
                 ++expected;
         QVERIFY(expected > 0);
         QCOMPARE(browser.filterProxy()->rowCount(), expected);
         const QModelIndex first = browser.filterProxy()->index(0, JobTableModel::DurationColumn);
         const QModelIndex second = browser.filterProxy()->index(1, JobTableModel::DurationColumn);
-        QVERIFY(first.data(JobTableModel::SortRole).toDouble() >= second.data(JobTableModel::SortRole).toDouble());
+        QVERIFY(first.data(JobTableModel::SortRole).toDouble() >=
+                second.data(JobTableModel::SortRole).toDouble());
         // The filter bar too: any model, GPUs 4..8.
         browser.resetFilters();
         browser.findChild<QSpinBox*>(QStringLiteral("minGpus"))->setValue(4);
@@ -295,14 +307,16 @@ private slots:
         QVERIFY(!dialog.canImport());
         QVERIFY(!dialog.trace());
         QCOMPARE(dialog.errors().size(), 1);
-        QVERIFY2(dialog.errors()[0].contains(QStringLiteral("missing_gpus.csv")), qPrintable(dialog.errors()[0]));
+        QVERIFY2(dialog.errors()[0].contains(QStringLiteral("missing_gpus.csv")),
+                 qPrintable(dialog.errors()[0]));
         QVERIFY2(dialog.errors()[0].contains(QStringLiteral("gpus")), qPrintable(dialog.errors()[0]));
 
         const QString bad = dir.filePath(QStringLiteral("bad_gpus.csv"));
-        writeFile(bad, "job_id,submit_time,gpus,model,duration\n"
-                       "j1,0,1,resnet18,60\n"
-                       "j2,10,four,vgg16,60\n"
-                       "j3,20,2,bert,60\n");
+        writeFile(bad,
+                  "job_id,submit_time,gpus,model,duration\n"
+                  "j1,0,1,resnet18,60\n"
+                  "j2,10,four,vgg16,60\n"
+                  "j3,20,2,bert,60\n");
         QVERIFY(!dialog.loadFile(bad));
         QVERIFY(!dialog.canImport());
         QVERIFY(!dialog.trace());
@@ -312,7 +326,8 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("gpus")), qPrintable(error));
         auto* import = dialog.findChild<QDialogButtonBox*>()->buttons().last();
         for (QAbstractButton* b : dialog.findChild<QDialogButtonBox*>()->buttons())
-            if (dialog.findChild<QDialogButtonBox*>()->buttonRole(b) == QDialogButtonBox::AcceptRole) import = b;
+            if (dialog.findChild<QDialogButtonBox*>()->buttonRole(b) == QDialogButtonBox::AcceptRole)
+                import = b;
         QVERIFY(!import->isEnabled());
         dialog.resize(1400, 900);
         saveShot(dialog, QStringLiteral("import_broken"));
@@ -324,7 +339,8 @@ private slots:
         QVERIFY(import->isEnabled());
         QCOMPARE(static_cast<int>(dialog.trace()->jobs.size()), 2);
         QCOMPARE(dialog.warnings().size(), 1);
-        QVERIFY2(dialog.warnings()[0].contains(QStringLiteral("bad_gpus.csv:3")), qPrintable(dialog.warnings()[0]));
+        QVERIFY2(dialog.warnings()[0].contains(QStringLiteral("bad_gpus.csv:3")),
+                 qPrintable(dialog.warnings()[0]));
         saveShot(dialog, QStringLiteral("import_skipped"));
     }
 
@@ -414,8 +430,8 @@ private slots:
         QVERIFY(trace);
         std::map<std::string, int> per_model;
         for (const auto& j : trace->jobs) ++per_model[j.model];
-        QCOMPARE(per_model["resnet18"] + per_model["resnet50"] + per_model["mobilenet"] + per_model["alexnet"] +
-                     per_model["shufflenet"],
+        QCOMPARE(per_model["resnet18"] + per_model["resnet50"] + per_model["mobilenet"] +
+                     per_model["alexnet"] + per_model["shufflenet"],
                  20);
         QCOMPARE(per_model["gnmt"] + per_model["transformer"] + per_model["lstm"], 70);
         QCOMPARE(per_model["m5"] + per_model["deepspeech"], 10);

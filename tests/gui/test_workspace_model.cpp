@@ -18,9 +18,9 @@
 
 #include "screenshot_checks.h"
 
+#include "core/io/builtin_data.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "core/io/builtin_data.h"
 #include "views/common/format.h"
 #include "views/workspace/scenario_browser.h"
 #include "views/workspace/scenario_dialog.h"
@@ -100,7 +100,8 @@ private slots:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(childNames(model, {}), (QStringList{"Clusters", "Traces", "Scenarios"}));
         QCOMPARE(model.columnCount(), 4);
-        QCOMPARE(model.headerData(WorkspaceModel::AvgJctColumn, Qt::Horizontal).toString(), QStringLiteral("Avg JCT"));
+        QCOMPARE(model.headerData(WorkspaceModel::AvgJctColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Avg JCT"));
 
         const QModelIndex clusters = model.groupIndex(WorkspaceModel::ClustersGroup);
         QCOMPARE(childNames(model, clusters), QStringList{"muri-testbed-64"});
@@ -117,7 +118,8 @@ private slots:
         const QModelIndex baseline = model.indexForScenario("baseline");
         QCOMPARE(baseline.data(WorkspaceModel::KindRole).toInt(), int(WorkspaceModel::Kind::Scenario));
         QCOMPARE(baseline.data(WorkspaceModel::IdRole).toLongLong(), qint64(finished_.scenario_id));
-        QCOMPARE(display(baseline, 1), QStringLiteral("srtf \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d71"));
+        QCOMPARE(display(baseline, 1),
+                 QStringLiteral("srtf \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d71"));
         QCOMPARE(display(model.indexForScenario("muri what-if"), 1),
                  QStringLiteral("muri-s \u00b7 muri-testbed-64 \u00b7 demo \u00b7 load \u00d71.5"));
         // A scenario shows its latest finished run's metrics.
@@ -132,7 +134,8 @@ private slots:
         QVERIFY(display(run, 1).startsWith(QStringLiteral("finished in ")));
         QCOMPARE(display(run, 2), formatDuration(finished_.summary.avg_jct));
         QCOMPARE(display(run, 3), formatDuration(finished_.summary.makespan));
-        QCOMPARE(run.siblingAtColumn(2).data(WorkspaceModel::RawValueRole).toDouble(), finished_.summary.avg_jct);
+        QCOMPARE(run.siblingAtColumn(2).data(WorkspaceModel::RawValueRole).toDouble(),
+                 finished_.summary.avg_jct);
         QVERIFY(!run.siblingAtColumn(1).data(Qt::DecorationRole).value<QIcon>().isNull());
 
         const QModelIndex muri = model.indexForScenario("muri what-if");
@@ -167,7 +170,8 @@ private slots:
         QCOMPARE(muri.row(), 2);
         QCOMPARE(display(model.groupIndex(WorkspaceModel::ScenariosGroup), 1), QStringLiteral("3 scenarios"));
 
-        store_->duplicateScenario("baseline", "baseline x2", [](ScenarioSpec& s) { s.parameters.load_factor = 2; });
+        store_->duplicateScenario("baseline", "baseline x2",
+                                  [](ScenarioSpec& s) { s.parameters.load_factor = 2; });
         model.refresh();
         QCOMPARE(scenarioNames(model), (QStringList{"alpha", "baseline", "baseline x2", "muri what-if"}));
         QCOMPARE(display(model.indexForScenario("baseline x2"), 1),
@@ -185,7 +189,8 @@ private slots:
         model.refresh();
         QCOMPARE(model.rowCount(muri), 2);
         QCOMPARE(model.index(0, 0, muri), model.indexForRun(running));
-        QCOMPARE(model.index(0, 0, muri).data(WorkspaceModel::RunStatusRole).toString(), QStringLiteral("running"));
+        QCOMPARE(model.index(0, 0, muri).data(WorkspaceModel::RunStatusRole).toString(),
+                 QStringLiteral("running"));
         QCOMPARE(failed_run.row(), 1);
         store_->failRun(running, RunStatus::Cancelled, "stopped by the user");
         model.refresh();
@@ -242,7 +247,8 @@ private slots:
 
     void browserActions() {
         ScenarioBrowser browser(store_.get());
-        QAbstractItemModelTester tester(browser.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(browser.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QStringList errors;
         browser.setErrorHandler([&](const QString& m) { errors << m; });
         QSignalSpy changed(&browser, &ScenarioBrowser::scenariosChanged);
@@ -374,7 +380,8 @@ private slots:
         QCOMPARE(runs.count(), 1);
         QCOMPARE(runs.at(0).at(0).toLongLong(), qint64(finished_.id));
         QSignalSpy clusters(&browser, &ScenarioBrowser::clusterActivated);
-        const QModelIndex cluster = browser.model()->index(0, 0, browser.model()->groupIndex(WorkspaceModel::ClustersGroup));
+        const QModelIndex cluster =
+            browser.model()->index(0, 0, browser.model()->groupIndex(WorkspaceModel::ClustersGroup));
         emit browser.view()->activated(cluster);
         QCOMPARE(clusters.count(), 1);
         QCOMPARE(clusters.at(0).at(0).toLongLong(), cluster.data(WorkspaceModel::IdRole).toLongLong());
@@ -429,7 +436,8 @@ private slots:
         QVERIFY(ok->isEnabled());
         policy->setEditText(QStringLiteral("nonsense"));
         QVERIFY(!ok->isEnabled());
-        QVERIFY2(dialog.problem().startsWith(QStringLiteral("Policy: unknown")), qPrintable(dialog.problem()));
+        QVERIFY2(dialog.problem().startsWith(QStringLiteral("Policy: unknown")),
+                 qPrintable(dialog.problem()));
         QVERIFY(dialog.problem().contains(QStringLiteral("'nonsense'")));
 
         policy->setEditText(QStringLiteral("muri-l"));
@@ -476,10 +484,12 @@ private slots:
         ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "muri what-if");
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog.png"), dialog.palette().color(QPalette::Text));
+        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog.png"),
+                        dialog.palette().color(QPalette::Text));
         dialog.findChild<QComboBox*>("policy")->setEditText(QStringLiteral("srtf+bogus"));
         dialog.adjustSize();
-        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog_invalid.png"), dialog.palette().color(QPalette::Text));
+        cl::test::shoot(dialog, shots, QStringLiteral("browser_dialog_invalid.png"),
+                        dialog.palette().color(QPalette::Text));
     }
 };
 

@@ -27,28 +27,31 @@
 #include <QtCharts/QValueAxis>
 
 #include "views/common/chart_export.h"
-#include "views/common/series_thinning.h"
 #include "views/common/chart_style.h"
+#include "views/common/series_thinning.h"
 
 namespace cl::views {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr SeriesGroup kGroups[] = {SeriesGroup::Utilization, SeriesGroup::QueueLength, SeriesGroup::RunningJobs,
-                                   SeriesGroup::BlockingIndex};
-
+constexpr SeriesGroup kGroups[] = {SeriesGroup::Utilization, SeriesGroup::QueueLength,
+                                   SeriesGroup::RunningJobs, SeriesGroup::BlockingIndex};
 
 // A line style per utilization resource so that runs keep their colour. Allocated CPU and
 // memory are thicker than what is busy, dashed and dotted; patterns are in pen widths and
 // short enough to show in a legend marker.
 void styleFor(QPen& pen, const QString& key) {
-    if (key == QLatin1String("cpu")) pen.setStyle(Qt::DashLine);
-    else if (key == QLatin1String("storage")) pen.setStyle(Qt::DotLine);
-    else if (key == QLatin1String("network")) pen.setStyle(Qt::DashDotLine);
+    if (key == QLatin1String("cpu"))
+        pen.setStyle(Qt::DashLine);
+    else if (key == QLatin1String("storage"))
+        pen.setStyle(Qt::DotLine);
+    else if (key == QLatin1String("network"))
+        pen.setStyle(Qt::DashDotLine);
     else if (key == QLatin1String("cpu-allocated") || key == QLatin1String("memory-allocated")) {
         pen.setWidthF(2.0 * pen.widthF());
-        pen.setDashPattern(key == QLatin1String("cpu-allocated") ? QList<qreal>{2.5, 1.25} : QList<qreal>{0.75, 1.0});
+        pen.setDashPattern(key == QLatin1String("cpu-allocated") ? QList<qreal>{2.5, 1.25}
+                                                                 : QList<qreal>{0.75, 1.0});
     } else {
         pen.setStyle(Qt::SolidLine);
     }
@@ -59,9 +62,12 @@ void styleFor(QPen& pen, const QString& key) {
 // time axis labels. The plot areas end up about equally tall.
 int stretchOf(SeriesGroup group) {
     switch (group) {
-    case SeriesGroup::Utilization: return 9;
-    case SeriesGroup::BlockingIndex: return 8;
-    default: return 6;
+        case SeriesGroup::Utilization:
+            return 9;
+        case SeriesGroup::BlockingIndex:
+            return 8;
+        default:
+            return 6;
     }
 }
 
@@ -216,7 +222,9 @@ QSize SeriesCharts::minimumSizeHint() const {
     return {fm.averageCharWidth() * 40, fm.height() * 24};
 }
 
-void SeriesCharts::clear() { setRunSeries({}); }
+void SeriesCharts::clear() {
+    setRunSeries({});
+}
 
 void SeriesCharts::setRuns(const QList<ChartRun>& runs) {
     QList<ChartRunSeries> extracted;
@@ -256,18 +264,30 @@ void SeriesCharts::setRunSeries(const QList<ChartRunSeries>& runs) {
     emit visibleRangeChanged(m_view_t0, m_view_t1);
 }
 
-int SeriesCharts::runCount() const { return int(m_runs.size()); }
+int SeriesCharts::runCount() const {
+    return int(m_runs.size());
+}
 
 QColor SeriesCharts::runColor(int run) const {
     return seriesColor(run);
 }
 
-int SeriesCharts::chartCount() const { return int(m_panels.size()); }
+int SeriesCharts::chartCount() const {
+    return int(m_panels.size());
+}
 
-SeriesGroup SeriesCharts::chartGroup(int chart) const { return m_panels.at(size_t(chart))->group; }
-QChart* SeriesCharts::chart(int chart) const { return m_panels.at(size_t(chart))->chart; }
-QChartView* SeriesCharts::chartView(int chart) const { return m_panels.at(size_t(chart))->view; }
-QGraphicsLineItem* SeriesCharts::cursorLine(int chart) const { return m_panels.at(size_t(chart))->cursor; }
+SeriesGroup SeriesCharts::chartGroup(int chart) const {
+    return m_panels.at(size_t(chart))->group;
+}
+QChart* SeriesCharts::chart(int chart) const {
+    return m_panels.at(size_t(chart))->chart;
+}
+QChartView* SeriesCharts::chartView(int chart) const {
+    return m_panels.at(size_t(chart))->view;
+}
+QGraphicsLineItem* SeriesCharts::cursorLine(int chart) const {
+    return m_panels.at(size_t(chart))->cursor;
+}
 
 QLineSeries* SeriesCharts::series(int chart, int run, const QString& key) const {
     if (chart < 0 || chart >= chartCount()) return nullptr;
@@ -334,13 +354,14 @@ void SeriesCharts::updateAxes() {
         if (panel.group == SeriesGroup::Utilization) {
             top = 100.0;
         } else {
-            const double step = niceStep(std::max(top, panel.group == SeriesGroup::BlockingIndex ? 0.1 : 1.0), 4);
+            const double step =
+                niceStep(std::max(top, panel.group == SeriesGroup::BlockingIndex ? 0.1 : 1.0), 4);
             top = std::ceil(std::max(top, 1e-12) / step) * step;
             if (top <= 0.0) top = step;
         }
         setAxis(panel.y, 0.0, top, panel.group == SeriesGroup::Utilization ? 25.0 : niceStep(top, 4));
         panel.y->setLabelFormat(panel.group == SeriesGroup::BlockingIndex ? QStringLiteral("%.3g")
-                                                                           : QStringLiteral("%.0f"));
+                                                                          : QStringLiteral("%.0f"));
     }
 }
 
@@ -357,8 +378,9 @@ void SeriesCharts::refreshPoints() {
             lo = std::max<qsizetype>(0, lo - 1);
             hi = std::min<qsizetype>(line.t.size(), hi + 1);
             const bool whole = lo == 0 && hi == line.t.size();
-            const ThinnedSeries thin = whole ? thinMinMax(line.t, line.v, buckets)
-                                             : thinMinMax(line.t.mid(lo, hi - lo), line.v.mid(lo, hi - lo), buckets);
+            const ThinnedSeries thin =
+                whole ? thinMinMax(line.t, line.v, buckets)
+                      : thinMinMax(line.t.mid(lo, hi - lo), line.v.mid(lo, hi - lo), buckets);
             // Samples hold until the next event: draw steps, each sample followed by the
             // point where the next one replaces it.
             QList<QPointF> points;
@@ -405,7 +427,9 @@ void SeriesCharts::zoomTime(double factor, double anchor) {
     setVisibleRange(anchor - (anchor - m_view_t0) * factor, anchor + (m_view_t1 - anchor) * factor);
 }
 
-void SeriesCharts::resetZoom() { setVisibleRange(m_data_t0, m_data_t1); }
+void SeriesCharts::resetZoom() {
+    setVisibleRange(m_data_t0, m_data_t1);
+}
 
 void SeriesCharts::setTimeCursor(double seconds) {
     m_cursor = seconds;
@@ -417,7 +441,8 @@ void SeriesCharts::updateCursors() {
     for (const auto& panel : m_panels) {
         const QRectF plot = panel->chart->plotArea();
         const double a = panel->x->min(), b = panel->x->max();
-        const bool show = std::isfinite(x) && x >= a && x <= b && b > a && plot.width() > 0 && !panel->lines.empty();
+        const bool show =
+            std::isfinite(x) && x >= a && x <= b && b > a && plot.width() > 0 && !panel->lines.empty();
         panel->cursor->setVisible(show);
         if (!show) continue;
         const double px = plot.left() + (x - a) / (b - a) * plot.width();
@@ -438,7 +463,8 @@ double SeriesCharts::timeAt(int panel_index, const QPointF& viewport_pos, bool* 
     const QRectF plot = panel.chart->plotArea();
     if (inside) *inside = plot.contains(local);
     if (plot.width() <= 0) return kNaN;
-    const double x = panel.x->min() + (local.x() - plot.left()) / plot.width() * (panel.x->max() - panel.x->min());
+    const double x =
+        panel.x->min() + (local.x() - plot.left()) / plot.width() * (panel.x->max() - panel.x->min());
     return x * m_unit_seconds;
 }
 
@@ -462,10 +488,11 @@ bool SeriesCharts::eventFilter(QObject* watched, QEvent* event) {
                 const auto it = std::upper_bound(line.t.cbegin(), line.t.cend(), t / m_unit_seconds);
                 if (it == line.t.cbegin()) continue;
                 const double v = line.v[(it - line.t.cbegin()) - 1];
-                rows << tr("%1: %2").arg(line.series->name(),
-                                         panel.group == SeriesGroup::BlockingIndex ? QString::number(v, 'g', 3)
-                                         : panel.group == SeriesGroup::Utilization ? tr("%1 %").arg(v, 0, 'f', 1)
-                                                                                     : QString::number(v, 'f', 0));
+                rows << tr("%1: %2").arg(line.series->name(), panel.group == SeriesGroup::BlockingIndex
+                                                                  ? QString::number(v, 'g', 3)
+                                                              : panel.group == SeriesGroup::Utilization
+                                                                  ? tr("%1 %").arg(v, 0, 'f', 1)
+                                                                  : QString::number(v, 'f', 0));
             }
             QToolTip::showText(move->globalPosition().toPoint(), rows.join('\n'), panel.view);
         }
@@ -509,7 +536,8 @@ void SeriesCharts::alignPlotAreas() {
 void SeriesCharts::scheduleAlign() {
     if (m_alignPending) return;
     m_alignPending = true;
-    QMetaObject::invokeMethod(this, [this] { alignPlotAreas(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { alignPlotAreas(); }, Qt::QueuedConnection);
 }
 
 void SeriesCharts::restoreOnScreenLayout() {
@@ -575,7 +603,8 @@ void SeriesCharts::exportCharts() {
     ExportOptions options;
     if (!dialog.ask(&path, &options)) return;
     QString error;
-    if (!exportPainting(path, options, [this](QPainter& p, const QRectF& r) { paint(p, r); }, &error))
+    if (!exportPainting(
+            path, options, [this](QPainter& p, const QRectF& r) { paint(p, r); }, &error))
         QMessageBox::warning(this, tr("Export Charts"), error);
 }
 

@@ -13,8 +13,8 @@
 #include <QWidget>
 
 #include "core/model/sim_result.h"
-#include "views/common/chart_export.h"
 #include "views/charts/run_series.h"
+#include "views/common/chart_export.h"
 
 class QChart;
 class QChartView;

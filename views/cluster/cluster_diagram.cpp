@@ -53,7 +53,9 @@ struct Metrics {
     double line, pad, cell, gap;
 
     int gpuRows(int gpus) const { return (std::max(gpus, 1) + kGpuColumns - 1) / kGpuColumns; }
-    double serverHeight(int gpus) const { return pad + 2 * line + pad * 0.5 + gpuRows(gpus) * (cell + gap) - gap + pad; }
+    double serverHeight(int gpus) const {
+        return pad + 2 * line + pad * 0.5 + gpuRows(gpus) * (cell + gap) - gap + pad;
+    }
 };
 
 // A server box; GPUs are painted inside it rather than being items, which keeps a
@@ -67,9 +69,9 @@ public:
         const QString type = QString::fromStdString(server.gpu_type);
         setToolTip(QStringLiteral("<b>%1</b>%2<br>%3<br>%4 %5")
                        .arg(QString::fromStdString(server.name).toHtmlEscaped(),
-                            server.rack.empty()
-                                ? QString()
-                                : QStringLiteral(" — %1").arg(QString::fromStdString(server.rack).toHtmlEscaped()),
+                            server.rack.empty() ? QString()
+                                                : QStringLiteral(" — %1").arg(
+                                                      QString::fromStdString(server.rack).toHtmlEscaped()),
                             serverSummary(server).toHtmlEscaped(), type.toHtmlEscaped(),
                             gpuSpeedText(type).toHtmlEscaped()));
     }
@@ -87,7 +89,8 @@ public:
 
         QColor fill = selected ? pal.color(QPalette::Highlight).lighter(185) : QColor(0xfb, 0xfb, 0xfc);
         if (m_hover && !selected) fill = QColor(0xf0, 0xf4, 0xfa);
-        QPen border(selected ? pal.color(QPalette::Highlight) : QColor(0xa8, 0xae, 0xb8), selected ? 2.5 : 1.0);
+        QPen border(selected ? pal.color(QPalette::Highlight) : QColor(0xa8, 0xae, 0xb8),
+                    selected ? 2.5 : 1.0);
         border.setCosmetic(true);
         p->setPen(border);
         p->setBrush(fill);
@@ -106,8 +109,8 @@ public:
             p->setPen(QColor(0x55, 0x5b, 0x66));
             const QFontMetricsF sfm(m_metrics.small);
             const QString detail = detailText(m_server);
-            p->drawText(QRectF(x0, y + m_metrics.line, text_w, m_metrics.line), Qt::AlignLeft | Qt::AlignVCenter,
-                        sfm.elidedText(detail, Qt::ElideRight, text_w));
+            p->drawText(QRectF(x0, y + m_metrics.line, text_w, m_metrics.line),
+                        Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(detail, Qt::ElideRight, text_w));
         }
         y += 2 * m_metrics.line + m_metrics.pad * 0.5;
 
@@ -150,11 +153,11 @@ public:
     RackItem(QString rack, QString title, QSizeF size, const Metrics& m)
         : m_rack(std::move(rack)), m_title(std::move(title)), m_size(size), m_metrics(m) {
         setZValue(-1);
-        setToolTip(m_rack.isEmpty() ? QApplication::translate("cl::views::ClusterDiagram",
-                                                               "Servers without a rack")
-                                    : QApplication::translate("cl::views::ClusterDiagram",
-                                                              "Rack %1 — double-click to select its servers")
-                                          .arg(m_rack));
+        setToolTip(m_rack.isEmpty()
+                       ? QApplication::translate("cl::views::ClusterDiagram", "Servers without a rack")
+                       : QApplication::translate("cl::views::ClusterDiagram",
+                                                 "Rack %1 — double-click to select its servers")
+                             .arg(m_rack));
     }
     const QString& rack() const { return m_rack; }
     QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_size).adjusted(-1, -1, 1, 1); }
@@ -203,8 +206,9 @@ ClusterDiagram::ClusterDiagram(ClusterDocument* document, QWidget* parent)
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setBackgroundBrush(QColor(0xf6, 0xf7, 0xf9));
     setFocusPolicy(Qt::StrongFocus);
-    setToolTip(tr("Click, Ctrl+click or drag a rectangle to select servers; Ctrl+wheel zooms; "
-                  "double-click a rack title to select the rack"));
+    setToolTip(
+        tr("Click, Ctrl+click or drag a rectangle to select servers; Ctrl+wheel zooms; "
+           "double-click a rack title to select the rack"));
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &ClusterDiagram::selectionFromScene);
     connect(document, &ClusterDocument::changed, this, &ClusterDiagram::rebuild);
     connect(document, &ClusterDocument::selectionChanged, this, &ClusterDiagram::selectionToScene);
@@ -230,7 +234,9 @@ QRectF ClusterDiagram::serverRect(int index) const {
     return m_servers[index]->sceneBoundingRect();
 }
 
-double ClusterDiagram::zoom() const { return transform().m11(); }
+double ClusterDiagram::zoom() const {
+    return transform().m11();
+}
 
 void ClusterDiagram::rebuild() {
     m_syncing = true;
@@ -281,13 +287,15 @@ void ClusterDiagram::rebuild() {
         const int rows = (count + b.columns - 1) / b.columns;
         b.row_heights.assign(static_cast<std::size_t>(rows), 0.0);
         for (int k = 0; k < count; ++k) {
-            const int gpus = cluster.servers[static_cast<std::size_t>(b.servers[static_cast<std::size_t>(k)])].gpus;
+            const int gpus =
+                cluster.servers[static_cast<std::size_t>(b.servers[static_cast<std::size_t>(k)])].gpus;
             double& h = b.row_heights[static_cast<std::size_t>(k / b.columns)];
             h = std::max(h, m.serverHeight(gpus));
         }
         double height = title_h + spacing;
         for (double h : b.row_heights) height += h + spacing;
-        const double title_w = QFontMetricsF(m.bold).horizontalAdvance(rackTitle(b.rack, cluster, b.servers)) + 2 * m.pad;
+        const double title_w =
+            QFontMetricsF(m.bold).horizontalAdvance(rackTitle(b.rack, cluster, b.servers)) + 2 * m.pad;
         b.size = QSizeF(std::max(b.columns * (server_w + spacing) + spacing, title_w), height);
         blocks.push_back(std::move(b));
     }
@@ -336,7 +344,8 @@ void ClusterDiagram::rebuild() {
         double sy = y + title_h + spacing;
         for (std::size_t row = 0; row < b.row_heights.size(); ++row) {
             for (int col = 0; col < b.columns; ++col) {
-                const std::size_t k = row * static_cast<std::size_t>(b.columns) + static_cast<std::size_t>(col);
+                const std::size_t k =
+                    row * static_cast<std::size_t>(b.columns) + static_cast<std::size_t>(col);
                 if (k >= b.servers.size()) break;
                 const int index = b.servers[k];
                 const cl::Server& s = cluster.servers[static_cast<std::size_t>(index)];

@@ -49,7 +49,8 @@ protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
-    QString rackTitle(const std::string& rack, const cl::Cluster& cluster, const std::vector<int>& servers) const;
+    QString rackTitle(const std::string& rack, const cl::Cluster& cluster,
+                      const std::vector<int>& servers) const;
     void zoomBy(double factor);
     void selectionFromScene();
     void selectionToScene();

@@ -15,7 +15,9 @@ namespace cl::views {
 
 namespace {
 
-QString number(double value) { return QLocale().toString(value, 'g', 6); }
+QString number(double value) {
+    return QLocale().toString(value, 'g', 6);
+}
 
 bool sameServer(const cl::Server& a, const cl::Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
@@ -33,8 +35,10 @@ std::pair<QString, QString> splitTrailingNumber(const QString& name) {
 // One past the highest number used after `prefix` among `names`, or `fallback` if none is.
 QString nextName(const QString& pattern, const QSet<QString>& names, const QString& default_prefix) {
     auto [prefix, digits] = splitTrailingNumber(pattern);
-    if (pattern.isEmpty()) prefix = default_prefix;
-    else if (digits.isEmpty()) prefix = pattern + QLatin1Char('-');
+    if (pattern.isEmpty())
+        prefix = default_prefix;
+    else if (digits.isEmpty())
+        prefix = pattern + QLatin1Char('-');
     const int width = digits.startsWith(QLatin1Char('0')) ? static_cast<int>(digits.size()) : 0;
     long long next = digits.isEmpty() ? 1 : digits.toLongLong();
     bool any = false;
@@ -49,7 +53,9 @@ QString nextName(const QString& pattern, const QSet<QString>& names, const QStri
         any = true;
     }
     if (any) next = highest + 1;
-    auto make = [&](long long n) { return prefix + QStringLiteral("%1").arg(n, width, 10, QLatin1Char('0')); };
+    auto make = [&](long long n) {
+        return prefix + QStringLiteral("%1").arg(n, width, 10, QLatin1Char('0'));
+    };
     while (names.contains(make(next))) ++next;
     return make(next);
 }
@@ -63,7 +69,9 @@ QList<int> normalised(const QList<int>& indices, int count) {
 
 }  // namespace
 
-bool ServerChanges::isEmpty() const { return fieldCount() == 0; }
+bool ServerChanges::isEmpty() const {
+    return fieldCount() == 0;
+}
 
 int ServerChanges::fieldCount() const {
     return int(name.has_value()) + int(rack.has_value()) + int(gpu_type.has_value()) + int(gpus.has_value()) +
@@ -97,7 +105,10 @@ QString serverProblem(const cl::Server& s) {
     if (s.name.empty()) return ClusterDocument::tr("The server name is empty.");
     if (s.gpu_type.empty()) return ClusterDocument::tr("The GPU type is empty.");
     if (s.gpus < L::kMinGpus || s.gpus > L::kMaxGpus)
-        return ClusterDocument::tr("GPU count must be from %1 to %2 (is %3).").arg(L::kMinGpus).arg(L::kMaxGpus).arg(s.gpus);
+        return ClusterDocument::tr("GPU count must be from %1 to %2 (is %3).")
+            .arg(L::kMinGpus)
+            .arg(L::kMaxGpus)
+            .arg(s.gpus);
     if (s.cpu_cores < L::kMinCpuCores || s.cpu_cores > L::kMaxCpuCores)
         return ClusterDocument::tr("CPU cores must be from %1 to %2 (is %3).")
             .arg(L::kMinCpuCores)
@@ -147,7 +158,8 @@ QString ClusterDocument::validationError() const {
         const QString name = QString::fromStdString(s.name);
         if (const QString problem = serverProblem(s); !problem.isEmpty())
             return name.isEmpty() ? problem : tr("Server '%1': %2").arg(name, problem);
-        if (names.contains(name)) return tr("Two servers are named '%1'; server names must be unique.").arg(name);
+        if (names.contains(name))
+            return tr("Two servers are named '%1'; server names must be unique.").arg(name);
         names.insert(name);
     }
     return {};
@@ -253,7 +265,8 @@ bool ClusterDocument::removeRack(const QString& rack) {
     return true;
 }
 
-bool ClusterDocument::setServerProperties(const QList<int>& indices, const ServerChanges& changes, QString* error) {
+bool ClusterDocument::setServerProperties(const QList<int>& indices, const ServerChanges& changes,
+                                          QString* error) {
     auto fail = [&](const QString& message) {
         if (error) *error = message;
         return false;

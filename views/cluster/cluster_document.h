@@ -60,7 +60,9 @@ public:
     const cl::Cluster& cluster() const { return m_cluster; }
     QUndoStack* undoStack() const { return m_undo; }
     int serverCount() const { return static_cast<int>(m_cluster.servers.size()); }
-    const cl::Server& server(int index) const { return m_cluster.servers.at(static_cast<std::size_t>(index)); }
+    const cl::Server& server(int index) const {
+        return m_cluster.servers.at(static_cast<std::size_t>(index));
+    }
     int indexOfServer(const QString& name) const;  // -1 if none
     // Distinct rack names in diagram order (servers without a rack are not a rack).
     QStringList rackNames() const;
@@ -80,13 +82,14 @@ public:
     // after the last server) and take names following that server's pattern ("node7" ->
     // "node8"); they become the selection.
     bool addServers(const cl::Server& prototype, int count = 1);
-    bool addRack();                                   // "rackN" with one default server
+    bool addRack();                                    // "rackN" with one default server
     bool duplicateServers(const QList<int>& indices);  // each copy right after its original
     bool removeServers(const QList<int>& indices);
     bool removeRack(const QString& rack);
     // Refuses (returning the reason in *error) values that serverProblem() rejects, a name
     // for several servers, or a name that is empty or already used.
-    bool setServerProperties(const QList<int>& indices, const ServerChanges& changes, QString* error = nullptr);
+    bool setServerProperties(const QList<int>& indices, const ServerChanges& changes,
+                             QString* error = nullptr);
     bool renameServer(int index, const QString& name, QString* error = nullptr);
     bool renameCluster(const QString& name);
     // Loads another cluster as one undoable step ("Load preset 'muri-testbed-64'").

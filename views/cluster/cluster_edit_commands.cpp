@@ -7,9 +7,13 @@ namespace cl::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("cl::views::ClusterEditCommands", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("cl::views::ClusterEditCommands", text);
+}
 
-QString quoted(const std::string& name) { return QStringLiteral("'%1'").arg(QString::fromStdString(name)); }
+QString quoted(const std::string& name) {
+    return QStringLiteral("'%1'").arg(QString::fromStdString(name));
+}
 
 // "server 'node8'" or "4 servers".
 QString serversText(const IndexedServers& servers) {
@@ -28,7 +32,10 @@ QList<int> indicesOf(const IndexedServers& servers) {
 
 ServerListCommand::ServerListCommand(ClusterDocument* document, IndexedServers servers, Kind kind,
                                      const QString& text)
-    : m_document(document), m_servers(std::move(servers)), m_kind(kind), m_selectionBefore(document->selection()) {
+    : m_document(document),
+      m_servers(std::move(servers)),
+      m_kind(kind),
+      m_selectionBefore(document->selection()) {
     setText(text);
 }
 
@@ -65,8 +72,9 @@ AddServersCommand::AddServersCommand(ClusterDocument* document, IndexedServers s
 
 DuplicateServersCommand::DuplicateServersCommand(ClusterDocument* document, IndexedServers copies)
     : ServerListCommand(document, copies, Kind::Insert,
-                        copies.size() == 1 ? tr("Duplicate server as %1").arg(quoted(copies.front().second.name))
-                                           : tr("Duplicate %1 servers").arg(copies.size())) {}
+                        copies.size() == 1
+                            ? tr("Duplicate server as %1").arg(quoted(copies.front().second.name))
+                            : tr("Duplicate %1 servers").arg(copies.size())) {}
 
 AddRackCommand::AddRackCommand(ClusterDocument* document, const QString& rack, IndexedServers servers)
     : ServerListCommand(document, std::move(servers), Kind::Insert, tr("Add rack '%1'").arg(rack)) {}
@@ -83,9 +91,13 @@ SetServerPropertiesCommand::SetServerPropertiesCommand(ClusterDocument* document
     setText(propertiesUndoText(changes, m_before));
 }
 
-void SetServerPropertiesCommand::redo() { m_document->replaceServers(m_after); }
+void SetServerPropertiesCommand::redo() {
+    m_document->replaceServers(m_after);
+}
 
-void SetServerPropertiesCommand::undo() { m_document->replaceServers(m_before); }
+void SetServerPropertiesCommand::undo() {
+    m_document->replaceServers(m_before);
+}
 
 namespace {
 
@@ -104,8 +116,8 @@ ServerChanges nameChange(const QString& name) {
 }  // namespace
 
 RenameServerCommand::RenameServerCommand(ClusterDocument* document, int index, const QString& new_name)
-    : SetServerPropertiesCommand(document, {{index, document->server(index)}}, renamed(document, index, new_name),
-                                 nameChange(new_name)) {}
+    : SetServerPropertiesCommand(document, {{index, document->server(index)}},
+                                 renamed(document, index, new_name), nameChange(new_name)) {}
 
 RenameClusterCommand::RenameClusterCommand(ClusterDocument* document, const QString& new_name)
     : m_document(document), m_before(document->cluster().name), m_after(new_name.toStdString()) {
@@ -124,7 +136,8 @@ void RenameClusterCommand::undo() {
     m_document->replaceAll(c);
 }
 
-ReplaceClusterCommand::ReplaceClusterCommand(ClusterDocument* document, cl::Cluster cluster, const QString& text)
+ReplaceClusterCommand::ReplaceClusterCommand(ClusterDocument* document, cl::Cluster cluster,
+                                             const QString& text)
     : m_document(document),
       m_before(document->cluster()),
       m_after(std::move(cluster)),
@@ -143,8 +156,8 @@ void ReplaceClusterCommand::undo() {
 }
 
 QString propertiesUndoText(const ServerChanges& changes, const IndexedServers& servers) {
-    const QString target = servers.size() == 1 ? quoted(servers.front().second.name)
-                                               : tr("%1 servers").arg(servers.size());
+    const QString target =
+        servers.size() == 1 ? quoted(servers.front().second.name) : tr("%1 servers").arg(servers.size());
     if (changes.name && changes.fieldCount() == 1)
         return tr("Rename %1 to %2").arg(target, quoted(*changes.name));
     QStringList fields;

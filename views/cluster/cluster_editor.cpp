@@ -5,20 +5,20 @@
 
 #include <QAction>
 #include <QFrame>
+#include <QHeaderView>
+#include <QItemSelection>
 #include <QKeySequence>
 #include <QMenu>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QToolBar>
-#include <QHeaderView>
-#include <QItemSelection>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "core/io/layout_io.h"
 #include "core/io/builtin_data.h"
+#include "core/io/layout_io.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_totals_bar.h"
@@ -41,7 +41,8 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->setAlternatingRowColors(true);
-    m_tree->setToolTip(tr("The cluster from its switches down to each GPU; selecting a row selects its server"));
+    m_tree->setToolTip(
+        tr("The cluster from its switches down to each GPU; selecting a row selects its server"));
     m_tree->header()->setStretchLastSection(false);
     // Names stay whole (switch names grow with the pod count); the pane scrolls instead.
     m_tree->header()->setSectionResizeMode(ClusterTreeModel::NameColumn, QHeaderView::ResizeToContents);
@@ -104,23 +105,28 @@ void ClusterEditor::createActions() {
     QAction* add_default = nullptr;
     for (const ServerPreset& preset : serverPresets()) {
         const QString type = QString::fromStdString(preset.server.gpu_type);
-        QAction* a = add_menu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
+        QAction* a =
+            add_menu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
         a->setToolTip(tr("%1\nGPU speed %2 (built-in profiles)\nSource: %3")
                           .arg(serverSummary(preset.server), gpuSpeedText(type), preset.source));
         const cl::Server prototype = preset.server;
         connect(a, &QAction::triggered, this, [this, prototype, add_button, a] {
             addServers(prototype, addCount());
-            add_button->defaultAction()->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type")
-                                                        .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
+            add_button->defaultAction()->setToolTip(
+                tr("Add %1 (Insert); the arrow chooses another server type")
+                    .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
             m_lastPrototype = prototype;
         });
         if (!add_default) {
-            add_default = new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
+            add_default =
+                new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
             add_default->setShortcut(QKeySequence(Qt::Key_Insert));
             add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-            add_default->setToolTip(tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
+            add_default->setToolTip(
+                tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
             m_lastPrototype = prototype;
-            connect(add_default, &QAction::triggered, this, [this] { addServers(m_lastPrototype, addCount()); });
+            connect(add_default, &QAction::triggered, this,
+                    [this] { addServers(m_lastPrototype, addCount()); });
             addAction(add_default);
         }
     }
@@ -163,7 +169,8 @@ void ClusterEditor::createActions() {
     m_undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
     m_undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_redo = stack->createRedoAction(this, tr("Redo"));
-    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_undo->setIcon(QIcon(QStringLiteral(":/icons/undo.svg")));
     m_redo->setIcon(QIcon(QStringLiteral(":/icons/redo.svg")));
@@ -174,7 +181,8 @@ void ClusterEditor::createActions() {
     auto set_tips = [this, stack] {
         m_undo->setText(tr("Undo"));
         m_redo->setText(tr("Redo"));
-        m_undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText()) : tr("Nothing to undo"));
+        m_undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText())
+                                            : tr("Nothing to undo"));
         m_redo->setToolTip(stack->canRedo() ? tr("Redo %1 (Ctrl+Shift+Z)").arg(stack->redoText())
                                             : tr("Nothing to redo"));
     };
@@ -205,8 +213,9 @@ void ClusterEditor::createActions() {
 
     m_toolbar->addSeparator();
     m_fromTopology = m_toolbar->addAction(tr("New from topology…"), this, &ClusterEditor::newFromTopology);
-    m_fromTopology->setToolTip(tr("Replace the cluster with a fat-tree, VL2 or BCube network of servers with "
-                                  "described sockets and GPU groups (undoable)"));
+    m_fromTopology->setToolTip(
+        tr("Replace the cluster with a fat-tree, VL2 or BCube network of servers with "
+           "described sockets and GPU groups (undoable)"));
     auto* preset_menu = new QMenu(this);
     preset_menu->setToolTipsVisible(true);
     std::vector<std::string> names;
@@ -259,15 +268,25 @@ void ClusterEditor::setCluster(const cl::Cluster& cluster) {
     m_diagram->zoomToFit();
 }
 
-cl::Cluster ClusterEditor::cluster() const { return m_document->cluster(); }
+cl::Cluster ClusterEditor::cluster() const {
+    return m_document->cluster();
+}
 
-QUndoStack* ClusterEditor::undoStack() const { return m_document->undoStack(); }
+QUndoStack* ClusterEditor::undoStack() const {
+    return m_document->undoStack();
+}
 
-bool ClusterEditor::isModified() const { return !undoStack()->isClean(); }
+bool ClusterEditor::isModified() const {
+    return !undoStack()->isClean();
+}
 
-void ClusterEditor::markSaved() { undoStack()->setClean(); }
+void ClusterEditor::markSaved() {
+    undoStack()->setClean();
+}
 
-QString ClusterEditor::validationError() const { return m_document->validationError(); }
+QString ClusterEditor::validationError() const {
+    return m_document->validationError();
+}
 
 bool ClusterEditor::exportJson(const QString& path, QString* error) const {
     auto fail = [&](const QString& message) {
@@ -285,21 +304,37 @@ bool ClusterEditor::exportJson(const QString& path, QString* error) const {
     return true;
 }
 
-QList<int> ClusterEditor::selectedServers() const { return m_document->selection(); }
+QList<int> ClusterEditor::selectedServers() const {
+    return m_document->selection();
+}
 
-void ClusterEditor::selectServers(const QList<int>& indices) { m_document->setSelection(indices); }
+void ClusterEditor::selectServers(const QList<int>& indices) {
+    m_document->setSelection(indices);
+}
 
-int ClusterEditor::addCount() const { return m_count->value(); }
+int ClusterEditor::addCount() const {
+    return m_count->value();
+}
 
-void ClusterEditor::setAddCount(int count) { m_count->setValue(count); }
+void ClusterEditor::setAddCount(int count) {
+    m_count->setValue(count);
+}
 
-void ClusterEditor::addServers(const cl::Server& prototype, int count) { m_document->addServers(prototype, count); }
+void ClusterEditor::addServers(const cl::Server& prototype, int count) {
+    m_document->addServers(prototype, count);
+}
 
-void ClusterEditor::addRack() { m_document->addRack(); }
+void ClusterEditor::addRack() {
+    m_document->addRack();
+}
 
-void ClusterEditor::duplicateSelected() { m_document->duplicateServers(m_document->selection()); }
+void ClusterEditor::duplicateSelected() {
+    m_document->duplicateServers(m_document->selection());
+}
 
-void ClusterEditor::removeSelected() { m_document->removeServers(m_document->selection()); }
+void ClusterEditor::removeSelected() {
+    m_document->removeServers(m_document->selection());
+}
 
 void ClusterEditor::removeSelectedRacks() {
     std::set<std::string> racks;
@@ -316,14 +351,21 @@ void ClusterEditor::removeSelectedRacks() {
     m_document->removeServers(indices);
 }
 
-void ClusterEditor::zoomIn() { m_diagram->zoomIn(); }
+void ClusterEditor::zoomIn() {
+    m_diagram->zoomIn();
+}
 
-void ClusterEditor::zoomOut() { m_diagram->zoomOut(); }
+void ClusterEditor::zoomOut() {
+    m_diagram->zoomOut();
+}
 
-void ClusterEditor::zoomToFit() { m_diagram->zoomToFit(); }
+void ClusterEditor::zoomToFit() {
+    m_diagram->zoomToFit();
+}
 
 void ClusterEditor::replaceWithTopologyCluster(const cl::Cluster& cluster) {
-    m_document->replaceCluster(cluster, tr("New cluster '%1' from a topology").arg(QString::fromStdString(cluster.name)));
+    m_document->replaceCluster(
+        cluster, tr("New cluster '%1' from a topology").arg(QString::fromStdString(cluster.name)));
     m_diagram->zoomToFit();
 }
 
@@ -365,7 +407,8 @@ void ClusterEditor::documentSelectionToTree() {
     }
     m_syncingTree = true;
     m_tree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-    if (m_document->selection().size() == 1) m_tree->scrollTo(m_treeModel->serverIndex(m_document->selection().front()));
+    if (m_document->selection().size() == 1)
+        m_tree->scrollTo(m_treeModel->serverIndex(m_document->selection().front()));
     m_syncingTree = false;
 }
 

@@ -16,7 +16,8 @@ namespace {
 
 QString number(double value, int decimals) {
     // Whole numbers without decimals, others with at most `decimals`.
-    if (value == static_cast<double>(static_cast<long long>(value))) return QLocale().toString(static_cast<long long>(value));
+    if (value == static_cast<double>(static_cast<long long>(value)))
+        return QLocale().toString(static_cast<long long>(value));
     return QLocale().toString(value, 'f', decimals);
 }
 
@@ -45,7 +46,9 @@ Totals totalsOf(const cl::Cluster& c) {
     return t;
 }
 
-QString plural(int n, const QString& one, const QString& many) { return (n == 1 ? one : many).arg(QLocale().toString(n)); }
+QString plural(int n, const QString& one, const QString& many) {
+    return (n == 1 ? one : many).arg(QLocale().toString(n));
+}
 
 // Pieces shared by the plain and the rich text; `swatch` decorates each GPU type.
 QStringList pieces(const Totals& t, const std::function<QString(const QString&, int)>& type_text) {
@@ -93,15 +96,20 @@ ClusterTotalsBar::ClusterTotalsBar(ClusterDocument* document, QWidget* parent)
 }
 
 QString ClusterTotalsBar::plainTotals(const cl::Cluster& cluster) {
-    return pieces(totalsOf(cluster), [](const QString& type, int count) {
-               return QStringLiteral("%1 %2").arg(QLocale().toString(count), type);
-           })
+    return pieces(totalsOf(cluster),
+                  [](const QString& type, int count) {
+                      return QStringLiteral("%1 %2").arg(QLocale().toString(count), type);
+                  })
         .join(kSeparator);
 }
 
-QString ClusterTotalsBar::totalsText() const { return plainTotals(m_document->cluster()); }
+QString ClusterTotalsBar::totalsText() const {
+    return plainTotals(m_document->cluster());
+}
 
-QString ClusterTotalsBar::selectionText() const { return m_selection->text(); }
+QString ClusterTotalsBar::selectionText() const {
+    return m_selection->text();
+}
 
 void ClusterTotalsBar::refresh() {
     const cl::Cluster& cluster = m_document->cluster();
@@ -124,9 +132,10 @@ void ClusterTotalsBar::refresh() {
     }
     int gpus = 0;
     for (int i : selection) gpus += m_document->server(i).gpus;
-    m_selection->setText(tr("Selected: %1, %2")
-                             .arg(plural(static_cast<int>(selection.size()), tr("%1 server"), tr("%1 servers")),
-                                  plural(gpus, tr("%1 GPU"), tr("%1 GPUs"))));
+    m_selection->setText(
+        tr("Selected: %1, %2")
+            .arg(plural(static_cast<int>(selection.size()), tr("%1 server"), tr("%1 servers")),
+                 plural(gpus, tr("%1 GPU"), tr("%1 GPUs"))));
 }
 
 }  // namespace cl::views

@@ -12,34 +12,41 @@ namespace cl::views {
 
 namespace {
 
-QString gbpsText(double gbps) { return gbps > 0 ? QLocale().toString(gbps, 'g', 6) : QString(); }
+QString gbpsText(double gbps) {
+    return gbps > 0 ? QLocale().toString(gbps, 'g', 6) : QString();
+}
 
 QString switchKind(cl::TopologyKind kind, int tier) {
     switch (kind) {
-    case cl::TopologyKind::FatTree:
-        return tier == 1 ? ClusterTreeModel::tr("edge switch")
-               : tier == 2 ? ClusterTreeModel::tr("aggregation switch")
-                           : ClusterTreeModel::tr("core switch");
-    case cl::TopologyKind::VL2:
-        return tier == 1 ? ClusterTreeModel::tr("ToR switch")
-               : tier == 2 ? ClusterTreeModel::tr("aggregation switch")
-                           : ClusterTreeModel::tr("intermediate switch");
-    case cl::TopologyKind::BCube: return ClusterTreeModel::tr("level-%1 switch").arg(tier - 1);
-    case cl::TopologyKind::Flat: break;
+        case cl::TopologyKind::FatTree:
+            return tier == 1   ? ClusterTreeModel::tr("edge switch")
+                   : tier == 2 ? ClusterTreeModel::tr("aggregation switch")
+                               : ClusterTreeModel::tr("core switch");
+        case cl::TopologyKind::VL2:
+            return tier == 1   ? ClusterTreeModel::tr("ToR switch")
+                   : tier == 2 ? ClusterTreeModel::tr("aggregation switch")
+                               : ClusterTreeModel::tr("intermediate switch");
+        case cl::TopologyKind::BCube:
+            return ClusterTreeModel::tr("level-%1 switch").arg(tier - 1);
+        case cl::TopologyKind::Flat:
+            break;
     }
     return ClusterTreeModel::tr("switch");
 }
 
 QString tierTitle(cl::TopologyKind kind, int tier) {
     switch (kind) {
-    case cl::TopologyKind::FatTree:
-        return tier == 3 ? ClusterTreeModel::tr("Core switches") : ClusterTreeModel::tr("Tier %1 switches").arg(tier);
-    case cl::TopologyKind::VL2:
-        return tier == 3   ? ClusterTreeModel::tr("Intermediate switches")
-               : tier == 2 ? ClusterTreeModel::tr("Aggregation switches")
-                           : ClusterTreeModel::tr("Tier %1 switches").arg(tier);
-    case cl::TopologyKind::BCube: return ClusterTreeModel::tr("Level-%1 switches").arg(tier - 1);
-    case cl::TopologyKind::Flat: break;
+        case cl::TopologyKind::FatTree:
+            return tier == 3 ? ClusterTreeModel::tr("Core switches")
+                             : ClusterTreeModel::tr("Tier %1 switches").arg(tier);
+        case cl::TopologyKind::VL2:
+            return tier == 3   ? ClusterTreeModel::tr("Intermediate switches")
+                   : tier == 2 ? ClusterTreeModel::tr("Aggregation switches")
+                               : ClusterTreeModel::tr("Tier %1 switches").arg(tier);
+        case cl::TopologyKind::BCube:
+            return ClusterTreeModel::tr("Level-%1 switches").arg(tier - 1);
+        case cl::TopologyKind::Flat:
+            break;
     }
     return ClusterTreeModel::tr("Tier %1 switches").arg(tier);
 }
@@ -80,7 +87,8 @@ void ClusterTreeModel::setCluster(const cl::Cluster& cluster) {
 
 int ClusterTreeModel::addNode(Node node) {
     const int id = static_cast<int>(m_nodes.size());
-    std::vector<int>& siblings = node.parent < 0 ? m_top : m_nodes[static_cast<std::size_t>(node.parent)].children;
+    std::vector<int>& siblings =
+        node.parent < 0 ? m_top : m_nodes[static_cast<std::size_t>(node.parent)].children;
     node.row = static_cast<int>(siblings.size());
     siblings.push_back(id);
     m_nodes.push_back(std::move(node));
@@ -100,9 +108,15 @@ void ClusterTreeModel::addServerSubtree(int parent, int server) {
     sn.gbps = described && s.architecture.sockets.size() > 1 ? s.architecture.qpi_gbps : 0.0;
     sn.name = name;
     sn.kindText = tr("server");
-    sn.tip = tr("%1: %2 × %3, %4 CPU cores").arg(name).arg(s.gpus).arg(QString::fromStdString(s.gpu_type)).arg(s.cpu_cores);
-    if (!described) sn.tip += tr("\nArchitecture not described: one socket, one GPU group");
-    else if (sn.gbps > 0) sn.tip += tr("\nSockets joined by QPI at %1 Gb/s").arg(gbpsText(sn.gbps));
+    sn.tip = tr("%1: %2 × %3, %4 CPU cores")
+                 .arg(name)
+                 .arg(s.gpus)
+                 .arg(QString::fromStdString(s.gpu_type))
+                 .arg(s.cpu_cores);
+    if (!described)
+        sn.tip += tr("\nArchitecture not described: one socket, one GPU group");
+    else if (sn.gbps > 0)
+        sn.tip += tr("\nSockets joined by QPI at %1 Gb/s").arg(gbpsText(sn.gbps));
     const int server_node = addNode(std::move(sn));
     m_serverNode[static_cast<std::size_t>(server)] = server_node;
 
@@ -201,12 +215,14 @@ void ClusterTreeModel::addTopologyTree() {
     std::vector<int> server_switch(static_cast<std::size_t>(servers), -1);
     for (const cl::NetworkLink& link : net.links())
         if (link.a >= 0 && link.a < servers && link.b >= servers && link.b < node_count &&
-            nodes[static_cast<std::size_t>(link.b)].tier == 1 && server_switch[static_cast<std::size_t>(link.a)] < 0)
+            nodes[static_cast<std::size_t>(link.b)].tier == 1 &&
+            server_switch[static_cast<std::size_t>(link.a)] < 0)
             server_switch[static_cast<std::size_t>(link.a)] = link.b;
 
     // Switches above the pods, one group per tier, top tier first.
     int top_tier = 0;
-    for (int n = servers; n < node_count; ++n) top_tier = std::max(top_tier, nodes[static_cast<std::size_t>(n)].tier);
+    for (int n = servers; n < node_count; ++n)
+        top_tier = std::max(top_tier, nodes[static_cast<std::size_t>(n)].tier);
     std::vector<int> tier_group(static_cast<std::size_t>(top_tier + 1), -1);
     for (int tier = top_tier; tier >= 1; --tier)
         for (int n = servers; n < node_count; ++n) {
@@ -218,7 +234,8 @@ void ClusterTreeModel::addTopologyTree() {
                 tn.name = tierTitle(spec.kind, tier);
                 tn.kindText = tr("tier");
                 tn.gbps = tierGbps(spec, tier - 1);
-                tn.tip = tr("Switches above the pods; links below them run at %1 Gb/s").arg(gbpsText(tn.gbps));
+                tn.tip =
+                    tr("Switches above the pods; links below them run at %1 Gb/s").arg(gbpsText(tn.gbps));
                 tier_group[static_cast<std::size_t>(tier)] = addNode(std::move(tn));
             }
             Node s;
@@ -259,9 +276,10 @@ void ClusterTreeModel::addTopologyTree() {
             s.name = QString::fromStdString(sw.name);
             s.kindText = switchKind(spec.kind, tier);
             s.gbps = tierGbps(spec, tier - 1);
-            s.tip = tier == 1 ? tr("%1 (%2): links to its servers at %3 Gb/s, uplinks at %4 Gb/s")
-                                    .arg(s.name, s.kindText, gbpsText(s.gbps), gbpsText(tierGbps(spec, tier)))
-                              : tr("%1 (%2): links below at %3 Gb/s").arg(s.name, s.kindText, gbpsText(s.gbps));
+            s.tip = tier == 1
+                        ? tr("%1 (%2): links to its servers at %3 Gb/s, uplinks at %4 Gb/s")
+                              .arg(s.name, s.kindText, gbpsText(s.gbps), gbpsText(tierGbps(spec, tier)))
+                        : tr("%1 (%2): links below at %3 Gb/s").arg(s.name, s.kindText, gbpsText(s.gbps));
             switch_node[static_cast<std::size_t>(n)] = addNode(std::move(s));
         }
     for (int i = 0; i < servers; ++i) {
@@ -326,27 +344,39 @@ int ClusterTreeModel::rowCount(const QModelIndex& parent) const {
     return n ? static_cast<int>(n->children.size()) : 0;
 }
 
-int ClusterTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int ClusterTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 QVariant ClusterTreeModel::data(const QModelIndex& index, int role) const {
     const Node* n = nodeOf(index);
     if (!n) return {};
     switch (role) {
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case NameColumn: return n->name;
-        case KindColumn: return n->kindText;
-        case GpusColumn: return n->gpus > 0 && n->kind != NodeKind::Gpu ? QVariant(n->gpus) : QVariant();
-        case CoresColumn: return n->cores > 0 ? QVariant(n->cores) : QVariant();
-        case BandwidthColumn: return gbpsText(n->gbps);
-        }
-        return {};
-    case Qt::ToolTipRole: return n->tip.isEmpty() ? n->name : n->tip;
-    case Qt::TextAlignmentRole:
-        return index.column() >= GpusColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    case NodeKindRole: return static_cast<int>(n->kind);
-    case ServerIndexRole: return n->server;
-    default: return {};
+        case Qt::DisplayRole:
+            switch (index.column()) {
+                case NameColumn:
+                    return n->name;
+                case KindColumn:
+                    return n->kindText;
+                case GpusColumn:
+                    return n->gpus > 0 && n->kind != NodeKind::Gpu ? QVariant(n->gpus) : QVariant();
+                case CoresColumn:
+                    return n->cores > 0 ? QVariant(n->cores) : QVariant();
+                case BandwidthColumn:
+                    return gbpsText(n->gbps);
+            }
+            return {};
+        case Qt::ToolTipRole:
+            return n->tip.isEmpty() ? n->name : n->tip;
+        case Qt::TextAlignmentRole:
+            return index.column() >= GpusColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                : QVariant();
+        case NodeKindRole:
+            return static_cast<int>(n->kind);
+        case ServerIndexRole:
+            return n->server;
+        default:
+            return {};
     }
 }
 
@@ -354,21 +384,30 @@ QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case NameColumn: return tr("Name");
-        case KindColumn: return tr("Kind");
-        case GpusColumn: return tr("GPUs");
-        case CoresColumn: return tr("Cores");
-        case BandwidthColumn: return tr("Gb/s");
+            case NameColumn:
+                return tr("Name");
+            case KindColumn:
+                return tr("Kind");
+            case GpusColumn:
+                return tr("GPUs");
+            case CoresColumn:
+                return tr("Cores");
+            case BandwidthColumn:
+                return tr("Gb/s");
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case GpusColumn: return tr("GPUs under this node");
-        case CoresColumn: return tr("CPU cores under this node");
-        case BandwidthColumn:
-            return tr("Link bandwidth below a switch or tier, PCIe uplink of a GPU group, QPI between a "
-                      "server's sockets");
-        default: break;
+            case GpusColumn:
+                return tr("GPUs under this node");
+            case CoresColumn:
+                return tr("CPU cores under this node");
+            case BandwidthColumn:
+                return tr(
+                    "Link bandwidth below a switch or tier, PCIe uplink of a GPU group, QPI between a "
+                    "server's sockets");
+            default:
+                break;
         }
     }
     return {};

@@ -44,12 +44,12 @@ public:
 private:
     struct Node {
         NodeKind kind = NodeKind::Server;
-        int parent = -1;      // node index, -1 = top level
-        int row = 0;          // among its parent's children
-        int server = -1;      // Cluster::servers index (servers and below)
-        int gpus = 0;         // GPUs under the node
-        int cores = 0;        // CPU cores under the node
-        double gbps = 0.0;    // links (switch, tier), PCIe (group) or QPI (server); 0 = none
+        int parent = -1;    // node index, -1 = top level
+        int row = 0;        // among its parent's children
+        int server = -1;    // Cluster::servers index (servers and below)
+        int gpus = 0;       // GPUs under the node
+        int cores = 0;      // CPU cores under the node
+        double gbps = 0.0;  // links (switch, tier), PCIe (group) or QPI (server); 0 = none
         QString name;
         QString kindText;
         QString tip;
@@ -65,8 +65,8 @@ private:
 
     cl::Cluster m_cluster;
     std::vector<Node> m_nodes;
-    std::vector<int> m_top;          // top-level nodes
-    std::vector<int> m_serverNode;   // node of each server
+    std::vector<int> m_top;         // top-level nodes
+    std::vector<int> m_serverNode;  // node of each server
 };
 
 }  // namespace cl::views

@@ -14,7 +14,9 @@ namespace cl::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("cl::views::ServerPresets", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("cl::views::ServerPresets", text);
+}
 
 cl::Server makeServer(const char* gpu_type, int gpus, double gpu_memory_gb, int cpu_cores, double memory_gb,
                       double network_gbps) {
@@ -92,7 +94,9 @@ const SpeedTable& speedTable() {
     return table;
 }
 
-QString number(double value) { return QLocale().toString(value, 'g', 6); }
+QString number(double value) {
+    return QLocale().toString(value, 'g', 6);
+}
 
 }  // namespace
 
@@ -107,7 +111,9 @@ const ServerPreset* findServerPreset(const QString& id) {
     return nullptr;
 }
 
-cl::Server defaultServer() { return serverPresets().front().server; }
+cl::Server defaultServer() {
+    return serverPresets().front().server;
+}
 
 QString serverSummary(const cl::Server& s) {
     return tr("%1× %2 %3 GB · %4 cores · %5 GB · %6 Gb/s")
@@ -140,9 +146,12 @@ QString gpuSpeedText(const QString& gpu_type) {
 
 QColor gpuTypeColor(const QString& gpu_type) {
     static const std::map<QString, QColor> fixed = {
-        {QStringLiteral("V100"), QColor(0x4c, 0x9a, 0x2a)},      {QStringLiteral("A100"), QColor(0x1f, 0x6f, 0xc4)},
-        {QStringLiteral("H100"), QColor(0x7b, 0x3f, 0xb5)},      {QStringLiteral("T4"), QColor(0xe0, 0x8a, 0x1e)},
-        {QStringLiteral("P100"), QColor(0x15, 0x9a, 0x9a)},      {QStringLiteral("K80"), QColor(0x8c, 0x6d, 0x46)},
+        {QStringLiteral("V100"), QColor(0x4c, 0x9a, 0x2a)},
+        {QStringLiteral("A100"), QColor(0x1f, 0x6f, 0xc4)},
+        {QStringLiteral("H100"), QColor(0x7b, 0x3f, 0xb5)},
+        {QStringLiteral("T4"), QColor(0xe0, 0x8a, 0x1e)},
+        {QStringLiteral("P100"), QColor(0x15, 0x9a, 0x9a)},
+        {QStringLiteral("K80"), QColor(0x8c, 0x6d, 0x46)},
         {QStringLiteral("RTX2080Ti"), QColor(0xd0, 0x45, 0x3a)},
     };
     if (const auto it = fixed.find(gpu_type); it != fixed.end()) return it->second;

@@ -11,9 +11,9 @@
 namespace cl::views {
 
 struct ServerPreset {
-    QString id;       // stable key, e.g. "dgx-a100"
-    QString label;    // menu text, e.g. "NVIDIA DGX A100"
-    QString source;   // where the figures come from
+    QString id;         // stable key, e.g. "dgx-a100"
+    QString label;      // menu text, e.g. "NVIDIA DGX A100"
+    QString source;     // where the figures come from
     cl::Server server;  // name left empty: the document picks a unique one
 };
 

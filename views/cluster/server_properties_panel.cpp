@@ -41,19 +41,29 @@ std::optional<int> parseWhole(const QString& text) {
     return static_cast<int>(*v);
 }
 
-QString number(double value) { return QLocale().toString(value, 'g', 10); }
+QString number(double value) {
+    return QLocale().toString(value, 'g', 10);
+}
 
 // One field's value on a server, as the panel shows it.
 QString valueOf(const cl::Server& s, Field f) {
     switch (f) {
-    case Field::Name: return QString::fromStdString(s.name);
-    case Field::Rack: return QString::fromStdString(s.rack);
-    case Field::GpuType: return QString::fromStdString(s.gpu_type);
-    case Field::Gpus: return QString::number(s.gpus);
-    case Field::GpuMemory: return number(s.gpu_memory_gb);
-    case Field::CpuCores: return QString::number(s.cpu_cores);
-    case Field::Memory: return number(s.memory_gb);
-    case Field::Network: return number(s.network_gbps);
+        case Field::Name:
+            return QString::fromStdString(s.name);
+        case Field::Rack:
+            return QString::fromStdString(s.rack);
+        case Field::GpuType:
+            return QString::fromStdString(s.gpu_type);
+        case Field::Gpus:
+            return QString::number(s.gpus);
+        case Field::GpuMemory:
+            return number(s.gpu_memory_gb);
+        case Field::CpuCores:
+            return QString::number(s.cpu_cores);
+        case Field::Memory:
+            return number(s.memory_gb);
+        case Field::Network:
+            return number(s.network_gbps);
     }
     return {};
 }
@@ -98,16 +108,19 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     };
     const Spec specs[] = {
         {Field::Name, tr("&Name:"), tr("Server name, unique in the cluster (single selection only)")},
-        {Field::Rack, tr("Rac&k:"), tr("Rack the server sits in; type a new name to create a rack, "
-                                       "leave empty for no rack")},
-        {Field::GpuType, tr("GPU &type:"), tr("GPU model; the simulator scales job speed by the type's factor "
-                                              "from the built-in profiles")},
+        {Field::Rack, tr("Rac&k:"),
+         tr("Rack the server sits in; type a new name to create a rack, "
+            "leave empty for no rack")},
+        {Field::GpuType, tr("GPU &type:"),
+         tr("GPU model; the simulator scales job speed by the type's factor "
+            "from the built-in profiles")},
         {Field::Gpus, tr("GPU &count:"), tr("GPUs per server, %1 to %2").arg(L::kMinGpus).arg(L::kMaxGpus)},
         {Field::GpuMemory, tr("GPU &memory (GB):"),
          tr("Memory of each GPU in GB, above 0 and at most %1").arg(L::kMaxGpuMemoryGb)},
         {Field::CpuCores, tr("C&PU cores:"),
          tr("CPU cores per server, %1 to %2").arg(L::kMinCpuCores).arg(L::kMaxCpuCores)},
-        {Field::Memory, tr("&DRAM (GB):"), tr("Host memory per server in GB, above 0 and at most %1").arg(L::kMaxMemoryGb)},
+        {Field::Memory, tr("&DRAM (GB):"),
+         tr("Host memory per server in GB, above 0 and at most %1").arg(L::kMaxMemoryGb)},
         {Field::Network, tr("N&IC (Gb/s):"),
          tr("Network bandwidth per server in Gb/s, above 0 and at most %1").arg(L::kMaxNetworkGbps)},
     };
@@ -135,7 +148,8 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
         cell->setSpacing(fontMetrics().height() / 6);
         cell->addWidget(field_widget);
         if (spec.field == Field::GpuType) {
-            m_speed->setToolTip(tr("Relative training speed of this GPU type versus V100 in the built-in profiles"));
+            m_speed->setToolTip(
+                tr("Relative training speed of this GPU type versus V100 in the built-in profiles"));
             m_speed->setWordWrap(true);
             QPalette dim = palette();
             dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
@@ -158,15 +172,18 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     }
     // Server internals: applied on choice (no Apply), since they set GPU count and cores too.
     m_architecture->addItem(tr("not described"), QString());
-    m_architecture->setItemData(0, tr("One socket with all cores, one GPU group with all GPUs"), Qt::ToolTipRole);
+    m_architecture->setItemData(0, tr("One socket with all cores, one GPU group with all GPUs"),
+                                Qt::ToolTipRole);
     for (const cl::ArchitecturePreset& p : cl::architecturePresets()) {
         const QString name = QString::fromStdString(p.name);
         m_architecture->addItem(name, name);
-        m_architecture->setItemData(m_architecture->count() - 1, QString::fromStdString(p.description), Qt::ToolTipRole);
+        m_architecture->setItemData(m_architecture->count() - 1, QString::fromStdString(p.description),
+                                    Qt::ToolTipRole);
     }
     m_architecture->setPlaceholderText(tr("(mixed)"));
-    m_architecture->setToolTip(tr("CPU sockets and PCIe GPU groups inside the server; choosing a preset "
-                                  "sets GPU count and CPU cores to match (one undo step)"));
+    m_architecture->setToolTip(
+        tr("CPU sockets and PCIe GPU groups inside the server; choosing a preset "
+           "sets GPU count and CPU cores to match (one undo step)"));
     auto* arch_label = new QLabel(tr("Arc&hitecture:"), this);
     arch_label->setBuddy(m_architecture);
     form->addRow(arch_label, m_architecture);
@@ -206,17 +223,29 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     revert();
 }
 
-QString ServerPropertiesPanel::text(Field field) const { return row(field).edit->text(); }
+QString ServerPropertiesPanel::text(Field field) const {
+    return row(field).edit->text();
+}
 
-void ServerPropertiesPanel::setText(Field field, const QString& text) { row(field).edit->setText(text); }
+void ServerPropertiesPanel::setText(Field field, const QString& text) {
+    row(field).edit->setText(text);
+}
 
-bool ServerPropertiesPanel::isMixed(Field field) const { return row(field).mixed; }
+bool ServerPropertiesPanel::isMixed(Field field) const {
+    return row(field).mixed;
+}
 
-QString ServerPropertiesPanel::fieldError(Field field) const { return row(field).error->text(); }
+QString ServerPropertiesPanel::fieldError(Field field) const {
+    return row(field).error->text();
+}
 
-QString ServerPropertiesPanel::errorText() const { return m_message->text(); }
+QString ServerPropertiesPanel::errorText() const {
+    return m_message->text();
+}
 
-QLineEdit* ServerPropertiesPanel::lineEdit(Field field) const { return row(field).edit; }
+QLineEdit* ServerPropertiesPanel::lineEdit(Field field) const {
+    return row(field).edit;
+}
 
 bool ServerPropertiesPanel::changed(Field f) const {
     const Row& r = row(f);
@@ -238,40 +267,47 @@ QString ServerPropertiesPanel::check(Field f) const {
     const QString t = r.edit->text().trimmed();
     if (r.mixed && t.isEmpty()) return {};  // left as each server has it
     switch (f) {
-    case Field::Name: {
-        if (t.isEmpty()) return tr("Enter a server name.");
-        const int other = m_document->indexOfServer(t);
-        const QList<int>& sel = m_document->selection();
-        if (other >= 0 && !(sel.size() == 1 && sel.front() == other))
-            return tr("Another server is already named '%1'.").arg(t);
-        return {};
-    }
-    case Field::Rack: return {};
-    case Field::GpuType: return t.isEmpty() ? tr("Enter a GPU type, e.g. V100.") : QString();
-    case Field::Gpus: {
-        const auto v = parseWhole(t);
-        if (!v || *v < L::kMinGpus || *v > L::kMaxGpus)
-            return tr("GPU count must be a whole number from %1 to %2.").arg(L::kMinGpus).arg(L::kMaxGpus);
-        return {};
-    }
-    case Field::CpuCores: {
-        const auto v = parseWhole(t);
-        if (!v || *v < L::kMinCpuCores || *v > L::kMaxCpuCores)
-            return tr("CPU cores must be a whole number from %1 to %2.").arg(L::kMinCpuCores).arg(L::kMaxCpuCores);
-        return {};
-    }
-    case Field::GpuMemory:
-    case Field::Memory:
-    case Field::Network: {
-        const auto v = parseNumber(t);
-        const double max = f == Field::GpuMemory ? L::kMaxGpuMemoryGb
-                           : f == Field::Memory  ? L::kMaxMemoryGb
-                                                 : L::kMaxNetworkGbps;
-        if (v && *v > 0 && *v <= max) return {};
-        if (f == Field::GpuMemory) return tr("GPU memory must be a number above 0 and at most %1 GB.").arg(max);
-        if (f == Field::Memory) return tr("DRAM must be a number above 0 and at most %1 GB.").arg(max);
-        return tr("NIC bandwidth must be a number above 0 and at most %1 Gb/s.").arg(max);
-    }
+        case Field::Name: {
+            if (t.isEmpty()) return tr("Enter a server name.");
+            const int other = m_document->indexOfServer(t);
+            const QList<int>& sel = m_document->selection();
+            if (other >= 0 && !(sel.size() == 1 && sel.front() == other))
+                return tr("Another server is already named '%1'.").arg(t);
+            return {};
+        }
+        case Field::Rack:
+            return {};
+        case Field::GpuType:
+            return t.isEmpty() ? tr("Enter a GPU type, e.g. V100.") : QString();
+        case Field::Gpus: {
+            const auto v = parseWhole(t);
+            if (!v || *v < L::kMinGpus || *v > L::kMaxGpus)
+                return tr("GPU count must be a whole number from %1 to %2.")
+                    .arg(L::kMinGpus)
+                    .arg(L::kMaxGpus);
+            return {};
+        }
+        case Field::CpuCores: {
+            const auto v = parseWhole(t);
+            if (!v || *v < L::kMinCpuCores || *v > L::kMaxCpuCores)
+                return tr("CPU cores must be a whole number from %1 to %2.")
+                    .arg(L::kMinCpuCores)
+                    .arg(L::kMaxCpuCores);
+            return {};
+        }
+        case Field::GpuMemory:
+        case Field::Memory:
+        case Field::Network: {
+            const auto v = parseNumber(t);
+            const double max = f == Field::GpuMemory ? L::kMaxGpuMemoryGb
+                               : f == Field::Memory  ? L::kMaxMemoryGb
+                                                     : L::kMaxNetworkGbps;
+            if (v && *v > 0 && *v <= max) return {};
+            if (f == Field::GpuMemory)
+                return tr("GPU memory must be a number above 0 and at most %1 GB.").arg(max);
+            if (f == Field::Memory) return tr("DRAM must be a number above 0 and at most %1 GB.").arg(max);
+            return tr("NIC bandwidth must be a number above 0 and at most %1 Gb/s.").arg(max);
+        }
     }
     return {};
 }
@@ -336,9 +372,9 @@ void ServerPropertiesPanel::revert() {
         if (f == Field::GpuType) m_gpuType->setEnabled(enabled);
         r.edit->setText(r.initial);
         r.edit->setPlaceholderText(f == Field::Name && sel.size() > 1 ? tr("(several servers)")
-                                   : r.mixed                            ? tr("(mixed)")
-                                   : f == Field::Rack && any            ? tr("(no rack)")
-                                                                        : QString());
+                                   : r.mixed                          ? tr("(mixed)")
+                                   : f == Field::Rack && any          ? tr("(no rack)")
+                                                                      : QString());
         r.error->clear();
         r.error->hide();
     }
@@ -381,7 +417,8 @@ void ServerPropertiesPanel::loadArchitecture() {
     if (current == QLatin1String("(custom)")) {
         m_architecture->addItem(tr("custom (from the layout)"), current);
         m_architecture->setItemData(m_architecture->count() - 1,
-                                    tr("Sockets and GPU groups read from the layout, not a preset"), Qt::ToolTipRole);
+                                    tr("Sockets and GPU groups read from the layout, not a preset"),
+                                    Qt::ToolTipRole);
     }
     m_architecture->setCurrentIndex(m_architecture->findData(current));
 }

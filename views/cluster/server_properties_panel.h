@@ -29,9 +29,9 @@ public:
     QString text(Field field) const;
     // Sets a field as if the user had typed it (validates it at once).
     void setText(Field field, const QString& text);
-    bool isMixed(Field field) const;   // the selection holds different values
+    bool isMixed(Field field) const;        // the selection holds different values
     QString fieldError(Field field) const;  // the message shown under the field, or empty
-    QString errorText() const;  // the message beside Apply, or empty
+    QString errorText() const;              // the message beside Apply, or empty
     bool hasChanges() const;
     QLineEdit* lineEdit(Field field) const;
     QPushButton* applyButton() const { return m_apply; }

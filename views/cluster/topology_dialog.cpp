@@ -13,8 +13,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "core/topology/network_topology.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 
 namespace cl::views {
 
@@ -27,10 +27,15 @@ QString gbpsList(const std::vector<double>& tiers) {
 }
 
 const char* const kMixTips[][2] = {
-    {"power8", QT_TRANSLATE_NOOP("cl::views::TopologyDialog", "Every server power8-4gpu: 2 sockets × 8 cores, 2 GPUs per socket (the paper's default)")},
-    {"dgx1", QT_TRANSLATE_NOOP("cl::views::TopologyDialog", "Every server dgx1-8gpu: 2 sockets × 16 cores, 4 GPUs per socket")},
-    {"uneven", QT_TRANSLATE_NOOP("cl::views::TopologyDialog", "Every server uneven-6gpu: 16 cores + 4 GPUs and 8 cores + 2 GPUs")},
-    {"mixed", QT_TRANSLATE_NOOP("cl::views::TopologyDialog", "Per pod 20% small-2gpu, 40% power8-4gpu, 40% dgx1-8gpu")},
+    {"power8", QT_TRANSLATE_NOOP(
+                   "cl::views::TopologyDialog",
+                   "Every server power8-4gpu: 2 sockets × 8 cores, 2 GPUs per socket (the paper's default)")},
+    {"dgx1", QT_TRANSLATE_NOOP("cl::views::TopologyDialog",
+                               "Every server dgx1-8gpu: 2 sockets × 16 cores, 4 GPUs per socket")},
+    {"uneven", QT_TRANSLATE_NOOP("cl::views::TopologyDialog",
+                                 "Every server uneven-6gpu: 16 cores + 4 GPUs and 8 cores + 2 GPUs")},
+    {"mixed", QT_TRANSLATE_NOOP("cl::views::TopologyDialog",
+                                "Per pod 20% small-2gpu, 40% power8-4gpu, 40% dgx1-8gpu")},
 };
 
 }  // namespace
@@ -58,11 +63,16 @@ TopologyDialog::TopologyDialog(QWidget* parent)
     m_kind->addItem(tr("fat-tree"), static_cast<int>(cl::TopologyKind::FatTree));
     m_kind->addItem(tr("VL2"), static_cast<int>(cl::TopologyKind::VL2));
     m_kind->addItem(tr("BCube"), static_cast<int>(cl::TopologyKind::BCube));
-    m_kind->setItemData(0, tr("k-ary fat-tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)² core "
-                              "switches, k³/4 servers"), Qt::ToolTipRole);
-    m_kind->setItemData(1, tr("VL2: D_A/2 intermediate switches, D_I aggregation switches, D_A·D_I/4 ToR "
-                              "switches with their servers"), Qt::ToolTipRole);
-    m_kind->setItemData(2, tr("BCube(n, k): n^(k+1) servers, each on one n-port switch per level"), Qt::ToolTipRole);
+    m_kind->setItemData(0,
+                        tr("k-ary fat-tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)² core "
+                           "switches, k³/4 servers"),
+                        Qt::ToolTipRole);
+    m_kind->setItemData(1,
+                        tr("VL2: D_A/2 intermediate switches, D_I aggregation switches, D_A·D_I/4 ToR "
+                           "switches with their servers"),
+                        Qt::ToolTipRole);
+    m_kind->setItemData(2, tr("BCube(n, k): n^(k+1) servers, each on one n-port switch per level"),
+                        Qt::ToolTipRole);
     m_kind->setToolTip(tr("Network generator (multi-agent placement paper, Sec. VI-A, VI-D)"));
     form->addRow(tr("&Kind:"), m_kind);
     m_k->setRange(1, 64);
@@ -76,8 +86,9 @@ TopologyDialog::TopologyDialog(QWidget* parent)
     m_perTor->setToolTip(tr("Servers under each ToR switch (VL2 only)"));
     m_torLabel->setBuddy(m_perTor);
     form->addRow(m_torLabel, m_perTor);
-    m_tiers->setToolTip(tr("Link bandwidth of each tier in Gb/s, from the links at the servers upwards, "
-                           "separated by commas (fat-tree and VL2: 3 tiers, BCube: k+1 levels)"));
+    m_tiers->setToolTip(
+        tr("Link bandwidth of each tier in Gb/s, from the links at the servers upwards, "
+           "separated by commas (fat-tree and VL2: 3 tiers, BCube: k+1 levels)"));
     form->addRow(tr("Tier &bandwidths (Gb/s):"), m_tiers);
     for (const std::string& mix : cl::architectureMixNames()) {
         const QString name = QString::fromStdString(mix);
@@ -95,7 +106,8 @@ TopologyDialog::TopologyDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_preview);
     layout->addWidget(m_buttons);
-    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Replace the edited cluster with this one (undoable)"));
+    m_buttons->button(QDialogButtonBox::Ok)
+        ->setToolTip(tr("Replace the edited cluster with this one (undoable)"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -126,12 +138,15 @@ void TopologyDialog::setSpec(const cl::TopologySpec& spec) {
     m_tiers->setText(gbpsList(spec.tier_gbps));
     const bool vl2 = spec.kind == cl::TopologyKind::VL2;
     const bool bcube = spec.kind == cl::TopologyKind::BCube;
-    m_kLabel->setText(vl2 ? tr("D_&A (aggregation ports):") : bcube ? tr("&k (levels above BCube₀):") : tr("&k (switch ports):"));
-    m_k->setToolTip(vl2 ? tr("Ports of an aggregation switch (even)")
+    m_kLabel->setText(vl2     ? tr("D_&A (aggregation ports):")
+                      : bcube ? tr("&k (levels above BCube₀):")
+                              : tr("&k (switch ports):"));
+    m_k->setToolTip(vl2     ? tr("Ports of an aggregation switch (even)")
                     : bcube ? tr("Levels of switches above BCube₀")
                             : tr("Ports per switch (even); k³/4 servers"));
     m_nLabel->setText(vl2 ? tr("D_&I (intermediate ports):") : tr("&n (switch ports):"));
-    m_n->setToolTip(vl2 ? tr("Ports of an intermediate switch (even)") : tr("Ports per BCube switch; n^(k+1) servers"));
+    m_n->setToolTip(vl2 ? tr("Ports of an intermediate switch (even)")
+                        : tr("Ports per BCube switch; n^(k+1) servers"));
     m_nLabel->setVisible(vl2 || bcube);
     m_n->setVisible(vl2 || bcube);
     m_torLabel->setVisible(vl2);
@@ -143,11 +158,17 @@ void TopologyDialog::setSpec(const cl::TopologySpec& spec) {
     refresh();
 }
 
-QString TopologyDialog::mixName() const { return m_mix->currentData().toString(); }
+QString TopologyDialog::mixName() const {
+    return m_mix->currentData().toString();
+}
 
-void TopologyDialog::setMixName(const QString& name) { m_mix->setCurrentIndex(m_mix->findData(name)); }
+void TopologyDialog::setMixName(const QString& name) {
+    m_mix->setCurrentIndex(m_mix->findData(name));
+}
 
-QString TopologyDialog::clusterName() const { return m_name->text().trimmed(); }
+QString TopologyDialog::clusterName() const {
+    return m_name->text().trimmed();
+}
 
 cl::TopologySpec TopologyDialog::parsedSpec() const {
     cl::TopologySpec spec;
@@ -161,11 +182,13 @@ cl::TopologySpec TopologyDialog::parsedSpec() const {
         double g = QLocale::c().toDouble(part.trimmed(), &ok);
         if (!ok) g = QLocale().toDouble(part.trimmed(), &ok);
         if (!ok || !(g > 0))
-            throw std::invalid_argument(
-                tr("Tier bandwidths: '%1' is not a bandwidth above 0 Gb/s.").arg(part.trimmed()).toStdString());
+            throw std::invalid_argument(tr("Tier bandwidths: '%1' is not a bandwidth above 0 Gb/s.")
+                                            .arg(part.trimmed())
+                                            .toStdString());
         spec.tier_gbps.push_back(g);
     }
-    if (spec.tier_gbps.empty()) throw std::invalid_argument(tr("Tier bandwidths: enter one per tier.").toStdString());
+    if (spec.tier_gbps.empty())
+        throw std::invalid_argument(tr("Tier bandwidths: enter one per tier.").toStdString());
     return spec;
 }
 

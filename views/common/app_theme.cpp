@@ -44,9 +44,12 @@ QPalette darkPalette() {
 
 QString themeName(Theme theme) {
     switch (theme) {
-    case Theme::Light: return QStringLiteral("light");
-    case Theme::Dark: return QStringLiteral("dark");
-    case Theme::System: break;
+        case Theme::Light:
+            return QStringLiteral("light");
+        case Theme::Dark:
+            return QStringLiteral("dark");
+        case Theme::System:
+            break;
     }
     return QStringLiteral("system");
 }
@@ -68,10 +71,11 @@ void applyTheme(Theme theme) {
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QApplication::setPalette(theme == Theme::Dark ? darkPalette() : QApplication::style()->standardPalette());
     // Fusion outlines an unchecked box with a darker window colour, which vanishes on a dark base.
-    qApp->setStyleSheet(theme == Theme::Dark ? QStringLiteral("QAbstractItemView::indicator:unchecked, "
-                                                              "QCheckBox::indicator:unchecked { border: 1px solid "
-                                                              "#8a8d91; border-radius: 2px; background: #1f2022; }")
-                                             : QString());
+    qApp->setStyleSheet(theme == Theme::Dark
+                            ? QStringLiteral("QAbstractItemView::indicator:unchecked, "
+                                             "QCheckBox::indicator:unchecked { border: 1px solid "
+                                             "#8a8d91; border-radius: 2px; background: #1f2022; }")
+                            : QString());
 }
 
 }  // namespace cl::views

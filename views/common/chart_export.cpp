@@ -36,9 +36,13 @@ namespace {
 constexpr double kLogicalDpi = 96.0;
 constexpr int kMaxPixels = 20000;  // per side; beyond that QImage allocation is unreasonable
 
-QString tr(const char* text) { return QCoreApplication::translate("cl::views::ChartExport", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("cl::views::ChartExport", text);
+}
 
-QString nativePath(const QString& path) { return QDir::toNativeSeparators(path); }
+QString nativePath(const QString& path) {
+    return QDir::toNativeSeparators(path);
+}
 
 bool fail(QString* error, const QString& message) {
     if (error) *error = message;
@@ -63,7 +67,8 @@ void paintContent(QPainter& painter, const ExportOptions& options, const PaintFu
 
 bool commit(QSaveFile& file, const QString& path, QString* error) {
     if (!file.commit())
-        return fail(error, tr("Could not write \u201c%1\u201d: %2").arg(nativePath(path), file.errorString()));
+        return fail(error,
+                    tr("Could not write \u201c%1\u201d: %2").arg(nativePath(path), file.errorString()));
     return true;
 }
 
@@ -88,7 +93,8 @@ bool writePng(const QString& path, const ExportOptions& options, const PaintFunc
     image.fill(Qt::white);
     {
         QPainter painter(&image);
-        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing |
+                               QPainter::SmoothPixmapTransform);
         painter.scale(options.dpi / kLogicalDpi, options.dpi / kLogicalDpi);
         paintContent(painter, options, paint);
     }
@@ -136,12 +142,15 @@ bool writeSvg(const QString& path, const ExportOptions& options, const PaintFunc
     if (match.hasMatch()) {
         QString fixed = svgText;
         fixed.replace(match.capturedStart(), match.capturedLength(),
-                      QStringLiteral("width=\"%1\" height=\"%2\"").arg(options.size.width()).arg(options.size.height()));
+                      QStringLiteral("width=\"%1\" height=\"%2\"")
+                          .arg(options.size.width())
+                          .arg(options.size.height()));
         bytes = fixed.toUtf8();
     }
     if (file.write(bytes) != bytes.size()) {
         file.cancelWriting();
-        return fail(error, tr("Could not write \u201c%1\u201d: %2").arg(nativePath(path), file.errorString()));
+        return fail(error,
+                    tr("Could not write \u201c%1\u201d: %2").arg(nativePath(path), file.errorString()));
     }
     return commit(file, path, error);
 }
@@ -199,7 +208,8 @@ QRectF drawExportTitle(QPainter& painter, const QRectF& rect, const QString& tit
     painter.save();
     painter.setFont(font);
     painter.setPen(QColor(0x20, 0x20, 0x20));
-    painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideRight, band.width()));
+    painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter,
+                     fm.elidedText(title, Qt::ElideRight, band.width()));
     painter.restore();
     return rect.adjusted(0, band.bottom() - rect.top() + pad * 0.5, 0, 0);
 }
@@ -210,19 +220,24 @@ bool exportPainting(const QString& path, const ExportOptions& options, const Pai
     if (!format) return false;
     if (options.size.width() < 1 || options.size.height() < 1 || options.size.width() > kMaxPixels ||
         options.size.height() > kMaxPixels)
-        return fail(error, tr("Cannot export \u201c%1\u201d: the size %2 \u00d7 %3 px is outside 1\u2013%4 px")
-                               .arg(nativePath(path))
-                               .arg(options.size.width())
-                               .arg(options.size.height())
-                               .arg(kMaxPixels));
+        return fail(error,
+                    tr("Cannot export \u201c%1\u201d: the size %2 \u00d7 %3 px is outside 1\u2013%4 px")
+                        .arg(nativePath(path))
+                        .arg(options.size.width())
+                        .arg(options.size.height())
+                        .arg(kMaxPixels));
     if (!(options.dpi >= 10.0 && options.dpi <= 2400.0))
-        return fail(error, tr("Cannot export \u201c%1\u201d: the resolution %2 dpi is outside 10\u20132400 dpi")
-                               .arg(nativePath(path))
-                               .arg(options.dpi));
+        return fail(error,
+                    tr("Cannot export \u201c%1\u201d: the resolution %2 dpi is outside 10\u20132400 dpi")
+                        .arg(nativePath(path))
+                        .arg(options.dpi));
     switch (*format) {
-    case ExportFormat::Png: return writePng(path, options, paint, error);
-    case ExportFormat::Svg: return writeSvg(path, options, paint, error);
-    case ExportFormat::Pdf: return writePdf(path, options, paint, error);
+        case ExportFormat::Png:
+            return writePng(path, options, paint, error);
+        case ExportFormat::Svg:
+            return writeSvg(path, options, paint, error);
+        case ExportFormat::Pdf:
+            return writePdf(path, options, paint, error);
     }
     return false;
 }
@@ -246,13 +261,17 @@ void renderWidget(QPainter& painter, const QRectF& rect, QWidget* widget) {
 }
 
 bool exportWidget(const QString& path, QWidget* widget, const ExportOptions& options, QString* error) {
-    if (!widget) return fail(error, tr("Cannot export \u201c%1\u201d: nothing to export").arg(nativePath(path)));
-    return exportPainting(path, options, [widget](QPainter& painter, const QRectF& rect) {
-        if (auto* paintable = dynamic_cast<ExportPaintable*>(widget))
-            paintable->paint(painter, rect);
-        else
-            renderWidget(painter, rect, widget);
-    }, error);
+    if (!widget)
+        return fail(error, tr("Cannot export \u201c%1\u201d: nothing to export").arg(nativePath(path)));
+    return exportPainting(
+        path, options,
+        [widget](QPainter& painter, const QRectF& rect) {
+            if (auto* paintable = dynamic_cast<ExportPaintable*>(widget))
+                paintable->paint(painter, rect);
+            else
+                renderWidget(painter, rect, widget);
+        },
+        error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -303,8 +322,8 @@ ExportDialog::ExportDialog(QWidget* parent) : QDialog(parent) {
     m_preset->addItem(tr("Custom"));
     for (const Preset& p : kPresets) {
         m_preset->addItem(QCoreApplication::translate("cl::views::ExportDialog", p.name));
-        m_preset->setItemData(m_preset->count() - 1, QCoreApplication::translate("cl::views::ExportDialog", p.tip),
-                              Qt::ToolTipRole);
+        m_preset->setItemData(m_preset->count() - 1,
+                              QCoreApplication::translate("cl::views::ExportDialog", p.tip), Qt::ToolTipRole);
     }
     form->addRow(tr("&Preset:"), m_preset);
 
@@ -327,7 +346,8 @@ ExportDialog::ExportDialog(QWidget* parent) : QDialog(parent) {
     m_dpi->setRange(10.0, 2400.0);
     m_dpi->setDecimals(0);
     m_dpi->setSuffix(tr(" dpi"));
-    m_dpi->setToolTip(tr("Resolution: sets the physical size (PDF page, PNG metadata) and scales text and lines"));
+    m_dpi->setToolTip(
+        tr("Resolution: sets the physical size (PDF page, PNG metadata) and scales text and lines"));
     form->addRow(tr("&Resolution:"), m_dpi);
 
     m_physical = new QLabel(this);
@@ -369,8 +389,12 @@ ExportDialog::ExportDialog(QWidget* parent) : QDialog(parent) {
     m_path->setMinimumWidth(fm.averageCharWidth() * 50);
 }
 
-void ExportDialog::setPath(const QString& path) { m_path->setText(path); }
-QString ExportDialog::path() const { return m_path->text().trimmed(); }
+void ExportDialog::setPath(const QString& path) {
+    m_path->setText(path);
+}
+QString ExportDialog::path() const {
+    return m_path->text().trimmed();
+}
 
 void ExportDialog::setOptions(const ExportOptions& options) {
     const QSignalBlocker b1(m_width), b2(m_height), b3(m_dpi);
@@ -415,8 +439,7 @@ void ExportDialog::accept() {
 
 void ExportDialog::browse() {
     const QString chosen = QFileDialog::getSaveFileName(
-        this, tr("Export to"), path(),
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        this, tr("Export to"), path(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (!chosen.isEmpty()) m_path->setText(chosen);
 }
 

@@ -30,9 +30,9 @@ enum class ExportFormat { Png, Svg, Pdf };
 std::optional<ExportFormat> exportFormatForPath(const QString& path, QString* error = nullptr);
 
 struct ExportOptions {
-    QSize size;          // output size in pixels (PDF: the page is size / dpi inches)
+    QSize size;  // output size in pixels (PDF: the page is size / dpi inches)
     double dpi = 96.0;
-    QString title;       // drawn above the painting and stored as the document title
+    QString title;  // drawn above the painting and stored as the document title
 };
 
 using PaintFunction = std::function<void(QPainter&, const QRectF&)>;

@@ -23,15 +23,20 @@ QColor seriesColor(int index) {
 }
 
 QColor categoryColor(int index) {
-    static const std::array<QColor, 10> colors = {
-        QColor(0x4E, 0x79, 0xA7), QColor(0xF2, 0x8E, 0x2B), QColor(0xE1, 0x57, 0x59), QColor(0x76, 0xB7, 0xB2),
-        QColor(0x59, 0xA1, 0x4F), QColor(0xED, 0xC9, 0x48), QColor(0xB0, 0x7A, 0xA1), QColor(0xFF, 0x9D, 0xA7),
-        QColor(0x9C, 0x75, 0x5F), QColor(0xBA, 0xB0, 0xAC)};
+    static const std::array<QColor, 10> colors = {QColor(0x4E, 0x79, 0xA7), QColor(0xF2, 0x8E, 0x2B),
+                                                  QColor(0xE1, 0x57, 0x59), QColor(0x76, 0xB7, 0xB2),
+                                                  QColor(0x59, 0xA1, 0x4F), QColor(0xED, 0xC9, 0x48),
+                                                  QColor(0xB0, 0x7A, 0xA1), QColor(0xFF, 0x9D, 0xA7),
+                                                  QColor(0x9C, 0x75, 0x5F), QColor(0xBA, 0xB0, 0xAC)};
     return wrapped(colors, index);
 }
 
-bool isDarkColor(const QColor& fill) { return 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF() < 0.55; }
+bool isDarkColor(const QColor& fill) {
+    return 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF() < 0.55;
+}
 
-QColor textColorOn(const QColor& fill) { return isDarkColor(fill) ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10); }
+QColor textColorOn(const QColor& fill) {
+    return isDarkColor(fill) ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10);
+}
 
 }  // namespace cl::views

@@ -23,7 +23,9 @@ namespace cl::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("cl::views::ReportWriter", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("cl::views::ReportWriter", text);
+}
 
 constexpr double kDpi = 96.0;  // drawing units: 96-dpi logical pixels, like exports
 
@@ -46,8 +48,13 @@ class Layout {
 public:
     Layout(QPaintDevice* device, QPainter* painter, QPdfWriter* writer, const QRectF& content, int pages,
            const QString& title)
-        : m_device(device), m_painter(painter), m_writer(writer), m_content(content), m_pages(pages),
-          m_title(title), m_y(content.top()) {}
+        : m_device(device),
+          m_painter(painter),
+          m_writer(writer),
+          m_content(content),
+          m_pages(pages),
+          m_title(title),
+          m_y(content.top()) {}
 
     int page() const { return m_page; }
     double width() const { return m_content.width(); }
@@ -123,15 +130,17 @@ public:
         double headerHeight = fmb.height();
         for (int c = 0; c < cols; ++c)
             headerHeight = std::max(headerHeight, fmb.boundingRect(QRectF(0, 0, widths[c] - 2 * pad + 1, 1e6),
-                                                                   Qt::TextWordWrap, header[c]).height());
+                                                                   Qt::TextWordWrap, header[c])
+                                                      .height());
         headerHeight += fm.height() * 0.6;
         const double rowHeight = fm.height() * 1.6;
 
         auto drawHeader = [&] {
             ensure(headerHeight + rowHeight);
             if (m_painter) {
-                m_painter->fillRect(QRectF(m_content.left(), m_y, widths.size() ? tableWidth(widths) : 0, headerHeight),
-                                    kHeaderFill);
+                m_painter->fillRect(
+                    QRectF(m_content.left(), m_y, widths.size() ? tableWidth(widths) : 0, headerHeight),
+                    kHeaderFill);
                 m_painter->setFont(bold);
                 m_painter->setPen(kInk);
                 double x = m_content.left();
@@ -151,7 +160,9 @@ public:
                 drawHeader();
             }
             if (m_painter) {
-                if (r % 2 == 1) m_painter->fillRect(QRectF(m_content.left(), m_y, tableWidth(widths), rowHeight), kStripe);
+                if (r % 2 == 1)
+                    m_painter->fillRect(QRectF(m_content.left(), m_y, tableWidth(widths), rowHeight),
+                                        kStripe);
                 m_painter->setFont(body);
                 m_painter->setPen(kInk);
                 double x = m_content.left();
@@ -232,8 +243,10 @@ private:
         const QRectF band(m_content.left(), m_content.bottom() + fm.height() * 1.2, width(), fm.height());
         m_painter->setFont(font);
         m_painter->setPen(kMuted);
-        m_painter->drawText(band, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(m_title, Qt::ElideRight, width() * 0.6));
-        m_painter->drawText(band, Qt::AlignRight | Qt::AlignVCenter, tr("Page %1 of %2").arg(m_page).arg(m_pages));
+        m_painter->drawText(band, Qt::AlignLeft | Qt::AlignVCenter,
+                            fm.elidedText(m_title, Qt::ElideRight, width() * 0.6));
+        m_painter->drawText(band, Qt::AlignRight | Qt::AlignVCenter,
+                            tr("Page %1 of %2").arg(m_page).arg(m_pages));
     }
 
     QPaintDevice* m_device;
@@ -288,15 +301,17 @@ bool writeReport(const QString& path, const ReportContent& content, QString* err
     {
         QPdfWriter pdf(&file);
         pdf.setResolution(int(kDpi));
-        pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setPageLayout(
+            QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         pdf.setTitle(content.title);
         pdf.setCreator(QStringLiteral("ClusterLoom %1").arg(QString::fromStdString(cl::engineVersion())));
         const double mm = kDpi / 25.4;
         const QRectF page(0, 0, pdf.width(), pdf.height());
         const QRectF body = page.adjusted(18 * mm, 18 * mm, -18 * mm, -22 * mm);
-        const QString generated = tr("Generated %1 with ClusterLoom %2")
-                                      .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),
-                                           QString::fromStdString(cl::engineVersion()));
+        const QString generated =
+            tr("Generated %1 with ClusterLoom %2")
+                .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),
+                     QString::fromStdString(cl::engineVersion()));
 
         Layout measure(&pdf, nullptr, nullptr, body, 0, content.title);
         layoutReport(measure, content, generated);
@@ -325,8 +340,8 @@ bool writeReport(const QString& path, const QString& title, const QStringList& s
     content.scenarioDescriptions = scenarioDescriptions;
     content.summaryTable = summaryTable;
     for (qsizetype i = 0; i < charts.size(); ++i)
-        content.sections.push_back({i < chartTitles.size() ? chartTitles[i] : tr("Chart %1").arg(i + 1), QString(),
-                                    charts[i], 0.62});
+        content.sections.push_back({i < chartTitles.size() ? chartTitles[i] : tr("Chart %1").arg(i + 1),
+                                    QString(), charts[i], 0.62});
     return writeReport(path, content, error);
 }
 

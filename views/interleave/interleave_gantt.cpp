@@ -11,8 +11,8 @@
 #include <QPainterPath>
 #include <QToolTip>
 
-#include "views/interleave/stage_table_model.h"
 #include "views/common/chart_style.h"
+#include "views/interleave/stage_table_model.h"
 
 namespace cl::views {
 
@@ -25,11 +25,14 @@ namespace {
 InterleaveGantt::InterleaveGantt(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setToolTip(tr("Which job's stage holds each resource when. Hatched = idle. Drag the right edge of a "
-                  "block to change that stage time."));
+    setToolTip(
+        tr("Which job's stage holds each resource when. Hatched = idle. Drag the right edge of a "
+           "block to change that stage time."));
 }
 
-QColor InterleaveGantt::jobColor(int job) { return seriesColor(job); }
+QColor InterleaveGantt::jobColor(int job) {
+    return seriesColor(job);
+}
 
 void InterleaveGantt::setColorSlots(const std::vector<int>& palette_slots) {
     color_slots_ = palette_slots;
@@ -49,7 +52,8 @@ QString InterleaveGantt::jobLabel(int job) const {
 }
 
 bool InterleaveGantt::setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
-                               const cl::Ordering& ordering, int iterations, const QStringList& resource_names) {
+                               const cl::Ordering& ordering, int iterations,
+                               const QStringList& resource_names) {
     try {
         intervals_ = cl::stageSchedule(stages_ms, ordering, iterations);
         resources_ = cl::scheduleResourceCount(stages_ms);
@@ -92,9 +96,12 @@ QString InterleaveGantt::stageLabel(int resource) const {
     const bool slot_rule = !stages_.empty() && stages_.front().size() == 3;
     if (!slot_rule) return resourceName(resource);
     switch (stageOfResource(resource)) {
-    case 0: return tr("load");
-    case 1: return tr("GPU");
-    default: return tr("net");
+        case 0:
+            return tr("load");
+        case 1:
+            return tr("GPU");
+        default:
+            return tr("net");
     }
 }
 
@@ -127,8 +134,9 @@ void InterleaveGantt::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = palette();
-    Colors colors{pal.color(QPalette::Base), pal.color(QPalette::Text), pal.color(QPalette::Mid),
-                  pal.color(QPalette::AlternateBase), pal.color(QPalette::Mid), pal.color(QPalette::Highlight)};
+    Colors colors{pal.color(QPalette::Base), pal.color(QPalette::Text),
+                  pal.color(QPalette::Mid),  pal.color(QPalette::AlternateBase),
+                  pal.color(QPalette::Mid),  pal.color(QPalette::Highlight)};
     p.fillRect(rect(), colors.background);
     blocks_.clear();
     paintChart(p, QRectF(rect()), QString(), colors, &blocks_);
@@ -139,8 +147,12 @@ void InterleaveGantt::paintExport(QPainter& painter, const QRectF& rect, const Q
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setFont(font());
     // Exports are figures for documents: always dark on white, whatever the theme.
-    Colors colors{Qt::white, QColor(0x20, 0x20, 0x20), QColor(0xB0, 0xB0, 0xB0), QColor(0xF4, 0xF4, 0xF4),
-                  QColor(0xC0, 0xC0, 0xC0), QColor(0x30, 0x80, 0xE0)};
+    Colors colors{Qt::white,
+                  QColor(0x20, 0x20, 0x20),
+                  QColor(0xB0, 0xB0, 0xB0),
+                  QColor(0xF4, 0xF4, 0xF4),
+                  QColor(0xC0, 0xC0, 0xC0),
+                  QColor(0x30, 0x80, 0xE0)};
     painter.fillRect(rect, colors.background);
     paintChart(painter, rect, title, colors, nullptr);
     painter.restore();
@@ -182,7 +194,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
             p.drawRect(box);
             p.setPen(colors.text);
             const double w = fm.horizontalAdvance(text);
-            p.drawText(QRectF(box.right() + em * 0.3, r.top(), w + 2, em), Qt::AlignLeft | Qt::AlignVCenter, text);
+            p.drawText(QRectF(box.right() + em * 0.3, r.top(), w + 2, em), Qt::AlignLeft | Qt::AlignVCenter,
+                       text);
             x = box.right() + em * 0.3 + w + em * 1.2;
         };
         for (int j = 0; j < names_.size(); ++j) {
@@ -200,7 +213,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
     }
 
     double label_w = 0;
-    for (int res = 0; res < resources_; ++res) label_w = std::max(label_w, fm.horizontalAdvance(resourceName(res)));
+    for (int res = 0; res < resources_; ++res)
+        label_w = std::max(label_w, fm.horizontalAdvance(resourceName(res)));
     const double axis_h = em * 2.6;
     const double iter_h = em * 1.2;  // iteration captions above the lanes
     const QRectF plot(r.left() + label_w + em * 0.8, r.top() + iter_h, r.width() - label_w - em * 0.8,
@@ -210,20 +224,27 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
     auto xOf = [&](double t) { return plot.left() + plot.width() * t / t_end; };
     const double gap = std::min(em * 0.35, plot.height() / resources_ * 0.15);
     const double lane_h = (plot.height() - gap * (resources_ - 1)) / resources_;
-    auto laneRect = [&](int res) { return QRectF(plot.left(), plot.top() + res * (lane_h + gap), plot.width(), lane_h); };
+    auto laneRect = [&](int res) {
+        return QRectF(plot.left(), plot.top() + res * (lane_h + gap), plot.width(), lane_h);
+    };
 
     // Highlighted iteration: a band behind everything, from its first start to its last end.
-    std::vector<double> iter_start(static_cast<std::size_t>(iterations_), t_end), iter_end(static_cast<std::size_t>(iterations_), 0.0);
+    std::vector<double> iter_start(static_cast<std::size_t>(iterations_), t_end),
+        iter_end(static_cast<std::size_t>(iterations_), 0.0);
     for (const auto& iv : intervals_) {
         if (iv.iteration < 0 || iv.iteration >= iterations_) continue;
-        iter_start[static_cast<std::size_t>(iv.iteration)] = std::min(iter_start[static_cast<std::size_t>(iv.iteration)], iv.t0);
-        iter_end[static_cast<std::size_t>(iv.iteration)] = std::max(iter_end[static_cast<std::size_t>(iv.iteration)], iv.t1);
+        iter_start[static_cast<std::size_t>(iv.iteration)] =
+            std::min(iter_start[static_cast<std::size_t>(iv.iteration)], iv.t0);
+        iter_end[static_cast<std::size_t>(iv.iteration)] =
+            std::max(iter_end[static_cast<std::size_t>(iv.iteration)], iv.t1);
     }
     if (current_ >= 0) {
         QColor band = colors.highlight;
         band.setAlphaF(0.14);
         const auto c = static_cast<std::size_t>(current_);
-        p.fillRect(QRectF(QPointF(xOf(iter_start[c]), plot.top() - iter_h), QPointF(xOf(iter_end[c]), plot.bottom())), band);
+        p.fillRect(QRectF(QPointF(xOf(iter_start[c]), plot.top() - iter_h),
+                          QPointF(xOf(iter_end[c]), plot.bottom())),
+                   band);
     }
 
     // Lanes: idle time is the hatched lane showing through between blocks.
@@ -250,8 +271,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
             const double w = fm.horizontalAdvance(text);
             p.drawText(QRectF(x - w / 2 - 2, plot.bottom() + em * 0.35, w + 4, em), Qt::AlignCenter, text);
         }
-        p.drawText(QRectF(plot.left(), plot.bottom() + em * 1.35, plot.width(), em), Qt::AlignRight | Qt::AlignVCenter,
-                   tr("time (ms)"));
+        p.drawText(QRectF(plot.left(), plot.bottom() + em * 1.35, plot.width(), em),
+                   Qt::AlignRight | Qt::AlignVCenter, tr("time (ms)"));
     }
 
     // Blocks.
@@ -263,7 +284,9 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         const QRectF box(QPointF(xOf(iv.t0), lane.top()), QPointF(xOf(iv.t1), lane.bottom()));
         QColor fill = colorOf(iv.job);
         const bool dim = current_ >= 0 && iv.iteration != current_;
-        if (dim) fill = QColor::fromHslF(fill.hslHueF(), fill.hslSaturationF() * 0.35, 0.5 + fill.lightnessF() * 0.45);
+        if (dim)
+            fill = QColor::fromHslF(fill.hslHueF(), fill.hslSaturationF() * 0.35,
+                                    0.5 + fill.lightnessF() * 0.45);
         p.setPen(QPen(fill.darker(135), 0));
         p.setBrush(fill);
         p.drawRect(box);
@@ -296,7 +319,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         const double next = it + 1 < iterations_ ? xOf(iter_start[c + 1]) : plot.right();
         p.drawText(QRectF(x + em * 0.3, plot.top() - iter_h, std::max(0.0, next - x - em * 0.3), iter_h),
                    Qt::AlignLeft | Qt::AlignVCenter,
-                   fm.elidedText(tr("iteration %1").arg(it + 1), Qt::ElideRight, std::max(0.0, next - x - em * 0.3)));
+                   fm.elidedText(tr("iteration %1").arg(it + 1), Qt::ElideRight,
+                                 std::max(0.0, next - x - em * 0.3)));
         p.restore();
     }
 }
@@ -328,7 +352,8 @@ bool InterleaveGantt::event(QEvent* e) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int b = blockAt(help->pos(), nullptr);
         if (b >= 0) {
-            const auto& iv = intervals_[static_cast<std::size_t>(blocks_[static_cast<std::size_t>(b)].interval)];
+            const auto& iv =
+                intervals_[static_cast<std::size_t>(blocks_[static_cast<std::size_t>(b)].interval)];
             QToolTip::showText(help->globalPos(),
                                tr("<b>%1</b> (%2) on %3<br>iteration %4: %5 – %6 ms (%7 ms)<br>"
                                   "Drag the right edge to change this stage time.")

@@ -58,10 +58,12 @@ void InterleavePanel::buildUi() {
     const QFontMetrics fm(font());
 
     example_ = new QComboBox(this);
-    example_->setToolTip(tr("What to interleave: 1-4 model profiles picked on the right, or one of the "
-                            "Muri paper's examples"));
+    example_->setToolTip(
+        tr("What to interleave: 1-4 model profiles picked on the right, or one of the "
+           "Muri paper's examples"));
     example_->addItem(tr("Models picked here"), kCustomEntry);
-    example_->addItem(tr("Paper Fig. 1: four jobs, four bottlenecks"), static_cast<int>(Example::Fig1FourBottlenecks));
+    example_->addItem(tr("Paper Fig. 1: four jobs, four bottlenecks"),
+                      static_cast<int>(Example::Fig1FourBottlenecks));
     example_->addItem(tr("Paper Fig. 4, plan 1: A + B"), static_cast<int>(Example::Fig4Plan1));
     example_->addItem(tr("Paper Fig. 4, plan 2: A + C"), static_cast<int>(Example::Fig4Plan2));
     example_->addItem(tr("Paper Fig. 6: ordering matters"), static_cast<int>(Example::Fig6));
@@ -70,14 +72,18 @@ void InterleavePanel::buildUi() {
     example_->setMinimumContentsLength(22);
     connect(example_, &QComboBox::activated, this, [this](int index) {
         const int id = example_->itemData(index).toInt();
-        if (id == kCustomEntry) loadFromPickers();
-        else if (id == kRunEntry) setGroup(run_names_, {}, {});
-        else showExample(static_cast<Example>(id));
+        if (id == kCustomEntry)
+            loadFromPickers();
+        else if (id == kRunEntry)
+            setGroup(run_names_, {}, {});
+        else
+            showExample(static_cast<Example>(id));
     });
 
     for (int i = 0; i < kMaxJobs; ++i) {
         auto* box = new QComboBox(this);
-        box->setToolTip(i == 0 ? tr("Job 1: a model from the profile set") : tr("Job %1: a model, or none").arg(i + 1));
+        box->setToolTip(i == 0 ? tr("Job 1: a model from the profile set")
+                               : tr("Job %1: a model, or none").arg(i + 1));
         // Narrow enough for a docked window; the popup still shows whole names.
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(9);
@@ -87,15 +93,17 @@ void InterleavePanel::buildUi() {
     gpus_ = new QComboBox(this);
     gpus_->setToolTip(tr("GPU count of the jobs: picks the profile's stage times measured at that size"));
     connect(gpus_, &QComboBox::activated, this, [this] {
-        if (example_->currentData().toInt() == kCustomEntry || example_->currentData().toInt() == static_cast<int>(Example::Table2))
+        if (example_->currentData().toInt() == kCustomEntry ||
+            example_->currentData().toInt() == static_cast<int>(Example::Table2))
             loadFromPickers();
         updateMatching();
     });
 
     contention_ = new QCheckBox(tr("&Contention"), this);
-    contention_->setToolTip(tr("Slow-down of interleaved jobs from contention (Muri's factors): group time "
-                               "× 1.33, 1.5 or 1.37 (÷ 1.015) for 2, 3 or 4 jobs, a job alone × 1.015. Off: the "
-                               "paper's idealised figures."));
+    contention_->setToolTip(
+        tr("Slow-down of interleaved jobs from contention (Muri's factors): group time "
+           "× 1.33, 1.5 or 1.37 (÷ 1.015) for 2, 3 or 4 jobs, a job alone × 1.015. Off: the "
+           "paper's idealised figures."));
     connect(contention_, &QCheckBox::toggled, this, [this] {
         if (!loading_) recompute();
         updateMatching();
@@ -103,10 +111,12 @@ void InterleavePanel::buildUi() {
 
     best_button_ = new QToolButton(this);
     best_button_->setText(tr("&Best ordering"));
-    best_button_->setToolTip(tr("The ordering Muri picks: the one with the shortest group iteration (Alt+B)"));
+    best_button_->setToolTip(
+        tr("The ordering Muri picks: the one with the shortest group iteration (Alt+B)"));
     worst_button_ = new QToolButton(this);
     worst_button_->setText(tr("&Worst ordering"));
-    worst_button_->setToolTip(tr("The ordering with the longest group iteration, the paper's ablation (Alt+W)"));
+    worst_button_->setToolTip(
+        tr("The ordering with the longest group iteration, the paper's ablation (Alt+W)"));
     auto* order_group = new QButtonGroup(this);
     for (QToolButton* b : {best_button_, worst_button_}) {
         b->setCheckable(true);
@@ -140,8 +150,9 @@ void InterleavePanel::buildUi() {
     big.setBold(true);
     result_->setFont(big);
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    result_->setToolTip(tr("γ: interleaving efficiency (Eq. 4), the busy fraction of the resources. Speedup: "
-                           "the members' iteration times alone, summed, over the group's iteration time."));
+    result_->setToolTip(
+        tr("γ: interleaving efficiency (Eq. 4), the busy fraction of the resources. Speedup: "
+           "the members' iteration times alone, summed, over the group's iteration time."));
     detail_ = new QLabel(this);
     detail_->setWordWrap(true);
     detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -209,7 +220,8 @@ void InterleavePanel::buildUi() {
     auto* table_box = new QWidget(this);
     auto* table_layout = new QVBoxLayout(table_box);
     table_layout->setContentsMargins(0, 0, 0, 0);
-    auto* table_title = new QLabel(tr("Stage times (ms per iteration) — edit here or drag a block's right edge"), table_box);
+    auto* table_title =
+        new QLabel(tr("Stage times (ms per iteration) — edit here or drag a block's right edge"), table_box);
     table_title->setWordWrap(true);
     table_layout->addWidget(table_title);
     table_layout->addWidget(table_, 1);
@@ -299,7 +311,8 @@ void InterleavePanel::selectExampleEntry(int id) {
 }
 
 void InterleavePanel::loadJobs(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
-                               const std::vector<double>& solo_ms, const QStringList& resource_names, bool contention) {
+                               const std::vector<double>& solo_ms, const QStringList& resource_names,
+                               bool contention) {
     loading_ = true;
     contention_->setChecked(contention);
     loading_ = false;
@@ -308,10 +321,13 @@ void InterleavePanel::loadJobs(const QStringList& names, const std::vector<std::
     setPlaying(false);
     gantt_->setCurrentIteration(-1);
     const std::size_t k = stages_ms.empty() ? 0 : stages_ms.front().size();
-    if (example_->currentData().toInt() != kCustomEntry && example_->currentData().toInt() != static_cast<int>(Example::Table2))
-        for (QComboBox* box : pickers_) box->setCurrentIndex(0);  // a paper example or a run: no models picked
+    if (example_->currentData().toInt() != kCustomEntry &&
+        example_->currentData().toInt() != static_cast<int>(Example::Table2))
+        for (QComboBox* box : pickers_)
+            box->setCurrentIndex(0);  // a paper example or a run: no models picked
     if (!model_->setJobs(names, stages_ms, solo_ms, stageNames(k)))
-        message_->setText(tr("These jobs cannot be shown: every job needs the same number of stages, each a time >= 0."));
+        message_->setText(
+            tr("These jobs cannot be shown: every job needs the same number of stages, each a time >= 0."));
     updateMatching();
 }
 
@@ -335,10 +351,12 @@ bool InterleavePanel::setModels(const QStringList& models) {
     if (names.isEmpty()) return false;
     for (std::size_t i = 0; i < pickers_.size(); ++i) {
         QComboBox* box = pickers_[i];
-        const int at = i < static_cast<std::size_t>(names.size()) ? box->findData(names[static_cast<qsizetype>(i)]) : 0;
+        const int at =
+            i < static_cast<std::size_t>(names.size()) ? box->findData(names[static_cast<qsizetype>(i)]) : 0;
         box->setCurrentIndex(std::max(0, at));
     }
-    if (example_->currentData().toInt() != static_cast<int>(Example::Table2)) selectExampleEntry(kCustomEntry);
+    if (example_->currentData().toInt() != static_cast<int>(Example::Table2))
+        selectExampleEntry(kCustomEntry);
     loadJobs(names, stages, solo, {}, true);
     return true;
 }
@@ -370,11 +388,13 @@ void InterleavePanel::setGroup(const QStringList& names, const std::vector<std::
     selectExampleEntry(kRunEntry);
     matching_source_->setCurrentIndex(kMatchTable);
     loadJobs(run_names_.mid(0, kMaxJobs),
-             std::vector<std::vector<double>>(run_stages_ms_.begin(),
-                                              run_stages_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_stages_ms_))),
+             std::vector<std::vector<double>>(
+                 run_stages_ms_.begin(),
+                 run_stages_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_stages_ms_))),
              run_solo_ms_.size() == run_stages_ms_.size()
-                 ? std::vector<double>(run_solo_ms_.begin(),
-                                       run_solo_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_solo_ms_)))
+                 ? std::vector<double>(
+                       run_solo_ms_.begin(),
+                       run_solo_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_solo_ms_)))
                  : std::vector<double>{},
              {}, true);
 }
@@ -382,40 +402,43 @@ void InterleavePanel::setGroup(const QStringList& names, const std::vector<std::
 void InterleavePanel::showExample(Example example) {
     selectExampleEntry(static_cast<int>(example));
     switch (example) {
-    case Example::Fig1FourBottlenecks: {
-        std::vector<std::vector<double>> jobs;
-        for (int b = 0; b < 4; ++b) {
-            std::vector<double> t(4, 1.0);
-            t[static_cast<std::size_t>(b)] = 2.0;
-            jobs.push_back(t);
+        case Example::Fig1FourBottlenecks: {
+            std::vector<std::vector<double>> jobs;
+            for (int b = 0; b < 4; ++b) {
+                std::vector<double> t(4, 1.0);
+                t[static_cast<std::size_t>(b)] = 2.0;
+                jobs.push_back(t);
+            }
+            matching_source_->setCurrentIndex(kMatchTable);
+            loadJobs({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")},
+                     jobs, {}, {}, false);
+            break;
         }
-        matching_source_->setCurrentIndex(kMatchTable);
-        loadJobs({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")}, jobs, {}, {}, false);
-        break;
-    }
-    case Example::Fig4Plan1:
-        matching_source_->setCurrentIndex(kMatchFig4);
-        loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig4A, kFig4B}, {}, {tr("CPU"), tr("GPU")}, false);
-        break;
-    case Example::Fig4Plan2:
-        matching_source_->setCurrentIndex(kMatchFig4);
-        loadJobs({QStringLiteral("A"), QStringLiteral("C")}, {kFig4A, kFig4C}, {}, {tr("CPU"), tr("GPU")}, false);
-        break;
-    case Example::Fig6:
-        matching_source_->setCurrentIndex(kMatchTable);
-        loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig6A, kFig6B}, {}, {}, false);
-        break;
-    case Example::Table2: {
-        const int g = gpus_->findData(kDefaultGpus);
-        if (g >= 0) gpus_->setCurrentIndex(g);
-        selectExampleEntry(static_cast<int>(Example::Table2));
-        if (!setModels({QStringLiteral("shufflenet_v2_x1_0"), QStringLiteral("a2c"), QStringLiteral("gpt2"),
-                        QStringLiteral("vgg16")}))
-            message_->setText(tr("Table 2 needs the built-in model profiles."));
-        matching_source_->setCurrentIndex(profiles_ ? kMatchAllModels : kMatchTable);
-        updateMatching();
-        break;
-    }
+        case Example::Fig4Plan1:
+            matching_source_->setCurrentIndex(kMatchFig4);
+            loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig4A, kFig4B}, {}, {tr("CPU"), tr("GPU")},
+                     false);
+            break;
+        case Example::Fig4Plan2:
+            matching_source_->setCurrentIndex(kMatchFig4);
+            loadJobs({QStringLiteral("A"), QStringLiteral("C")}, {kFig4A, kFig4C}, {}, {tr("CPU"), tr("GPU")},
+                     false);
+            break;
+        case Example::Fig6:
+            matching_source_->setCurrentIndex(kMatchTable);
+            loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig6A, kFig6B}, {}, {}, false);
+            break;
+        case Example::Table2: {
+            const int g = gpus_->findData(kDefaultGpus);
+            if (g >= 0) gpus_->setCurrentIndex(g);
+            selectExampleEntry(static_cast<int>(Example::Table2));
+            if (!setModels({QStringLiteral("shufflenet_v2_x1_0"), QStringLiteral("a2c"),
+                            QStringLiteral("gpt2"), QStringLiteral("vgg16")}))
+                message_->setText(tr("Table 2 needs the built-in model profiles."));
+            matching_source_->setCurrentIndex(profiles_ ? kMatchAllModels : kMatchTable);
+            updateMatching();
+            break;
+        }
     }
 }
 
@@ -426,9 +449,15 @@ void InterleavePanel::setBestOrdering(bool best) {
     recompute();
 }
 
-void InterleavePanel::setContentionEnabled(bool on) { contention_->setChecked(on); }
-bool InterleavePanel::contentionEnabled() const { return contention_->isChecked(); }
-void InterleavePanel::setIterations(int iterations) { iterations_->setValue(iterations); }
+void InterleavePanel::setContentionEnabled(bool on) {
+    contention_->setChecked(on);
+}
+bool InterleavePanel::contentionEnabled() const {
+    return contention_->isChecked();
+}
+void InterleavePanel::setIterations(int iterations) {
+    iterations_->setValue(iterations);
+}
 
 void InterleavePanel::step() {
     const int n = gantt_->iterationCount();
@@ -448,11 +477,19 @@ void InterleavePanel::setPlaying(bool playing) {
     play_button_->setText(playing ? tr("&Pause") : tr("&Play"));
 }
 
-bool InterleavePanel::isPlaying() const { return timer_->isActive(); }
+bool InterleavePanel::isPlaying() const {
+    return timer_->isActive();
+}
 
-double InterleavePanel::gamma() const { return valid_ ? timing_.gamma : kNaN; }
-double InterleavePanel::iterationTime() const { return valid_ ? timing_.iteration_time : kNaN; }
-double InterleavePanel::speedup() const { return valid_ ? timing_.speedup_vs_alone : kNaN; }
+double InterleavePanel::gamma() const {
+    return valid_ ? timing_.gamma : kNaN;
+}
+double InterleavePanel::iterationTime() const {
+    return valid_ ? timing_.iteration_time : kNaN;
+}
+double InterleavePanel::speedup() const {
+    return valid_ ? timing_.speedup_vs_alone : kNaN;
+}
 
 QString InterleavePanel::resultText() const {
     if (!valid_) return error_;
@@ -504,36 +541,39 @@ void InterleavePanel::recompute() {
 void InterleavePanel::updateMatching() {
     matching_->setContention(contention_->isChecked() ? cl::Contention{} : cl::Contention::none());
     switch (matching_source_->currentIndex()) {
-    case kMatchFig4:
-        matching_->setJobs({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")},
-                           {kFig4A, kFig4B, kFig4C, kFig4D}, stageNames(2));
-        break;
-    case kMatchAllModels: {
-        if (!profiles_) break;
-        const int gpus = gpus_->currentData().toInt();
-        QStringList names;
-        std::vector<std::vector<double>> stages;
-        for (const auto& name : profiles_->modelNames()) {
-            const cl::ModelProfile* m = profiles_->find(name);
-            const cl::GpuCountProfile* g = m ? m->at(gpus) : nullptr;
-            if (!g || g->stage_times.size() != static_cast<std::size_t>(cl::kSlotRuleStages)) continue;
-            names << QString::fromStdString(name);
-            std::vector<double> ms;
-            for (double s : g->stage_times) ms.push_back(s * 1000.0);
-            stages.push_back(ms);
-            if (names.size() == MatchingView::kMaxJobs) break;
+        case kMatchFig4:
+            matching_->setJobs(
+                {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")},
+                {kFig4A, kFig4B, kFig4C, kFig4D}, stageNames(2));
+            break;
+        case kMatchAllModels: {
+            if (!profiles_) break;
+            const int gpus = gpus_->currentData().toInt();
+            QStringList names;
+            std::vector<std::vector<double>> stages;
+            for (const auto& name : profiles_->modelNames()) {
+                const cl::ModelProfile* m = profiles_->find(name);
+                const cl::GpuCountProfile* g = m ? m->at(gpus) : nullptr;
+                if (!g || g->stage_times.size() != static_cast<std::size_t>(cl::kSlotRuleStages)) continue;
+                names << QString::fromStdString(name);
+                std::vector<double> ms;
+                for (double s : g->stage_times) ms.push_back(s * 1000.0);
+                stages.push_back(ms);
+                if (names.size() == MatchingView::kMaxJobs) break;
+            }
+            matching_->setJobs(names, stages, stageNames(cl::kSlotRuleStages));
+            break;
         }
-        matching_->setJobs(names, stages, stageNames(cl::kSlotRuleStages));
-        break;
-    }
-    default:
-        matching_->setJobs(model_->names(), model_->stages(), stageNames(static_cast<std::size_t>(model_->stageCount())));
-        break;
+        default:
+            matching_->setJobs(model_->names(), model_->stages(),
+                               stageNames(static_cast<std::size_t>(model_->stageCount())));
+            break;
     }
     // A job keeps its colour in both pictures when the graph holds it (same name).
     std::vector<int> palette_slots;
     for (const QString& name : model_->names())
-        if (const auto at = matching_->names().indexOf(name); at >= 0) palette_slots.push_back(static_cast<int>(at));
+        if (const auto at = matching_->names().indexOf(name); at >= 0)
+            palette_slots.push_back(static_cast<int>(at));
     if (palette_slots.size() != static_cast<std::size_t>(model_->jobCount())) palette_slots.clear();
     gantt_->setColorSlots(palette_slots);
 }

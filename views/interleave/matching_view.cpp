@@ -25,14 +25,15 @@ constexpr double kNoEdge = std::numeric_limits<double>::quiet_NaN();
 
 MatchingView::MatchingView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
-    setToolTip(tr("Every pair of jobs weighted with its interleaving efficiency γ; thick edges: the "
-                  "maximum-weight matching Muri groups by. Hover a node to see its edges."));
+    setToolTip(
+        tr("Every pair of jobs weighted with its interleaving efficiency γ; thick edges: the "
+           "maximum-weight matching Muri groups by. Hover a node to see its edges."));
 }
 
 void MatchingView::setJobs(const QStringList& names, const std::vector<std::vector<double>>& stages,
                            const QStringList& stage_names) {
-    const auto n = std::min<std::size_t>({static_cast<std::size_t>(names.size()), stages.size(),
-                                          static_cast<std::size_t>(kMaxJobs)});
+    const auto n = std::min<std::size_t>(
+        {static_cast<std::size_t>(names.size()), stages.size(), static_cast<std::size_t>(kMaxJobs)});
     names_ = names.mid(0, static_cast<qsizetype>(n));
     stages_.assign(stages.begin(), stages.begin() + static_cast<std::ptrdiff_t>(n));
     stage_names_ = stage_names;
@@ -54,7 +55,8 @@ void MatchingView::recompute() {
             const std::vector<std::vector<double>> pair{stages_[static_cast<std::size_t>(a)],
                                                         stages_[static_cast<std::size_t>(b)]};
             std::vector<double> solo;
-            for (const auto& s : pair) solo.push_back(std::max(1e-12, std::accumulate(s.begin(), s.end(), 0.0)));
+            for (const auto& s : pair)
+                solo.push_back(std::max(1e-12, std::accumulate(s.begin(), s.end(), 0.0)));
             try {
                 const double g = cl::groupTiming(pair, solo, true, contention_).gamma;
                 gamma_[static_cast<std::size_t>(a * n + b)] = gamma_[static_cast<std::size_t>(b * n + a)] = g;
@@ -128,8 +130,9 @@ void MatchingView::paintEvent(QPaintEvent*) {
     for (int v = 0; v < n; ++v)
         if (mate_[static_cast<std::size_t>(v)] > v) ++pairs;
     const QString total = locale.toString(matchedGamma(), 'f', 2);
-    const QString head = pairs == 1 ? tr("Maximum-weight matching: 1 pair, total γ = %1").arg(total)
-                                    : tr("Maximum-weight matching: %1 pairs, total γ = %2").arg(pairs).arg(total);
+    const QString head = pairs == 1
+                             ? tr("Maximum-weight matching: 1 pair, total γ = %1").arg(total)
+                             : tr("Maximum-weight matching: %1 pairs, total γ = %2").arg(pairs).arg(total);
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
@@ -154,9 +157,14 @@ void MatchingView::paintEvent(QPaintEvent*) {
     QColor faint = pal.color(QPalette::Mid);
 
     auto edgeVisibleLabel = [&](int a, int b) {
-        return all_labels || hover_ == a || hover_ == b || (hover_ < 0 && mate_[static_cast<std::size_t>(a)] == b);
+        return all_labels || hover_ == a || hover_ == b ||
+               (hover_ < 0 && mate_[static_cast<std::size_t>(a)] == b);
     };
-    struct Label { QPointF at; QString text; bool matched; };
+    struct Label {
+        QPointF at;
+        QString text;
+        bool matched;
+    };
     std::vector<Label> labels;
     for (int pass = 0; pass < 2; ++pass)  // unmatched edges first, matched on top
         for (int a = 0; a < n; ++a)
@@ -168,14 +176,16 @@ void MatchingView::paintEvent(QPaintEvent*) {
                 const bool hovered = hover_ == a || hover_ == b;
                 QColor c = matched ? matched_col : (hovered ? text : faint);
                 if (!matched && !hovered && hover_ >= 0) c.setAlphaF(0.35);
-                const double w = matched ? em * 0.3 : std::max(1.0, em * 0.06 * (1 + 2 * std::clamp(g, 0.0, 1.0)));
+                const double w =
+                    matched ? em * 0.3 : std::max(1.0, em * 0.06 * (1 + 2 * std::clamp(g, 0.0, 1.0)));
                 p.setPen(QPen(c, w, matched ? Qt::SolidLine : Qt::SolidLine, Qt::RoundCap));
                 p.drawLine(pos[static_cast<std::size_t>(a)], pos[static_cast<std::size_t>(b)]);
                 if (edgeVisibleLabel(a, b)) {
                     // Labels of crossing diagonals would meet in the centre: shift along the edge.
                     const double f = (n == 4 && (b - a) == 2) ? (a == 0 ? 0.3 : 0.7) : 0.5;
-                    labels.push_back({pos[static_cast<std::size_t>(a)] * (1 - f) + pos[static_cast<std::size_t>(b)] * f,
-                                      locale.toString(g, 'f', 2), matched});
+                    labels.push_back(
+                        {pos[static_cast<std::size_t>(a)] * (1 - f) + pos[static_cast<std::size_t>(b)] * f,
+                         locale.toString(g, 'f', 2), matched});
                 }
             }
     for (const auto& l : labels) {
@@ -215,10 +225,14 @@ void MatchingView::paintEvent(QPaintEvent*) {
             const double w = fm.horizontalAdvance(name);
             QPointF at = c + dir * (node_r + em * 0.4);
             QRectF box(at.x() - w / 2, at.y() - em / 2, w, em);
-            if (dir.x() > 0.3) box.moveLeft(at.x());
-            else if (dir.x() < -0.3) box.moveRight(at.x());
-            if (dir.y() > 0.7) box.moveTop(at.y());
-            else if (dir.y() < -0.7) box.moveBottom(at.y());
+            if (dir.x() > 0.3)
+                box.moveLeft(at.x());
+            else if (dir.x() < -0.3)
+                box.moveRight(at.x());
+            if (dir.y() > 0.7)
+                box.moveTop(at.y());
+            else if (dir.y() < -0.7)
+                box.moveBottom(at.y());
             p.setPen(text);
             p.drawText(box, Qt::AlignCenter, name);
         }
@@ -258,14 +272,17 @@ bool MatchingView::event(QEvent* e) {
             QStringList parts;
             const auto& s = stages_[static_cast<std::size_t>(v)];
             for (std::size_t k = 0; k < s.size(); ++k)
-                parts << tr("%1 %2 ms").arg(stage_names_.value(static_cast<qsizetype>(k), tr("stage %1").arg(k + 1)),
-                                            formatMs(s[k]));
+                parts << tr("%1 %2 ms")
+                             .arg(stage_names_.value(static_cast<qsizetype>(k), tr("stage %1").arg(k + 1)),
+                                  formatMs(s[k]));
             const int m = mate_[static_cast<std::size_t>(v)];
-            const QString partner = m >= 0 ? tr("grouped with %1 (γ = %2)")
-                                                 .arg(names_[m].toHtmlEscaped(), QLocale().toString(edgeGamma(v, m), 'f', 2))
-                                           : tr("not grouped");
+            const QString partner =
+                m >= 0 ? tr("grouped with %1 (γ = %2)")
+                             .arg(names_[m].toHtmlEscaped(), QLocale().toString(edgeGamma(v, m), 'f', 2))
+                       : tr("not grouped");
             QToolTip::showText(help->globalPos(),
-                               tr("<b>%1</b><br>%2<br>%3").arg(names_[v].toHtmlEscaped(), parts.join(QStringLiteral(", ")), partner),
+                               tr("<b>%1</b><br>%2<br>%3")
+                                   .arg(names_[v].toHtmlEscaped(), parts.join(QStringLiteral(", ")), partner),
                                this);
             return true;
         }

@@ -49,7 +49,8 @@ std::vector<double> StageTableModel::soloTimes() const {
     std::vector<double> out;
     out.reserve(stages_.size());
     for (std::size_t i = 0; i < stages_.size(); ++i)
-        out.push_back(std::isnan(solo_[i]) ? std::accumulate(stages_[i].begin(), stages_[i].end(), 0.0) : solo_[i]);
+        out.push_back(std::isnan(solo_[i]) ? std::accumulate(stages_[i].begin(), stages_[i].end(), 0.0)
+                                           : solo_[i]);
     return out;
 }
 
@@ -82,26 +83,29 @@ QVariant StageTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const auto row = static_cast<std::size_t>(index.row());
     const bool solo_column = index.column() == soloColumn();
-    const double value = solo_column ? soloTimes()[row] : stages_[row][static_cast<std::size_t>(index.column())];
+    const double value =
+        solo_column ? soloTimes()[row] : stages_[row][static_cast<std::size_t>(index.column())];
     switch (role) {
-    case Qt::DisplayRole:
-        return formatMs(value);
-    case Qt::EditRole:
-        return value;
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-    case Qt::ToolTipRole:
-        if (solo_column)
-            return std::isnan(solo_[row])
-                       ? tr("%1 alone: the sum of its stage times, %2 ms").arg(names_.value(index.row()), formatMs(value))
-                       : tr("%1 alone: %2 ms per iteration, measured in the model profile (stages overlap "
-                            "inside a job, so this is not their sum; editing stages does not change it)")
-                             .arg(names_.value(index.row()), formatMs(value));
-        return tr("%1, %2: %3 ms per iteration. Double-click to edit (a number > 0), or drag the block's "
-                  "right edge in the chart.")
-            .arg(names_.value(index.row()), stage_names_.value(index.column()), formatMs(value));
-    default:
-        return {};
+        case Qt::DisplayRole:
+            return formatMs(value);
+        case Qt::EditRole:
+            return value;
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        case Qt::ToolTipRole:
+            if (solo_column)
+                return std::isnan(solo_[row])
+                           ? tr("%1 alone: the sum of its stage times, %2 ms")
+                                 .arg(names_.value(index.row()), formatMs(value))
+                           : tr("%1 alone: %2 ms per iteration, measured in the model profile (stages "
+                                "overlap "
+                                "inside a job, so this is not their sum; editing stages does not change it)")
+                                 .arg(names_.value(index.row()), formatMs(value));
+            return tr("%1, %2: %3 ms per iteration. Double-click to edit (a number > 0), or drag the block's "
+                      "right edge in the chart.")
+                .arg(names_.value(index.row()), stage_names_.value(index.column()), formatMs(value));
+        default:
+            return {};
     }
 }
 
@@ -115,8 +119,9 @@ QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, i
     if (section == soloColumn())
         return role == Qt::DisplayRole ? tr("alone (ms)") : tr("Iteration time of the job running alone");
     if (section < 0 || section >= stage_names_.size()) return {};
-    return role == Qt::DisplayRole ? tr("%1 (ms)").arg(stage_names_[section])
-                                   : tr("Time of the %1 stage per iteration, milliseconds").arg(stage_names_[section]);
+    return role == Qt::DisplayRole
+               ? tr("%1 (ms)").arg(stage_names_[section])
+               : tr("Time of the %1 stage per iteration, milliseconds").arg(stage_names_[section]);
 }
 
 Qt::ItemFlags StageTableModel::flags(const QModelIndex& index) const {
@@ -127,15 +132,17 @@ Qt::ItemFlags StageTableModel::flags(const QModelIndex& index) const {
 }
 
 bool StageTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (role != Qt::EditRole ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
     if (index.column() >= soloColumn()) return false;
     bool ok = false;
     double ms = value.toDouble(&ok);
     if (!ok && value.typeId() == QMetaType::QString) ms = QLocale().toDouble(value.toString(), &ok);
     if (!ok) {
-        emit editRefused(tr("%1, %2: \"%3\" is not a number of milliseconds")
-                             .arg(names_.value(index.row()), stage_names_.value(index.column()), value.toString()));
+        emit editRefused(
+            tr("%1, %2: \"%3\" is not a number of milliseconds")
+                .arg(names_.value(index.row()), stage_names_.value(index.column()), value.toString()));
         return false;
     }
     return setStageTime(index.row(), index.column(), ms);

@@ -50,7 +50,7 @@ private:
     QStringList names_;
     QStringList stage_names_;
     std::vector<std::vector<double>> stages_;
-    std::vector<double> solo_;     // measured solo time, or NaN: follows the stage sum
+    std::vector<double> solo_;  // measured solo time, or NaN: follows the stage sum
 };
 
 // "1.5" / "117" / "0.60": enough digits for the paper's unit examples and profile times.

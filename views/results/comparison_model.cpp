@@ -16,14 +16,20 @@ namespace {
 
 // A label no run can spell, so a baseline picked by label is always the intended row
 // even when two runs share a scenario and policy.
-std::string groupKey(std::size_t row) { return "#" + std::to_string(row); }
+std::string groupKey(std::size_t row) {
+    return "#" + std::to_string(row);
+}
 
 const cl::Estimate& estimateOf(const cl::ComparisonRow& row, ComparisonModel::Metric metric) {
     switch (metric) {
-    case ComparisonModel::Metric::AvgJct: return row.avg_jct;
-    case ComparisonModel::Metric::P99Jct: return row.p99_jct;
-    case ComparisonModel::Metric::Makespan: return row.makespan;
-    case ComparisonModel::Metric::AvgQueueing: return row.avg_queueing_delay;
+        case ComparisonModel::Metric::AvgJct:
+            return row.avg_jct;
+        case ComparisonModel::Metric::P99Jct:
+            return row.p99_jct;
+        case ComparisonModel::Metric::Makespan:
+            return row.makespan;
+        case ComparisonModel::Metric::AvgQueueing:
+            return row.avg_queueing_delay;
     }
     throw std::logic_error("ComparisonModel: unknown metric");
 }
@@ -36,24 +42,34 @@ int ComparisonModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int ComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ComparisonModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString ComparisonModel::metricName(Metric metric) {
     switch (metric) {
-    case Metric::AvgJct: return tr("Avg JCT");
-    case Metric::P99Jct: return tr("p99 JCT");
-    case Metric::Makespan: return tr("Makespan");
-    case Metric::AvgQueueing: return tr("Avg queueing");
+        case Metric::AvgJct:
+            return tr("Avg JCT");
+        case Metric::P99Jct:
+            return tr("p99 JCT");
+        case Metric::Makespan:
+            return tr("Makespan");
+        case Metric::AvgQueueing:
+            return tr("Avg queueing");
     }
     return {};
 }
 
 QString ComparisonModel::metricToolTip(Metric metric) {
     switch (metric) {
-    case Metric::AvgJct: return tr("Average job completion time over the completed jobs");
-    case Metric::P99Jct: return tr("99th percentile of job completion time (nearest rank): the tail");
-    case Metric::Makespan: return tr("Time from the first submission to the last completion");
-    case Metric::AvgQueueing: return tr("Average time from submission to a job's first start");
+        case Metric::AvgJct:
+            return tr("Average job completion time over the completed jobs");
+        case Metric::P99Jct:
+            return tr("99th percentile of job completion time (nearest rank): the tail");
+        case Metric::Makespan:
+            return tr("Time from the first submission to the last completion");
+        case Metric::AvgQueueing:
+            return tr("Average time from submission to a job's first start");
     }
     return {};
 }
@@ -95,36 +111,42 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         const Row& r = m_rows[static_cast<std::size_t>(row)];
         const cl::Summary& summary = result(row).summary;
         switch (role) {
-        case Qt::DisplayRole:
-            return row == m_baseline ? tr("%1 (baseline)").arg(r.label) : r.label;
-        case Qt::ToolTipRole:
-            return tr("Run %1: %2, %3 of %4 jobs completed")
-                .arg(r.id)
-                .arg(r.label)
-                .arg(summary.completed)
-                .arg(summary.jobs);
-        case Qt::FontRole: {
-            QFont font;
-            font.setBold(row == m_baseline);
-            return font;
-        }
-        case RawValueRole: return r.label;
-        default: return {};
+            case Qt::DisplayRole:
+                return row == m_baseline ? tr("%1 (baseline)").arg(r.label) : r.label;
+            case Qt::ToolTipRole:
+                return tr("Run %1: %2, %3 of %4 jobs completed")
+                    .arg(r.id)
+                    .arg(r.label)
+                    .arg(summary.completed)
+                    .arg(summary.jobs);
+            case Qt::FontRole: {
+                QFont font;
+                font.setBold(row == m_baseline);
+                return font;
+            }
+            case RawValueRole:
+                return r.label;
+            default:
+                return {};
         }
     }
     const auto metric = static_cast<Metric>((column - 1) / 2);
     const bool relative_column = (column - 1) % 2 == 1;
     const double v = relative_column ? relative(row, metric) : value(row, metric);
     switch (role) {
-    case Qt::DisplayRole: return relative_column ? ratioText(v) : formatDuration(v);
-    case Qt::ToolTipRole:
-        return relative_column
-                   ? tr("%1: %2 of the baseline's %3")
-                         .arg(metricName(metric), ratioText(v), formatDuration(value(m_baseline, metric)))
-                   : formatDurationExact(v);
-    case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case RawValueRole: return v;
-    default: return {};
+        case Qt::DisplayRole:
+            return relative_column ? ratioText(v) : formatDuration(v);
+        case Qt::ToolTipRole:
+            return relative_column
+                       ? tr("%1: %2 of the baseline's %3")
+                             .arg(metricName(metric), ratioText(v), formatDuration(value(m_baseline, metric)))
+                       : formatDurationExact(v);
+        case Qt::TextAlignmentRole:
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        case RawValueRole:
+            return v;
+        default:
+            return {};
     }
 }
 
@@ -144,11 +166,17 @@ void ComparisonModel::setRuns(std::vector<Run> runs) {
     emit baselineChanged(m_baseline);
 }
 
-void ComparisonModel::clear() { setRuns({}); }
+void ComparisonModel::clear() {
+    setRuns({});
+}
 
-qint64 ComparisonModel::runId(int row) const { return m_rows.at(static_cast<std::size_t>(row)).id; }
+qint64 ComparisonModel::runId(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).id;
+}
 
-QString ComparisonModel::label(int row) const { return m_rows.at(static_cast<std::size_t>(row)).label; }
+QString ComparisonModel::label(int row) const {
+    return m_rows.at(static_cast<std::size_t>(row)).label;
+}
 
 const cl::SimResult& ComparisonModel::result(int row) const {
     return m_groups.at(static_cast<std::size_t>(row)).runs.front();
@@ -170,7 +198,8 @@ void ComparisonModel::setBaseline(int row) {
 }
 
 double ComparisonModel::value(int row, Metric metric) const {
-    if (row < 0 || row >= static_cast<int>(m_comparison.rows.size())) return std::numeric_limits<double>::quiet_NaN();
+    if (row < 0 || row >= static_cast<int>(m_comparison.rows.size()))
+        return std::numeric_limits<double>::quiet_NaN();
     return estimateOf(m_comparison.rows[static_cast<std::size_t>(row)], metric).mean;
 }
 
@@ -185,7 +214,8 @@ void ComparisonModel::recompute() {
     m_comparison = cl::compareGroups(m_groups, groupKey(static_cast<std::size_t>(m_baseline)));
     // The readable labels back, for a text or CSV export of comparison().
     m_comparison.baseline = label(m_baseline).toStdString();
-    for (std::size_t i = 0; i < m_rows.size(); ++i) m_comparison.rows[i].label = m_rows[i].label.toStdString();
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_comparison.rows[i].label = m_rows[i].label.toStdString();
 }
 
 }  // namespace cl::views

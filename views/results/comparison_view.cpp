@@ -1,10 +1,9 @@
 #include "views/results/comparison_view.h"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -28,15 +27,14 @@
 #include <QVBoxLayout>
 
 #include "core/store/scenario_store.h"
-#include "views/common/format.h"
 #include "views/common/chart_style.h"
+#include "views/common/format.h"
 
 namespace cl::views {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 
 // The palette's length: more runs than colours would repeat one.
 constexpr int kPaletteSize = 8;
@@ -80,9 +78,10 @@ class LogDurationTicker : public QCPAxisTicker {
 protected:
     int getSubTickCount(double) override { return 0; }
     QVector<double> createTickVector(double, const QCPRange& range) override {
-        static const double kDense[] = {1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200,
-                                        3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 5 * 86400,
-                                        10 * 86400, 20 * 86400, 50 * 86400, 100 * 86400};
+        static const double kDense[] = {
+            1,         2,     5,         10,        20,         30,         60,         120,
+            300,       600,   1200,      1800,      3600,       7200,       3 * 3600,   6 * 3600,
+            12 * 3600, 86400, 2 * 86400, 5 * 86400, 10 * 86400, 20 * 86400, 50 * 86400, 100 * 86400};
         static const double kSparse[] = {1, 10, 60, 600, 3600, 10 * 3600, 86400, 10 * 86400, 100 * 86400};
         QVector<double> ticks;
         for (double t : kDense)
@@ -106,7 +105,8 @@ void fitLegend(QCustomPlot* plot, double width) {
     for (int i = 0; i < legend->itemCount(); ++i)
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
             widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()));
-    const double entry = widest + legend->iconSize().width() + legend->iconTextPadding() + 3.0 * fm.averageCharWidth();
+    const double entry =
+        widest + legend->iconSize().width() + legend->iconTextPadding() + 3.0 * fm.averageCharWidth();
     const int columns = entry > 0 ? static_cast<int>(width / entry) : 1;
     const int wrap = std::clamp(columns, 1, std::max(1, legend->itemCount()));
     // setWrap alone only affects entries added later; re-filling moves the present ones.
@@ -120,8 +120,8 @@ bool hasBars(ComparisonView::Chart chart) {
 }
 
 QString runLabel(const cl::RunInfo& info) {
-    return QStringLiteral("%1 \u00b7 %2").arg(QString::fromStdString(info.scenario_name),
-                                               QString::fromStdString(info.policy));
+    return QStringLiteral("%1 \u00b7 %2")
+        .arg(QString::fromStdString(info.scenario_name), QString::fromStdString(info.policy));
 }
 
 }  // namespace
@@ -264,7 +264,8 @@ void ComparisonView::buildUi() {
         plot->legend->setVisible(true);
         plot->installEventFilter(this);
         // The legend wraps to the width the plot is about to be laid out at.
-        connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitLegend(plot, plot->viewport().width()); });
+        connect(plot, &QCustomPlot::beforeReplot, plot,
+                [plot] { fitLegend(plot, plot->viewport().width()); });
         plot->setMouseTracking(true);
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, c](QMouseEvent* event) { showBarTip(static_cast<Chart>(c), event->pos()); });
@@ -490,7 +491,8 @@ void ComparisonView::loadSelection() {
     std::vector<QString> plain;
     for (const auto& run : compared) plain.push_back(run.label);
     for (std::size_t i = 0; i < compared.size(); ++i)
-        if (std::count(plain.begin(), plain.end(), plain[i]) > 1) compared[i].label += tr(" (run %1)").arg(compared[i].id);
+        if (std::count(plain.begin(), plain.end(), plain[i]) > 1)
+            compared[i].label += tr(" (run %1)").arg(compared[i].id);
     m_splits.clear();
     m_model->setRuns(std::move(compared));
     if (!failures.isEmpty())
@@ -509,7 +511,9 @@ void ComparisonView::showMessage(const QString& text) {
     m_banner->setVisible(!text.isEmpty());
 }
 
-QString ComparisonView::message() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
+QString ComparisonView::message() const {
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
 
 void ComparisonView::syncBaselineCombo() {
     m_baseline->clear();
@@ -518,17 +522,29 @@ void ComparisonView::syncBaselineCombo() {
     m_baseline->setEnabled(m_model->rowCount() > 1);
 }
 
-void ComparisonView::setCurrentChart(Chart chart) { m_tabs->setCurrentIndex(chart); }
+void ComparisonView::setCurrentChart(Chart chart) {
+    m_tabs->setCurrentIndex(chart);
+}
 
-ComparisonView::Chart ComparisonView::currentChart() const { return static_cast<Chart>(m_tabs->currentIndex()); }
+ComparisonView::Chart ComparisonView::currentChart() const {
+    return static_cast<Chart>(m_tabs->currentIndex());
+}
 
-void ComparisonView::setLargeJobThreshold(int gpus) { m_threshold->setValue(gpus); }
+void ComparisonView::setLargeJobThreshold(int gpus) {
+    m_threshold->setValue(gpus);
+}
 
-int ComparisonView::largeJobThreshold() const { return m_threshold->value(); }
+int ComparisonView::largeJobThreshold() const {
+    return m_threshold->value();
+}
 
-void ComparisonView::setLogTimeAxis(bool on) { m_logX->setChecked(on); }
+void ComparisonView::setLogTimeAxis(bool on) {
+    m_logX->setChecked(on);
+}
 
-bool ComparisonView::logTimeAxis() const { return m_logX->isChecked(); }
+bool ComparisonView::logTimeAxis() const {
+    return m_logX->isChecked();
+}
 
 // ---- charts -------------------------------------------------------------------------------
 
@@ -559,8 +575,9 @@ void ComparisonView::preparePlot(Chart chart, const QString& title) {
 }
 
 void ComparisonView::addGroupedBars(Chart chart, const QStringList& categories,
-                                   const std::vector<std::vector<double>>& values,
-                                   const std::vector<QStringList>& labels, const std::vector<QStringList>& tips) {
+                                    const std::vector<std::vector<double>>& values,
+                                    const std::vector<QStringList>& labels,
+                                    const std::vector<QStringList>& tips) {
     QCustomPlot* plot = m_plots[chart];
     const int series = static_cast<int>(values.size());
     BarLayout& layout = m_bars[chart];
@@ -569,8 +586,8 @@ void ComparisonView::addGroupedBars(Chart chart, const QStringList& categories,
     labelFont.setPointSizeF(font().pointSizeF() * 0.9);
     for (int s = 0; s < series; ++s) {
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(m_model->label(s) + (s == m_model->baseline() && chart == NormalizedChart ? tr(" (baseline)")
-                                                                                                  : QString()));
+        bars->setName(m_model->label(s) +
+                      (s == m_model->baseline() && chart == NormalizedChart ? tr(" (baseline)") : QString()));
         const QColor color = seriesColor(s);
         bars->setBrush(color);
         bars->setPen(QPen(color.darker(140), 0.8));
@@ -628,7 +645,8 @@ void ComparisonView::layoutLabels(Chart chart, QSizeF axisRectSize) {
     const double pad = fm.height() * 0.25;
     for (const ValueLabel& l : layout.labels) {
         l.item->setRotation(upright ? -90.0 : 0.0);
-        l.item->setPositionAlignment(upright ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom));
+        l.item->setPositionAlignment(upright ? (Qt::AlignLeft | Qt::AlignVCenter)
+                                             : (Qt::AlignHCenter | Qt::AlignBottom));
         l.item->setPadding(upright ? QMargins(qRound(pad), 0, 0, 0) : QMargins(0, 0, 0, qRound(pad)));
     }
     // Category names that would run into each other slant instead.
@@ -682,10 +700,11 @@ void ComparisonView::rebuildNormalized() {
             const double v = m_model->relative(r, metric);
             values[static_cast<std::size_t>(r)].push_back(v);
             labels[static_cast<std::size_t>(r)] << ComparisonModel::ratioText(v);
-            tips[static_cast<std::size_t>(r)] << tr("%1 \u2014 %2: %3 (%4 vs %5 for the baseline)")
-                                                     .arg(m_model->label(r), categories[m], ComparisonModel::ratioText(v),
-                                                          formatDuration(m_model->value(r, metric)),
-                                                          formatDuration(m_model->value(m_model->baseline(), metric)));
+            tips[static_cast<std::size_t>(r)]
+                << tr("%1 \u2014 %2: %3 (%4 vs %5 for the baseline)")
+                       .arg(m_model->label(r), categories[m], ComparisonModel::ratioText(v),
+                            formatDuration(m_model->value(r, metric)),
+                            formatDuration(m_model->value(m_model->baseline(), metric)));
         }
     }
     addGroupedBars(NormalizedChart, categories, values, labels, tips);
@@ -770,8 +789,9 @@ void ComparisonView::rebuildModels() {
         for (int k = 0; k < m_models.size(); ++k) {
             const double v = values[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
             labels[static_cast<std::size_t>(r)] << formatDuration(v);
-            tips[static_cast<std::size_t>(r)] << tr("%1 \u2014 %2: average JCT %3")
-                                                     .arg(m_model->label(r), m_models[k], formatDurationExact(v));
+            tips[static_cast<std::size_t>(r)]
+                << tr("%1 \u2014 %2: average JCT %3")
+                       .arg(m_model->label(r), m_models[k], formatDurationExact(v));
         }
     QStringList categories = m_models;
     for (QString& name : categories)
@@ -792,7 +812,8 @@ void ComparisonView::rebuildSizes() {
     // Runs of one trace share the counts; then the categories name them.
     bool same = true;
     for (const SizeSplit& s : m_splits)
-        same = same && s.small_jobs == m_splits.front().small_jobs && s.large_jobs == m_splits.front().large_jobs;
+        same = same && s.small_jobs == m_splits.front().small_jobs &&
+               s.large_jobs == m_splits.front().large_jobs;
     QString small = tr("small (\u2264 %1 GPUs)").arg(threshold);
     QString large = tr("large (> %1 GPUs)").arg(threshold);
     if (same && !m_splits.empty()) {
@@ -802,7 +823,8 @@ void ComparisonView::rebuildSizes() {
                                   .arg(m_splits.front().small_jobs)
                                   .arg(m_splits.front().large_jobs));
     } else {
-        m_sizeCounts->setText(m_splits.empty() ? QString() : tr("The runs' traces differ; counts in the tooltips"));
+        m_sizeCounts->setText(m_splits.empty() ? QString()
+                                               : tr("The runs' traces differ; counts in the tooltips"));
     }
     double top = 0.0;
     std::vector<std::vector<double>> values;
@@ -1034,7 +1056,9 @@ QVector<QPointF> ComparisonView::cdfPoints(int row) const {
     return points;
 }
 
-QStringList ComparisonView::plottedModels() const { return m_models; }
+QStringList ComparisonView::plottedModels() const {
+    return m_models;
+}
 
 double ComparisonView::modelBar(int row, const QString& model) const {
     const int k = static_cast<int>(m_models.indexOf(model));
@@ -1046,7 +1070,9 @@ double ComparisonView::sizeBar(int row, bool large) const {
     return barAt(m_plots[SizeChart], row, keyOf(large ? 1 : 0, row, m_model->rowCount()));
 }
 
-SizeSplit ComparisonView::sizeSplit(int row) const { return m_splits.at(static_cast<std::size_t>(row)); }
+SizeSplit ComparisonView::sizeSplit(int row) const {
+    return m_splits.at(static_cast<std::size_t>(row));
+}
 
 QStringList ComparisonView::loadPolicies() const {
     QStringList names;

@@ -127,7 +127,8 @@ private:
     void rebuildSizes();
     void rebuildLoad();
     void preparePlot(Chart chart, const QString& title);
-    void addGroupedBars(Chart chart, const QStringList& categories, const std::vector<std::vector<double>>& values,
+    void addGroupedBars(Chart chart, const QStringList& categories,
+                        const std::vector<std::vector<double>>& values,
                         const std::vector<QStringList>& labels, const std::vector<QStringList>& tips);
     void layoutLabels(Chart chart, QSizeF axisRectSize);
     void fitLabelsToWidget(Chart chart);

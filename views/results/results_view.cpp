@@ -120,18 +120,25 @@ void ResultsView::refresh() {
             m_policyOf.insert(name, QString::fromStdString(info.spec.policy));
             const std::vector<cl::RunInfo> runs = m_store->runs(info.id);
             if (runs.empty()) continue;
-            const cl::RunInfo& latest =
-                *std::max_element(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+            const cl::RunInfo& latest = *std::max_element(
+                runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
             m_latestRun.insert(name, latest.id);
             switch (latest.status) {
-            case cl::RunStatus::Finished: m_model->setSummary(name, latest.summary); break;
-            case cl::RunStatus::Running: m_model->setRunning(name, 0.0); break;
-            case cl::RunStatus::Failed:
-            case cl::RunStatus::Cancelled: m_model->setFailed(name, QString::fromStdString(latest.message)); break;
+                case cl::RunStatus::Finished:
+                    m_model->setSummary(name, latest.summary);
+                    break;
+                case cl::RunStatus::Running:
+                    m_model->setRunning(name, 0.0);
+                    break;
+                case cl::RunStatus::Failed:
+                case cl::RunStatus::Cancelled:
+                    m_model->setFailed(name, QString::fromStdString(latest.message));
+                    break;
             }
         }
     } catch (const std::exception& e) {
-        m_title->setText(tr("Cannot read the workspace: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+        m_title->setText(
+            tr("Cannot read the workspace: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
         m_model->clear();
         return;
     }
@@ -153,7 +160,8 @@ void ResultsView::refresh() {
 void ResultsView::fitTableHeight() {
     const int rows = std::min(m_model->rowCount(), 8);
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+                              rows * m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth());
 }
 
 void ResultsView::plotRow(int row) {
@@ -193,17 +201,20 @@ bool ResultsView::exportCsv(const QString& path, QString* error) const {
         return false;
     }
     QTextStream out(&file);
-    out << "scenario,policy,run_id,jobs,avg_jct_s,median_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queueing_s\n";
+    out << "scenario,policy,run_id,jobs,avg_jct_s,median_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queueing_"
+           "s\n";
     const QStringList names = m_model->policies();
     for (int row = 0; row < names.size(); ++row) {
         const auto summary = m_model->summary(row);
         QString name = names[row];
         name.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        out << '"' << name << "\"," << m_policyOf.value(names[row]) << ',' << m_latestRun.value(names[row], 0);
+        out << '"' << name << "\"," << m_policyOf.value(names[row]) << ','
+            << m_latestRun.value(names[row], 0);
         if (summary)
             out << ',' << summary->jobs << ',' << QString::number(summary->avg_jct, 'g', 10) << ','
-                << QString::number(summary->median_jct, 'g', 10) << ',' << QString::number(summary->p95_jct, 'g', 10)
-                << ',' << QString::number(summary->p99_jct, 'g', 10) << ','
+                << QString::number(summary->median_jct, 'g', 10) << ','
+                << QString::number(summary->p95_jct, 'g', 10) << ','
+                << QString::number(summary->p99_jct, 'g', 10) << ','
                 << QString::number(summary->makespan, 'g', 10) << ','
                 << QString::number(summary->avg_queueing_delay, 'g', 10);
         else

@@ -7,51 +7,51 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QIcon>
+#include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QComboBox>
-#include <QHBoxLayout>
-#include <QPushButton>
-#include <QToolBar>
-#include <QVBoxLayout>
-#include <QToolButton>
 #include <QTimer>
-#include <QUndoStack>
-#include <QItemSelectionModel>
+#include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
+#include "core/io/builtin_data.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/what_if_variants.h"
-#include "core/io/builtin_data.h"
-#include "views/common/app_theme.h"
-#include "views/cluster/cluster_editor.h"
-#include "views/results/comparison_view.h"
 #include "views/charts/series_charts.h"
-#include "views/timeline/timeline_panel.h"
-#include "views/interleave/interleave_panel.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/common/app_theme.h"
 #include "views/common/format.h"
-#include "views/topology_placement/placement_dialog.h"
+#include "views/interleave/interleave_panel.h"
+#include "views/results/comparison_view.h"
+#include "views/results/results_view.h"
 #include "views/shell/properties_view.h"
 #include "views/shell/resources_init.h"
-#include "views/results/results_view.h"
 #include "views/shell/run_panel.h"
-#include "views/workspace/scenario_browser.h"
 #include "views/shell/scenario_run_batch.h"
+#include "views/timeline/timeline_panel.h"
+#include "views/topology_placement/placement_dialog.h"
 #include "views/trace/trace_browser.h"
+#include "views/workspace/scenario_browser.h"
 #include "views/workspace/workspace_model.h"
 
 namespace cl::views {
@@ -88,7 +88,8 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
 
     // Size from the font (high-DPI and large-font friendly), within the screen.
     QSize size(fontMetrics().height() * 80, fontMetrics().height() * 50);
-    if (const QScreen* screen = this->screen()) size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+    if (const QScreen* screen = this->screen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.92);
     resize(size);
     if (m_options.useSettings) restoreSettings();
     setRunningUi(false);
@@ -119,16 +120,19 @@ void MainWindow::createWidgets() {
     m_timelineSecond = new QComboBox(timelineTab);
     m_timelineSecond->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_timelineSecond->setMinimumContentsLength(24);
-    m_timelineSecond->setToolTip(tr("Another run of the family drawn below with the same time axis (what-if at a "
-                                    "glance)"));
+    m_timelineSecond->setToolTip(
+        tr("Another run of the family drawn below with the same time axis (what-if at a "
+           "glance)"));
     auto* secondLabel = new QLabel(tr("Compare &with:"), timelineTab);
     secondLabel->setBuddy(m_timelineSecond);
     timelineBar->addWidget(secondLabel);
     timelineBar->addWidget(m_timelineSecond);
     timelineBar->addSpacing(fontMetrics().averageCharWidth() * 3);
-    m_toInterleaving = new QPushButton(actionIcon("what-if"), tr("Show its &group interleaving"), timelineTab);
-    m_toInterleaving->setToolTip(tr("Open the selected job's interleaving group (the jobs sharing its GPUs) in the "
-                                    "Interleaving view"));
+    m_toInterleaving =
+        new QPushButton(actionIcon("what-if"), tr("Show its &group interleaving"), timelineTab);
+    m_toInterleaving->setToolTip(
+        tr("Open the selected job's interleaving group (the jobs sharing its GPUs) in the "
+           "Interleaving view"));
     m_toInterleaving->setEnabled(false);
     m_toInterleaving->setObjectName(QStringLiteral("toInterleaving"));
     timelineBar->addWidget(m_toInterleaving);
@@ -154,10 +158,11 @@ void MainWindow::createWidgets() {
     m_chartResource->addItem(tr("CPU cores allocated"), QStringLiteral("cpu-allocated"));
     m_chartResource->addItem(tr("Memory allocated"), QStringLiteral("memory-allocated"));
     m_chartResource->addItem(tr("All resources"), QString());
-    m_chartResource->setToolTip(tr("Which utilization the top chart shows for each run; \"All resources\" reads "
-                                   "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
-                                   "one stage, so storage and CPU show the same curve. CPU cores and memory allocated are what "
-                                   "Synergy's mechanisms hand out (else each job's GPU-proportional share)."));
+    m_chartResource->setToolTip(
+        tr("Which utilization the top chart shows for each run; \"All resources\" reads "
+           "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
+           "one stage, so storage and CPU show the same curve. CPU cores and memory allocated are what "
+           "Synergy's mechanisms hand out (else each job's GPU-proportional share)."));
     auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
     resourceLabel->setBuddy(m_chartResource);
     chartsBar->addWidget(resourceLabel);
@@ -178,15 +183,17 @@ void MainWindow::createWidgets() {
     m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
     m_interleave = new InterleavePanel(m_profiles.get(), m_tabs);
     m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
-    const QStringList tips = {tr("Summary of the selected scenario family's runs and GPU utilization"),
-                              tr("Visual editor of the cluster layout"),
-                              tr("Jobs of the trace, filters and histograms"),
-                              tr("Every GPU over time: which job or interleaved group held it; zoom with the wheel"),
-                              tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
-                                 "blocking index of the family's runs"),
-                              tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
-                              tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup")};
-    for (int i = 0; i < tips.size(); ++i) m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
+    const QStringList tips = {
+        tr("Summary of the selected scenario family's runs and GPU utilization"),
+        tr("Visual editor of the cluster layout"),
+        tr("Jobs of the trace, filters and histograms"),
+        tr("Every GPU over time: which job or interleaved group held it; zoom with the wheel"),
+        tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
+           "blocking index of the family's runs"),
+        tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
+        tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup")};
+    for (int i = 0; i < tips.size(); ++i)
+        m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
     setCentralWidget(m_tabs);
 
     auto addDock = [this](QWidget* widget, const QString& title, const char* icon, const QString& objectName,
@@ -202,19 +209,21 @@ void MainWindow::createWidgets() {
     m_browser = new ScenarioBrowser(nullptr, this);
     addDock(m_browser, tr("Workspace"), "scenario", QStringLiteral("workspaceDock"), Qt::LeftDockWidgetArea);
     m_properties = new PropertiesView(this);
-    QDockWidget* properties =
-        addDock(m_properties, tr("Properties"), "properties", QStringLiteral("propertiesDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* properties = addDock(m_properties, tr("Properties"), "properties",
+                                      QStringLiteral("propertiesDock"), Qt::LeftDockWidgetArea);
     m_runPanel = new RunPanel(this);
     addDock(m_runPanel, tr("Run"), "run", QStringLiteral("runDock"), Qt::RightDockWidgetArea);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setToolTip(tr("What happened in this session: runs, imports, saves and errors"));
-    QDockWidget* logDock = addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* logDock =
+        addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(m_docks.first(), properties, Qt::Vertical);
     resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
     resizeDocks({m_docks.first(), m_docks.at(2)},
-                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32}, Qt::Horizontal);
+                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32},
+                Qt::Horizontal);
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
@@ -258,7 +267,8 @@ void MainWindow::createActions() {
         auto* action = new QAction(actionIcon(icon), text, this);
         if (!key.isEmpty()) action->setShortcut(key);
         action->setStatusTip(tip);
-        action->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        action->setToolTip(
+            key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
@@ -272,29 +282,32 @@ void MainWindow::createActions() {
                             if (!saveCluster(&error) && !error.isEmpty())
                                 QMessageBox::warning(this, tr("Save cluster"), error);
                         });
-    m_importTraceAction = make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
-                               tr("Preview a job trace file and store it in the workspace"),
-                               &MainWindow::chooseTraceToImport);
-    m_importLayoutAction = make("import-layout", tr("Import Cluster &Layout\u2026"),
-                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
-                                tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
-                                &MainWindow::chooseLayoutToImport);
+    m_importTraceAction =
+        make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
+             tr("Preview a job trace file and store it in the workspace"), &MainWindow::chooseTraceToImport);
+    m_importLayoutAction = make(
+        "import-layout", tr("Import Cluster &Layout\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
+        tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
+        &MainWindow::chooseLayoutToImport);
     m_generateAction = make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
                             tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
-    m_transformAction = make("transform-trace", tr("&Transform Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_T),
-                             tr("Scale, window, subsample or re-model the shown trace into a new stored trace"),
-                             &MainWindow::transformTrace);
-    m_exportClusterAction = make("export", tr("Export Cluster as &JSON\u2026"), {},
-                                 tr("Write the edited cluster as a layout JSON file"), &MainWindow::exportClusterJson);
-    m_exportResultsAction = make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
-                                 tr("Write the results table of the shown scenarios as CSV"),
-                                 &MainWindow::exportResultsCsv);
-    m_exportViewAction = make("export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-                              tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"),
-                              &MainWindow::exportView);
-    m_reportAction = make("export", tr("Comparison &Report (PDF)\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
-                          tr("One PDF with the compared scenarios, their summary table and every comparison chart"),
-                          &MainWindow::exportReport);
+    m_transformAction =
+        make("transform-trace", tr("&Transform Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_T),
+             tr("Scale, window, subsample or re-model the shown trace into a new stored trace"),
+             &MainWindow::transformTrace);
+    m_exportClusterAction =
+        make("export", tr("Export Cluster as &JSON\u2026"), {},
+             tr("Write the edited cluster as a layout JSON file"), &MainWindow::exportClusterJson);
+    m_exportResultsAction =
+        make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
+             tr("Write the results table of the shown scenarios as CSV"), &MainWindow::exportResultsCsv);
+    m_exportViewAction = make(
+        "export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+        tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"), &MainWindow::exportView);
+    m_reportAction =
+        make("export", tr("Comparison &Report (PDF)\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
+             tr("One PDF with the compared scenarios, their summary table and every comparison chart"),
+             &MainWindow::exportReport);
     m_quitAction = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
                         &QWidget::close);
     m_quitAction->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
@@ -308,17 +321,20 @@ void MainWindow::createActions() {
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_redoAction = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
     m_redoAction->setIcon(actionIcon("redo"));
-    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redoAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     updateUndoShortcuts();
 
     m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
                        tr("Run the policies checked in the Run panel on the selected scenario"),
                        &MainWindow::runRequested);
-    m_stopAction = make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                        tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
-    m_placementAction = make("run", tr("Topology &Placement\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-                             tr("Compare the placement policies on the network of the cluster in the editor"),
-                             &MainWindow::openPlacementDialog);
+    m_stopAction =
+        make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+             tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
+    m_placementAction =
+        make("run", tr("Topology &Placement\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+             tr("Compare the placement policies on the network of the cluster in the editor"),
+             &MainWindow::openPlacementDialog);
 }
 
 void MainWindow::openPlacementDialog() {
@@ -371,7 +387,9 @@ void MainWindow::createMenus() {
     QMenu* theme = view->addMenu(actionIcon("theme"), tr("&Theme"));
     m_themeGroup = new QActionGroup(this);
     for (Theme t : {Theme::System, Theme::Light, Theme::Dark}) {
-        const QString label = t == Theme::System ? tr("&System") : t == Theme::Light ? tr("&Light") : tr("&Dark");
+        const QString label = t == Theme::System  ? tr("&System")
+                              : t == Theme::Light ? tr("&Light")
+                                                  : tr("&Dark");
         QAction* action = theme->addAction(label);
         action->setCheckable(true);
         action->setData(themeName(t));
@@ -422,8 +440,8 @@ void MainWindow::updateUndoShortcuts() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("results"), QStringLiteral("cluster"),  QStringLiteral("trace"),
-            QStringLiteral("timeline"), QStringLiteral("charts"),   QStringLiteral("compare"),
+    return {QStringLiteral("results"),   QStringLiteral("cluster"), QStringLiteral("trace"),
+            QStringLiteral("timeline"),  QStringLiteral("charts"),  QStringLiteral("compare"),
             QStringLiteral("interleave")};
 }
 
@@ -436,9 +454,11 @@ bool MainWindow::showView(const QString& name) {
 
 void MainWindow::restoreSettings() {
     QSettings settings;
-    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray(); !geometry.isEmpty())
+    if (const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+        !geometry.isEmpty())
         restoreGeometry(geometry);
-    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray(); !state.isEmpty())
+    if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
+        !state.isEmpty())
         restoreState(state);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     if (theme != Theme::System) setTheme(theme);
@@ -474,11 +494,13 @@ void MainWindow::addRecent(const QString& path) {
 
 void MainWindow::updateRecentMenu() {
     m_recentMenu->clear();
-    const QStringList recent =
-        m_options.useSettings ? QSettings().value(QStringLiteral("recentWorkspaces")).toStringList() : QStringList();
+    const QStringList recent = m_options.useSettings
+                                   ? QSettings().value(QStringLiteral("recentWorkspaces")).toStringList()
+                                   : QStringList();
     for (int i = 0; i < recent.size(); ++i) {
         const QString& path = recent[i];
-        QAction* action = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        QAction* action =
+            m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         action->setToolTip(path);
         action->setStatusTip(path);
         connect(action, &QAction::triggered, this, [this, path] { openRecent(path); });
@@ -494,8 +516,9 @@ void MainWindow::openRecent(const QString& path) {
         recent.removeAll(path);
         settings.setValue(QStringLiteral("recentWorkspaces"), recent);
         updateRecentMenu();
-        QMessageBox::warning(this, tr("Open workspace"),
-                             tr("%1 no longer exists (moved or deleted); it was removed from the recent list.").arg(path));
+        QMessageBox::warning(
+            this, tr("Open workspace"),
+            tr("%1 no longer exists (moved or deleted); it was removed from the recent list.").arg(path));
         return;
     }
     QString error;
@@ -505,11 +528,13 @@ void MainWindow::openRecent(const QString& path) {
 
 void MainWindow::updateTitle() {
     const QString file = m_path.isEmpty() ? tr("no workspace") : QFileInfo(m_path).fileName();
-    setWindowTitle(QStringLiteral("%1%2 \u2014 ClusterLoom").arg(file, m_editor->isModified() ? QStringLiteral(" *") : QString()));
+    setWindowTitle(QStringLiteral("%1%2 \u2014 ClusterLoom")
+                       .arg(file, m_editor->isModified() ? QStringLiteral(" *") : QString()));
 }
 
 void MainWindow::log(const QString& message) {
-    m_log->appendPlainText(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
+    m_log->appendPlainText(
+        QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message));
 }
 
 bool MainWindow::isRunning() const {
@@ -542,7 +567,8 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     try {
         store = std::make_unique<cl::ScenarioStore>(path.toStdString());
         if (demo == Demo::Always || (demo == Demo::IfEmpty && store->scenarios().empty()))
-            for (const auto& name : cl::populateDemoWorkspace(*store)) demoNames << QString::fromStdString(name);
+            for (const auto& name : cl::populateDemoWorkspace(*store))
+                demoNames << QString::fromStdString(name);
         const auto scenarios = store->scenarios();
         if (!demoNames.isEmpty())
             first = demoNames.first();
@@ -595,7 +621,8 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
 bool MainWindow::confirmDiscardEdits() {
     if (!m_editor->isModified()) return true;
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved cluster"), tr("The cluster in the editor has unsaved changes. Store them in the workspace?"),
+        this, tr("Unsaved cluster"),
+        tr("The cluster in the editor has unsaved changes. Store them in the workspace?"),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
@@ -636,11 +663,21 @@ void MainWindow::onScenarioSelected(const QString& name) {
 void MainWindow::onCurrentItemChanged(const QModelIndex& current) {
     const qint64 id = current.data(WorkspaceModel::IdRole).toLongLong();
     switch (m_browser->model()->kind(current)) {
-    case WorkspaceModel::Kind::Scenario: m_properties->showScenario(m_browser->model()->scenarioName(current)); break;
-    case WorkspaceModel::Kind::Cluster: m_properties->showCluster(id); break;
-    case WorkspaceModel::Kind::Trace: m_properties->showTrace(id); break;
-    case WorkspaceModel::Kind::Run: m_properties->showRun(id); break;
-    case WorkspaceModel::Kind::Group: m_properties->showNothing(); break;
+        case WorkspaceModel::Kind::Scenario:
+            m_properties->showScenario(m_browser->model()->scenarioName(current));
+            break;
+        case WorkspaceModel::Kind::Cluster:
+            m_properties->showCluster(id);
+            break;
+        case WorkspaceModel::Kind::Trace:
+            m_properties->showTrace(id);
+            break;
+        case WorkspaceModel::Kind::Run:
+            m_properties->showRun(id);
+            break;
+        case WorkspaceModel::Kind::Group:
+            m_properties->showNothing();
+            break;
     }
 }
 
@@ -691,11 +728,13 @@ void MainWindow::runRequested() {
     QStringList names;
     try {
         const cl::ScenarioInfo base = m_store->scenario(request.base.toStdString());
-        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor, request.server_count,
-                                             request.interference);
-        for (const auto& info : cl::createSweepScenarios(*m_store, specs)) names << QString::fromStdString(info.spec.name);
+        const auto specs = cl::whatIfVariants(*m_store, base, policies, request.load_factor,
+                                              request.server_count, request.interference);
+        for (const auto& info : cl::createSweepScenarios(*m_store, specs))
+            names << QString::fromStdString(info.spec.name);
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Run"), tr("Cannot prepare the runs:\n\n%1").arg(QString::fromStdString(e.what())));
+        QMessageBox::warning(this, tr("Run"),
+                             tr("Cannot prepare the runs:\n\n%1").arg(QString::fromStdString(e.what())));
         return;
     }
     m_browser->refresh();
@@ -714,35 +753,40 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
         m_runPanel->setRunState(name, RunPanel::RunState::Running);
         statusBar()->showMessage(tr("Simulating %1\u2026").arg(name));
     });
-    connect(m_job.get(), &ScenarioRunBatch::runProgress, this, [this, progress, total](const QString& name, double f) {
-        m_runPanel->setRunProgress(name, f);
-        (*progress)[name] = f;
-        double sum = 0.0;
-        for (double v : *progress) sum += v;
-        m_progress->setValue(static_cast<int>(sum / total * 1000.0));
-    });
-    connect(m_job.get(), &ScenarioRunBatch::runFinished, this, [this, progress](const QString& name, qint64 id, bool reused) {
-        (*progress)[name] = 1.0;
-        m_runPanel->setRunState(name, reused ? RunPanel::RunState::Reused : RunPanel::RunState::Finished,
-                                tr("run %1").arg(id));
-        try {
-            const cl::RunInfo info = m_store->runInfo(id);
-            log(tr("%1 %2: average JCT %3, makespan %4 (run %5)")
-                    .arg(name, reused ? tr("is up to date") : tr("finished"), formatDuration(info.summary.avg_jct),
-                         formatDuration(info.summary.makespan))
-                    .arg(id));
-        } catch (const std::exception& e) {
-            log(tr("%1 finished, but its run cannot be read: %2").arg(name, QString::fromStdString(e.what())));
-        }
-        m_browser->refresh();
-        if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
-    });
-    connect(m_job.get(), &ScenarioRunBatch::runFailed, this, [this](const QString& name, const QString& message) {
-        ++m_failedRuns;
-        m_runPanel->setRunState(name, RunPanel::RunState::Failed, message);
-        log(tr("%1 failed: %2").arg(name, message));
-        m_browser->refresh();
-    });
+    connect(m_job.get(), &ScenarioRunBatch::runProgress, this,
+            [this, progress, total](const QString& name, double f) {
+                m_runPanel->setRunProgress(name, f);
+                (*progress)[name] = f;
+                double sum = 0.0;
+                for (double v : *progress) sum += v;
+                m_progress->setValue(static_cast<int>(sum / total * 1000.0));
+            });
+    connect(m_job.get(), &ScenarioRunBatch::runFinished, this,
+            [this, progress](const QString& name, qint64 id, bool reused) {
+                (*progress)[name] = 1.0;
+                m_runPanel->setRunState(name,
+                                        reused ? RunPanel::RunState::Reused : RunPanel::RunState::Finished,
+                                        tr("run %1").arg(id));
+                try {
+                    const cl::RunInfo info = m_store->runInfo(id);
+                    log(tr("%1 %2: average JCT %3, makespan %4 (run %5)")
+                            .arg(name, reused ? tr("is up to date") : tr("finished"),
+                                 formatDuration(info.summary.avg_jct), formatDuration(info.summary.makespan))
+                            .arg(id));
+                } catch (const std::exception& e) {
+                    log(tr("%1 finished, but its run cannot be read: %2")
+                            .arg(name, QString::fromStdString(e.what())));
+                }
+                m_browser->refresh();
+                if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
+            });
+    connect(m_job.get(), &ScenarioRunBatch::runFailed, this,
+            [this](const QString& name, const QString& message) {
+                ++m_failedRuns;
+                m_runPanel->setRunState(name, RunPanel::RunState::Failed, message);
+                log(tr("%1 failed: %2").arg(name, message));
+                m_browser->refresh();
+            });
     connect(m_job.get(), &ScenarioRunBatch::runCancelled, this, [this](const QString& name) {
         m_runPanel->setRunState(name, RunPanel::RunState::Cancelled, tr("stopped; nothing was stored"));
         log(tr("%1 stopped; nothing was stored").arg(name));
@@ -753,10 +797,11 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
         m_browser->refresh();
         m_properties->refresh();
         m_compare->refreshRuns();
-        statusBar()->showMessage(cancelled            ? tr("Stopped")
-                                 : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
-                                                    : tr("%n run(s) done", nullptr, total),
-                                 8000);
+        statusBar()->showMessage(
+            cancelled          ? tr("Stopped")
+            : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
+                               : tr("%n run(s) done", nullptr, total),
+            8000);
         emit runsFinished();
         if (m_closeWhenStopped) QTimer::singleShot(0, this, &QWidget::close);
     });
@@ -774,11 +819,11 @@ void MainWindow::stopRuns() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (isRunning()) {
-        const auto answer = QMessageBox::question(
-            this, tr("Runs in progress"),
-            tr("%n run(s) are still going. Stop them and quit? Finished runs are kept; the others are not stored.",
-               nullptr, static_cast<int>(m_job->scenarios().size())),
-            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        const auto answer = QMessageBox::question(this, tr("Runs in progress"),
+                                                  tr("%n run(s) are still going. Stop them and quit? "
+                                                     "Finished runs are kept; the others are not stored.",
+                                                     nullptr, static_cast<int>(m_job->scenarios().size())),
+                                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
         event->ignore();
         if (answer == QMessageBox::Yes) {
             // Quit once the workers have returned, without freezing the window meanwhile.
@@ -807,6 +852,8 @@ void MainWindow::showAbout() {
                  QString::fromStdString(cl::dataDir()).toHtmlEscaped()));
 }
 
-void MainWindow::selectScenario(const QString& name) { m_browser->selectScenario(name); }
+void MainWindow::selectScenario(const QString& name) {
+    m_browser->selectScenario(name);
+}
 
 }  // namespace cl::views

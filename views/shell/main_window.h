@@ -12,9 +12,9 @@
 
 #include <vector>
 
+#include "views/charts/run_series.h"
 #include "views/common/app_theme.h"
 #include "views/common/chart_export.h"
-#include "views/charts/run_series.h"
 
 class QAction;
 class QPushButton;
@@ -174,7 +174,7 @@ private:
     std::unique_ptr<cl::ScenarioStore> m_store;
     std::shared_ptr<const cl::ProfileSet> m_profiles;
     std::shared_ptr<const cl::Trace> m_shownTrace;
-    qint64 m_shownTraceId = 0;    // stored id of the trace in the trace browser (0: none or unsaved)
+    qint64 m_shownTraceId = 0;     // stored id of the trace in the trace browser (0: none or unsaved)
     qint64 m_editorClusterId = 0;  // stored id the editor was loaded from
     bool m_closeWhenStopped = false;
     QString m_path;
@@ -198,8 +198,8 @@ private:
     QComboBox* m_chartResource = nullptr;
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
     qint64 m_timelineShown = 0;
-    qint64 m_timelineLoading = 0;   // run being read for the timeline (0: none)
-    int m_timelineGeneration = 0;   // loads of older generations are dropped
+    qint64 m_timelineLoading = 0;  // run being read for the timeline (0: none)
+    int m_timelineGeneration = 0;  // loads of older generations are dropped
     std::shared_ptr<const cl::ProfileSet> m_timelineProfiles;
     QHash<qint64, RunSeries> m_seriesCache;  // run id -> its series, for the runs the charts show
     QPushButton* m_toInterleaving = nullptr;

@@ -11,21 +11,20 @@
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTimer>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUrl>
 
 #include "core/io/layout_io.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_editor.h"
-#include "views/shell/main_window.h"
 #include "views/results/results_view.h"
-#include "views/workspace/scenario_browser.h"
+#include "views/shell/main_window.h"
 #include "views/trace/trace_browser.h"
 #include "views/trace/trace_generator_dialog.h"
 #include "views/trace/trace_import_dialog.h"
 #include "views/trace/trace_transform_dialog.h"
-
+#include "views/workspace/scenario_browser.h"
 
 namespace cl::views {
 
@@ -48,7 +47,8 @@ bool looksLikeLayout(const QString& path) {
 }  // namespace
 
 void MainWindow::newWorkspace() {
-    QFileDialog dialog(this, tr("New workspace"), documentsDir(), tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
+    QFileDialog dialog(this, tr("New workspace"), documentsDir(),
+                       tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(QStringLiteral("sqlite"));
     // An existing file is never overwritten; it is offered for opening below instead.
@@ -57,7 +57,8 @@ void MainWindow::newWorkspace() {
     const QString path = dialog.selectedFiles().first();
     if (QFileInfo::exists(path)) {
         const auto answer = QMessageBox::question(
-            this, tr("New workspace"), tr("%1 already exists. Open it instead? (It is not overwritten.)").arg(path),
+            this, tr("New workspace"),
+            tr("%1 already exists. Open it instead? (It is not overwritten.)").arg(path),
             QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Open);
         if (answer != QMessageBox::Open) return;
     }
@@ -68,8 +69,8 @@ void MainWindow::newWorkspace() {
 
 void MainWindow::chooseWorkspace() {
     const QString start = m_path.isEmpty() ? documentsDir() : QFileInfo(m_path).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), start,
-                                                      tr("ClusterLoom workspaces (*.sqlite *.db);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open workspace"), start, tr("ClusterLoom workspaces (*.sqlite *.db);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!openWorkspace(path, Demo::No, &error) && !error.isEmpty())
@@ -102,7 +103,8 @@ void MainWindow::storeNewTrace(const cl::Trace& trace, const QString& what) {
                 .arg(what, QString::fromStdString(trace.name))
                 .arg(id));
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Store trace"), tr("The trace was not stored:\n\n%1").arg(QString::fromStdString(e.what())));
+        QMessageBox::warning(this, tr("Store trace"),
+                             tr("The trace was not stored:\n\n%1").arg(QString::fromStdString(e.what())));
     }
 }
 
@@ -126,7 +128,9 @@ bool MainWindow::importLayout(const QString& path, QString* error) {
         m_editor->setCluster(cluster);
         m_browser->refresh();
         m_tabs->setCurrentWidget(m_editor);
-        log(tr("Imported cluster %1 from %2, stored as #%3").arg(QString::fromStdString(cluster.name), path).arg(id));
+        log(tr("Imported cluster %1 from %2, stored as #%3")
+                .arg(QString::fromStdString(cluster.name), path)
+                .arg(id));
         return true;
     } catch (const std::exception& e) {
         if (error) *error = tr("Cannot import %1:\n\n%2").arg(path, QString::fromStdString(e.what()));
@@ -176,7 +180,8 @@ void MainWindow::generateTrace() {
 void MainWindow::transformTrace() {
     if (!m_store) return;
     if (!m_shownTrace) {
-        statusBar()->showMessage(tr("Open a trace first (select a scenario or a trace in the workspace)"), 5000);
+        statusBar()->showMessage(tr("Open a trace first (select a scenario or a trace in the workspace)"),
+                                 5000);
         return;
     }
     auto* dialog = new TraceTransformDialog(m_shownTrace, this);
@@ -189,9 +194,9 @@ void MainWindow::transformTrace() {
 
 void MainWindow::exportClusterJson() {
     const QString name = QString::fromStdString(m_editor->cluster().name);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export cluster"),
-                                                      documentsDir() + QLatin1Char('/') + name + QStringLiteral(".json"),
-                                                      tr("Cluster layout JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export cluster"), documentsDir() + QLatin1Char('/') + name + QStringLiteral(".json"),
+        tr("Cluster layout JSON (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     if (!m_editor->exportJson(path, &error))
@@ -202,8 +207,8 @@ void MainWindow::exportClusterJson() {
 
 void MainWindow::exportResultsCsv() {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"), documentsDir() + QLatin1Char('/') + m_results->family() + QStringLiteral(".csv"),
-        tr("CSV (*.csv)"));
+        this, tr("Export results"),
+        documentsDir() + QLatin1Char('/') + m_results->family() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     if (!m_results->exportCsv(path, &error))

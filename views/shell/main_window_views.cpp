@@ -6,36 +6,36 @@
 #include <memory>
 
 #include <QApplication>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QStandardPaths>
-#include <QFileDialog>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
-#include "views/common/chart_export.h"
-#include "views/cluster/cluster_diagram.h"
-#include "views/cluster/cluster_editor.h"
-#include "views/results/comparison_model.h"
-#include "views/results/comparison_view.h"
-#include "views/interleave/interleave_gantt.h"
-#include "views/interleave/interleave_panel.h"
-#include "views/shell/main_window.h"
-#include "views/common/report_writer.h"
-#include "views/results/results_view.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
+#include "views/cluster/cluster_diagram.h"
+#include "views/cluster/cluster_editor.h"
+#include "views/common/chart_export.h"
+#include "views/common/report_writer.h"
+#include "views/interleave/interleave_gantt.h"
+#include "views/interleave/interleave_panel.h"
+#include "views/results/comparison_model.h"
+#include "views/results/comparison_view.h"
+#include "views/results/results_view.h"
+#include "views/results/utilization_plot.h"
+#include "views/shell/main_window.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace/trace_browser.h"
 #include "views/trace/trace_histograms.h"
-#include "views/results/utilization_plot.h"
 
 namespace cl::views {
 
@@ -101,15 +101,16 @@ void MainWindow::updateTimeline() {
     const auto [scenario, run] = m_timelineWanted;
     if (run == m_timelineShown && run != 0) return;
     if (run != 0 && run == m_timelineLoading) return;  // on its way
-    const int generation = ++m_timelineGeneration;  // a load still running is now stale
+    const int generation = ++m_timelineGeneration;     // a load still running is now stale
     m_timelineLoading = 0;
     if (run == 0) {
         m_timelineShown = 0;
         m_timelineResult.reset();
         m_timelineCluster.clear();
         m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
-        statusBar()->showMessage(scenario.isEmpty() ? tr("Select a scenario with a finished run for its timeline")
-                                                    : tr("%1 has no finished run yet").arg(scenario),
+        statusBar()->showMessage(scenario.isEmpty()
+                                     ? tr("Select a scenario with a finished run for its timeline")
+                                     : tr("%1 has no finished run yet").arg(scenario),
                                  5000);
         return;
     }
@@ -168,8 +169,9 @@ void MainWindow::updateSecondTimelineRun() {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
         const cl::RunInfo info = m_store->runInfo(run);
-        m_timeline->setSecondRun(std::make_shared<const cl::SimResult>(m_store->loadRun(run, true)),
-                                 tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
+        m_timeline->setSecondRun(
+            std::make_shared<const cl::SimResult>(m_store->loadRun(run, true)),
+            tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
     } catch (const std::exception& e) {
         log(tr("Cannot show run %1 below the timeline: %2").arg(run).arg(QString::fromStdString(e.what())));
     }
@@ -183,7 +185,8 @@ std::vector<int> MainWindow::interleavingGroupOf(int job) const {
     const auto& segments = m_timelineResult->segments;
     int first = -1;
     for (int s : layout.segmentsOfJob(job))
-        if (!layout.partnersOfSegment(s).empty() && (first < 0 || segments[s].t0 < segments[first].t0)) first = s;
+        if (!layout.partnersOfSegment(s).empty() && (first < 0 || segments[s].t0 < segments[first].t0))
+            first = s;
     if (first < 0) return {};
     // The start of the first overlap with a partner, just inside it.
     double t = segments[first].t1;
@@ -221,9 +224,10 @@ void MainWindow::sendGroupToInterleaving() {
         const cl::ModelProfile* model = m_timelineProfiles->find(record.model);
         const cl::GpuCountProfile* at = model ? model->at(record.gpus) : nullptr;
         if (!at || at->stage_times.empty()) {
-            statusBar()->showMessage(tr("Job %1's model %2 has no stage profile to interleave")
-                                         .arg(QString::fromStdString(record.id), QString::fromStdString(record.model)),
-                                     5000);
+            statusBar()->showMessage(
+                tr("Job %1's model %2 has no stage profile to interleave")
+                    .arg(QString::fromStdString(record.id), QString::fromStdString(record.model)),
+                5000);
             return;
         }
         names << tr("%1 (%2)").arg(QString::fromStdString(record.id), QString::fromStdString(record.model));
@@ -232,10 +236,11 @@ void MainWindow::sendGroupToInterleaving() {
     }
     m_interleave->setGroup(names, stages, solo);
     m_tabs->setCurrentWidget(m_interleave);
-    statusBar()->showMessage(cut ? tr("The group had more than four jobs; the first four are shown (profile stage times)")
-                                 : tr("The group of job %1, with its model profiles' stage times")
-                                       .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
-                             8000);
+    statusBar()->showMessage(
+        cut ? tr("The group had more than four jobs; the first four are shown (profile stage times)")
+            : tr("The group of job %1, with its model profiles' stage times")
+                  .arg(QString::fromStdString(m_timelineResult->jobs[job].id)),
+        8000);
 }
 
 void MainWindow::updateCharts() {
@@ -251,7 +256,8 @@ void MainWindow::updateCharts() {
         for (const auto& [scenario, run] : m_results->finishedRuns()) {
             if (runs.size() == kMostOverlaidRuns) break;
             auto cached = m_seriesCache.constFind(run);
-            RunSeries all = cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
+            RunSeries all =
+                cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
             kept.insert(run, all);
             if (!resource.isEmpty())
                 std::erase_if(all.series, [&](const NamedSeries& s) {
@@ -269,13 +275,18 @@ void MainWindow::updateCharts() {
 
 PaintFunction MainWindow::currentViewPainting() const {
     QWidget* current = m_tabs->currentWidget();
-    if (current == m_results) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
-    if (current == m_editor) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
-    if (current == m_traces) return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
+    if (current == m_results)
+        return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_results->plot()); };
+    if (current == m_editor)
+        return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_editor->diagram()); };
+    if (current == m_traces)
+        return [this](QPainter& p, const QRectF& r) { renderWidget(p, r, m_traces->histograms()); };
     if (current == m_timeline->parentWidget())
         return [this](QPainter& p, const QRectF& r) { m_timeline->paintExport(p, r, QString()); };
-    if (current == m_charts->parentWidget()) return [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
-    if (current == m_compare) return [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
+    if (current == m_charts->parentWidget())
+        return [this](QPainter& p, const QRectF& r) { m_charts->paint(p, r); };
+    if (current == m_compare)
+        return [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
     if (current == m_interleave)
         return [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
     return {};
@@ -300,8 +311,8 @@ void MainWindow::exportView() {
     const QString what = m_tabs->tabText(m_tabs->currentIndex()).remove(QLatin1Char('&'));
     ExportDialog dialog(this);
     const QString base = m_results->family().isEmpty() ? what : m_results->family() + QLatin1Char('-') + what;
-    dialog.setPath(exportDir() + QLatin1Char('/') + base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) +
-                   QStringLiteral(".png"));
+    dialog.setPath(exportDir() + QLatin1Char('/') +
+                   base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) + QStringLiteral(".png"));
     QString path;
     ExportOptions options;
     if (!dialog.ask(&path, &options)) return;
@@ -338,7 +349,8 @@ bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
             descriptions << tr("%1 (run %2): policy %3, conventions %4, load \u00d7%5%6; engine %7")
                                 .arg(QString::fromStdString(info.scenario_name))
                                 .arg(run)
-                                .arg(QString::fromStdString(s.spec.policy), QString::fromStdString(s.spec.conventions))
+                                .arg(QString::fromStdString(s.spec.policy),
+                                     QString::fromStdString(s.spec.conventions))
                                 .arg(s.spec.parameters.load_factor)
                                 .arg(s.spec.parameters.server_count > 0
                                          ? tr(", %1 servers").arg(s.spec.parameters.server_count)
@@ -370,7 +382,8 @@ bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
         titles << title;
     }
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts, titles, error);
+    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts,
+                                titles, error);
     QApplication::restoreOverrideCursor();
     m_compare->setCurrentChart(shown);
     if (ok) log(tr("Wrote the comparison report %1").arg(path));

@@ -5,8 +5,8 @@
 #include <QLocale>
 
 #include "core/store/scenario_store.h"
-#include "views/common/format.h"
 #include "views/common/describe.h"
+#include "views/common/format.h"
 
 namespace cl::views {
 
@@ -37,11 +37,16 @@ void PropertiesView::setStore(cl::ScenarioStore* store) {
 
 void PropertiesView::refresh() {
     switch (m_subject) {
-    case Subject::Nothing: return showNothing();
-    case Subject::Scenario: return showScenario(m_name);
-    case Subject::Cluster: return showCluster(m_id);
-    case Subject::Trace: return showTrace(m_id);
-    case Subject::Run: return showRun(m_id);
+        case Subject::Nothing:
+            return showNothing();
+        case Subject::Scenario:
+            return showScenario(m_name);
+        case Subject::Cluster:
+            return showCluster(m_id);
+        case Subject::Trace:
+            return showTrace(m_id);
+        case Subject::Run:
+            return showRun(m_id);
     }
 }
 
@@ -52,7 +57,8 @@ void PropertiesView::showNothing() {
 }
 
 void PropertiesView::showTable(const QString& title, const QList<QPair<QString, QString>>& rows) {
-    QString html = QStringLiteral("<h3>%1</h3><table cellspacing='0' cellpadding='3'>").arg(title.toHtmlEscaped());
+    QString html =
+        QStringLiteral("<h3>%1</h3><table cellspacing='0' cellpadding='3'>").arg(title.toHtmlEscaped());
     for (const auto& [key, value] : rows)
         html += QStringLiteral("<tr><td style='color:gray; padding-right:12px'>%1</td><td>%2</td></tr>")
                     .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
@@ -74,30 +80,31 @@ void PropertiesView::showScenario(const QString& name) {
         QStringList transforms;
         for (const auto& t : s.parameters.transforms) transforms << qs(t);
         const QLocale locale;
-        showTable(tr("Scenario %1").arg(name),
-                  {{tr("Policy"), qs(s.policy)},
-                   {tr("Conventions"), qs(s.conventions)},
-                   {tr("Cluster"), storedName(m_store->clusters(), s.cluster_id)},
-                   {tr("Trace"), storedName(m_store->traces(), s.trace_id)},
-                   {tr("Profiles"), storedName(m_store->profileSets(), s.profiles_id)},
-                   {tr("Load factor"), locale.toString(s.parameters.load_factor)},
-                   {tr("Servers"), s.parameters.server_count == 0 ? tr("as stored")
-                                                                  : locale.toString(s.parameters.server_count)},
-                   {tr("Max group size"), s.parameters.max_group_size == 0
-                                              ? tr("policy default")
-                                              : locale.toString(s.parameters.max_group_size)},
-                   {tr("Interference ratio \u03be"),
-                    s.parameters.interference == 0
-                        ? tr("the profile's (sharing policies only)")
-                        : QStringLiteral("%1 \u00d7").arg(locale.toString(s.parameters.interference))},
-                   {tr("Models reassigned"), s.parameters.reassign_models ? tr("yes") : tr("no")},
-                   {tr("Transforms"), transforms.isEmpty() ? tr("none") : transforms.join(QStringLiteral(", "))},
-                   {tr("Seed"), QString::number(s.seed)},
-                   {tr("Runs"), locale.toString(info.runs)},
-                   {tr("Created"), qs(info.created)},
-                   {tr("Modified"), qs(info.modified)},
-                   {tr("Content hash"), qs(info.content_hash)},
-                   {tr("Notes"), qs(s.notes)}});
+        showTable(
+            tr("Scenario %1").arg(name),
+            {{tr("Policy"), qs(s.policy)},
+             {tr("Conventions"), qs(s.conventions)},
+             {tr("Cluster"), storedName(m_store->clusters(), s.cluster_id)},
+             {tr("Trace"), storedName(m_store->traces(), s.trace_id)},
+             {tr("Profiles"), storedName(m_store->profileSets(), s.profiles_id)},
+             {tr("Load factor"), locale.toString(s.parameters.load_factor)},
+             {tr("Servers"),
+              s.parameters.server_count == 0 ? tr("as stored") : locale.toString(s.parameters.server_count)},
+             {tr("Max group size"), s.parameters.max_group_size == 0
+                                        ? tr("policy default")
+                                        : locale.toString(s.parameters.max_group_size)},
+             {tr("Interference ratio \u03be"),
+              s.parameters.interference == 0
+                  ? tr("the profile's (sharing policies only)")
+                  : QStringLiteral("%1 \u00d7").arg(locale.toString(s.parameters.interference))},
+             {tr("Models reassigned"), s.parameters.reassign_models ? tr("yes") : tr("no")},
+             {tr("Transforms"), transforms.isEmpty() ? tr("none") : transforms.join(QStringLiteral(", "))},
+             {tr("Seed"), QString::number(s.seed)},
+             {tr("Runs"), locale.toString(info.runs)},
+             {tr("Created"), qs(info.created)},
+             {tr("Modified"), qs(info.modified)},
+             {tr("Content hash"), qs(info.content_hash)},
+             {tr("Notes"), qs(s.notes)}});
     } catch (const std::exception& e) {
         showError(tr("Scenario %1").arg(name), qs(e.what()));
     }
@@ -115,11 +122,13 @@ void PropertiesView::showCluster(qint64 id) {
                   {{tr("Summary"), describeCluster(cluster)},
                    {tr("Racks"), locale.toString(static_cast<int>(cluster.racks().size()))},
                    {tr("CPU cores"), locale.toString(cluster.totalCpuCores())},
-                   {tr("CPU cores per GPU"), gpus > 0 ? locale.toString(double(cluster.totalCpuCores()) / gpus, 'f', 1)
-                                                      : QStringLiteral("\u2013")},
+                   {tr("CPU cores per GPU"),
+                    gpus > 0 ? locale.toString(double(cluster.totalCpuCores()) / gpus, 'f', 1)
+                             : QStringLiteral("\u2013")},
                    {tr("DRAM"), tr("%1 GB").arg(locale.toString(cluster.totalMemoryGb(), 'f', 0))},
-                   {tr("DRAM per GPU"), gpus > 0 ? tr("%1 GB").arg(locale.toString(cluster.totalMemoryGb() / gpus, 'f', 1))
-                                                 : QStringLiteral("\u2013")},
+                   {tr("DRAM per GPU"),
+                    gpus > 0 ? tr("%1 GB").arg(locale.toString(cluster.totalMemoryGb() / gpus, 'f', 1))
+                             : QStringLiteral("\u2013")},
                    {tr("Stored as"), QStringLiteral("#%1").arg(id)}});
     } catch (const std::exception& e) {
         showError(tr("Cluster #%1").arg(id), qs(e.what()));
@@ -136,7 +145,8 @@ void PropertiesView::showTrace(qint64 id) {
         for (const auto& line : trace.provenance) provenance << qs(line);
         showTable(tr("Trace %1").arg(qs(trace.name)),
                   {{tr("Summary"), describeTrace(trace)},
-                   {tr("Provenance"), provenance.isEmpty() ? tr("imported") : provenance.join(QStringLiteral("; "))},
+                   {tr("Provenance"),
+                    provenance.isEmpty() ? tr("imported") : provenance.join(QStringLiteral("; "))},
                    {tr("Stored as"), QStringLiteral("#%1").arg(id)}});
     } catch (const std::exception& e) {
         showError(tr("Trace #%1").arg(id), qs(e.what()));
@@ -158,13 +168,14 @@ void PropertiesView::showRun(qint64 id) {
         if (!run.message.empty()) rows.append({tr("Message"), qs(run.message)});
         if (run.status == cl::RunStatus::Finished) {
             const cl::Summary& s = run.summary;
-            rows.append({{tr("Jobs"), QLocale().toString(s.jobs)},
-                         {tr("Average JCT"), formatDurationExact(s.avg_jct)},
-                         {tr("Median JCT"), formatDurationExact(s.median_jct)},
-                         {tr("99th percentile JCT"), formatDurationExact(s.p99_jct)},
-                         {tr("Makespan"), formatDurationExact(s.makespan)},
-                         {tr("Average queueing"), formatDurationExact(s.avg_queueing_delay)},
-                         {tr("Simulation time"), tr("%1 s").arg(QLocale().toString(run.wall_seconds, 'f', 2))}});
+            rows.append(
+                {{tr("Jobs"), QLocale().toString(s.jobs)},
+                 {tr("Average JCT"), formatDurationExact(s.avg_jct)},
+                 {tr("Median JCT"), formatDurationExact(s.median_jct)},
+                 {tr("99th percentile JCT"), formatDurationExact(s.p99_jct)},
+                 {tr("Makespan"), formatDurationExact(s.makespan)},
+                 {tr("Average queueing"), formatDurationExact(s.avg_queueing_delay)},
+                 {tr("Simulation time"), tr("%1 s").arg(QLocale().toString(run.wall_seconds, 'f', 2))}});
         }
         showTable(tr("Run %1").arg(id), rows);
     } catch (const std::exception& e) {

@@ -11,8 +11,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
-#include <QSignalBlocker>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTreeWidget>
@@ -49,12 +49,18 @@ QStringList offeredPolicies() {
 
 QString stateText(RunPanel::RunState state) {
     switch (state) {
-    case RunPanel::RunState::Queued: return RunPanel::tr("queued");
-    case RunPanel::RunState::Running: return RunPanel::tr("running");
-    case RunPanel::RunState::Finished: return RunPanel::tr("finished");
-    case RunPanel::RunState::Reused: return RunPanel::tr("up to date");
-    case RunPanel::RunState::Failed: return RunPanel::tr("failed");
-    case RunPanel::RunState::Cancelled: return RunPanel::tr("cancelled");
+        case RunPanel::RunState::Queued:
+            return RunPanel::tr("queued");
+        case RunPanel::RunState::Running:
+            return RunPanel::tr("running");
+        case RunPanel::RunState::Finished:
+            return RunPanel::tr("finished");
+        case RunPanel::RunState::Reused:
+            return RunPanel::tr("up to date");
+        case RunPanel::RunState::Failed:
+            return RunPanel::tr("failed");
+        case RunPanel::RunState::Cancelled:
+            return RunPanel::tr("cancelled");
     }
     return {};
 }
@@ -68,8 +74,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_scenarioLabel);
 
     m_policies = new QListWidget(this);
-    m_policies->setToolTip(tr("Policies to run on this scenario's cluster and trace. A policy other than the "
-                              "scenario's own becomes a what-if scenario named <scenario>/<policy>."));
+    m_policies->setToolTip(
+        tr("Policies to run on this scenario's cluster and trace. A policy other than the "
+           "scenario's own becomes a what-if scenario named <scenario>/<policy>."));
     m_policies->setUniformItemSizes(true);
     m_policies->setMaximumHeight(fontMetrics().height() * 12);
     for (const QString& policy : offeredPolicies()) {
@@ -92,8 +99,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_servers = new QSpinBox(this);
     m_servers->setRange(0, 100000);
     m_servers->setSpecialValueText(tr("as stored"));
-    m_servers->setToolTip(tr("Cluster size: the first N servers, then copies of the last one "
-                             "(\u201cwhat if we add 16 servers\u201d)"));
+    m_servers->setToolTip(
+        tr("Cluster size: the first N servers, then copies of the last one "
+           "(\u201cwhat if we add 16 servers\u201d)"));
     form->addRow(tr("Cluster si&ze:"), m_servers);
     m_xi = new QDoubleSpinBox(this);
     m_xi->setRange(kXiProfile, kXiMax);
@@ -101,18 +109,20 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_xi->setSingleStep(0.05);
     m_xi->setSpecialValueText(tr("profile"));
     m_xi->setSuffix(QStringLiteral(" \u00d7"));
-    m_xi->setToolTip(tr("Interference ratio \u03be of the GPU-sharing policies (bsbf, ffs): how much slower "
-                        "each of two jobs sharing a GPU runs. The SJF-BSBF paper's default is 1.8; "
-                        "\u201cprofile\u201d uses the profile set's per-pair ratios where it has them, else 1.8. "
-                        "Other policies ignore it."));
+    m_xi->setToolTip(
+        tr("Interference ratio \u03be of the GPU-sharing policies (bsbf, ffs): how much slower "
+           "each of two jobs sharing a GPU runs. The SJF-BSBF paper's default is 1.8; "
+           "\u201cprofile\u201d uses the profile set's per-pair ratios where it has them, else 1.8. "
+           "Other policies ignore it."));
     // Typed values between "profile" and 1 have no meaning (sharing never speeds a job up).
     connect(m_xi, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (v > kXiProfile && v < 1.0) m_xi->setValue(1.0);
     });
     form->addRow(tr("&Interference ratio \u03be:"), m_xi);
     m_force = new QCheckBox(tr("Run again if an identical run is stored"), this);
-    m_force->setToolTip(tr("Otherwise a scenario whose inputs and settings were already simulated by this "
-                           "version reuses that run"));
+    m_force->setToolTip(
+        tr("Otherwise a scenario whose inputs and settings were already simulated by this "
+           "version reuses that run"));
     form->addRow(m_force);
     layout->addLayout(form);
 
@@ -257,7 +267,8 @@ void RunPanel::updateRunEnabled() {
     m_load->setEnabled(!m_base.isEmpty() && !m_running);
     m_servers->setEnabled(!m_base.isEmpty() && !m_running);
     bool sharing = false;
-    for (const QString& policy : checkedPolicies()) sharing = sharing || cl::policyUsesInterference(policy.toStdString());
+    for (const QString& policy : checkedPolicies())
+        sharing = sharing || cl::policyUsesInterference(policy.toStdString());
     m_xi->setEnabled(!m_base.isEmpty() && !m_running && sharing);
 }
 

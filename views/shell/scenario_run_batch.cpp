@@ -13,8 +13,12 @@
 
 namespace cl::views {
 
-ScenarioRunBatch::ScenarioRunBatch(QString workspacePath, QStringList scenarios, Options options, QObject* parent)
-    : QObject(parent), m_path(std::move(workspacePath)), m_scenarios(std::move(scenarios)), m_options(options) {
+ScenarioRunBatch::ScenarioRunBatch(QString workspacePath, QStringList scenarios, Options options,
+                                   QObject* parent)
+    : QObject(parent),
+      m_path(std::move(workspacePath)),
+      m_scenarios(std::move(scenarios)),
+      m_options(options) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     m_pool.setMaxThreadCount(m_options.threads > 0 ? m_options.threads : cores);
 }

@@ -23,7 +23,8 @@ public:
         int threads = 0;     // 0: one per core
     };
 
-    ScenarioRunBatch(QString workspacePath, QStringList scenarios, Options options, QObject* parent = nullptr);
+    ScenarioRunBatch(QString workspacePath, QStringList scenarios, Options options,
+                     QObject* parent = nullptr);
     ~ScenarioRunBatch() override;
 
     ScenarioRunBatch(const ScenarioRunBatch&) = delete;

@@ -32,7 +32,8 @@ It gallop(It first, It last, const T& value, Less less) {
 // index[begin[j] .. begin[j+1]), in time order (stable, so of simultaneous changes the run's
 // last one comes last and holds).
 template <class Change>
-void indexByJob(const std::vector<Change>& changes, int jobs, std::vector<int>& begin, std::vector<int>& index) {
+void indexByJob(const std::vector<Change>& changes, int jobs, std::vector<int>& begin,
+                std::vector<int>& index) {
     begin.assign(static_cast<std::size_t>(jobs) + 1, 0);
     for (const auto& c : changes)
         if (c.job >= 0 && c.job < jobs) ++begin[static_cast<std::size_t>(c.job) + 1];
@@ -46,20 +47,20 @@ void indexByJob(const std::vector<Change>& changes, int jobs, std::vector<int>& 
     for (int j = 0; j < jobs; ++j)
         std::stable_sort(index.begin() + begin[static_cast<std::size_t>(j)],
                          index.begin() + begin[static_cast<std::size_t>(j) + 1], [&](int a, int b) {
-                             return changes[static_cast<std::size_t>(a)].t < changes[static_cast<std::size_t>(b)].t;
+                             return changes[static_cast<std::size_t>(a)].t <
+                                    changes[static_cast<std::size_t>(b)].t;
                          });
 }
 
 // The job's last change at or before t, or nullptr.
 template <class Change>
-const Change* changeAt(const std::vector<Change>& changes, const std::vector<int>& begin, const std::vector<int>& index,
-                       int job, double t) {
+const Change* changeAt(const std::vector<Change>& changes, const std::vector<int>& begin,
+                       const std::vector<int>& index, int job, double t) {
     if (index.empty() || static_cast<std::size_t>(job) + 1 >= begin.size()) return nullptr;
     const auto first = index.begin() + begin[static_cast<std::size_t>(job)];
     const auto last = index.begin() + begin[static_cast<std::size_t>(job) + 1];
-    const auto after = std::upper_bound(first, last, t, [&](double time, int c) {
-        return time < changes[static_cast<std::size_t>(c)].t;
-    });
+    const auto after = std::upper_bound(
+        first, last, t, [&](double time, int c) { return time < changes[static_cast<std::size_t>(c)].t; });
     return after == first ? nullptr : &changes[static_cast<std::size_t>(*(after - 1))];
 }
 
@@ -158,8 +159,10 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             const auto& s = segs[static_cast<std::size_t>(*it)];
             std::size_t lane = 0;
             while (lane < laneEnd.size() && laneEnd[lane] > s.t0) ++lane;
-            if (lane == laneEnd.size()) laneEnd.push_back(s.t1);
-            else laneEnd[lane] = s.t1;
+            if (lane == laneEnd.size())
+                laneEnd.push_back(s.t1);
+            else
+                laneEnd[lane] = s.t1;
             laneOf[static_cast<std::size_t>(it - first)] = static_cast<int>(lane);
         }
         // Sorted by start: an interval overlaps an earlier one when it starts before the
@@ -248,7 +251,8 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
         std::vector<int> fill(m_jobSegBegin.begin(), m_jobSegBegin.end() - 1);
         for (int i = 0; i < n; ++i) {
             const int j = segs[static_cast<std::size_t>(i)].job;
-            if (j >= 0 && j < jobs) m_jobSeg[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
+            if (j >= 0 && j < jobs)
+                m_jobSeg[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
         }
     }
 
@@ -261,7 +265,8 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     for (int j = 0; j < jobs; ++j) {
         const auto& rec = m_result->jobs[static_cast<std::size_t>(j)];
         if (!std::isfinite(rec.first_start) || !(rec.first_start > rec.submit)) continue;
-        for (int k = m_jobSegBegin[static_cast<std::size_t>(j)]; k < m_jobSegBegin[static_cast<std::size_t>(j) + 1]; ++k) {
+        for (int k = m_jobSegBegin[static_cast<std::size_t>(j)];
+             k < m_jobSegBegin[static_cast<std::size_t>(j) + 1]; ++k) {
             const auto& s = segs[static_cast<std::size_t>(m_jobSeg[static_cast<std::size_t>(k)])];
             if (s.t0 == rec.first_start && s.gpu >= 0 && s.gpu < gpus)
                 m_queues[static_cast<std::size_t>(s.gpu)].push_back({rec.submit, rec.first_start, j});
@@ -282,7 +287,8 @@ void TimelineLayout::rebuildRows() {
             m_rows.push_back({static_cast<int>(sv), -1});
             continue;
         }
-        for (int g = m_gpuOffsets[sv]; g < m_gpuOffsets[sv + 1]; ++g) m_rows.push_back({static_cast<int>(sv), g});
+        for (int g = m_gpuOffsets[sv]; g < m_gpuOffsets[sv + 1]; ++g)
+            m_rows.push_back({static_cast<int>(sv), g});
     }
     ++m_generation;
 }
@@ -320,11 +326,13 @@ int TimelineLayout::rowOfGpu(int gpu) const {
 }
 
 int TimelineLayout::socketOfGpu(int gpu) const {
-    return gpu >= 0 && gpu < static_cast<int>(m_gpuSocket.size()) ? m_gpuSocket[static_cast<std::size_t>(gpu)] : -1;
+    return gpu >= 0 && gpu < static_cast<int>(m_gpuSocket.size()) ? m_gpuSocket[static_cast<std::size_t>(gpu)]
+                                                                  : -1;
 }
 
 int TimelineLayout::groupOfGpu(int gpu) const {
-    return gpu >= 0 && gpu < static_cast<int>(m_gpuGroup.size()) ? m_gpuGroup[static_cast<std::size_t>(gpu)] : -1;
+    return gpu >= 0 && gpu < static_cast<int>(m_gpuGroup.size()) ? m_gpuGroup[static_cast<std::size_t>(gpu)]
+                                                                 : -1;
 }
 
 TimelineLayout::Boundary TimelineLayout::boundaryAbove(int r) const {
@@ -344,14 +352,16 @@ std::string TimelineLayout::laneLabel(int r, bool withServer) const {
     if (rw.gpu < 0) return name;
     std::string out = withServer ? name + " \u00b7 " : std::string();
     if (socketOfGpu(rw.gpu) >= 0)
-        out += "S" + std::to_string(socketOfGpu(rw.gpu)) + " \u00b7 G" + std::to_string(groupOfGpu(rw.gpu)) + " \u00b7 ";
+        out += "S" + std::to_string(socketOfGpu(rw.gpu)) + " \u00b7 G" + std::to_string(groupOfGpu(rw.gpu)) +
+               " \u00b7 ";
     return out + "GPU " + std::to_string(rw.gpu - serverGpuBegin(rw.server));
 }
 
 int TimelineLayout::laneCount(int r) const {
     const TimelineRow& rw = row(r);
     if (rw.gpu < 0 || m_gpuLaneBegin.size() <= static_cast<std::size_t>(rw.gpu) + 1) return 1;
-    return std::max(1, m_gpuLaneBegin[static_cast<std::size_t>(rw.gpu) + 1] - m_gpuLaneBegin[static_cast<std::size_t>(rw.gpu)]);
+    return std::max(1, m_gpuLaneBegin[static_cast<std::size_t>(rw.gpu) + 1] -
+                           m_gpuLaneBegin[static_cast<std::size_t>(rw.gpu)]);
 }
 
 TimelineDrawList TimelineLayout::build(double t0, double t1, double widthPx, int firstRow, int lastRow,
@@ -444,8 +454,8 @@ void TimelineLayout::buildGpuRow(const TimelineRow& rw, int r, double t0, double
                 }
             }
             // Alone on the GPU (every interval of a merged run): the full row, not its lane.
-            if (lanes > 1 &&
-                std::none_of(m_shared.begin() + firstIndex, m_shared.begin() + i + 1, [](char c) { return c != 0; })) {
+            if (lanes > 1 && std::none_of(m_shared.begin() + firstIndex, m_shared.begin() + i + 1,
+                                          [](char c) { return c != 0; })) {
                 it.lane = 0;
                 it.lanes = 1;
             }
@@ -478,8 +488,9 @@ void TimelineLayout::buildServerRow(int server, int r, double t0, double t1, dou
         std::size_t next = k + 1;
         if (std::min(b.t[next], t1) - a < mergeTime) {
             // Merge whole steps until the block is at least mergeTime wide.
-            next = static_cast<std::size_t>(gallop(b.t.begin() + static_cast<std::ptrdiff_t>(k) + 1, b.t.end(),
-                                                   a + mergeTime, kLess) - b.t.begin());
+            next = static_cast<std::size_t>(
+                gallop(b.t.begin() + static_cast<std::ptrdiff_t>(k) + 1, b.t.end(), a + mergeTime, kLess) -
+                b.t.begin());
             next = std::min(next, n - 1);
         }
         const double c = std::min(b.t[next], t1);
@@ -562,8 +573,10 @@ std::vector<std::pair<double, double>> TimelineLayout::runningIntervals(int job)
     std::sort(spans.begin(), spans.end());
     std::vector<std::pair<double, double>> merged;
     for (const auto& s : spans) {
-        if (!merged.empty() && s.first <= merged.back().second) merged.back().second = std::max(merged.back().second, s.second);
-        else merged.push_back(s);
+        if (!merged.empty() && s.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, s.second);
+        else
+            merged.push_back(s);
     }
     return merged;
 }
@@ -573,11 +586,14 @@ std::vector<int> TimelineLayout::partnersOfSegment(int segment) const {
     if (!m_result || segment < 0 || segment >= static_cast<int>(m_result->segments.size())) return partners;
     const auto& seg = m_result->segments[static_cast<std::size_t>(segment)];
     if (seg.gpu < 0 || seg.gpu + 1 >= static_cast<int>(m_gpuLaneBegin.size())) return partners;
-    for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)]; l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
+    for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)];
+         l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
         const Lane& lane = m_lanes[static_cast<std::size_t>(l)];
-        int i = static_cast<int>(std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, seg.t0) - m_t1.begin());
+        int i = static_cast<int>(
+            std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, seg.t0) - m_t1.begin());
         for (; i < lane.end && m_t0[static_cast<std::size_t>(i)] < seg.t1; ++i) {
-            const int other = m_result->segments[static_cast<std::size_t>(m_seg[static_cast<std::size_t>(i)])].job;
+            const int other =
+                m_result->segments[static_cast<std::size_t>(m_seg[static_cast<std::size_t>(i)])].job;
             if (other != seg.job) partners.push_back(other);
         }
     }
@@ -592,11 +608,13 @@ std::vector<int> TimelineLayout::partnersAt(int segment, double t) const {
         return partners;
     const auto& seg = m_result->segments[static_cast<std::size_t>(segment)];
     if (seg.gpu < 0 || seg.gpu + 1 >= static_cast<int>(m_gpuLaneBegin.size())) return partners;
-    for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)]; l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
+    for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)];
+         l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
         const Lane& lane = m_lanes[static_cast<std::size_t>(l)];
         // Within a lane intervals are disjoint and sorted: the only one that may hold t is the
         // first ending after it.
-        const auto i = static_cast<std::size_t>(std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, t) - m_t1.begin());
+        const auto i = static_cast<std::size_t>(
+            std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, t) - m_t1.begin());
         if (i >= static_cast<std::size_t>(lane.end) || m_t0[i] > t) continue;
         const int other = m_result->segments[static_cast<std::size_t>(m_seg[i])].job;
         if (other != seg.job) partners.push_back(other);
@@ -623,11 +641,15 @@ double TimelineLayout::sharedTime(int job) const {
     std::vector<std::pair<double, double>> shared;
     for (int s : segmentsOfJob(job)) {
         const auto& seg = m_result->segments[static_cast<std::size_t>(s)];
-        for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)]; l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
+        for (int l = m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu)];
+             l < m_gpuLaneBegin[static_cast<std::size_t>(seg.gpu) + 1]; ++l) {
             const Lane& lane = m_lanes[static_cast<std::size_t>(l)];
-            int i = static_cast<int>(std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, seg.t0) - m_t1.begin());
+            int i = static_cast<int>(
+                std::upper_bound(m_t1.begin() + lane.begin, m_t1.begin() + lane.end, seg.t0) - m_t1.begin());
             for (; i < lane.end && m_t0[static_cast<std::size_t>(i)] < seg.t1; ++i) {
-                if (m_result->segments[static_cast<std::size_t>(m_seg[static_cast<std::size_t>(i)])].job == job) continue;
+                if (m_result->segments[static_cast<std::size_t>(m_seg[static_cast<std::size_t>(i)])].job ==
+                    job)
+                    continue;
                 const double a = std::max(seg.t0, m_t0[static_cast<std::size_t>(i)]);
                 const double b = std::min(seg.t1, m_t1[static_cast<std::size_t>(i)]);
                 if (b > a) shared.emplace_back(a, b);

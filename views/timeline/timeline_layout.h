@@ -34,11 +34,11 @@ struct TimelineItem {
     std::uint8_t lanes = 1;  // lanes of the row
     float x0 = 0.f;          // pixels from the left edge of the plot, clamped near the plot
     float x1 = 0.f;
-    int job = -1;            // JobRecord::index; -1 for Merged and Busy
-    int count = 0;           // segments covered (Segment: 1; Queue: 0)
-    int first = -1;          // first covered segment (index into SimResult::segments)
-    float busy = 0.f;        // Busy only
-    double t0 = 0.0;         // time span covered
+    int job = -1;      // JobRecord::index; -1 for Merged and Busy
+    int count = 0;     // segments covered (Segment: 1; Queue: 0)
+    int first = -1;    // first covered segment (index into SimResult::segments)
+    float busy = 0.f;  // Busy only
+    double t0 = 0.0;   // time span covered
     double t1 = 0.0;
 };
 
@@ -144,8 +144,7 @@ private:
     void rebuildRows();
     void buildGpuRow(const TimelineRow& row, int r, double t0, double t1, double widthPx,
                      TimelineDrawList& out) const;
-    void buildServerRow(int server, int r, double t0, double t1, double widthPx,
-                        TimelineDrawList& out) const;
+    void buildServerRow(int server, int r, double t0, double t1, double widthPx, TimelineDrawList& out) const;
 
     cl::Cluster m_cluster;
     std::shared_ptr<const cl::SimResult> m_result;

@@ -42,11 +42,13 @@ double paintLegend(QPainter* p, const QRectF& area, const LegendEntries& entries
             p->fillRect(QRectF(r.left(), r.top(), r.width(), r.height() * 0.45), text);
             p->fillRect(QRectF(r.left(), r.top() + r.height() * 0.55, r.width(), r.height() * 0.45), text);
             p->setPen(text);
-            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()),
+                        Qt::AlignVCenter | Qt::AlignLeft, label);
         } else if (p) {
             p->fillRect(QRectF(x, y + (fm.height() - box) / 2, box, box), color);
             p->setPen(text);
-            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()),
+                        Qt::AlignVCenter | Qt::AlignLeft, label);
         }
         x += w + gap;
     }
@@ -60,20 +62,26 @@ class TimelineLegend : public QWidget {
 public:
     explicit TimelineLegend(QWidget* parent) : QWidget(parent) {
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-        setToolTip(TimelinePanel::tr("What the bar colours mean; hatched grey blocks merge segments too narrow to draw; "
-                                     "a GPU row split into lanes shows jobs sharing that GPU"));
+        setToolTip(TimelinePanel::tr(
+            "What the bar colours mean; hatched grey blocks merge segments too narrow to draw; "
+            "a GPU row split into lanes shows jobs sharing that GPU"));
     }
     void setEntries(LegendEntries entries) {
         m_entries = std::move(entries);
-        m_entries.emplace_back(TimelinePanel::tr("N segments merged (click to zoom)"), palette().color(QPalette::Mid));
+        m_entries.emplace_back(TimelinePanel::tr("N segments merged (click to zoom)"),
+                               palette().color(QPalette::Mid));
         updateGeometry();
         update();
     }
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int w) const override {
-        return static_cast<int>(std::ceil(paintLegend(nullptr, QRectF(0, 0, w - margin() * 2, 1e6), m_entries, font(), QColor(), nullptr))) + margin();
+        return static_cast<int>(std::ceil(paintLegend(nullptr, QRectF(0, 0, w - margin() * 2, 1e6), m_entries,
+                                                      font(), QColor(), nullptr))) +
+               margin();
     }
-    QSize sizeHint() const override { return {fontMetrics().averageCharWidth() * 80, heightForWidth(fontMetrics().averageCharWidth() * 80)}; }
+    QSize sizeHint() const override {
+        return {fontMetrics().averageCharWidth() * 80, heightForWidth(fontMetrics().averageCharWidth() * 80)};
+    }
 
 protected:
     void paintEvent(QPaintEvent*) override {
@@ -103,16 +111,18 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_colorMode->addItem(tr("Model"), static_cast<int>(TimelineColorMode::Model));
     m_colorMode->addItem(tr("Bottleneck resource"), static_cast<int>(TimelineColorMode::Bottleneck));
     m_colorMode->addItem(tr("Job"), static_cast<int>(TimelineColorMode::Job));
-    m_colorMode->setToolTip(tr("Colour bars by the job's model, by the resource its profile says limits it "
-                               "(largest stage time), or one colour per job"));
+    m_colorMode->setToolTip(
+        tr("Colour bars by the job's model, by the resource its profile says limits it "
+           "(largest stage time), or one colour per job"));
     colorLabel->setBuddy(m_colorMode);
     bar->addWidget(m_colorMode);
     bar->addSeparator();
     m_queueing = bar->addAction(tr("Show &queueing"));
     m_queueing->setCheckable(true);
     m_queueing->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
-    m_queueing->setToolTip(tr("Hatch each job's wait from submission to first start on the GPUs it first ran on "
-                              "(the selected job's wait is always shown)"));
+    m_queueing->setToolTip(
+        tr("Hatch each job's wait from submission to first start on the GPUs it first ran on "
+           "(the selected job's wait is always shown)"));
     auto* collapse = bar->addAction(tr("Fold all servers"));
     collapse->setToolTip(tr("Show each server as one row with its busy share"));
     auto* expand = bar->addAction(tr("Unfold all servers"));
@@ -206,7 +216,8 @@ void TimelinePanel::setSecondRun(std::shared_ptr<const cl::SimResult> result, co
     b->setColorMode(a->colorMode());
     b->setVisibleRange(a->visibleStart(), a->visibleEnd());
     // Runs of different lengths: show the union so both are whole.
-    if (b->visibleStart() != a->visibleStart() || b->visibleEnd() != a->visibleEnd()) a->setVisibleRange(b->visibleStart(), b->visibleEnd());
+    if (b->visibleStart() != a->visibleStart() || b->visibleEnd() != a->visibleEnd())
+        a->setVisibleRange(b->visibleStart(), b->visibleEnd());
     b->selectJob(a->selectedJob());
     b->verticalScrollBar()->setValue(a->verticalScrollBar()->value());
     m_splitter->setSizes({1, 1});
@@ -233,11 +244,13 @@ void TimelinePanel::paintExport(QPainter& painter, const QRectF& target, const Q
     QRectF area = target.adjusted(margin, margin * 0.6, -margin, -margin * 0.6);
     painter.setFont(titleFont);
     painter.setPen(pal.color(QPalette::Text));
-    painter.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, title);
     area.setTop(area.top() + tfm.height() * 1.2);
     LegendEntries entries = m_views[0]->legend();
     entries.emplace_back(tr("N segments merged"), pal.color(QPalette::Mid));
-    const double legendH = paintLegend(&painter, area, entries, font(), pal.color(QPalette::Text), painter.device());
+    const double legendH =
+        paintLegend(&painter, area, entries, font(), pal.color(QPalette::Text), painter.device());
     area.setTop(area.top() + legendH + fm.height() * 0.3);
     const int runs = hasSecondRun() ? 2 : 1;
     const double each = area.height() / runs;
@@ -248,8 +261,8 @@ void TimelinePanel::paintExport(QPainter& painter, const QRectF& target, const Q
             bold.setBold(true);
             painter.setFont(bold);
             painter.setPen(pal.color(QPalette::Text));
-            painter.drawText(QRectF(box.left(), box.top(), box.width(), fm.height() * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
-                             m_titles[i]->text());
+            painter.drawText(QRectF(box.left(), box.top(), box.width(), fm.height() * 1.3),
+                             Qt::AlignLeft | Qt::AlignVCenter, m_titles[i]->text());
             box.setTop(box.top() + fm.height() * 1.4);
         }
         painter.setFont(font());

@@ -18,8 +18,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
-#include "views/common/format.h"
 #include "views/common/chart_style.h"
+#include "views/common/format.h"
 
 namespace cl::views {
 
@@ -30,19 +30,27 @@ constexpr std::size_t kCacheSize = 8;
 
 QColor bottleneckColor(int b) {
     switch (b) {
-    case 0: return categoryColor(1);  // data loading: orange
-    case 1: return categoryColor(4);  // GPU: green
-    case 2: return categoryColor(0);  // network: blue
-    default: return categoryColor(9);
+        case 0:
+            return categoryColor(1);  // data loading: orange
+        case 1:
+            return categoryColor(4);  // GPU: green
+        case 2:
+            return categoryColor(0);  // network: blue
+        default:
+            return categoryColor(9);
     }
 }
 
 QString bottleneckName(int b) {
     switch (b) {
-    case 0: return TimelineView::tr("data loading (storage + CPU)");
-    case 1: return TimelineView::tr("GPU compute");
-    case 2: return TimelineView::tr("network");
-    default: return TimelineView::tr("no profile");
+        case 0:
+            return TimelineView::tr("data loading (storage + CPU)");
+        case 1:
+            return TimelineView::tr("GPU compute");
+        case 2:
+            return TimelineView::tr("network");
+        default:
+            return TimelineView::tr("no profile");
     }
 }
 
@@ -70,8 +78,9 @@ QString ratio(double v) {
 
 // The clock-friendly step (seconds, minutes, hours, days, weeks) at least minStep long.
 double clockStep(double minStep) {
-    static const double steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
-                                   21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400};
+    static const double steps[] = {1,     2,     5,         10,        15,         30,        60,    120,
+                                   300,   600,   900,       1800,      3600,       7200,      10800, 21600,
+                                   43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400};
     for (double s : steps)
         if (s >= minStep) return s;
     return std::ceil(minStep / (28 * 86400.0)) * 28 * 86400.0;
@@ -92,9 +101,10 @@ TimelineView::TimelineView(QWidget* parent)
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(QString());
-    setWhatsThis(tr("Per-GPU timeline. Wheel: zoom around the cursor; Shift+wheel: scroll rows; drag: pan; "
-                    "Shift+drag: zoom into a range; Home: whole run; +/-: zoom; click a bar to select its job; "
-                    "Esc: clear the selection."));
+    setWhatsThis(
+        tr("Per-GPU timeline. Wheel: zoom around the cursor; Shift+wheel: scroll rows; drag: pan; "
+           "Shift+drag: zoom into a range; Home: whole run; +/-: zoom; click a bar to select its job; "
+           "Esc: clear the selection."));
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int v) {
         viewport()->update();
         emit verticalScrolled(v);
@@ -132,7 +142,8 @@ void TimelineView::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl::
         order.insert(order.end(), extra.begin(), extra.end());
         m_models = order;
         for (const auto& j : m_result->jobs) {
-            m_modelIndex.push_back(static_cast<int>(std::find(order.begin(), order.end(), j.model) - order.begin()));
+            m_modelIndex.push_back(
+                static_cast<int>(std::find(order.begin(), order.end(), j.model) - order.begin()));
             int b = -1;
             const cl::ModelProfile* mp = profiles ? profiles->find(j.model) : nullptr;
             const cl::GpuCountProfile* at = mp ? mp->at(j.gpus) : nullptr;
@@ -248,7 +259,8 @@ int TimelineView::rowHeight() const {
 
 double TimelineView::gpuColumnWidth(const QFontMetricsF& fm) const {
     // Described servers label their lanes "S0 · G1 · GPU 2".
-    return fm.horizontalAdvance(m_layout.hasArchitectures() ? tr("S0 \u00b7 G0 \u00b7 GPU 00") : tr("GPU 00"));
+    return fm.horizontalAdvance(m_layout.hasArchitectures() ? tr("S0 \u00b7 G0 \u00b7 GPU 00")
+                                                            : tr("GPU 00"));
 }
 
 TimelineView::Geometry TimelineView::widgetGeometry() const {
@@ -260,7 +272,8 @@ TimelineView::Geometry TimelineView::widgetGeometry() const {
     const QFontMetricsF bold(boldFont);  // server names are drawn bold
     double names = fm.horizontalAdvance(tr("GPU 00"));
     for (int s = 0; s < m_layout.serverCount(); ++s)
-        names = std::max(names, bold.horizontalAdvance(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name)));
+        names = std::max(names, bold.horizontalAdvance(QString::fromStdString(
+                                    m_layout.cluster().servers[static_cast<std::size_t>(s)].name)));
     // Grouped lanes carry longer labels; a little more room keeps the server names whole.
     const double share = m_layout.hasArchitectures() ? 0.36 : 0.3;
     g.header = std::min(g.area.width() * share, names + gpuColumnWidth(fm) + fm.height() * 2.0);
@@ -366,39 +379,46 @@ int TimelineView::jobAt(const QPoint& pos) const {
 QColor TimelineView::colorOfJob(int job) const {
     if (job < 0 || job >= static_cast<int>(m_modelIndex.size())) return categoryColor(9);
     switch (m_mode) {
-    case TimelineColorMode::Model: return categoryColor(m_modelIndex[static_cast<std::size_t>(job)]);
-    case TimelineColorMode::Bottleneck: return bottleneckColor(m_bottleneck[static_cast<std::size_t>(job)]);
-    case TimelineColorMode::Job: {
-        // Golden-ratio hue steps keep neighbouring job indices far apart on the colour wheel.
-        const double hue = std::fmod(job * 0.6180339887, 1.0);
-        return QColor::fromHsvF(static_cast<float>(hue), 0.55f, 0.88f);
-    }
+        case TimelineColorMode::Model:
+            return categoryColor(m_modelIndex[static_cast<std::size_t>(job)]);
+        case TimelineColorMode::Bottleneck:
+            return bottleneckColor(m_bottleneck[static_cast<std::size_t>(job)]);
+        case TimelineColorMode::Job: {
+            // Golden-ratio hue steps keep neighbouring job indices far apart on the colour wheel.
+            const double hue = std::fmod(job * 0.6180339887, 1.0);
+            return QColor::fromHsvF(static_cast<float>(hue), 0.55f, 0.88f);
+        }
     }
     return categoryColor(9);
 }
 
 int TimelineView::bottleneckOf(int job) const {
-    return job >= 0 && job < static_cast<int>(m_bottleneck.size()) ? m_bottleneck[static_cast<std::size_t>(job)] : -1;
+    return job >= 0 && job < static_cast<int>(m_bottleneck.size())
+               ? m_bottleneck[static_cast<std::size_t>(job)]
+               : -1;
 }
 
 std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
     std::vector<std::pair<QString, QColor>> out;
     if (!m_result) return out;
     switch (m_mode) {
-    case TimelineColorMode::Model: {
-        std::vector<char> used(m_models.size(), 0);
-        for (int i : m_modelIndex) used[static_cast<std::size_t>(i)] = 1;
-        for (std::size_t i = 0; i < m_models.size(); ++i)
-            if (used[i]) out.emplace_back(QString::fromStdString(m_models[i]), categoryColor(static_cast<int>(i)));
-        break;
-    }
-    case TimelineColorMode::Bottleneck: {
-        std::set<int> used(m_bottleneck.begin(), m_bottleneck.end());
-        for (int b : {0, 1, 2, -1})
-            if (used.count(b)) out.emplace_back(bottleneckName(b), bottleneckColor(b));
-        break;
-    }
-    case TimelineColorMode::Job: out.emplace_back(tr("one colour per job (hover a bar for its id)"), colorOfJob(0)); break;
+        case TimelineColorMode::Model: {
+            std::vector<char> used(m_models.size(), 0);
+            for (int i : m_modelIndex) used[static_cast<std::size_t>(i)] = 1;
+            for (std::size_t i = 0; i < m_models.size(); ++i)
+                if (used[i])
+                    out.emplace_back(QString::fromStdString(m_models[i]), categoryColor(static_cast<int>(i)));
+            break;
+        }
+        case TimelineColorMode::Bottleneck: {
+            std::set<int> used(m_bottleneck.begin(), m_bottleneck.end());
+            for (int b : {0, 1, 2, -1})
+                if (used.count(b)) out.emplace_back(bottleneckName(b), bottleneckColor(b));
+            break;
+        }
+        case TimelineColorMode::Job:
+            out.emplace_back(tr("one colour per job (hover a bar for its id)"), colorOfJob(0));
+            break;
     }
     // No colour: the legend draws a row split in two for it.
     if (m_layout.maxLaneCount() > 1)
@@ -411,47 +431,67 @@ std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
 QString TimelineView::toolTipAt(const QPoint& pos) const {
     if (headerServerAt(pos) >= 0) {
         const int s = headerServerAt(pos);
-        return m_layout.isCollapsed(s) ? tr("Click to show each GPU of %1").arg(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name))
-                                       : tr("Click to fold %1 into one row").arg(QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(s)].name));
+        return m_layout.isCollapsed(s)
+                   ? tr("Click to show each GPU of %1")
+                         .arg(QString::fromStdString(
+                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name))
+                   : tr("Click to fold %1 into one row")
+                         .arg(QString::fromStdString(
+                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name));
     }
     const auto item = itemAt(pos);
     if (!item || !m_result) return {};
-    const auto span = tr("%1 \u2013 %2 (%3)").arg(tickLabel(item->t0, 1, item->t0 >= 86400), tickLabel(item->t1, 1, item->t1 >= 86400),
-                                                formatDuration(item->t1 - item->t0));
+    const auto span =
+        tr("%1 \u2013 %2 (%3)")
+            .arg(tickLabel(item->t0, 1, item->t0 >= 86400), tickLabel(item->t1, 1, item->t1 >= 86400),
+                 formatDuration(item->t1 - item->t0));
     const TimelineRow& row = m_layout.row(item->row);
-    const QString server = QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
+    const QString server =
+        QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
     switch (item->kind) {
-    case TimelineItem::Merged:
-        return tr("<b>%1 segments</b> merged (each narrower than %2 px)<br>%3<br>on %4 GPU %5<br><i>Click to zoom in</i>")
-            .arg(QLocale().toString(item->count)).arg(TimelineLayout::kMergePixels).arg(span, server)
-            .arg(row.gpu - m_layout.serverGpuBegin(row.server));
-    case TimelineItem::Busy:
-        return tr("<b>%1</b> (folded): %2 of its %3 GPUs busy on average<br>%4<br>%5 segments<br><i>Click to zoom in</i>")
-            .arg(server, formatPercent(item->busy))
-            .arg(m_layout.serverGpuEnd(row.server) - m_layout.serverGpuBegin(row.server))
-            .arg(span, QLocale().toString(item->count));
-    case TimelineItem::Queue: {
-        const auto& j = m_result->jobs[static_cast<std::size_t>(item->job)];
-        return tr("<b>%1</b> waiting: submitted %2, first started %3 (queued %4)")
-            .arg(QString::fromStdString(j.id), tickLabel(j.submit, 1, j.submit >= 86400),
-                 tickLabel(j.first_start, 1, j.first_start >= 86400), formatDuration(j.first_start - j.submit));
-    }
-    case TimelineItem::Segment: break;
+        case TimelineItem::Merged:
+            return tr("<b>%1 segments</b> merged (each narrower than %2 px)<br>%3<br>on %4 GPU "
+                      "%5<br><i>Click to zoom in</i>")
+                .arg(QLocale().toString(item->count))
+                .arg(TimelineLayout::kMergePixels)
+                .arg(span, server)
+                .arg(row.gpu - m_layout.serverGpuBegin(row.server));
+        case TimelineItem::Busy:
+            return tr("<b>%1</b> (folded): %2 of its %3 GPUs busy on average<br>%4<br>%5 "
+                      "segments<br><i>Click to zoom in</i>")
+                .arg(server, formatPercent(item->busy))
+                .arg(m_layout.serverGpuEnd(row.server) - m_layout.serverGpuBegin(row.server))
+                .arg(span, QLocale().toString(item->count));
+        case TimelineItem::Queue: {
+            const auto& j = m_result->jobs[static_cast<std::size_t>(item->job)];
+            return tr("<b>%1</b> waiting: submitted %2, first started %3 (queued %4)")
+                .arg(QString::fromStdString(j.id), tickLabel(j.submit, 1, j.submit >= 86400),
+                     tickLabel(j.first_start, 1, j.first_start >= 86400),
+                     formatDuration(j.first_start - j.submit));
+        }
+        case TimelineItem::Segment:
+            break;
     }
     const auto& j = m_result->jobs[static_cast<std::size_t>(item->job)];
     QStringList lines;
-    lines << tr("<b>%1</b> \u2014 %2, %3 GPU(s)").arg(QString::fromStdString(j.id), QString::fromStdString(j.model)).arg(j.gpus);
+    lines << tr("<b>%1</b> \u2014 %2, %3 GPU(s)")
+                 .arg(QString::fromStdString(j.id), QString::fromStdString(j.model))
+                 .arg(j.gpus);
     if (m_layout.socketOfGpu(row.gpu) >= 0)
         lines << tr("here: %1 on %2").arg(span, QString::fromStdString(m_layout.laneLabel(item->row)));
     else
-        lines << tr("here: %1 on %2 GPU %3").arg(span, server).arg(row.gpu - m_layout.serverGpuBegin(row.server));
+        lines << tr("here: %1 on %2 GPU %3")
+                     .arg(span, server)
+                     .arg(row.gpu - m_layout.serverGpuBegin(row.server));
     const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
     const QString at = tickLabel(t, 1, t >= 86400);
     // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
     if (m_layout.hasAllocations()) {
         if (const cl::AllocationChange* a = m_layout.allocationAt(item->job, t))
-            lines << tr("CPU %1 cores \u00b7 memory %2 GB \u00b7 speed \u00d7%3 vs proportional share (at %4)")
-                         .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2), at);
+            lines
+                << tr("CPU %1 cores \u00b7 memory %2 GB \u00b7 speed \u00d7%3 vs proportional share (at %4)")
+                       .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2),
+                            at);
     }
     // Who else holds this GPU at the hovered moment (Muri interleaving, AntMan and SJF-BSBF
     // sharing), and who else during the rest of the segment.
@@ -479,12 +519,14 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     // The gradient-accumulation setting an SJF-BSBF mechanism gave the job at that moment.
     if (m_layout.hasBatches()) {
         if (const cl::BatchChange* b = m_layout.batchAt(item->job, t)) {
-            const QString batch = b->accumulation_steps == 1
-                                      ? tr("sub-batch %1 \u00d7 1 step").arg(b->sub_batch)
-                                      : tr("sub-batch %1 \u00d7 %2 steps").arg(b->sub_batch).arg(b->accumulation_steps);
-            lines << (b->interference > 1.0 + 1e-9
-                          ? tr("%1, slowed \u00d7%2 by sharing (at %3)").arg(batch, ratio(b->interference), at)
-                          : tr("%1, full speed: not slowed by sharing (at %2)").arg(batch, at));
+            const QString batch =
+                b->accumulation_steps == 1
+                    ? tr("sub-batch %1 \u00d7 1 step").arg(b->sub_batch)
+                    : tr("sub-batch %1 \u00d7 %2 steps").arg(b->sub_batch).arg(b->accumulation_steps);
+            lines
+                << (b->interference > 1.0 + 1e-9
+                        ? tr("%1, slowed \u00d7%2 by sharing (at %3)").arg(batch, ratio(b->interference), at)
+                        : tr("%1, full speed: not slowed by sharing (at %2)").arg(batch, at));
         }
     }
     lines << tr("iteration time alone: %1").arg(formatDurationExact(j.solo_iteration_time));
@@ -510,10 +552,12 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
         else if (m_layout.hasBatches())  // the slowdown is on the sub-batch line
             lines << tr("time shared with other jobs: %1").arg(formatDuration(shared));
         else
-            lines << tr("time shared with other jobs: %1 (shared iteration time not recorded)").arg(formatDuration(shared));
+            lines << tr("time shared with other jobs: %1 (shared iteration time not recorded)")
+                         .arg(formatDuration(shared));
     }
     lines << tr("submitted %1, started %2, ended %3; %4 preemption(s)")
-                 .arg(tickLabel(j.submit, 1, j.submit >= 86400), tickLabel(j.first_start, 1, j.first_start >= 86400),
+                 .arg(tickLabel(j.submit, 1, j.submit >= 86400),
+                      tickLabel(j.first_start, 1, j.first_start >= 86400),
                       std::isfinite(j.end) ? tickLabel(j.end, 1, j.end >= 86400) : tr("never"))
                  .arg(j.preemptions);
     if (m_mode == TimelineColorMode::Bottleneck || m_profiles)
@@ -526,8 +570,10 @@ bool TimelineView::viewportEvent(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QString text = toolTipAt(help->pos());
-        if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), text, viewport());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, viewport());
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);
@@ -541,8 +587,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintWith(p, g, *drawList(g));
     if (m_drag == Drag::Range) {
         const QRectF plot = g.plot();
-        const double a = std::clamp<double>(std::min(m_pressPos.x(), m_lastPos.x()), plot.left(), plot.right());
-        const double b = std::clamp<double>(std::max(m_pressPos.x(), m_lastPos.x()), plot.left(), plot.right());
+        const double a =
+            std::clamp<double>(std::min(m_pressPos.x(), m_lastPos.x()), plot.left(), plot.right());
+        const double b =
+            std::clamp<double>(std::max(m_pressPos.x(), m_lastPos.x()), plot.left(), plot.right());
         QColor fill = palette().color(QPalette::Highlight);
         fill.setAlpha(60);
         p.fillRect(QRectF(a, g.area.top(), b - a, g.area.height()), fill);
@@ -563,7 +611,8 @@ void TimelineView::paintScene(QPainter& painter, const QRectF& target) const {
     g.rowOffset = 0;
     g.row = std::max(1.0, (target.height() - g.axis - g.strip) / rows);
     const QRectF p = g.plot();
-    const TimelineDrawList list = m_layout.build(m_t0, m_t1, p.width(), g.firstRow, g.firstRow + rows, m_showQueueing);
+    const TimelineDrawList list =
+        m_layout.build(m_t0, m_t1, p.width(), g.firstRow, g.firstRow + rows, m_showQueueing);
     painter.save();
     painter.setFont(font());
     paintWith(painter, g, list);
@@ -576,7 +625,9 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     const QRectF plot = g.plot();
     const double width = plot.width();
     const auto rowTop = [&](int r) { return plot.top() - g.rowOffset + (r - g.firstRow) * g.row; };
-    const int lastRow = std::min(m_layout.rowCount(), g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
+    const int lastRow =
+        std::min(m_layout.rowCount(),
+                 g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
 
     p.save();
     p.setClipRect(plot);
@@ -585,10 +636,10 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
         const TimelineRow& row = m_layout.row(r);
         const QRectF band(plot.left(), rowTop(r), width, g.row);
         if (row.server % 2) p.fillRect(band, pal.color(QPalette::AlternateBase));
-        const bool lit = row.gpu >= 0 ? isGpuHighlighted(row.gpu)
-                                      : std::any_of(m_selectedGpus.begin(), m_selectedGpus.end(), [&](int gpu) {
-                                            return m_layout.serverOfGpu(gpu) == row.server;
-                                        });
+        const bool lit = row.gpu >= 0
+                             ? isGpuHighlighted(row.gpu)
+                             : std::any_of(m_selectedGpus.begin(), m_selectedGpus.end(),
+                                           [&](int gpu) { return m_layout.serverOfGpu(gpu) == row.server; });
         if (lit) {
             QColor c = pal.color(QPalette::Highlight);
             c.setAlpha(30);
@@ -597,7 +648,8 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     }
     // Time grid.
     const QFontMetricsF fm(p.font(), p.device());
-    const double minStep = (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / width * (m_t1 - m_t0);
+    const double minStep =
+        (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / width * (m_t1 - m_t0);
     const double step = clockStep(minStep);
     {
         QColor grid = pal.color(QPalette::Text);
@@ -648,15 +700,18 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
         p.fillRect(r, c);
         if (r.width() > 4 && r.height() > 4) {
             // The selected job keeps its colour and gets a dark frame; others a thin edge.
-            p.setPen(QPen(selected ? pal.color(QPalette::Text) : c.darker(140), selected && r.height() >= 8 ? 2.0 : 0.0));
+            p.setPen(QPen(selected ? pal.color(QPalette::Text) : c.darker(140),
+                          selected && r.height() >= 8 ? 2.0 : 0.0));
             p.setBrush(Qt::NoBrush);
             p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
         }
         const QString label = QString::fromStdString(m_result->jobs[static_cast<std::size_t>(it.job)].id);
-        if (laneH >= fm.height() * 0.8 && r.width() > fm.horizontalAdvance(label) + fm.averageCharWidth() * 2) {
+        if (laneH >= fm.height() * 0.8 &&
+            r.width() > fm.horizontalAdvance(label) + fm.averageCharWidth() * 2) {
             const QRectF visible = r.intersected(plot).adjusted(fm.averageCharWidth() * 0.5, 0, 0, 0);
             p.setPen(isDarkColor(c) && (!dim || selected) ? QColor(Qt::white) : QColor(Qt::black));
-            p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, visible.width()));
+            p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(label, Qt::ElideRight, visible.width()));
         }
     }
     // The selected job's queueing on its first GPUs, even with queueing off.
@@ -708,7 +763,8 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     }
     if (!m_result) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(plot, Qt::AlignCenter, tr("The timeline of a run appears here once a run with GPU segments is loaded"));
+        p.drawText(plot, Qt::AlignCenter,
+                   tr("The timeline of a run appears here once a run with GPU segments is loaded"));
     }
 }
 
@@ -722,11 +778,13 @@ void TimelineView::paintAxis(QPainter& p, const Geometry& g) const {
     const QRectF axis(g.area.left(), g.area.top(), g.area.width(), g.axis);
     p.fillRect(axis, pal.color(QPalette::Window));
     const QFontMetricsF fm(p.font(), p.device());
-    const double minStep = (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / plot.width() * (m_t1 - m_t0);
+    const double minStep =
+        (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / plot.width() * (m_t1 - m_t0);
     const double step = clockStep(minStep);
     const bool withDays = m_t1 >= 86400.0 && step < 86400.0;
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRectF(axis.left() + fm.averageCharWidth(), axis.top(), g.header - fm.averageCharWidth() * 2, axis.height()),
+    p.drawText(QRectF(axis.left() + fm.averageCharWidth(), axis.top(), g.header - fm.averageCharWidth() * 2,
+                      axis.height()),
                Qt::AlignVCenter | Qt::AlignLeft,
                step >= 86400.0 ? tr("time (days)")
                : step < 60.0   ? (withDays ? tr("time (d hh:mm:ss)") : tr("time (hh:mm:ss)"))
@@ -755,7 +813,9 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
     p.setClipRect(header);
     const QFontMetricsF fm(p.font(), p.device());
     const double em = fm.averageCharWidth();
-    const int lastRow = std::min(m_layout.rowCount(), g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
+    const int lastRow =
+        std::min(m_layout.rowCount(),
+                 g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
     const double gpuCol = gpuColumnWidth(fm) + em;
     for (int r = g.firstRow; r < lastRow; ++r) {
         const TimelineRow& row = m_layout.row(r);
@@ -774,10 +834,12 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
             const QString lane = m_layout.socketOfGpu(row.gpu) >= 0
                                      ? QString::fromStdString(m_layout.laneLabel(r, false))
                                      : tr("GPU %1").arg(row.gpu - m_layout.serverGpuBegin(row.server));
-            p.drawText(QRectF(header.right() - gpuCol, top, gpuCol - em, g.row), Qt::AlignVCenter | Qt::AlignRight, lane);
+            p.drawText(QRectF(header.right() - gpuCol, top, gpuCol - em, g.row),
+                       Qt::AlignVCenter | Qt::AlignRight, lane);
             // Socket and group boundaries reach into the GPU column, so the header shows them too.
             const TimelineLayout::Boundary b = m_layout.boundaryAbove(r);
-            if (top >= plot.top() && (b == TimelineLayout::Boundary::Socket || b == TimelineLayout::Boundary::Group)) {
+            if (top >= plot.top() &&
+                (b == TimelineLayout::Boundary::Socket || b == TimelineLayout::Boundary::Group)) {
                 QColor line = pal.color(QPalette::WindowText);
                 line.setAlpha(b == TimelineLayout::Boundary::Socket ? 150 : 70);
                 p.setPen(QPen(line, 0, b == TimelineLayout::Boundary::Socket ? Qt::DashLine : Qt::DotLine));
@@ -788,7 +850,8 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
         // The server name sits on the server's first visible row (sticky while scrolling).
         const bool firstOfServer = r == g.firstRow || m_layout.row(r - 1).server != row.server;
         if (!firstOfServer) continue;
-        const QString name = QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
+        const QString name =
+            QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
         const double nameTop = std::max(top, plot.top());
         const QRectF toggle(header.left() + em * 0.5, nameTop, fm.height(), g.row);
         // A triangle: pointing right = folded, down = expanded.
@@ -812,11 +875,15 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
         p.setFont(bold);
         p.setPen(pal.color(QPalette::WindowText));
         const double nameRight = row.gpu < 0 ? header.right() - em : header.right() - gpuCol;
-        const QRectF nameRect(toggle.right() + em * 0.3, nameTop, nameRight - toggle.right() - em * 0.3, g.row);
+        const QRectF nameRect(toggle.right() + em * 0.3, nameTop, nameRight - toggle.right() - em * 0.3,
+                              g.row);
         QString text = name;
         if (row.gpu < 0)
-            text += QStringLiteral(" \u00b7 ") + tr("%n GPU(s)", nullptr, m_layout.serverGpuEnd(row.server) - m_layout.serverGpuBegin(row.server));
-        p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft, QFontMetricsF(bold, p.device()).elidedText(text, Qt::ElideRight, nameRect.width()));
+            text += QStringLiteral(" \u00b7 ") +
+                    tr("%n GPU(s)", nullptr,
+                       m_layout.serverGpuEnd(row.server) - m_layout.serverGpuBegin(row.server));
+        p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetricsF(bold, p.device()).elidedText(text, Qt::ElideRight, nameRect.width()));
         p.setFont(fm.height() > 0 ? font() : p.font());
         if (r > 0 && top >= plot.top()) {
             p.setPen(QPen(pal.color(QPalette::Mid), 0));
@@ -841,14 +908,19 @@ void TimelineView::paintStrip(QPainter& p, const Geometry& g) const {
         QColor c = pal.color(QPalette::WindowText);
         c.setAlpha(140);
         p.setPen(c);
-        p.drawText(QRectF(plot.left() + em, strip.top(), plot.width() - 2 * em, strip.height()), Qt::AlignVCenter | Qt::AlignLeft,
-                   m_result ? tr("Click a bar to select its job; its submit, start, preemptions and end show here") : QString());
+        p.drawText(QRectF(plot.left() + em, strip.top(), plot.width() - 2 * em, strip.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   m_result
+                       ? tr("Click a bar to select its job; its submit, start, preemptions and end show here")
+                       : QString());
         p.restore();
         return;
     }
     const auto& j = m_result->jobs[static_cast<std::size_t>(m_selected)];
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(tr("life of %1").arg(QString::fromStdString(j.id)), Qt::ElideRight, label.width()));
+    p.drawText(
+        label, Qt::AlignVCenter | Qt::AlignLeft,
+        fm.elidedText(tr("life of %1").arg(QString::fromStdString(j.id)), Qt::ElideRight, label.width()));
     p.setClipRect(QRectF(plot.left(), strip.top(), plot.width(), strip.height()));
     const QColor c = colorOfJob(m_selected);
     const double mid = strip.center().y();
@@ -859,8 +931,10 @@ void TimelineView::paintStrip(QPainter& p, const Geometry& g) const {
     p.setPen(QPen(pal.color(QPalette::WindowText), 0, Qt::DotLine));
     p.drawLine(QPointF(X(j.submit), mid), QPointF(X(endT), mid));
     if (std::isfinite(j.first_start) && j.first_start > j.submit)
-        p.fillRect(QRectF(X(j.submit), mid - h / 2, X(j.first_start) - X(j.submit), h), QBrush(c, Qt::BDiagPattern));
-    for (const auto& run : m_selectedRuns) p.fillRect(QRectF(X(run.first), mid - h / 2, std::max(1.0, X(run.second) - X(run.first)), h), c);
+        p.fillRect(QRectF(X(j.submit), mid - h / 2, X(j.first_start) - X(j.submit), h),
+                   QBrush(c, Qt::BDiagPattern));
+    for (const auto& run : m_selectedRuns)
+        p.fillRect(QRectF(X(run.first), mid - h / 2, std::max(1.0, X(run.second) - X(run.first)), h), c);
     // Markers: submit (open triangle), start and resumes (bar), stops before the end (red bar).
     p.setRenderHint(QPainter::Antialiasing, true);
     const double s = strip.height() * 0.32;
@@ -874,7 +948,8 @@ void TimelineView::paintStrip(QPainter& p, const Geometry& g) const {
     p.drawPath(submit);
     for (std::size_t i = 0; i < m_selectedRuns.size(); ++i) {
         p.setPen(QPen(pal.color(QPalette::WindowText), 2.0));
-        p.drawLine(QPointF(X(m_selectedRuns[i].first), mid - s), QPointF(X(m_selectedRuns[i].first), mid + s));
+        p.drawLine(QPointF(X(m_selectedRuns[i].first), mid - s),
+                   QPointF(X(m_selectedRuns[i].first), mid + s));
         if (i + 1 < m_selectedRuns.size()) {  // a preemption: the job left all its GPUs
             p.setPen(QPen(QColor(0xC0, 0x39, 0x2B), 2.0));
             const double x = X(m_selectedRuns[i].second);
@@ -914,7 +989,8 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
     const double steps = event->angleDelta().y() / 120.0;
     const QRect plot = plotRect();
     if (event->modifiers() & Qt::ShiftModifier || pos.x() < plot.left()) {
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - static_cast<int>(steps * 3 * rowHeight()));
+        verticalScrollBar()->setValue(verticalScrollBar()->value() -
+                                      static_cast<int>(steps * 3 * rowHeight()));
         event->accept();
         return;
     }
@@ -931,7 +1007,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     m_pressScroll = verticalScrollBar()->value();
     m_moved = false;
     m_drag = event->modifiers() & Qt::ShiftModifier ? Drag::Range : Drag::Pan;
-    if (m_drag == Drag::Pan && m_pressPos.x() >= plotRect().left()) viewport()->setCursor(Qt::ClosedHandCursor);
+    if (m_drag == Drag::Pan && m_pressPos.x() >= plotRect().left())
+        viewport()->setCursor(Qt::ClosedHandCursor);
     event->accept();
 }
 
@@ -957,7 +1034,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton || m_drag == Drag::None) return QAbstractScrollArea::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || m_drag == Drag::None)
+        return QAbstractScrollArea::mouseReleaseEvent(event);
     const Drag drag = m_drag;
     m_drag = Drag::None;
     viewport()->unsetCursor();
@@ -990,26 +1068,38 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
-    const double centre = std::isfinite(m_cursor) && m_cursor >= m_t0 && m_cursor <= m_t1 ? m_cursor : 0.5 * (m_t0 + m_t1);
+    const double centre =
+        std::isfinite(m_cursor) && m_cursor >= m_t0 && m_cursor <= m_t1 ? m_cursor : 0.5 * (m_t0 + m_t1);
     switch (event->key()) {
-    case Qt::Key_Home: zoomToFit(); break;
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAround(centre, 0.5); break;
-    case Qt::Key_Minus: zoomAround(centre, 2.0); break;
-    case Qt::Key_Left: setVisibleRange(m_t0 - 0.1 * (m_t1 - m_t0), m_t1 - 0.1 * (m_t1 - m_t0)); break;
-    case Qt::Key_Right: setVisibleRange(m_t0 + 0.1 * (m_t1 - m_t0), m_t1 + 0.1 * (m_t1 - m_t0)); break;
-    case Qt::Key_Escape:
-        if (m_drag != Drag::None) {
-            m_drag = Drag::None;
-            viewport()->update();
-        } else {
-            selectJob(-1);
-        }
-        break;
-    default: QAbstractScrollArea::keyPressEvent(event); return;
+        case Qt::Key_Home:
+            zoomToFit();
+            break;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomAround(centre, 0.5);
+            break;
+        case Qt::Key_Minus:
+            zoomAround(centre, 2.0);
+            break;
+        case Qt::Key_Left:
+            setVisibleRange(m_t0 - 0.1 * (m_t1 - m_t0), m_t1 - 0.1 * (m_t1 - m_t0));
+            break;
+        case Qt::Key_Right:
+            setVisibleRange(m_t0 + 0.1 * (m_t1 - m_t0), m_t1 + 0.1 * (m_t1 - m_t0));
+            break;
+        case Qt::Key_Escape:
+            if (m_drag != Drag::None) {
+                m_drag = Drag::None;
+                viewport()->update();
+            } else {
+                selectJob(-1);
+            }
+            break;
+        default:
+            QAbstractScrollArea::keyPressEvent(event);
+            return;
     }
     event->accept();
 }
-
 
 }  // namespace cl::views

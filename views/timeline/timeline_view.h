@@ -132,15 +132,15 @@ private:
     void updateScrollBars();
     void emitRange();
     double xOfTimeIn(const QRectF& plot, double t) const;
-    int bottleneckOf(int job) const;  // 0 data loading, 1 GPU, 2 network, -1 unknown
+    int bottleneckOf(int job) const;              // 0 data loading, 1 GPU, 2 network, -1 unknown
     int headerServerAt(const QPoint& pos) const;  // collapse toggle under pos, or -1
 
     TimelineLayout m_layout;
     std::shared_ptr<const cl::SimResult> m_result;
     const cl::ProfileSet* m_profiles = nullptr;
-    std::vector<int> m_modelIndex;   // per job: index into m_models
+    std::vector<int> m_modelIndex;  // per job: index into m_models
     std::vector<std::string> m_models;
-    std::vector<int> m_bottleneck;   // per job
+    std::vector<int> m_bottleneck;  // per job
     double m_t0 = 0.0;
     double m_t1 = 1.0;
     double m_cursor;

@@ -28,10 +28,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/distributed_models.h"
 #include "core/topology_placement/distributed_workload.h"
 #include "core/topology_placement/placement_policies.h"
-#include "core/topology/network_topology.h"
 #include "views/topology_placement/placement_results_model.h"
 
 namespace cl::views {
@@ -48,11 +48,14 @@ struct KindChoice {
 
 const KindChoice kKindChoices[] = {
     {cl::PlacementPolicyKind::Tetris, "tetris",
-     QT_TRANSLATE_NOOP("cl::views::PlacementDialog", "Tetris: best fit of the task's CPU, PCIe and GPU demand, keeping a job's workers together")},
+     QT_TRANSLATE_NOOP(
+         "cl::views::PlacementDialog",
+         "Tetris: best fit of the task's CPU, PCIe and GPU demand, keeping a job's workers together")},
     {cl::PlacementPolicyKind::LoadBalancing, "lb",
      QT_TRANSLATE_NOOP("cl::views::PlacementDialog", "Load balancing: the least loaded server")},
     {cl::PlacementPolicyKind::LeastInterference, "lif",
-     QT_TRANSLATE_NOOP("cl::views::PlacementDialog", "Least interference first: where co-located tasks slow it least")},
+     QT_TRANSLATE_NOOP("cl::views::PlacementDialog",
+                       "Least interference first: where co-located tasks slow it least")},
     {cl::PlacementPolicyKind::LeastAllocated, "k8s",
      QT_TRANSLATE_NOOP("cl::views::PlacementDialog", "Kubernetes-like least-allocated scoring")},
 };
@@ -83,7 +86,8 @@ void simulate(QPromise<PlacementRunOutcome>& promise, const cl::Cluster& cluster
             opt.cancel = cancel.get();
             const double n = static_cast<double>(policies.size());
             opt.progress = [&promise, i, n](double share) {
-                promise.setProgressValue(static_cast<int>((static_cast<double>(i) + share) / n * kProgressSteps));
+                promise.setProgressValue(
+                    static_cast<int>((static_cast<double>(i) + share) / n * kProgressSteps));
             };
             outcome.results.push_back(
                 cl::simulatePlacement(cluster, topology, jobs, cl::distributedModelTypes(), opt));
@@ -151,10 +155,11 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
                            .arg(cluster.servers.size())
                            .arg(cluster.totalGpus()));
     } else {
-        about->setText(tr("Cluster <b>%1</b> has no network topology (it is flat), so there is nothing to place. "
-                          "Build one in the Cluster view with <i>New from topology\u2026</i> (fat-tree, VL2 or "
-                          "BCube) and open this dialog again.")
-                           .arg(QString::fromStdString(cluster.name).toHtmlEscaped()));
+        about->setText(
+            tr("Cluster <b>%1</b> has no network topology (it is flat), so there is nothing to place. "
+               "Build one in the Cluster view with <i>New from topology\u2026</i> (fat-tree, VL2 or "
+               "BCube) and open this dialog again.")
+                .arg(QString::fromStdString(cluster.name).toHtmlEscaped()));
     }
 
     auto* workload = new QGroupBox(tr("Workload"), this);
@@ -165,8 +170,9 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     form->addRow(tr("&Arrivals:"), m_pattern);
     m_rate->setRange(0.1, 1000.0);
     m_rate->setDecimals(1);
-    m_rate->setToolTip(tr("Mean jobs submitted to each pod's scheduler per 30-minute interval (the "
-                          "multi-agent placement paper's: 15)"));
+    m_rate->setToolTip(
+        tr("Mean jobs submitted to each pod's scheduler per 30-minute interval (the "
+           "multi-agent placement paper's: 15)"));
     form->addRow(tr("Jobs per &pod per interval:"), m_rate);
     m_intervals->setRange(1, 10000);
     m_intervals->setToolTip(tr("30-minute intervals with arrivals"));
@@ -192,8 +198,9 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     m_level->addItem(tr("server"), static_cast<int>(PlacementRunSettings::Levels::Server));
     m_level->addItem(tr("device"), static_cast<int>(PlacementRunSettings::Levels::Device));
     m_level->addItem(tr("both"), static_cast<int>(PlacementRunSettings::Levels::Both));
-    m_level->setToolTip(tr("Server: the policy picks a server, the GPU group is drawn at random; device: it "
-                           "also picks the socket and GPU group; both: each policy at both levels"));
+    m_level->setToolTip(
+        tr("Server: the policy picks a server, the GPU group is drawn at random; device: it "
+           "also picks the socket and GPU group; both: each policy at both levels"));
     levelRow->addRow(tr("&Level:"), m_level);
     policyLayout->addLayout(levelRow);
     policyLayout->addStretch(1);
@@ -263,15 +270,17 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
         resize(1000, 620);  // room for all eight rows and three tier columns
     } else {
         // Nothing to set or run: the message and Close only.
-        for (QWidget* w : std::initializer_list<QWidget*>{workload, policyBox, m_run, m_cancel, m_progress, m_status,
-                                                          m_table, m_copy, m_export})
+        for (QWidget* w : std::initializer_list<QWidget*>{workload, policyBox, m_run, m_cancel, m_progress,
+                                                          m_status, m_table, m_copy, m_export})
             w->setVisible(false);
         setMinimumWidth(560);
         adjustSize();
     }
 }
 
-PlacementDialog::~PlacementDialog() { stopAndWait(); }
+PlacementDialog::~PlacementDialog() {
+    stopAndWait();
+}
 
 PlacementRunSettings PlacementDialog::settings() const {
     PlacementRunSettings s;
@@ -299,9 +308,13 @@ void PlacementDialog::setSettings(const PlacementRunSettings& s) {
     updateRunEnabled();
 }
 
-bool PlacementDialog::isRunning() const { return m_running; }
+bool PlacementDialog::isRunning() const {
+    return m_running;
+}
 
-QString PlacementDialog::statusText() const { return m_status->text(); }
+QString PlacementDialog::statusText() const {
+    return m_status->text();
+}
 
 void PlacementDialog::run() {
     if (!m_hasTopology || isRunning()) return;
@@ -341,10 +354,12 @@ void PlacementDialog::onFinished() {
         m_status->setText(tr("Cancelled; nothing kept."));
     } else if (outcome.results.empty()) {
         m_progress->setValue(0);
-        m_status->setText(tr("The run failed: %1").arg(outcome.error.isEmpty() ? tr("no result") : outcome.error));
+        m_status->setText(
+            tr("The run failed: %1").arg(outcome.error.isEmpty() ? tr("no result") : outcome.error));
     } else {
         const int policies = static_cast<int>(outcome.results.size());
-        m_status->setText(tr("%1 policies on %2 jobs.").arg(policies).arg(static_cast<qulonglong>(outcome.jobs)));
+        m_status->setText(
+            tr("%1 policies on %2 jobs.").arg(policies).arg(static_cast<qulonglong>(outcome.jobs)));
         m_model->setResults(std::move(outcome.results), m_cluster.topology.tier_gbps, 1800.0);
         m_progress->setValue(kProgressSteps);
     }
@@ -353,9 +368,9 @@ void PlacementDialog::onFinished() {
 
 void PlacementDialog::setRunningUi(bool running) {
     m_cancel->setEnabled(running);
-    for (QWidget* w : {static_cast<QWidget*>(m_pattern), static_cast<QWidget*>(m_rate),
-                       static_cast<QWidget*>(m_intervals), static_cast<QWidget*>(m_maxJobs),
-                       static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_level)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_pattern), static_cast<QWidget*>(m_rate), static_cast<QWidget*>(m_intervals),
+          static_cast<QWidget*>(m_maxJobs), static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_level)})
         w->setEnabled(m_hasTopology && !running);
     for (const auto& entry : m_kinds) entry.second->setEnabled(m_hasTopology && !running);
     m_copy->setEnabled(!running && m_model->rowCount() > 0);
@@ -381,12 +396,15 @@ bool PlacementDialog::exportCsv(const QString& path, QString* error) const {
 void PlacementDialog::chooseCsv() {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export placement results"),
-        QStringLiteral("placement-%1.csv").arg(QString::fromStdString(m_cluster.name)), tr("CSV files (*.csv)"));
+        QStringLiteral("placement-%1.csv").arg(QString::fromStdString(m_cluster.name)),
+        tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export placement results"), error);
 }
 
-void PlacementDialog::copyCsv() { QApplication::clipboard()->setText(m_model->toCsv()); }
+void PlacementDialog::copyCsv() {
+    QApplication::clipboard()->setText(m_model->toCsv());
+}
 
 }  // namespace cl::views

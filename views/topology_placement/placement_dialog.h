@@ -33,11 +33,11 @@ struct PlacementRunSettings {
     cl::ArrivalPattern pattern = cl::ArrivalPattern::Uniform;
     double jobs_per_interval = 15.0;  // per pod
     int intervals = 40;
-    int max_jobs = 10000;             // 0 = no cap
+    int max_jobs = 10000;  // 0 = no cap
     int seed = 1;
-    std::vector<cl::PlacementPolicyKind> kinds{cl::PlacementPolicyKind::Tetris, cl::PlacementPolicyKind::LoadBalancing,
-                                               cl::PlacementPolicyKind::LeastInterference,
-                                               cl::PlacementPolicyKind::LeastAllocated};
+    std::vector<cl::PlacementPolicyKind> kinds{
+        cl::PlacementPolicyKind::Tetris, cl::PlacementPolicyKind::LoadBalancing,
+        cl::PlacementPolicyKind::LeastInterference, cl::PlacementPolicyKind::LeastAllocated};
     enum class Levels { Server, Device, Both } levels = Levels::Both;
 
     // The policies in run order: every kind at server level, then at device level.

@@ -9,7 +9,8 @@ namespace cl::views {
 namespace {
 
 QString csvField(const QString& text) {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')))
         return text;
     QString quoted = text;
     quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
@@ -20,8 +21,8 @@ QString csvField(const QString& text) {
 
 PlacementResultsModel::PlacementResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void PlacementResultsModel::setResults(std::vector<cl::PlacementRunResult> results, std::vector<double> tier_gbps,
-                                       double interval_seconds) {
+void PlacementResultsModel::setResults(std::vector<cl::PlacementRunResult> results,
+                                       std::vector<double> tier_gbps, double interval_seconds) {
     beginResetModel();
     m_results = std::move(results);
     m_tierGbps = std::move(tier_gbps);
@@ -47,11 +48,16 @@ int PlacementResultsModel::columnCount(const QModelIndex& parent) const {
 double PlacementResultsModel::value(int row, int column) const {
     const cl::PlacementRunResult& r = m_results[static_cast<std::size_t>(row)];
     switch (column) {
-        case JctHours: return r.average_jct / 3600.0;
-        case JctIntervals: return r.average_jct / m_intervalSeconds;
-        case Slowdown: return r.average_slowdown;
-        case Forwarded: return r.forwarded_jobs;
-        case MultiServer: return r.multi_server_jobs;
+        case JctHours:
+            return r.average_jct / 3600.0;
+        case JctIntervals:
+            return r.average_jct / m_intervalSeconds;
+        case Slowdown:
+            return r.average_slowdown;
+        case Forwarded:
+            return r.forwarded_jobs;
+        case MultiServer:
+            return r.multi_server_jobs;
         default: {
             const auto tier = static_cast<std::size_t>(column - FirstTier);
             // A result from a topology with fewer tiers than the header: no figure, not a crash.
@@ -66,7 +72,8 @@ QVariant PlacementResultsModel::data(const QModelIndex& index, int role) const {
     const int column = index.column();
     const cl::PlacementRunResult& r = m_results[static_cast<std::size_t>(row)];
     if (role == Qt::TextAlignmentRole)
-        return column == Policy ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Policy ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (column == Policy) {
         if (role == Qt::DisplayRole || role == kSortRole) return QString::fromStdString(r.policy);
         return {};
@@ -76,11 +83,15 @@ QVariant PlacementResultsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     switch (column) {
         case JctHours:
-        case JctIntervals: return QString::number(v, 'f', 2);
-        case Slowdown: return QString::number(v, 'f', 3);
+        case JctIntervals:
+            return QString::number(v, 'f', 2);
+        case Slowdown:
+            return QString::number(v, 'f', 3);
         case Forwarded:
-        case MultiServer: return QString::number(static_cast<int>(v));
-        default: return QString::number(v, 'f', 2) + QLatin1Char('%');
+        case MultiServer:
+            return QString::number(static_cast<int>(v));
+        default:
+            return QString::number(v, 'f', 2) + QLatin1Char('%');
     }
 }
 
@@ -88,12 +99,18 @@ QVariant PlacementResultsModel::headerData(int section, Qt::Orientation orientat
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-            case Policy: return tr("policy");
-            case JctHours: return tr("avg JCT (h)");
-            case JctIntervals: return tr("avg JCT (intervals)");
-            case Slowdown: return tr("slowdown");
-            case Forwarded: return tr("forwarded");
-            case MultiServer: return tr("multi-server");
+            case Policy:
+                return tr("policy");
+            case JctHours:
+                return tr("avg JCT (h)");
+            case JctIntervals:
+                return tr("avg JCT (intervals)");
+            case Slowdown:
+                return tr("slowdown");
+            case Forwarded:
+                return tr("forwarded");
+            case MultiServer:
+                return tr("multi-server");
             default: {
                 const int tier = section - FirstTier;
                 return tr("tier%1 %2G").arg(tier).arg(m_tierGbps[static_cast<std::size_t>(tier)], 0, 'g', 6);
@@ -102,15 +119,23 @@ QVariant PlacementResultsModel::headerData(int section, Qt::Orientation orientat
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-            case Policy: return tr("Placement policy and level (@device: socket and GPU group chosen too)");
-            case JctHours: return tr("Average job completion time (submit to end), in hours");
-            case JctIntervals: return tr("Average job completion time in scheduling intervals");
-            case Slowdown: return tr("Average running time over the running time alone, without interference or "
-                                     "communication");
-            case Forwarded: return tr("Jobs passed on to another pod's scheduler before being placed");
-            case MultiServer: return tr("Jobs whose tasks run on more than one server");
+            case Policy:
+                return tr("Placement policy and level (@device: socket and GPU group chosen too)");
+            case JctHours:
+                return tr("Average job completion time (submit to end), in hours");
+            case JctIntervals:
+                return tr("Average job completion time in scheduling intervals");
+            case Slowdown:
+                return tr(
+                    "Average running time over the running time alone, without interference or "
+                    "communication");
+            case Forwarded:
+                return tr("Jobs passed on to another pod's scheduler before being placed");
+            case MultiServer:
+                return tr("Jobs whose tasks run on more than one server");
             default:
-                return tr("Time-averaged load / capacity of tier %1's links over the makespan, both directions")
+                return tr("Time-averaged load / capacity of tier %1's links over the makespan, both "
+                          "directions")
                     .arg(section - FirstTier);
         }
     }

@@ -22,7 +22,9 @@ int compareText(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-bool JobFilter::isEmpty() const { return *this == JobFilter{}; }
+bool JobFilter::isEmpty() const {
+    return *this == JobFilter{};
+}
 
 JobFilterProxy::JobFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
     setSortRole(JobTableModel::SortRole);
@@ -61,7 +63,9 @@ void JobFilterProxy::setTimeRange(double from_seconds, double to_seconds) {
     setFilter(f);
 }
 
-void JobFilterProxy::clearFilter() { setFilter(JobFilter{}); }
+void JobFilterProxy::clearFilter() {
+    setFilter(JobFilter{});
+}
 
 bool JobFilterProxy::acceptsSourceRow(int source_row) const {
     const cl::Job& j = m_jobs->job(source_row);
@@ -92,19 +96,34 @@ bool JobFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right)
     const cl::Job& jb = m_jobs->job(b);
     int c = 0;
     switch (left.column()) {
-    case JobTableModel::IdColumn: {
-        const double na = m_jobs->numericId(a), nb = m_jobs->numericId(b);
-        c = (std::isnan(na) || std::isnan(nb)) ? compareText(ja.id, jb.id) : compareNumbers(na, nb);
-        break;
-    }
-    case JobTableModel::SubmitColumn: c = compareNumbers(ja.submit_time, jb.submit_time); break;
-    case JobTableModel::GpusColumn: c = compareNumbers(ja.gpus, jb.gpus); break;
-    case JobTableModel::ModelColumn: c = compareText(ja.model, jb.model); break;
-    case JobTableModel::DurationColumn: c = compareNumbers(m_jobs->duration(a), m_jobs->duration(b)); break;
-    case JobTableModel::IterationsColumn: c = compareNumbers(ja.iterations, jb.iterations); break;
-    case JobTableModel::BatchSizeColumn: c = compareNumbers(ja.batch_size, jb.batch_size); break;
-    case JobTableModel::UserColumn: c = compareText(ja.user, jb.user); break;
-    default: break;
+        case JobTableModel::IdColumn: {
+            const double na = m_jobs->numericId(a), nb = m_jobs->numericId(b);
+            c = (std::isnan(na) || std::isnan(nb)) ? compareText(ja.id, jb.id) : compareNumbers(na, nb);
+            break;
+        }
+        case JobTableModel::SubmitColumn:
+            c = compareNumbers(ja.submit_time, jb.submit_time);
+            break;
+        case JobTableModel::GpusColumn:
+            c = compareNumbers(ja.gpus, jb.gpus);
+            break;
+        case JobTableModel::ModelColumn:
+            c = compareText(ja.model, jb.model);
+            break;
+        case JobTableModel::DurationColumn:
+            c = compareNumbers(m_jobs->duration(a), m_jobs->duration(b));
+            break;
+        case JobTableModel::IterationsColumn:
+            c = compareNumbers(ja.iterations, jb.iterations);
+            break;
+        case JobTableModel::BatchSizeColumn:
+            c = compareNumbers(ja.batch_size, jb.batch_size);
+            break;
+        case JobTableModel::UserColumn:
+            c = compareText(ja.user, jb.user);
+            break;
+        default:
+            break;
     }
     // Ties keep trace order, so a sort is deterministic.
     return c != 0 ? c < 0 : a < b;

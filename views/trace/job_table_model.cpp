@@ -21,7 +21,9 @@ double parseNumericId(const std::string& id) {
     return (ec == std::errc() && ptr == end && !id.empty()) ? value : kNaN;
 }
 
-QString dash() { return QStringLiteral("\u2014"); }
+QString dash() {
+    return QStringLiteral("\u2014");
+}
 
 QString formatSubmit(double seconds) {
     // Submit times read best as an offset "d hh:mm:ss" from the trace start.
@@ -47,7 +49,8 @@ double JobTableModel::effectiveDuration(const cl::Job& job, const cl::ProfileSet
     double solo_iteration_time = job.solo_iteration_time;
     if (solo_iteration_time <= 0.0 && profiles) {
         if (const cl::ModelProfile* profile = profiles->find(job.model)) {
-            if (const cl::GpuCountProfile* at = profile->at(job.gpus)) solo_iteration_time = at->solo_iteration_time;
+            if (const cl::GpuCountProfile* at = profile->at(job.gpus))
+                solo_iteration_time = at->solo_iteration_time;
         }
     }
     return solo_iteration_time > 0.0 ? job.iterations * solo_iteration_time : kNaN;
@@ -75,93 +78,116 @@ void JobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::P
     endResetModel();
 }
 
-void JobTableModel::clear() { setTrace(nullptr); }
+void JobTableModel::clear() {
+    setTrace(nullptr);
+}
 
-int JobTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_rows; }
+int JobTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : m_rows;
+}
 
-int JobTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int JobTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant JobTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const int row = index.row();
     const cl::Job& j = job(row);
     switch (role) {
-    case Qt::DisplayRole:
-        return display(j, row, index.column());
-    case Qt::ToolTipRole:
-        return tooltip(j, row, index.column());
-    case Qt::TextAlignmentRole: {
-        const int c = index.column();
-        const bool text = c == IdColumn || c == ModelColumn || c == UserColumn;
-        return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
-    }
-    case SortRole:
-        switch (index.column()) {
-        case IdColumn:
-            return std::isnan(m_numeric_ids[static_cast<std::size_t>(row)])
-                       ? QVariant(QString::fromStdString(j.id))
-                       : QVariant(m_numeric_ids[static_cast<std::size_t>(row)]);
-        case SubmitColumn: return j.submit_time;
-        case GpusColumn: return static_cast<double>(j.gpus);
-        case ModelColumn: return QString::fromStdString(j.model);
-        case DurationColumn: return duration(row);
-        case IterationsColumn: return j.iterations;
-        case BatchSizeColumn: return static_cast<double>(j.batch_size);
-        case UserColumn: return QString::fromStdString(j.user);
-        default: return {};
+        case Qt::DisplayRole:
+            return display(j, row, index.column());
+        case Qt::ToolTipRole:
+            return tooltip(j, row, index.column());
+        case Qt::TextAlignmentRole: {
+            const int c = index.column();
+            const bool text = c == IdColumn || c == ModelColumn || c == UserColumn;
+            return QVariant::fromValue(
+                Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
         }
-    default:
-        return {};
+        case SortRole:
+            switch (index.column()) {
+                case IdColumn:
+                    return std::isnan(m_numeric_ids[static_cast<std::size_t>(row)])
+                               ? QVariant(QString::fromStdString(j.id))
+                               : QVariant(m_numeric_ids[static_cast<std::size_t>(row)]);
+                case SubmitColumn:
+                    return j.submit_time;
+                case GpusColumn:
+                    return static_cast<double>(j.gpus);
+                case ModelColumn:
+                    return QString::fromStdString(j.model);
+                case DurationColumn:
+                    return duration(row);
+                case IterationsColumn:
+                    return j.iterations;
+                case BatchSizeColumn:
+                    return static_cast<double>(j.batch_size);
+                case UserColumn:
+                    return QString::fromStdString(j.user);
+                default:
+                    return {};
+            }
+        default:
+            return {};
     }
 }
 
 QVariant JobTableModel::display(const cl::Job& j, int row, int column) const {
     const QLocale locale;
     switch (column) {
-    case IdColumn: return QString::fromStdString(j.id);
-    case SubmitColumn: return formatSubmit(j.submit_time);
-    case GpusColumn: return j.gpus;
-    case ModelColumn: return j.model.empty() ? dash() : QString::fromStdString(j.model);
-    case DurationColumn: {
-        const double d = duration(row);
-        return std::isnan(d) ? dash() : formatDuration(d);
-    }
-    case IterationsColumn:
-        return j.iterations > 0.0 ? locale.toString(j.iterations, 'f', 0) : dash();
-    case BatchSizeColumn: return j.batch_size > 0 ? QVariant(j.batch_size) : QVariant(dash());
-    case UserColumn: return j.user.empty() ? dash() : QString::fromStdString(j.user);
-    default: return {};
+        case IdColumn:
+            return QString::fromStdString(j.id);
+        case SubmitColumn:
+            return formatSubmit(j.submit_time);
+        case GpusColumn:
+            return j.gpus;
+        case ModelColumn:
+            return j.model.empty() ? dash() : QString::fromStdString(j.model);
+        case DurationColumn: {
+            const double d = duration(row);
+            return std::isnan(d) ? dash() : formatDuration(d);
+        }
+        case IterationsColumn:
+            return j.iterations > 0.0 ? locale.toString(j.iterations, 'f', 0) : dash();
+        case BatchSizeColumn:
+            return j.batch_size > 0 ? QVariant(j.batch_size) : QVariant(dash());
+        case UserColumn:
+            return j.user.empty() ? dash() : QString::fromStdString(j.user);
+        default:
+            return {};
     }
 }
 
 QVariant JobTableModel::tooltip(const cl::Job& j, int row, int column) const {
     const QLocale locale;
     switch (column) {
-    case SubmitColumn:
-        return tr("Submitted %1 after the trace start").arg(formatDurationExact(j.submit_time));
-    case DurationColumn: {
-        const double d = duration(row);
-        if (std::isnan(d)) return tr("No duration: the trace gives none and no profile derives one");
-        if (j.duration > 0.0) return tr("Solo run time %1 (from the trace)").arg(formatDurationExact(d));
-        return tr("Solo run time %1, derived from %2 iterations and the iteration time")
-            .arg(formatDurationExact(d), locale.toString(j.iterations, 'f', 0));
-    }
-    case ModelColumn:
-        return j.model.empty() ? tr("The trace names no model; a model rule assigns one at run time")
-                               : tr("Model %1").arg(QString::fromStdString(j.model));
-    case UserColumn:
-        return j.vc.empty() ? QVariant(QString::fromStdString(j.user))
-                            : QVariant(tr("%1 (virtual cluster %2)")
-                                           .arg(QString::fromStdString(j.user), QString::fromStdString(j.vc)));
-    default:
-        return {};
+        case SubmitColumn:
+            return tr("Submitted %1 after the trace start").arg(formatDurationExact(j.submit_time));
+        case DurationColumn: {
+            const double d = duration(row);
+            if (std::isnan(d)) return tr("No duration: the trace gives none and no profile derives one");
+            if (j.duration > 0.0) return tr("Solo run time %1 (from the trace)").arg(formatDurationExact(d));
+            return tr("Solo run time %1, derived from %2 iterations and the iteration time")
+                .arg(formatDurationExact(d), locale.toString(j.iterations, 'f', 0));
+        }
+        case ModelColumn:
+            return j.model.empty() ? tr("The trace names no model; a model rule assigns one at run time")
+                                   : tr("Model %1").arg(QString::fromStdString(j.model));
+        case UserColumn:
+            return j.vc.empty()
+                       ? QVariant(QString::fromStdString(j.user))
+                       : QVariant(tr("%1 (virtual cluster %2)")
+                                      .arg(QString::fromStdString(j.user), QString::fromStdString(j.vc)));
+        default:
+            return {};
     }
 }
 
 QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const kNames[] = {
-        QT_TR_NOOP("Job"),     QT_TR_NOOP("Submit"),     QT_TR_NOOP("GPUs"),       QT_TR_NOOP("Model"),
+        QT_TR_NOOP("Job"),      QT_TR_NOOP("Submit"),     QT_TR_NOOP("GPUs"),       QT_TR_NOOP("Model"),
         QT_TR_NOOP("Duration"), QT_TR_NOOP("Iterations"), QT_TR_NOOP("Batch size"), QT_TR_NOOP("User")};
     static const char* const kTips[] = {
         QT_TR_NOOP("Job id as the trace states it"),

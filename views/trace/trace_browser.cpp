@@ -140,7 +140,9 @@ TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
     setTrace(nullptr);
 }
 
-std::shared_ptr<const cl::Trace> TraceBrowser::trace() const { return m_jobs->trace(); }
+std::shared_ptr<const cl::Trace> TraceBrowser::trace() const {
+    return m_jobs->trace();
+}
 
 void TraceBrowser::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles) {
     m_debounce->stop();
@@ -170,7 +172,8 @@ void TraceBrowser::updateTimeControls() {
     }
     m_model->clear();
     m_model->addItem(tr("any model"), kAnyModel);
-    for (const std::string& m : models) m_model->addItem(QString::fromStdString(m), QString::fromStdString(m));
+    for (const std::string& m : models)
+        m_model->addItem(QString::fromStdString(m), QString::fromStdString(m));
     if (unnamed) m_model->addItem(tr("(no model)"), kNoModel);
     m_model->setCurrentIndex(0);
     for (QSpinBox* box : {m_min_gpus, m_max_gpus}) box->setRange(1, max_gpus);
@@ -225,7 +228,9 @@ void TraceBrowser::resetFilters() {
     applyFilters();
 }
 
-QString TraceBrowser::countText() const { return m_count->text(); }
+QString TraceBrowser::countText() const {
+    return m_count->text();
+}
 
 void TraceBrowser::refreshSummary() {
     const auto trace = m_jobs->trace();
@@ -237,8 +242,9 @@ void TraceBrowser::refreshSummary() {
         m_histograms->clear(tr("No trace loaded"));
         return;
     }
-    m_count->setText(shown == total ? tr("%1 jobs").arg(locale.toString(total))
-                                    : tr("%1 of %2 jobs").arg(locale.toString(shown), locale.toString(total)));
+    m_count->setText(shown == total
+                         ? tr("%1 jobs").arg(locale.toString(total))
+                         : tr("%1 of %2 jobs").arg(locale.toString(shown), locale.toString(total)));
     if (shown == total)
         m_histograms->setTrace(*trace, m_jobs->profiles());
     else

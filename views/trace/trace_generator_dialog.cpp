@@ -77,9 +77,10 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     m_gpu_weights = new QLineEdit(this);
     m_gpu_weights->setObjectName(QStringLiteral("gpuWeights"));
     m_gpu_weights->setPlaceholderText(tr("empty = Philly counts"));
-    m_gpu_weights->setToolTip(tr("GPU count:weight pairs, e.g. 1:0.7,2:0.1,4:0.2; empty uses the Philly trace's "
-                                 "counts (%1)")
-                                  .arg(philyWeightsText()));
+    m_gpu_weights->setToolTip(
+        tr("GPU count:weight pairs, e.g. 1:0.7,2:0.1,4:0.2; empty uses the Philly trace's "
+           "counts (%1)")
+            .arg(philyWeightsText()));
     m_gpu_weights->setClearButtonEnabled(true);
     m_max_gpus = new QSpinBox(this);
     m_max_gpus->setObjectName(QStringLiteral("maxGpus"));
@@ -99,16 +100,18 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     m_tasks = new QLineEdit(this);
     m_tasks->setObjectName(QStringLiteral("taskSplit"));
     m_tasks->setPlaceholderText(QStringLiteral("image:20,language:70,rl:10"));
-    m_tasks->setToolTip(tr("Task weights; each task's weight is shared equally by the catalog's models for it"));
+    m_tasks->setToolTip(
+        tr("Task weights; each task's weight is shared equally by the catalog's models for it"));
     m_catalog = new QComboBox(this);
     m_catalog->setObjectName(QStringLiteral("taskCatalog"));
     for (const std::string& name : cl::taskCatalogNames()) m_catalog->addItem(QString::fromStdString(name));
     m_catalog->setToolTip(tr("Which models stand for which task"));
     m_task_share = new QCheckBox(tr("Assign by &share, as the Synergy artifact"), this);
     m_task_share->setObjectName(QStringLiteral("taskShare"));
-    m_task_share->setToolTip(tr("Instead of drawing each job's task by its weight, give it the task furthest below "
-                                "its share so far and that task's next model in turn (no randomness): how the "
-                                "Synergy authors' simulator assigns models"));
+    m_task_share->setToolTip(
+        tr("Instead of drawing each job's task by its weight, give it the task furthest below "
+           "its share so far and that task's next model in turn (no randomness): how the "
+           "Synergy authors' simulator assigns models"));
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setPlaceholderText(QStringLiteral("generated"));
@@ -222,12 +225,15 @@ cl::GeneratorConfig TraceGeneratorDialog::parsedConfig() const {
         }
     };
     const std::string weights = m_gpu_weights->text().trimmed().toStdString();
-    if (!weights.empty()) c.gpu_weights = field(tr("GPU weights"), [&] { return cl::parseGpuWeights(weights); });
+    if (!weights.empty())
+        c.gpu_weights = field(tr("GPU weights"), [&] { return cl::parseGpuWeights(weights); });
     c.max_gpus = m_max_gpus->value();
     if (m_model_source->currentIndex() == ModelMixSource)
-        c.models = field(tr("Model mix"), [&] { return cl::parseModelMix(m_models->text().trimmed().toStdString()); });
+        c.models = field(tr("Model mix"),
+                         [&] { return cl::parseModelMix(m_models->text().trimmed().toStdString()); });
     if (m_model_source->currentIndex() == TaskSplitSource)
-        c.tasks = field(tr("Task split"), [&] { return cl::parseTaskSplit(m_tasks->text().trimmed().toStdString()); });
+        c.tasks = field(tr("Task split"),
+                        [&] { return cl::parseTaskSplit(m_tasks->text().trimmed().toStdString()); });
     c.task_catalog = m_catalog->currentText().toStdString();
     if (m_model_source->currentIndex() == TaskSplitSource && m_task_share->isChecked())
         c.model_rule = cl::ModelRule::TaskShare;
@@ -283,7 +289,8 @@ void TraceGeneratorDialog::refreshPreview() {
         m_error = QString::fromUtf8(e.what());
     }
     if (!m_error.isEmpty()) {
-        m_status->setText(QStringLiteral("<span style='color:#c62828'><b>%1</b></span>").arg(m_error.toHtmlEscaped()));
+        m_status->setText(
+            QStringLiteral("<span style='color:#c62828'><b>%1</b></span>").arg(m_error.toHtmlEscaped()));
         m_histograms->clear(tr("No preview: fix the settings"));
         m_ok->setEnabled(false);
         return;

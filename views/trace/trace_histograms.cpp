@@ -45,8 +45,10 @@ struct TimeUnit {
 };
 
 TimeUnit timeUnitFor(double span) {
-    if (span <= 2.0 * 3600.0) return {60.0, QT_TRANSLATE_NOOP("cl::views::TraceHistograms", "submit time (min)")};
-    if (span <= 4.0 * 86400.0) return {3600.0, QT_TRANSLATE_NOOP("cl::views::TraceHistograms", "submit time (h)")};
+    if (span <= 2.0 * 3600.0)
+        return {60.0, QT_TRANSLATE_NOOP("cl::views::TraceHistograms", "submit time (min)")};
+    if (span <= 4.0 * 86400.0)
+        return {3600.0, QT_TRANSLATE_NOOP("cl::views::TraceHistograms", "submit time (h)")};
     return {86400.0, QT_TRANSLATE_NOOP("cl::views::TraceHistograms", "submit time (days)")};
 }
 
@@ -78,9 +80,8 @@ TraceHistograms::TraceHistograms(QWidget* parent) : QWidget(parent), m_charts(Ch
         counts->setTickStep(1.0);
         counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
         plot->yAxis->setTicker(counts);
-        connect(plot, &QCustomPlot::mouseMove, this, [this, i](QMouseEvent* event) {
-            showTip(i, event->pos());
-        });
+        connect(plot, &QCustomPlot::mouseMove, this,
+                [this, i](QMouseEvent* event) { showTip(i, event->pos()); });
         m_plots.push_back(plot);
         m_titles.push_back(title);
         m_layout->addWidget(plot, 1);
@@ -154,13 +155,15 @@ void TraceHistograms::setTrace(const cl::Trace& trace, const cl::ProfileSet* pro
     draw({s}, {});
 }
 
-void TraceHistograms::setJobs(const cl::Trace& trace, const std::vector<int>& rows, const cl::ProfileSet* profiles) {
+void TraceHistograms::setJobs(const cl::Trace& trace, const std::vector<int>& rows,
+                              const cl::ProfileSet* profiles) {
     Sample s;
     for (int r : rows) addJob(s, trace.jobs[static_cast<std::size_t>(r)], profiles);
     draw({s}, {});
 }
 
-void TraceHistograms::setComparison(const cl::Trace& before, const cl::Trace& after, const cl::ProfileSet* profiles) {
+void TraceHistograms::setComparison(const cl::Trace& before, const cl::Trace& after,
+                                    const cl::ProfileSet* profiles) {
     Sample a, b;
     for (const cl::Job& j : before.jobs) addJob(a, j, profiles);
     for (const cl::Job& j : after.jobs) addJob(b, j, profiles);
@@ -251,7 +254,8 @@ void TraceHistograms::buildDurationChart(const std::vector<Sample>& samples) {
         for (std::size_t s = 0; s < samples.size(); ++s) {
             QVector<double> c(bins, 0.0);
             for (double d : samples[s].durations) {
-                const int b = std::clamp(static_cast<int>(std::floor((std::log10(d) - lo) * per)), 0, bins - 1);
+                const int b =
+                    std::clamp(static_cast<int>(std::floor((std::log10(d) - lo) * per)), 0, bins - 1);
                 c[b] += 1.0;
             }
             chart.counts[s] = c;
@@ -275,12 +279,14 @@ void TraceHistograms::buildDurationChart(const std::vector<Sample>& samples) {
                                      {60, QT_TR_NOOP("1 min")},    {600, QT_TR_NOOP("10 min")},
                                      {3600, QT_TR_NOOP("1 h")},    {86400, QT_TR_NOOP("1 d")},
                                      {864000, QT_TR_NOOP("10 d")}, {8640000, QT_TR_NOOP("100 d")}};
-        static const Tick kFine[] = {{3, QT_TR_NOOP("3 s")},          {30, QT_TR_NOOP("30 s")},
-                                     {180, QT_TR_NOOP("3 min")},      {1800, QT_TR_NOOP("30 min")},
-                                     {3 * 3600, QT_TR_NOOP("3 h")},   {10 * 3600, QT_TR_NOOP("10 h")},
-                                     {3 * 86400, QT_TR_NOOP("3 d")},  {30 * 86400, QT_TR_NOOP("30 d")}};
+        static const Tick kFine[] = {{3, QT_TR_NOOP("3 s")},         {30, QT_TR_NOOP("30 s")},
+                                     {180, QT_TR_NOOP("3 min")},     {1800, QT_TR_NOOP("30 min")},
+                                     {3 * 3600, QT_TR_NOOP("3 h")},  {10 * 3600, QT_TR_NOOP("10 h")},
+                                     {3 * 86400, QT_TR_NOOP("3 d")}, {30 * 86400, QT_TR_NOOP("30 d")}};
         QMap<double, QString> ticks;
-        const auto inRange = [&](double t) { return std::log10(t) >= lo - 1e-9 && std::log10(t) <= hi + 1e-9; };
+        const auto inRange = [&](double t) {
+            return std::log10(t) >= lo - 1e-9 && std::log10(t) <= hi + 1e-9;
+        };
         for (const Tick& t : kMain)
             if (inRange(t.seconds)) ticks.insert(std::log10(t.seconds), tr(t.label));
         if (ticks.size() < 3)
@@ -334,7 +340,8 @@ void TraceHistograms::buildArrivalChart(const std::vector<Sample>& samples) {
             QStringList parts;
             for (std::size_t s = 0; s < samples.size(); ++s) parts << jobsText(chart.counts[s][b]);
             chart.tips << tr("%1 to %2: %3")
-                              .arg(formatDuration(t0 + b * bin->seconds), formatDuration(t0 + (b + 1) * bin->seconds),
+                              .arg(formatDuration(t0 + b * bin->seconds),
+                                   formatDuration(t0 + (b + 1) * bin->seconds),
                                    parts.join(QStringLiteral(" \u2192 ")));
         }
         chart.width = 0.9 * bin->seconds / unit.seconds;

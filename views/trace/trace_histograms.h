@@ -38,9 +38,11 @@ public:
     // Durations of iteration-only jobs come from the profiles when given.
     void setTrace(const cl::Trace& trace, const cl::ProfileSet* profiles = nullptr);
     // Only the jobs at these indices of trace.jobs.
-    void setJobs(const cl::Trace& trace, const std::vector<int>& rows, const cl::ProfileSet* profiles = nullptr);
+    void setJobs(const cl::Trace& trace, const std::vector<int>& rows,
+                 const cl::ProfileSet* profiles = nullptr);
     // Both traces on shared bins, "before" in grey beside "after" in the highlight colour.
-    void setComparison(const cl::Trace& before, const cl::Trace& after, const cl::ProfileSet* profiles = nullptr);
+    void setComparison(const cl::Trace& before, const cl::Trace& after,
+                       const cl::ProfileSet* profiles = nullptr);
     // Empties the charts and shows the message in the first chart's title.
     void clear(const QString& message = {});
 

@@ -35,7 +35,9 @@ namespace {
 constexpr int kMaxListedProblems = 1000;
 const QString kSkippedSuffix = QStringLiteral(" (row skipped)");
 
-QString fromStd(const std::string& s) { return QString::fromStdString(s); }
+QString fromStd(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // Restores the cursor however the parse ends.
 struct WaitCursor {
@@ -63,8 +65,9 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     m_format = new QComboBox(this);
     m_format->setObjectName(QStringLiteral("format"));
     for (const std::string& name : cl::traceFormatNames()) m_format->addItem(fromStd(name));
-    m_format->setToolTip(tr("File format; \"auto\" detects it from the header and extension.\n"
-                            "alibaba: choose the job table, the task table is found beside it."));
+    m_format->setToolTip(
+        tr("File format; \"auto\" detects it from the header and extension.\n"
+           "alibaba: choose the job table, the task table is found beside it."));
     m_skip = new QCheckBox(tr("&Skip invalid rows"), this);
     m_skip->setObjectName(QStringLiteral("skipInvalidRows"));
     m_skip->setToolTip(tr("Import the valid rows and list every skipped row as a warning"));
@@ -149,10 +152,18 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     showResult();
 }
 
-QString TraceImportDialog::path() const { return m_path->text().trimmed(); }
-QString TraceImportDialog::format() const { return m_format->currentText(); }
-bool TraceImportDialog::skipInvalidRows() const { return m_skip->isChecked(); }
-bool TraceImportDialog::canImport() const { return m_trace && m_errors.isEmpty(); }
+QString TraceImportDialog::path() const {
+    return m_path->text().trimmed();
+}
+QString TraceImportDialog::format() const {
+    return m_format->currentText();
+}
+bool TraceImportDialog::skipInvalidRows() const {
+    return m_skip->isChecked();
+}
+bool TraceImportDialog::canImport() const {
+    return m_trace && m_errors.isEmpty();
+}
 
 void TraceImportDialog::setFormat(const QString& format) {
     const QSignalBlocker block(m_format);
@@ -171,8 +182,8 @@ bool TraceImportDialog::loadFile(const QString& path) {
 
 void TraceImportDialog::browse() {
     const QString start = path().isEmpty() ? QString() : QFileInfo(path()).absolutePath();
-    const QString chosen = QFileDialog::getOpenFileName(
-        this, tr("Import Trace"), start, tr("Traces (*.csv *.json *.txt);;All files (*)"));
+    const QString chosen = QFileDialog::getOpenFileName(this, tr("Import Trace"), start,
+                                                        tr("Traces (*.csv *.json *.txt);;All files (*)"));
     if (!chosen.isEmpty()) loadFile(chosen);
 }
 
@@ -235,7 +246,7 @@ void TraceImportDialog::showResult() {
     const QStringList& problems = m_errors.isEmpty() ? m_warnings : m_errors;
     const int listed = std::min<int>(static_cast<int>(problems.size()), kMaxListedProblems);
     const QIcon icon = style()->standardIcon(m_errors.isEmpty() ? QStyle::SP_MessageBoxWarning
-                                                                 : QStyle::SP_MessageBoxCritical);
+                                                                : QStyle::SP_MessageBoxCritical);
     for (int i = 0; i < listed; ++i) m_problems->addItem(new QListWidgetItem(icon, problems[i]));
     if (problems.size() > listed)
         m_problems->addItem(tr("\u2026 and %1 more").arg(locale.toString(problems.size() - listed)));
@@ -275,17 +286,18 @@ void TraceImportDialog::showResult() {
     QStringList model_names;
     for (const std::string& m : models) model_names << fromStd(m);
     if (model_names.size() > 8) model_names = model_names.mid(0, 8) << QStringLiteral("\u2026");
-    const QString format = m_detected_format.isEmpty() ? m_format->currentText()
-                                                       : tr("%1 (detected)").arg(m_detected_format);
-    QString text = tr("<b>%1</b>: %2 jobs requesting %3 GPUs, submitted over %4; format %5.")
-                       .arg(name, locale.toString(static_cast<qlonglong>(m_trace->jobs.size())),
-                            locale.toString(gpus), formatDuration(m_trace->lastSubmit() - m_trace->firstSubmit()),
-                            format.toHtmlEscaped());
+    const QString format =
+        m_detected_format.isEmpty() ? m_format->currentText() : tr("%1 (detected)").arg(m_detected_format);
+    QString text =
+        tr("<b>%1</b>: %2 jobs requesting %3 GPUs, submitted over %4; format %5.")
+            .arg(name, locale.toString(static_cast<qlonglong>(m_trace->jobs.size())), locale.toString(gpus),
+                 formatDuration(m_trace->lastSubmit() - m_trace->firstSubmit()), format.toHtmlEscaped());
     text += QLatin1Char(' ');
     text += models.empty() ? tr("No model names (a model rule assigns them at run time).")
                            : tr("%n model(s): %1.", nullptr, static_cast<int>(models.size()))
                                  .arg(model_names.join(QStringLiteral(", ")).toHtmlEscaped());
-    if (!m_warnings.isEmpty()) text += tr(" <b>%n row(s) skipped</b> (listed above).", nullptr, static_cast<int>(m_warnings.size()));
+    if (!m_warnings.isEmpty())
+        text += tr(" <b>%n row(s) skipped</b> (listed above).", nullptr, static_cast<int>(m_warnings.size()));
     if (m_trace->jobs.size() > static_cast<std::size_t>(kPreviewRows))
         text += tr(" The table shows the first %1 jobs.").arg(kPreviewRows);
     m_summary->setText(text);

@@ -36,7 +36,7 @@ public:
 
     // Sets the path and parses the file with the chosen format; true on success.
     bool loadFile(const QString& path);
-    void setFormat(const QString& format);   // "auto" or one of cl::traceFormatNames()
+    void setFormat(const QString& format);  // "auto" or one of cl::traceFormatNames()
     void setSkipInvalidRows(bool skip);
 
     QString path() const;

@@ -42,9 +42,13 @@ constexpr Kind kKinds[] = {Kind::Scale,  Kind::AllAtZero, Kind::Window, Kind::Su
 constexpr int kPreviewDelayMs = 150;
 constexpr int kMaxSeed = std::numeric_limits<int>::max();
 
-std::string number(double v) { return QString::number(v, 'g', 15).toStdString(); }
+std::string number(double v) {
+    return QString::number(v, 'g', 15).toStdString();
+}
 
-std::vector<std::string> muriTasks() { return cl::muriTaskCatalog().taskNames(); }
+std::vector<std::string> muriTasks() {
+    return cl::muriTaskCatalog().taskNames();
+}
 
 // The core's messages end with the list of every valid spec; the dialog shows its own form.
 QString shortMessage(const std::string& what) {
@@ -78,33 +82,47 @@ QSpinBox* seedBox(QWidget* parent) {
 
 QString TraceTransformDialog::kindName(Kind kind) {
     switch (kind) {
-    case Kind::Scale: return tr("Scale load");
-    case Kind::AllAtZero: return tr("All at time zero");
-    case Kind::Window: return tr("Time window");
-    case Kind::Subsample: return tr("Subsample jobs");
-    case Kind::Models: return tr("Reassign models");
-    case Kind::Tasks: return tr("Reassign by task split");
-    case Kind::CapGpus: return tr("Cap GPUs per job");
+        case Kind::Scale:
+            return tr("Scale load");
+        case Kind::AllAtZero:
+            return tr("All at time zero");
+        case Kind::Window:
+            return tr("Time window");
+        case Kind::Subsample:
+            return tr("Subsample jobs");
+        case Kind::Models:
+            return tr("Reassign models");
+        case Kind::Tasks:
+            return tr("Reassign by task split");
+        case Kind::CapGpus:
+            return tr("Cap GPUs per job");
     }
     return {};
 }
 
 std::string TraceTransformDialog::specOf(const Step& s) {
     switch (s.kind) {
-    case Kind::Scale: return "scale=" + number(s.factor);
-    case Kind::AllAtZero: return "all-at-zero";
-    case Kind::Window:
-        return "window=" + number(s.from_hours * 3600.0) + ":" + (s.open_end ? "inf" : number(s.to_hours * 3600.0));
-    case Kind::Subsample: return "subsample=" + std::to_string(s.count) + ":" + std::to_string(s.seed);
-    case Kind::Models: return "models=" + s.mix.trimmed().toStdString() + "@" + std::to_string(s.seed);
-    case Kind::Tasks: {
-        std::string split;
-        const auto tasks = muriTasks();
-        for (std::size_t i = 0; i < tasks.size() && i < static_cast<std::size_t>(s.task_weights.size()); ++i)
-            split += (i ? "," : "") + tasks[i] + ":" + number(s.task_weights[static_cast<int>(i)]);
-        return "tasks=" + split + "@" + std::to_string(s.seed);
-    }
-    case Kind::CapGpus: return "cap-gpus=" + std::to_string(s.cap);
+        case Kind::Scale:
+            return "scale=" + number(s.factor);
+        case Kind::AllAtZero:
+            return "all-at-zero";
+        case Kind::Window:
+            return "window=" + number(s.from_hours * 3600.0) + ":" +
+                   (s.open_end ? "inf" : number(s.to_hours * 3600.0));
+        case Kind::Subsample:
+            return "subsample=" + std::to_string(s.count) + ":" + std::to_string(s.seed);
+        case Kind::Models:
+            return "models=" + s.mix.trimmed().toStdString() + "@" + std::to_string(s.seed);
+        case Kind::Tasks: {
+            std::string split;
+            const auto tasks = muriTasks();
+            for (std::size_t i = 0; i < tasks.size() && i < static_cast<std::size_t>(s.task_weights.size());
+                 ++i)
+                split += (i ? "," : "") + tasks[i] + ":" + number(s.task_weights[static_cast<int>(i)]);
+            return "tasks=" + split + "@" + std::to_string(s.seed);
+        }
+        case Kind::CapGpus:
+            return "cap-gpus=" + std::to_string(s.cap);
     }
     return {};
 }
@@ -282,7 +300,8 @@ QWidget* TraceTransformDialog::buildEditors() {
     f->addRow(tr("S&eed:"), m_mix_seed);
 
     // Tasks
-    f = page(tr("Draws every job's model from a task split over the Muri models; "
+    f =
+        page(tr("Draws every job's model from a task split over the Muri models; "
                 "each task's weight is shared equally by its models."));
     for (const std::string& task : muriTasks()) {
         auto* box = new QDoubleSpinBox(this);
@@ -293,7 +312,8 @@ QWidget* TraceTransformDialog::buildEditors() {
         QStringList names;
         if (models)
             for (const std::string& m : *models) names << QString::fromStdString(m);
-        box->setToolTip(tr("Weight of the %1 task (%2)").arg(QString::fromStdString(task), names.join(QStringLiteral(", "))));
+        box->setToolTip(tr("Weight of the %1 task (%2)")
+                            .arg(QString::fromStdString(task), names.join(QStringLiteral(", "))));
         connect(box, &QDoubleSpinBox::valueChanged, this, changed);
         m_task_weights.push_back(box);
         f->addRow(QString::fromStdString(task) + QLatin1Char(':'), box);
@@ -312,12 +332,15 @@ QWidget* TraceTransformDialog::buildEditors() {
     f->addRow(tr("&Cap:"), m_cap);
 
     // Shown while no step is selected.
-    page(tr("Add a step to transform the trace; the preview below compares the base trace (grey) "
-            "with the result."));
+    page(
+        tr("Add a step to transform the trace; the preview below compares the base trace (grey) "
+           "with the result."));
     return m_editors;
 }
 
-int TraceTransformDialog::current() const { return m_list->currentRow(); }
+int TraceTransformDialog::current() const {
+    return m_list->currentRow();
+}
 
 void TraceTransformDialog::loadEditors() {
     const int i = current();
@@ -521,13 +544,15 @@ void TraceTransformDialog::refreshPreview() {
         try {
             out = cl::applyTransform(out, spec);
         } catch (const std::exception& e) {
-            m_error = tr("Step %1 (%2): %3").arg(i + 1).arg(kindName(m_steps[i].kind), shortMessage(e.what()));
+            m_error =
+                tr("Step %1 (%2): %3").arg(i + 1).arg(kindName(m_steps[i].kind), shortMessage(e.what()));
             m_status->setToolTip(QString::fromStdString(e.what()));
             break;
         }
     }
     if (!m_error.isEmpty()) {
-        m_status->setText(QStringLiteral("<span style='color:#c62828'><b>%1</b></span>").arg(m_error.toHtmlEscaped()));
+        m_status->setText(
+            QStringLiteral("<span style='color:#c62828'><b>%1</b></span>").arg(m_error.toHtmlEscaped()));
         m_histograms->clear(tr("No preview: fix the step"));
         m_ok->setEnabled(false);
         return;

@@ -36,15 +36,15 @@ public:
 
     struct Step {
         Kind kind = Kind::Scale;
-        double factor = 2.0;          // Scale
-        double from_hours = 0.0;      // Window
-        double to_hours = 24.0;       // Window
-        bool open_end = false;        // Window: T1 = inf
-        int count = 1;                // Subsample
-        std::uint64_t seed = 1;       // Subsample, Models, Tasks
-        QString mix;                  // Models
+        double factor = 2.0;           // Scale
+        double from_hours = 0.0;       // Window
+        double to_hours = 24.0;        // Window
+        bool open_end = false;         // Window: T1 = inf
+        int count = 1;                 // Subsample
+        std::uint64_t seed = 1;        // Subsample, Models, Tasks
+        QString mix;                   // Models
         QVector<double> task_weights;  // Tasks, in muriTaskCatalog().taskNames() order
-        int cap = 8;                  // CapGpus
+        int cap = 8;                   // CapGpus
     };
 
     explicit TraceTransformDialog(std::shared_ptr<const cl::Trace> base, QWidget* parent = nullptr);

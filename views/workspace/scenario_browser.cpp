@@ -37,8 +37,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_view->setToolTip(tr("The workspace: stored clusters and traces, scenarios and their runs (newest first). "
-                          "Double-click a run to open it."));
+    m_view->setToolTip(
+        tr("The workspace: stored clusters and traces, scenarios and their runs (newest first). "
+           "Double-click a run to open it."));
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(false);
     // Names as wide as they are; the details take the rest; metrics wide enough for "99.9 min".
@@ -50,7 +51,8 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
         header->resizeSection(column, metric * 2 / 3);
     }
 
-    auto makeAction = [this](const QString& text, const QIcon& icon, const QKeySequence& key, const QString& tip) {
+    auto makeAction = [this](const QString& text, const QIcon& icon, const QKeySequence& key,
+                             const QString& tip) {
         auto* action = new QAction(icon, text, this);
         action->setShortcut(key);
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -121,21 +123,31 @@ void ScenarioBrowser::setStore(cl::ScenarioStore* store) {
     updateActions();
 }
 
-void ScenarioBrowser::refresh() { m_model->refresh(); }
+void ScenarioBrowser::refresh() {
+    m_model->refresh();
+}
 
-QString ScenarioBrowser::currentScenario() const { return m_model->scenarioName(m_view->currentIndex()); }
+QString ScenarioBrowser::currentScenario() const {
+    return m_model->scenarioName(m_view->currentIndex());
+}
 
 void ScenarioBrowser::selectScenario(const QString& name) {
     const QModelIndex index = m_model->indexForScenario(name);
     if (!index.isValid()) return;
-    m_view->selectionModel()->setCurrentIndex(index,
-                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(index);
 }
 
-void ScenarioBrowser::setConfirmHandler(ConfirmHandler handler) { m_confirm = std::move(handler); }
-void ScenarioBrowser::setSpecEditor(SpecEditor editor) { m_editor = std::move(editor); }
-void ScenarioBrowser::setErrorHandler(ErrorHandler handler) { m_error = std::move(handler); }
+void ScenarioBrowser::setConfirmHandler(ConfirmHandler handler) {
+    m_confirm = std::move(handler);
+}
+void ScenarioBrowser::setSpecEditor(SpecEditor editor) {
+    m_editor = std::move(editor);
+}
+void ScenarioBrowser::setErrorHandler(ErrorHandler handler) {
+    m_error = std::move(handler);
+}
 
 qint64 ScenarioBrowser::preferredId(int kind, int group) const {
     const QModelIndex current = m_view->currentIndex();
@@ -184,7 +196,8 @@ void ScenarioBrowser::duplicateCurrent() {
     m_duplicate_source = source;
     if (!editSpec(spec, true)) return;
     try {
-        m_store->duplicateScenario(source.toStdString(), spec.name, [&spec](cl::ScenarioSpec& copy) { copy = spec; });
+        m_store->duplicateScenario(source.toStdString(), spec.name,
+                                   [&spec](cl::ScenarioSpec& copy) { copy = spec; });
     } catch (const std::exception& e) {
         reportError(tr("Cannot duplicate '%1': %2").arg(source, QString::fromStdString(e.what())));
         return;
@@ -213,13 +226,14 @@ void ScenarioBrowser::deleteCurrent() {
         return;
     }
     const QString question =
-        runs == 0 ? tr("Delete the scenario \u201c%1\u201d? It has no runs.").arg(name)
-                  : (runs == 1 ? tr("Delete the scenario \u201c%1\u201d and its %2 run? Its results are deleted "
-                                    "with it.")
-                               : tr("Delete the scenario \u201c%1\u201d and its %2 runs? Their results are deleted "
-                                    "with it."))
-                        .arg(name)
-                        .arg(runs);
+        runs == 0
+            ? tr("Delete the scenario \u201c%1\u201d? It has no runs.").arg(name)
+            : (runs == 1 ? tr("Delete the scenario \u201c%1\u201d and its %2 run? Its results are deleted "
+                              "with it.")
+                         : tr("Delete the scenario \u201c%1\u201d and its %2 runs? Their results are deleted "
+                              "with it."))
+                  .arg(name)
+                  .arg(runs);
     const bool yes = m_confirm ? m_confirm(question) : [&] {
         QMessageBox box(QMessageBox::Warning, tr("Delete scenario"), question, QMessageBox::Cancel, this);
         QPushButton* del = box.addButton(tr("&Delete"), QMessageBox::DestructiveRole);
@@ -240,7 +254,8 @@ void ScenarioBrowser::deleteCurrent() {
 
 bool ScenarioBrowser::editSpec(cl::ScenarioSpec& spec, bool duplicate) {
     if (m_editor) return m_editor(spec, duplicate);
-    ScenarioDialog dialog(*m_store, spec, duplicate ? ScenarioDialog::Mode::Duplicate : ScenarioDialog::Mode::New,
+    ScenarioDialog dialog(*m_store, spec,
+                          duplicate ? ScenarioDialog::Mode::Duplicate : ScenarioDialog::Mode::New,
                           m_duplicate_source, this);
     if (dialog.exec() != QDialog::Accepted) return false;
     spec = dialog.spec();
@@ -257,7 +272,8 @@ void ScenarioBrowser::reportError(const QString& message) {
 
 void ScenarioBrowser::updateActions() {
     const WorkspaceModel::Kind kind = m_model->kind(m_view->currentIndex());
-    const bool scenario = m_store && m_view->currentIndex().isValid() && kind == WorkspaceModel::Kind::Scenario;
+    const bool scenario =
+        m_store && m_view->currentIndex().isValid() && kind == WorkspaceModel::Kind::Scenario;
     const bool run = m_store && m_view->currentIndex().isValid() && kind == WorkspaceModel::Kind::Run;
     m_new->setEnabled(m_store != nullptr);
     m_duplicate->setEnabled(scenario || run);
@@ -301,8 +317,8 @@ void ScenarioBrowser::onActivated(const QModelIndex& index) {
 void ScenarioBrowser::showContextMenu(const QPoint& pos) {
     const QModelIndex index = m_view->indexAt(pos);
     if (index.isValid())
-        m_view->selectionModel()->setCurrentIndex(index,
-                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QMenu menu(this);
     menu.addAction(m_new);
     menu.addAction(m_duplicate);

@@ -94,7 +94,7 @@ private:
     ErrorHandler m_error;
     QString m_duplicate_source;  // for the default editor's title
     QString m_current;
-    bool m_locked = false;           // last announced by currentScenarioChanged
+    bool m_locked = false;  // last announced by currentScenarioChanged
 };
 
 }  // namespace cl::views

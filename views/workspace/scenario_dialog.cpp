@@ -25,21 +25,24 @@ namespace cl::views {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // "1 server", "8 servers": English plurals without a loaded translation.
-QString counted(long long n, const QString& one, const QString& many) { return (n == 1 ? one : many).arg(n); }
+QString counted(long long n, const QString& one, const QString& many) {
+    return (n == 1 ? one : many).arg(n);
+}
 
 // Fills a combo with stored items ("name (size unit)"), the id as item data, selecting `current`.
 void fillItems(QComboBox* combo, const std::vector<StoredItem>& items, std::int64_t current,
                const std::function<QString(long long)>& size_text) {
     for (const StoredItem& item : items) {
         combo->addItem(QStringLiteral("%1 (%2)").arg(qs(item.name), size_text(item.size)), qint64(item.id));
-        combo->setItemData(combo->count() - 1, QObject::tr("%1, id %2, stored %3")
-                                                   .arg(qs(item.name))
-                                                   .arg(item.id)
-                                                   .arg(qs(item.created)),
-                           Qt::ToolTipRole);
+        combo->setItemData(
+            combo->count() - 1,
+            QObject::tr("%1, id %2, stored %3").arg(qs(item.name)).arg(item.id).arg(qs(item.created)),
+            Qt::ToolTipRole);
     }
     const int at = combo->findData(qint64(current));
     combo->setCurrentIndex(at >= 0 ? at : (combo->count() > 0 ? 0 : -1));
@@ -53,7 +56,8 @@ std::int64_t selectedId(const QComboBox* combo) {
 
 QString ScenarioDialog::uniqueName(cl::ScenarioStore& store, const QString& base) {
     QString name = base;
-    for (int n = 2; store.findScenario(name.toStdString()); ++n) name = QStringLiteral("%1 (%2)").arg(base).arg(n);
+    for (int n = 2; store.findScenario(name.toStdString()); ++n)
+        name = QStringLiteral("%1 (%2)").arg(base).arg(n);
     return name;
 }
 
@@ -75,7 +79,8 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
 
     auto* intro = new QLabel(
         mode == Mode::Duplicate
-            ? tr("A copy of \u201c%1\u201d with the settings you change below. The original and its runs stay "
+            ? tr("A copy of \u201c%1\u201d with the settings you change below. The original and its runs "
+                 "stay "
                  "as they are; the copy starts without runs.")
                   .arg(source)
             : tr("A scenario names the stored inputs to simulate, the scheduling policy and the settings "
@@ -90,17 +95,20 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     m_cluster = new QComboBox(this);
     m_cluster->setObjectName(QStringLiteral("cluster"));
     m_cluster->setToolTip(tr("The stored cluster layout to simulate"));
-    fillItems(m_cluster, clusters, spec.cluster_id, [](long long n) { return counted(n, tr("%1 server"), tr("%1 servers")); });
+    fillItems(m_cluster, clusters, spec.cluster_id,
+              [](long long n) { return counted(n, tr("%1 server"), tr("%1 servers")); });
 
     m_trace = new QComboBox(this);
     m_trace->setObjectName(QStringLiteral("trace"));
     m_trace->setToolTip(tr("The stored job trace to replay"));
-    fillItems(m_trace, traces, spec.trace_id, [](long long n) { return counted(n, tr("%1 job"), tr("%1 jobs")); });
+    fillItems(m_trace, traces, spec.trace_id,
+              [](long long n) { return counted(n, tr("%1 job"), tr("%1 jobs")); });
 
     m_profiles = new QComboBox(this);
     m_profiles->setObjectName(QStringLiteral("profiles"));
     m_profiles->setToolTip(tr("The stored model profiles (per-stage times of each model)"));
-    fillItems(m_profiles, profiles, spec.profiles_id, [](long long n) { return counted(n, tr("%1 model"), tr("%1 models")); });
+    fillItems(m_profiles, profiles, spec.profiles_id,
+              [](long long n) { return counted(n, tr("%1 model"), tr("%1 models")); });
 
     m_policy = new QComboBox(this);
     m_policy->setObjectName(QStringLiteral("policy"));
@@ -133,19 +141,22 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     m_servers->setRange(0, 100000);
     m_servers->setSpecialValueText(tr("as stored"));
     m_servers->setValue(p.server_count);
-    m_servers->setToolTip(tr("0 keeps the stored cluster; otherwise it is resized to this many servers "
-                             "(extra servers copy its last one)"));
+    m_servers->setToolTip(
+        tr("0 keeps the stored cluster; otherwise it is resized to this many servers "
+           "(extra servers copy its last one)"));
 
     m_group = new QSpinBox(this);
     m_group->setObjectName(QStringLiteral("maxGroupSize"));
     m_group->setRange(0, 4);
     m_group->setSpecialValueText(tr("policy's own"));
     m_group->setValue(p.max_group_size);
-    m_group->setToolTip(tr("Muri's cap on jobs interleaved on one GPU group (1..4); 0 keeps the policy's own"));
+    m_group->setToolTip(
+        tr("Muri's cap on jobs interleaved on one GPU group (1..4); 0 keeps the policy's own"));
 
     m_seed = new QLineEdit(QString::number(spec.seed), this);
     m_seed->setObjectName(QStringLiteral("seed"));
-    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
+    m_seed->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
     m_seed->setToolTip(tr("Seed of the model reassignment and the profiling noise (0 to 2^63 - 1)"));
 
     m_reassign = new QCheckBox(tr("Give every job a model drawn from the profile set"), this);
@@ -176,7 +187,8 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
         QStringList transforms;
         for (const auto& t : p.transforms) transforms << qs(t);
         auto* kept = new QLabel(transforms.join(QLatin1Char(' ')), this);
-        kept->setToolTip(tr("Trace transforms of the scenario, applied before the load factor; kept as they are"));
+        kept->setToolTip(
+            tr("Trace transforms of the scenario, applied before the load factor; kept as they are"));
         form->addRow(tr("Transforms:"), kept);
     }
     form->addRow(tr("No&tes:"), m_notes);
@@ -241,7 +253,8 @@ QString ScenarioDialog::findProblem() const {
     if (m_taken.contains(name)) return tr("Name: a scenario named \u201c%1\u201d already exists.").arg(name);
     if (m_cluster->count() == 0) return tr("Cluster: the workspace holds no cluster yet; store one first.");
     if (m_trace->count() == 0) return tr("Trace: the workspace holds no trace yet; import one first.");
-    if (m_profiles->count() == 0) return tr("Profiles: the workspace holds no profile set yet; store one first.");
+    if (m_profiles->count() == 0)
+        return tr("Profiles: the workspace holds no profile set yet; store one first.");
     if (!(m_load->value() > 0)) return tr("Load factor: must be above 0.");
     bool seed_ok = false;
     const qulonglong seed = m_seed->text().toULongLong(&seed_ok);

@@ -27,8 +27,8 @@ public:
 
     // For Mode::Duplicate, source is the scenario copied (named in the title); spec is the
     // pre-filled copy. Reads the store's inputs and scenario names once, here.
-    ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec& spec, Mode mode, const QString& source = {},
-                   QWidget* parent = nullptr);
+    ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec& spec, Mode mode,
+                   const QString& source = {}, QWidget* parent = nullptr);
 
     cl::ScenarioSpec spec() const;
     // Why OK is disabled; empty when the settings are acceptable.

@@ -22,12 +22,18 @@ namespace {
 
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // "1 server", "8 servers": English plurals without a loaded translation.
-QString counted(long long n, const QString& one, const QString& many) { return (n == 1 ? one : many).arg(n); }
+QString counted(long long n, const QString& one, const QString& many) {
+    return (n == 1 ? one : many).arg(n);
+}
 
-bool sameValue(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+bool sameValue(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
 
 // A filled dot in the status colour; drawn at two sizes so high-DPI screens get a sharp one.
 QIcon statusDot(const QColor& colour) {
@@ -51,7 +57,9 @@ QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
 
-QString loadText(double factor) { return QLocale().toString(factor, 'g', 4); }
+QString loadText(double factor) {
+    return QLocale().toString(factor, 'g', 4);
+}
 
 }  // namespace
 
@@ -154,9 +162,9 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         return groups.back().get();
     };
 
-    Node* cluster_group =
-        group(ClustersGroup, tr("Clusters"), counted(int(clusters.size()), tr("%1 cluster"), tr("%1 clusters")),
-              tr("Cluster layouts stored in the workspace"));
+    Node* cluster_group = group(ClustersGroup, tr("Clusters"),
+                                counted(int(clusters.size()), tr("%1 cluster"), tr("%1 clusters")),
+                                tr("Cluster layouts stored in the workspace"));
     std::map<std::int64_t, QString> cluster_names, trace_names;
     for (const StoredItem& c : clusters) {
         auto node = std::make_unique<Node>();
@@ -169,8 +177,9 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         cluster_group->add(std::move(node));
     }
 
-    Node* trace_group = group(TracesGroup, tr("Traces"), counted(int(traces.size()), tr("%1 trace"), tr("%1 traces")),
-                              tr("Job traces stored in the workspace"));
+    Node* trace_group =
+        group(TracesGroup, tr("Traces"), counted(int(traces.size()), tr("%1 trace"), tr("%1 traces")),
+              tr("Job traces stored in the workspace"));
     for (const StoredItem& t : traces) {
         auto node = std::make_unique<Node>();
         node->kind = Kind::Trace;
@@ -186,7 +195,8 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
     for (const RunInfo& r : runs) runs_of[r.scenario_id].push_back(&r);
 
     Node* scenario_group =
-        group(ScenariosGroup, tr("Scenarios"), counted(int(scenarios.size()), tr("%1 scenario"), tr("%1 scenarios")),
+        group(ScenariosGroup, tr("Scenarios"),
+              counted(int(scenarios.size()), tr("%1 scenario"), tr("%1 scenarios")),
               tr("Scenarios: a cluster, a trace, a policy and settings; each holds its runs"));
     for (const ScenarioInfo& s : scenarios) {
         auto node = std::make_unique<Node>();
@@ -196,10 +206,11 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         const auto cluster = cluster_names.find(s.spec.cluster_id);
         const auto trace = trace_names.find(s.spec.trace_id);
         const QString dot = QStringLiteral(" \u00b7 ");
-        node->details = qs(s.spec.policy) + dot +
-                        (cluster != cluster_names.end() ? cluster->second : tr("cluster %1").arg(s.spec.cluster_id)) +
-                        dot + (trace != trace_names.end() ? trace->second : tr("trace %1").arg(s.spec.trace_id)) +
-                        dot + tr("load \u00d7%1").arg(loadText(s.spec.parameters.load_factor));
+        node->details =
+            qs(s.spec.policy) + dot +
+            (cluster != cluster_names.end() ? cluster->second : tr("cluster %1").arg(s.spec.cluster_id)) +
+            dot + (trace != trace_names.end() ? trace->second : tr("trace %1").arg(s.spec.trace_id)) + dot +
+            tr("load \u00d7%1").arg(loadText(s.spec.parameters.load_factor));
         if (s.spec.parameters.server_count > 0)
             node->details += dot + counted(s.spec.parameters.server_count, tr("%1 server"), tr("%1 servers"));
         QStringList tip{tr("Scenario %1: %2, %3 conventions, seed %4")
@@ -337,7 +348,9 @@ int WorkspaceModel::rowCount(const QModelIndex& parent) const {
     return int(nodeOf(parent)->children.size());
 }
 
-int WorkspaceModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int WorkspaceModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 QVariant WorkspaceModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
@@ -454,7 +467,8 @@ QVariant WorkspaceModel::headerData(int section, Qt::Orientation orientation, in
         case Qt::ToolTipRole:
             return tr(tips[section]);
         case Qt::TextAlignmentRole:
-            return QVariant::fromValue((section >= AvgJctColumn ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+            return QVariant::fromValue((section >= AvgJctColumn ? Qt::AlignRight : Qt::AlignLeft) |
+                                       Qt::AlignVCenter);
         default:
             return {};
     }

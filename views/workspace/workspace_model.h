@@ -57,8 +57,8 @@ public:
 
     QModelIndex groupIndex(Group group) const;
     QModelIndex indexForScenario(const QString& name) const;  // invalid if absent
-    QModelIndex indexForRun(qint64 id) const;                   // invalid if absent
-    Kind kind(const QModelIndex& index) const;                  // Group for an invalid index
+    QModelIndex indexForRun(qint64 id) const;                 // invalid if absent
+    Kind kind(const QModelIndex& index) const;                // Group for an invalid index
     // The scenario an index belongs to (a scenario row or one of its runs); empty otherwise.
     QString scenarioName(const QModelIndex& index) const;
     int runCount(const QString& scenario) const;  // runs listed under it; 0 if absent

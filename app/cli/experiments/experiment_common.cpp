@@ -24,7 +24,8 @@ std::vector<std::string> splitList(const std::string& text) {
 void parallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& body) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (threads <= 0) threads = cores;
-    threads = std::min<long long>({threads, 4LL * cores, static_cast<long long>(std::max<std::size_t>(n, 1))});
+    threads =
+        std::min<long long>({threads, 4LL * cores, static_cast<long long>(std::max<std::size_t>(n, 1))});
     std::atomic<std::size_t> next{0};
     std::vector<std::thread> pool;
     std::exception_ptr error;

@@ -20,11 +20,11 @@
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
 #include "core/io/atomic_file.h"
+#include "core/io/builtin_data.h"
 #include "core/io/svg_line_chart.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/scenario_runner.h"
-#include "core/io/builtin_data.h"
 #include "core/workload/synergy_workload.h"
 
 namespace cli {
@@ -39,8 +39,10 @@ struct Published {
     double simulator;
 };
 const std::map<std::string, Published>& published() {
-    static const std::map<std::string, Published> table = {
-        {"proportional", {81.0, 81.1}}, {"tune", {22.0, 21.9}}, {"greedy", {NAN, 25.0}}, {"opt", {20.0, NAN}}};
+    static const std::map<std::string, Published> table = {{"proportional", {81.0, 81.1}},
+                                                           {"tune", {22.0, 21.9}},
+                                                           {"greedy", {NAN, 25.0}},
+                                                           {"opt", {20.0, NAN}}};
     return table;
 }
 
@@ -50,7 +52,6 @@ std::string hours(double h) {
     o << std::fixed << std::setprecision(1) << h;
     return o.str();
 }
-
 
 struct Cell {
     std::string conventions, mechanism;
@@ -100,37 +101,43 @@ Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, cons
 }  // namespace
 
 int synergyExperiment(const std::vector<std::string>& argv) {
-    Args args("experiment",
-              "Reproduce a paper experiment. 'synergy': FIFO, single-GPU jobs, 128 GPUs (16 servers of 8 GPUs /\n"
-              "24 CPUs / 500 GB), Poisson arrivals, split (20,70,10), average JCT of jobs 4000-4999, for\n"
-              "proportional, TUNE, GREEDY and OPT under the synergy-artifact and clean conventions, next to the\n"
-              "published figures; then the load sweep (--sweep) stored as runs in the workspace and drawn as the\n"
-              "paper's average-JCT-vs-load chart (jct_vs_load.svg and .csv in --out).\n"
-              "'sjf-bsbf': the SJF-BSBF paper's Tables III-IV and Fig. 6(b); see 'experiment sjf-bsbf --help'.",
-              {{"rate", "R", "arrival rate of the table, jobs per hour", false, "9"},
-               {"jobs", "N", "jobs generated per trace (the run ends when the measured ones are done)", false, "6500"},
-               {"measure", "FIRST-LAST", "measured jobs by position", false, "4000-4999"},
-               {"seeds", "LIST", "trace seeds of the table; each mechanism's mean over them is compared (one "
-                "draw of this workload varies by about +-20%)", false, "42"},
-               {"mechanisms", "LIST", "mechanisms of the table", false, "proportional,tune,greedy,opt"},
-               {"conventions", "LIST", "convention sets of the table", false, "synergy-artifact,clean"},
-               {"sweep", "LIST", "arrival rates of the load sweep (jobs/h); 'none' skips it", false,
-                "3,4,5,6,7,8,9,10"},
-               {"sweep-mechanisms", "LIST", "mechanisms of the load sweep", false, "proportional,greedy,tune"},
-               {"sweep-conventions", "NAME", "conventions of the load sweep", false, "synergy-artifact"},
-               {"multi-gpu", "", "Philly-derived GPU counts up to 16 instead of single-GPU jobs"},
-               {"optimistic-profiling", "",
-                "use the matrices optimistic profiling estimates (CPU bisection at full memory, cache model for "
-                "memory) instead of the built-in ones"},
-               {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
-               {"check", "", "exit 1 unless, under every convention set, the means order as the paper's do: "
-                "OPT <= TUNE < proportional and GREEDY < proportional"},
-               dbOption(),
-               {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
+    Args args(
+        "experiment",
+        "Reproduce a paper experiment. 'synergy': FIFO, single-GPU jobs, 128 GPUs (16 servers of 8 GPUs /\n"
+        "24 CPUs / 500 GB), Poisson arrivals, split (20,70,10), average JCT of jobs 4000-4999, for\n"
+        "proportional, TUNE, GREEDY and OPT under the synergy-artifact and clean conventions, next to the\n"
+        "published figures; then the load sweep (--sweep) stored as runs in the workspace and drawn as the\n"
+        "paper's average-JCT-vs-load chart (jct_vs_load.svg and .csv in --out).\n"
+        "'sjf-bsbf': the SJF-BSBF paper's Tables III-IV and Fig. 6(b); see 'experiment sjf-bsbf --help'.",
+        {{"rate", "R", "arrival rate of the table, jobs per hour", false, "9"},
+         {"jobs", "N", "jobs generated per trace (the run ends when the measured ones are done)", false,
+          "6500"},
+         {"measure", "FIRST-LAST", "measured jobs by position", false, "4000-4999"},
+         {"seeds", "LIST",
+          "trace seeds of the table; each mechanism's mean over them is compared (one "
+          "draw of this workload varies by about +-20%)",
+          false, "42"},
+         {"mechanisms", "LIST", "mechanisms of the table", false, "proportional,tune,greedy,opt"},
+         {"conventions", "LIST", "convention sets of the table", false, "synergy-artifact,clean"},
+         {"sweep", "LIST", "arrival rates of the load sweep (jobs/h); 'none' skips it", false,
+          "3,4,5,6,7,8,9,10"},
+         {"sweep-mechanisms", "LIST", "mechanisms of the load sweep", false, "proportional,greedy,tune"},
+         {"sweep-conventions", "NAME", "conventions of the load sweep", false, "synergy-artifact"},
+         {"multi-gpu", "", "Philly-derived GPU counts up to 16 instead of single-GPU jobs"},
+         {"optimistic-profiling", "",
+          "use the matrices optimistic profiling estimates (CPU bisection at full memory, cache model for "
+          "memory) instead of the built-in ones"},
+         {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
+         {"check", "",
+          "exit 1 unless, under every convention set, the means order as the paper's do: "
+          "OPT <= TUNE < proportional and GREEDY < proportional"},
+         dbOption(),
+         {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
     args.positionals("NAME", 1, 1);
     if (!args.parse(argv)) return 0;
     if (args.positional()[0] != "synergy")
-        throw UsageError("unknown experiment '" + args.positional()[0] + "' (experiments: synergy, sjf-bsbf)");
+        throw UsageError("unknown experiment '" + args.positional()[0] +
+                         "' (experiments: synergy, sjf-bsbf)");
 
     const auto measure_window = parseMeasureWindow(args.get("measure"));
     const auto first = measure_window.first, last = measure_window.second;
@@ -152,7 +159,8 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     workload.seed = seeds.front();
     workload.multi_gpu = args.has("multi-gpu");
     if (last >= workload.jobs)
-        throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " + std::to_string(workload.jobs));
+        throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " +
+                         std::to_string(workload.jobs));
     int threads = static_cast<int>(args.getInt("threads"));
     if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const std::vector<std::string> mechanisms = splitList(args.get("mechanisms"));
@@ -171,11 +179,11 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     const std::filesystem::path out = args.get("out");
     std::filesystem::create_directories(out);
 
-    std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU") << " jobs, "
-              << cluster.totalGpus() << " GPUs (" << cluster.name << "), " << workload.jobs_per_hour
-              << " jobs/h, split (20,70,10), " << workload.jobs << " jobs generated per seed (" << seeds.size()
-              << (seeds.size() == 1 ? " seed" : " seeds") << "); average JCT of jobs " << first << "-" << last
-              << "\n\n";
+    std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU")
+              << " jobs, " << cluster.totalGpus() << " GPUs (" << cluster.name << "), "
+              << workload.jobs_per_hour << " jobs/h, split (20,70,10), " << workload.jobs
+              << " jobs generated per seed (" << seeds.size() << (seeds.size() == 1 ? " seed" : " seeds")
+              << "); average JCT of jobs " << first << "-" << last << "\n\n";
 
     std::vector<Cell> cells;
     for (const auto& c : conventions)
@@ -188,7 +196,8 @@ int synergyExperiment(const std::vector<std::string>& argv) {
         o.measure_last = last;
         o.record_segments = false;
         const auto started = std::chrono::steady_clock::now();
-        cl::SimResult r = cl::simulatePolicy(cluster, traces.at(cells[i].seed), profiles, "fifo+" + cells[i].mechanism, o);
+        cl::SimResult r =
+            cl::simulatePolicy(cluster, traces.at(cells[i].seed), profiles, "fifo+" + cells[i].mechanism, o);
         cells[i].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         cells[i].avg_jct_h = r.summary.avg_jct / 3600.0;
         cells[i].measured = r.summary.completed;
@@ -196,15 +205,18 @@ int synergyExperiment(const std::vector<std::string>& argv) {
 
     std::ostringstream table;
     table << std::left << std::setw(18) << "conventions" << std::setw(14) << "mechanism" << std::right
-          << std::setw(12) << "avg JCT (h)" << std::setw(10) << "95% CI" << std::setw(8) << "paper" << std::setw(13)
-          << "authors' sim" << std::setw(9) << "vs sim" << std::setw(12) << "sim's rank" << std::setw(10) << "wall (s)"
+          << std::setw(12) << "avg JCT (h)" << std::setw(10) << "95% CI" << std::setw(8) << "paper"
+          << std::setw(13) << "authors' sim" << std::setw(9) << "vs sim" << std::setw(12) << "sim's rank"
+          << std::setw(10) << "wall (s)"
           << "\n";
-    std::string csv = "conventions,mechanism,seed,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
+    std::string csv =
+        "conventions,mechanism,seed,avg_jct_h,paper_h,authors_simulator_h,measured_jobs,wall_s\n";
     for (const Cell& cell : cells) {
-        const auto pub = published().count(cell.mechanism) ? published().at(cell.mechanism) : Published{NAN, NAN};
-        csv += cell.conventions + "," + cell.mechanism + "," + std::to_string(cell.seed) + "," + hours(cell.avg_jct_h) +
-               "," + hours(pub.paper) + "," + hours(pub.simulator) + "," + std::to_string(cell.measured) + "," +
-               hours(cell.wall_s) + "\n";
+        const auto pub =
+            published().count(cell.mechanism) ? published().at(cell.mechanism) : Published{NAN, NAN};
+        csv += cell.conventions + "," + cell.mechanism + "," + std::to_string(cell.seed) + "," +
+               hours(cell.avg_jct_h) + "," + hours(pub.paper) + "," + hours(pub.simulator) + "," +
+               std::to_string(cell.measured) + "," + hours(cell.wall_s) + "\n";
     }
     for (const auto& c : conventions) {
         for (const auto& m : mechanisms) {
@@ -213,12 +225,14 @@ int synergyExperiment(const std::vector<std::string>& argv) {
             std::string versus = "-";
             if (std::isfinite(pub.simulator) && std::isfinite(mean.mean)) {
                 std::ostringstream v;
-                v << std::showpos << std::fixed << std::setprecision(1) << (mean.mean / pub.simulator - 1) * 100 << "%";
+                v << std::showpos << std::fixed << std::setprecision(1)
+                  << (mean.mean / pub.simulator - 1) * 100 << "%";
                 versus = v.str();
             }
             table << std::left << std::setw(18) << c << std::setw(14) << m << std::right << std::setw(12)
-                  << hours(mean.mean) << std::setw(10) << (std::isfinite(mean.half_width) ? "+-" + hours(mean.half_width) : "-")
-                  << std::setw(8) << hours(pub.paper) << std::setw(13) << hours(pub.simulator) << std::setw(9) << versus;
+                  << hours(mean.mean) << std::setw(10)
+                  << (std::isfinite(mean.half_width) ? "+-" + hours(mean.half_width) : "-") << std::setw(8)
+                  << hours(pub.paper) << std::setw(13) << hours(pub.simulator) << std::setw(9) << versus;
             const double rank = mean.percentileOf(pub.simulator);
             std::string rank_text = "-";
             if (std::isfinite(rank) && mean.n > 1) {
@@ -229,8 +243,10 @@ int synergyExperiment(const std::vector<std::string>& argv) {
             table << std::setw(12) << rank_text << std::setw(10) << hours(mean.wall_s) << "\n";
         }
     }
-    table << "(wall: seconds per run. 'vs sim' compares our mean with the authors' simulator's single run, one draw of\n"
-             " the same workload; 'sim's rank' is the share of our per-seed results below that draw: between 5% and\n"
+    table << "(wall: seconds per run. 'vs sim' compares our mean with the authors' simulator's single run, "
+             "one draw of\n"
+             " the same workload; 'sim's rank' is the share of our per-seed results below that draw: between "
+             "5% and\n"
              " 95% it is an ordinary draw of our model)\n";
     std::cout << table.str();
     bool ordered = true;
@@ -244,8 +260,8 @@ int synergyExperiment(const std::vector<std::string>& argv) {
                 if (!std::isfinite(x) || !std::isfinite(y)) return;
                 const bool ok = or_equal ? x <= y + 1e-9 : x < y;
                 ordered = ordered && ok;
-                std::cout << (ok ? "check ok: " : "CHECK FAILED: ") << c << " " << a << " " << hours(x) << " h "
-                          << (or_equal ? "<=" : "<") << " " << b << " " << hours(y) << " h\n";
+                std::cout << (ok ? "check ok: " : "CHECK FAILED: ") << c << " " << a << " " << hours(x)
+                          << " h " << (or_equal ? "<=" : "<") << " " << b << " " << hours(y) << " h\n";
             };
             check("opt", "tune", true);
             check("tune", "proportional");
@@ -296,8 +312,8 @@ int synergyExperiment(const std::vector<std::string>& argv) {
             spec.seed = workload.seed;
             spec.parameters.measure_first = first;
             spec.parameters.measure_last = last;
-            spec.notes = "Synergy load sweep (paper Fig. 9): average JCT of jobs " + std::to_string(first) + "-" +
-                         std::to_string(last);
+            spec.notes = "Synergy load sweep (paper Fig. 9): average JCT of jobs " + std::to_string(first) +
+                         "-" + std::to_string(last);
             specs.push_back(spec);
             keys.emplace_back(rate, m);
         }
@@ -330,17 +346,18 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     for (const auto& m : sweep_mechanisms)
         if (lines.count(m)) series.push_back(lines[m]);
     const std::string chart = (out / "jct_vs_load.svg").string();
-    cl::writeLineChartSvg(chart, "Average JCT vs load: FIFO, " + std::to_string(cluster.totalGpus()) + " GPUs, " +
-                                     sweep_conventions,
-                          "load (jobs/hour)", "average JCT of jobs " + std::to_string(first) + "-" +
-                                                  std::to_string(last) + " (hours)",
-                          series);
+    cl::writeLineChartSvg(
+        chart,
+        "Average JCT vs load: FIFO, " + std::to_string(cluster.totalGpus()) + " GPUs, " + sweep_conventions,
+        "load (jobs/hour)",
+        "average JCT of jobs " + std::to_string(first) + "-" + std::to_string(last) + " (hours)", series);
     {
         cl::AtomicFile f((out / "jct_vs_load.csv").string());
         f.stream() << sweep_csv;
         f.commit();
     }
-    std::cout << "\nload sweep: " << specs.size() << " runs stored in " << store.path() << " (scenarios synergy-load/...); "
+    std::cout << "\nload sweep: " << specs.size() << " runs stored in " << store.path()
+              << " (scenarios synergy-load/...); "
               << "chart " << chart << "\n";
     return report.failed > 0 || !ordered ? 1 : 0;
 }
