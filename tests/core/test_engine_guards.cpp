@@ -13,33 +13,15 @@
 #include "core/sim/scheduler.h"
 #include "core/sim/simulator.h"
 #include "error_capture.h"
+#include "sim_test_support.h"
 
 using namespace cl;
 using cl::test::errorOf;
 using cl::test::expectError;
+using cl::test::job;
+using cl::test::oneServer;
 
 namespace {
-
-Cluster oneServer(int gpus) {
-    Cluster c;
-    c.name = "one";
-    Server s;
-    s.name = "s0";
-    s.gpus = gpus;
-    c.servers.push_back(s);
-    return c;
-}
-
-// One-second iterations: iterations = seconds of solo run time.
-Job job(const std::string& id, double submit, int gpus, double seconds) {
-    Job j;
-    j.id = id;
-    j.submit_time = submit;
-    j.gpus = gpus;
-    j.iterations = seconds;
-    j.solo_iteration_time = 1.0;
-    return j;
-}
 
 Trace traceOf(std::vector<Job> jobs) {
     Trace t;

@@ -13,31 +13,13 @@
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/workload/trace_generator.h"
+#include "sim_test_support.h"
 
 using namespace cl;
+using cl::test::job;
+using cl::test::oneServer;
 
 namespace {
-
-Cluster oneServer(int gpus) {
-    Cluster c;
-    c.name = "test";
-    Server s;
-    s.name = "s0";
-    s.gpus = gpus;
-    c.servers.push_back(s);
-    return c;
-}
-
-// Jobs with one-second iterations, so that iterations = seconds of solo run time.
-Job job(const std::string& id, double submit, int gpus, double seconds) {
-    Job j;
-    j.id = id;
-    j.submit_time = submit;
-    j.gpus = gpus;
-    j.iterations = seconds;
-    j.solo_iteration_time = 1.0;
-    return j;
-}
 
 ProfileSet noProfiles(double restart_overhead) {
     ProfileSet p;

@@ -13,8 +13,10 @@
 #include "core/policies/synergy_opt_ilp.h"
 #include "core/policies/synergy_packing.h"
 #include "core/sim/simulator.h"
+#include "sim_test_support.h"
 
 using namespace cl;
+using cl::test::servers;
 
 namespace {
 
@@ -50,20 +52,6 @@ ProfileSet testProfiles() {
     add("transformer", 0.67, matrixFromCpuRow({1, 1, 1, 1, 1, 1, 1, 1, 1}, true));
     add("gnmt", 0.12, matrixFromCpuRow({1, 1, 1, 1, 1, 1, 1, 1, 1}, true));
     return set;
-}
-
-Cluster servers(int n, int gpus = 8, int cpus = 24, double memory = 500) {
-    Cluster c;
-    c.name = std::to_string(n) + "x" + std::to_string(gpus);
-    for (int i = 0; i < n; ++i) {
-        Server s;
-        s.name = "s" + std::to_string(i);
-        s.gpus = gpus;
-        s.cpu_cores = cpus;
-        s.memory_gb = memory;
-        c.servers.push_back(s);
-    }
-    return c;
 }
 
 Job job(const std::string& id, const std::string& model, int gpus, double submit, double seconds) {

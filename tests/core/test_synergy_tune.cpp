@@ -10,24 +10,12 @@
 #include "core/policies/simulate_policy.h"
 #include "core/policies/synergy_packing.h"
 #include "core/sim/simulator.h"
+#include "sim_test_support.h"
 
 using namespace cl;
+using cl::test::servers;
 
 namespace {
-
-Cluster servers(int n, int gpus = 8, int cpus = 24, double memory = 500) {
-    Cluster c;
-    c.name = std::to_string(n) + "x" + std::to_string(gpus);
-    for (int i = 0; i < n; ++i) {
-        Server s;
-        s.name = "s" + std::to_string(i);
-        s.gpus = gpus;
-        s.cpu_cores = cpus;
-        s.memory_gb = memory;
-        c.servers.push_back(s);
-    }
-    return c;
-}
 
 // One-GPU jobs asking `cpus` cores and 62.5 GB per GPU (the reference server's proportional
 // memory), in this order.
