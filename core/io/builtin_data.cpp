@@ -17,8 +17,10 @@ namespace cl {
 // workspace never reuses a run of an older engine as if it were current. Revision 2: Muri
 // pairs interchangeable jobs by one priority-aware rule. Revision 4: runs record CPU and memory
 // allocations (series and per-job changes). Revision 5: runs record gradient-accumulation
-// changes (SJF-BSBF sub-batches and sharing interference).
-constexpr int kEngineRevision = 5;
+// changes (SJF-BSBF sub-batches and sharing interference). Revision 6: clean Tiresias no longer
+// thrashes (a demoted running job stays ahead of its new queue's waiting jobs; the starvation
+// wait is measured against all the service a job received; architecture.md section 4.2).
+constexpr int kEngineRevision = 6;
 
 std::string engineVersion() {
     return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision);

@@ -21,6 +21,14 @@ double TiresiasOrder::serviceInQueue(const JobState& j) const {
     return (j.attained - attained_base_[j.index]) * j.gpus;
 }
 
+double TiresiasOrder::starvedAt(const JobState& j) const {
+    // The wait is measured against all the service the job ever received, not the service
+    // since its last promotion: with the latter an overloaded cluster turns into round robin
+    // with a quantum of one queue pass and a preemption per pass (architecture.md 4.2).
+    if (j.attained <= 0) return std::numeric_limits<double>::infinity();
+    return last_running_[j.index] + kStarvationFactor * j.attained;
+}
+
 void TiresiasOrder::observe(const SchedulerInput& in) {
     // What the previous decision left: finished jobs leave, waiting jobs move behind running ones.
     for (auto& q : queues_) {
@@ -42,20 +50,19 @@ void TiresiasOrder::observe(const SchedulerInput& in) {
             if (artifact_rounding_) {
                 // The authors' test, one level per event (their demotion events can fall a
                 // rounding error short; reproducing that keeps the published numbers).
-                if (q < 2 && serviceInQueue(j) >= kLimits[q]) demote(j.index, q);
+                if (q < 2 && serviceInQueue(j) >= kLimits[q]) demote(in, j.index, q);
                 continue;
             }
             // Clean: the wake-up time asked for is the demotion time, whatever the rounding.
             bool due = in.now >= demote_at_[j.index];
             while (q < 2 && (due || serviceInQueue(j) >= kLimits[q])) {
-                demote(j.index, q);
+                demote(in, j.index, q);
                 q = queue_of_[j.index];
                 due = false;
             }
         } else if (starvation_guard_ && q > 0) {
-            double served = j.attained - attained_base_[j.index];
             // Same expression as the wake-up in nextChange(), so the check is exact there.
-            if (served > 0 && in.now >= last_running_[j.index] + kStarvationFactor * served) {
+            if (in.now >= starvedAt(j)) {
                 std::erase(queues_[q], j.index);
                 queues_[0].push_back(j.index);
                 queue_of_[j.index] = 0;
@@ -65,9 +72,17 @@ void TiresiasOrder::observe(const SchedulerInput& in) {
     }
 }
 
-void TiresiasOrder::demote(int job, int from) {
+void TiresiasOrder::demote(const SchedulerInput& in, int job, int from) {
     std::erase(queues_[from], job);
-    queues_[from + 1].push_back(job);
+    auto& to = queues_[from + 1];
+    // The authors' simulator appends the demoted job behind the waiting jobs of its new queue,
+    // so they preempt it at once. Clean: a running job keeps running among its new peers,
+    // which is what FIFO without preemption inside a queue means (architecture.md 4.2).
+    auto at = to.end();
+    if (!artifact_rounding_)
+        at = std::find_if(to.begin(), to.end(),
+                          [&](int j) { return in.by_index[j] == nullptr || !in.by_index[j]->running; });
+    to.insert(at, job);
     queue_of_[job] = from + 1;
 }
 
@@ -93,8 +108,7 @@ double TiresiasOrder::nextChange(const SchedulerInput& in, const Decision& d) co
             demote_at_[j.index] = at;
             next = std::min(next, at);
         } else if (!runs && starvation_guard_ && q > 0) {
-            double served = j.attained - attained_base_[j.index];
-            if (served > 0) next = std::min(next, last_running_[j.index] + kStarvationFactor * served);
+            next = std::min(next, starvedAt(j));
         }
     }
     return next;

@@ -8,8 +8,10 @@
 // Two variants, chosen by the conventions:
 //  - artifact: demotion times rounded up to whole seconds of wall time as the authors do;
 //    no starvation guard.
-//  - clean: exact demotion times, plus a starvation guard: a job waiting in a lower queue for
-//    at least kStarvationFactor times the service it received there goes back to queue 0.
+//  - clean: exact demotion times; a job demoted while running stays ahead of the waiting jobs
+//    of its new queue; and a starvation guard: a job waiting in a lower queue for at least
+//    kStarvationFactor times all the service it has received goes back to queue 0, where it
+//    gets a full queue-0 quantum (docs/architecture.md section 4.2 says why each).
 #include <vector>
 
 #include "core/policies/priority_order.h"
@@ -31,8 +33,9 @@ public:
 
 private:
     double serviceInQueue(const JobState& j) const;  // GPU-seconds since entering queue 0
+    double starvedAt(const JobState& j) const;       // when a waiting job counts as starved
     void ensureSize(int job);
-    void demote(int job, int from);
+    void demote(const SchedulerInput& in, int job, int from);
 
     bool artifact_rounding_;
     bool starvation_guard_;

@@ -19,7 +19,8 @@ struct Conventions {
     // Tiresias: artifact admits by free-GPU count (no fragmentation) and has no starvation guard.
     bool tiresias_count_placement = false;
     bool tiresias_starvation_guard = true;
-    // Artifact: Tiresias demotion events are rounded up to whole seconds of wall time.
+    // Artifact: Tiresias demotion events are rounded up to whole seconds of wall time, and a job
+    // demoted while running goes behind the waiting jobs of its new queue (the authors' habits).
     bool tiresias_whole_second_demotion = false;
     // Artifact: Muri ranks jobs that never ran by the duration their trace states.
     bool muri_rank_new_jobs_by_trace_duration = false;

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
@@ -116,6 +117,16 @@ private slots:
         QTest::addColumn<QString>("trace");
         QTest::addColumn<bool>("artifact");
         QTest::addColumn<double>("muri_s_max");
+        QTest::addColumn<double>("muri_l_vs_tiresias");
+        // Muri-L over Tiresias as measured, pinned within 1%. Clean conventions: engine revision 6
+        // stopped clean Tiresias from thrashing (architecture.md 4.2), which took these from
+        // 2.68x / 1.73x / 6.10x / 1.82x to 2.06x / 1.64x / 4.51x / 1.57x: the old Tiresias lost
+        // time to a restart overhead on every queue pass.
+        const std::map<std::string, double> vs_tiresias = {
+            {"trace1/muri-artifact", 3.30}, {"trace1_pr/muri-artifact", 3.29},
+            {"trace3/muri-artifact", 3.95}, {"trace3_pr/muri-artifact", 2.43},
+            {"trace1/clean", 2.06},         {"trace1_pr/clean", 1.64},
+            {"trace3/clean", 4.51},         {"trace3_pr/clean", 1.57}};
         for (bool artifact : {true, false})
             for (const char* trace : {"trace1", "trace1_pr", "trace3", "trace3_pr"}) {
                 // trace3 (lightly loaded, four job types): Muri-S measures 2.31x over SRTF under
@@ -125,14 +136,15 @@ private slots:
                 // within 1%, Muri-L on trace3 included, so the band's top is taken as the
                 // paper's own trace mix rather than a bound on this one.
                 double max = std::string(trace) == "trace3" ? 2.40 : 2.26;
-                QTest::newRow((std::string(trace) + (artifact ? "/muri-artifact" : "/clean")).c_str())
-                    << QString(trace) << artifact << max;
+                const std::string row = std::string(trace) + (artifact ? "/muri-artifact" : "/clean");
+                QTest::newRow(row.c_str()) << QString(trace) << artifact << max << vs_tiresias.at(row);
             }
     }
     void muriSpeedupsHaveThePapersShape() {
         QFETCH(QString, trace);
         QFETCH(bool, artifact);
         QFETCH(double, muri_s_max);
+        QFETCH(double, muri_l_vs_tiresias);
         auto avg = [&](const char* p) {
             return (artifact ? runArtifact(trace.toStdString(), p) : runClean(trace.toStdString(), p))
                 .summary.avg_jct;
@@ -150,6 +162,7 @@ private slots:
         QVERIFY(vs_srtf >= 1.13 && vs_srtf <= muri_s_max);
         QVERIFY(vs_srsf >= 1.13 && vs_srsf <= muri_s_max);
         QVERIFY(vs_tiresias >= 1.53 && vs_tiresias <= 6.15);
+        QVERIFY2(std::fabs(vs_tiresias / muri_l_vs_tiresias - 1) <= 0.01, "Muri-L over Tiresias moved");
         QVERIFY(muri_l <= no_blossom);
         QVERIFY(muri_l < worst);
     }

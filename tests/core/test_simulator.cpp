@@ -149,13 +149,16 @@ private slots:
     }
     void tiresiasDemotesAt3250GpuSeconds() {
         // 1 GPU. J0 0-3250 (demoted to queue 1), J1 3250-4250 (queue 0 first), J2 4250-7500
-        // (demoted), then queue 1 in order of entry: J0 7500-9250, J2 9250-10000.
+        // (demoted to queue 1). The artifact appends J2 behind the waiting J0, which takes
+        // over: J0 7500-9250, J2 9250-10000. Clean: J2 was running, so it stays ahead of the
+        // waiting J0 (no preemption among peers, architecture.md 4.2): J2 7500-8250, J0 8250-10000.
         Trace t;
         t.jobs = {job("J0", 0, 1, 5000), job("J1", 100, 1, 1000), job("J2", 200, 1, 4000)};
-        for (const char* conv : {"clean", "muri-artifact"}) {
-            auto r = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact(conv));
-            QCOMPARE(jcts(r), (std::vector<double>{9250, 4150, 9800}));
-        }
+        auto artifact = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("muri-artifact"));
+        QCOMPARE(jcts(artifact), (std::vector<double>{9250, 4150, 9800}));
+        auto clean = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
+        QCOMPARE(jcts(clean), (std::vector<double>{10000, 4150, 8050}));
+        QCOMPARE(clean.jobs[2].preemptions, 0);
     }
     void tiresiasStarvationGuardPromotesWaitingJobs() {
         // Clean only: "long" served 3250 GPU-s in queue 0, then waits behind a stream of short
@@ -170,6 +173,30 @@ private slots:
         QVERIFY(clean.jobs[0].end < artifact.jobs[0].end);
         QCOMPARE(artifact.jobs[0].end, 3250.0 + 40 * 1000.0 + 1750.0);
         QCOMPARE(clean.jobs[0].end, 38000.0);
+    }
+
+    void tiresiasStarvationWaitGrowsWithAllServiceReceived() {
+        // Clean: the wait is measured against all the service a job received, not the service
+        // since its last promotion (architecture.md 4.2). "long" (10,000 s) runs 0-3250, is
+        // promoted after 32,500 s of waiting, runs a full queue-0 quantum 36,250-39,500 and is
+        // preempted by the short jobs waiting in queue 0. It has now received 6,500 s, so it is
+        // promoted after 65,000 s of waiting (at 104,500, not at 72,000 as with the service
+        // since the promotion), joins the end of queue 0 behind the four short jobs waiting
+        // there, and gets its next full quantum at 108,500.
+        Trace t;
+        t.jobs.push_back(job("long", 0, 1, 10000));
+        for (int i = 0; i < 150; ++i)
+            t.jobs.push_back(job("s" + std::to_string(i), 3000 + 1000.0 * i, 1, 1000));
+        const SimResult r = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
+        std::vector<std::pair<double, double>> runs;
+        for (const GpuSegment& g : r.segments)
+            if (g.job == 0) runs.push_back({g.t0, g.t1});
+        std::sort(runs.begin(), runs.end());
+        QCOMPARE(runs.size(), std::size_t(4));
+        QCOMPARE(runs[0], std::make_pair(0.0, 3250.0));
+        QCOMPARE(runs[1], std::make_pair(36250.0, 39500.0));
+        QCOMPARE(runs[2], std::make_pair(108500.0, 111750.0));
+        QCOMPARE(r.jobs[0].preemptions, 3);
     }
 
     void tiresiasDemotesAtFractionalTimes() {
