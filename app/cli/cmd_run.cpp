@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/run_outputs.h"
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
 #include "core/io/builtin_data.h"
@@ -31,8 +32,9 @@ std::string safeFileName(std::string s) {
 // run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
 // (an identical earlier run is reused unless --force).
 int runStoredScenarios(const Args& args) {
-    for (const char* adhoc : {"trace", "policy", "out", "cluster", "conventions", "format", "model-seed",
-                              "no-segments", "profiles", "optimistic-profiling", "measure", "xi"})
+    for (const char* adhoc :
+         {"trace", "policy", "out", "outputs", "cluster", "conventions", "format", "model-seed",
+          "no-segments", "profiles", "optimistic-profiling", "measure", "xi"})
         if (args.has(adhoc))
             throw UsageError(std::string("--") + adhoc +
                              " does not apply with --scenario (the scenario has its own)");
@@ -91,6 +93,10 @@ int runCommand(const std::vector<std::string>& argv) {
          {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
          {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
          {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
+         {"outputs", "LIST",
+          "with --out: which of jobs, series, segments, metrics to write (what is left out is not "
+          "recorded either)",
+          false, "jobs,series,segments,metrics"},
          {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
          {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
          dbOption(),
@@ -102,7 +108,10 @@ int runCommand(const std::vector<std::string>& argv) {
     if (args.has("scenario")) return runStoredScenarios(args);
     cl::SimOptions base;
     base.conventions = cl::Conventions::byName(args.get("conventions"));
-    base.record_segments = !args.has("no-segments");
+    const RunOutputs outputs = parseRunOutputs(args.get("outputs"));
+    if (args.has("outputs") && !args.has("out")) throw UsageError("--outputs needs --out DIR");
+    base.record_segments = !args.has("no-segments") && (!args.has("out") || outputs.segments);
+    base.record_series = !args.has("out") || outputs.series;
     cl::SchedulerTuning tuning;
     if (args.has("xi")) tuning.interference = interferenceRatio(args);
     std::vector<std::string> policies = args.getAll("policy");
@@ -149,21 +158,44 @@ int runCommand(const std::vector<std::string>& argv) {
     if (args.has("out")) {
         std::filesystem::path dir = args.get("out");
         std::filesystem::create_directories(dir);
+        // What was written, row counts included: a user sees at once when a run's outputs grow
+        // with its preemptions.
+        std::cout << "\nwrote to " << dir.string() << ":\n";
         for (const auto& r : results) {
             std::filesystem::path sub = dir / safeFileName(r.policy);
             std::filesystem::create_directories(sub);
-            cl::writeJobsCsv(r, (sub / "jobs.csv").string());
-            if (base.record_segments) cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
-            cl::writeSeriesCsv(r, (sub / "series.csv").string());
+            std::cout << "  " << r.policy << ":";
+            const char* separator = " ";
+            auto wrote = [&](const char* file, std::size_t rows) {
+                std::cout << separator << file << " " << rows << " rows";
+                separator = ", ";
+            };
+            if (outputs.jobs) {
+                cl::writeJobsCsv(r, (sub / "jobs.csv").string());
+                wrote("jobs.csv", r.jobs.size());
+            }
+            if (outputs.series) {
+                cl::writeSeriesCsv(r, (sub / "series.csv").string());
+                wrote("series.csv", r.series.size());
+            }
+            if (outputs.segments && base.record_segments) {
+                cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
+                wrote("segments.csv", r.segments.size());
+            }
+            if (!outputs.jobs && !outputs.series && !(outputs.segments && base.record_segments))
+                std::cout << " no CSV";
+            std::cout << "\n";
         }
-        nlohmann::json context = {{"cluster", cluster.name},
-                                  {"cluster_gpus", cluster.totalGpus()},
-                                  {"trace", trace.name},
-                                  {"trace_jobs", trace.jobs.size()},
-                                  {"conventions", base.conventions.name},
-                                  {"engine_version", cl::engineVersion()}};
-        cl::writeJson(cl::metricsJson(results, context), (dir / "metrics.json").string());
-        if (!quiet) std::cerr << "wrote results to " << dir.string() << "\n";
+        if (outputs.metrics) {
+            nlohmann::json context = {{"cluster", cluster.name},
+                                      {"cluster_gpus", cluster.totalGpus()},
+                                      {"trace", trace.name},
+                                      {"trace_jobs", trace.jobs.size()},
+                                      {"conventions", base.conventions.name},
+                                      {"engine_version", cl::engineVersion()}};
+            cl::writeJson(cl::metricsJson(results, context), (dir / "metrics.json").string());
+            std::cout << "  metrics.json\n";
+        }
     }
     return 0;
 }

@@ -19,7 +19,8 @@ namespace cl {
 // allocations (series and per-job changes). Revision 5: runs record gradient-accumulation
 // changes (SJF-BSBF sub-batches and sharing interference). Revision 6: clean Tiresias no longer
 // thrashes (a demoted running job stays ahead of its new queue's waiting jobs; the starvation
-// wait is measured against all the service a job received; architecture.md section 4.2).
+// wait is measured against all the service a job received; architecture.md section 4.2), and
+// series keep change points only (section 2.8).
 constexpr int kEngineRevision = 6;
 
 std::string engineVersion() {

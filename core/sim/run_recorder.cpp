@@ -64,11 +64,27 @@ void RunRecorder::stopJob(int job, const std::vector<int>& gpus, double t) {
     }
 }
 
+namespace {
+// The step values: they change only at events. The blocking index is left out on purpose: it
+// grows between events with every pending job's wait, so it would make every event a change
+// point; it is sampled where the step values change (docs/architecture.md section 2.8).
+bool sameSteps(const TimeSample& a, const TimeSample& b) {
+    return a.queue_length == b.queue_length && a.running_jobs == b.running_jobs &&
+           a.gpu_utilization == b.gpu_utilization && a.storage_utilization == b.storage_utilization &&
+           a.cpu_utilization == b.cpu_utilization && a.gpu_compute_utilization == b.gpu_compute_utilization &&
+           a.network_utilization == b.network_utilization && a.cpu_allocated == b.cpu_allocated &&
+           a.memory_allocated == b.memory_allocated;
+}
+}  // namespace
+
 void RunRecorder::sample(const TimeSample& s) {
     if (!record_series_) return;
+    // The series holds change points only: a value holds until the next sample (every reader
+    // draws steps), so a sample whose steps equal the one before adds nothing but rows.
     if (!series_.empty() && series_.back().t == s.t) {
         series_.back() = s;
-    } else {
+        if (series_.size() >= 2 && sameSteps(series_[series_.size() - 2], s)) series_.pop_back();
+    } else if (series_.empty() || !sameSteps(series_.back(), s)) {
         series_.push_back(s);
     }
 }

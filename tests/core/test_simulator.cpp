@@ -199,6 +199,20 @@ private slots:
         QCOMPARE(r.jobs[0].preemptions, 3);
     }
 
+    void seriesKeepsChangePointsOnly() {
+        // One job alone under Tiresias: events at 0 (start), 3,250 (demotion: nothing visible
+        // changes) and 5,000 (end). The series keeps the two change points (section 2.8).
+        Trace t;
+        t.jobs = {job("J0", 0, 1, 5000)};
+        const SimResult r = simulatePolicy(oneServer(1), t, noProfiles(0), "tiresias", exact("clean"));
+        QCOMPARE(r.events, 3LL);
+        QCOMPARE(r.series.size(), std::size_t(2));
+        QCOMPARE(r.series[0].t, 0.0);
+        QCOMPARE(r.series[0].running_jobs, 1);
+        QCOMPARE(r.series[1].t, 5000.0);
+        QCOMPARE(r.series[1].running_jobs, 0);
+    }
+
     void tiresiasDemotesAtFractionalTimes() {
         // 3 GPUs: J0's 3,250 GPU-seconds are reached after 1,083.33 s, a time that rounding can
         // leave a hair short of the limit; J1 (queue 0) must take over right then.
