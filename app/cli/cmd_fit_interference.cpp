@@ -46,6 +46,13 @@ void printTable(const std::string& file, const std::vector<cl::InterferenceFit>&
         if (f.cpu_b_at_bound)
             out << cl::interferenceFitVariantName(f.variant) << ": cpu_b ended at the search bound "
                 << cl::kMaxFittedCpuB << " (the CPU term may want a steeper exponent)\n";
+    for (const auto& f : fits)
+        if (f.cpu_b_at_lower_bound)
+            out << cl::interferenceFitVariantName(f.variant) << ": cpu_b ended at its lower bound "
+                << cl::kMinFittedCpuB
+                << ": the slowdown is linear in the CPU load there and the samples fix only the slope "
+                   "cpu_a x cpu_b = "
+                << fmt("%.6g", f.cpuLinearSlope()) << "\n";
     out << "(slowdown = 1 + cpu_a (u/C)(exp(cpu_b U/C) - 1) + pcie_a (p/B)(P/B); RMSE and max error in "
            "slowdown "
            "units, MAPE relative to the measured slowdown)\n";
@@ -66,6 +73,8 @@ nlohmann::ordered_json fitsJson(const std::string& file, const std::vector<cl::I
         j["mape"] = f.mape;
         j["max_error"] = f.max_error;
         j["cpu_b_at_bound"] = f.cpu_b_at_bound;
+        j["cpu_b_at_lower_bound"] = f.cpu_b_at_lower_bound;
+        if (f.cpu_b_at_lower_bound) j["cpu_linear_slope"] = f.cpuLinearSlope();
         out["fits"].push_back(j);
     }
     return out;

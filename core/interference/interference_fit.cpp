@@ -275,23 +275,25 @@ InterferenceFit fitInterference(const std::vector<InterferenceSample>& samples,
     if (!use_cpu) {
         c.pcie_a = fitAt(0.0).pcie_a;
     } else {
-        const double step = kMaxFittedCpuB / kGridPoints;
-        int best_k = 1;
-        double best_rss = fitAt(step).rss;
-        for (int k = 2; k <= kGridPoints; ++k) {
-            const double rss = fitAt(k * step).rss;
+        const double step = (kMaxFittedCpuB - kMinFittedCpuB) / kGridPoints;
+        auto grid = [&](int k) { return kMinFittedCpuB + k * step; };
+        int best_k = 0;
+        double best_rss = fitAt(grid(0)).rss;
+        for (int k = 1; k <= kGridPoints; ++k) {
+            const double rss = fitAt(grid(k)).rss;
             if (rss < best_rss) best_rss = rss, best_k = k;
         }
-        const double lo = (best_k - 1) * step;
-        const double hi = std::min(kMaxFittedCpuB, (best_k + 1) * step);
+        const double lo = grid(std::max(0, best_k - 1));
+        const double hi = grid(std::min(kGridPoints, best_k + 1));
         double b = brentMinimum([&](double x) { return fitAt(x).rss; }, lo, hi);
         // Brent never evaluates the bracket's ends; the grid point itself may still be best.
-        if (fitAt(best_k * step).rss < fitAt(b).rss) b = best_k * step;
+        if (fitAt(grid(best_k)).rss <= fitAt(b).rss) b = grid(best_k);
         const Linear l = fitAt(b);
         c.cpu_a = l.cpu_a;
         c.cpu_b = b;
         c.pcie_a = l.pcie_a;
         fit.cpu_b_at_bound = b >= kMaxFittedCpuB;
+        fit.cpu_b_at_lower_bound = b <= kMinFittedCpuB;
     }
     const InterferenceFit errors = evaluateInterference(samples, c);
     fit.coefficients = c;

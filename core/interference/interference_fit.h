@@ -31,15 +31,22 @@ struct InterferenceFit {
     InterferenceFitVariant variant = InterferenceFitVariant::Full;
     InterferenceCoefficients coefficients;
     int samples = 0;
-    double rmse = 0.0;            // root mean square of predicted - measured slowdown
-    double mape = 0.0;            // mean of |predicted - measured| / measured (a fraction)
-    double max_error = 0.0;       // largest |predicted - measured|
-    bool cpu_b_at_bound = false;  // the best cpu_b is the search's upper bound
+    double rmse = 0.0;                  // root mean square of predicted - measured slowdown
+    double mape = 0.0;                  // mean of |predicted - measured| / measured (a fraction)
+    double max_error = 0.0;             // largest |predicted - measured|
+    bool cpu_b_at_bound = false;        // the best cpu_b is the search's upper bound
+    bool cpu_b_at_lower_bound = false;  // ... its lower bound: the data are linear in the CPU load
+    // What such data determine: near cpu_b = 0 the CPU term is cpu_a cpu_b (u/C)(U/C).
+    double cpuLinearSlope() const { return coefficients.cpu_a * coefficients.cpu_b; }
 };
 
-// cpu_b is searched in (0, kMaxFittedCpuB]: beyond it exp(b U / C) is so steep that the
-// CPU term is zero until the socket is full and near-vertical after, which no measurement
-// in the paper suggests. A fit ending at the bound is flagged (cpu_b_at_bound).
+// cpu_b is searched in [kMinFittedCpuB, kMaxFittedCpuB]. Beyond the upper end exp(b U / C) is so
+// steep that the CPU term is zero until the socket is full and near-vertical after, which no
+// measurement in the paper suggests. Below the lower end the term is linear in U / C to within
+// 1% over any load up to twice the socket, so the data fix only the product cpu_a cpu_b: an
+// unbounded search there drifts towards cpu_b = 0 with cpu_a growing without limit (cpu_a 6e13,
+// cpu_b 1e-14 on nearly linear samples). A fit ending at either bound is flagged.
+constexpr double kMinFittedCpuB = 0.01;
 constexpr double kMaxFittedCpuB = 20.0;
 
 // Samples beyond these are unit errors, not measurements; refusing them also keeps every sum

@@ -241,6 +241,29 @@ private slots:
         QCOMPARE(g.coefficients.pcie_a, 0.0);
     }
 
+    void fitOnNearlyLinearLoadReportsTheSlope() {
+        // Samples made with cpu_b = 0.01 are linear in the CPU load to within 0.1%, so only the
+        // product cpu_a x cpu_b (here 0.12) is determined. The w/o PCIe ablation also has to
+        // absorb the PCIe slowdown into the CPU term; unbounded, its cpu_b drifted to 1e-14
+        // with cpu_a 6e13. Now cpu_b stops at its lower bound, the fit says so, and the slope
+        // is reported.
+        const std::vector<InterferenceSample> samples = synthetic(coeffs(12.0, 0.01, 0.8));
+        for (auto variant : {InterferenceFitVariant::Full, InterferenceFitVariant::WithoutPcie}) {
+            const InterferenceFit f = fitInterference(samples, variant);
+            const QString what = QString::fromStdString(interferenceFitVariantName(variant));
+            QVERIFY2(f.coefficients.cpu_b >= kMinFittedCpuB, qPrintable(what));
+            QVERIFY2(f.coefficients.cpu_a < 1e3,
+                     qPrintable(what + " cpu_a " + QString::number(f.coefficients.cpu_a)));
+            QVERIFY2(f.cpu_b_at_lower_bound, qPrintable(what));
+            QVERIFY(!f.cpu_b_at_bound);
+        }
+        const InterferenceFit full = fitInterference(samples, InterferenceFitVariant::Full);
+        QVERIFY2(near(full.cpuLinearSlope(), 0.12, 0.01), qPrintable(QString::number(full.cpuLinearSlope())));
+        QVERIFY(near(full.coefficients.pcie_a, 0.8, 0.01));
+        // A curved CPU term is not at the bound.
+        QVERIFY(!fitInterference(synthetic(kTrue), InterferenceFitVariant::Full).cpu_b_at_lower_bound);
+    }
+
     void fitRecoversFixtureCoefficients() {
         const std::vector<InterferenceSample> clean =
             readInterferenceSamplesCsv(fixture("samples_noiseless.csv"));
