@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral(
         "ClusterLoom: a desktop planner for deep-learning GPU clusters.\n"
         "Opens the last workspace, or on first start a new one with the bundled demo scenarios\n"
-        "(the demo trace on the muri-testbed-64 cluster under fifo, srtf, srsf, tiresias and muri-s).\n"
+        "(two workloads on the muri-testbed-64 cluster under the Muri paper's policies: demo/, where\n"
+        "interleaving loses to SRSF, and demo-backlog/, where it pays off; plus Synergy and SJF-BSBF).\n"
         "The headless tool is clusterloom-cli."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();

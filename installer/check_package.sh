@@ -114,7 +114,7 @@ grep -qx "built-in data: $root/usr/share/clusterloom" <<<"$version" ||
     fail "clusterloom-cli does not use the installed data ($root/usr/share/clusterloom)"
 run_clean clusterloom-cli demo --out "$work/demo" | tee "$work/demo.txt"
 grep -Eq "^muri-s +400/400" "$work/demo.txt" || fail "the demo summary lacks the finished muri-s row"
-[[ -s "$work/demo/utilization.svg" ]] || fail "the demo wrote no utilization chart"
+[[ -s "$work/demo/demo/utilization.svg" && -s "$work/demo/demo-backlog/utilization.svg" ]] || fail "the demo wrote no utilization charts"
 
 step "clusterloom --screenshot under xvfb-run from the unpacked .deb"
 run_clean xvfb-run -a -s "-screen 0 1600x1200x24" "$root/usr/bin/clusterloom" --screenshot "$work/shot.png" \

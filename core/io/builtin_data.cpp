@@ -113,4 +113,8 @@ Trace demoTrace() {
     return readTraceJson(dataFile("traces/demo.json"));
 }
 
+Trace backlogDemoTrace() {
+    return readTraceJson(dataFile("traces/demo-backlog.json"));
+}
+
 }  // namespace cl

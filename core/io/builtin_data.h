@@ -24,5 +24,8 @@ Cluster builtinCluster(const std::string& name);  // throws listing the valid na
 // A cluster argument: a preset name or a path to a layout JSON / Muri spec CSV.
 Cluster resolveCluster(const std::string& name_or_path);
 Trace demoTrace();  // data/traces/demo.json
+// data/traces/demo-backlog.json: a burst of long jobs with the Muri traces' GPU mix that keeps a
+// deep queue for days, where interleaving pays off (data/README.md).
+Trace backlogDemoTrace();
 
 }  // namespace cl

@@ -165,6 +165,15 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 }  // namespace
 
+std::vector<std::string> exclusiveCounterparts(const std::string& policy) {
+    if (policy == "muri-s") return {"srsf", "srtf"};
+    if (policy.rfind("muri-l", 0) == 0) return {"las2d", "tiresias"};
+    const auto plus = policy.find('+');
+    if (plus != std::string::npos && policy.compare(plus + 1, 4, "muri") == 0)
+        return {policy.substr(0, plus)};
+    return {};
+}
+
 std::vector<std::string> orderNames() {
     return keys(orders());
 }

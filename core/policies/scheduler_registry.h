@@ -34,6 +34,12 @@ std::string policyProblem(const std::string& policy, const Conventions& conventi
 void checkPolicy(const std::string& policy, const Conventions& conventions,
                  const SchedulerTuning& tuning = {});
 
+// The exclusive policies an interleaving (Muri) policy is judged against, closest first: its
+// own order without sharing (muri-s: srsf; muri-l and its ablations: las2d; ORDER+muri: ORDER),
+// then the baseline the Muri paper compares it with (Sec. 6: SRTF for Muri-S, Tiresias for
+// Muri-L). Empty for a policy that does not interleave.
+std::vector<std::string> exclusiveCounterparts(const std::string& policy);
+
 std::vector<std::string> orderNames();
 std::vector<std::string> mechanismNames();
 std::vector<std::string> placementNames();

@@ -1,6 +1,7 @@
 #pragma once
 // The bundled demo workspace that a new user sees first: the demo trace on the 64-GPU Muri
-// testbed with the built-in profiles, one scenario per policy worth comparing, and Synergy's
+// testbed with the built-in profiles, one scenario per policy worth comparing, the same cluster
+// under a deep backlog where interleaving pays off (demo-backlog/), and Synergy's
 // workload on 32 of its GPUs under GPU-proportional shares and under TUNE, and a small
 // workload of Pollux's models on SJF-BSBF's 16-GPU testbed under SJF-FFS and SJF-BSBF, and the
 // demo trace under FIFO on a k=4 fat-tree of power8-4gpu servers (server internals shown).

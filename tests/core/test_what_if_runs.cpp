@@ -27,9 +27,12 @@ private slots:
         QCOMPARE(populateDemoWorkspace(store), names);
         QCOMPARE(store.scenarios().size(), names.size() + 1);
         // The Muri, Synergy and SJF-BSBF demos: one cluster and one trace each, stored once;
-        // the fat-tree demo adds its cluster and reuses the demo trace.
+        // the backlog demo adds its trace on the Muri cluster; the fat-tree demo adds its
+        // cluster and reuses the demo trace.
         QCOMPARE(store.clusters().size(), std::size_t{4});
-        QCOMPARE(store.traces().size(), std::size_t{3});
+        QCOMPARE(store.traces().size(), std::size_t{4});
+        QCOMPARE(store.scenario("demo-backlog/muri-l").spec.cluster_id,
+                 store.scenario("demo/fifo").spec.cluster_id);
         QCOMPARE(store.scenario("demo/synergy-tune").spec.policy, std::string("fifo+tune"));
         QCOMPARE(store.scenario("demo/synergy-tune").spec.parameters.server_count, 4);
         QCOMPARE(store.scenario("demo/sjf-bsbf").spec.policy, std::string("sjf-bsbf"));

@@ -209,6 +209,14 @@ private slots:
                  qPrintable(panel.resultText()));
         QCOMPARE(panel.timing().ordering.order, (std::vector<int>{0, 3, 2, 1}));
         checkNoOverlap(*panel.gantt());
+        // The trade is spelled out: each member is slower than alone, the group does 2.00x.
+        const QString trade = panel.tradeText();
+        QVERIFY2(trade.contains(QStringLiteral("the group does 2.00× the work")), qPrintable(trade));
+        QVERIFY2(trade.contains(QStringLiteral("only while jobs would otherwise wait")), qPrintable(trade));
+        bool shown = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            shown = shown || label->text().contains(trade);
+        QVERIFY(shown);
         save(panel, QStringLiteral("table2"));
     }
 

@@ -117,7 +117,9 @@ private slots:
         // The results view shows the demo family, every row done, and plots the selected run.
         SummaryTableModel* model = window.resultsView()->model();
         QCOMPARE(window.resultsView()->family(), QStringLiteral("demo"));
-        QCOMPARE(model->rowCount(), static_cast<int>(names.size()));
+        const auto in_demo_family = std::count_if(
+            names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; });
+        QCOMPARE(model->rowCount(), static_cast<int>(in_demo_family));
         for (int row = 0; row < model->rowCount(); ++row)
             QCOMPARE(model->state(row), SummaryTableModel::RowState::Done);
         QVERIFY(window.resultsView()->plot()->pointCount() > 0);

@@ -1,5 +1,6 @@
 #include "views/interleave/interleave_panel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -499,6 +500,28 @@ QString InterleavePanel::resultText() const {
              locale.toString(timing_.speedup_vs_alone, 'f', 2));
 }
 
+QString InterleavePanel::tradeText() const {
+    // What the group trades, with the numbers: every member runs at the group's pace, and the
+    // group does more work per GPU than its members in turn (README, "When interleaving helps").
+    if (!valid_ || model_->jobCount() < 2) return {};
+    double least = std::numeric_limits<double>::infinity(), most = 0;
+    for (double solo : model_->soloTimes()) {
+        if (solo <= 0) continue;
+        least = std::min(least, timing_.iteration_time / solo);
+        most = std::max(most, timing_.iteration_time / solo);
+    }
+    if (most <= 0) return {};
+    const QLocale locale;
+    const QString stretch =
+        locale.toString(least, 'f', 2) == locale.toString(most, 'f', 2)
+            ? locale.toString(most, 'f', 2)
+            : tr("%1-%2").arg(locale.toString(least, 'f', 2), locale.toString(most, 'f', 2));
+    return tr(" The trade: each job takes %1× as long per iteration as alone, and the group does %2× the "
+              "work of its members run one after another. In a cluster that pays off only while jobs "
+              "would otherwise wait in the queue.")
+        .arg(stretch, locale.toString(timing_.speedup_vs_alone, 'f', 2));
+}
+
 void InterleavePanel::recompute() {
     const auto& stages = model_->stages();
     const cl::Contention contention = contention_->isChecked() ? cl::Contention{} : cl::Contention::none();
@@ -527,6 +550,7 @@ void InterleavePanel::recompute() {
         text += contention_->isChecked() ? tr(", × contention = %1 ms.").arg(formatMs(timing_.iteration_time))
                                          : tr(" (no contention: the paper's idealised timing).");
         if (model_->jobCount() == 1) text += tr(" A job alone runs at its own iteration time.");
+        text += tradeText();
         detail_->setText(text);
     } else {
         gantt_->clear();

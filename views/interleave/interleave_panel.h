@@ -80,6 +80,8 @@ public:
     bool valid() const { return valid_; }
     // "γ = 0.75 · iteration time 4.00 ms · speedup 1.50× vs alone", or the error.
     QString resultText() const;
+    // For a group: each member's stretch and the group's speedup, and when that pays off.
+    QString tradeText() const;
 
     InterleaveGantt* gantt() const { return gantt_; }
     StageTableModel* stageModel() const { return model_; }

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include <QFile>
+#include <QFrame>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -13,6 +14,9 @@
 #include <QTextStream>
 #include <QVBoxLayout>
 
+#include "core/metrics/interleaving_effect.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/results/summary_table_model.h"
 #include "views/results/utilization_plot.h"
@@ -25,6 +29,16 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
     layout->addWidget(m_title);
+    m_interleavingNote = new QLabel(this);
+    m_interleavingNote->setObjectName(QStringLiteral("interleavingNote"));
+    m_interleavingNote->setWordWrap(true);
+    m_interleavingNote->setFrameShape(QFrame::StyledPanel);
+    m_interleavingNote->setMargin(6);
+    m_interleavingNote->setToolTip(
+        tr("Interleaving trades each job's speed for cluster capacity; it pays off only when that capacity "
+           "removes queueing (README, \"When interleaving helps\")"));
+    m_interleavingNote->hide();
+    layout->addWidget(m_interleavingNote);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
@@ -170,6 +184,7 @@ void ResultsView::plotRow(int row) {
     const qint64 run = m_latestRun.value(name, 0);
     if (run == m_plottedRun && run != 0) return;
     m_plottedRun = 0;
+    m_interleavingNote->hide();
     if (run == 0 || m_model->state(row) != SummaryTableModel::RowState::Done) {
         emit runSelected(0, name);
         m_plot->showMessage(tr("%1 has no finished run yet \u2014 run it from the Run panel (F5)").arg(name));
@@ -179,9 +194,46 @@ void ResultsView::plotRow(int row) {
         const cl::SimResult result = m_store->loadRun(run, false);
         m_plot->setResult(name, result);
         m_plottedRun = run;
+        explainInterleaving(name, result);
         emit runSelected(run, name);
     } catch (const std::exception& e) {
         m_plot->showMessage(tr("Cannot read run %1: %2").arg(run).arg(QString::fromStdString(e.what())));
+    }
+}
+
+void ResultsView::explainInterleaving(const QString& name, const cl::SimResult& shared) {
+    // The closest exclusive counterpart with a finished run on the same inputs (docs/architecture.md
+    // section 7.6): its own order without sharing first, then the paper's baseline.
+    m_interleavingNote->hide();
+    const std::vector<std::string> counterparts =
+        cl::exclusiveCounterparts(m_policyOf.value(name).toStdString());
+    if (counterparts.empty()) return;
+    const cl::ScenarioSpec spec = m_store->scenario(name.toStdString()).spec;
+    for (const std::string& policy : counterparts) {
+        for (auto it = m_policyOf.cbegin(); it != m_policyOf.cend(); ++it) {
+            if (it.value().toStdString() != policy) continue;
+            const qint64 run = m_latestRun.value(it.key(), 0);
+            const int row = static_cast<int>(m_model->policies().indexOf(it.key()));
+            if (run == 0 || row < 0 || m_model->state(row) != SummaryTableModel::RowState::Done) continue;
+            const cl::ScenarioSpec other = m_store->scenario(it.key().toStdString()).spec;
+            if (other.cluster_id != spec.cluster_id || other.trace_id != spec.trace_id ||
+                other.profiles_id != spec.profiles_id || other.conventions != spec.conventions ||
+                other.parameters != spec.parameters)
+                continue;
+            cl::Cluster cluster = m_store->cluster(spec.cluster_id);
+            if (spec.parameters.server_count > 0)
+                cluster = cl::withServerCount(cluster, spec.parameters.server_count);
+            const cl::SimResult exclusive = m_store->loadRun(run, false);
+            const cl::InterleavingEffect effect =
+                cl::interleavingEffect(shared, exclusive, cluster.totalGpus());
+            m_interleavingNote->setText(tr("Why %1 %2 %3: %4")
+                                            .arg(name, effect.speedup >= 1.0 ? tr("beat") : tr("lost to"),
+                                                 it.key(),
+                                                 QString::fromStdString(cl::explainInterleaving(
+                                                     effect, m_policyOf.value(name).toStdString(), policy))));
+            m_interleavingNote->show();
+            return;
+        }
     }
 }
 

@@ -1,0 +1,79 @@
+// The Results view explains an interleaving run next to its exclusive counterpart
+// (docs/architecture.md section 7.6): on the demo workload Muri-S loses to SRSF, on the backlog
+// workload it wins, and a row without such a pair shows no note.
+#include <QLabel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+#include "views/results/results_view.h"
+#include "views/results/summary_table_model.h"
+
+using cl::views::ResultsView;
+
+class TestResultsView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_store = std::make_unique<cl::ScenarioStore>(m_dir.filePath("w.clusterloom").toStdString());
+        cl::populateDemoWorkspace(*m_store);
+        for (const char* name :
+             {"demo/srsf", "demo/muri-s", "demo-backlog/srsf", "demo-backlog/srtf", "demo-backlog/muri-s"})
+            cl::runScenario(*m_store, name);
+    }
+
+    void muriOnTheDemoSaysWhyItLost() {
+        ResultsView view;
+        view.resize(1200, 800);
+        view.setStore(m_store.get());
+        view.show();
+        view.showScenario("demo/muri-s");
+        QLabel* note = view.interleavingNote();
+        QVERIFY(note->isVisibleTo(&view));
+        const QString text = note->text();
+        QVERIFY2(text.contains("demo/muri-s lost to demo/srsf"), qPrintable(text));
+        QVERIFY2(text.contains("x worse"), qPrintable(text));
+        QVERIFY2(text.contains("busy GPU-hours"), qPrintable(text));
+
+        // Clicking the SRSF row plots an exclusive run: no note.
+        const int row = static_cast<int>(view.model()->policies().indexOf("demo/srsf"));
+        QVERIFY(row >= 0);
+        QTableView* table = view.table();
+        const QRect cell = table->visualRect(view.model()->index(row, 0));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QVERIFY(!note->isVisibleTo(&view));
+    }
+
+    void muriOnTheBacklogSaysWhyItWon() {
+        ResultsView view;
+        view.setStore(m_store.get());
+        view.show();
+        view.showScenario("demo-backlog/muri-s");
+        const QString text = view.interleavingNote()->text();
+        QVERIFY(view.interleavingNote()->isVisibleTo(&view));
+        QVERIFY2(text.contains("demo-backlog/muri-s beat demo-backlog/srsf"), qPrintable(text));
+        QVERIFY2(text.contains("x better"), qPrintable(text));
+    }
+
+    void aRunWithoutItsCounterpartHasNoNote() {
+        // demo/fifo is exclusive; fat-tree FIFO too: never a note.
+        cl::runScenario(*m_store, "demo/fifo");
+        ResultsView view;
+        view.setStore(m_store.get());
+        view.show();
+        view.showScenario("demo/fifo");
+        QVERIFY(!view.interleavingNote()->isVisibleTo(&view));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<cl::ScenarioStore> m_store;
+};
+
+QTEST_MAIN(TestResultsView)
+#include "test_results_view.moc"
