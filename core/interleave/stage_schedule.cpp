@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -169,6 +170,23 @@ std::vector<StageInterval> stageSchedule(const std::vector<std::vector<double>>&
 std::vector<StageInterval> stageSchedule(const std::vector<std::vector<double>>& stages,
                                          const Ordering& ordering, int iterations) {
     return stageSchedule(stages, ordering.order, iterations, ordering.split_pair);
+}
+
+std::vector<StageInterval> coldStartSchedule(const std::vector<StageInterval>& schedule, bool slot_rule) {
+    std::map<int, double> joins;  // job -> start of its first stage-0 interval
+    for (const StageInterval& iv : schedule) {
+        const bool first_stage = slot_rule ? iv.resource <= 1 : iv.resource == 0;
+        if (!first_stage) continue;
+        auto [it, fresh] = joins.try_emplace(iv.job, iv.t0);
+        if (!fresh) it->second = std::min(it->second, iv.t0);
+    }
+    std::vector<StageInterval> cold;
+    cold.reserve(schedule.size());
+    for (const StageInterval& iv : schedule) {
+        const auto it = joins.find(iv.job);
+        if (it != joins.end() && iv.t0 >= it->second) cold.push_back(iv);
+    }
+    return cold;
 }
 
 int scheduleResourceCount(const std::vector<std::vector<double>>& stages) {

@@ -58,6 +58,13 @@ std::vector<StageInterval> stageSchedule(const std::vector<std::vector<double>>&
 std::vector<StageInterval> stageSchedule(const std::vector<std::vector<double>>& stages,
                                          const Ordering& ordering, int iterations);
 
+// The same chart started cold: a job joins the pipeline with its first stage (its first
+// interval on the resource of stage 0: storage or CPU for 3-stage jobs, resource 0 otherwise),
+// so every interval of a job that starts before that is dropped. The steady pattern is reached
+// once every job has joined; the first iterations show the pipeline forming (the teaching
+// view's animation).
+std::vector<StageInterval> coldStartSchedule(const std::vector<StageInterval>& schedule, bool slot_rule);
+
 // Number of resources (rows of the chart) for these jobs: 4 for 3 stages, else k.
 int scheduleResourceCount(const std::vector<std::vector<double>>& stages);
 // "storage", "CPU", "GPU", "network" for 4 resources; "resource N" otherwise.

@@ -186,6 +186,44 @@ class TestInterleave : public QObject {
     Q_OBJECT
 
 private slots:
+    // A cold start: every job joins with its first stage; before the last one joins the chart
+    // is a prefix of the steady one with the not-yet-joined jobs left out, after it they agree.
+    void coldStartJobsJoinWithTheirFirstStage() {
+        std::vector<std::vector<double>> jobs;
+        for (int b = 0; b < 4; ++b) {
+            std::vector<double> t(4, 1.0);
+            t[static_cast<std::size_t>(b)] = 2.0;
+            jobs.push_back(t);
+        }
+        const Ordering best = bestOrdering(jobs);
+        const std::vector<StageInterval> steady = stageSchedule(jobs, best, 4);
+        const std::vector<StageInterval> cold = coldStartSchedule(steady, false);
+        std::map<int, double> joined;
+        for (const StageInterval& iv : cold)
+            if (!joined.count(iv.job)) {
+                QCOMPARE(iv.resource, 0);  // each job's first interval is its first stage
+                joined[iv.job] = iv.t0;
+            }
+        QCOMPARE(joined.size(), std::size_t(4));
+        int at_zero = 0;
+        for (const StageInterval& iv : cold) at_zero += iv.t0 == 0.0;
+        QCOMPARE(at_zero, 1);  // one job starts the pipeline
+        double all_in = 0;
+        for (const auto& [job, t] : joined) all_in = std::max(all_in, t);
+        QVERIFY(all_in > 0);
+        std::size_t steady_after = 0, cold_after = 0;
+        for (const StageInterval& iv : steady) steady_after += iv.t0 >= all_in;
+        for (const StageInterval& iv : cold) cold_after += iv.t0 >= all_in;
+        QCOMPARE(cold_after, steady_after);
+        QVERIFY(cold.size() < steady.size());
+        // 3-stage jobs join on storage or CPU (their load stage).
+        const std::vector<std::vector<double>> three = {{3, 1, 1}, {1, 3, 1}};
+        const auto cold3 = coldStartSchedule(stageSchedule(three, bestOrdering(three), 3), true);
+        std::map<int, int> first3;
+        for (const StageInterval& iv : cold3) first3.try_emplace(iv.job, iv.resource);
+        for (const auto& [job, resource] : first3) QVERIFY(resource <= 1);
+    }
+
     // Eq. 1 and Eq. 2, two jobs on two resources, by hand: t_0 = (5, 2), t_1 = (1, 4).
     // T = max(5, 4) + max(2, 1) = 7; idle: resource 0: 7 - 6 = 1, resource 1: 7 - 6 = 1;
     // gamma = 1 - (1/7 + 1/7) / 2 = 6/7.

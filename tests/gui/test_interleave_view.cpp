@@ -8,11 +8,14 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <QAbstractItemModelTester>
 #include <QImage>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -91,6 +94,20 @@ void save(QWidget& w, const QString& name) {
     QCoreApplication::processEvents();
     cl::test::shoot(w, shots(), QStringLiteral("interleave_%1.png").arg(name), InterleaveGantt::jobColor(0),
                     20, 8);
+}
+
+QPushButton* findButton(QWidget& parent, const QString& text) {
+    for (QPushButton* b : parent.findChildren<QPushButton*>())
+        if (b->text().remove(QLatin1Char('&')) == text && b->isVisibleTo(&parent)) return b;
+    for (QPushButton* b : parent.findChildren<QPushButton*>())
+        if (b->text().remove(QLatin1Char('&')) == text) return b;
+    return nullptr;
+}
+
+bool labelShowing(QWidget& parent, const QString& text) {
+    for (const QLabel* label : parent.findChildren<QLabel*>())
+        if (label->text() == text) return true;
+    return false;
 }
 
 }  // namespace
@@ -314,12 +331,156 @@ private slots:
         panel.step();
         QCOMPARE(g->currentIteration(), 0);  // wraps
         QCOMPARE(spy.count(), 4);
-        panel.setPlaying(true);
-        QVERIFY(panel.isPlaying());
-        QCOMPARE(g->currentIteration(), 1);  // Play starts with a step
-        panel.setPlaying(false);
-        QVERIFY(!panel.isPlaying());
         save(panel, QStringLiteral("fig6_step"));
+    }
+
+    // Play starts the group cold: at first only the job that starts with the first stage runs,
+    // the others join one by one, and at the end the whole cold-started chart stays.
+    void playFormsThePipelineFromAColdStart() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig1FourBottlenecks);
+        panel.setIterations(4);
+        InterleaveGantt* g = panel.gantt();
+        const auto jobsStartedBy = [&](double t) {
+            std::set<int> jobs;
+            for (const auto& iv : g->drawnIntervals())
+                if (iv.t0 < t) jobs.insert(iv.job);
+            return jobs.size();
+        };
+        QCOMPARE(jobsStartedBy(1e-9), std::size_t(4));  // the steady pattern: all at once
+        QTest::mouseClick(findButton(panel, "Play"), Qt::LeftButton);
+        QVERIFY(panel.isPlaying());
+        QVERIFY(g->coldStart());
+        QCOMPARE(g->playhead(), 0.0);
+        QCOMPARE(jobsStartedBy(1e-9), std::size_t(1));           // cold: one job loads first
+        QCOMPARE(jobsStartedBy(g->chartEnd()), std::size_t(4));  // ... the others join
+        double last = 0;
+        int frames = 0;
+        while (panel.isPlaying() && frames < 10000) {
+            panel.playFrame();
+            if (panel.isPlaying()) {
+                QVERIFY(g->playhead() > last);
+                last = g->playhead();
+            }
+            ++frames;
+        }
+        QVERIFY(!panel.isPlaying());
+        QVERIFY(frames > 20);           // an animation, not a jump
+        QCOMPARE(g->playhead(), -1.0);  // then everything is drawn
+        QVERIFY(g->coldStart());
+        panel.step();  // stepping keeps the chart, highlights an iteration
+        QCOMPARE(g->currentIteration(), 0);
+    }
+
+    // The chart draws what the headline says: with contention, an iteration on the chart lasts
+    // the group's iteration time, not the stage-derived one.
+    void drawnIterationLastsTheHeadlineTime() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Table2);
+        QVERIFY(panel.contentionEnabled());
+        const auto& chart = panel.gantt()->drawnIntervals();
+        const double period = cl::schedulePeriod(chart, 0, 1, 2);
+        QVERIFY2(std::abs(period - panel.iterationTime()) <= 1e-9 * panel.iterationTime(),
+                 qPrintable(QString("%1 vs %2").arg(period).arg(panel.iterationTime())));
+        QVERIFY(panel.gantt()->timeScale() > 1.0);
+        // Definitions with the numbers plugged in, on screen.
+        const QString formula = panel.formulaText();
+        QVERIFY2(formula.contains(QStringLiteral("γ (interleaving efficiency, Muri Eq. 4)")),
+                 qPrintable(formula));
+        QVERIFY2(formula.contains(QLocale().toString(panel.gamma(), 'f', 2)), qPrintable(formula));
+        QVERIFY2(formula.contains(QStringLiteral("= 2.00×")), qPrintable(formula));
+        QVERIFY(labelShowing(panel, formula));
+    }
+
+    // A job alone: the chart lasts its measured iteration time, and the detail line says why
+    // that differs from its stages; its load stage is one block over storage and CPU.
+    void loneJobIsExplained() {
+        InterleavePanel panel(&profiles());
+        QVERIFY(panel.setModels({QStringLiteral("vgg16")}));
+        QCOMPARE(panel.stageModel()->jobCount(), 1);
+        const auto& chart = panel.gantt()->drawnIntervals();
+        QVERIFY(std::abs(cl::schedulePeriod(chart, 0, 1, 2) - panel.iterationTime()) <= 1e-6);
+        bool explained = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            explained = explained || label->text().contains(QStringLiteral("measured iteration time"));
+        QVERIFY(explained);
+        QVERIFY(panel.formulaText().contains(QStringLiteral("4 ×")));  // four resources
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.grab();  // lays out the blocks
+        int storage = -1, cpu = -1;
+        for (std::size_t i = 0; i < chart.size() && (storage < 0 || cpu < 0); ++i) {
+            if (chart[i].iteration != 0) continue;
+            if (chart[i].resource == 0) storage = static_cast<int>(i);
+            if (chart[i].resource == 1) cpu = static_cast<int>(i);
+        }
+        QVERIFY(storage >= 0 && cpu >= 0);
+        const QRectF a = panel.gantt()->blockRect(storage), b = panel.gantt()->blockRect(cpu);
+        QCOMPARE(a, b);  // one block over both lanes
+        QVERIFY(a.height() > panel.gantt()->height() / 8.0);
+    }
+
+    // The worst ordering of a pair explains why the matching graph's edge shows another γ.
+    void worstOrderingNamesTheMatchingWeight() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Fig6);
+        panel.setBestOrdering(false);
+        bool shown = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            shown = shown || (label->text().contains(QStringLiteral("best ordering (γ = 0.50)")) &&
+                              label->text().contains(QStringLiteral("worst ordering reaches γ = 0.42")));
+        QVERIFY(shown);
+    }
+
+    // At 1366 pixels the headline is not cut: it has a row of its own and wraps.
+    void headlineFitsASmallScreen() {
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Table2);
+        panel.resize(1366 - 300, 700);  // the view beside the workspace dock
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QString headline = panel.resultText();
+        QLabel* label = nullptr;
+        for (QLabel* l : panel.findChildren<QLabel*>())
+            if (l->text() == headline) label = l;
+        QVERIFY(label);
+        QVERIFY(label->wordWrap());
+        QVERIFY2(
+            label->height() >= label->heightForWidth(label->width()),
+            qPrintable(QString("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
+        QVERIFY(headline.contains(QStringLiteral("speedup")));
+    }
+
+    // The guided tour walks the paper's figures with a caption per step.
+    void guidedTourWalksThePapersFigures() {
+        InterleavePanel panel(&profiles());
+        panel.show();
+        QTest::mouseClick(findButton(panel, "Guided tour"), Qt::LeftButton);
+        QVERIFY(panel.touring());
+        QCOMPARE(panel.tourStep(), 0);
+        QVERIFY2(panel.tourCaption().contains(QStringLiteral("Fig. 1")), qPrintable(panel.tourCaption()));
+        QVERIFY2(panel.tourCaption().contains(QStringLiteral("γ = 1.00")), qPrintable(panel.tourCaption()));
+        QVERIFY(labelShowing(panel, panel.tourCaption()));
+        QStringList seen{panel.tourCaption()};
+        while (panel.tourStep() + 1 < panel.tourLength()) {
+            QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
+            seen << panel.tourCaption();
+        }
+        QCOMPARE(seen.size(), panel.tourLength());
+        QVERIFY(seen.filter(QStringLiteral("Fig. 4, plan 1")).size() == 1);
+        QVERIFY(seen.filter(QStringLiteral("Fig. 4, plan 2")).size() == 1);
+        QVERIFY(seen.filter(QStringLiteral("Fig. 6, worst ordering")).size() == 1);
+        QVERIFY2(
+            seen.last().contains(QStringLiteral("Table 2")) && seen.last().contains(QStringLiteral("2.00×")),
+            qPrintable(seen.last()));
+        QTest::mouseClick(findButton(panel, "Back"), Qt::LeftButton);
+        QVERIFY(panel.tourCaption().contains(QStringLiteral("Fig. 6, worst ordering")));
+        QVERIFY(!panel.timing().ordering.order.empty());
+        QCOMPARE(panel.gamma(), panel.gamma());  // valid numbers
+        QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
+        QTest::mouseClick(findButton(panel, "Finish"), Qt::LeftButton);
+        QVERIFY(!panel.touring());
     }
 
     void matchingViewMatchesEngine() {

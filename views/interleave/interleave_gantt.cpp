@@ -11,6 +11,7 @@
 #include <QPainterPath>
 #include <QToolTip>
 
+#include "core/interleave/stage_schedule.h"
 #include "views/common/chart_style.h"
 #include "views/interleave/stage_table_model.h"
 
@@ -53,14 +54,20 @@ QString InterleaveGantt::jobLabel(int job) const {
 
 bool InterleaveGantt::setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
                                const cl::Ordering& ordering, int iterations,
-                               const QStringList& resource_names) {
+                               const QStringList& resource_names, double time_scale) {
     try {
-        intervals_ = cl::stageSchedule(stages_ms, ordering, iterations);
+        steady_ = cl::stageSchedule(stages_ms, ordering, iterations);
         resources_ = cl::scheduleResourceCount(stages_ms);
     } catch (const std::exception&) {
         clear();
         return false;
     }
+    scale_ = time_scale > 0 && std::isfinite(time_scale) ? time_scale : 1.0;
+    for (auto& iv : steady_) {
+        iv.t0 *= scale_;
+        iv.t1 *= scale_;
+    }
+    intervals_ = cold_ ? cl::coldStartSchedule(steady_, stages_ms.front().size() == 3) : steady_;
     names_ = names;
     stages_ = stages_ms;
     iterations_ = iterations;
@@ -70,8 +77,22 @@ bool InterleaveGantt::setGroup(const QStringList& names, const std::vector<std::
     return true;
 }
 
+void InterleaveGantt::setColdStart(bool cold) {
+    if (cold == cold_) return;
+    cold_ = cold;
+    const bool slot_rule = !stages_.empty() && stages_.front().size() == 3;
+    intervals_ = cold_ ? cl::coldStartSchedule(steady_, slot_rule) : steady_;
+    update();
+}
+
+void InterleaveGantt::setPlayhead(double ms) {
+    playhead_ = ms;
+    update();
+}
+
 void InterleaveGantt::clear() {
     intervals_.clear();
+    steady_.clear();
     stages_.clear();
     names_.clear();
     resources_ = 0;
@@ -275,13 +296,31 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
                    Qt::AlignRight | Qt::AlignVCenter, tr("time (ms)"));
     }
 
-    // Blocks.
+    // Blocks. A 3-stage job alone in its load stage holds storage and CPU at once: one block
+    // spanning both lanes, not two copies.
+    const bool slot_rule = !stages_.empty() && stages_.front().size() == 3;
+    std::vector<int> spans_cpu(intervals_.size(), -1);  // storage interval -> its CPU twin
+    std::vector<char> is_twin(intervals_.size(), 0);
+    if (slot_rule)
+        for (std::size_t i = 0; i < intervals_.size(); ++i) {
+            if (intervals_[i].resource != 0) continue;
+            for (std::size_t k = 0; k < intervals_.size(); ++k)
+                if (intervals_[k].resource == 1 && intervals_[k].job == intervals_[i].job &&
+                    intervals_[k].t0 == intervals_[i].t0 && intervals_[k].t1 == intervals_[i].t1) {
+                    spans_cpu[i] = static_cast<int>(k);
+                    is_twin[k] = 1;
+                    break;
+                }
+        }
     for (std::size_t i = 0; i < intervals_.size(); ++i) {
         const auto& iv = intervals_[i];
-        if (iv.resource < 0 || iv.resource >= resources_) continue;
+        if (iv.resource < 0 || iv.resource >= resources_ || is_twin[i]) continue;
+        if (playhead_ >= 0 && iv.t0 >= playhead_) continue;
+        const double t1 = playhead_ >= 0 ? std::min(iv.t1, playhead_) : iv.t1;
         const QRectF lane = laneRect(iv.resource);
+        const double bottom = spans_cpu[i] >= 0 ? laneRect(1).bottom() : lane.bottom();
         // Full lane height: any hatching that shows is idle time.
-        const QRectF box(QPointF(xOf(iv.t0), lane.top()), QPointF(xOf(iv.t1), lane.bottom()));
+        const QRectF box(QPointF(xOf(iv.t0), lane.top()), QPointF(xOf(t1), bottom));
         QColor fill = colorOf(iv.job);
         const bool dim = current_ >= 0 && iv.iteration != current_;
         if (dim)
@@ -290,14 +329,23 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
         p.setPen(QPen(fill.darker(135), 0));
         p.setBrush(fill);
         p.drawRect(box);
-        if (blocks) blocks->push_back({static_cast<int>(i), box});
-        const QString text = tr("%1 %2").arg(jobLabel(iv.job), stageLabel(iv.resource));
+        if (blocks) {
+            blocks->push_back({static_cast<int>(i), box});
+            if (spans_cpu[i] >= 0) blocks->push_back({spans_cpu[i], box});
+        }
+        const QString text = spans_cpu[i] >= 0 ? tr("%1 load (storage + CPU)").arg(jobLabel(iv.job))
+                                               : tr("%1 %2").arg(jobLabel(iv.job), stageLabel(iv.resource));
         const QRectF inner = box.adjusted(em * 0.2, 0, -em * 0.2, 0);
         if (inner.width() >= fm.horizontalAdvance(jobLabel(iv.job))) {
             p.setPen(textColorOn(fill));
             const QString shown = inner.width() >= fm.horizontalAdvance(text) ? text : jobLabel(iv.job);
             p.drawText(inner, Qt::AlignCenter, shown);
         }
+    }
+
+    if (playhead_ >= 0 && playhead_ < t_end) {
+        p.setPen(QPen(colors.highlight, 2));
+        p.drawLine(QPointF(xOf(playhead_), plot.top() - iter_h), QPointF(xOf(playhead_), plot.bottom()));
     }
 
     // Iteration boundaries and captions.
@@ -357,10 +405,14 @@ bool InterleaveGantt::event(QEvent* e) {
             QToolTip::showText(help->globalPos(),
                                tr("<b>%1</b> (%2) on %3<br>iteration %4: %5 – %6 ms (%7 ms)<br>"
                                   "Drag the right edge to change this stage time.")
-                                   .arg(names_.value(iv.job).toHtmlEscaped(), stageLabel(iv.resource),
-                                        resourceName(iv.resource))
-                                   .arg(iv.iteration + 1)
-                                   .arg(formatMs(iv.t0), formatMs(iv.t1), formatMs(iv.t1 - iv.t0)),
+                                       .arg(names_.value(iv.job).toHtmlEscaped(), stageLabel(iv.resource),
+                                            resourceName(iv.resource))
+                                       .arg(iv.iteration + 1)
+                                       .arg(formatMs(iv.t0), formatMs(iv.t1), formatMs(iv.t1 - iv.t0)) +
+                                   (scale_ != 1.0 ? tr("<br>Drawn stretched ×%1: the stage time is %2 ms.")
+                                                        .arg(QLocale().toString(scale_, 'f', 3),
+                                                             formatMs((iv.t1 - iv.t0) / scale_))
+                                                  : QString()),
                                this);
             return true;
         }
@@ -386,7 +438,8 @@ void InterleaveGantt::mousePressEvent(QMouseEvent* e) {
 
 void InterleaveGantt::mouseMoveEvent(QMouseEvent* e) {
     if (drag_job_ >= 0) {
-        const double raw = drag_start_ms_ + (e->position().x() - drag_start_x_) / px_per_ms_;
+        // The chart draws stages stretched by scale_; the request is in stage time.
+        const double raw = drag_start_ms_ + (e->position().x() - drag_start_x_) / px_per_ms_ / scale_;
         // Round to what the table shows and never below a sliver: a stage time stays > 0.
         const double resolution = frozen_end_ >= 50 ? 0.1 : 0.01;
         const double ms = std::max(resolution, std::round(raw / resolution) * resolution);

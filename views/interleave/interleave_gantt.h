@@ -27,8 +27,22 @@ public:
     // groupTiming) of the same stages; `iterations` group iterations are drawn.
     // resource_names: lane titles, empty = the engine's (storage, CPU, GPU, network).
     // Invalid input (the engine throws) clears the chart and returns false.
+    // time_scale stretches every drawn stage so that an iteration on the chart lasts what the
+    // numbers say: the group's time with contention, or a lone job's measured iteration time
+    // (the stage times themselves stay as given; a drag still edits them).
     bool setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
-                  const cl::Ordering& ordering, int iterations, const QStringList& resource_names = {});
+                  const cl::Ordering& ordering, int iterations, const QStringList& resource_names = {},
+                  double time_scale = 1.0);
+    double timeScale() const { return scale_; }
+    // Cold start: each job joins the pipeline with its first stage (cl::coldStartSchedule), so
+    // the first iterations show the pipeline forming before it settles.
+    void setColdStart(bool cold);
+    bool coldStart() const { return cold_; }
+    // Draws only what happened before this time (ms; < 0: everything): the animation's frame.
+    void setPlayhead(double ms);
+    double playhead() const { return playhead_; }
+    // The chart's last end time (ms), as drawn.
+    double chartEnd() const { return endTime(); }
     void clear();
 
     // Exactly the intervals drawn, from the engine.
@@ -92,7 +106,11 @@ private:
     QStringList names_;
     QStringList resource_names_;
     std::vector<std::vector<double>> stages_;
-    std::vector<cl::StageInterval> intervals_;
+    std::vector<cl::StageInterval> intervals_;  // what is drawn (scaled, cold or steady)
+    std::vector<cl::StageInterval> steady_;     // the scaled steady schedule
+    double scale_ = 1.0;
+    bool cold_ = false;
+    double playhead_ = -1.0;
     int resources_ = 0;
     int iterations_ = 0;
     int current_ = -1;

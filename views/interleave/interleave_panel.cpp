@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -139,11 +140,13 @@ void InterleavePanel::buildUi() {
     connect(step_button_, &QPushButton::clicked, this, &InterleavePanel::step);
     play_button_ = new QPushButton(tr("&Play"), this);
     play_button_->setCheckable(true);
-    play_button_->setToolTip(tr("Step through the iterations on a timer; click again to pause (Alt+P)"));
+    play_button_->setToolTip(
+        tr("Start the group cold and watch the pipeline form: each job joins with its first stage, "
+           "until the pattern repeats every iteration; click again to pause (Alt+P)"));
     connect(play_button_, &QPushButton::toggled, this, &InterleavePanel::setPlaying);
     timer_ = new QTimer(this);
-    timer_->setInterval(900);
-    connect(timer_, &QTimer::timeout, this, &InterleavePanel::step);
+    timer_->setInterval(40);
+    connect(timer_, &QTimer::timeout, this, &InterleavePanel::playFrame);
 
     result_ = new QLabel(this);
     QFont big = font();
@@ -154,6 +157,32 @@ void InterleavePanel::buildUi() {
     result_->setToolTip(
         tr("γ: interleaving efficiency (Eq. 4), the busy fraction of the resources. Speedup: "
            "the members' iteration times alone, summed, over the group's iteration time."));
+    result_->setWordWrap(true);
+    formula_ = new QLabel(this);
+    formula_->setObjectName(QStringLiteral("interleaveFormula"));
+    formula_->setWordWrap(true);
+    formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tour_button_ = new QPushButton(tr("&Guided tour"), this);
+    tour_button_->setCheckable(true);
+    tour_button_->setToolTip(
+        tr("Walk through the Muri paper's Fig. 1, 4 and 6 and Table 2, one caption per step (Alt+G)"));
+    connect(tour_button_, &QPushButton::toggled, this, [this](bool on) { on ? startTour() : stopTour(); });
+    tour_back_ = new QPushButton(tr("&Back"), this);
+    tour_next_ = new QPushButton(tr("&Next"), this);
+    connect(tour_back_, &QPushButton::clicked, this, &InterleavePanel::tourBack);
+    connect(tour_next_, &QPushButton::clicked, this, &InterleavePanel::tourNext);
+    tour_caption_ = new QLabel(this);
+    tour_caption_->setObjectName(QStringLiteral("tourCaption"));
+    tour_caption_->setWordWrap(true);
+    tour_bar_ = new QWidget(this);
+    {
+        auto* bar = new QHBoxLayout(tour_bar_);
+        bar->setContentsMargins(0, 0, 0, 0);
+        bar->addWidget(tour_caption_, 1);
+        bar->addWidget(tour_back_);
+        bar->addWidget(tour_next_);
+    }
+    tour_bar_->hide();
     detail_ = new QLabel(this);
     detail_->setWordWrap(true);
     detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -213,10 +242,8 @@ void InterleavePanel::buildUi() {
     controls->addWidget(step_button_);
     controls->addWidget(play_button_);
     controls->addSpacing(fm.averageCharWidth() * 3);
-    controls->addWidget(result_, 1);
-    // The results line may be cut on a narrow window rather than widen it; the tooltip keeps it.
-    result_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    result_->setMinimumWidth(fm.averageCharWidth() * 30);
+    controls->addWidget(tour_button_);
+    controls->addStretch(1);
 
     auto* table_box = new QWidget(this);
     auto* table_layout = new QVBoxLayout(table_box);
@@ -241,8 +268,15 @@ void InterleavePanel::buildUi() {
     matching_layout->addLayout(source_row);
     matching_layout->addWidget(matching_, 1);
 
+    // The table and its explanations scroll rather than being cut on a small screen.
+    auto* table_scroll = new QScrollArea(this);
+    table_scroll->setWidgetResizable(true);
+    table_scroll->setFrameShape(QFrame::NoFrame);
+    table_scroll->setWidget(table_box);
+    table_->setMinimumHeight(table_->verticalHeader()->defaultSectionSize() * 3 +
+                             table_->horizontalHeader()->sizeHint().height());
     auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(table_box);
+    bottom->addWidget(table_scroll);
     bottom->addWidget(matching_box);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
@@ -257,6 +291,11 @@ void InterleavePanel::buildUi() {
     layout->addLayout(top);
     layout->addLayout(picks);
     layout->addLayout(controls);
+    layout->addWidget(tour_bar_);
+    // The headline and its definitions get full-width rows of their own, wrapping rather than
+    // being cut on a small screen.
+    layout->addWidget(result_);
+    layout->addWidget(formula_);
     layout->addWidget(split, 1);
 }
 
@@ -463,19 +502,42 @@ void InterleavePanel::setIterations(int iterations) {
 void InterleavePanel::step() {
     const int n = gantt_->iterationCount();
     if (n <= 0) return;
+    setPlaying(false);
+    gantt_->setPlayhead(-1.0);
     gantt_->setCurrentIteration((gantt_->currentIteration() + 1) % n);
 }
 
 void InterleavePanel::setPlaying(bool playing) {
     if (playing == timer_->isActive()) return;
     if (playing) {
-        step();
+        tour_button_->setChecked(false);
+        gantt_->setCurrentIteration(-1);
+        gantt_->setColdStart(true);
+        gantt_->setPlayhead(0.0);
         timer_->start();
     } else {
         timer_->stop();
     }
     play_button_->setChecked(playing);
     play_button_->setText(playing ? tr("&Pause") : tr("&Play"));
+}
+
+void InterleavePanel::playFrame() {
+    // About two seconds per drawn iteration, whatever the time unit of the jobs.
+    const double end = gantt_->chartEnd();
+    const int n = std::max(1, gantt_->iterationCount());
+    const double step = end / n / (2000.0 / std::max(1, timer_->interval()));
+    const double next = std::max(0.0, gantt_->playhead()) + step;
+    if (next >= end) {
+        gantt_->setPlayhead(-1.0);  // the whole cold-started chart stays on screen
+        setPlaying(false);
+        return;
+    }
+    gantt_->setPlayhead(next);
+}
+
+double InterleavePanel::playhead() const {
+    return gantt_->playhead();
 }
 
 bool InterleavePanel::isPlaying() const {
@@ -522,6 +584,124 @@ QString InterleavePanel::tradeText() const {
         .arg(stretch, locale.toString(timing_.speedup_vs_alone, 'f', 2));
 }
 
+QString InterleavePanel::formulaText() const {
+    if (!valid_) return {};
+    const QLocale locale;
+    double busy = 0;
+    for (const auto& job : model_->stages())
+        for (double t : job) busy += t;
+    double alone = 0;
+    const double solo_factor = contention_->isChecked() ? cl::Contention{}.solo : 1.0;
+    for (double solo : model_->soloTimes()) alone += solo * solo_factor;
+    const int resources = gantt_->resourceCount();
+    return tr("γ (interleaving efficiency, Muri Eq. 4) = stage time of all jobs / (resources × iteration) = "
+              "%1 / (%2 × %3) = %4: the share of the resources' time kept busy.  Speedup = the jobs' "
+              "iterations alone, added / the group's iteration = %5 / %3 = %6×: how much more work per "
+              "unit of time than running them one after another.")
+        .arg(formatMs(busy))
+        .arg(resources)
+        .arg(formatMs(timing_.iteration_time), locale.toString(timing_.gamma, 'f', 2), formatMs(alone),
+             locale.toString(timing_.speedup_vs_alone, 'f', 2));
+}
+
+namespace {
+
+struct TourStep {
+    InterleavePanel::Example example;
+    bool best;
+    const char* caption;  // %1 = γ, %2 = speedup, %3 = iteration time (ms)
+};
+
+// The Muri paper's figures in the order the paper builds its argument (sections 2 and 4).
+const TourStep kTour[] = {
+    {InterleavePanel::Example::Fig1FourBottlenecks, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 1: four jobs, each bound by a different resource. Run one after another, each "
+                       "leaves three resources mostly idle. Interleaved, every resource is busy all the "
+                       "time: γ = %1, and the group does %2× the work per unit of time.")},
+    {InterleavePanel::Example::Fig4Plan1, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 4, plan 1: A is CPU-bound, B GPU-bound. While A computes on the CPU, B uses the "
+                       "GPU, and the other way round: nothing waits, γ = %1, speedup %2×.")},
+    {InterleavePanel::Example::Fig4Plan2, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 4, plan 2: A and C are both CPU-bound. They take turns on the CPU and the GPU "
+                       "idles in between: γ = %1, speedup %2×. Which jobs share matters, so Muri pairs jobs "
+                       "by a maximum-weight matching (the graph below).")},
+    {InterleavePanel::Example::Fig6, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 6, best ordering: two jobs on four resources. Starting them at the right stage "
+                       "offsets keeps their long stages apart: one iteration takes %3 ms, γ = %1.")},
+    {InterleavePanel::Example::Fig6, false,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 6, worst ordering: the same jobs, started so that their long stages collide. "
+                       "The iteration grows to %3 ms and γ falls to %1. Muri tries every ordering and keeps "
+                       "the best.")},
+    {InterleavePanel::Example::Table2, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Table 2: real models (ShuffleNet, A2C, GPT-2, VGG16 on 16 GPUs) with contention "
+                       "between stages. Each job now runs slower than alone, yet the group does %2× the "
+                       "work: worth it in a cluster while jobs would otherwise wait (README, \"When "
+                       "interleaving helps\").")},
+};
+
+}  // namespace
+
+int InterleavePanel::tourLength() const {
+    return static_cast<int>(std::size(kTour));
+}
+
+void InterleavePanel::startTour() {
+    setPlaying(false);
+    tour_step_ = 0;
+    tour_button_->setChecked(true);
+    tour_bar_->show();
+    showTourStep();
+}
+
+void InterleavePanel::stopTour() {
+    tour_step_ = -1;
+    tour_button_->setChecked(false);
+    tour_bar_->hide();
+}
+
+void InterleavePanel::tourNext() {
+    if (tour_step_ < 0) return;
+    if (tour_step_ + 1 >= tourLength()) {
+        stopTour();
+        return;
+    }
+    ++tour_step_;
+    showTourStep();
+}
+
+void InterleavePanel::tourBack() {
+    if (tour_step_ <= 0) return;
+    --tour_step_;
+    showTourStep();
+}
+
+void InterleavePanel::showTourStep() {
+    const TourStep& step = kTour[tour_step_];
+    showExample(step.example);
+    setBestOrdering(step.best);
+    tour_caption_->setText(tourCaption());
+    tour_back_->setEnabled(tour_step_ > 0);
+    tour_next_->setText(tour_step_ + 1 < tourLength() ? tr("&Next") : tr("&Finish"));
+}
+
+QString InterleavePanel::tourCaption() const {
+    if (tour_step_ < 0) return {};
+    const QLocale locale;
+    // Each caption uses some of the three numbers: QString::arg would fill the lowest markers
+    // present with the first values, so the markers are replaced by name.
+    QString caption = tr(kTour[tour_step_].caption);
+    caption.replace(QStringLiteral("%1"), locale.toString(timing_.gamma, 'f', 2))
+        .replace(QStringLiteral("%2"), locale.toString(timing_.speedup_vs_alone, 'f', 2))
+        .replace(QStringLiteral("%3"), formatMs(timing_.iteration_time));
+    return tr("Step %1 of %2. ").arg(tour_step_ + 1).arg(tourLength()) + caption;
+}
+
 void InterleavePanel::recompute() {
     const auto& stages = model_->stages();
     const cl::Contention contention = contention_->isChecked() ? cl::Contention{} : cl::Contention::none();
@@ -538,7 +718,10 @@ void InterleavePanel::recompute() {
         }
     }
     if (valid_) {
-        gantt_->setGroup(model_->names(), stages, timing_.ordering, iterations_->value(), resource_names_);
+        // Draw what the numbers say: an iteration on the chart lasts the headline's time.
+        const double scale = timing_.raw_time > 0 ? timing_.iteration_time / timing_.raw_time : 1.0;
+        gantt_->setGroup(model_->names(), stages, timing_.ordering, iterations_->value(), resource_names_,
+                         scale);
         QStringList order;
         for (int i : timing_.ordering.order) order << gantt_->jobLabel(i);
         const QString how = timing_.ordering.split_pair
@@ -549,7 +732,28 @@ void InterleavePanel::recompute() {
                            .arg(best_ ? tr("Best") : tr("Worst"), how, formatMs(timing_.raw_time));
         text += contention_->isChecked() ? tr(", × contention = %1 ms.").arg(formatMs(timing_.iteration_time))
                                          : tr(" (no contention: the paper's idealised timing).");
-        if (model_->jobCount() == 1) text += tr(" A job alone runs at its own iteration time.");
+        if (model_->jobCount() == 1) {
+            text +=
+                tr(" A job alone runs at its measured iteration time, %1 ms, not the %2 ms its stages add up "
+                   "to: the stages are measured one at a time, and the whole iteration also holds what "
+                   "happens between them (synchronisation, framework overhead) or overlaps some of them.")
+                    .arg(formatMs(timing_.iteration_time), formatMs(timing_.raw_time));
+        }
+        if (std::abs(scale - 1.0) > 1e-9)
+            text += tr(" The chart draws every stage ×%1 longer, so one iteration lasts %2 ms as in the "
+                       "headline.")
+                        .arg(QLocale().toString(scale, 'f', 3), formatMs(timing_.iteration_time));
+        if (!best_ && model_->jobCount() == 2) {
+            try {
+                const cl::GroupTiming best = cl::groupTiming(stages, model_->soloTimes(), true, contention);
+                text +=
+                    tr(" The matching graph weighs this pair at its best ordering (γ = %1), as Muri does; "
+                       "this worst ordering reaches γ = %2.")
+                        .arg(QLocale().toString(best.gamma, 'f', 2),
+                             QLocale().toString(timing_.gamma, 'f', 2));
+            } catch (const std::exception&) {
+            }
+        }
         text += tradeText();
         detail_->setText(text);
     } else {
@@ -558,6 +762,7 @@ void InterleavePanel::recompute() {
     }
     result_->setText(resultText());
     result_->setToolTip(resultText());
+    formula_->setText(formulaText());
     if (matching_source_->currentIndex() == kMatchTable) updateMatching();
     emit resultChanged();
 }

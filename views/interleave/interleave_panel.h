@@ -80,12 +80,29 @@ public:
     bool valid() const { return valid_; }
     // "γ = 0.75 · iteration time 4.00 ms · speedup 1.50× vs alone", or the error.
     QString resultText() const;
+    // γ and the speedup defined, with this group's numbers plugged in.
+    QString formulaText() const;
     // For a group: each member's stretch and the group's speedup, and when that pays off.
     QString tradeText() const;
 
     InterleaveGantt* gantt() const { return gantt_; }
     StageTableModel* stageModel() const { return model_; }
     MatchingView* matchingView() const { return matching_; }
+
+    // Play: the chart restarts cold (every job joins with its first stage) and a playhead
+    // sweeps it, so the pipeline forms and settles; playFrame() advances it by one frame.
+    void playFrame();
+    double playhead() const;
+
+    // The guided tour through the Muri paper's Fig. 1, 4 and 6 and Table 2, a caption per step.
+    void startTour();
+    void stopTour();
+    bool touring() const { return tour_step_ >= 0; }
+    int tourStep() const { return tour_step_; }
+    int tourLength() const;
+    void tourNext();
+    void tourBack();
+    QString tourCaption() const;
 
 signals:
     // After every change of the numbers (edit, ordering, contention, jobs).
@@ -118,6 +135,14 @@ private:
     QPushButton* step_button_ = nullptr;
     QPushButton* play_button_ = nullptr;
     QLabel* result_ = nullptr;
+    QLabel* formula_ = nullptr;
+    QPushButton* tour_button_ = nullptr;
+    QPushButton* tour_back_ = nullptr;
+    QPushButton* tour_next_ = nullptr;
+    QLabel* tour_caption_ = nullptr;
+    QWidget* tour_bar_ = nullptr;
+    int tour_step_ = -1;
+    void showTourStep();
     QLabel* detail_ = nullptr;
     QLabel* message_ = nullptr;
     QTableView* table_ = nullptr;
