@@ -1,5 +1,5 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
-// count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
+// count exactly the segments they cover), row culling, wheel zoom around the cursor, drag to pan, Home,
 // folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
 // tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the
 // demo run, checked for the job colours they must show (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a
@@ -138,6 +138,7 @@ private slots:
     void collapsedServerShowsBusyShare();
     void wheelZoomKeepsTimeUnderCursor();
     void homeAndKeysRestoreAndZoom();
+    void dragPansByTheDraggedAmount();
     void headerClickFoldsAServer();
     void clickSelectsAndHighlights();
     void mergedClickZoomsIn();
@@ -353,6 +354,41 @@ void TestTimeline::homeAndKeysRestoreAndZoom() {
     QTest::mouseRelease(v.viewport(), Qt::LeftButton, Qt::ShiftModifier, b);
     QVERIFY(std::abs(v.visibleStart() - 20) < 0.2);
     QVERIFY(std::abs(v.visibleEnd() - 60) < 0.2);
+}
+
+// A drag narrower than the plot moves the visible window by the dragged time, both ways,
+// keeps its span, and selects nothing.
+void TestTimeline::dragPansByTheDraggedAmount() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    v.setVisibleRange(30, 50);
+    const QRect plot = v.plotRect();
+    const double secondsPerPixel = 20.0 / plot.width();
+    const auto drag = [&](int dx) {
+        const QPoint from(plot.center().x(), plot.center().y());
+        const QPoint to = from + QPoint(dx, 0);
+        QTest::mousePress(v.viewport(), Qt::LeftButton, Qt::NoModifier, from);
+        for (const QPoint& at : {from + QPoint(dx / 2, 0), to}) {
+            QMouseEvent move(QEvent::MouseMove, at, v.viewport()->mapToGlobal(at), Qt::NoButton,
+                             Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(v.viewport(), &move);
+        }
+        QTest::mouseRelease(v.viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    };
+    drag(-100);  // dragging the content left shows later times
+    QVERIFY2(std::abs(v.visibleStart() - (30 + 100 * secondsPerPixel)) < 1e-9,
+             qPrintable(QString::number(v.visibleStart())));
+    QVERIFY(std::abs(v.visibleEnd() - v.visibleStart() - 20.0) < 1e-9);
+    drag(40);
+    QVERIFY2(std::abs(v.visibleStart() - (30 + 60 * secondsPerPixel)) < 1e-9,
+             qPrintable(QString::number(v.visibleStart())));
+    QCOMPARE(v.selectedJob(), -1);
+    // Past the start of the run the window stops at the run's start.
+    v.setVisibleRange(5, 25);
+    drag(plot.width() / 2);
+    QCOMPARE(v.visibleStart(), 0.0);
+    QVERIFY(std::abs(v.visibleEnd() - 20.0) < 1e-9);
 }
 
 void TestTimeline::headerClickFoldsAServer() {

@@ -1025,7 +1025,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if ((pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) m_moved = true;
     if (!m_moved) return;
     if (m_drag == Drag::Pan) {
-        const double dt = (pos.x() - m_pressPos.x()) / std::max(1, plot.width()) * (m_pressT1 - m_pressT0);
+        // Seconds per pixel times pixels dragged; the division is in double, an int quotient
+        // would be 0 for any drag narrower than the plot.
+        const double dt = static_cast<double>(pos.x() - m_pressPos.x()) / std::max(1, plot.width()) *
+                          (m_pressT1 - m_pressT0);
         setVisibleRange(m_pressT0 - dt, m_pressT1 - dt);
         verticalScrollBar()->setValue(m_pressScroll - (pos.y() - m_pressPos.y()));
     } else {
