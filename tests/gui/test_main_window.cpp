@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -22,6 +23,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +37,7 @@
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "views/charts/series_charts.h"
+#include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/chart_export.h"
 #include "views/interleave/interleave_panel.h"
@@ -424,6 +427,68 @@ private slots:
         QCOMPARE(store.clusters().size(), std::size_t(2));
         window.clusterEditor()->undoStack()->undo();
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+    }
+
+    // The diagram, the planner's main tool, gets the room in the Cluster view by default, and
+    // the user's split is remembered across restarts.
+    void clusterDiagramGetsTheRoomAndTheSplitIsRemembered() {
+        {
+            MainWindow window(MainWindow::Options{false});
+            window.resize(1366, 768);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            const int whole = window.clusterEditor()->width();
+            const int diagram = window.clusterEditor()->diagram()->width();
+            QVERIFY2(diagram * 3 >= whole, qPrintable(QStringLiteral("%1 of %2 px").arg(diagram).arg(whole)));
+        }
+        QSettings().clear();
+        QList<int> chosen;
+        {
+            MainWindow window;  // with settings
+            window.resize(1366, 768);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            auto* splitter = window.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            QVERIFY(splitter);
+            // The user drags the handle between the diagram and the properties 60 px to the left.
+            const QList<int> before = splitter->sizes();
+            QSplitterHandle* handle = splitter->handle(2);
+            const QPoint grip = handle->rect().center();
+            QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+            QMouseEvent move(QEvent::MouseMove, grip - QPoint(60, 0),
+                             handle->mapToGlobal(grip - QPoint(60, 0)), Qt::NoButton, Qt::LeftButton,
+                             Qt::NoModifier);
+            QApplication::sendEvent(handle, &move);
+            QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(60, 0));
+            chosen = splitter->sizes();
+            QVERIFY(chosen.size() == 3);
+            QVERIFY2(
+                std::abs(chosen[1] - (before[1] - 60)) <= 2 && std::abs(chosen[2] - (before[2] + 60)) <= 2,
+                qPrintable(QStringLiteral("%1 -> %2 px").arg(before[1]).arg(chosen[1])));
+            window.close();
+        }
+        {
+            MainWindow again;
+            again.resize(1366, 768);
+            again.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&again));
+            QVERIFY(again.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            auto* splitter = again.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            QVERIFY(splitter);
+            const QList<int> restored = splitter->sizes();
+            QCOMPARE(restored.size(), chosen.size());
+            for (int i = 0; i < chosen.size(); ++i)
+                QVERIFY2(
+                    std::abs(restored[i] - chosen[i]) <= 2,
+                    qPrintable(
+                        QStringLiteral("pane %1: %2 px, was %3 px").arg(i).arg(restored[i]).arg(chosen[i])));
+        }
+        QSettings().clear();
     }
 
     void damagedWorkspaceIsRefusedAndTheCurrentOneStays() {

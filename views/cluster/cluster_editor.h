@@ -1,6 +1,7 @@
 #pragma once
-// The visual cluster editor: a toolbar, the diagram in the middle, the properties of the
-// selected servers at the side and the totals underneath. All edits are undoable.
+// The visual cluster editor: a toolbar, the diagram in the middle, the tree and the properties
+// of the selected servers at the sides and the totals underneath. All edits are undoable.
+#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -8,6 +9,7 @@
 #include "core/model/cluster.h"
 
 class QAction;
+class QSplitter;
 class QSpinBox;
 class QToolBar;
 class QTreeView;
@@ -35,6 +37,13 @@ public:
     ClusterDocument* document() const { return m_document; }
     bool isModified() const;  // !undoStack()->isClean()
     void markSaved();         // undoStack()->setClean()
+    // Tree | diagram | properties. The diagram gets most of the width by default.
+    QSplitter* splitter() const { return m_splitter; }
+    // The user's split, for a main window to keep across sessions (QSplitter::saveState()
+    // format; empty while the default split holds). A state set before the editor is shown is
+    // applied when it is, at its real size.
+    QByteArray splitterState() const;
+    void setSplitterState(const QByteArray& state);
     // Empty if the cluster can be saved (at least one server, unique names, values in range).
     QString validationError() const;
     // Writes our layout JSON atomically; refuses an invalid cluster. *error says why.
@@ -87,13 +96,23 @@ private:
     void treeSelectionToDocument();
     void revealFirstServerInternals();
     void documentSelectionToTree();
+    // A fifth of the width for the tree, a quarter (at least its minimum) for the properties,
+    // the rest for the diagram.
+    void applyDefaultSplit();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     ClusterDocument* m_document;
     ClusterDiagram* m_diagram = nullptr;
     ServerPropertiesPanel* m_panel = nullptr;
     ClusterTotalsBar* m_totals = nullptr;
     QToolBar* m_toolbar = nullptr;
     QTreeView* m_tree = nullptr;
+    QSplitter* m_splitter = nullptr;
+    bool m_userSplit = false;   // the user moved a handle (or a saved split was restored)
+    QByteArray m_pendingSplit;  // a saved split waiting for the splitter's real width
     ClusterTreeModel* m_treeModel = nullptr;
     QAction* m_fromTopology = nullptr;
     bool m_syncingTree = false;

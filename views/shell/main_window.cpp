@@ -460,6 +460,9 @@ void MainWindow::restoreSettings() {
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
         !state.isEmpty())
         restoreState(state);
+    if (const QByteArray split = settings.value(QStringLiteral("clusterEditor/splitter")).toByteArray();
+        !split.isEmpty())
+        m_editor->setSplitterState(split);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     if (theme != Theme::System) setTheme(theme);
 }
@@ -475,6 +478,7 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("clusterEditor/splitter"), m_editor->splitterState());
     if (QAction* checked = m_themeGroup->checkedAction())
         settings.setValue(QStringLiteral("theme"), checked->data().toString());
     if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
