@@ -29,6 +29,7 @@
 
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QTreeView>
 
 using cl::views::ClusterDocument;
@@ -493,7 +494,7 @@ private slots:
         QCOMPARE(changed.count(), 2);
         QCOMPARE(modified.count(), 1);
         QCOMPARE(modified.last().at(0).toBool(), true);
-        editor.markSaved();
+        editor.markSaved(1);
         QVERIFY(!editor.isModified());
         QCOMPARE(modified.last().at(0).toBool(), false);
         editor.undoStack()->undo();
@@ -587,6 +588,32 @@ private slots:
 
     // Pictures of the editor, checked for what they must show: the GPU cells in the colour of
     // their GPU type (V100 for the testbed, then also A100 and T4 for the added servers).
+    // The line above the diagram names the cluster and says whether its edits are stored.
+    void statusNamesTheClusterAndWhetherItIsSaved() {
+        ClusterEditor editor;
+        const auto status = [&] { return editor.statusLabel()->text(); };
+        QVERIFY2(status().contains(QStringLiteral("No cluster")), qPrintable(status()));
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"), 7);
+        QCOMPARE(editor.storedClusterId(), qint64(7));
+        QVERIFY2(status().contains(QStringLiteral("<b>muri-testbed-64</b>")), qPrintable(status()));
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #7)")), qPrintable(status()));
+        editor.addServers(preset("dgx-a100"), 1);
+        QVERIFY2(status().contains(QStringLiteral("unsaved changes")), qPrintable(status()));
+        QVERIFY2(status().contains(QStringLiteral("#7")), qPrintable(status()));
+        editor.undoStack()->undo();
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #7)")), qPrintable(status()));
+        editor.undoStack()->redo();
+        editor.document()->renameCluster(QStringLiteral("bigger"));
+        QVERIFY2(status().contains(QStringLiteral("<b>bigger</b>")), qPrintable(status()));
+        editor.markSaved(9);
+        QCOMPARE(editor.storedClusterId(), qint64(9));
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #9)")), qPrintable(status()));
+        QVERIFY(!status().contains(QStringLiteral("unsaved")));
+        editor.setCluster(cl::builtinCluster("sjf-bsbf-16"));
+        QCOMPARE(editor.storedClusterId(), qint64(0));
+        QVERIFY2(status().contains(QStringLiteral("not saved")), qPrintable(status()));
+    }
+
     void screenshots() {
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());

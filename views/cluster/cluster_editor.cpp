@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QItemSelection>
 #include <QKeySequence>
+#include <QLabel>
 #include <QMenu>
 #include <QSpinBox>
 #include <QSplitter>
@@ -69,6 +70,15 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_splitter->installEventFilter(this);
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
 
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("clusterStatus"));
+    m_status->setTextFormat(Qt::RichText);
+    m_status->setContentsMargins(fontMetrics().averageCharWidth(), fontMetrics().height() / 4,
+                                 fontMetrics().averageCharWidth(), fontMetrics().height() / 4);
+    m_status->setToolTip(
+        tr("The cluster in the editor and whether its edits are stored in the workspace (File > Save "
+           "Cluster, Ctrl+S)"));
+
     auto* line = new QFrame(this);
     line->setFrameShape(QFrame::HLine);
     line->setFrameShadow(QFrame::Sunken);
@@ -77,6 +87,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_toolbar);
+    layout->addWidget(m_status);
     layout->addWidget(m_splitter, 1);
     layout->addWidget(line);
     layout->addWidget(m_totals);
@@ -96,7 +107,10 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
             &ClusterEditor::treeSelectionToDocument);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateStatus);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &ClusterEditor::updateStatus);
     updateActions();
+    updateStatus();
 }
 
 ClusterEditor::~ClusterEditor() = default;
@@ -271,9 +285,11 @@ void ClusterEditor::updateActions() {
     m_removeRack->setEnabled(racked);
 }
 
-void ClusterEditor::setCluster(const cl::Cluster& cluster) {
+void ClusterEditor::setCluster(const cl::Cluster& cluster, qint64 storedId) {
+    m_storedId = storedId;
     m_document->setCluster(cluster);
     m_diagram->zoomToFit();
+    updateStatus();
 }
 
 cl::Cluster ClusterEditor::cluster() const {
@@ -288,8 +304,10 @@ bool ClusterEditor::isModified() const {
     return !undoStack()->isClean();
 }
 
-void ClusterEditor::markSaved() {
+void ClusterEditor::markSaved(qint64 storedId) {
+    m_storedId = storedId;
     undoStack()->setClean();
+    updateStatus();
 }
 
 bool ClusterEditor::eventFilter(QObject* watched, QEvent* event) {
@@ -328,6 +346,26 @@ void ClusterEditor::setSplitterState(const QByteArray& state) {
     } else {
         m_pendingSplit = state;
     }
+}
+
+void ClusterEditor::updateStatus() {
+    const cl::Cluster& c = m_document->cluster();
+    const QString name = QString::fromStdString(c.name).toHtmlEscaped();
+    const QString named = name.isEmpty() ? tr("<b>(unnamed)</b>") : QStringLiteral("<b>%1</b>").arg(name);
+    QString state;
+    if (m_storedId == 0 && c.servers.empty() && !isModified())
+        state = tr("No cluster: select a scenario, or add servers or load a preset");
+    else if (m_storedId == 0)
+        state = tr("Cluster %1 \u2014 <b>not saved</b>: Save Cluster (Ctrl+S) stores it in the workspace")
+                    .arg(named);
+    else if (isModified())
+        state = tr("Cluster %1 \u2014 <b>unsaved changes</b> to stored cluster #%2: Save Cluster (Ctrl+S) "
+                   "stores them as a new cluster")
+                    .arg(named)
+                    .arg(m_storedId);
+    else
+        state = tr("Cluster %1 \u2014 saved (stored cluster #%2)").arg(named).arg(m_storedId);
+    m_status->setText(state);
 }
 
 QString ClusterEditor::validationError() const {

@@ -1,6 +1,7 @@
 #pragma once
-// The visual cluster editor: a toolbar, the diagram in the middle, the tree and the properties
-// of the selected servers at the sides and the totals underneath. All edits are undoable.
+// The visual cluster editor: a toolbar, a line naming the cluster and whether it is saved, the
+// diagram in the middle, the tree and the properties of the selected servers at the sides and
+// the totals underneath. All edits are undoable.
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -9,6 +10,7 @@
 #include "core/model/cluster.h"
 
 class QAction;
+class QLabel;
 class QSplitter;
 class QSpinBox;
 class QToolBar;
@@ -30,13 +32,19 @@ public:
     explicit ClusterEditor(QWidget* parent = nullptr);
     ~ClusterEditor() override;
 
-    // Replaces the content, clears the undo history and marks it clean.
-    void setCluster(const cl::Cluster& cluster);
+    // Replaces the content, clears the undo history and marks it clean. storedId is the
+    // workspace's id of the cluster (0: not stored).
+    void setCluster(const cl::Cluster& cluster, qint64 storedId = 0);
     cl::Cluster cluster() const;
     QUndoStack* undoStack() const;
     ClusterDocument* document() const { return m_document; }
     bool isModified() const;  // !undoStack()->isClean()
-    void markSaved();         // undoStack()->setClean()
+    // The content is now stored under storedId: the undo stack becomes clean there.
+    void markSaved(qint64 storedId);
+    // The stored cluster the editor was loaded from or last saved as; 0 if none.
+    qint64 storedClusterId() const { return m_storedId; }
+    // The line above the diagram: the cluster's name and whether its edits are saved.
+    QLabel* statusLabel() const { return m_status; }
     // Tree | diagram | properties. The diagram gets most of the width by default.
     QSplitter* splitter() const { return m_splitter; }
     // The user's split, for a main window to keep across sessions (QSplitter::saveState()
@@ -96,6 +104,7 @@ private:
     void treeSelectionToDocument();
     void revealFirstServerInternals();
     void documentSelectionToTree();
+    void updateStatus();
     // A fifth of the width for the tree, a quarter (at least its minimum) for the properties,
     // the rest for the diagram.
     void applyDefaultSplit();
@@ -110,9 +119,11 @@ private:
     ClusterTotalsBar* m_totals = nullptr;
     QToolBar* m_toolbar = nullptr;
     QTreeView* m_tree = nullptr;
+    QLabel* m_status = nullptr;
     QSplitter* m_splitter = nullptr;
     bool m_userSplit = false;   // the user moved a handle (or a saved split was restored)
     QByteArray m_pendingSplit;  // a saved split waiting for the splitter's real width
+    qint64 m_storedId = 0;
     ClusterTreeModel* m_treeModel = nullptr;
     QAction* m_fromTopology = nullptr;
     bool m_syncingTree = false;
