@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -25,6 +26,8 @@
 #include "core/model/server_architecture.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "views/common/app_theme.h"
+#include "views/common/chart_export.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_view.h"
@@ -146,6 +149,7 @@ private slots:
     void twoRunsShareTheVisibleRange();
     void allocationsInTheTooltip();
     void sharedGpuAndBatchesInTheTooltip();
+    void darkExportIsDarkUnderItsTitle();
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
     void lanesGroupedBySocketAndPcieGroup();
@@ -593,6 +597,38 @@ void TestTimeline::unsharedBarsTakeTheFullRow() {
     QCOMPARE(jobAt(0.75, 400), 2);
     QCOMPARE(jobAt(0.75, 250), -1);  // c not started: the lower lane is empty
     QCOMPARE(jobAt(0.75, 800), 3);
+}
+
+// File > Export View of the timeline in the dark theme: the page, title band included, is the
+// theme's paper with the title in its text colour (no white band above a dark timeline).
+void TestTimeline::darkExportIsDarkUnderItsTitle() {
+    applyTheme(Theme::Dark);
+    TimelinePanel panel;
+    panel.resize(1000, 600);
+    panel.setRun(makeCluster(2, 2), smallRun(), nullptr, QStringLiteral("run A"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dark.png"));
+    QString error;
+    QVERIFY2(exportPainting(
+                 path, {QSize(1200, 700), 96.0, QStringLiteral("Timeline of run A")},
+                 [&](QPainter& p, const QRectF& r) { panel.paintExport(p, r, QString()); }, &error),
+             qPrintable(error));
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    // The title band: the top 20 px across the whole width.
+    int light = 0;
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const int l = image.pixelColor(x, y).lightness();
+            QVERIFY2(l < 90 || x < image.width() / 2,
+                     qPrintable(QStringLiteral("(%1, %2): %3").arg(x).arg(y).arg(l)));
+            if (l > 170) ++light;
+        }
+    QVERIFY2(image.pixelColor(2, 2).lightness() < 60, qPrintable(image.pixelColor(2, 2).name()));
+    QVERIFY2(image.pixelColor(image.width() - 3, 10).lightness() < 60,
+             qPrintable(image.pixelColor(image.width() - 3, 10).name()));
+    QVERIFY2(light > 30, qPrintable(QString::number(light)));  // the title, in light text
+    applyTheme(Theme::System);
 }
 
 void TestTimeline::sharedGpuAndBatchesInTheTooltip() {
