@@ -149,6 +149,7 @@ private slots:
     void twoRunsShareTheVisibleRange();
     void allocationsInTheTooltip();
     void sharedGpuAndBatchesInTheTooltip();
+    void tooltipTimesPastADayShowTheDay();
     void darkExportIsDarkUnderItsTitle();
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
@@ -597,6 +598,35 @@ void TestTimeline::unsharedBarsTakeTheFullRow() {
     QCOMPARE(jobAt(0.75, 400), 2);
     QCOMPARE(jobAt(0.75, 250), -1);  // c not started: the lower lane is empty
     QCOMPARE(jobAt(0.75, 800), 3);
+}
+
+// Times in the tooltip name their day once a run is past 24 h ("3 d 22:05:30"); during the
+// first day they are a plain clock.
+void TestTimeline::tooltipTimesPastADayShowTheDay() {
+    constexpr double kDay = 86400.0;
+    auto r = std::make_shared<cl::SimResult>();
+    r->jobs = {makeJob(0, "early", "vgg16", 1, 0, 22 * 3600.0 + 5 * 60 + 30, 23 * 3600.0),
+               makeJob(1, "late", "bert", 1, 2 * kDay + 23 * 3600, 3 * kDay + 22 * 3600,
+                       3 * kDay + 22 * 3600 + 600)};
+    r->segments = {{0, 22 * 3600.0 + 5 * 60 + 30, 23 * 3600.0, 0},
+                   {0, 3 * kDay + 22 * 3600, 3 * kDay + 22 * 3600 + 600, 1}};
+    TimelineView v;
+    v.resize(1000, 300);
+    v.setRun(makeCluster(1, 1), r, nullptr);
+
+    v.setVisibleRange(3 * kDay + 21 * 3600, 3 * kDay + 23 * 3600);
+    const QString late = v.toolTipAt(pointAt(v, 3 * kDay + 22 * 3600 + 300, 0, 0.5));
+    QVERIFY2(late.contains(QStringLiteral("here: 3\u00a0d\u00a022:00:00 \u2013 3\u00a0d\u00a022:10:00")),
+             qPrintable(late));
+    QVERIFY2(late.contains(QStringLiteral("submitted 2\u00a0d\u00a023:00:00, started 3\u00a0d\u00a022:00:00, "
+                                          "ended 3\u00a0d\u00a022:10:00")),
+             qPrintable(late));
+    QVERIFY2(!late.contains(QStringLiteral(" 22:05")), qPrintable(late));
+
+    v.setVisibleRange(21 * 3600.0, 24 * 3600.0);
+    const QString early = v.toolTipAt(pointAt(v, 22 * 3600.0 + 30 * 60, 0, 0.5));
+    QVERIFY2(early.contains(QStringLiteral("here: 22:05:30 \u2013 23:00:00")), qPrintable(early));
+    QVERIFY2(!early.contains(QStringLiteral("\u00a0d\u00a0")), qPrintable(early));
 }
 
 // File > Export View of the timeline in the dark theme: the page, title band included, is the
