@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
+#include <QImage>
 #include <QLineEdit>
 #include <QLocale>
 #include <QSignalSpy>
@@ -26,9 +27,11 @@
 #include "views/cluster/server_presets.h"
 #include "views/cluster/server_properties_panel.h"
 #include "views/cluster/topology_dialog.h"
+#include "views/common/app_theme.h"
 
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QTreeView>
 
 using cl::views::ClusterDocument;
@@ -493,7 +496,7 @@ private slots:
         QCOMPARE(changed.count(), 2);
         QCOMPARE(modified.count(), 1);
         QCOMPARE(modified.last().at(0).toBool(), true);
-        editor.markSaved();
+        editor.markSaved(1);
         QVERIFY(!editor.isModified());
         QCOMPARE(modified.last().at(0).toBool(), false);
         editor.undoStack()->undo();
@@ -587,6 +590,77 @@ private slots:
 
     // Pictures of the editor, checked for what they must show: the GPU cells in the colour of
     // their GPU type (V100 for the testbed, then also A100 and T4 for the added servers).
+    // The line above the diagram names the cluster and says whether its edits are stored.
+    void statusNamesTheClusterAndWhetherItIsSaved() {
+        ClusterEditor editor;
+        const auto status = [&] { return editor.statusLabel()->text(); };
+        QVERIFY2(status().contains(QStringLiteral("No cluster")), qPrintable(status()));
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"), 7);
+        QCOMPARE(editor.storedClusterId(), qint64(7));
+        QVERIFY2(status().contains(QStringLiteral("<b>muri-testbed-64</b>")), qPrintable(status()));
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #7)")), qPrintable(status()));
+        editor.addServers(preset("dgx-a100"), 1);
+        QVERIFY2(status().contains(QStringLiteral("unsaved changes")), qPrintable(status()));
+        QVERIFY2(status().contains(QStringLiteral("#7")), qPrintable(status()));
+        editor.undoStack()->undo();
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #7)")), qPrintable(status()));
+        editor.undoStack()->redo();
+        editor.document()->renameCluster(QStringLiteral("bigger"));
+        QVERIFY2(status().contains(QStringLiteral("<b>bigger</b>")), qPrintable(status()));
+        editor.markSaved(9);
+        QCOMPARE(editor.storedClusterId(), qint64(9));
+        QVERIFY2(status().contains(QStringLiteral("saved (stored cluster #9)")), qPrintable(status()));
+        QVERIFY(!status().contains(QStringLiteral("unsaved")));
+        editor.setCluster(cl::builtinCluster("sjf-bsbf-16"));
+        QCOMPARE(editor.storedClusterId(), qint64(0));
+        QVERIFY2(status().contains(QStringLiteral("not saved")), qPrintable(status()));
+    }
+
+    // The diagram is drawn from the palette: on dark paper in the dark theme, on light paper in
+    // the light one, and a theme switched while it is shown repaints it.
+    void diagramFollowsTheTheme() {
+        cl::views::applyTheme(cl::views::Theme::Light);
+        ClusterEditor editor;
+        editor.resize(1400, 900);
+        editor.setCluster(cl::builtinCluster("muri-testbed-64"));
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        const auto paperAndBox = [&] {
+            cl::views::ClusterDiagram* diagram = editor.diagram();
+            const QImage shot = diagram->viewport()->grab().toImage();
+            const QRect box = diagram->mapFromScene(diagram->serverRect(0)).boundingRect();
+            // Inside the box, right of its name: the box's own fill.
+            const QPoint inBox(box.right() - box.width() / 8, box.top() + box.height() / 8);
+            return std::pair{shot.pixelColor(2, 2), shot.pixelColor(inBox)};
+        };
+        auto [paper, box] = paperAndBox();
+        QVERIFY2(paper.lightness() > 200, qPrintable(paper.name()));
+        QVERIFY2(box.lightness() > 200, qPrintable(box.name()));
+
+        cl::views::applyTheme(cl::views::Theme::Dark);
+        QCoreApplication::processEvents();
+        std::tie(paper, box) = paperAndBox();
+        QVERIFY2(paper.lightness() < 70, qPrintable(paper.name()));
+        QVERIFY2(box.lightness() < 70, qPrintable(box.name()));
+        // The server names are in the dark theme's (light) text colour.
+        const QImage shot = editor.diagram()->viewport()->grab().toImage();
+        int light = 0;
+        const QRect first = editor.diagram()->mapFromScene(editor.diagram()->serverRect(0)).boundingRect();
+        for (int y = first.top(); y < first.top() + first.height() / 3; ++y)
+            for (int x = first.left(); x < first.right(); ++x)
+                if (shot.valid(x, y) && shot.pixelColor(x, y).lightness() > 170) ++light;
+        QVERIFY2(light > 10, qPrintable(QString::number(light)));
+
+        // A diagram created while the dark theme is on is dark from the start.
+        ClusterEditor dark;
+        dark.resize(800, 600);
+        dark.setCluster(cl::builtinCluster("muri-testbed-64"));
+        dark.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dark));
+        QVERIFY(dark.diagram()->viewport()->grab().toImage().pixelColor(2, 2).lightness() < 70);
+        cl::views::applyTheme(cl::views::Theme::System);
+    }
+
     void screenshots() {
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());

@@ -3,9 +3,11 @@
 // refused; the edited cluster is stored; menus carry the standard shortcuts without clashes.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -15,16 +17,21 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -35,7 +42,9 @@
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "views/charts/series_charts.h"
+#include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
+#include "views/cluster/cluster_name_dialog.h"
 #include "views/common/chart_export.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/interleave/stage_table_model.h"
@@ -79,6 +88,63 @@ bool openRanDemo(MainWindow& window, const QTemporaryDir& dir, QString* error) {
     }
     window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
     return true;
+}
+
+// Answers the modal dialogs the window opens, in order: each handler gets the next modal
+// dialog shown (a QMessageBox, the cluster name dialog, ...). Counts every dialog it saw; a
+// dialog beyond the handlers is rejected and counted, so a test can tell it was not expected.
+class ModalScript : public QObject {
+public:
+    explicit ModalScript(QList<std::function<void(QWidget*)>> handlers = {})
+        : m_handlers(std::move(handlers)) {
+        m_timer.setInterval(10);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal || !modal->isVisible() || modal == m_last) return;
+            m_last = modal;
+            ++m_seen;
+            if (m_handlers.isEmpty()) {
+                if (auto* dialog = qobject_cast<QDialog*>(modal)) dialog->reject();
+                return;
+            }
+            m_handlers.takeFirst()(modal);
+        });
+        m_timer.start();
+    }
+    int seen() const { return m_seen; }
+    bool done() const { return m_handlers.isEmpty(); }
+
+private:
+    QList<std::function<void(QWidget*)>> m_handlers;
+    QTimer m_timer;
+    QPointer<QWidget> m_last;
+    int m_seen = 0;
+};
+
+std::function<void(QWidget*)> clickButton(QMessageBox::StandardButton which) {
+    return [which](QWidget* modal) {
+        auto* box = qobject_cast<QMessageBox*>(modal);
+        QVERIFY2(box, modal->metaObject()->className());
+        QTest::mouseClick(box->button(which), Qt::LeftButton);
+    };
+}
+
+// Types `name` into the cluster name dialog and presses Save.
+std::function<void(QWidget*)> nameCluster(const QString& name) {
+    return [name](QWidget* modal) {
+        auto* dialog = qobject_cast<cl::views::ClusterNameDialog*>(modal);
+        QVERIFY2(dialog, modal->metaObject()->className());
+        dialog->nameEdit()->clear();
+        QTest::keyClicks(dialog->nameEdit(), name);
+        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
+    };
+}
+
+QAction* actionWithShortcut(QWidget& window, const QKeySequence& key) {
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->shortcuts().contains(key) && action->shortcutContext() == Qt::WindowShortcut)
+            return action;
+    return nullptr;
 }
 
 void writeFile(const QString& path, const QByteArray& bytes) {
@@ -417,15 +483,215 @@ private slots:
         QCOMPARE(store.clusters().size(), std::size_t(1));
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
 
+        const qint64 imported = store.clusters().front().id;
+        QCOMPARE(window.clusterEditor()->storedClusterId(), imported);
+        QVERIFY2(
+            window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("saved (stored cluster")),
+            qPrintable(window.clusterEditor()->statusLabel()->text()));
+
+        // Ctrl+S on edits of the stored cluster: a copy, which is named before it is stored.
         cl::Server server = window.clusterEditor()->cluster().servers.front();
         window.clusterEditor()->addServers(server, 2);
         QVERIFY(window.clusterEditor()->isModified());
         QVERIFY(window.windowTitle().contains(QLatin1Char('*')));
-        QVERIFY2(window.saveCluster(&error), qPrintable(error));
+        QVERIFY2(window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("unsaved changes")),
+                 qPrintable(window.clusterEditor()->statusLabel()->text()));
+        QAction* save = actionWithShortcut(window, QKeySequence::Save);
+        QVERIFY(save);
+        QString suggested, refusal;
+        bool okWhenTaken = true;
+        ModalScript script({[&](QWidget* modal) {
+            auto* dialog = qobject_cast<cl::views::ClusterNameDialog*>(modal);
+            QVERIFY2(dialog, modal->metaObject()->className());
+            suggested = dialog->name();
+            // The taken name is refused with a message, and Save cannot be pressed.
+            dialog->nameEdit()->clear();
+            QTest::keyClicks(dialog->nameEdit(), QStringLiteral("muri-testbed-64"));
+            refusal = dialog->problem();
+            okWhenTaken = dialog->okButton()->isEnabled();
+            QTest::keyClick(dialog->nameEdit(), Qt::Key_Return);  // refused: the dialog stays
+            QVERIFY(dialog->isVisible());
+            nameCluster(QStringLiteral("testbed-80"))(modal);
+        }});
+        save->trigger();
+        QVERIFY(script.done());
+        QCOMPARE(suggested, QStringLiteral("muri-testbed-64 2"));
+        QVERIFY2(refusal.contains(QStringLiteral("already stored")), qPrintable(refusal));
+        QVERIFY(!okWhenTaken);
         QVERIFY(!window.clusterEditor()->isModified());
         QCOMPARE(store.clusters().size(), std::size_t(2));
-        window.clusterEditor()->undoStack()->undo();
+        QStringList storedNames;
+        for (const auto& c : store.clusters()) storedNames << QString::fromStdString(c.name);
+        storedNames.sort();
+        QCOMPARE(storedNames, QStringList({"muri-testbed-64", "testbed-80"}));
+        QCOMPARE(window.clusterEditor()->cluster().name, std::string("testbed-80"));
+        QVERIFY(window.clusterEditor()->storedClusterId() != imported);
+        QVERIFY2(window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("<b>testbed-80</b>")),
+                 qPrintable(window.clusterEditor()->statusLabel()->text()));
+        QCOMPARE(store.cluster(window.clusterEditor()->storedClusterId()).totalGpus(), 80);
+
+        // Saving again without edits stores nothing and asks nothing.
+        ModalScript none;
+        save->trigger();
+        QCOMPARE(none.seen(), 0);
+        QCOMPARE(store.clusters().size(), std::size_t(2));
+
+        // Cancelling the name keeps the edits unsaved and stores nothing.
+        window.clusterEditor()->addServers(server, 1);
+        {
+            ModalScript cancel({[](QWidget* modal) { qobject_cast<QDialog*>(modal)->reject(); }});
+            QVERIFY(!window.saveCluster(&error));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        QVERIFY(window.clusterEditor()->isModified());
+        QCOMPARE(store.clusters().size(), std::size_t(2));
+
+        window.clusterEditor()->undoStack()->undo();  // the added server
+        window.clusterEditor()->undoStack()->undo();  // the rename
+        window.clusterEditor()->undoStack()->undo();  // the two servers
         QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+    }
+
+    // Selecting a scenario of another cluster while the editor holds unsaved edits asks what
+    // to do with them: Cancel stays on the scenario they belong to, Discard shows the new
+    // scenario's cluster, Save stores them (naming the copy) first. Edits of the selected
+    // scenario's own cluster stay without a question.
+    void scenarioSwitchAsksAboutUnsavedEdits() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sqlite"));
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+        }
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1366, 768);
+        window.show();
+        QString error;
+        QVERIFY(window.openWorkspace(path, MainWindow::Demo::No, &error));
+        cl::views::ClusterEditor* editor = window.clusterEditor();
+        const auto current = [&] { return window.scenarioBrowser()->currentScenario(); };
+        window.selectScenario(QStringLiteral("demo/fifo"));
+        QCOMPARE(editor->cluster().name, std::string("muri-testbed-64"));
+        const qint64 testbed = editor->storedClusterId();
+        QVERIFY(testbed != 0);
+        const cl::Server server = editor->cluster().servers.front();
+
+        editor->addServers(server, 1);
+        {
+            ModalScript script({clickButton(QMessageBox::Cancel)});
+            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            QVERIFY(script.done());
+            QTRY_COMPARE(current(), QStringLiteral("demo/fifo"));
+            QCOMPARE(script.seen(), 1);  // going back asks nothing
+        }
+        QVERIFY(editor->isModified());
+        QCOMPARE(editor->storedClusterId(), testbed);
+        QCOMPARE(editor->cluster().totalGpus(), 72);
+
+        {
+            ModalScript script({clickButton(QMessageBox::Discard)});
+            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            QVERIFY(script.done());
+        }
+        QCOMPARE(current(), QStringLiteral("demo/synergy-tune"));
+        QCOMPARE(editor->cluster().name, std::string("synergy-128"));
+        QVERIFY(!editor->isModified());
+        QCOMPARE(window.store()->clusters().size(), std::size_t(4));
+
+        {
+            ModalScript none;
+            window.selectScenario(QStringLiteral("demo/fifo"));  // no edits: no question
+            QCOMPARE(none.seen(), 0);
+        }
+        QCOMPARE(editor->storedClusterId(), testbed);
+        editor->addServers(server, 1);
+        {
+            ModalScript script({clickButton(QMessageBox::Save), nameCluster(QStringLiteral("testbed-72"))});
+            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            QVERIFY(script.done());
+        }
+        QCOMPARE(current(), QStringLiteral("demo/synergy-tune"));
+        QCOMPARE(editor->cluster().name, std::string("synergy-128"));
+        QVERIFY(!editor->isModified());
+        bool stored = false;
+        for (const auto& c : window.store()->clusters())
+            if (c.name == "testbed-72") stored = window.store()->cluster(c.id).totalGpus() == 72;
+        QVERIFY(stored);
+
+        // Edits of the cluster the next scenario uses too are its own: no question.
+        window.selectScenario(QStringLiteral("demo/fifo"));
+        editor->addServers(server, 1);
+        {
+            ModalScript none;
+            window.selectScenario(QStringLiteral("demo/srtf"));
+            QCOMPARE(none.seen(), 0);
+        }
+        QCOMPARE(current(), QStringLiteral("demo/srtf"));
+        QVERIFY(editor->isModified());
+        QCOMPARE(editor->cluster().totalGpus(), 72);
+        editor->undoStack()->undo();
+    }
+
+    // The diagram, the planner's main tool, gets the room in the Cluster view by default, and
+    // the user's split is remembered across restarts.
+    void clusterDiagramGetsTheRoomAndTheSplitIsRemembered() {
+        {
+            MainWindow window(MainWindow::Options{false});
+            window.resize(1366, 768);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            const int whole = window.clusterEditor()->width();
+            const int diagram = window.clusterEditor()->diagram()->width();
+            QVERIFY2(diagram * 3 >= whole, qPrintable(QStringLiteral("%1 of %2 px").arg(diagram).arg(whole)));
+        }
+        QSettings().clear();
+        QList<int> chosen;
+        {
+            MainWindow window;  // with settings
+            window.resize(1366, 768);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            auto* splitter = window.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            QVERIFY(splitter);
+            // The user drags the handle between the diagram and the properties 60 px to the left.
+            const QList<int> before = splitter->sizes();
+            QSplitterHandle* handle = splitter->handle(2);
+            const QPoint grip = handle->rect().center();
+            QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+            QMouseEvent move(QEvent::MouseMove, grip - QPoint(60, 0),
+                             handle->mapToGlobal(grip - QPoint(60, 0)), Qt::NoButton, Qt::LeftButton,
+                             Qt::NoModifier);
+            QApplication::sendEvent(handle, &move);
+            QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(60, 0));
+            chosen = splitter->sizes();
+            QVERIFY(chosen.size() == 3);
+            QVERIFY2(
+                std::abs(chosen[1] - (before[1] - 60)) <= 2 && std::abs(chosen[2] - (before[2] + 60)) <= 2,
+                qPrintable(QStringLiteral("%1 -> %2 px").arg(before[1]).arg(chosen[1])));
+            window.close();
+        }
+        {
+            MainWindow again;
+            again.resize(1366, 768);
+            again.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&again));
+            QVERIFY(again.showView(QStringLiteral("cluster")));
+            QCoreApplication::processEvents();
+            auto* splitter = again.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            QVERIFY(splitter);
+            const QList<int> restored = splitter->sizes();
+            QCOMPARE(restored.size(), chosen.size());
+            for (int i = 0; i < chosen.size(); ++i)
+                QVERIFY2(
+                    std::abs(restored[i] - chosen[i]) <= 2,
+                    qPrintable(
+                        QStringLiteral("pane %1: %2 px, was %3 px").arg(i).arg(restored[i]).arg(chosen[i])));
+        }
+        QSettings().clear();
     }
 
     void damagedWorkspaceIsRefusedAndTheCurrentOneStays() {

@@ -1,4 +1,5 @@
-// The summary table model (QAbstractItemModelTester), duration formatting and series thinning.
+// The summary table model (QAbstractItemModelTester), duration and run-time formatting and
+// series thinning.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -62,6 +63,25 @@ private slots:
         QFETCH(double, seconds);
         QFETCH(QString, expected);
         QCOMPARE(cl::views::formatDuration(seconds), expected);
+    }
+
+    void formatRunTime_data() {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("start") << 0.0 << "00:00:00";
+        QTest::newRow("first day") << 22 * 3600.0 + 5 * 60 + 30 << "22:05:30";
+        QTest::newRow("a day") << 86400.0 << QStringLiteral("1\u00a0d\u00a000:00:00");
+        QTest::newRow("third day") << 3 * 86400.0 + 22 * 3600 + 5 * 60 + 30
+                                   << QStringLiteral("3\u00a0d\u00a022:05:30");
+        QTest::newRow("rounds into the next day") << 86399.7 << QStringLiteral("1\u00a0d\u00a000:00:00");
+        QTest::newRow("many days") << 123 * 86400.0 + 1 << QStringLiteral("123\u00a0d\u00a000:00:01");
+        QTest::newRow("before the start") << -90.0 << "-00:01:30";
+        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << QStringLiteral("\u2013");
+    }
+    void formatRunTime() {
+        QFETCH(double, seconds);
+        QFETCH(QString, expected);
+        QCOMPARE(cl::views::formatRunTime(seconds), expected);
     }
 
     void formatDurationExact() {

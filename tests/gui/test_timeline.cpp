@@ -1,5 +1,5 @@
 // The per-GPU timeline: hit testing (the job under a pixel), level-of-detail merging (blocks
-// count exactly the segments they cover), row culling, wheel zoom around the cursor, Home,
+// count exactly the segments they cover), row culling, wheel zoom around the cursor, drag to pan, Home,
 // folding servers, selection, two runs sharing the visible range, CPU/memory allocations in the
 // tooltip, GPU sharing partners and gradient-accumulation settings in the tooltip; and screenshots of the
 // demo run, checked for the job colours they must show (CLUSTERLOOM_KEEP_SCREENSHOTS=1 keeps them for a
@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -25,6 +26,8 @@
 #include "core/model/server_architecture.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "views/common/app_theme.h"
+#include "views/common/chart_export.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/timeline/timeline_view.h"
@@ -138,6 +141,7 @@ private slots:
     void collapsedServerShowsBusyShare();
     void wheelZoomKeepsTimeUnderCursor();
     void homeAndKeysRestoreAndZoom();
+    void dragPansByTheDraggedAmount();
     void headerClickFoldsAServer();
     void clickSelectsAndHighlights();
     void mergedClickZoomsIn();
@@ -145,6 +149,8 @@ private slots:
     void twoRunsShareTheVisibleRange();
     void allocationsInTheTooltip();
     void sharedGpuAndBatchesInTheTooltip();
+    void tooltipTimesPastADayShowTheDay();
+    void darkExportIsDarkUnderItsTitle();
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
     void lanesGroupedBySocketAndPcieGroup();
@@ -355,6 +361,41 @@ void TestTimeline::homeAndKeysRestoreAndZoom() {
     QVERIFY(std::abs(v.visibleEnd() - 60) < 0.2);
 }
 
+// A drag narrower than the plot moves the visible window by the dragged time, both ways,
+// keeps its span, and selects nothing.
+void TestTimeline::dragPansByTheDraggedAmount() {
+    TimelineView v;
+    v.resize(1000, 400);
+    v.setRun(makeCluster(2, 2), smallRun(), nullptr);
+    v.setVisibleRange(30, 50);
+    const QRect plot = v.plotRect();
+    const double secondsPerPixel = 20.0 / plot.width();
+    const auto drag = [&](int dx) {
+        const QPoint from(plot.center().x(), plot.center().y());
+        const QPoint to = from + QPoint(dx, 0);
+        QTest::mousePress(v.viewport(), Qt::LeftButton, Qt::NoModifier, from);
+        for (const QPoint& at : {from + QPoint(dx / 2, 0), to}) {
+            QMouseEvent move(QEvent::MouseMove, at, v.viewport()->mapToGlobal(at), Qt::NoButton,
+                             Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(v.viewport(), &move);
+        }
+        QTest::mouseRelease(v.viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    };
+    drag(-100);  // dragging the content left shows later times
+    QVERIFY2(std::abs(v.visibleStart() - (30 + 100 * secondsPerPixel)) < 1e-9,
+             qPrintable(QString::number(v.visibleStart())));
+    QVERIFY(std::abs(v.visibleEnd() - v.visibleStart() - 20.0) < 1e-9);
+    drag(40);
+    QVERIFY2(std::abs(v.visibleStart() - (30 + 60 * secondsPerPixel)) < 1e-9,
+             qPrintable(QString::number(v.visibleStart())));
+    QCOMPARE(v.selectedJob(), -1);
+    // Past the start of the run the window stops at the run's start.
+    v.setVisibleRange(5, 25);
+    drag(plot.width() / 2);
+    QCOMPARE(v.visibleStart(), 0.0);
+    QVERIFY(std::abs(v.visibleEnd() - 20.0) < 1e-9);
+}
+
 void TestTimeline::headerClickFoldsAServer() {
     TimelineView v;
     v.resize(1000, 400);
@@ -557,6 +598,67 @@ void TestTimeline::unsharedBarsTakeTheFullRow() {
     QCOMPARE(jobAt(0.75, 400), 2);
     QCOMPARE(jobAt(0.75, 250), -1);  // c not started: the lower lane is empty
     QCOMPARE(jobAt(0.75, 800), 3);
+}
+
+// Times in the tooltip name their day once a run is past 24 h ("3 d 22:05:30"); during the
+// first day they are a plain clock.
+void TestTimeline::tooltipTimesPastADayShowTheDay() {
+    constexpr double kDay = 86400.0;
+    auto r = std::make_shared<cl::SimResult>();
+    r->jobs = {makeJob(0, "early", "vgg16", 1, 0, 22 * 3600.0 + 5 * 60 + 30, 23 * 3600.0),
+               makeJob(1, "late", "bert", 1, 2 * kDay + 23 * 3600, 3 * kDay + 22 * 3600,
+                       3 * kDay + 22 * 3600 + 600)};
+    r->segments = {{0, 22 * 3600.0 + 5 * 60 + 30, 23 * 3600.0, 0},
+                   {0, 3 * kDay + 22 * 3600, 3 * kDay + 22 * 3600 + 600, 1}};
+    TimelineView v;
+    v.resize(1000, 300);
+    v.setRun(makeCluster(1, 1), r, nullptr);
+
+    v.setVisibleRange(3 * kDay + 21 * 3600, 3 * kDay + 23 * 3600);
+    const QString late = v.toolTipAt(pointAt(v, 3 * kDay + 22 * 3600 + 300, 0, 0.5));
+    QVERIFY2(late.contains(QStringLiteral("here: 3\u00a0d\u00a022:00:00 \u2013 3\u00a0d\u00a022:10:00")),
+             qPrintable(late));
+    QVERIFY2(late.contains(QStringLiteral("submitted 2\u00a0d\u00a023:00:00, started 3\u00a0d\u00a022:00:00, "
+                                          "ended 3\u00a0d\u00a022:10:00")),
+             qPrintable(late));
+    QVERIFY2(!late.contains(QStringLiteral(" 22:05")), qPrintable(late));
+
+    v.setVisibleRange(21 * 3600.0, 24 * 3600.0);
+    const QString early = v.toolTipAt(pointAt(v, 22 * 3600.0 + 30 * 60, 0, 0.5));
+    QVERIFY2(early.contains(QStringLiteral("here: 22:05:30 \u2013 23:00:00")), qPrintable(early));
+    QVERIFY2(!early.contains(QStringLiteral("\u00a0d\u00a0")), qPrintable(early));
+}
+
+// File > Export View of the timeline in the dark theme: the page, title band included, is the
+// theme's paper with the title in its text colour (no white band above a dark timeline).
+void TestTimeline::darkExportIsDarkUnderItsTitle() {
+    applyTheme(Theme::Dark);
+    TimelinePanel panel;
+    panel.resize(1000, 600);
+    panel.setRun(makeCluster(2, 2), smallRun(), nullptr, QStringLiteral("run A"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dark.png"));
+    QString error;
+    QVERIFY2(exportPainting(
+                 path, {QSize(1200, 700), 96.0, QStringLiteral("Timeline of run A")},
+                 [&](QPainter& p, const QRectF& r) { panel.paintExport(p, r, QString()); }, &error),
+             qPrintable(error));
+    const QImage image(path);
+    QVERIFY(!image.isNull());
+    // The title band: the top 20 px across the whole width.
+    int light = 0;
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const int l = image.pixelColor(x, y).lightness();
+            QVERIFY2(l < 90 || x < image.width() / 2,
+                     qPrintable(QStringLiteral("(%1, %2): %3").arg(x).arg(y).arg(l)));
+            if (l > 170) ++light;
+        }
+    QVERIFY2(image.pixelColor(2, 2).lightness() < 60, qPrintable(image.pixelColor(2, 2).name()));
+    QVERIFY2(image.pixelColor(image.width() - 3, 10).lightness() < 60,
+             qPrintable(image.pixelColor(image.width() - 3, 10).name()));
+    QVERIFY2(light > 30, qPrintable(QString::number(light)));  // the title, in light text
+    applyTheme(Theme::System);
 }
 
 void TestTimeline::sharedGpuAndBatchesInTheTooltip() {

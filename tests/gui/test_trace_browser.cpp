@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -296,6 +297,61 @@ private slots:
             dialog.resize(1400, 900);
             saveShot(dialog, QStringLiteral("import_good"));
         }
+    }
+
+    // A typed path is previewed once the typing pauses, without Reload; Enter on a path not yet
+    // previewed previews it and does not import; Enter on the previewed file imports it.
+    void typedPathIsPreviewedAndEnterNeverImportsUnseen() {
+        QTemporaryDir dir;
+        const QString first = dir.filePath(QStringLiteral("first.csv"));
+        writeFile(first, "job_id,submit_time,gpus,model,duration\nj1,0,1,resnet18,60\nj2,10,2,bert,60\n");
+        const QString second = dir.filePath(QStringLiteral("second.csv"));
+        writeFile(second, "job_id,submit_time,gpus,model,duration\nk1,0,4,vgg16,60\n");
+        TraceImportDialog dialog(&m_profiles);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto* path = dialog.findChild<QLineEdit*>(QStringLiteral("path"));
+        QVERIFY(path);
+        path->setFocus();
+
+        QTest::keyClicks(path, first);
+        QVERIFY(dialog.isPreviewPending());
+        QVERIFY(!dialog.canImport());
+        QTRY_VERIFY(dialog.canImport());  // after the typing pause, no Reload pressed
+        QCOMPARE(dialog.previewModel()->rowCount(), 2);
+        QCOMPARE(static_cast<int>(dialog.trace()->jobs.size()), 2);
+
+        // Typing another path drops the first file's preview at once.
+        path->clear();
+        QTest::keyClicks(path, second);
+        QVERIFY(!dialog.canImport());
+        QVERIFY(!dialog.trace());
+        // Enter before the pause: the file is read and shown, but not imported.
+        QTest::keyClick(path, Qt::Key_Return);
+        QVERIFY(!dialog.isPreviewPending());
+        QCOMPARE(accepted.count(), 0);
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.canImport());
+        QCOMPARE(static_cast<int>(dialog.trace()->jobs.size()), 1);
+        QCOMPARE(dialog.trace()->jobs.front().id, std::string("k1"));
+        // Enter again, on the file now shown, imports it.
+        QTest::keyClick(path, Qt::Key_Return);
+        QCOMPARE(accepted.count(), 1);
+
+        // A file that does not exist is previewed as an error and cannot be imported by Enter.
+        TraceImportDialog again(&m_profiles);
+        QSignalSpy acceptedAgain(&again, &QDialog::accepted);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowActive(&again));
+        auto* againPath = again.findChild<QLineEdit*>(QStringLiteral("path"));
+        againPath->setFocus();
+        QTest::keyClicks(againPath, dir.filePath(QStringLiteral("nothing-here.csv")));
+        QTest::keyClick(againPath, Qt::Key_Return);
+        QTest::keyClick(againPath, Qt::Key_Return);
+        QCOMPARE(acceptedAgain.count(), 0);
+        QVERIFY(!again.errors().isEmpty());
+        QVERIFY(!again.canImport());
     }
 
     void importRejectsBrokenFiles() {

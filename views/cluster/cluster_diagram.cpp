@@ -5,12 +5,14 @@
 #include <map>
 
 #include <QApplication>
+#include <QEvent>
 #include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPalette>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
@@ -35,6 +37,42 @@ QString detailText(const cl::Server& s) {
         .arg(s.cpu_cores)
         .arg(QLocale().toString(s.memory_gb, 'g', 5));
 }
+
+// A mix of two colours: f = 0 gives a, f = 1 gives b.
+QColor mixed(const QColor& a, const QColor& b, double f) {
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f),
+                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+// Every colour of the diagram except the GPU types' comes from the palette, so the light and
+// dark themes both draw it on their own paper: the view's background between the window and
+// base colours, racks in the window colour, server boxes in the base colour, text in the text
+// colour.
+struct DiagramColors {
+    explicit DiagramColors(const QPalette& pal) {
+        const QColor base = pal.color(QPalette::Base), window = pal.color(QPalette::Window);
+        const QColor text = pal.color(QPalette::Text), highlight = pal.color(QPalette::Highlight);
+        const bool dark = base.lightnessF() < 0.5;
+        paper = mixed(base, window, 0.5);
+        rack = window;
+        rackBorder = mixed(window, text, 0.4);
+        // A title bar set off from the rack: a deep bar with window-coloured text in the light
+        // theme, a slightly lighter one with the text colour in the dark theme (a bright bar
+        // would glare there).
+        rackTitle = mixed(window, pal.color(QPalette::WindowText), dark ? 0.2 : 0.75);
+        rackTitleText = dark ? pal.color(QPalette::WindowText) : window;
+        server = base;
+        serverHover = mixed(base, highlight, 0.1);
+        serverSelected = mixed(base, highlight, 0.3);
+        serverBorder = mixed(base, text, 0.35);
+        name = text;
+        detail = mixed(base, text, 0.7);
+        this->highlight = highlight;
+    }
+    QColor paper, rack, rackBorder, rackTitle, rackTitleText;
+    QColor server, serverHover, serverSelected, serverBorder, name, detail, highlight;
+};
 
 }  // namespace
 
@@ -80,17 +118,16 @@ public:
     QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_size).adjusted(-2, -2, 2, 2); }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
-        const QPalette pal = QApplication::palette();
+        const DiagramColors colors(scene() ? scene()->palette() : QApplication::palette());
         const QRectF box(QPointF(0, 0), m_size);
         const bool selected = isSelected();
         const double lod = option->levelOfDetailFromTransform(p->worldTransform());
         const double radius = m_metrics.pad * 0.6;
         p->setRenderHint(QPainter::Antialiasing, lod > 0.3);
 
-        QColor fill = selected ? pal.color(QPalette::Highlight).lighter(185) : QColor(0xfb, 0xfb, 0xfc);
-        if (m_hover && !selected) fill = QColor(0xf0, 0xf4, 0xfa);
-        QPen border(selected ? pal.color(QPalette::Highlight) : QColor(0xa8, 0xae, 0xb8),
-                    selected ? 2.5 : 1.0);
+        QColor fill = selected ? colors.serverSelected : colors.server;
+        if (m_hover && !selected) fill = colors.serverHover;
+        QPen border(selected ? colors.highlight : colors.serverBorder, selected ? 2.5 : 1.0);
         border.setCosmetic(true);
         p->setPen(border);
         p->setBrush(fill);
@@ -100,13 +137,13 @@ public:
         const double text_w = m_size.width() - 2 * m_metrics.pad;
         double y = m_metrics.pad;
         if (lod > 0.25) {
-            p->setPen(QColor(0x20, 0x24, 0x2b));  // the diagram keeps its light paper in every theme
+            p->setPen(colors.name);
             p->setFont(m_metrics.bold);
             const QFontMetricsF bfm(m_metrics.bold);
             p->drawText(QRectF(x0, y, text_w, m_metrics.line), Qt::AlignLeft | Qt::AlignVCenter,
                         bfm.elidedText(QString::fromStdString(m_server.name), Qt::ElideMiddle, text_w));
             p->setFont(m_metrics.small);
-            p->setPen(QColor(0x55, 0x5b, 0x66));
+            p->setPen(colors.detail);
             const QFontMetricsF sfm(m_metrics.small);
             const QString detail = detailText(m_server);
             p->drawText(QRectF(x0, y + m_metrics.line, text_w, m_metrics.line),
@@ -163,22 +200,23 @@ public:
     QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_size).adjusted(-1, -1, 1, 1); }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
+        const DiagramColors colors(scene() ? scene()->palette() : QApplication::palette());
         const double lod = option->levelOfDetailFromTransform(p->worldTransform());
         const QRectF frame(QPointF(0, 0), m_size);
         const double title_h = m_metrics.line * 1.5;
         p->setRenderHint(QPainter::Antialiasing, lod > 0.3);
-        QPen pen(QColor(0x7d, 0x86, 0x94), 1.2, m_rack.isEmpty() ? Qt::DashLine : Qt::SolidLine);
+        QPen pen(colors.rackBorder, 1.2, m_rack.isEmpty() ? Qt::DashLine : Qt::SolidLine);
         pen.setCosmetic(true);
         p->setPen(pen);
-        p->setBrush(QColor(0xe9, 0xec, 0xf1));
+        p->setBrush(colors.rack);
         p->drawRoundedRect(frame, m_metrics.pad, m_metrics.pad);
         p->setPen(Qt::NoPen);
-        p->setBrush(QColor(0x3d, 0x48, 0x5a));
+        p->setBrush(colors.rackTitle);
         // Rounded at the top only: a rounded bar with its lower half squared off.
         p->drawRoundedRect(QRectF(0, 0, m_size.width(), title_h), m_metrics.pad, m_metrics.pad);
         p->drawRect(QRectF(0, title_h / 2, m_size.width(), title_h / 2));
         if (lod > 0.12) {
-            p->setPen(Qt::white);
+            p->setPen(colors.rackTitleText);
             p->setFont(m_metrics.bold);
             const QRectF text(m_metrics.pad, 0, m_size.width() - 2 * m_metrics.pad, title_h);
             p->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
@@ -204,7 +242,7 @@ ClusterDiagram::ClusterDiagram(ClusterDocument* document, QWidget* parent)
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
-    setBackgroundBrush(QColor(0xf6, 0xf7, 0xf9));
+    m_scene->setPalette(palette());
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(
         tr("Click, Ctrl+click or drag a rectangle to select servers; Ctrl+wheel zooms; "
@@ -457,6 +495,20 @@ void ClusterDiagram::mouseDoubleClickEvent(QMouseEvent* event) {
         }
     }
     QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void ClusterDiagram::drawBackground(QPainter* painter, const QRectF& rect) {
+    painter->fillRect(rect, DiagramColors(palette()).paper);
+}
+
+void ClusterDiagram::changeEvent(QEvent* event) {
+    QGraphicsView::changeEvent(event);
+    // A theme switch reaches the view; the items read their colours from the scene's palette.
+    if (event->type() == QEvent::PaletteChange) {
+        m_scene->setPalette(palette());
+        resetCachedContent();
+        viewport()->update();
+    }
 }
 
 void ClusterDiagram::drawForeground(QPainter* painter, const QRectF& rect) {

@@ -46,7 +46,9 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     QString rackTitle(const std::string& rack, const cl::Cluster& cluster,

@@ -1,13 +1,17 @@
 #include "views/cluster/cluster_editor.h"
 
+#include <algorithm>
 #include <exception>
 #include <set>
+#include <utility>
 
 #include <QAction>
+#include <QEvent>
 #include <QFrame>
 #include <QHeaderView>
 #include <QItemSelection>
 #include <QKeySequence>
+#include <QLabel>
 #include <QMenu>
 #include <QSpinBox>
 #include <QSplitter>
@@ -50,16 +54,30 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     createActions();
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_tree);
-    splitter->addWidget(m_diagram);
-    splitter->addWidget(m_panel);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 0);
-    splitter->setSizes({fontMetrics().averageCharWidth() * 72, fontMetrics().averageCharWidth() * 56,
-                        fontMetrics().averageCharWidth() * 44});
-    splitter->setChildrenCollapsible(false);
+    // The diagram is the planner's main tool: it gets most of the width (applyDefaultSplit) and
+    // all the width gained or lost on resizing; the tree scrolls sideways instead of claiming
+    // its names' width.
+    m_tree->setMinimumWidth(fontMetrics().averageCharWidth() * 16);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("clusterSplitter"));
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(m_diagram);
+    m_splitter->addWidget(m_panel);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(2, 0);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->installEventFilter(this);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSplit = true; });
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("clusterStatus"));
+    m_status->setTextFormat(Qt::RichText);
+    m_status->setContentsMargins(fontMetrics().averageCharWidth(), fontMetrics().height() / 4,
+                                 fontMetrics().averageCharWidth(), fontMetrics().height() / 4);
+    m_status->setToolTip(
+        tr("The cluster in the editor and whether its edits are stored in the workspace (File > Save "
+           "Cluster, Ctrl+S)"));
 
     auto* line = new QFrame(this);
     line->setFrameShape(QFrame::HLine);
@@ -69,7 +87,8 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_toolbar);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(line);
     layout->addWidget(m_totals);
 
@@ -88,7 +107,10 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
             &ClusterEditor::treeSelectionToDocument);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
+    connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateStatus);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &ClusterEditor::updateStatus);
     updateActions();
+    updateStatus();
 }
 
 ClusterEditor::~ClusterEditor() = default;
@@ -263,9 +285,11 @@ void ClusterEditor::updateActions() {
     m_removeRack->setEnabled(racked);
 }
 
-void ClusterEditor::setCluster(const cl::Cluster& cluster) {
+void ClusterEditor::setCluster(const cl::Cluster& cluster, qint64 storedId) {
+    m_storedId = storedId;
     m_document->setCluster(cluster);
     m_diagram->zoomToFit();
+    updateStatus();
 }
 
 cl::Cluster ClusterEditor::cluster() const {
@@ -280,8 +304,68 @@ bool ClusterEditor::isModified() const {
     return !undoStack()->isClean();
 }
 
-void ClusterEditor::markSaved() {
+void ClusterEditor::markSaved(qint64 storedId) {
+    m_storedId = storedId;
     undoStack()->setClean();
+    updateStatus();
+}
+
+bool ClusterEditor::eventFilter(QObject* watched, QEvent* event) {
+    // Sizes set before the splitter has its final width are rescaled by it in ways that starve
+    // the stretching pane. So the default split is made again on every resize until the user
+    // moves a handle, and a saved split is restored when the splitter is shown, at its width.
+    if (watched == m_splitter && event->type() == QEvent::Resize && !m_userSplit &&
+        m_pendingSplit.isEmpty() && m_splitter->width() > 0)
+        applyDefaultSplit();
+    if (watched == m_splitter && event->type() == QEvent::Show && !m_pendingSplit.isEmpty()) {
+        const QByteArray saved = std::exchange(m_pendingSplit, {});
+        if (m_splitter->restoreState(saved))
+            m_userSplit = true;
+        else
+            applyDefaultSplit();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ClusterEditor::applyDefaultSplit() {
+    const int total = m_splitter->width();
+    const int tree = std::max(m_tree->minimumWidth(), total / 5);
+    const int panel = std::max(m_panel->minimumSizeHint().width(), total / 4);
+    m_splitter->setSizes({tree, std::max(0, total - tree - panel), panel});
+}
+
+QByteArray ClusterEditor::splitterState() const {
+    if (!m_pendingSplit.isEmpty()) return m_pendingSplit;
+    return m_userSplit ? m_splitter->saveState() : QByteArray();
+}
+
+void ClusterEditor::setSplitterState(const QByteArray& state) {
+    if (state.isEmpty()) return;
+    if (m_splitter->isVisible()) {
+        if (m_splitter->restoreState(state)) m_userSplit = true;
+    } else {
+        m_pendingSplit = state;
+    }
+}
+
+void ClusterEditor::updateStatus() {
+    const cl::Cluster& c = m_document->cluster();
+    const QString name = QString::fromStdString(c.name).toHtmlEscaped();
+    const QString named = name.isEmpty() ? tr("<b>(unnamed)</b>") : QStringLiteral("<b>%1</b>").arg(name);
+    QString state;
+    if (m_storedId == 0 && c.servers.empty() && !isModified())
+        state = tr("No cluster: select a scenario, or add servers or load a preset");
+    else if (m_storedId == 0)
+        state = tr("Cluster %1 \u2014 <b>not saved</b>: Save Cluster (Ctrl+S) stores it in the workspace")
+                    .arg(named);
+    else if (isModified())
+        state = tr("Cluster %1 \u2014 <b>unsaved changes</b> to stored cluster #%2: Save Cluster (Ctrl+S) "
+                   "stores them as a new cluster")
+                    .arg(named)
+                    .arg(m_storedId);
+    else
+        state = tr("Cluster %1 \u2014 saved (stored cluster #%2)").arg(named).arg(m_storedId);
+    m_status->setText(state);
 }
 
 QString ClusterEditor::validationError() const {

@@ -1,6 +1,8 @@
 #pragma once
-// The visual cluster editor: a toolbar, the diagram in the middle, the properties of the
-// selected servers at the side and the totals underneath. All edits are undoable.
+// The visual cluster editor: a toolbar, a line naming the cluster and whether it is saved, the
+// diagram in the middle, the tree and the properties of the selected servers at the sides and
+// the totals underneath. All edits are undoable.
+#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -8,6 +10,8 @@
 #include "core/model/cluster.h"
 
 class QAction;
+class QLabel;
+class QSplitter;
 class QSpinBox;
 class QToolBar;
 class QTreeView;
@@ -28,13 +32,26 @@ public:
     explicit ClusterEditor(QWidget* parent = nullptr);
     ~ClusterEditor() override;
 
-    // Replaces the content, clears the undo history and marks it clean.
-    void setCluster(const cl::Cluster& cluster);
+    // Replaces the content, clears the undo history and marks it clean. storedId is the
+    // workspace's id of the cluster (0: not stored).
+    void setCluster(const cl::Cluster& cluster, qint64 storedId = 0);
     cl::Cluster cluster() const;
     QUndoStack* undoStack() const;
     ClusterDocument* document() const { return m_document; }
     bool isModified() const;  // !undoStack()->isClean()
-    void markSaved();         // undoStack()->setClean()
+    // The content is now stored under storedId: the undo stack becomes clean there.
+    void markSaved(qint64 storedId);
+    // The stored cluster the editor was loaded from or last saved as; 0 if none.
+    qint64 storedClusterId() const { return m_storedId; }
+    // The line above the diagram: the cluster's name and whether its edits are saved.
+    QLabel* statusLabel() const { return m_status; }
+    // Tree | diagram | properties. The diagram gets most of the width by default.
+    QSplitter* splitter() const { return m_splitter; }
+    // The user's split, for a main window to keep across sessions (QSplitter::saveState()
+    // format; empty while the default split holds). A state set before the editor is shown is
+    // applied when it is, at its real size.
+    QByteArray splitterState() const;
+    void setSplitterState(const QByteArray& state);
     // Empty if the cluster can be saved (at least one server, unique names, values in range).
     QString validationError() const;
     // Writes our layout JSON atomically; refuses an invalid cluster. *error says why.
@@ -87,13 +104,26 @@ private:
     void treeSelectionToDocument();
     void revealFirstServerInternals();
     void documentSelectionToTree();
+    void updateStatus();
+    // A fifth of the width for the tree, a quarter (at least its minimum) for the properties,
+    // the rest for the diagram.
+    void applyDefaultSplit();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     ClusterDocument* m_document;
     ClusterDiagram* m_diagram = nullptr;
     ServerPropertiesPanel* m_panel = nullptr;
     ClusterTotalsBar* m_totals = nullptr;
     QToolBar* m_toolbar = nullptr;
     QTreeView* m_tree = nullptr;
+    QLabel* m_status = nullptr;
+    QSplitter* m_splitter = nullptr;
+    bool m_userSplit = false;   // the user moved a handle (or a saved split was restored)
+    QByteArray m_pendingSplit;  // a saved split waiting for the splitter's real width
+    qint64 m_storedId = 0;
     ClusterTreeModel* m_treeModel = nullptr;
     QAction* m_fromTopology = nullptr;
     bool m_syncingTree = false;

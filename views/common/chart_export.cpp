@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QApplication>
 #include <QBuffer>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -20,6 +21,7 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
+#include <QPalette>
 #include <QPdfWriter>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -54,10 +56,16 @@ QSizeF logicalSize(const ExportOptions& options) {
     return {options.size.width() * scale, options.size.height() * scale};
 }
 
+// The page of an export is the theme's paper, like the views drawn on it: a white page
+// around a dark timeline would show a white title band above it.
+QColor paperColor() {
+    return QApplication::palette().color(QPalette::Base);
+}
+
 // Draws the title and the painting in logical coordinates on an already scaled painter.
 void paintContent(QPainter& painter, const ExportOptions& options, const PaintFunction& paint) {
     const QRectF page(QPointF(0, 0), logicalSize(options));
-    painter.fillRect(page, Qt::white);
+    painter.fillRect(page, paperColor());
     const QRectF body = drawExportTitle(painter, page, options.title);
     painter.save();
     painter.setClipRect(body);
@@ -90,7 +98,7 @@ bool writePng(const QString& path, const ExportOptions& options, const PaintFunc
     const int logical_dpm = qRound(kLogicalDpi / 0.0254);
     image.setDotsPerMeterX(logical_dpm);
     image.setDotsPerMeterY(logical_dpm);
-    image.fill(Qt::white);
+    image.fill(paperColor());
     {
         QPainter painter(&image);
         painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing |
@@ -207,7 +215,7 @@ QRectF drawExportTitle(QPainter& painter, const QRectF& rect, const QString& tit
     const QRectF band(rect.left() + pad, rect.top() + pad, rect.width() - 2 * pad, fm.height());
     painter.save();
     painter.setFont(font);
-    painter.setPen(QColor(0x20, 0x20, 0x20));
+    painter.setPen(QApplication::palette().color(QPalette::Text));
     painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter,
                      fm.elidedText(title, Qt::ElideRight, band.width()));
     painter.restore();

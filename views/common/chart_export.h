@@ -38,7 +38,9 @@ struct ExportOptions {
 using PaintFunction = std::function<void(QPainter&, const QRectF&)>;
 
 // Writes path atomically: on any failure nothing is written and an existing file stays as
-// it was. Returns false with a message naming the file in *error.
+// it was. Returns false with a message naming the file in *error. The page is filled with the
+// application palette's base colour and the title drawn in its text colour, so an export in the
+// dark theme is dark from edge to edge.
 bool exportPainting(const QString& path, const ExportOptions& options, const PaintFunction& paint,
                     QString* error);
 

@@ -41,6 +41,19 @@ QString formatDurationExact(double seconds) {
     return exact + QStringLiteral(" (") + formatDuration(seconds) + QLatin1Char(')');
 }
 
+QString formatRunTime(double seconds) {
+    if (!std::isfinite(seconds))
+        return std::isnan(seconds) ? QStringLiteral("\u2013") : QStringLiteral("\u221e");
+    const long long rounded = std::llround(std::abs(seconds));
+    const long long days = rounded / static_cast<long long>(kDay);
+    const long long rest = rounded % static_cast<long long>(kDay);
+    const auto two = [](long long v) { return QStringLiteral("%1").arg(v, 2, 10, QLatin1Char('0')); };
+    QString text = QStringLiteral("%1:%2:%3").arg(two(rest / 3600), two((rest % 3600) / 60), two(rest % 60));
+    // No-break spaces: a wrapped tooltip keeps the day with its time.
+    if (days > 0) text = QStringLiteral("%1\u00a0d\u00a0%2").arg(days).arg(text);
+    return rounded > 0 && seconds < 0.0 ? QStringLiteral("-") + text : text;
+}
+
 QString formatPercent(double fraction) {
     if (std::isnan(fraction)) return QStringLiteral("\u2013");
     return QLocale().toString(fraction * 100.0, 'f', 1) + QStringLiteral(" %");

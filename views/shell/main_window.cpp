@@ -460,6 +460,9 @@ void MainWindow::restoreSettings() {
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
         !state.isEmpty())
         restoreState(state);
+    if (const QByteArray split = settings.value(QStringLiteral("clusterEditor/splitter")).toByteArray();
+        !split.isEmpty())
+        m_editor->setSplitterState(split);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     if (theme != Theme::System) setTheme(theme);
 }
@@ -475,6 +478,7 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("clusterEditor/splitter"), m_editor->splitterState());
     if (QAction* checked = m_themeGroup->checkedAction())
         settings.setValue(QStringLiteral("theme"), checked->data().toString());
     if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
@@ -600,7 +604,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_charts->clear();
     m_store = std::move(store);
     m_editor->setCluster(cl::Cluster{});
-    m_editorClusterId = 0;
+    m_shownScenario.clear();
     showTrace(nullptr);
     m_shownTraceId = 0;
     m_path = QFileInfo(path).absoluteFilePath();
@@ -622,13 +626,14 @@ bool MainWindow::confirmDiscardEdits() {
     if (!m_editor->isModified()) return true;
     const auto answer = QMessageBox::question(
         this, tr("Unsaved cluster"),
-        tr("The cluster in the editor has unsaved changes. Store them in the workspace?"),
+        tr("The cluster %1 in the editor has unsaved changes. Store them in the workspace?")
+            .arg(QString::fromStdString(m_editor->cluster().name)),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
         QString error;
         if (!saveCluster(&error)) {
-            QMessageBox::warning(this, tr("Save cluster"), error);
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Save cluster"), error);
             return false;
         }
     }
@@ -639,18 +644,33 @@ void MainWindow::onScenarioSelected(const QString& name) {
     if (!m_store || name.isEmpty()) {
         m_runPanel->setScenario(nullptr);
         m_results->showScenario({});
+        m_shownScenario.clear();
         return;
     }
     try {
         const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
+        // The editor follows the selection. Unsaved edits of another cluster are not kept on
+        // screen beside a scenario they do not belong to: the user saves, discards or stays.
+        const bool otherCluster = m_editor->storedClusterId() != info.spec.cluster_id;
+        if (otherCluster && !m_restoringScenario && !confirmDiscardEdits()) {
+            const QString previous = m_shownScenario;
+            // Back to the scenario the edits belong to, once this selection change is over.
+            QTimer::singleShot(0, this, [this, previous] {
+                m_restoringScenario = true;
+                if (previous.isEmpty())
+                    m_browser->view()->selectionModel()->clearCurrentIndex();
+                else
+                    m_browser->selectScenario(previous);
+                m_restoringScenario = false;
+            });
+            return;
+        }
+        m_shownScenario = name;
         m_runPanel->setScenario(&info);
         m_results->showScenario(name);
-        // Follow the selection in the editor and the trace browser, unless that would drop
-        // edits or reload what is already shown (and reset the user's filters).
-        if (!m_editor->isModified() && m_editorClusterId != info.spec.cluster_id) {
-            m_editor->setCluster(m_store->cluster(info.spec.cluster_id));
-            m_editorClusterId = info.spec.cluster_id;
-        }
+        if (otherCluster && !m_restoringScenario)
+            m_editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);
+        // The trace browser is reloaded only for another trace (which resets its filters).
         if (m_shownTraceId != info.spec.trace_id) {
             showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
             m_shownTraceId = info.spec.trace_id;
@@ -686,8 +706,7 @@ void MainWindow::onClusterActivated(qint64 id) {
     m_properties->showCluster(id);
     if (!confirmDiscardEdits()) return;
     try {
-        m_editor->setCluster(m_store->cluster(id));
-        m_editorClusterId = id;
+        m_editor->setCluster(m_store->cluster(id), id);
         m_tabs->setCurrentWidget(m_editor);
     } catch (const std::exception& e) {
         log(tr("Cannot open cluster #%1: %2").arg(id).arg(QString::fromStdString(e.what())));

@@ -98,7 +98,9 @@ public:
     // Reads a cluster layout (our JSON or a Muri cluster spec CSV), stores it and opens it in
     // the editor. False (nothing stored) with *error naming the file and the problem.
     bool importLayout(const QString& path, QString* error = nullptr);
-    // Stores the edited cluster (a new stored cluster if its content is new).
+    // Stores the edited cluster (a new stored cluster if its content is new). A new cluster
+    // whose name a stored one already has is named in a ClusterNameDialog first; false with an
+    // empty *error when the user cancels it.
     bool saveCluster(QString* error = nullptr);
     // What File > Export View and File > Comparison Report write, without their dialogs.
     bool exportCurrentView(const QString& path, const ExportOptions& options, QString* error = nullptr);
@@ -174,8 +176,9 @@ private:
     std::unique_ptr<cl::ScenarioStore> m_store;
     std::shared_ptr<const cl::ProfileSet> m_profiles;
     std::shared_ptr<const cl::Trace> m_shownTrace;
-    qint64 m_shownTraceId = 0;     // stored id of the trace in the trace browser (0: none or unsaved)
-    qint64 m_editorClusterId = 0;  // stored id the editor was loaded from
+    qint64 m_shownTraceId = 0;         // stored id of the trace in the trace browser (0: none or unsaved)
+    QString m_shownScenario;           // the scenario the run panel and results show
+    bool m_restoringScenario = false;  // selecting the shown scenario again after a cancel
     bool m_closeWhenStopped = false;
     QString m_path;
     std::unique_ptr<ScenarioRunBatch> m_job;

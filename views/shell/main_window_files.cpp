@@ -17,7 +17,9 @@
 
 #include "core/io/layout_io.h"
 #include "core/store/scenario_store.h"
+#include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"
+#include "views/cluster/cluster_name_dialog.h"
 #include "views/results/results_view.h"
 #include "views/shell/main_window.h"
 #include "views/trace/trace_browser.h"
@@ -125,7 +127,7 @@ bool MainWindow::importLayout(const QString& path, QString* error) {
     try {
         const cl::Cluster cluster = cl::readCluster(path.toStdString());
         const std::int64_t id = m_store->putCluster(cluster);
-        m_editor->setCluster(cluster);
+        m_editor->setCluster(cluster, id);
         m_browser->refresh();
         m_tabs->setCurrentWidget(m_editor);
         log(tr("Imported cluster %1 from %2, stored as #%3")
@@ -149,10 +151,34 @@ bool MainWindow::saveCluster(QString* error) {
         if (error) *error = tr("The cluster cannot be saved: %1").arg(invalid);
         return false;
     }
+    if (!m_editor->isModified() && m_editor->storedClusterId() != 0) {
+        statusBar()->showMessage(tr("The cluster is already stored (#%1)").arg(m_editor->storedClusterId()),
+                                 5000);
+        return true;
+    }
     try {
+        // Content identical to a stored cluster is that cluster again; new content under a
+        // name a stored cluster has would be a second cluster of that name: it is named first.
+        const std::string content = cl::layoutJsonText(m_editor->cluster());
+        QStringList taken;
+        bool nameTaken = false;
+        for (const cl::StoredItem& stored : m_store->clusters()) {
+            taken << QString::fromStdString(stored.name);
+            if (stored.name == m_editor->cluster().name &&
+                cl::layoutJsonText(m_store->cluster(stored.id)) != content)
+                nameTaken = true;
+        }
+        if (nameTaken) {
+            ClusterNameDialog dialog(QString::fromStdString(m_editor->cluster().name), taken, this);
+            if (dialog.exec() != QDialog::Accepted) {
+                if (error) error->clear();
+                return false;
+            }
+            m_editor->document()->renameCluster(dialog.name());
+        }
         const cl::Cluster cluster = m_editor->cluster();
         const std::int64_t id = m_store->putCluster(cluster);
-        m_editor->markSaved();
+        m_editor->markSaved(id);
         m_browser->refresh();
         updateTitle();
         log(tr("Stored cluster %1 as #%2 (%3 GPUs). Duplicate a scenario as a what-if to run on it.")

@@ -443,8 +443,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     if (!item || !m_result) return {};
     const auto span =
         tr("%1 \u2013 %2 (%3)")
-            .arg(tickLabel(item->t0, 1, item->t0 >= 86400), tickLabel(item->t1, 1, item->t1 >= 86400),
-                 formatDuration(item->t1 - item->t0));
+            .arg(formatRunTime(item->t0), formatRunTime(item->t1), formatDuration(item->t1 - item->t0));
     const TimelineRow& row = m_layout.row(item->row);
     const QString server =
         QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
@@ -465,8 +464,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
         case TimelineItem::Queue: {
             const auto& j = m_result->jobs[static_cast<std::size_t>(item->job)];
             return tr("<b>%1</b> waiting: submitted %2, first started %3 (queued %4)")
-                .arg(QString::fromStdString(j.id), tickLabel(j.submit, 1, j.submit >= 86400),
-                     tickLabel(j.first_start, 1, j.first_start >= 86400),
+                .arg(QString::fromStdString(j.id), formatRunTime(j.submit), formatRunTime(j.first_start),
                      formatDuration(j.first_start - j.submit));
         }
         case TimelineItem::Segment:
@@ -484,7 +482,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
                      .arg(span, server)
                      .arg(row.gpu - m_layout.serverGpuBegin(row.server));
     const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
-    const QString at = tickLabel(t, 1, t >= 86400);
+    const QString at = formatRunTime(t);
     // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
     if (m_layout.hasAllocations()) {
         if (const cl::AllocationChange* a = m_layout.allocationAt(item->job, t))
@@ -556,9 +554,8 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
                          .arg(formatDuration(shared));
     }
     lines << tr("submitted %1, started %2, ended %3; %4 preemption(s)")
-                 .arg(tickLabel(j.submit, 1, j.submit >= 86400),
-                      tickLabel(j.first_start, 1, j.first_start >= 86400),
-                      std::isfinite(j.end) ? tickLabel(j.end, 1, j.end >= 86400) : tr("never"))
+                 .arg(formatRunTime(j.submit), formatRunTime(j.first_start),
+                      std::isfinite(j.end) ? formatRunTime(j.end) : tr("never"))
                  .arg(j.preemptions);
     if (m_mode == TimelineColorMode::Bottleneck || m_profiles)
         lines << tr("bottleneck: %1").arg(bottleneckName(bottleneckOf(item->job)));
@@ -1025,7 +1022,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if ((pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) m_moved = true;
     if (!m_moved) return;
     if (m_drag == Drag::Pan) {
-        const double dt = (pos.x() - m_pressPos.x()) / std::max(1, plot.width()) * (m_pressT1 - m_pressT0);
+        // Seconds per pixel times pixels dragged; the division is in double, an int quotient
+        // would be 0 for any drag narrower than the plot.
+        const double dt = static_cast<double>(pos.x() - m_pressPos.x()) / std::max(1, plot.width()) *
+                          (m_pressT1 - m_pressT0);
         setVisibleRange(m_pressT0 - dt, m_pressT1 - dt);
         verticalScrollBar()->setValue(m_pressScroll - (pos.y() - m_pressPos.y()));
     } else {

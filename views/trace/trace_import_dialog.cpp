@@ -13,6 +13,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -21,6 +22,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "core/io/trace_readers.h"
@@ -56,7 +58,8 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("path"));
     m_path->setPlaceholderText(tr("Trace file (CSV or JSON)"));
-    m_path->setToolTip(tr("The trace file to import; press Enter to read it again"));
+    m_path->setToolTip(
+        tr("The trace file to import; it is previewed when you stop typing (Enter previews at once)"));
     m_path->setClearButtonEnabled(true);
     auto* browse = new QPushButton(tr("&Browse\u2026"), this);
     browse->setToolTip(tr("Choose a trace file (Ctrl+O)"));
@@ -139,7 +142,13 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
 
     connect(browse, &QPushButton::clicked, this, &TraceImportDialog::browse);
     connect(reload_button, &QPushButton::clicked, this, &TraceImportDialog::reload);
-    connect(m_path, &QLineEdit::returnPressed, this, &TraceImportDialog::reload);
+    // A typed path is read once the typing pauses; Enter before that is taken by eventFilter.
+    m_typing_pause = new QTimer(this);
+    m_typing_pause->setSingleShot(true);
+    m_typing_pause->setInterval(kTypingPauseMs);
+    connect(m_typing_pause, &QTimer::timeout, this, &TraceImportDialog::reload);
+    connect(m_path, &QLineEdit::textChanged, this, &TraceImportDialog::pathEdited);
+    m_path->installEventFilter(this);
     connect(m_format, &QComboBox::currentTextChanged, this, [this] {
         if (!m_path->text().trimmed().isEmpty()) reload();
     });
@@ -162,7 +171,50 @@ bool TraceImportDialog::skipInvalidRows() const {
     return m_skip->isChecked();
 }
 bool TraceImportDialog::canImport() const {
-    return m_trace && m_errors.isEmpty();
+    return m_trace && m_errors.isEmpty() && !isPreviewPending() && m_previewed_path == path();
+}
+
+bool TraceImportDialog::isPreviewPending() const {
+    return m_typing_pause->isActive();
+}
+
+void TraceImportDialog::accept() {
+    if (!canImport()) return;
+    QDialog::accept();
+}
+
+void TraceImportDialog::pathEdited() {
+    if (path() == m_previewed_path && !m_previewed_path.isEmpty()) {
+        m_typing_pause->stop();
+        showResult();
+        return;
+    }
+    // What is shown belongs to another path now: it can no longer be imported.
+    m_trace.reset();
+    m_errors.clear();
+    m_warnings.clear();
+    m_detected_format.clear();
+    m_previewed_path.clear();
+    if (path().isEmpty()) {
+        m_typing_pause->stop();
+    } else {
+        m_typing_pause->start();
+    }
+    showResult();
+}
+
+bool TraceImportDialog::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_path && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        // Enter on a path whose preview is not shown yet previews it and stops there, so the
+        // Import button (the dialog's default) is never pressed for an unseen file.
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) &&
+            (isPreviewPending() || m_previewed_path != path())) {
+            reload();
+            return true;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 void TraceImportDialog::setFormat(const QString& format) {
@@ -188,6 +240,8 @@ void TraceImportDialog::browse() {
 }
 
 bool TraceImportDialog::reload() {
+    m_typing_pause->stop();
+    m_previewed_path = path();
     m_trace.reset();
     m_errors.clear();
     m_warnings.clear();
@@ -267,6 +321,10 @@ void TraceImportDialog::showResult() {
         return;
     }
     const QString name = QFileInfo(path()).fileName().toHtmlEscaped();
+    if (isPreviewPending()) {
+        m_summary->setText(tr("<b>%1</b>: the preview follows when you stop typing (Enter: now).").arg(name));
+        return;
+    }
     if (!m_trace) {
         QString text = tr("<b>%1 cannot be imported.</b> ").arg(name);
         if (m_errors.size() > 1)

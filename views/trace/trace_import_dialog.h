@@ -1,7 +1,9 @@
 #pragma once
-// Imports a trace file: parses it as soon as a file is chosen and shows a summary, a
-// preview of the first jobs and the histograms, or the list of errors (each naming file,
-// line and field). The dialog stores nothing; the caller takes trace() on accept.
+// Imports a trace file: parses it as soon as a file is chosen, or shortly after a typed path
+// stops changing, and shows a summary, a preview of the first jobs and the histograms, or the
+// list of errors (each naming file, line and field). Only a previewed, valid file can be
+// imported: Enter on a path not yet previewed previews it instead of importing. The dialog
+// stores nothing; the caller takes trace() on accept.
 #include <memory>
 
 #include <QDialog>
@@ -19,6 +21,7 @@ class QListWidget;
 class QPushButton;
 class QSplitter;
 class QTableView;
+class QTimer;
 
 namespace cl::views {
 
@@ -30,6 +33,8 @@ class TraceImportDialog : public QDialog {
 
 public:
     static constexpr int kPreviewRows = 200;
+    // How long a typed path must stay unchanged before it is read.
+    static constexpr int kTypingPauseMs = 400;
 
     // The profile set (may be null) checks model names and must outlive the dialog.
     explicit TraceImportDialog(const cl::ProfileSet* profiles, QWidget* parent = nullptr);
@@ -45,24 +50,36 @@ public:
     QStringList errors() const { return m_errors; }
     QStringList warnings() const { return m_warnings; }
     std::shared_ptr<cl::Trace> trace() const { return m_trace; }
+    // The file shown is the one named in the path field, and it is valid.
     bool canImport() const;
+    // A typed path waits for its preview (the typing pause has not passed yet).
+    bool isPreviewPending() const;
 
     JobTableModel* previewModel() const { return m_preview; }
     TraceHistograms* histograms() const { return m_histograms; }
+
+    // Imports only what canImport() allows.
+    void accept() override;
 
 public slots:
     // Parses the current path again with the current options.
     bool reload();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void browse();
     void showResult();
+    void pathEdited();
 
     const cl::ProfileSet* m_profiles;
     std::shared_ptr<cl::Trace> m_trace;
     QStringList m_errors;
     QStringList m_warnings;
     QString m_detected_format;
+    QString m_previewed_path;  // the path the shown result was read from
+    QTimer* m_typing_pause = nullptr;
 
     QLineEdit* m_path = nullptr;
     QComboBox* m_format = nullptr;
