@@ -15,6 +15,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -25,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -35,6 +38,7 @@
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "views/charts/series_charts.h"
+#include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/chart_export.h"
 #include "views/interleave/interleave_panel.h"
@@ -479,6 +483,89 @@ private slots:
         QSettings().clear();
     }
 
+    void scenarioMenuActsFromAnyView() {
+        // A demo workspace that is not run: the scenario actions need no results.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("menu.sqlite"));
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+        }
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        QVERIFY(!window.isRunning());
+        cl::views::ScenarioBrowser* browser = window.scenarioBrowser();
+        browser->selectScenario(QStringLiteral("demo/muri-s"));
+
+        // Every scenario action is in the Scenario menu.
+        QMenu* menu = nullptr;
+        for (QAction* action : window.menuBar()->actions())
+            if (action->text().remove(QLatin1Char('&')) == QLatin1String("Scenario")) menu = action->menu();
+        QVERIFY(menu);
+        for (QAction* action : {browser->newAction(), browser->duplicateAction(), browser->renameAction(),
+                                browser->deleteAction()}) {
+            QVERIFY2(menu->actions().contains(action), qPrintable(action->text()));
+            QCOMPARE(action->shortcutContext(), Qt::WindowShortcut);
+        }
+
+        // The keys work while the central view has the focus, not only the workspace tree.
+        QVERIFY(window.showView(QStringLiteral("results")));
+        QTableView* table = window.resultsView()->table();
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        browser->setSpecEditor([](cl::ScenarioSpec& spec, bool duplicate) {
+            spec.name = duplicate ? "copied by key" : "created by key";
+            return true;
+        });
+        QTest::keyClick(table, Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(window.store()->findScenario("copied by key"));
+        QCOMPARE(browser->currentScenario(), QStringLiteral("copied by key"));
+
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(window.store()->findScenario("created by key"));
+
+        // F2 opens the in-place editor in the tree, even with its dock closed.
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QLatin1String("workspaceDock")) dock->hide();
+        browser->selectScenario(QStringLiteral("created by key"));
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_F2);
+        QVERIFY(browser->isVisible());
+        auto* editor = browser->view()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("renamed by key"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_VERIFY(window.store()->findScenario("renamed by key"));
+        QVERIFY(!window.store()->findScenario("created by key"));
+
+        QString asked;
+        browser->setConfirmHandler([&](const QString& question) {
+            asked = question;
+            return true;
+        });
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_Delete);
+        QVERIFY2(asked.contains(QStringLiteral("renamed by key")), qPrintable(asked));
+        QVERIFY(!window.store()->findScenario("renamed by key"));
+
+        // In the cluster editor Ctrl+D and Delete keep acting on servers.
+        QVERIFY(window.showView(QStringLiteral("cluster")));
+        QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WidgetWithChildrenShortcut);
+        browser->selectScenario(QStringLiteral("demo/muri-s"));
+        const std::size_t scenarios = window.store()->scenarios().size();
+        window.clusterEditor()->diagram()->setFocus();
+        QTest::keyClick(window.clusterEditor()->diagram(), Qt::Key_D, Qt::ControlModifier);
+        QCOMPARE(window.store()->scenarios().size(), scenarios);
+        QVERIFY(window.showView(QStringLiteral("charts")));
+        QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WindowShortcut);
+    }
+
     void menusCarryStandardShortcutsWithoutClashes() {
         MainWindow window(MainWindow::Options{false});
         // Undo acts on the cluster, so its keys only work where the cluster is shown.
@@ -490,7 +577,7 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("cluster")));
         QStringList menus;
         for (QAction* action : window.menuBar()->actions()) menus << action->text().remove(QLatin1Char('&'));
-        for (const char* name : {"File", "Edit", "Simulation", "View", "Help"})
+        for (const char* name : {"File", "Edit", "Scenario", "Simulation", "View", "Help"})
             QVERIFY2(menus.contains(QLatin1String(name)), name);
         QStringList shortcuts;
         for (QAction* action : window.findChildren<QAction*>()) {

@@ -227,9 +227,13 @@ void MainWindow::createWidgets() {
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
+    connect(m_browser, &ScenarioBrowser::revealRequested, this, [this] {
+        m_docks.first()->show();
+        m_docks.first()->raise();
+    });
     connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentItemChanged(current); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateViewShortcuts);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
     connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateSecondTimelineChoices);
     connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
@@ -323,7 +327,7 @@ void MainWindow::createActions() {
     m_redoAction->setIcon(actionIcon("redo"));
     m_redoAction->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    updateUndoShortcuts();
+    updateViewShortcuts();
 
     m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
                        tr("Run the policies checked in the Run panel on the selected scenario"),
@@ -366,6 +370,14 @@ void MainWindow::createMenus() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_undoAction);
     edit->addAction(m_redoAction);
+
+    // The workspace dock's actions, so that they can be found and their keys work from any view.
+    QMenu* scenario = menuBar()->addMenu(tr("S&cenario"));
+    scenario->addAction(m_browser->newAction());
+    scenario->addAction(m_browser->duplicateAction());
+    scenario->addSeparator();
+    scenario->addAction(m_browser->renameAction());
+    scenario->addAction(m_browser->deleteAction());
 
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_runAction);
@@ -429,7 +441,7 @@ void MainWindow::createMenus() {
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
-void MainWindow::updateUndoShortcuts() {
+void MainWindow::updateViewShortcuts() {
     // Undo and redo change the cluster; their keys act only where the cluster is visible, so
     // Ctrl+Z in the results or the browser never changes something out of sight.
     const bool editing = m_tabs->currentWidget() == m_editor;
@@ -437,6 +449,11 @@ void MainWindow::updateUndoShortcuts() {
     m_redoAction->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
                                                              QKeySequence(Qt::CTRL | Qt::Key_Y)}
                                        : QList<QKeySequence>{});
+    // The scenario keys (Ctrl+D, Delete, F2) act window-wide, except where the shown view has
+    // the same keys for its own items (duplicate or remove a server, edit a stage time): there
+    // they act only in the workspace tree, as two window-wide matches would cancel each other.
+    const bool ownKeys = editing || m_tabs->currentWidget() == m_interleave;
+    m_browser->setShortcutContext(ownKeys ? Qt::WidgetWithChildrenShortcut : Qt::WindowShortcut);
 }
 
 QStringList MainWindow::viewNames() {

@@ -137,7 +137,8 @@ private:
 
     void onScenarioSelected(const QString& name);
     void onCurrentItemChanged(const QModelIndex& current);
-    void updateUndoShortcuts();
+    // Keys that depend on the shown view: undo/redo and the Scenario menu's.
+    void updateViewShortcuts();
     // The timeline loads a run's segments only while it is shown (a big run has millions).
     void updateTimeline();
     void updateCharts();

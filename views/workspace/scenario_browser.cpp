@@ -139,6 +139,10 @@ void ScenarioBrowser::selectScenario(const QString& name) {
     m_view->scrollTo(index);
 }
 
+void ScenarioBrowser::setShortcutContext(Qt::ShortcutContext context) {
+    for (QAction* action : {m_new, m_duplicate, m_rename, m_delete}) action->setShortcutContext(context);
+}
+
 void ScenarioBrowser::setConfirmHandler(ConfirmHandler handler) {
     m_confirm = std::move(handler);
 }
@@ -210,6 +214,10 @@ void ScenarioBrowser::duplicateCurrent() {
 void ScenarioBrowser::renameCurrent() {
     const QModelIndex current = m_view->currentIndex();
     if (m_locked || m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
+    // Triggered from a menu or a window-wide key, the tree may be hidden or without focus.
+    emit revealRequested();
+    m_view->scrollTo(current);
+    m_view->setFocus(Qt::ShortcutFocusReason);
     m_view->edit(current.siblingAtColumn(WorkspaceModel::NameColumn));
 }
 
