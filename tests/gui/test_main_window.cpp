@@ -30,6 +30,8 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
+#include <QtCharts/QAbstractSeries>
+#include <QtCharts/QChart>
 
 #include "screenshot_checks.h"
 
@@ -37,6 +39,7 @@
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
@@ -152,12 +155,41 @@ private slots:
         QString error;
         QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
 
-        // The charts overlay the family's runs (at most 8, one colour each: the demo has more),
-        // and like the timeline read them only when shown.
+        // The charts overlay the family's first 8 runs, and like the timeline read them only
+        // when shown. The demo family has more: the window says so, and the picker brings them.
         QCOMPARE(window.seriesCharts()->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
-        QCOMPARE(window.seriesCharts()->runCount(),
-                 std::min(8, static_cast<int>(cl::demoScenarioNames().size())));
+        const int family = static_cast<int>(cl::demoScenarioNames().size());
+        QVERIFY(family > 8);
+        QCOMPARE(window.seriesCharts()->runCount(), 8);
+        cl::views::RunPicker* picker = window.chartRunPicker();
+        QCOMPARE(picker->runs().size(), family);
+        QCOMPARE(picker->text(), QStringLiteral("Runs: 8 of %1").arg(family));
+        QLabel* hidden = window.chartsHiddenRunsLabel();
+        QVERIFY(hidden->isVisible());
+        QCOMPARE(hidden->text(), QStringLiteral("%1 runs of the family not drawn").arg(family - 8));
+        const QString last = picker->runs().last();
+        QVERIFY2(hidden->toolTip().contains(last), qPrintable(hidden->toolTip()));
+        // The legend names the runs without the family's prefix.
+        auto legendName = [](const QString& scenario) { return scenario.section(QLatin1Char('/'), 1); };
+        auto drawn = [&] {
+            QStringList titles;
+            for (QAbstractSeries* series : window.seriesCharts()->chart(1)->series())
+                titles << series->name();
+            return titles;
+        };
+        QVERIFY(!drawn().contains(legendName(last)));
+        picker->actionFor(last)->trigger();  // what ticking it in the menu does
+        QVERIFY(drawn().contains(legendName(last)));
+        QCOMPARE(window.seriesCharts()->runCount(), 9);
+        const QString first = picker->runs().first();
+        picker->actionFor(first)->trigger();
+        QVERIFY(!drawn().contains(legendName(first)));
+        QCOMPARE(window.seriesCharts()->runCount(), 8);
+        picker->showAll();
+        QCOMPARE(window.seriesCharts()->runCount(), family);
+        QVERIFY(!hidden->isVisible());
+        QCOMPARE(drawn().size(), family);
         QVERIFY(!window.timelinePanel()->view()->result());
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));

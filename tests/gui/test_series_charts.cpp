@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QGraphicsLineItem>
@@ -30,9 +31,11 @@
 #include "core/io/builtin_data.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
 #include "views/common/chart_export.h"
+#include "views/common/chart_style.h"
 #include "views/common/report_writer.h"
 
 using namespace cl::views;
@@ -364,6 +367,70 @@ private slots:
         charts.clear();
         QCOMPARE(charts.runCount(), 0);
         QCOMPARE(charts.chart(0)->series().size(), qsizetype(0));
+    }
+
+    void twelveRunsEachHaveTheirOwnReadableColour() {
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        RunSeries gpuOnly = extractRunSeries(*demoRun("fifo"));
+        std::erase_if(gpuOnly.series, [](const NamedSeries& s) {
+            return s.group == SeriesGroup::Utilization && s.key != QLatin1String("gpu");
+        });
+        QList<ChartRunSeries> runs;
+        for (int i = 0; i < 12; ++i) runs.push_back({QStringLiteral("run %1").arg(i), gpuOnly});
+        charts.setRunSeries(runs);
+        QCOMPARE(charts.runCount(), 12);
+        // Against the light theme's white and the dark theme's base (app_theme.cpp).
+        const QColor light(Qt::white), dark(0x1f, 0x20, 0x22);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            QSet<QRgb> colours;
+            for (QAbstractSeries* series : charts.chart(c)->series()) {
+                const QColor colour = static_cast<QLineSeries*>(series)->pen().color();
+                QVERIFY2(!colours.contains(colour.rgb()), qPrintable(colour.name()));
+                colours.insert(colour.rgb());
+                QVERIFY2(contrastRatio(colour, light) >= 3.0, qPrintable(colour.name()));
+                QVERIFY2(contrastRatio(colour, dark) >= 3.0, qPrintable(colour.name()));
+            }
+            QCOMPARE(colours.size(), 12);
+        }
+        // The palette itself never repeats, however many series.
+        QSet<QRgb> palette;
+        for (int i = 0; i < 64; ++i) {
+            QVERIFY2(contrastRatio(seriesColor(i), light) >= 3.0, qPrintable(seriesColor(i).name()));
+            QVERIFY2(contrastRatio(seriesColor(i), dark) >= 3.0, qPrintable(seriesColor(i).name()));
+            palette.insert(seriesColor(i).rgb());
+        }
+        QCOMPARE(palette.size(), 64);
+
+        // A run given its colour keeps it whatever is drawn beside it.
+        charts.setRunSeries({{QStringLiteral("run 9"), gpuOnly, 9}});
+        QCOMPARE(charts.series(1, 0)->pen().color(), seriesColor(9));
+    }
+
+    void runPickerKeepsChoicesAndShowsFirstRuns() {
+        RunPicker picker;
+        QSignalSpy changed(&picker, &RunPicker::shownRunsChanged);
+        QStringList names;
+        for (int i = 0; i < 5; ++i) names << QStringLiteral("run %1").arg(i);
+        picker.setRuns(names, 8);
+        QCOMPARE(picker.shownRuns(), names);
+        QCOMPARE(picker.text(), QStringLiteral("Runs: 5 of 5"));
+        picker.actionFor(QStringLiteral("run 2"))->trigger();  // the user hides one
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!picker.isShown(QStringLiteral("run 2")));
+        // More runs arrive (listed first): what was shown stays, new ones fill up to 8.
+        QStringList more;
+        for (int i = 5; i < 12; ++i) more << QStringLiteral("run %1").arg(i);
+        picker.setRuns(more + names, 8);
+        QCOMPARE(changed.count(), 1);  // not the user's doing
+        for (const QString& name : names) QCOMPARE(picker.isShown(name), name != QLatin1String("run 2"));
+        QCOMPARE(picker.shownRuns().size(), 8);
+        QCOMPARE(picker.hiddenCount(), 4);
+        QCOMPARE(picker.text(), QStringLiteral("Runs: 8 of 12"));
+        picker.showAll();
+        QCOMPARE(picker.hiddenCount(), 0);
+        QCOMPARE(changed.count(), 2);
     }
 
     void cursorZoomAndHover() {

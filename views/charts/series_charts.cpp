@@ -269,7 +269,8 @@ int SeriesCharts::runCount() const {
 }
 
 QColor SeriesCharts::runColor(int run) const {
-    return seriesColor(run);
+    const int color = run >= 0 && run < int(m_runs.size()) ? m_runs[run].color : -1;
+    return seriesColor(color >= 0 ? color : run);
 }
 
 int SeriesCharts::chartCount() const {

@@ -36,6 +36,9 @@ struct ChartRun {
 struct ChartRunSeries {
     QString title;
     RunSeries series;
+    // Which seriesColor the run gets; -1: its position. A run keeps its colour when the runs
+    // drawn beside it change, as long as no two runs given together share an index.
+    int color = -1;
 };
 
 class SeriesCharts : public QWidget, public ExportPaintable {

@@ -37,6 +37,7 @@
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/what_if_variants.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/app_theme.h"
@@ -167,11 +168,22 @@ void MainWindow::createWidgets() {
     resourceLabel->setBuddy(m_chartResource);
     chartsBar->addWidget(resourceLabel);
     chartsBar->addWidget(m_chartResource);
+    chartsBar->addSpacing(fontMetrics().averageCharWidth() * 2);
+    m_chartRuns = new RunPicker(chartsTab);
+    chartsBar->addWidget(m_chartRuns);
+    m_chartsHidden = new QLabel(chartsTab);
+    m_chartsHidden->setObjectName(QStringLiteral("chartsHiddenRuns"));
+    m_chartsHidden->hide();
+    chartsBar->addWidget(m_chartsHidden);
     chartsBar->addStretch(1);
     chartsLayout->addLayout(chartsBar);
     m_charts = new SeriesCharts(chartsTab);
     chartsLayout->addWidget(m_charts, 1);
     connect(m_chartResource, &QComboBox::currentIndexChanged, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    connect(m_chartRuns, &RunPicker::shownRunsChanged, this, [this] {
         m_chartsDirty = true;
         updateCharts();
     });

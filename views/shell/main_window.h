@@ -45,6 +45,7 @@ class InterleavePanel;
 class PropertiesView;
 class ResultsView;
 class RunPanel;
+class RunPicker;
 class ScenarioBrowser;
 class ScenarioRunBatch;
 class TraceBrowser;
@@ -84,6 +85,8 @@ public:
     ComparisonView* comparisonView() const { return m_compare; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     SeriesCharts* seriesCharts() const { return m_charts; }
+    RunPicker* chartRunPicker() const { return m_chartRuns; }
+    QLabel* chartsHiddenRunsLabel() const { return m_chartsHidden; }
     InterleavePanel* interleavePanel() const { return m_interleave; }
     ResultsView* resultsView() const { return m_results; }
     RunPanel* runPanel() const { return m_runPanel; }
@@ -197,6 +200,8 @@ private:
     QString m_timelineCluster;  // which GPUs the timeline's run used (cluster id / server count)
     SeriesCharts* m_charts = nullptr;
     QComboBox* m_chartResource = nullptr;
+    RunPicker* m_chartRuns = nullptr;
+    QLabel* m_chartsHidden = nullptr;         // says how many of the family's runs the charts leave out
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
     qint64 m_timelineShown = 0;
     qint64 m_timelineLoading = 0;  // run being read for the timeline (0: none)

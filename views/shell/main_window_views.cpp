@@ -10,7 +10,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLabel>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -18,6 +20,7 @@
 
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_diagram.h"
@@ -41,7 +44,9 @@ namespace cl::views {
 
 namespace {
 
-constexpr int kMostOverlaidRuns = 8;  // one colour each
+// Runs the charts overlay until the user picks others: more lines than this are hard to tell
+// apart, although each keeps a colour of its own (chart_style.h).
+constexpr int kRunsChartedAtFirst = 8;
 
 // Runs with equal keys ran the same jobs (same trace and settings, so job i is the same job)
 // on the same GPUs with the same profiles: only the policy differs.
@@ -251,10 +256,28 @@ void MainWindow::updateCharts() {
     const QString resource = m_chartResource->currentData().toString();
     QList<ChartRunSeries> runs;
     QHash<qint64, RunSeries> kept;  // only the runs shown stay cached
+    const auto finished = m_results->finishedRuns();
+    QStringList names;
+    for (const auto& entry : finished) names << entry.first;
+    {
+        const QSignalBlocker quiet(m_chartRuns);  // this refresh reads the choice below
+        m_chartRuns->setRuns(names, kRunsChartedAtFirst);
+    }
+    const int hidden = m_chartRuns->hiddenCount();
+    QStringList hiddenNames;
+    for (const QString& name : names)
+        if (!m_chartRuns->isShown(name)) hiddenNames << name;
+    // Said next to the picker, so that a family larger than the charts never looks complete.
+    m_chartsHidden->setText(hidden == 1 ? tr("1 run of the family not drawn")
+                                        : tr("%1 runs of the family not drawn").arg(hidden));
+    m_chartsHidden->setToolTip(tr("Not drawn: %1. Choose the runs with the Runs button.")
+                                   .arg(hiddenNames.join(QStringLiteral(", "))));
+    m_chartsHidden->setVisible(hidden > 0);
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
-        for (const auto& [scenario, run] : m_results->finishedRuns()) {
-            if (runs.size() == kMostOverlaidRuns) break;
+        for (int index = 0; index < int(finished.size()); ++index) {
+            const auto& [scenario, run] = finished[index];
+            if (!m_chartRuns->isShown(scenario)) continue;
             auto cached = m_seriesCache.constFind(run);
             RunSeries all =
                 cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
@@ -263,7 +286,11 @@ void MainWindow::updateCharts() {
                 std::erase_if(all.series, [&](const NamedSeries& s) {
                     return s.group == SeriesGroup::Utilization && s.key != resource;
                 });
-            runs.append({scenario, std::move(all)});
+            // Every run is of the shown family: the legend names them without its prefix, or
+            // eight "demo/…" entries do not fit one row.
+            const QString prefix = m_results->family() + QLatin1Char('/');
+            runs.append({scenario.startsWith(prefix) ? scenario.mid(prefix.size()) : scenario, std::move(all),
+                         index});
         }
     } catch (const std::exception& e) {
         log(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
