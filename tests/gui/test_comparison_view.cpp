@@ -10,6 +10,8 @@
 #include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QImage>
+#include <QLabel>
+#include <QListWidget>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -208,6 +210,71 @@ private slots:
         QVERIFY2(view.message().contains(QStringLiteral("run 987654")), qPrintable(view.message()));
         view.setStore(nullptr);
         QCOMPARE(view.model()->rowCount(), 0);
+    }
+
+    void defaultsFollowTheSelectedScenario() {
+        // The demo family holds runs of two traces and clusters: the Muri demo's and SJF-BSBF's.
+        QTemporaryDir dir;
+        ScenarioStore store(dir.filePath(QStringLiteral("family.sqlite")).toStdString());
+        populateDemoWorkspace(store);
+        const qint64 sjf = runScenario(store, "demo/sjf-ffs").run_id;
+        const qint64 fifo = runScenario(store, "demo/fifo").run_id;
+        const qint64 muri = runScenario(store, "demo/muri-s").run_id;
+        QVERIFY(store.scenario("demo/sjf-ffs").spec.trace_id != store.scenario("demo/muri-s").spec.trace_id);
+
+        ComparisonView view;
+        QSignalSpy edited(&view, &ComparisonView::selectionEdited);
+        view.setStore(&store);
+        view.setFocusScenario(QStringLiteral("demo/muri-s"));
+        // The scenario's own run is the baseline; the other trace's run is not divided by it.
+        QCOMPARE(view.runs(), (QList<qint64>{muri, fifo}));
+        QCOMPARE(view.baselineRun(), muri);
+        QVERIFY(view.traceWarning().isEmpty());
+        QVERIFY(!view.isUserSelection());
+        view.setFocusScenario(QStringLiteral("demo/sjf-ffs"));
+        QCOMPARE(view.runs(), (QList<qint64>{sjf}));
+        view.setFocusScenario(QStringLiteral("demo/fifo"));
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri}));
+        QCOMPARE(view.baselineRun(), fifo);
+
+        // Ticking the other trace's run warns, visibly, and naming both traces.
+        auto* list = view.findChild<QListWidget*>();
+        QVERIFY(list);
+        QListWidgetItem* sjfItem = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toLongLong() == sjf) sjfItem = list->item(i);
+        QVERIFY(sjfItem);
+        sjfItem->setCheckState(Qt::Checked);
+        QCOMPARE(edited.count(), 1);
+        QVERIFY(view.isUserSelection());
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri, sjf}));
+        const QString warning = view.traceWarning();
+        QVERIFY2(warning.contains(QStringLiteral("different traces")), qPrintable(warning));
+        for (const char* scenario : {"demo/fifo", "demo/sjf-ffs"})
+            for (const StoredItem& trace : store.traces())
+                if (trace.id == store.scenario(scenario).spec.trace_id)
+                    QVERIFY2(warning.contains(QString::fromStdString(trace.name)), qPrintable(warning));
+        auto* shown = view.findChild<QLabel*>(QStringLiteral("traceWarning"));
+        QVERIFY(shown && !shown->isHidden() && shown->text() == warning);
+        sjfItem = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toLongLong() == sjf) sjfItem = list->item(i);
+        sjfItem->setCheckState(Qt::Unchecked);
+        QVERIFY(view.traceWarning().isEmpty());
+
+        // A what-if of the baseline run after the user's choice is ticked when it has finished.
+        store.duplicateScenario("demo/fifo", "demo/fifo (what if)",
+                                [](ScenarioSpec& spec) { spec.parameters.load_factor = 1.5; });
+        const qint64 whatIf = runScenario(store, "demo/fifo (what if)").run_id;
+        view.refreshRuns();
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri, whatIf}));
+        QCOMPARE(view.baselineRun(), fifo);
+        // A scenario run again shows its newest run, still the baseline.
+        const qint64 fifoAgain = runScenario(store, "demo/fifo", /*force=*/true).run_id;
+        QVERIFY(fifoAgain != fifo);
+        view.refreshRuns();
+        QCOMPARE(view.runs(), (QList<qint64>{fifoAgain, muri, whatIf}));
+        QCOMPARE(view.baselineRun(), fifoAgain);
     }
 
     void chartsEqualTheRunsData() {

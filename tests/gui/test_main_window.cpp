@@ -16,6 +16,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
@@ -37,6 +38,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "views/charts/run_picker.h"
@@ -46,6 +48,7 @@
 #include "views/common/chart_export.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/interleave/stage_table_model.h"
+#include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
 #include "views/results/summary_table_model.h"
 #include "views/results/utilization_plot.h"
@@ -596,6 +599,52 @@ private slots:
         QCOMPARE(window.store()->scenarios().size(), scenarios);
         QVERIFY(window.showView(QStringLiteral("charts")));
         QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WindowShortcut);
+    }
+
+    void compareSelectionIsRememberedPerWorkspace() {
+        QSettings().clear();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("compare.sqlite"));
+        const QString other = dir.filePath(QStringLiteral("other.sqlite"));
+        qint64 fifo = 0, srtf = 0, muri = 0;
+        for (const QString& file : {path, other}) {
+            cl::ScenarioStore store(file.toStdString());
+            cl::populateDemoWorkspace(store);
+            fifo = cl::runScenario(store, "demo/fifo").run_id;
+            srtf = cl::runScenario(store, "demo/srtf").run_id;
+            muri = cl::runScenario(store, "demo/muri-s").run_id;
+        }
+        {
+            MainWindow window;  // with settings
+            QString error;
+            QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+            window.selectScenario(QStringLiteral("demo/muri-s"));
+            cl::views::ComparisonView* compare = window.comparisonView();
+            QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo, srtf}));
+            QCOMPARE(compare->baselineRun(), muri);
+            // The user unticks srtf and makes fifo the baseline.
+            auto* list = compare->findChild<QListWidget*>();
+            for (int i = 0; i < list->count(); ++i)
+                if (list->item(i)->data(Qt::UserRole).toLongLong() == srtf)
+                    list->item(i)->setCheckState(Qt::Unchecked);
+            compare->setBaselineRun(fifo);
+            QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo}));
+            window.close();
+        }
+        {
+            MainWindow again;
+            QString error;
+            QVERIFY2(again.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+            QCOMPARE(again.comparisonView()->runs(), (QList<qint64>{muri, fifo}));
+            QCOMPARE(again.comparisonView()->baselineRun(), fifo);
+            QVERIFY(again.comparisonView()->isUserSelection());
+            // Another workspace file keeps its own default.
+            QVERIFY2(again.openWorkspace(other, MainWindow::Demo::No, &error), qPrintable(error));
+            QVERIFY(!again.comparisonView()->isUserSelection());
+            QCOMPARE(again.comparisonView()->runs().size(), 3);
+            again.close();
+        }
+        QSettings().clear();
     }
 
     void menusCarryStandardShortcutsWithoutClashes() {

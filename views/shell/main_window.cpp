@@ -30,6 +30,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/io/builtin_data.h"
@@ -60,6 +61,12 @@ namespace cl::views {
 namespace {
 
 constexpr int kMaxRecent = 8;
+
+// The Compare view's runs and baseline are remembered per workspace file. The store has no
+// settings table, so they live in the user's settings under the file's absolute path.
+QString compareSelectionKey(const QString& workspace) {
+    return QStringLiteral("compare/") + QString::fromLatin1(QUrl::toPercentEncoding(workspace));
+}
 
 QIcon actionIcon(const char* name) {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
@@ -272,6 +279,8 @@ void MainWindow::createWidgets() {
     connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
     connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
     connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
+    connect(m_compare, &ComparisonView::runsChanged, this, &MainWindow::saveCompareSelection);
+    connect(m_compare, &ComparisonView::baselineRunChanged, this, &MainWindow::saveCompareSelection);
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
     connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
     connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
@@ -509,6 +518,24 @@ void MainWindow::saveSettings() {
     if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
 }
 
+void MainWindow::restoreCompareSelection() {
+    if (!m_options.useSettings || m_path.isEmpty()) return;
+    const QVariantMap saved = QSettings().value(compareSelectionKey(m_path)).toMap();
+    if (saved.isEmpty()) return;
+    QList<qint64> runs;
+    for (const QVariant& id : saved.value(QStringLiteral("runs")).toList()) runs << id.toLongLong();
+    m_compare->restoreSelection(runs, saved.value(QStringLiteral("baseline")).toLongLong());
+}
+
+void MainWindow::saveCompareSelection() {
+    if (!m_options.useSettings || m_path.isEmpty() || !m_store || !m_compare->isUserSelection()) return;
+    QVariantList runs;
+    for (qint64 id : m_compare->runs()) runs << id;
+    QSettings().setValue(
+        compareSelectionKey(m_path),
+        QVariantMap{{QStringLiteral("runs"), runs}, {QStringLiteral("baseline"), m_compare->baselineRun()}});
+}
+
 void MainWindow::addRecent(const QString& path) {
     if (!m_options.useSettings) return;
     QSettings settings;
@@ -637,6 +664,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
     m_compare->setStore(m_store.get());
+    restoreCompareSelection();
     addRecent(m_path);
     updateTitle();
     log(tr("Opened workspace %1").arg(m_path));
@@ -673,6 +701,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
     try {
         const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
         m_runPanel->setScenario(&info);
+        m_compare->setFocusScenario(name);
         m_results->showScenario(name);
         // Follow the selection in the editor and the trace browser, unless that would drop
         // edits or reload what is already shown (and reset the user's filters).

@@ -135,6 +135,9 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
+    // The Compare view's runs and baseline, per workspace file (QSettings, keyed by its path).
+    void restoreCompareSelection();
+    void saveCompareSelection();
     void log(const QString& message);
     bool confirmDiscardEdits();
 
