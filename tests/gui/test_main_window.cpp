@@ -20,6 +20,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPdfWriter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSet>
@@ -46,6 +47,7 @@
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/chart_export.h"
+#include "views/common/report_writer.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/interleave/stage_table_model.h"
 #include "views/results/comparison_view.h"
@@ -645,6 +647,88 @@ private slots:
             again.close();
         }
         QSettings().clear();
+    }
+
+    void comparisonReportNamesEveryInputAndFitsItsTable() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("report.sqlite"));
+        QList<qint64> runs;
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+            // A what-if that only changed the cluster, and a run of another trace and cluster.
+            const auto fatTree = store.scenario("demo/fat-tree-fifo").spec.cluster_id;
+            store.duplicateScenario("demo/fifo", "demo/fifo on the fat-tree",
+                                    [&](cl::ScenarioSpec& spec) { spec.cluster_id = fatTree; });
+            for (const char* name : {"demo/fifo", "demo/fifo on the fat-tree", "demo/muri-s", "demo/sjf-ffs"})
+                runs << cl::runScenario(store, name).run_id;
+        }
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        window.comparisonView()->setRuns(runs);
+        QCOMPARE(window.comparisonView()->runs(), runs);
+
+        const QStringList lines = window.comparisonReportScenarios();
+        QCOMPARE(lines.size(), runs.size() + 1);
+        QVERIFY2(lines.first().contains(QStringLiteral("cluster")) &&
+                     lines.first().contains(QStringLiteral("trace")) &&
+                     lines.first().contains(QStringLiteral("policy")),
+                 qPrintable(lines.first()));
+        cl::ScenarioStore* store = window.store();
+        for (int i = 0; i < runs.size(); ++i) {
+            const cl::RunInfo info = store->runInfo(runs[i]);
+            const cl::ScenarioSpec spec = store->scenario(info.scenario_name).spec;
+            const QString line = lines[i + 1];
+            QVERIFY2(line.startsWith(QString::fromStdString(info.scenario_name)), qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("cluster ") +
+                                   QString::fromStdString(store->cluster(spec.cluster_id).name)),
+                     qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("trace ") +
+                                   QString::fromStdString(store->trace(spec.trace_id).name)),
+                     qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("policy ") + QString::fromStdString(spec.policy)),
+                     qPrintable(line));
+        }
+        // The what-if on the fat-tree reads differently from its baseline.
+        QVERIFY(lines[1].section(QLatin1Char(':'), 1) != lines[2].section(QLatin1Char(':'), 1));
+
+        // The summary table as the report lays it out: every value on one line, whole.
+        const QAbstractItemModel* table = window.comparisonView()->model();
+        QPdfWriter device(dir.filePath(QStringLiteral("measure.pdf")));
+        device.setResolution(96);
+        const cl::views::ReportTableLayout shape =
+            cl::views::layoutReportTable(*table, cl::views::reportContentWidth(), &device);
+        QFont body(QStringLiteral("Sans Serif"));
+        body.setStyleHint(QFont::SansSerif);
+        body.setPointSizeF(shape.pointSize);
+        QFont bold = body;
+        bold.setBold(true);
+        const QFontMetricsF fm(body, &device), fmb(bold, &device);
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const double inner = shape.columnWidths[c] - 2 * shape.padding;
+            const QString header = table->headerData(c, Qt::Horizontal).toString();
+            for (const QString& word : header.split(QLatin1Char(' ')))
+                QVERIFY2(fmb.horizontalAdvance(word) <= inner + 0.5, qPrintable(header));
+            QVERIFY(fmb.boundingRect(QRectF(0, 0, inner, 1e6), cl::views::reportCellFlags(c, true), header)
+                        .height() <= shape.headerHeight);
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QString text = table->index(r, c).data().toString();
+                if (c == 0)
+                    QVERIFY2(
+                        fm.boundingRect(QRectF(0, 0, inner, 1e6), cl::views::reportCellFlags(0, false), text)
+                                .height() <= shape.rowHeights[r],
+                        qPrintable(text));
+                else
+                    QVERIFY2(fm.horizontalAdvance(text) <= inner + 0.5, qPrintable(text));
+            }
+        }
+        const QString report = dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
+        if (qEnvironmentVariableIsSet("MAIN_WINDOW_SAVE_REPORT"))
+            QFile::copy(report, qEnvironmentVariable("MAIN_WINDOW_SAVE_REPORT"));
     }
 
     void menusCarryStandardShortcutsWithoutClashes() {

@@ -13,6 +13,7 @@
 #include <QGraphicsLineItem>
 #include <QImage>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
@@ -604,6 +605,57 @@ private slots:
         QCOMPARE(readAll(good), original);
         QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter("good").size(),
                  qsizetype(1));
+    }
+
+    void reportTableFitsEveryValueAndHeader() {
+        // Nine columns as wide as the Compare view's, with long run names.
+        QStandardItemModel table(0, 9);
+        table.setHorizontalHeaderLabels({"Run", "Avg JCT", "vs base", "p99 JCT", "vs base", "Makespan",
+                                         "vs base", "Avg queueing", "vs base"});
+        for (const char* name : {"demo/synergy-proportional \u00b7 fifo+proportional",
+                                 "demo/muri-s (what if) (2) \u00b7 muri-s", "fifo"}) {
+            QList<QStandardItem*> row{new QStandardItem(QString::fromUtf8(name))};
+            for (const char* value : {"19.53 min", "4.0112\u00d7", "1 d 23.5 h", "0.0067\u00d7", "123.45 h",
+                                      "10.25\u00d7", "59.99 min", "\u2014"})
+                row << new QStandardItem(QString::fromUtf8(value));
+            table.appendRow(row);
+        }
+        QTemporaryDir dir;
+        QPdfWriter device(dir.filePath("measure.pdf"));
+        device.setResolution(96);
+        const double width = reportContentWidth();
+        const ReportTableLayout shape = layoutReportTable(table, width, &device);
+        QCOMPARE(shape.columnWidths.size(), 9);
+        QCOMPARE(shape.rowHeights.size(), 3);
+        double total = 0.0;
+        for (double w : shape.columnWidths) total += w;
+        QVERIFY2(total <= width + 0.5, qPrintable(QString::number(total)));
+        const QFont body = [&] {
+            QFont f(QStringLiteral("Sans Serif"));
+            f.setStyleHint(QFont::SansSerif);
+            f.setPointSizeF(shape.pointSize);
+            return f;
+        }();
+        QFont bold = body;
+        bold.setBold(true);
+        const QFontMetricsF fm(body, &device), fmb(bold, &device);
+        for (int c = 0; c < 9; ++c) {
+            const double inner = shape.columnWidths[c] - 2 * shape.padding;
+            const QString header = table.headerData(c, Qt::Horizontal).toString();
+            const QRectF headerBox =
+                fmb.boundingRect(QRectF(0, 0, inner, 1e6), reportCellFlags(c, true), header);
+            QVERIFY2(headerBox.width() <= inner + 0.5 && headerBox.height() <= shape.headerHeight,
+                     qPrintable(header));
+            for (const QString& word : header.split(' '))
+                QVERIFY2(fmb.horizontalAdvance(word) <= inner + 0.5, qPrintable(word));  // no word broken
+            for (int r = 0; r < table.rowCount(); ++r) {
+                const QString text = table.item(r, c)->text();
+                const QRectF box = fm.boundingRect(QRectF(0, 0, inner, 1e6), reportCellFlags(c, false), text);
+                QVERIFY2(box.width() <= inner + 0.5 && box.height() <= shape.rowHeights[r], qPrintable(text));
+                if (c > 0) QVERIFY2(fm.horizontalAdvance(text) <= inner + 0.5, qPrintable(text));  // one line
+            }
+        }
+        QVERIFY(shape.pointSize >= 7.0);
     }
 
     void reportIsMultiPagePdf() {

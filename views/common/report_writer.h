@@ -5,10 +5,12 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 #include "views/common/chart_export.h"
 
 class QAbstractItemModel;
+class QPaintDevice;
 
 namespace cl::views {
 
@@ -29,6 +31,23 @@ struct ReportContent {
 };
 
 bool writeReport(const QString& path, const ReportContent& content, QString* error);
+
+// How writeReport lays the summary table out on a page `width` wide (96-dpi pixels): the
+// largest font of 9, 8, 7.5 and 7 points at which every value and header word fits whole,
+// column widths, and the heights that header and rows need with headers and run names wrapped
+// at spaces (a run name longer than its column breaks anywhere). Values are never cut.
+struct ReportTableLayout {
+    double pointSize = 9.0;
+    double padding = 0.0;  // left and right inside each cell
+    QVector<double> columnWidths;
+    double headerHeight = 0.0;
+    QVector<double> rowHeights;
+};
+ReportTableLayout layoutReportTable(const QAbstractItemModel& model, double width, QPaintDevice* device);
+// The flags the table's cells are drawn with (and measured by tests).
+int reportCellFlags(int column, bool header);
+// The page width writeReport lays everything out in (A4 portrait less its margins).
+double reportContentWidth();
 
 // Convenience: each chart becomes a section headed by its title.
 bool writeReport(const QString& path, const QString& title, const QStringList& scenarioDescriptions,

@@ -106,6 +106,9 @@ public:
     // What File > Export View and File > Comparison Report write, without their dialogs.
     bool exportCurrentView(const QString& path, const ExportOptions& options, QString* error = nullptr);
     bool writeComparisonReport(const QString& path, QString* error = nullptr);
+    // The report's list of the compared scenarios: which inputs differ, then each scenario's
+    // cluster, trace, policy, conventions, load and the other settings that set it apart.
+    QStringList comparisonReportScenarios() const;
 
 public slots:
     // Runs these stored scenarios on worker threads; nothing happens while runs are going.
