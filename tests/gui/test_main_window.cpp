@@ -23,6 +23,7 @@
 #include <QPdfWriter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -729,6 +730,19 @@ private slots:
         QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
         if (qEnvironmentVariableIsSet("MAIN_WINDOW_SAVE_REPORT"))
             QFile::copy(report, qEnvironmentVariable("MAIN_WINDOW_SAVE_REPORT"));
+    }
+
+    void firstWindowFillsMostOfTheScreen() {
+        // A full-HD and a small laptop screen (less a task bar), and the offscreen test screen.
+        QCOMPARE(MainWindow::firstWindowSize(QSize(1920, 1040), QSize(900, 500)), QSize(1728, 936));
+        QCOMPARE(MainWindow::firstWindowSize(QSize(1366, 728), QSize(900, 500)), QSize(1340, 655));
+        QCOMPARE(MainWindow::firstWindowSize(QSize(800, 600), QSize(900, 500)), QSize(800, 540));
+        MainWindow window(MainWindow::Options{false});
+        const QRect available = window.screen()->availableGeometry();
+        QCOMPARE(window.size(), MainWindow::firstWindowSize(available.size(), window.minimumSizeHint()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(available.contains(window.frameGeometry().center()), "centred on its screen");
     }
 
     void menusCarryStandardShortcutsWithoutClashes() {

@@ -70,6 +70,11 @@ public:
     QString workspacePath() const { return m_path; }
     cl::ScenarioStore* store() const { return m_store.get(); }
 
+    // The size of a window opened without saved geometry on a screen whose available area is
+    // `available`: nine tenths of it each way but at least 1340 pixels wide, no smaller than
+    // `minimum`, never larger than `available`.
+    static QSize firstWindowSize(const QSize& available, const QSize& minimum);
+
     // Applies the theme and checks it in the View menu (saved with the settings).
     void setTheme(Theme theme);
 
