@@ -732,6 +732,25 @@ private slots:
             QFile::copy(report, qEnvironmentVariable("MAIN_WINDOW_SAVE_REPORT"));
     }
 
+    void sideDocksKeepTheirShareWhenMaximized() {
+        MainWindow window(MainWindow::Options{false});
+        window.resize(700, 500);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QDockWidget *workspace = nullptr, *run = nullptr;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (dock->objectName() == QLatin1String("workspaceDock")) workspace = dock;
+            if (dock->objectName() == QLatin1String("runDock")) run = dock;
+        }
+        QVERIFY(workspace && run);
+        const double workspaceShare = double(workspace->width()) / window.width();
+        const double runShare = double(run->width()) / window.width();
+        window.showMaximized();  // the offscreen screen is wider than 700 pixels
+        QTRY_VERIFY(window.width() > 760);
+        QTRY_VERIFY(std::abs(double(workspace->width()) / window.width() - workspaceShare) < 0.03);
+        QVERIFY(std::abs(double(run->width()) / window.width() - runShare) < 0.03);
+    }
+
     void firstWindowFillsMostOfTheScreen() {
         // A full-HD and a small laptop screen (less a task bar), and the offscreen test screen.
         QCOMPARE(MainWindow::firstWindowSize(QSize(1920, 1040), QSize(900, 500)), QSize(1728, 936));

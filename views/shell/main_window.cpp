@@ -1,5 +1,6 @@
 #include "views/shell/main_window.h"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -21,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -250,9 +252,6 @@ void MainWindow::createWidgets() {
         addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(m_docks.first(), properties, Qt::Vertical);
     resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
-    resizeDocks({m_docks.first(), m_docks.at(2)},
-                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32},
-                Qt::Horizontal);
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
@@ -507,7 +506,7 @@ void MainWindow::restoreSettings() {
         restoreGeometry(geometry);
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
         !state.isEmpty())
-        restoreState(state);
+        m_sideDocksSized = restoreState(state);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     if (theme != Theme::System) setTheme(theme);
 }
@@ -883,6 +882,51 @@ void MainWindow::stopRuns() {
     if (!isRunning()) return;
     m_job->cancel();
     statusBar()->showMessage(tr("Stopping\u2026"));
+}
+
+void MainWindow::sizeSideDocks(int windowWidth) {
+    // The workspace tree and the properties need room for names like "fat-tree-k4-power8", the
+    // run panel for its policy list; the views get the rest.
+    const int em = fontMetrics().averageCharWidth();
+    resizeDocks({m_docks.first(), m_docks.at(2)},
+                {std::clamp(int(windowWidth * 0.22), 34 * em, 70 * em),
+                 std::clamp(int(windowWidth * 0.17), 28 * em, 44 * em)},
+                Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Once laid out at its first size (docks sized before that keep the width they had in the
+    // default 640-pixel layout); a layout restored from the settings is the user's and stays.
+    if (!m_sideDocksSized) {
+        m_sideDocksSized = true;
+        sizeSideDocks(width());
+    }
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::WindowStateChange) m_rescaleDocks = true;
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    // Maximizing (or restoring) gives the extra width to the views alone, which left the side
+    // docks as narrow as in the small window, their labels broken mid-word. Keep their share.
+    if (m_rescaleDocks && event->oldSize().width() > 0 && event->size().width() != event->oldSize().width()) {
+        m_rescaleDocks = false;
+        const double scale = double(event->size().width()) / event->oldSize().width();
+        QList<QDockWidget*> docks;
+        QList<int> widths;
+        for (QDockWidget* dock : {m_docks.first(), m_docks.at(2)})
+            if (dock->isVisible() && !dock->isFloating()) {
+                docks << dock;
+                widths << int(dock->width() * scale);
+            }
+        QMainWindow::resizeEvent(event);
+        if (!docks.isEmpty()) resizeDocks(docks, widths, Qt::Horizontal);
+        return;
+    }
+    QMainWindow::resizeEvent(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -129,6 +129,9 @@ signals:
     void timelineLoaded(qint64 run);
 
 protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -138,6 +141,8 @@ private:
     void createActions();
     void createMenus();
     void restoreSettings();
+    // The workspace/properties and run docks' widths as a share of the window's.
+    void sizeSideDocks(int windowWidth);
     void saveSettings();
     void setRunningUi(bool running);
     void updateTitle();
@@ -223,6 +228,8 @@ private:
     InterleavePanel* m_interleave = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
+    bool m_rescaleDocks = false;    // the next resize comes from maximizing or restoring
+    bool m_sideDocksSized = false;  // by sizeSideDocks or a restored layout
 
     QMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;
