@@ -434,6 +434,23 @@ private slots:
         QCOMPARE(changed.count(), 2);
     }
 
+    void plotsFollowAResizedWindow() {
+        SeriesCharts charts;
+        charts.resize(800, 600);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        charts.setRuns({{"fifo", demoRun("fifo")}});
+        QTest::qWait(50);
+        charts.resize(1400, 900);  // e.g. the window maximized
+        QTest::qWait(50);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            const QRectF plot = charts.chart(c)->plotArea();
+            QCOMPARE(charts.chart(c)->size().width(), 1400.0);
+            QVERIFY2(plot.right() > 1400 * 0.9, qPrintable(QString::number(plot.right())));
+            QCOMPARE(plot.left(), charts.chart(0)->plotArea().left());  // still aligned
+        }
+    }
+
     void cursorZoomAndHover() {
         SeriesCharts charts;
         charts.resize(1400, 800);

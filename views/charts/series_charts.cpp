@@ -514,6 +514,9 @@ void SeriesCharts::layoutChart(Panel& panel, const QSizeF& size) {
     // Laid out now, not at the next event loop turn, so that the result can be rendered.
     panel.chart->setPlotArea(QRectF());
     panel.chart->resize(size);
+    // Freeing the plot area does not invalidate the layout: without this a resized window
+    // kept the old plot width (the charts did not follow a maximized window).
+    panel.chart->layout()->invalidate();
     panel.chart->layout()->activate();
 }
 
