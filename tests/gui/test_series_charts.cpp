@@ -11,6 +11,8 @@
 #include <QDir>
 #include <QFile>
 #include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
@@ -432,6 +434,48 @@ private slots:
         picker.showAll();
         QCOMPARE(picker.hiddenCount(), 0);
         QCOMPARE(changed.count(), 2);
+    }
+
+    void valueAxesNeitherRepeatNorElideLabels() {
+        // Short panels, a queue that never passes one job, then one in the thousands.
+        SeriesCharts charts;
+        charts.resize(1100, 430);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        auto series = [](const QString& key, SeriesGroup group, QVector<double> v) {
+            NamedSeries s;
+            s.key = key;
+            s.name = key;
+            s.group = group;
+            for (int i = 0; i < v.size(); ++i) s.t << i * 1800.0;
+            s.v = std::move(v);
+            return s;
+        };
+        for (double peak : {1.0, 4321.0}) {
+            RunSeries run;
+            run.series.push_back(series("gpu", SeriesGroup::Utilization, {0, 50, 100, 20}));
+            run.series.push_back(series("queue", SeriesGroup::QueueLength, {0, peak, peak / 2, 0}));
+            run.series.push_back(series("running", SeriesGroup::RunningJobs, {0, 0, 0, 0}));
+            run.series.push_back(series("blocking", SeriesGroup::BlockingIndex, {0, 0.02, 0.01, 0}));
+            charts.setRunSeries({{QStringLiteral("q"), run}});
+            QTest::qWait(50);  // the plots are aligned on the next event loop turn
+            for (int c = 0; c < charts.chartCount(); ++c) {
+                auto* y = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Vertical).first());
+                QVERIFY(y);
+                QStringList labels;
+                for (double v = y->min(); v <= y->max() + y->tickInterval() / 2; v += y->tickInterval())
+                    labels << QString::asprintf(y->labelFormat().toLatin1().constData(), v);
+                QStringList unique = labels;
+                unique.removeDuplicates();
+                QVERIFY2(unique == labels, qPrintable(labels.join(QStringLiteral(" / "))));
+                QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QStringLiteral(" / "))));
+                if (charts.chartGroup(c) == SeriesGroup::QueueLength) QVERIFY(y->max() >= peak);
+                for (QGraphicsItem* item : charts.chart(c)->scene()->items())
+                    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+                        QVERIFY2(!text->toPlainText().contains(QChar(0x2026)),
+                                 qPrintable(text->toPlainText()));
+            }
+        }
     }
 
     void plotsFollowAResizedWindow() {

@@ -107,6 +107,7 @@ private:
     void rebuildLines();
     void refreshPoints();
     void updateAxes();
+    void fitValueAxis(Panel& panel);
     void updateCursors();
     void applyStyle();
     int panelOf(QObject* viewport) const;
