@@ -171,7 +171,7 @@ private slots:
                  ComparisonModel::ratioText(1.0));
         QCOMPARE(ComparisonModel::ratioText(0.0019),
                  QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
-        QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("\u2013"));
+        QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("n/a"));
         QCOMPARE(ComparisonModel::ratioText(0.625),
                  QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
 
@@ -195,6 +195,35 @@ private slots:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.baseline(), -1);
+    }
+
+    void zeroQueueingHasNoMultiple() {
+        // A run that never queues (up to rounding) next to one that does.
+        SimResult calm, busy;
+        for (SimResult* r : {&calm, &busy}) {
+            r->summary.jobs = r->summary.completed = 10;
+            r->summary.avg_jct = 600.0;
+            r->summary.p99_jct = 1200.0;
+            r->summary.makespan = 3600.0;
+        }
+        calm.summary.avg_queueing_delay = 1e-4;
+        busy.summary.avg_queueing_delay = 50.0;
+        ComparisonModel model;
+        model.setRuns({{1, QStringLiteral("calm"), calm}, {2, QStringLiteral("busy"), busy}});
+        const auto shown = [&](int row) {
+            return model.index(row, ComparisonModel::AvgQueueingRelativeColumn).data().toString();
+        };
+        // The baseline does not queue: no multiple of it means anything.
+        QVERIFY(std::isnan(model.relative(1, Metric::AvgQueueing)));
+        QCOMPARE(shown(1), QStringLiteral("n/a"));
+        QCOMPARE(shown(0), QStringLiteral("n/a"));
+        QCOMPARE(model.relative(1, Metric::AvgJct), 1.0);
+        // The baseline queues: the calm run is 0x of it, not "2e-06x".
+        model.setBaseline(1);
+        QCOMPARE(model.relative(0, Metric::AvgQueueing), 0.0);
+        QCOMPARE(shown(0), ComparisonModel::ratioText(0.0));
+        QVERIFY2(!shown(0).contains(QLatin1Char('e')), qPrintable(shown(0)));
+        QCOMPARE(shown(1), ComparisonModel::ratioText(1.0));
     }
 
     void storeSelectsLatestRunPerScenario() {

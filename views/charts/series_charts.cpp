@@ -590,8 +590,6 @@ void SeriesCharts::paintChart(int index, QPainter& painter, const QRectF& rect) 
     panel.x->setTitleText(m_unit_seconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)"));
     panel.x->setTitleVisible(true);
     layoutChart(panel, rect.size());
-    fitValueAxis(panel);
-    layoutChart(panel, rect.size());
     updateCursors();
     renderPanel(panel, painter, rect);
     panel.chart->legend()->setVisible(legend);
