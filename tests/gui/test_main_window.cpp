@@ -751,6 +751,27 @@ private slots:
         QVERIFY(std::abs(double(run->width()) / window.width() - runShare) < 0.03);
     }
 
+    void neverRunScenarioSaysSoOnce() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("unrun.sqlite"));
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+        }
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        window.selectScenario(QStringLiteral("demo/muri-s"));
+        const QAbstractItemModel* table = window.resultsView()->table()->model();
+        QVERIFY(table->rowCount() > 0);
+        for (int r = 0; r < table->rowCount(); ++r) {
+            QCOMPARE(table->index(r, SummaryTableModel::AvgJctColumn).data().toString(),
+                     QStringLiteral("not run"));
+            for (int c = SummaryTableModel::MedianJctColumn; c < SummaryTableModel::ColumnCount; ++c)
+                QCOMPARE(table->index(r, c).data().toString(), QStringLiteral("\u2013"));
+        }
+    }
+
     void firstWindowFillsMostOfTheScreen() {
         // A full-HD and a small laptop screen (less a task bar), and the offscreen test screen.
         QCOMPARE(MainWindow::firstWindowSize(QSize(1920, 1040), QSize(900, 500)), QSize(1728, 936));
