@@ -495,6 +495,33 @@ private slots:
         }
     }
 
+    void exportLeavesOutTheCursor() {
+        SeriesCharts charts;
+        charts.resize(1200, 800);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        charts.setRuns({{"fifo", demoRun("fifo")}});
+        QTest::qWait(50);
+        auto exported = [&](int chart) {
+            QImage image(QSize(1000, 700), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            if (chart < 0)
+                charts.paint(painter, QRectF(0, 0, 1000, 700));
+            else
+                charts.paintChart(chart, painter, QRectF(0, 0, 1000, 700));
+            return image;
+        };
+        const double t = 0.5 * (charts.visibleStart() + charts.visibleEnd());
+        charts.setTimeCursor(t);
+        QVERIFY(charts.cursorLine(0)->isVisible());
+        const QImage all = exported(-1), one = exported(1);
+        QVERIFY(charts.cursorLine(0)->isVisible());  // still shown on screen afterwards
+        charts.setTimeCursor(std::numeric_limits<double>::quiet_NaN());
+        QCOMPARE(all, exported(-1));
+        QCOMPARE(one, exported(1));
+    }
+
     void cursorZoomAndHover() {
         SeriesCharts charts;
         charts.resize(1400, 800);

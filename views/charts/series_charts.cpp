@@ -590,7 +590,9 @@ void SeriesCharts::paintChart(int index, QPainter& painter, const QRectF& rect) 
     panel.x->setTitleText(m_unit_seconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)"));
     panel.x->setTitleVisible(true);
     layoutChart(panel, rect.size());
-    updateCursors();
+    fitValueAxis(panel);
+    layoutChart(panel, rect.size());
+    panel.cursor->setVisible(false);  // the hover cursor is no part of an export
     renderPanel(panel, painter, rect);
     panel.chart->legend()->setVisible(legend);
     panel.x->setLabelsVisible(!title.isEmpty());
@@ -625,7 +627,8 @@ void SeriesCharts::paint(QPainter& painter, const QRectF& rect) {
         const QRectF plot = panel->chart->plotArea();
         if (right > left) panel->chart->setPlotArea(QRectF(left, plot.top(), right - left, plot.height()));
     }
-    updateCursors();
+    // The hover cursor is no part of an export; restoreOnScreenLayout puts it back.
+    for (const auto& panel : m_panels) panel->cursor->setVisible(false);
     for (size_t i = 0; i < m_panels.size(); ++i) renderPanel(*m_panels[i], painter, targets[i]);
     restoreOnScreenLayout();
 }
