@@ -531,6 +531,23 @@ private slots:
         view.setRuns(QList<qint64>(ids.begin(), ids.end()));
         QVERIFY(view.loadNote().isEmpty());
 
+        // The same policy on a cluster of another size is a line of its own, named by cluster.
+        ScenarioSpec bigger = store.scenario("load/3/fifo+proportional").spec;
+        bigger.name = "load/3/fifo+proportional on 4 servers";
+        bigger.parameters.server_count = 4;
+        store.createScenario(bigger);
+        const qint64 biggerRun = runScenario(store, bigger.name).run_id;
+        QList<qint64> withBigger(ids.begin(), ids.end());
+        withBigger << biggerRun;
+        view.setRuns(withBigger);
+        const QString two = QStringLiteral("fifo+proportional on synergy-128, 2 servers");
+        const QString four = QStringLiteral("fifo+proportional on synergy-128, 4 servers");
+        QCOMPARE(view.loadPolicies(),
+                 (QStringList{two, QStringLiteral("fifo+tune on synergy-128, 2 servers"), four}));
+        QCOMPARE(view.loadPoints(two).size(), qsizetype(2));
+        QCOMPARE(view.loadPoints(four).size(), qsizetype(1));
+        QCOMPARE(view.loadPoints(four)[0].y(), store.runInfo(biggerRun).summary.avg_jct / 3600.0);
+
         view.resize(1400, 900);
         view.setRuns(all);
         view.setCurrentChart(ComparisonView::LoadChart);

@@ -1019,7 +1019,31 @@ void ComparisonView::rebuildLoad() {
         double hours;
         QString tip;
     };
-    std::vector<std::pair<QString, std::vector<Point>>> lines;  // by policy, in order of appearance
+    // One line per cluster and policy, in order of appearance: a line joins loads of one
+    // setup, never the same policy on clusters of other sizes.
+    struct Line {
+        QString policy;
+        QString cluster;  // stored cluster and server count, e.g. "synergy-128, 2 servers"
+        std::vector<Point> points;
+    };
+    std::vector<Line> lines;
+    QHash<qint64, QString> clusterNames;
+    QHash<qint64, QString> clusterOfScenario;
+    if (m_store) {
+        try {
+            for (const cl::StoredItem& item : m_store->clusters())
+                clusterNames.insert(item.id, QString::fromStdString(item.name));
+            for (const cl::ScenarioInfo& info : m_store->scenarios()) {
+                QString cluster =
+                    clusterNames.value(info.spec.cluster_id, tr("cluster #%1").arg(info.spec.cluster_id));
+                if (const int servers = info.spec.parameters.server_count; servers > 0)
+                    cluster += servers == 1 ? tr(", 1 server") : tr(", %1 servers").arg(servers);
+                clusterOfScenario.insert(info.id, cluster);
+            }
+        } catch (const std::exception&) {
+            clusterOfScenario.clear();  // without the store's names every run is one setup
+        }
+    }
     QStringList omitted;
     for (int r = 0; r < rows; ++r) {
         const cl::SimResult& result = m_model->result(r);
@@ -1029,11 +1053,19 @@ void ComparisonView::rebuildLoad() {
             continue;
         }
         const QString policy = QString::fromStdString(result.policy);
-        auto line =
-            std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == policy; });
-        if (line == lines.end()) line = lines.emplace(lines.end(), policy, std::vector<Point>{});
+        QString cluster;
+        if (!clusterOfScenario.isEmpty()) {
+            try {
+                cluster = clusterOfScenario.value(m_store->runInfo(m_model->runId(r)).scenario_id);
+            } catch (const std::exception&) {
+                cluster.clear();
+            }
+        }
+        auto line = std::find_if(lines.begin(), lines.end(),
+                                 [&](const Line& l) { return l.policy == policy && l.cluster == cluster; });
+        if (line == lines.end()) line = lines.insert(lines.end(), Line{policy, cluster, {}});
         const double hours = result.summary.avg_jct / 3600.0;
-        line->second.push_back(
+        line->points.push_back(
             {load, hours,
              tr("%1 — offered load %2 jobs/h, average JCT %3 (%4 h) over %5 measured jobs")
                  .arg(m_model->label(r), QLocale().toString(load, 'f', 2),
@@ -1046,12 +1078,15 @@ void ComparisonView::rebuildLoad() {
         QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCross};
     const double marker = QFontMetricsF(font()).height() * 0.7;
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, top = 0.0;
+    const bool oneCluster = std::all_of(lines.begin(), lines.end(),
+                                        [&](const Line& l) { return l.cluster == lines.front().cluster; });
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        auto& [policy, points] = lines[i];
+        auto& [policy, cluster, points] = lines[i];
         std::stable_sort(points.begin(), points.end(),
                          [](const Point& a, const Point& b) { return a.load < b.load; });
         QCPGraph* graph = plot->addGraph();
-        graph->setName(policy.isEmpty() ? tr("(no policy)") : policy);
+        const QString name = policy.isEmpty() ? tr("(no policy)") : policy;
+        graph->setName(oneCluster ? name : tr("%1 on %2").arg(name, cluster));
         const QColor color = seriesColor(static_cast<int>(i));
         graph->setPen(QPen(color, 2.0));
         // Shapes as well as colours, so the lines stay apart in grey print.

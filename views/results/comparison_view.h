@@ -99,8 +99,9 @@ public:
     double modelBar(int row, const QString& model) const;  // seconds; NaN without a bar
     double sizeBar(int row, bool large) const;             // seconds; NaN without a bar
     SizeSplit sizeSplit(int row) const;
-    // The load chart: its policies (legend order) and each one's points, x in jobs per hour,
-    // y in hours, sorted by x; the note above it (runs left out, or a hint), empty when none.
+    // The load chart: its lines (legend order: a policy, or "policy on cluster" when the runs
+    // used several clusters) and each one's points, x in jobs per hour, y in hours, sorted by
+    // x; the note above it (runs left out, or a hint), empty when none.
     QStringList loadPolicies() const;
     QVector<QPointF> loadPoints(const QString& policy) const;
     QString loadNote() const;
