@@ -19,6 +19,9 @@ namespace cl::views {
 
 namespace {
 
+constexpr QAbstractItemView::EditTriggers kRenameTriggers =
+    QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked;
+
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
@@ -35,7 +38,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     m_view->setAllColumnsShowFocus(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    // Rename by F2, the menu or a double-click only: a click on the selected row (to focus the
+    // tree, or a slow double-click) must not open an editor by surprise.
+    m_view->setEditTriggers(kRenameTriggers);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setToolTip(
         tr("The workspace: stored clusters and traces, scenarios and their runs (newest first). "
@@ -291,8 +296,7 @@ void ScenarioBrowser::updateActions() {
 
 void ScenarioBrowser::setEditingLocked(bool locked) {
     m_locked = locked;
-    m_view->setEditTriggers(locked ? QAbstractItemView::NoEditTriggers
-                                   : QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    m_view->setEditTriggers(locked ? QAbstractItemView::NoEditTriggers : kRenameTriggers);
     updateActions();
 }
 
