@@ -36,6 +36,7 @@
 #include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
 
+#include "report_table_checks.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
@@ -702,30 +703,10 @@ private slots:
         device.setResolution(96);
         const cl::views::ReportTableLayout shape =
             cl::views::layoutReportTable(*table, cl::views::reportContentWidth(), &device);
-        QFont body(QStringLiteral("Sans Serif"));
-        body.setStyleHint(QFont::SansSerif);
-        body.setPointSizeF(shape.pointSize);
-        QFont bold = body;
-        bold.setBold(true);
-        const QFontMetricsF fm(body, &device), fmb(bold, &device);
-        for (int c = 0; c < table->columnCount(); ++c) {
-            const double inner = shape.columnWidths[c] - 2 * shape.padding;
-            const QString header = table->headerData(c, Qt::Horizontal).toString();
-            for (const QString& word : header.split(QLatin1Char(' ')))
-                QVERIFY2(fmb.horizontalAdvance(word) <= inner + 0.5, qPrintable(header));
-            QVERIFY(fmb.boundingRect(QRectF(0, 0, inner, 1e6), cl::views::reportCellFlags(c, true), header)
-                        .height() <= shape.headerHeight);
-            for (int r = 0; r < table->rowCount(); ++r) {
-                const QString text = table->index(r, c).data().toString();
-                if (c == 0)
-                    QVERIFY2(
-                        fm.boundingRect(QRectF(0, 0, inner, 1e6), cl::views::reportCellFlags(0, false), text)
-                                .height() <= shape.rowHeights[r],
-                        qPrintable(text));
-                else
-                    QVERIFY2(fm.horizontalAdvance(text) <= inner + 0.5, qPrintable(text));
-            }
-        }
+        const QString problem =
+            cl::test::reportTableProblem(*table, shape, cl::views::reportContentWidth(), &device);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(!shape.namesBreakAnywhere);
         const QString report = dir.filePath(QStringLiteral("report.pdf"));
         QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
         if (qEnvironmentVariableIsSet("MAIN_WINDOW_SAVE_REPORT"))

@@ -143,7 +143,7 @@ public:
                 double x = m_content.left();
                 for (int c = 0; c < cols; ++c) {
                     m_painter->drawText(QRectF(x + pad, m_y, widths[c] - 2 * pad, shape.headerHeight),
-                                        reportCellFlags(c, true) | Qt::AlignVCenter, headerText(model, c));
+                                        shape.flags(c, true) | Qt::AlignVCenter, headerText(model, c));
                     x += widths[c];
                 }
             }
@@ -166,7 +166,7 @@ public:
                 for (int c = 0; c < cols; ++c) {
                     // Whole, never elided: the layout made every cell wide or tall enough.
                     const QRectF cell(x + pad, m_y, widths[c] - 2 * pad, rowHeight);
-                    m_painter->drawText(cell, reportCellFlags(c, false) | Qt::AlignVCenter,
+                    m_painter->drawText(cell, shape.flags(c, false) | Qt::AlignVCenter,
                                         cellText(model, r, c));
                     x += widths[c];
                 }
@@ -253,10 +253,11 @@ private:
 
 }  // namespace
 
-int reportCellFlags(int column, bool header) {
-    // The run names (first column) and the headers wrap at spaces, else anywhere; values never.
+int ReportTableLayout::flags(int column, bool header) const {
+    // Headers and run names (the first column) wrap between words; values never wrap.
     const int align = column == 0 ? Qt::AlignLeft : Qt::AlignRight;
-    return align | (column == 0 || header ? int(Qt::TextWrapAnywhere | Qt::TextWordWrap) : 0);
+    if (column == 0 && !header && namesBreakAnywhere) return align | Qt::TextWrapAnywhere;
+    return align | (column == 0 || header ? int(Qt::TextWordWrap) : 0);
 }
 
 double reportContentWidth() {
@@ -306,10 +307,11 @@ ReportTableLayout layoutReportTable(const QAbstractItemModel& model, double widt
         } else if (extra < 0.0) {
             // Not even 7 points fit: the run names give way (they wrap anywhere).
             shape.columnWidths[0] = std::max(fm.averageCharWidth() * 6, least[0] + extra);
+            shape.namesBreakAnywhere = true;
         }
         auto heightOf = [&](const QFontMetricsF& metrics, const QString& text, int c, bool header) {
             const QRectF box(0, 0, shape.columnWidths[c] - 2 * pad, 1e6);
-            return metrics.boundingRect(box, reportCellFlags(c, header), text).height();
+            return metrics.boundingRect(box, shape.flags(c, header), text).height();
         };
         shape.headerHeight = fmb.height();
         for (int c = 0; c < cols; ++c)

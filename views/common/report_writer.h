@@ -35,17 +35,21 @@ bool writeReport(const QString& path, const ReportContent& content, QString* err
 // How writeReport lays the summary table out on a page `width` wide (96-dpi pixels): the
 // largest font of 9, 8, 7.5 and 7 points at which every value and header word fits whole,
 // column widths, and the heights that header and rows need with headers and run names wrapped
-// at spaces (a run name longer than its column breaks anywhere). Values are never cut.
+// between words. Values are never cut or wrapped.
 struct ReportTableLayout {
     double pointSize = 9.0;
     double padding = 0.0;  // left and right inside each cell
     QVector<double> columnWidths;
     double headerHeight = 0.0;
     QVector<double> rowHeights;
+    // Set only when even at 7 points the run names' longest words do not fit: then they break
+    // anywhere rather than run into the next column.
+    bool namesBreakAnywhere = false;
+
+    // The flags a cell is drawn (and measured) with.
+    int flags(int column, bool header) const;
 };
 ReportTableLayout layoutReportTable(const QAbstractItemModel& model, double width, QPaintDevice* device);
-// The flags the table's cells are drawn with (and measured by tests).
-int reportCellFlags(int column, bool header);
 // The page width writeReport lays everything out in (A4 portrait less its margins).
 double reportContentWidth();
 
