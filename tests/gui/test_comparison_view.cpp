@@ -304,6 +304,21 @@ private slots:
         view.refreshRuns();
         QCOMPARE(view.runs(), (QList<qint64>{fifoAgain, muri, whatIf}));
         QCOMPARE(view.baselineRun(), fifoAgain);
+
+        // A what-if selected in the workspace is compared with the scenario it was made from:
+        // the workspace's "X (what if)" copies and the Run panel's "X/x<load>/<policy>" variants.
+        store.duplicateScenario("demo/muri-s", "demo/muri-s/x2/muri-s",
+                                [](ScenarioSpec& spec) { spec.parameters.load_factor = 2.0; });
+        const qint64 variant = runScenario(store, "demo/muri-s/x2/muri-s").run_id;
+        ComparisonView fresh;
+        fresh.setStore(&store);
+        fresh.setFocusScenario(QStringLiteral("demo/fifo (what if)"));
+        QCOMPARE(fresh.baselineRun(), fifoAgain);
+        QCOMPARE(fresh.runs(), (QList<qint64>{fifoAgain, whatIf, muri, variant}));
+        fresh.setFocusScenario(QStringLiteral("demo/muri-s/x2/muri-s"));
+        QCOMPARE(fresh.baselineRun(), muri);
+        QCOMPARE(fresh.runs(), (QList<qint64>{muri, variant, fifoAgain, whatIf}));
+        QVERIFY(fresh.traceWarning().isEmpty());
     }
 
     void chartsEqualTheRunsData() {

@@ -20,6 +20,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPicture>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -397,17 +398,21 @@ QList<qint64> ComparisonView::defaultSelection(qint64* baseline) {
         const qint64 leadScenario = focus ? focus->id : scenarioOfRun.value(latest.first());
         const cl::ScenarioSpec lead = focus ? focus->spec : specs.value(leadScenario);
         const QString family = ResultsView::familyOf(QString::fromStdString(lead.name));
+        const qint64 baseScenario = focus ? whatIfSourceOf(*focus, latest, scenarioOfRun) : leadScenario;
+        qint64 leadRun = 0;
         for (qint64 run : latest) {
             const qint64 scenario = scenarioOfRun.value(run);
             const cl::ScenarioSpec& spec = specs[scenario];
-            if (scenario == leadScenario)
+            if (scenario == baseScenario)
                 *baseline = run;
+            else if (scenario == leadScenario)
+                leadRun = run;
             else if (spec.trace_id == lead.trace_id &&
                      ResultsView::familyOf(QString::fromStdString(spec.name)) == family)
                 chosen << run;
         }
         // The newest runs (what-ifs just made) when the family has more than colours.
-        const int room = kPaletteSize - (*baseline != 0 ? 1 : 0);
+        const int room = kPaletteSize - (*baseline != 0 ? 1 : 0) - (leadRun != 0 ? 1 : 0);
         if (chosen.size() > room) {
             QList<qint64> newest = chosen;
             std::sort(newest.begin(), newest.end());
@@ -416,12 +421,35 @@ QList<qint64> ComparisonView::defaultSelection(qint64* baseline) {
                 std::remove_if(chosen.begin(), chosen.end(), [&](qint64 id) { return !newest.contains(id); }),
                 chosen.end());
         }
+        if (leadRun != 0) chosen.prepend(leadRun);
         if (*baseline != 0) chosen.prepend(*baseline);
     } catch (const std::exception& e) {
         showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
         return {};
     }
     return chosen;
+}
+
+qint64 ComparisonView::whatIfSourceOf(const cl::ScenarioInfo& scenario, const QList<qint64>& latest,
+                                      const QHash<qint64, qint64>& scenarioOfRun) {
+    // A what-if is compared with the scenario it was made from, when that one ran the same
+    // trace: "X (what if)" and "X (what if) (2)" are the workspace's copies of X, and
+    // "X/n<servers>/x<load>/<policy>" the Run panel's variants of X (whatIfVariants).
+    const QString name = QString::fromStdString(scenario.spec.name);
+    QStringList sources;
+    static const QRegularExpression copy(QStringLiteral("^(.*) \\(what if\\)( \\(\\d+\\))?$"));
+    if (const QRegularExpressionMatch match = copy.match(name); match.hasMatch())
+        sources << match.captured(1);
+    for (qsizetype slash = name.lastIndexOf(QLatin1Char('/')); slash > 0;
+         slash = name.lastIndexOf(QLatin1Char('/'), slash - 1))
+        sources << name.left(slash);
+    QSet<qint64> ran;
+    for (qint64 run : latest) ran.insert(scenarioOfRun.value(run));
+    for (const QString& source : std::as_const(sources)) {
+        const std::optional<cl::ScenarioInfo> info = m_store->findScenario(source.toStdString());
+        if (info && ran.contains(info->id) && info->spec.trace_id == scenario.spec.trace_id) return info->id;
+    }
+    return scenario.id;
 }
 
 void ComparisonView::applyDefaultSelection() {

@@ -34,7 +34,8 @@ class QTableView;
 
 namespace cl {
 class ScenarioStore;
-}
+struct ScenarioInfo;
+}  // namespace cl
 
 namespace cl::views {
 
@@ -57,8 +58,9 @@ public:
     void setStore(cl::ScenarioStore* store);
     // The scenario selected in the workspace. Until the user ticks runs or picks a baseline,
     // or a selection is restored, the view compares the latest run of each scenario of its
-    // family (ResultsView::familyOf) that ran the same trace, newest last, with the scenario's
-    // own run as the baseline: runs of other workloads are not divided by it unasked.
+    // family (ResultsView::familyOf) that ran the same trace, with the scenario's own run as
+    // the baseline, or for a what-if the run of the scenario it was made from: runs of other
+    // workloads are not divided by it unasked.
     void setFocusScenario(const QString& name);
     // Re-reads the run list (after runs were added or deleted). A chosen selection is kept, a
     // scenario run again shows its newest run, and the first run of a new scenario of the
@@ -136,6 +138,10 @@ private:
     QList<qint64> latestRuns();
     // What setFocusScenario describes; *baseline gets the focus scenario's run (0: none).
     QList<qint64> defaultSelection(qint64* baseline);
+    // The scenario a what-if was made from (by its name) if it has a run in `latest` on the
+    // same trace, else the scenario itself.
+    qint64 whatIfSourceOf(const cl::ScenarioInfo& scenario, const QList<qint64>& latest,
+                          const QHash<qint64, qint64>& scenarioOfRun);
     void applyDefaultSelection();
     void updateTraceWarning();
     void onItemChanged(QListWidgetItem* item);
