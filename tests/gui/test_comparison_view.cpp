@@ -224,6 +224,15 @@ private slots:
         QCOMPARE(shown(0), ComparisonModel::ratioText(0.0));
         QVERIFY2(!shown(0).contains(QLatin1Char('e')), qPrintable(shown(0)));
         QCOMPARE(shown(1), ComparisonModel::ratioText(1.0));
+        // A hundredth of a second against the baseline's 50 s is no "e-notation" either.
+        calm.summary.avg_queueing_delay = 0.01;
+        model.setRuns({{1, QStringLiteral("calm"), calm}, {2, QStringLiteral("busy"), busy}});
+        model.setBaseline(1);
+        QCOMPARE(shown(0),
+                 QStringLiteral("<") + QLocale().toString(0.001, 'f', 3) + QStringLiteral("\u00d7"));
+        QCOMPARE(ComparisonModel::ratioText(6.1e-6), ComparisonModel::ratioText(0.0002));
+        QCOMPARE(ComparisonModel::ratioText(0.0019),
+                 QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
     }
 
     void storeSelectsLatestRunPerScenario() {

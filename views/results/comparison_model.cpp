@@ -78,7 +78,10 @@ QString ComparisonModel::ratioText(double ratio) {
     if (std::isnan(ratio)) return tr("n/a");
     // Two decimals, as the papers print them; two significant digits below 0.1, where
     // "0.00×" would hide how much smaller the value is.
+    // Below a thousandth the digits say nothing more and 'g' turns to "6.1e-06".
     const QLocale locale;
+    if (ratio != 0.0 && std::abs(ratio) < 0.001)
+        return QStringLiteral("<%1\u00d7").arg(locale.toString(ratio < 0 ? -0.001 : 0.001, 'f', 3));
     const QString number = std::abs(ratio) >= 0.1 || ratio == 0.0 ? locale.toString(ratio, 'f', 2)
                                                                   : locale.toString(ratio, 'g', 2);
     return number + QStringLiteral("\u00d7");

@@ -72,7 +72,7 @@ public:
 
     static QString metricName(Metric metric);
     static QString metricToolTip(Metric metric);
-    static QString ratioText(double ratio);  // "0.62×"; "n/a" for NaN
+    static QString ratioText(double ratio);  // "0.62×", "0.0019×", "<0.001×"; "n/a" for NaN
     // Metric values below this many seconds count as zero in the ratios (see relative).
     static constexpr double kNearZeroSeconds = 1e-3;
 
