@@ -10,6 +10,8 @@
 #include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QImage>
+#include <QLabel>
+#include <QListWidget>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -169,7 +171,7 @@ private slots:
                  ComparisonModel::ratioText(1.0));
         QCOMPARE(ComparisonModel::ratioText(0.0019),
                  QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
-        QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("\u2013"));
+        QCOMPARE(ComparisonModel::ratioText(NAN), QStringLiteral("n/a"));
         QCOMPARE(ComparisonModel::ratioText(0.625),
                  QLocale().toString(0.625, 'f', 2) + QStringLiteral("\u00d7"));
 
@@ -195,6 +197,44 @@ private slots:
         QCOMPARE(model.baseline(), -1);
     }
 
+    void zeroQueueingHasNoMultiple() {
+        // A run that never queues (up to rounding) next to one that does.
+        SimResult calm, busy;
+        for (SimResult* r : {&calm, &busy}) {
+            r->summary.jobs = r->summary.completed = 10;
+            r->summary.avg_jct = 600.0;
+            r->summary.p99_jct = 1200.0;
+            r->summary.makespan = 3600.0;
+        }
+        calm.summary.avg_queueing_delay = 1e-4;
+        busy.summary.avg_queueing_delay = 50.0;
+        ComparisonModel model;
+        model.setRuns({{1, QStringLiteral("calm"), calm}, {2, QStringLiteral("busy"), busy}});
+        const auto shown = [&](int row) {
+            return model.index(row, ComparisonModel::AvgQueueingRelativeColumn).data().toString();
+        };
+        // The baseline does not queue: no multiple of it means anything.
+        QVERIFY(std::isnan(model.relative(1, Metric::AvgQueueing)));
+        QCOMPARE(shown(1), QStringLiteral("n/a"));
+        QCOMPARE(shown(0), QStringLiteral("n/a"));
+        QCOMPARE(model.relative(1, Metric::AvgJct), 1.0);
+        // The baseline queues: the calm run is 0x of it, not "2e-06x".
+        model.setBaseline(1);
+        QCOMPARE(model.relative(0, Metric::AvgQueueing), 0.0);
+        QCOMPARE(shown(0), ComparisonModel::ratioText(0.0));
+        QVERIFY2(!shown(0).contains(QLatin1Char('e')), qPrintable(shown(0)));
+        QCOMPARE(shown(1), ComparisonModel::ratioText(1.0));
+        // A hundredth of a second against the baseline's 50 s is no "e-notation" either.
+        calm.summary.avg_queueing_delay = 0.01;
+        model.setRuns({{1, QStringLiteral("calm"), calm}, {2, QStringLiteral("busy"), busy}});
+        model.setBaseline(1);
+        QCOMPARE(shown(0),
+                 QStringLiteral("<") + QLocale().toString(0.001, 'f', 3) + QStringLiteral("\u00d7"));
+        QCOMPARE(ComparisonModel::ratioText(6.1e-6), ComparisonModel::ratioText(0.0002));
+        QCOMPARE(ComparisonModel::ratioText(0.0019),
+                 QLocale().toString(0.0019, 'g', 2) + QStringLiteral("\u00d7"));
+    }
+
     void storeSelectsLatestRunPerScenario() {
         ComparisonView view;
         QSignalSpy runs(&view, &ComparisonView::runsChanged);
@@ -208,6 +248,86 @@ private slots:
         QVERIFY2(view.message().contains(QStringLiteral("run 987654")), qPrintable(view.message()));
         view.setStore(nullptr);
         QCOMPARE(view.model()->rowCount(), 0);
+    }
+
+    void defaultsFollowTheSelectedScenario() {
+        // The demo family holds runs of two traces and clusters: the Muri demo's and SJF-BSBF's.
+        QTemporaryDir dir;
+        ScenarioStore store(dir.filePath(QStringLiteral("family.sqlite")).toStdString());
+        populateDemoWorkspace(store);
+        const qint64 sjf = runScenario(store, "demo/sjf-ffs").run_id;
+        const qint64 fifo = runScenario(store, "demo/fifo").run_id;
+        const qint64 muri = runScenario(store, "demo/muri-s").run_id;
+        QVERIFY(store.scenario("demo/sjf-ffs").spec.trace_id != store.scenario("demo/muri-s").spec.trace_id);
+
+        ComparisonView view;
+        QSignalSpy edited(&view, &ComparisonView::selectionEdited);
+        view.setStore(&store);
+        view.setFocusScenario(QStringLiteral("demo/muri-s"));
+        // The scenario's own run is the baseline; the other trace's run is not divided by it.
+        QCOMPARE(view.runs(), (QList<qint64>{muri, fifo}));
+        QCOMPARE(view.baselineRun(), muri);
+        QVERIFY(view.traceWarning().isEmpty());
+        QVERIFY(!view.isUserSelection());
+        view.setFocusScenario(QStringLiteral("demo/sjf-ffs"));
+        QCOMPARE(view.runs(), (QList<qint64>{sjf}));
+        view.setFocusScenario(QStringLiteral("demo/fifo"));
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri}));
+        QCOMPARE(view.baselineRun(), fifo);
+
+        // Ticking the other trace's run warns, visibly, and naming both traces.
+        auto* list = view.findChild<QListWidget*>();
+        QVERIFY(list);
+        QListWidgetItem* sjfItem = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toLongLong() == sjf) sjfItem = list->item(i);
+        QVERIFY(sjfItem);
+        sjfItem->setCheckState(Qt::Checked);
+        QCOMPARE(edited.count(), 1);
+        QVERIFY(view.isUserSelection());
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri, sjf}));
+        const QString warning = view.traceWarning();
+        QVERIFY2(warning.contains(QStringLiteral("different traces")), qPrintable(warning));
+        for (const char* scenario : {"demo/fifo", "demo/sjf-ffs"})
+            for (const StoredItem& trace : store.traces())
+                if (trace.id == store.scenario(scenario).spec.trace_id)
+                    QVERIFY2(warning.contains(QString::fromStdString(trace.name)), qPrintable(warning));
+        auto* shown = view.findChild<QLabel*>(QStringLiteral("traceWarning"));
+        QVERIFY(shown && !shown->isHidden() && shown->text() == warning);
+        sjfItem = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toLongLong() == sjf) sjfItem = list->item(i);
+        sjfItem->setCheckState(Qt::Unchecked);
+        QVERIFY(view.traceWarning().isEmpty());
+
+        // A what-if of the baseline run after the user's choice is ticked when it has finished.
+        store.duplicateScenario("demo/fifo", "demo/fifo (what if)",
+                                [](ScenarioSpec& spec) { spec.parameters.load_factor = 1.5; });
+        const qint64 whatIf = runScenario(store, "demo/fifo (what if)").run_id;
+        view.refreshRuns();
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, muri, whatIf}));
+        QCOMPARE(view.baselineRun(), fifo);
+        // A scenario run again shows its newest run, still the baseline.
+        const qint64 fifoAgain = runScenario(store, "demo/fifo", /*force=*/true).run_id;
+        QVERIFY(fifoAgain != fifo);
+        view.refreshRuns();
+        QCOMPARE(view.runs(), (QList<qint64>{fifoAgain, muri, whatIf}));
+        QCOMPARE(view.baselineRun(), fifoAgain);
+
+        // A what-if selected in the workspace is compared with the scenario it was made from:
+        // the workspace's "X (what if)" copies and the Run panel's "X/x<load>/<policy>" variants.
+        store.duplicateScenario("demo/muri-s", "demo/muri-s/x2/muri-s",
+                                [](ScenarioSpec& spec) { spec.parameters.load_factor = 2.0; });
+        const qint64 variant = runScenario(store, "demo/muri-s/x2/muri-s").run_id;
+        ComparisonView fresh;
+        fresh.setStore(&store);
+        fresh.setFocusScenario(QStringLiteral("demo/fifo (what if)"));
+        QCOMPARE(fresh.baselineRun(), fifoAgain);
+        QCOMPARE(fresh.runs(), (QList<qint64>{fifoAgain, whatIf, muri, variant}));
+        fresh.setFocusScenario(QStringLiteral("demo/muri-s/x2/muri-s"));
+        QCOMPARE(fresh.baselineRun(), muri);
+        QCOMPARE(fresh.runs(), (QList<qint64>{muri, variant, fifoAgain, whatIf}));
+        QVERIFY(fresh.traceWarning().isEmpty());
     }
 
     void chartsEqualTheRunsData() {
@@ -434,6 +554,23 @@ private slots:
         // Without the burst run nothing is left out.
         view.setRuns(QList<qint64>(ids.begin(), ids.end()));
         QVERIFY(view.loadNote().isEmpty());
+
+        // The same policy on a cluster of another size is a line of its own, named by cluster.
+        ScenarioSpec bigger = store.scenario("load/3/fifo+proportional").spec;
+        bigger.name = "load/3/fifo+proportional on 4 servers";
+        bigger.parameters.server_count = 4;
+        store.createScenario(bigger);
+        const qint64 biggerRun = runScenario(store, bigger.name).run_id;
+        QList<qint64> withBigger(ids.begin(), ids.end());
+        withBigger << biggerRun;
+        view.setRuns(withBigger);
+        const QString two = QStringLiteral("fifo+proportional on synergy-128, 2 servers");
+        const QString four = QStringLiteral("fifo+proportional on synergy-128, 4 servers");
+        QCOMPARE(view.loadPolicies(),
+                 (QStringList{two, QStringLiteral("fifo+tune on synergy-128, 2 servers"), four}));
+        QCOMPARE(view.loadPoints(two).size(), qsizetype(2));
+        QCOMPARE(view.loadPoints(four).size(), qsizetype(1));
+        QCOMPARE(view.loadPoints(four)[0].y(), store.runInfo(biggerRun).summary.avg_jct / 3600.0);
 
         view.resize(1400, 900);
         view.setRuns(all);

@@ -18,12 +18,16 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPdfWriter>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScreen>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,22 +36,31 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
+#include <QWindowStateChangeEvent>
+#include <QtCharts/QAbstractSeries>
+#include <QtCharts/QChart>
 
+#include "report_table_checks.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
 #include "core/store/demo_workspace.h"
+#include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_name_dialog.h"
 #include "views/common/chart_export.h"
+#include "views/common/report_writer.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/interleave/stage_table_model.h"
+#include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
 #include "views/results/summary_table_model.h"
 #include "views/results/utilization_plot.h"
@@ -216,12 +229,43 @@ private slots:
         QString error;
         QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
 
-        // The charts overlay the family's runs (at most 8, one colour each: the demo has more),
-        // and like the timeline read them only when shown.
+        // The charts overlay the family's first 8 runs, and like the timeline read them only
+        // when shown. The demo family has more: the window says so, and the picker brings them.
         QCOMPARE(window.seriesCharts()->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
-        QCOMPARE(window.seriesCharts()->runCount(),
-                 std::min(8, static_cast<int>(cl::demoScenarioNames().size())));
+        const auto names = cl::demoScenarioNames();
+        const int family = static_cast<int>(std::count_if(
+            names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; }));
+        QVERIFY(family > 8);
+        QCOMPARE(window.seriesCharts()->runCount(), 8);
+        cl::views::RunPicker* picker = window.chartRunPicker();
+        QCOMPARE(picker->runs().size(), family);
+        QCOMPARE(picker->text(), QStringLiteral("Runs: 8 of %1").arg(family));
+        QLabel* hidden = window.chartsHiddenRunsLabel();
+        QVERIFY(hidden->isVisible());
+        QCOMPARE(hidden->text(), QStringLiteral("%1 runs of the family not drawn").arg(family - 8));
+        const QString last = picker->runs().last();
+        QVERIFY2(hidden->toolTip().contains(last), qPrintable(hidden->toolTip()));
+        // The legend names the runs without the family's prefix.
+        auto legendName = [](const QString& scenario) { return scenario.section(QLatin1Char('/'), 1); };
+        auto drawn = [&] {
+            QStringList titles;
+            for (QAbstractSeries* series : window.seriesCharts()->chart(1)->series())
+                titles << series->name();
+            return titles;
+        };
+        QVERIFY(!drawn().contains(legendName(last)));
+        picker->actionFor(last)->trigger();  // what ticking it in the menu does
+        QVERIFY(drawn().contains(legendName(last)));
+        QCOMPARE(window.seriesCharts()->runCount(), 9);
+        const QString first = picker->runs().first();
+        picker->actionFor(first)->trigger();
+        QVERIFY(!drawn().contains(legendName(first)));
+        QCOMPARE(window.seriesCharts()->runCount(), 8);
+        picker->showAll();
+        QCOMPARE(window.seriesCharts()->runCount(), family);
+        QVERIFY(!hidden->isVisible());
+        QCOMPARE(drawn().size(), family);
         QVERIFY(!window.timelinePanel()->view()->result());
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));
@@ -747,6 +791,264 @@ private slots:
         QSettings().clear();
     }
 
+    void scenarioMenuActsFromAnyView() {
+        // A demo workspace that is not run: the scenario actions need no results.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("menu.sqlite"));
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+        }
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        QVERIFY(!window.isRunning());
+        cl::views::ScenarioBrowser* browser = window.scenarioBrowser();
+        browser->selectScenario(QStringLiteral("demo/muri-s"));
+
+        // Every scenario action is in the Scenario menu.
+        QMenu* menu = nullptr;
+        for (QAction* action : window.menuBar()->actions())
+            if (action->text().remove(QLatin1Char('&')) == QLatin1String("Scenario")) menu = action->menu();
+        QVERIFY(menu);
+        for (QAction* action : {browser->newAction(), browser->duplicateAction(), browser->renameAction(),
+                                browser->deleteAction()}) {
+            QVERIFY2(menu->actions().contains(action), qPrintable(action->text()));
+            QCOMPARE(action->shortcutContext(), Qt::WindowShortcut);
+        }
+
+        // The keys work while the central view has the focus, not only the workspace tree.
+        QVERIFY(window.showView(QStringLiteral("results")));
+        QTableView* table = window.resultsView()->table();
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        browser->setSpecEditor([](cl::ScenarioSpec& spec, bool duplicate) {
+            spec.name = duplicate ? "copied by key" : "created by key";
+            return true;
+        });
+        QTest::keyClick(table, Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(window.store()->findScenario("copied by key"));
+        QCOMPARE(browser->currentScenario(), QStringLiteral("copied by key"));
+
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(window.store()->findScenario("created by key"));
+
+        // F2 opens the in-place editor in the tree, even with its dock closed.
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            if (dock->objectName() == QLatin1String("workspaceDock")) dock->hide();
+        browser->selectScenario(QStringLiteral("created by key"));
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_F2);
+        QVERIFY(browser->isVisible());
+        auto* editor = browser->view()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("renamed by key"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_VERIFY(window.store()->findScenario("renamed by key"));
+        QVERIFY(!window.store()->findScenario("created by key"));
+
+        QString asked;
+        browser->setConfirmHandler([&](const QString& question) {
+            asked = question;
+            return true;
+        });
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_Delete);
+        QVERIFY2(asked.contains(QStringLiteral("renamed by key")), qPrintable(asked));
+        QVERIFY(!window.store()->findScenario("renamed by key"));
+
+        // In the cluster editor Ctrl+D and Delete keep acting on servers.
+        QVERIFY(window.showView(QStringLiteral("cluster")));
+        QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WidgetWithChildrenShortcut);
+        browser->selectScenario(QStringLiteral("demo/muri-s"));
+        const std::size_t scenarios = window.store()->scenarios().size();
+        window.clusterEditor()->diagram()->setFocus();
+        QTest::keyClick(window.clusterEditor()->diagram(), Qt::Key_D, Qt::ControlModifier);
+        QCOMPARE(window.store()->scenarios().size(), scenarios);
+        QVERIFY(window.showView(QStringLiteral("charts")));
+        QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WindowShortcut);
+    }
+
+    void compareSelectionIsRememberedPerWorkspace() {
+        QSettings().clear();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("compare.sqlite"));
+        const QString other = dir.filePath(QStringLiteral("other.sqlite"));
+        qint64 fifo = 0, srtf = 0, muri = 0;
+        for (const QString& file : {path, other}) {
+            cl::ScenarioStore store(file.toStdString());
+            cl::populateDemoWorkspace(store);
+            fifo = cl::runScenario(store, "demo/fifo").run_id;
+            srtf = cl::runScenario(store, "demo/srtf").run_id;
+            muri = cl::runScenario(store, "demo/muri-s").run_id;
+        }
+        {
+            MainWindow window;  // with settings
+            QString error;
+            QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+            window.selectScenario(QStringLiteral("demo/muri-s"));
+            cl::views::ComparisonView* compare = window.comparisonView();
+            QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo, srtf}));
+            QCOMPARE(compare->baselineRun(), muri);
+            // The user unticks srtf and makes fifo the baseline.
+            auto* list = compare->findChild<QListWidget*>();
+            for (int i = 0; i < list->count(); ++i)
+                if (list->item(i)->data(Qt::UserRole).toLongLong() == srtf)
+                    list->item(i)->setCheckState(Qt::Unchecked);
+            compare->setBaselineRun(fifo);
+            QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo}));
+            window.close();
+        }
+        {
+            MainWindow again;
+            QString error;
+            QVERIFY2(again.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+            QCOMPARE(again.comparisonView()->runs(), (QList<qint64>{muri, fifo}));
+            QCOMPARE(again.comparisonView()->baselineRun(), fifo);
+            QVERIFY(again.comparisonView()->isUserSelection());
+            // Another workspace file keeps its own default.
+            QVERIFY2(again.openWorkspace(other, MainWindow::Demo::No, &error), qPrintable(error));
+            QVERIFY(!again.comparisonView()->isUserSelection());
+            again.selectScenario(QStringLiteral("demo/muri-s"));
+            QVERIFY(!again.comparisonView()->isUserSelection());
+            QCOMPARE(again.comparisonView()->runs().size(), 3);
+            again.close();
+        }
+        QSettings().clear();
+    }
+
+    void comparisonReportNamesEveryInputAndFitsItsTable() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("report.sqlite"));
+        QList<qint64> runs;
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+            // A what-if that only changed the cluster, and a run of another trace and cluster.
+            const auto fatTree = store.scenario("demo/fat-tree-fifo").spec.cluster_id;
+            store.duplicateScenario("demo/fifo", "demo/fifo on the fat-tree",
+                                    [&](cl::ScenarioSpec& spec) { spec.cluster_id = fatTree; });
+            for (const char* name : {"demo/fifo", "demo/fifo on the fat-tree", "demo/muri-s", "demo/sjf-ffs"})
+                runs << cl::runScenario(store, name).run_id;
+        }
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1400, 900);
+        window.show();
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        window.comparisonView()->setRuns(runs);
+        QCOMPARE(window.comparisonView()->runs(), runs);
+
+        const QStringList lines = window.comparisonReportScenarios();
+        QCOMPARE(lines.size(), runs.size() + 1);
+        QVERIFY2(lines.first().contains(QStringLiteral("cluster")) &&
+                     lines.first().contains(QStringLiteral("trace")) &&
+                     lines.first().contains(QStringLiteral("policy")),
+                 qPrintable(lines.first()));
+        cl::ScenarioStore* store = window.store();
+        for (int i = 0; i < runs.size(); ++i) {
+            const cl::RunInfo info = store->runInfo(runs[i]);
+            const cl::ScenarioSpec spec = store->scenario(info.scenario_name).spec;
+            const QString line = lines[i + 1];
+            QVERIFY2(line.startsWith(QString::fromStdString(info.scenario_name)), qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("cluster ") +
+                                   QString::fromStdString(store->cluster(spec.cluster_id).name)),
+                     qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("trace ") +
+                                   QString::fromStdString(store->trace(spec.trace_id).name)),
+                     qPrintable(line));
+            QVERIFY2(line.contains(QStringLiteral("policy ") + QString::fromStdString(spec.policy)),
+                     qPrintable(line));
+        }
+        // The what-if on the fat-tree reads differently from its baseline.
+        QVERIFY(lines[1].section(QLatin1Char(':'), 1) != lines[2].section(QLatin1Char(':'), 1));
+
+        // The summary table as the report lays it out: every value on one line, whole.
+        const QAbstractItemModel* table = window.comparisonView()->model();
+        QPdfWriter device(dir.filePath(QStringLiteral("measure.pdf")));
+        device.setResolution(96);
+        const cl::views::ReportTableLayout shape =
+            cl::views::layoutReportTable(*table, cl::views::reportContentWidth(), &device);
+        const QString problem =
+            cl::test::reportTableProblem(*table, shape, cl::views::reportContentWidth(), &device);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(!shape.namesBreakAnywhere);
+        const QString report = dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
+        if (qEnvironmentVariableIsSet("MAIN_WINDOW_SAVE_REPORT"))
+            QFile::copy(report, qEnvironmentVariable("MAIN_WINDOW_SAVE_REPORT"));
+    }
+
+    void sideDocksKeepTheirShareWhenMaximized() {
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1340, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QDockWidget *workspace = nullptr, *run = nullptr;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (dock->objectName() == QLatin1String("workspaceDock")) workspace = dock;
+            if (dock->objectName() == QLatin1String("runDock")) run = dock;
+        }
+        QVERIFY(workspace && run);
+        QTRY_VERIFY2(workspace->width() > 0.15 * window.width(),
+                     qPrintable(QStringLiteral("%1 of %2").arg(workspace->width()).arg(window.width())));
+        const double workspaceShare = double(workspace->width()) / window.width();
+        const double runShare = double(run->width()) / window.width();
+        // What a window manager does on maximize: a state change, then the new size (the
+        // offscreen screen is too small to maximize into).
+        QWindowStateChangeEvent maximized(Qt::WindowNoState);
+        QCoreApplication::sendEvent(&window, &maximized);
+        window.resize(1900, 1000);
+        QTRY_COMPARE(window.width(), 1900);
+        QTRY_VERIFY2(std::abs(double(workspace->width()) / window.width() - workspaceShare) < 0.02,
+                     qPrintable(QStringLiteral("%1 of %2").arg(workspace->width()).arg(window.width())));
+        QVERIFY(std::abs(double(run->width()) / window.width() - runShare) < 0.02);
+        // A resize of the user's own (no state change) leaves the docks alone.
+        const int kept = workspace->width();
+        window.resize(1700, 1000);
+        QTRY_COMPARE(window.width(), 1700);
+        QCOMPARE(workspace->width(), kept);
+    }
+
+    void neverRunScenarioSaysSoOnce() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("unrun.sqlite"));
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+        }
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+        window.selectScenario(QStringLiteral("demo/muri-s"));
+        const QAbstractItemModel* table = window.resultsView()->table()->model();
+        QVERIFY(table->rowCount() > 0);
+        for (int r = 0; r < table->rowCount(); ++r) {
+            QCOMPARE(table->index(r, SummaryTableModel::AvgJctColumn).data().toString(),
+                     QStringLiteral("not run"));
+            for (int c = SummaryTableModel::MedianJctColumn; c < SummaryTableModel::ColumnCount; ++c)
+                QCOMPARE(table->index(r, c).data().toString(), QStringLiteral("\u2013"));
+        }
+    }
+
+    void firstWindowFillsMostOfTheScreen() {
+        // A full-HD and a small laptop screen (less a task bar), and the offscreen test screen.
+        QCOMPARE(MainWindow::firstWindowSize(QSize(1920, 1040), QSize(900, 500)), QSize(1728, 936));
+        QCOMPARE(MainWindow::firstWindowSize(QSize(1366, 728), QSize(900, 500)), QSize(1340, 655));
+        QCOMPARE(MainWindow::firstWindowSize(QSize(800, 600), QSize(900, 500)), QSize(800, 540));
+        MainWindow window(MainWindow::Options{false});
+        const QRect available = window.screen()->availableGeometry();
+        QCOMPARE(window.size(), MainWindow::firstWindowSize(available.size(), window.minimumSizeHint()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(available.contains(window.frameGeometry().center()), "centred on its screen");
+    }
+
     void menusCarryStandardShortcutsWithoutClashes() {
         MainWindow window(MainWindow::Options{false});
         // Undo acts on the cluster, so its keys only work where the cluster is shown.
@@ -758,7 +1060,7 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("cluster")));
         QStringList menus;
         for (QAction* action : window.menuBar()->actions()) menus << action->text().remove(QLatin1Char('&'));
-        for (const char* name : {"File", "Edit", "Simulation", "View", "Help"})
+        for (const char* name : {"File", "Edit", "Scenario", "Simulation", "View", "Help"})
             QVERIFY2(menus.contains(QLatin1String(name)), name);
         QStringList shortcuts;
         for (QAction* action : window.findChildren<QAction*>()) {

@@ -7,11 +7,15 @@
 #include <memory>
 #include <set>
 
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
@@ -25,14 +29,17 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include "report_table_checks.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
 #include "views/common/chart_export.h"
+#include "views/common/chart_style.h"
 #include "views/common/report_writer.h"
 
 using namespace cl::views;
@@ -366,6 +373,156 @@ private slots:
         QCOMPARE(charts.chart(0)->series().size(), qsizetype(0));
     }
 
+    void twelveRunsEachHaveTheirOwnReadableColour() {
+        SeriesCharts charts;
+        charts.resize(1400, 800);
+        charts.show();
+        RunSeries gpuOnly = extractRunSeries(*demoRun("fifo"));
+        std::erase_if(gpuOnly.series, [](const NamedSeries& s) {
+            return s.group == SeriesGroup::Utilization && s.key != QLatin1String("gpu");
+        });
+        QList<ChartRunSeries> runs;
+        for (int i = 0; i < 12; ++i) runs.push_back({QStringLiteral("run %1").arg(i), gpuOnly});
+        charts.setRunSeries(runs);
+        QCOMPARE(charts.runCount(), 12);
+        // Against the light theme's white and the dark theme's base (app_theme.cpp).
+        const QColor light(Qt::white), dark(0x1f, 0x20, 0x22);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            QSet<QRgb> colours;
+            for (QAbstractSeries* series : charts.chart(c)->series()) {
+                const QColor colour = static_cast<QLineSeries*>(series)->pen().color();
+                QVERIFY2(!colours.contains(colour.rgb()), qPrintable(colour.name()));
+                colours.insert(colour.rgb());
+                QVERIFY2(contrastRatio(colour, light) >= 3.0, qPrintable(colour.name()));
+                QVERIFY2(contrastRatio(colour, dark) >= 3.0, qPrintable(colour.name()));
+            }
+            QCOMPARE(colours.size(), 12);
+        }
+        // The palette itself never repeats, however many series.
+        QSet<QRgb> palette;
+        for (int i = 0; i < 64; ++i) {
+            QVERIFY2(contrastRatio(seriesColor(i), light) >= 3.0, qPrintable(seriesColor(i).name()));
+            QVERIFY2(contrastRatio(seriesColor(i), dark) >= 3.0, qPrintable(seriesColor(i).name()));
+            palette.insert(seriesColor(i).rgb());
+        }
+        QCOMPARE(palette.size(), 64);
+
+        // A run given its colour keeps it whatever is drawn beside it.
+        charts.setRunSeries({{QStringLiteral("run 9"), gpuOnly, 9}});
+        QCOMPARE(charts.series(1, 0)->pen().color(), seriesColor(9));
+    }
+
+    void runPickerKeepsChoicesAndShowsFirstRuns() {
+        RunPicker picker;
+        QSignalSpy changed(&picker, &RunPicker::shownRunsChanged);
+        QStringList names;
+        for (int i = 0; i < 5; ++i) names << QStringLiteral("run %1").arg(i);
+        picker.setRuns(names, 8);
+        QCOMPARE(picker.shownRuns(), names);
+        QCOMPARE(picker.text(), QStringLiteral("Runs: 5 of 5"));
+        picker.actionFor(QStringLiteral("run 2"))->trigger();  // the user hides one
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!picker.isShown(QStringLiteral("run 2")));
+        // More runs arrive (listed first): what was shown stays, new ones fill up to 8.
+        QStringList more;
+        for (int i = 5; i < 12; ++i) more << QStringLiteral("run %1").arg(i);
+        picker.setRuns(more + names, 8);
+        QCOMPARE(changed.count(), 1);  // not the user's doing
+        for (const QString& name : names) QCOMPARE(picker.isShown(name), name != QLatin1String("run 2"));
+        QCOMPARE(picker.shownRuns().size(), 8);
+        QCOMPARE(picker.hiddenCount(), 4);
+        QCOMPARE(picker.text(), QStringLiteral("Runs: 8 of 12"));
+        picker.showAll();
+        QCOMPARE(picker.hiddenCount(), 0);
+        QCOMPARE(changed.count(), 2);
+    }
+
+    void valueAxesNeitherRepeatNorElideLabels() {
+        // Short panels, a queue that never passes one job, then one in the thousands.
+        SeriesCharts charts;
+        charts.resize(1100, 430);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        auto series = [](const QString& key, SeriesGroup group, QVector<double> v) {
+            NamedSeries s;
+            s.key = key;
+            s.name = key;
+            s.group = group;
+            for (int i = 0; i < v.size(); ++i) s.t << i * 1800.0;
+            s.v = std::move(v);
+            return s;
+        };
+        for (double peak : {1.0, 4321.0}) {
+            RunSeries run;
+            run.series.push_back(series("gpu", SeriesGroup::Utilization, {0, 50, 100, 20}));
+            run.series.push_back(series("queue", SeriesGroup::QueueLength, {0, peak, peak / 2, 0}));
+            run.series.push_back(series("running", SeriesGroup::RunningJobs, {0, 0, 0, 0}));
+            run.series.push_back(series("blocking", SeriesGroup::BlockingIndex, {0, 0.02, 0.01, 0}));
+            charts.setRunSeries({{QStringLiteral("q"), run}});
+            QTest::qWait(50);  // the plots are aligned on the next event loop turn
+            for (int c = 0; c < charts.chartCount(); ++c) {
+                auto* y = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Vertical).first());
+                QVERIFY(y);
+                QStringList labels;
+                for (double v = y->min(); v <= y->max() + y->tickInterval() / 2; v += y->tickInterval())
+                    labels << QString::asprintf(y->labelFormat().toLatin1().constData(), v);
+                QStringList unique = labels;
+                unique.removeDuplicates();
+                QVERIFY2(unique == labels, qPrintable(labels.join(QStringLiteral(" / "))));
+                QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QStringLiteral(" / "))));
+                if (charts.chartGroup(c) == SeriesGroup::QueueLength) QVERIFY(y->max() >= peak);
+                for (QGraphicsItem* item : charts.chart(c)->scene()->items())
+                    if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+                        QVERIFY2(!text->toPlainText().contains(QChar(0x2026)),
+                                 qPrintable(text->toPlainText()));
+            }
+        }
+    }
+
+    void plotsFollowAResizedWindow() {
+        SeriesCharts charts;
+        charts.resize(800, 600);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        charts.setRuns({{"fifo", demoRun("fifo")}});
+        QTest::qWait(50);
+        charts.resize(1400, 900);  // e.g. the window maximized
+        QTest::qWait(50);
+        for (int c = 0; c < charts.chartCount(); ++c) {
+            const QRectF plot = charts.chart(c)->plotArea();
+            QCOMPARE(charts.chart(c)->size().width(), 1400.0);
+            QVERIFY2(plot.right() > 1400 * 0.9, qPrintable(QString::number(plot.right())));
+            QCOMPARE(plot.left(), charts.chart(0)->plotArea().left());  // still aligned
+        }
+    }
+
+    void exportLeavesOutTheCursor() {
+        SeriesCharts charts;
+        charts.resize(1200, 800);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        charts.setRuns({{"fifo", demoRun("fifo")}});
+        QTest::qWait(50);
+        auto exported = [&](int chart) {
+            QImage image(QSize(1000, 700), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            if (chart < 0)
+                charts.paint(painter, QRectF(0, 0, 1000, 700));
+            else
+                charts.paintChart(chart, painter, QRectF(0, 0, 1000, 700));
+            return image;
+        };
+        const double t = 0.5 * (charts.visibleStart() + charts.visibleEnd());
+        charts.setTimeCursor(t);
+        QVERIFY(charts.cursorLine(0)->isVisible());
+        const QImage all = exported(-1), one = exported(1);
+        QVERIFY(charts.cursorLine(0)->isVisible());  // still shown on screen afterwards
+        charts.setTimeCursor(std::numeric_limits<double>::quiet_NaN());
+        QCOMPARE(all, exported(-1));
+        QCOMPARE(one, exported(1));
+    }
+
     void cursorZoomAndHover() {
         SeriesCharts charts;
         charts.resize(1400, 800);
@@ -537,6 +694,33 @@ private slots:
         QCOMPARE(readAll(good), original);
         QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter("good").size(),
                  qsizetype(1));
+    }
+
+    void reportTableFitsEveryValueAndHeader() {
+        // Nine columns as wide as the Compare view's, with long run names.
+        QStandardItemModel table(0, 9);
+        table.setHorizontalHeaderLabels({"Run", "Avg JCT", "Avg JCT vs base", "p99 JCT", "p99 JCT vs base",
+                                         "Makespan", "Makespan vs base", "Avg queueing",
+                                         "Avg queueing vs base"});
+        for (const char* name : {"demo/synergy-proportional \u00b7 fifo+proportional",
+                                 "demo/muri-s (what if) (2) \u00b7 muri-s", "fifo"}) {
+            QList<QStandardItem*> row{new QStandardItem(QString::fromUtf8(name))};
+            for (const char* value : {"19.53 min", "4.0112\u00d7", "1 d 23.5 h", "0.0067\u00d7", "123.45 h",
+                                      "10.25\u00d7", "59.99 min", "\u2014"})
+                row << new QStandardItem(QString::fromUtf8(value));
+            table.appendRow(row);
+        }
+        QTemporaryDir dir;
+        QPdfWriter device(dir.filePath("measure.pdf"));
+        device.setResolution(96);
+        const double width = reportContentWidth();
+        const ReportTableLayout shape = layoutReportTable(table, width, &device);
+        QCOMPARE(shape.columnWidths.size(), 9);
+        QCOMPARE(shape.rowHeights.size(), 3);
+        const QString problem = cl::test::reportTableProblem(table, shape, width, &device);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(!shape.namesBreakAnywhere);
+        QVERIFY(shape.pointSize >= 7.0);
     }
 
     void reportIsMultiPagePdf() {

@@ -6,10 +6,12 @@
 // look).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include <QComboBox>
 #include <QDebug>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QPainter>
@@ -154,6 +156,7 @@ private slots:
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
     void lanesGroupedBySocketAndPcieGroup();
+    void exportLeavesOutTheCursorAndTheHint();
 };
 
 void TestTimeline::layoutRowsAndLanes() {
@@ -864,6 +867,39 @@ void TestTimeline::lanesGroupedBySocketAndPcieGroup() {
     QVERIFY(shots.isValid());
     cl::test::keep(image, grouped.size(), shots, QStringLiteral("timeline_grouped.png"),
                    grouped.colorOfJob(0));
+}
+void TestTimeline::exportLeavesOutTheCursorAndTheHint() {
+    TimelinePanel panel;
+    panel.resize(1000, 600);
+    panel.setRun(makeCluster(2, 2), smallRun(), nullptr, QStringLiteral("run A"));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto exported = [&] {
+        QImage image(QSize(900, 500), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        panel.paintExport(painter, QRectF(0, 0, 900, 500), QStringLiteral("timeline"));
+        return image;
+    };
+    // The hovered time shows on screen but not in the picture.
+    panel.setTimeCursor(25);
+    QCOMPARE(panel.view()->timeCursor(), 25.0);
+    const QImage withCursor = exported();
+    panel.setTimeCursor(std::numeric_limits<double>::quiet_NaN());
+    QCOMPARE(withCursor, exported());
+    // Nor the "click a bar" hint of the empty selection strip: an SVG keeps drawn text.
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("timeline.svg"));
+    QString error;
+    QVERIFY2(exportPainting(
+                 svg, {QSize(900, 500), 96.0, QStringLiteral("timeline")},
+                 [&](QPainter& p, const QRectF& r) { panel.paintExport(p, r, QString()); }, &error),
+             qPrintable(error));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("run A"));  // the export's own text is there
+    QVERIFY(!text.contains("Click a bar"));
 }
 
 QTEST_MAIN(TestTimeline)

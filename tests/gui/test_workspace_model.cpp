@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -406,6 +407,27 @@ private slots:
         QTRY_COMPARE(errors.size(), 1);
         QVERIFY2(errors.at(0).contains(QStringLiteral("already exists")), qPrintable(errors.at(0)));
         QVERIFY(store_->findScenario("renamed in place"));
+    }
+
+    void clickOnSelectedRowDoesNotRename() {
+        ScenarioBrowser browser(store_.get());
+        browser.resize(900, 500);
+        browser.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&browser));
+        browser.selectScenario("baseline");
+        const QModelIndex name =
+            browser.model()->indexForScenario("baseline").siblingAtColumn(WorkspaceModel::NameColumn);
+        const QPoint centre = browser.view()->visualRect(name).center();
+        // A click on the row that is already selected: nothing to edit, even after the delay
+        // in which Qt would have opened an editor for "selected clicked".
+        QTest::mouseClick(browser.view()->viewport(), Qt::LeftButton, {}, centre);
+        QTest::qWait(QApplication::doubleClickInterval() + 200);
+        QVERIFY(!browser.view()->viewport()->findChild<QLineEdit*>());
+        // A double-click renames, as F2 and the menu do.
+        QTest::mouseDClick(browser.view()->viewport(), Qt::LeftButton, {}, centre);
+        QTRY_VERIFY(browser.view()->viewport()->findChild<QLineEdit*>());
+        QTest::keyClick(browser.view()->viewport()->findChild<QLineEdit*>(), Qt::Key_Escape);
+        QVERIFY(store_->findScenario("baseline"));
     }
 
     void dialogValidates() {

@@ -148,7 +148,9 @@ void SeriesCharts::buildPanels() {
         panel->y = new QValueAxis(panel->chart);
         panel->chart->addAxis(panel->x, Qt::AlignBottom);
         panel->chart->addAxis(panel->y, Qt::AlignLeft);
-        panel->y->setTitleText(groupAxisLabel(group));
+        // Two lines ("Queue" over "(jobs)"): in one line the title of a short panel is cut to
+        // "Queue (\u2026".
+        panel->y->setTitleText(groupAxisLabel(group).replace(QLatin1Char(' '), QStringLiteral("<br>")));
         panel->x->setLabelFormat(QStringLiteral("%g"));
         panel->cursor = new QGraphicsLineItem(panel->chart);
         panel->cursor->setZValue(1000);
@@ -269,7 +271,8 @@ int SeriesCharts::runCount() const {
 }
 
 QColor SeriesCharts::runColor(int run) const {
-    return seriesColor(run);
+    const int color = run >= 0 && run < int(m_runs.size()) ? m_runs[run].color : -1;
+    return seriesColor(color >= 0 ? color : run);
 }
 
 int SeriesCharts::chartCount() const {
@@ -347,22 +350,45 @@ void SeriesCharts::updateAxes() {
         panel.x->setTitleText(bottom ? unit : QString());
         panel.x->setTitleVisible(bottom);
 
-        double top = 0.0;
-        for (const Line& line : panel.lines)
-            for (double v : line.v)
-                if (std::isfinite(v)) top = std::max(top, v);
-        if (panel.group == SeriesGroup::Utilization) {
-            top = 100.0;
-        } else {
-            const double step =
-                niceStep(std::max(top, panel.group == SeriesGroup::BlockingIndex ? 0.1 : 1.0), 4);
-            top = std::ceil(std::max(top, 1e-12) / step) * step;
-            if (top <= 0.0) top = step;
-        }
-        setAxis(panel.y, 0.0, top, panel.group == SeriesGroup::Utilization ? 25.0 : niceStep(top, 4));
-        panel.y->setLabelFormat(panel.group == SeriesGroup::BlockingIndex ? QStringLiteral("%.3g")
-                                                                          : QStringLiteral("%.0f"));
+        fitValueAxis(panel);
     }
+}
+
+void SeriesCharts::fitValueAxis(Panel& panel) {
+    // As many ticks as the panel's height has room for: Qt Charts elides a label ("\u2026") whose
+    // share of the axis is lower than the text, so a short panel gets fewer, wider steps. Queue
+    // length and running jobs count jobs: integer steps, or "%.0f" repeats a rounded "0".
+    // Qt Charts gives each of the n + 1 labels the n + 1st part of the axis less twice its label
+    // padding (5 pixels).
+    const double plotHeight = panel.chart->plotArea().height();
+    const double perLabel = QFontMetricsF(panel.y->labelsFont()).height() + 2 * 5.0 + 2.0;
+    const int intervals = plotHeight > 0.0 ? std::clamp(int(plotHeight / perLabel) - 1, 1, 4) : 4;
+    double top = 0.0;
+    for (const Line& line : panel.lines)
+        for (double v : line.v)
+            if (std::isfinite(v)) top = std::max(top, v);
+    double step = 0.0;
+    switch (panel.group) {
+        case SeriesGroup::Utilization:
+            top = 100.0;
+            step = intervals >= 4 ? 25.0 : intervals >= 2 ? 50.0 : 100.0;
+            break;
+        case SeriesGroup::BlockingIndex:
+            step = niceStep(std::max(top, 0.1), intervals);
+            break;
+        case SeriesGroup::QueueLength:
+        case SeriesGroup::RunningJobs:
+            step = std::max(1.0, niceStep(std::max(top, 1.0), intervals));
+            break;
+    }
+    top = std::max(step, std::ceil(std::max(top, 1e-12) / step - 1e-9) * step);
+    const QString format =
+        panel.group == SeriesGroup::BlockingIndex ? QStringLiteral("%.3g") : QStringLiteral("%.0f");
+    if (panel.y->min() == 0.0 && panel.y->max() == top && panel.y->tickInterval() == step &&
+        panel.y->labelFormat() == format)
+        return;
+    setAxis(panel.y, 0.0, top, step);
+    panel.y->setLabelFormat(format);
 }
 
 void SeriesCharts::refreshPoints() {
@@ -513,6 +539,9 @@ void SeriesCharts::layoutChart(Panel& panel, const QSizeF& size) {
     // Laid out now, not at the next event loop turn, so that the result can be rendered.
     panel.chart->setPlotArea(QRectF());
     panel.chart->resize(size);
+    // Freeing the plot area does not invalidate the layout: without this a resized window
+    // kept the old plot width (the charts did not follow a maximized window).
+    panel.chart->layout()->invalidate();
     panel.chart->layout()->activate();
 }
 
@@ -521,6 +550,8 @@ void SeriesCharts::alignPlotAreas() {
     // Small multiples share the time axis: give every plot the same left and right edge.
     double left = 0.0, right = std::numeric_limits<double>::infinity();
     for (const auto& panel : m_panels) {
+        layoutChart(*panel, panel->chart->size());
+        fitValueAxis(*panel);
         layoutChart(*panel, panel->chart->size());
         left = std::max(left, panel->chart->plotArea().left());
         right = std::min(right, panel->chart->plotArea().right());
@@ -559,7 +590,9 @@ void SeriesCharts::paintChart(int index, QPainter& painter, const QRectF& rect) 
     panel.x->setTitleText(m_unit_seconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)"));
     panel.x->setTitleVisible(true);
     layoutChart(panel, rect.size());
-    updateCursors();
+    fitValueAxis(panel);
+    layoutChart(panel, rect.size());
+    panel.cursor->setVisible(false);  // the hover cursor is no part of an export
     renderPanel(panel, painter, rect);
     panel.chart->legend()->setVisible(legend);
     panel.x->setLabelsVisible(!title.isEmpty());
@@ -581,6 +614,8 @@ void SeriesCharts::paint(QPainter& painter, const QRectF& rect) {
         const double h = rect.height() * stretchOf(panel->group) / total;
         targets.emplace_back(rect.left(), y, rect.width(), h);
         layoutChart(*panel, targets.back().size());
+        fitValueAxis(*panel);
+        layoutChart(*panel, targets.back().size());
         y += h;
     }
     double left = 0.0, right = std::numeric_limits<double>::infinity();
@@ -592,7 +627,8 @@ void SeriesCharts::paint(QPainter& painter, const QRectF& rect) {
         const QRectF plot = panel->chart->plotArea();
         if (right > left) panel->chart->setPlotArea(QRectF(left, plot.top(), right - left, plot.height()));
     }
-    updateCursors();
+    // The hover cursor is no part of an export; restoreOnScreenLayout puts it back.
+    for (const auto& panel : m_panels) panel->cursor->setVisible(false);
     for (size_t i = 0; i < m_panels.size(); ++i) renderPanel(*m_panels[i], painter, targets[i]);
     restoreOnScreenLayout();
 }

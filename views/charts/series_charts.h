@@ -36,6 +36,9 @@ struct ChartRun {
 struct ChartRunSeries {
     QString title;
     RunSeries series;
+    // Which seriesColor the run gets; -1: its position. A run keeps its colour when the runs
+    // drawn beside it change, as long as no two runs given together share an index.
+    int color = -1;
 };
 
 class SeriesCharts : public QWidget, public ExportPaintable {
@@ -104,6 +107,7 @@ private:
     void rebuildLines();
     void refreshPoints();
     void updateAxes();
+    void fitValueAxis(Panel& panel);
     void updateCursors();
     void applyStyle();
     int panelOf(QObject* viewport) const;

@@ -43,6 +43,24 @@ const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kHeaderFill(0xe8, 0xec, 0xf2);
 const QColor kStripe(0xf6, 0xf7, 0xf9);
 
+QString cellText(const QAbstractItemModel& model, int r, int c) {
+    return model.data(model.index(r, c), Qt::DisplayRole).toString();
+}
+
+QString headerText(const QAbstractItemModel& model, int c) {
+    return model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+}
+
+double widestWord(const QFontMetricsF& fm, const QString& text) {
+    double widest = 0.0;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        widest = std::max(widest, fm.horizontalAdvance(word));
+    return widest;
+}
+
+constexpr double kMillimetre = kDpi / 25.4;
+constexpr double kSideMargin = 18 * kMillimetre;
+
 // Lays the report out twice: once without a painter to count pages, then for real.
 class Layout {
 public:
@@ -110,51 +128,30 @@ public:
     void table(const QAbstractItemModel& model) {
         const int rows = model.rowCount(), cols = model.columnCount();
         if (cols == 0) return;
-        const QFont body = makeFont(9), bold = makeFont(9, true);
-        const QFontMetricsF fm(body, m_device), fmb(bold, m_device);
-        const double pad = fm.averageCharWidth() * 1.2;
-        QStringList header;
-        QVector<double> natural(cols, 0.0);
-        for (int c = 0; c < cols; ++c) {
-            header << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-            natural[c] = fmb.horizontalAdvance(header.back()) + 2 * pad;
-            for (int r = 0; r < rows; ++r)
-                natural[c] = std::max(natural[c], fm.horizontalAdvance(cellText(model, r, c)) + 2 * pad);
-        }
-        double total = 0.0;
-        for (double w : natural) total += w;
-        // Wider than the page: shrink every column alike; narrower: share out the rest.
-        const double scale = width() / total;
-        QVector<double> widths(cols);
-        for (int c = 0; c < cols; ++c) widths[c] = natural[c] * scale;
-        double headerHeight = fmb.height();
-        for (int c = 0; c < cols; ++c)
-            headerHeight = std::max(headerHeight, fmb.boundingRect(QRectF(0, 0, widths[c] - 2 * pad + 1, 1e6),
-                                                                   Qt::TextWordWrap, header[c])
-                                                      .height());
-        headerHeight += fm.height() * 0.6;
-        const double rowHeight = fm.height() * 1.6;
+        const ReportTableLayout shape = layoutReportTable(model, width(), m_device);
+        const QFont body = makeFont(shape.pointSize), bold = makeFont(shape.pointSize, true);
+        const double pad = shape.padding;
+        const QVector<double>& widths = shape.columnWidths;
 
         auto drawHeader = [&] {
-            ensure(headerHeight + rowHeight);
+            ensure(shape.headerHeight + (rows > 0 ? shape.rowHeights[0] : 0.0));
             if (m_painter) {
-                m_painter->fillRect(
-                    QRectF(m_content.left(), m_y, widths.size() ? tableWidth(widths) : 0, headerHeight),
-                    kHeaderFill);
+                m_painter->fillRect(QRectF(m_content.left(), m_y, tableWidth(widths), shape.headerHeight),
+                                    kHeaderFill);
                 m_painter->setFont(bold);
                 m_painter->setPen(kInk);
                 double x = m_content.left();
                 for (int c = 0; c < cols; ++c) {
-                    const int align = c == 0 ? Qt::AlignLeft : Qt::AlignRight;
-                    m_painter->drawText(QRectF(x + pad, m_y, widths[c] - 2 * pad, headerHeight),
-                                        align | Qt::AlignVCenter | Qt::TextWordWrap, header[c]);
+                    m_painter->drawText(QRectF(x + pad, m_y, widths[c] - 2 * pad, shape.headerHeight),
+                                        shape.flags(c, true) | Qt::AlignVCenter, headerText(model, c));
                     x += widths[c];
                 }
             }
-            m_y += headerHeight;
+            m_y += shape.headerHeight;
         };
         drawHeader();
         for (int r = 0; r < rows; ++r) {
+            const double rowHeight = shape.rowHeights[r];
             if (rowHeight > remaining()) {
                 newPage();
                 drawHeader();
@@ -167,12 +164,10 @@ public:
                 m_painter->setPen(kInk);
                 double x = m_content.left();
                 for (int c = 0; c < cols; ++c) {
-                    const QVariant a = model.data(model.index(r, c), Qt::TextAlignmentRole);
-                    const int align = a.isValid() ? (a.toInt() & Qt::AlignHorizontal_Mask)
-                                                  : (c == 0 ? Qt::AlignLeft : Qt::AlignRight);
+                    // Whole, never elided: the layout made every cell wide or tall enough.
                     const QRectF cell(x + pad, m_y, widths[c] - 2 * pad, rowHeight);
-                    m_painter->drawText(cell, align | Qt::AlignVCenter,
-                                        fm.elidedText(cellText(model, r, c), Qt::ElideRight, cell.width()));
+                    m_painter->drawText(cell, shape.flags(c, false) | Qt::AlignVCenter,
+                                        cellText(model, r, c));
                     x += widths[c];
                 }
                 m_painter->setPen(QPen(kRule, 0.8));
@@ -227,9 +222,6 @@ public:
     void finish() { footer(); }
 
 private:
-    static QString cellText(const QAbstractItemModel& model, int r, int c) {
-        return model.data(model.index(r, c), Qt::DisplayRole).toString();
-    }
     static double tableWidth(const QVector<double>& widths) {
         double w = 0.0;
         for (double x : widths) w += x;
@@ -258,6 +250,85 @@ private:
     int m_page = 1;
     double m_y;
 };
+
+}  // namespace
+
+int ReportTableLayout::flags(int column, bool header) const {
+    // Headers and run names (the first column) wrap between words; values never wrap.
+    const int align = column == 0 ? Qt::AlignLeft : Qt::AlignRight;
+    if (column == 0 && !header && namesBreakAnywhere) return align | Qt::TextWrapAnywhere;
+    return align | (column == 0 || header ? int(Qt::TextWordWrap) : 0);
+}
+
+double reportContentWidth() {
+    return QPageSize(QPageSize::A4).sizePoints().width() / 72.0 * kDpi - 2 * kSideMargin;
+}
+
+ReportTableLayout layoutReportTable(const QAbstractItemModel& model, double width, QPaintDevice* device) {
+    const int rows = model.rowCount(), cols = model.columnCount();
+    ReportTableLayout shape;
+    if (cols == 0) return shape;
+    for (double points : {9.0, 8.0, 7.5, 7.0}) {
+        const QFont body = makeFont(points), bold = makeFont(points, true);
+        const QFontMetricsF fm(body, device), fmb(bold, device);
+        const double pad = fm.averageCharWidth() * 0.8;
+        // Narrowest that keeps every value and header word whole, and widest wanted (one line).
+        QVector<double> least(cols, 0.0), wanted(cols, 0.0);
+        for (int c = 0; c < cols; ++c) {
+            const QString header = headerText(model, c);
+            least[c] = widestWord(fmb, header);
+            wanted[c] = fmb.horizontalAdvance(header);
+            for (int r = 0; r < rows; ++r) {
+                const QString text = cellText(model, r, c);
+                least[c] = std::max(least[c], c == 0 ? widestWord(fm, text) : fm.horizontalAdvance(text));
+                wanted[c] = std::max(wanted[c], fm.horizontalAdvance(text));
+            }
+            least[c] += 2 * pad + 1;
+            wanted[c] += 2 * pad + 1;
+        }
+        double leastTotal = 0.0, wantedTotal = 0.0;
+        for (int c = 0; c < cols; ++c) {
+            leastTotal += least[c];
+            wantedTotal += wanted[c];
+        }
+        if (leastTotal > width && points > 7.0) continue;
+        shape.pointSize = points;
+        shape.padding = pad;
+        shape.columnWidths = least;
+        // The room left goes to the columns that wrap, in proportion to what they lack; all
+        // of them get their one-line width if the page has room for it.
+        const double extra = width - leastTotal;
+        if (extra > 0.0) {
+            const double lacking = wantedTotal - leastTotal;
+            for (int c = 0; c < cols; ++c)
+                shape.columnWidths[c] +=
+                    lacking > extra ? (wanted[c] - least[c]) * extra / lacking
+                                    : (wanted[c] - least[c]) + (extra - lacking) * wanted[c] / wantedTotal;
+        } else if (extra < 0.0) {
+            // Not even 7 points fit: the run names give way (they wrap anywhere).
+            shape.columnWidths[0] = std::max(fm.averageCharWidth() * 6, least[0] + extra);
+            shape.namesBreakAnywhere = true;
+        }
+        auto heightOf = [&](const QFontMetricsF& metrics, const QString& text, int c, bool header) {
+            const QRectF box(0, 0, shape.columnWidths[c] - 2 * pad, 1e6);
+            return metrics.boundingRect(box, shape.flags(c, header), text).height();
+        };
+        shape.headerHeight = fmb.height();
+        for (int c = 0; c < cols; ++c)
+            shape.headerHeight = std::max(shape.headerHeight, heightOf(fmb, headerText(model, c), c, true));
+        shape.headerHeight += fm.height() * 0.6;
+        shape.rowHeights.clear();
+        for (int r = 0; r < rows; ++r) {
+            double h = fm.height();
+            for (int c = 0; c < cols; ++c) h = std::max(h, heightOf(fm, cellText(model, r, c), c, false));
+            shape.rowHeights << h + fm.height() * 0.6;
+        }
+        break;
+    }
+    return shape;
+}
+
+namespace {
 
 void layoutReport(Layout& layout, const ReportContent& content, const QString& generated) {
     layout.text(makeFont(20, true), kInk, content.title.isEmpty() ? tr("Comparison report") : content.title);
@@ -305,9 +376,9 @@ bool writeReport(const QString& path, const ReportContent& content, QString* err
             QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         pdf.setTitle(content.title);
         pdf.setCreator(QStringLiteral("ClusterLoom %1").arg(QString::fromStdString(cl::engineVersion())));
-        const double mm = kDpi / 25.4;
+        const double mm = kMillimetre;
         const QRectF page(0, 0, pdf.width(), pdf.height());
-        const QRectF body = page.adjusted(18 * mm, 18 * mm, -18 * mm, -22 * mm);
+        const QRectF body = page.adjusted(kSideMargin, 18 * mm, -kSideMargin, -22 * mm);
         const QString generated =
             tr("Generated %1 with ClusterLoom %2")
                 .arg(QLocale().toString(QDateTime::currentDateTime(), QLocale::LongFormat),

@@ -5,10 +5,12 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 #include "views/common/chart_export.h"
 
 class QAbstractItemModel;
+class QPaintDevice;
 
 namespace cl::views {
 
@@ -29,6 +31,27 @@ struct ReportContent {
 };
 
 bool writeReport(const QString& path, const ReportContent& content, QString* error);
+
+// How writeReport lays the summary table out on a page `width` wide (96-dpi pixels): the
+// largest font of 9, 8, 7.5 and 7 points at which every value and header word fits whole,
+// column widths, and the heights that header and rows need with headers and run names wrapped
+// between words. Values are never cut or wrapped.
+struct ReportTableLayout {
+    double pointSize = 9.0;
+    double padding = 0.0;  // left and right inside each cell
+    QVector<double> columnWidths;
+    double headerHeight = 0.0;
+    QVector<double> rowHeights;
+    // Set only when even at 7 points the run names' longest words do not fit: then they break
+    // anywhere rather than run into the next column.
+    bool namesBreakAnywhere = false;
+
+    // The flags a cell is drawn (and measured) with.
+    int flags(int column, bool header) const;
+};
+ReportTableLayout layoutReportTable(const QAbstractItemModel& model, double width, QPaintDevice* device);
+// The page width writeReport lays everything out in (A4 portrait less its margins).
+double reportContentWidth();
 
 // Convenience: each chart becomes a section headed by its title.
 bool writeReport(const QString& path, const QString& title, const QStringList& scenarioDescriptions,

@@ -75,10 +75,13 @@ QString ComparisonModel::metricToolTip(Metric metric) {
 }
 
 QString ComparisonModel::ratioText(double ratio) {
-    if (std::isnan(ratio)) return QStringLiteral("\u2013");
+    if (std::isnan(ratio)) return tr("n/a");
     // Two decimals, as the papers print them; two significant digits below 0.1, where
     // "0.00×" would hide how much smaller the value is.
+    // Below a thousandth the digits say nothing more and 'g' turns to "6.1e-06".
     const QLocale locale;
+    if (ratio != 0.0 && std::abs(ratio) < 0.001)
+        return QStringLiteral("<%1\u00d7").arg(locale.toString(ratio < 0 ? -0.001 : 0.001, 'f', 3));
     const QString number = std::abs(ratio) >= 0.1 || ratio == 0.0 ? locale.toString(ratio, 'f', 2)
                                                                   : locale.toString(ratio, 'g', 2);
     return number + QStringLiteral("\u00d7");
@@ -205,7 +208,11 @@ double ComparisonModel::value(int row, Metric metric) const {
 
 double ComparisonModel::relative(int row, Metric metric) const {
     if (row < 0 || row >= rowCount() || m_baseline < 0) return std::numeric_limits<double>::quiet_NaN();
-    return relativeTo(value(row, metric), value(m_baseline, metric));
+    // Durations under a millisecond are zero for a schedule whose jobs run for minutes: a run
+    // without queueing is 0x a baseline that queues, and nothing is a multiple of a baseline
+    // that does not queue (that read "2e-06x" and "5e+05x").
+    auto zeroed = [](double seconds) { return std::abs(seconds) < kNearZeroSeconds ? 0.0 : seconds; };
+    return relativeTo(zeroed(value(row, metric)), zeroed(value(m_baseline, metric)));
 }
 
 void ComparisonModel::recompute() {

@@ -65,12 +65,16 @@ public:
     // What compareGroups returned for the rows (rows in the same order); empty rows when
     // there are no runs.
     const cl::Comparison& comparison() const { return m_comparison; }
-    double value(int row, Metric metric) const;     // seconds
-    double relative(int row, Metric metric) const;  // value / baseline's value (NaN if none)
+    double value(int row, Metric metric) const;  // seconds
+    // value / baseline's value; NaN (shown "n/a") when the baseline's is zero or under
+    // kNearZeroSeconds, and 0 when the row's is.
+    double relative(int row, Metric metric) const;
 
     static QString metricName(Metric metric);
     static QString metricToolTip(Metric metric);
-    static QString ratioText(double ratio);  // "0.62×"; an en dash for NaN
+    static QString ratioText(double ratio);  // "0.62×", "0.0019×", "<0.001×"; "n/a" for NaN
+    // Metric values below this many seconds count as zero in the ratios (see relative).
+    static constexpr double kNearZeroSeconds = 1e-3;
 
 signals:
     void baselineChanged(int row);

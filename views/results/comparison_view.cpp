@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include <qcustomplot.h>
@@ -19,6 +20,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPicture>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -29,6 +31,7 @@
 #include "core/store/scenario_store.h"
 #include "views/common/chart_style.h"
 #include "views/common/format.h"
+#include "views/results/results_view.h"
 
 namespace cl::views {
 
@@ -36,7 +39,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The palette's length: more runs than colours would repeat one.
+// Runs ticked by default at most: every run has a colour of its own (chart_style.h), but more
+// bars per group than this are hard to read.
 constexpr int kPaletteSize = 8;
 
 // Share of a category's width the bars of all runs fill together.
@@ -184,7 +188,11 @@ void ComparisonView::buildUi() {
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_baseline->setToolTip(tr("The run every other run is divided by in the normalized chart and table"));
     baselineLabel->setBuddy(m_baseline);
-    connect(m_baseline, &QComboBox::activated, this, [this](int index) { m_model->setBaseline(index); });
+    connect(m_baseline, &QComboBox::activated, this, [this](int index) {
+        m_model->setBaseline(index);
+        m_userChose = true;
+        emit selectionEdited();
+    });
     bar->addWidget(baselineLabel);
     bar->addWidget(m_baseline);
     bar->addStretch(1);
@@ -194,6 +202,15 @@ void ComparisonView::buildUi() {
     m_banner->setWordWrap(true);
     m_banner->setVisible(false);
     rightLayout->addWidget(m_banner);
+    // Framed in amber so that it reads as a warning on the light and the dark theme alike.
+    m_traceWarning = new QLabel(right);
+    m_traceWarning->setObjectName(QStringLiteral("traceWarning"));
+    m_traceWarning->setWordWrap(true);
+    m_traceWarning->setVisible(false);
+    m_traceWarning->setStyleSheet(
+        QStringLiteral("QLabel#traceWarning { border: 1px solid #c18500; border-left: 4px solid #c18500; "
+                       "background: rgba(193, 133, 0, 40); padding: 4px; }"));
+    rightLayout->addWidget(m_traceWarning);
 
     auto* vsplit = new QSplitter(Qt::Vertical, right);
     rightLayout->addWidget(vsplit, 1);
@@ -348,14 +365,118 @@ void ComparisonView::setStore(cl::ScenarioStore* store) {
     m_store = store;
     m_loaded.clear();
     m_selected.clear();
+    m_userChose = false;
+    m_focus.clear();
+    m_knownScenarios.clear();
     if (!m_store) {
         fillRunList({});
         loadSelection();
         return;
     }
-    m_selected = latestRuns();
+    applyDefaultSelection();
+}
+
+void ComparisonView::setFocusScenario(const QString& name) {
+    if (name == m_focus) return;
+    m_focus = name;
+    if (m_store && !m_userChose) applyDefaultSelection();
+}
+
+QList<qint64> ComparisonView::defaultSelection(qint64* baseline) {
+    *baseline = 0;
+    const QList<qint64> latest = latestRuns();
+    if (latest.isEmpty()) return {};
+    QList<qint64> chosen;
+    try {
+        QHash<qint64, cl::ScenarioSpec> specs;
+        for (const cl::ScenarioInfo& info : m_store->scenarios()) specs.insert(info.id, info.spec);
+        QHash<qint64, qint64> scenarioOfRun;
+        for (const cl::RunInfo& info : m_store->runs()) scenarioOfRun.insert(info.id, info.scenario_id);
+        // Without a selected scenario (or one never run), the first run's scenario leads.
+        const std::optional<cl::ScenarioInfo> focus =
+            m_focus.isEmpty() ? std::nullopt : m_store->findScenario(m_focus.toStdString());
+        const qint64 leadScenario = focus ? focus->id : scenarioOfRun.value(latest.first());
+        const cl::ScenarioSpec lead = focus ? focus->spec : specs.value(leadScenario);
+        const QString family = ResultsView::familyOf(QString::fromStdString(lead.name));
+        const qint64 baseScenario = focus ? whatIfSourceOf(*focus, latest, scenarioOfRun) : leadScenario;
+        qint64 leadRun = 0;
+        for (qint64 run : latest) {
+            const qint64 scenario = scenarioOfRun.value(run);
+            const cl::ScenarioSpec& spec = specs[scenario];
+            if (scenario == baseScenario)
+                *baseline = run;
+            else if (scenario == leadScenario)
+                leadRun = run;
+            else if (spec.trace_id == lead.trace_id &&
+                     ResultsView::familyOf(QString::fromStdString(spec.name)) == family)
+                chosen << run;
+        }
+        // The newest runs (what-ifs just made) when the family has more than colours.
+        const int room = kPaletteSize - (*baseline != 0 ? 1 : 0) - (leadRun != 0 ? 1 : 0);
+        if (chosen.size() > room) {
+            QList<qint64> newest = chosen;
+            std::sort(newest.begin(), newest.end());
+            newest = newest.mid(newest.size() - room);
+            chosen.erase(
+                std::remove_if(chosen.begin(), chosen.end(), [&](qint64 id) { return !newest.contains(id); }),
+                chosen.end());
+        }
+        if (leadRun != 0) chosen.prepend(leadRun);
+        if (*baseline != 0) chosen.prepend(*baseline);
+    } catch (const std::exception& e) {
+        showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
+        return {};
+    }
+    return chosen;
+}
+
+qint64 ComparisonView::whatIfSourceOf(const cl::ScenarioInfo& scenario, const QList<qint64>& latest,
+                                      const QHash<qint64, qint64>& scenarioOfRun) {
+    // A what-if is compared with the scenario it was made from, when that one ran the same
+    // trace: "X (what if)" and "X (what if) (2)" are the workspace's copies of X, and
+    // "X/n<servers>/x<load>/<policy>" the Run panel's variants of X (whatIfVariants).
+    const QString name = QString::fromStdString(scenario.spec.name);
+    QStringList sources;
+    static const QRegularExpression copy(QStringLiteral("^(.*) \\(what if\\)( \\(\\d+\\))?$"));
+    if (const QRegularExpressionMatch match = copy.match(name); match.hasMatch())
+        sources << match.captured(1);
+    for (qsizetype slash = name.lastIndexOf(QLatin1Char('/')); slash > 0;
+         slash = name.lastIndexOf(QLatin1Char('/'), slash - 1))
+        sources << name.left(slash);
+    QSet<qint64> ran;
+    for (qint64 run : latest) ran.insert(scenarioOfRun.value(run));
+    for (const QString& source : std::as_const(sources)) {
+        const std::optional<cl::ScenarioInfo> info = m_store->findScenario(source.toStdString());
+        if (info && ran.contains(info->id) && info->spec.trace_id == scenario.spec.trace_id) return info->id;
+    }
+    return scenario.id;
+}
+
+void ComparisonView::applyDefaultSelection() {
+    qint64 baseline = 0;
+    m_selected = defaultSelection(&baseline);
     fillRunList(m_selected);
     loadSelection();
+    if (baseline != 0) setBaselineRun(baseline);
+}
+
+void ComparisonView::restoreSelection(const QList<qint64>& runIds, qint64 baselineRunId) {
+    if (!m_store) return;
+    m_userChose = true;
+    m_selected = runIds;
+    QHash<qint64, qint64> scenarioOf, newest;
+    try {
+        for (const cl::RunInfo& info : m_store->runs()) {
+            scenarioOf.insert(info.id, info.scenario_id);
+            if (info.status == cl::RunStatus::Finished)
+                newest[info.scenario_id] = std::max<qint64>(newest.value(info.scenario_id, 0), info.id);
+        }
+    } catch (const std::exception& e) {
+        showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
+    }
+    refreshRuns();
+    const qint64 baseline = newest.value(scenarioOf.value(baselineRunId), baselineRunId);
+    setBaselineRun(baseline);
 }
 
 QList<qint64> ComparisonView::latestRuns() {
@@ -377,17 +498,17 @@ QList<qint64> ComparisonView::latestRuns() {
         showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
         return {};
     }
-    if (latest.size() > kPaletteSize) latest = latest.mid(0, kPaletteSize);
     return latest;
 }
 
 void ComparisonView::refreshRuns() {
-    // Nothing picked yet (a new workspace whose first runs just finished): the latest of each.
-    // Otherwise a scenario run again shows its newest run, and deleted runs go.
-    if (m_store && m_selected.isEmpty()) {
-        m_selected = latestRuns();
-    } else if (m_store) {
+    if (m_store && !m_userChose) {
+        applyDefaultSelection();
+        return;
+    }
+    if (m_store) {
         try {
+            const qint64 baselineBefore = baselineRun();
             QHash<qint64, qint64> scenarioOf, newest;
             for (const cl::RunInfo& info : m_store->runs()) {
                 if (info.status != cl::RunStatus::Finished) continue;
@@ -398,7 +519,27 @@ void ComparisonView::refreshRuns() {
             for (qint64 id : std::as_const(m_selected))
                 if (scenarioOf.contains(id) && !updated.contains(newest.value(scenarioOf.value(id))))
                     updated << newest.value(scenarioOf.value(id));
+            // A scenario run for the first time since the last refresh (a what-if just run) is
+            // compared when it belongs with the baseline: same family, same trace.
+            if (!m_knownScenarios.isEmpty() && baselineBefore != 0 && scenarioOf.contains(baselineBefore)) {
+                QHash<qint64, cl::ScenarioSpec> specs;
+                for (const cl::ScenarioInfo& info : m_store->scenarios()) specs.insert(info.id, info.spec);
+                const cl::ScenarioSpec base = specs.value(scenarioOf.value(baselineBefore));
+                const QString family = ResultsView::familyOf(QString::fromStdString(base.name));
+                for (auto it = newest.cbegin(); it != newest.cend(); ++it) {
+                    const cl::ScenarioSpec& spec = specs[it.key()];
+                    if (!m_knownScenarios.contains(it.key()) && spec.trace_id == base.trace_id &&
+                        ResultsView::familyOf(QString::fromStdString(spec.name)) == family &&
+                        !updated.contains(it.value()))
+                        updated << it.value();
+                }
+            }
             m_selected = updated;
+            fillRunList(m_selected);
+            loadSelection();
+            if (scenarioOf.contains(baselineBefore))
+                setBaselineRun(newest.value(scenarioOf.value(baselineBefore)));
+            return;
         } catch (const std::exception& e) {
             showMessage(tr("Could not read the runs of the workspace: %1").arg(QString::fromUtf8(e.what())));
         }
@@ -410,6 +551,7 @@ void ComparisonView::refreshRuns() {
 void ComparisonView::fillRunList(const QList<qint64>& checked) {
     m_filling = true;
     m_runList->clear();
+    m_knownScenarios.clear();
     if (m_store) {
         try {
             for (const cl::RunInfo& info : m_store->runs()) {
@@ -418,6 +560,7 @@ void ComparisonView::fillRunList(const QList<qint64>& checked) {
                 item->setData(Qt::UserRole, QVariant::fromValue<qint64>(info.id));
                 item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
                 item->setCheckState(checked.contains(info.id) ? Qt::Checked : Qt::Unchecked);
+                m_knownScenarios.insert(info.scenario_id);
                 item->setToolTip(tr("Run %1 of %2, finished %3: %4 of %5 jobs completed, avg JCT %6")
                                      .arg(info.id)
                                      .arg(QString::fromStdString(info.scenario_name),
@@ -441,10 +584,13 @@ void ComparisonView::onItemChanged(QListWidgetItem* item) {
     } else {
         m_selected.removeAll(id);
     }
+    m_userChose = true;
     loadSelection();
+    emit selectionEdited();
 }
 
 void ComparisonView::setRuns(const QList<qint64>& runIds) {
+    m_userChose = true;
     m_selected.clear();
     for (qint64 id : runIds)
         if (!m_selected.contains(id)) m_selected << id;
@@ -502,8 +648,49 @@ void ComparisonView::loadSelection() {
                             : tr("Open a workspace to compare its runs"));
     else
         showMessage({});
+    updateTraceWarning();
     rebuildAll();
     emit runsChanged(runs());
+}
+
+void ComparisonView::updateTraceWarning() {
+    QString warning;
+    if (m_store && m_model->rowCount() > 1) {
+        try {
+            QHash<qint64, qint64> traceOfScenario;
+            for (const cl::ScenarioInfo& info : m_store->scenarios())
+                traceOfScenario.insert(info.id, info.spec.trace_id);
+            QHash<qint64, QString> traceNames;
+            for (const cl::StoredItem& item : m_store->traces())
+                traceNames.insert(item.id, QString::fromStdString(item.name));
+            // Runs grouped by trace, in the rows' order.
+            QList<qint64> traces;
+            QHash<qint64, QStringList> runsOf;
+            for (int r = 0; r < m_model->rowCount(); ++r) {
+                const qint64 trace = traceOfScenario.value(m_store->runInfo(m_model->runId(r)).scenario_id);
+                if (!traces.contains(trace)) traces << trace;
+                runsOf[trace] << m_model->label(r);
+            }
+            if (traces.size() > 1) {
+                QStringList parts;
+                for (qint64 trace : std::as_const(traces))
+                    parts << tr("trace “%1”: %2")
+                                 .arg(traceNames.value(trace, tr("#%1").arg(trace)),
+                                      runsOf.value(trace).join(QStringLiteral(", ")));
+                warning = tr("⚠ The compared runs ran different traces, so their ratios to the "
+                             "baseline compare different workloads. %1.")
+                              .arg(parts.join(QStringLiteral("; ")));
+            }
+        } catch (const std::exception& e) {
+            warning = tr("Could not check the runs' traces: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    m_traceWarning->setText(warning);
+    m_traceWarning->setVisible(!warning.isEmpty());
+}
+
+QString ComparisonView::traceWarning() const {
+    return m_traceWarning->isHidden() ? QString() : m_traceWarning->text();
 }
 
 void ComparisonView::showMessage(const QString& text) {
@@ -860,7 +1047,31 @@ void ComparisonView::rebuildLoad() {
         double hours;
         QString tip;
     };
-    std::vector<std::pair<QString, std::vector<Point>>> lines;  // by policy, in order of appearance
+    // One line per cluster and policy, in order of appearance: a line joins loads of one
+    // setup, never the same policy on clusters of other sizes.
+    struct Line {
+        QString policy;
+        QString cluster;  // stored cluster and server count, e.g. "synergy-128, 2 servers"
+        std::vector<Point> points;
+    };
+    std::vector<Line> lines;
+    QHash<qint64, QString> clusterNames;
+    QHash<qint64, QString> clusterOfScenario;
+    if (m_store) {
+        try {
+            for (const cl::StoredItem& item : m_store->clusters())
+                clusterNames.insert(item.id, QString::fromStdString(item.name));
+            for (const cl::ScenarioInfo& info : m_store->scenarios()) {
+                QString cluster =
+                    clusterNames.value(info.spec.cluster_id, tr("cluster #%1").arg(info.spec.cluster_id));
+                if (const int servers = info.spec.parameters.server_count; servers > 0)
+                    cluster += servers == 1 ? tr(", 1 server") : tr(", %1 servers").arg(servers);
+                clusterOfScenario.insert(info.id, cluster);
+            }
+        } catch (const std::exception&) {
+            clusterOfScenario.clear();  // without the store's names every run is one setup
+        }
+    }
     QStringList omitted;
     for (int r = 0; r < rows; ++r) {
         const cl::SimResult& result = m_model->result(r);
@@ -870,11 +1081,19 @@ void ComparisonView::rebuildLoad() {
             continue;
         }
         const QString policy = QString::fromStdString(result.policy);
-        auto line =
-            std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == policy; });
-        if (line == lines.end()) line = lines.emplace(lines.end(), policy, std::vector<Point>{});
+        QString cluster;
+        if (!clusterOfScenario.isEmpty()) {
+            try {
+                cluster = clusterOfScenario.value(m_store->runInfo(m_model->runId(r)).scenario_id);
+            } catch (const std::exception&) {
+                cluster.clear();
+            }
+        }
+        auto line = std::find_if(lines.begin(), lines.end(),
+                                 [&](const Line& l) { return l.policy == policy && l.cluster == cluster; });
+        if (line == lines.end()) line = lines.insert(lines.end(), Line{policy, cluster, {}});
         const double hours = result.summary.avg_jct / 3600.0;
-        line->second.push_back(
+        line->points.push_back(
             {load, hours,
              tr("%1 — offered load %2 jobs/h, average JCT %3 (%4 h) over %5 measured jobs")
                  .arg(m_model->label(r), QLocale().toString(load, 'f', 2),
@@ -887,12 +1106,15 @@ void ComparisonView::rebuildLoad() {
         QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCross};
     const double marker = QFontMetricsF(font()).height() * 0.7;
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, top = 0.0;
+    const bool oneCluster = std::all_of(lines.begin(), lines.end(),
+                                        [&](const Line& l) { return l.cluster == lines.front().cluster; });
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        auto& [policy, points] = lines[i];
+        auto& [policy, cluster, points] = lines[i];
         std::stable_sort(points.begin(), points.end(),
                          [](const Point& a, const Point& b) { return a.load < b.load; });
         QCPGraph* graph = plot->addGraph();
-        graph->setName(policy.isEmpty() ? tr("(no policy)") : policy);
+        const QString name = policy.isEmpty() ? tr("(no policy)") : policy;
+        graph->setName(oneCluster ? name : tr("%1 on %2").arg(name, cluster));
         const QColor color = seriesColor(static_cast<int>(i));
         graph->setPen(QPen(color, 2.0));
         // Shapes as well as colours, so the lines stay apart in grey print.

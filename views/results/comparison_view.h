@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -33,7 +34,8 @@ class QTableView;
 
 namespace cl {
 class ScenarioStore;
-}
+struct ScenarioInfo;
+}  // namespace cl
 
 namespace cl::views {
 
@@ -50,14 +52,29 @@ public:
     explicit ComparisonView(QWidget* parent = nullptr);
     ~ComparisonView() override;
 
-    // Lists the store's finished runs and compares the latest run of each scenario (up to
-    // the palette's size). nullptr clears the view. The store must outlive the view or be
+    // Lists the store's finished runs and compares the default selection (see
+    // setFocusScenario). nullptr clears the view. The store must outlive the view or be
     // replaced first.
     void setStore(cl::ScenarioStore* store);
-    // Re-reads the run list (after runs were added or deleted), keeping the selection.
+    // The scenario selected in the workspace. Until the user ticks runs or picks a baseline,
+    // or a selection is restored, the view compares the latest run of each scenario of its
+    // family (ResultsView::familyOf) that ran the same trace, with the scenario's own run as
+    // the baseline, or for a what-if the run of the scenario it was made from: runs of other
+    // workloads are not divided by it unasked.
+    void setFocusScenario(const QString& name);
+    // Re-reads the run list (after runs were added or deleted). A chosen selection is kept, a
+    // scenario run again shows its newest run, and the first run of a new scenario of the
+    // baseline's family and trace (a what-if just run) is ticked.
     void refreshRuns();
     // Compares exactly these runs, in this order (ids the store does not know are skipped).
     void setRuns(const QList<qint64>& runIds);
+    // Puts back a remembered selection: runs of scenarios run again since are replaced by
+    // their newest run. Counts as the user's choice.
+    void restoreSelection(const QList<qint64>& runIds, qint64 baselineRunId);
+    // True once the user ticked runs or picked the baseline (or a selection was restored).
+    bool isUserSelection() const { return m_userChose; }
+    // The visible warning shown when the compared runs ran different traces; empty if none.
+    QString traceWarning() const;
     QList<qint64> runs() const;
     void setBaselineRun(qint64 runId);
     qint64 baselineRun() const;  // 0 without runs
@@ -84,8 +101,9 @@ public:
     double modelBar(int row, const QString& model) const;  // seconds; NaN without a bar
     double sizeBar(int row, bool large) const;             // seconds; NaN without a bar
     SizeSplit sizeSplit(int row) const;
-    // The load chart: its policies (legend order) and each one's points, x in jobs per hour,
-    // y in hours, sorted by x; the note above it (runs left out, or a hint), empty when none.
+    // The load chart: its lines (legend order: a policy, or "policy on cluster" when the runs
+    // used several clusters) and each one's points, x in jobs per hour, y in hours, sorted by
+    // x; the note above it (runs left out, or a hint), empty when none.
     QStringList loadPolicies() const;
     QVector<QPointF> loadPoints(const QString& policy) const;
     QString loadNote() const;
@@ -95,6 +113,8 @@ public:
 signals:
     void runsChanged(const QList<qint64>& runIds);
     void baselineRunChanged(qint64 runId);
+    // The user ticked or unticked a run or picked another baseline.
+    void selectionEdited();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -116,6 +136,14 @@ private:
     void buildUi();
     void fillRunList(const QList<qint64>& checked);
     QList<qint64> latestRuns();
+    // What setFocusScenario describes; *baseline gets the focus scenario's run (0: none).
+    QList<qint64> defaultSelection(qint64* baseline);
+    // The scenario a what-if was made from (by its name) if it has a run in `latest` on the
+    // same trace, else the scenario itself.
+    qint64 whatIfSourceOf(const cl::ScenarioInfo& scenario, const QList<qint64>& latest,
+                          const QHash<qint64, qint64>& scenarioOfRun);
+    void applyDefaultSelection();
+    void updateTraceWarning();
     void onItemChanged(QListWidgetItem* item);
     void loadSelection();
     void showMessage(const QString& text);
@@ -149,6 +177,7 @@ private:
     QLabel* m_sizeCounts = nullptr;
     QLabel* m_loadNote = nullptr;
     QLabel* m_banner = nullptr;
+    QLabel* m_traceWarning = nullptr;
     QTableView* m_table = nullptr;
     QCustomPlot* m_plots[ChartCount] = {};
     QCPTextElement* m_titles[ChartCount] = {};
@@ -156,6 +185,9 @@ private:
     std::vector<std::vector<QString>> m_barTips[ChartCount];  // [series][key index]
     QStringList m_models;
     bool m_filling = false;
+    QString m_focus;                // the workspace's selected scenario
+    bool m_userChose = false;       // the selection is the user's (or restored), not the default
+    QSet<qint64> m_knownScenarios;  // scenarios with a finished run at the last refresh
 };
 
 }  // namespace cl::views

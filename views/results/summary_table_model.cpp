@@ -113,7 +113,8 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
         case Qt::DisplayRole:
             switch (row.state) {
                 case RowState::Pending:
-                    return tr("waiting");
+                    // Said once per row: a never-run scenario read "waiting" in every column.
+                    return column == AvgJctColumn ? tr("not run") : QStringLiteral("\u2013");
                 case RowState::Running:
                     return column == AvgJctColumn
                                ? tr("running %1%")

@@ -1,5 +1,6 @@
 #include "views/shell/main_window.h"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -21,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -30,6 +32,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/io/builtin_data.h"
@@ -37,6 +40,7 @@
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/what_if_variants.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/app_theme.h"
@@ -60,11 +64,24 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
+// The Compare view's runs and baseline are remembered per workspace file. The store has no
+// settings table, so they live in the user's settings under the file's absolute path.
+QString compareSelectionKey(const QString& workspace) {
+    return QStringLiteral("compare/") + QString::fromLatin1(QUrl::toPercentEncoding(workspace));
+}
+
 QIcon actionIcon(const char* name) {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
 }
 
 }  // namespace
+
+QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum) {
+    // Below 1340 pixels the views' minimum width leaves the side docks too narrow for their
+    // names; a laptop's 1366-pixel screen is then used almost whole.
+    constexpr int kComfortableWidth = 1340;
+    return (available * 0.9).expandedTo(minimum).expandedTo(QSize(kComfortableWidth, 0)).boundedTo(available);
+}
 
 MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), m_options(options) {
     initResources();
@@ -86,11 +103,14 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->showMessage(tr("Ready"));
 
-    // Size from the font (high-DPI and large-font friendly), within the screen.
-    QSize size(fontMetrics().height() * 80, fontMetrics().height() * 50);
-    if (const QScreen* screen = this->screen())
-        size = size.boundedTo(screen->availableGeometry().size() * 0.92);
-    resize(size);
+    // The first window takes most of the screen it opens on, centred (the user's own size and
+    // place come back from the settings afterwards). Sized from the font it was 1170 x 700 on
+    // a 1920 x 1080 screen, with the docks squeezing the views.
+    if (const QScreen* screen = this->screen()) {
+        const QRect available = screen->availableGeometry();
+        resize(firstWindowSize(available.size(), minimumSizeHint()));
+        move(available.center() - QPoint(width() / 2, height() / 2));
+    }
     if (m_options.useSettings) restoreSettings();
     setRunningUi(false);
     updateTitle();
@@ -167,11 +187,22 @@ void MainWindow::createWidgets() {
     resourceLabel->setBuddy(m_chartResource);
     chartsBar->addWidget(resourceLabel);
     chartsBar->addWidget(m_chartResource);
+    chartsBar->addSpacing(fontMetrics().averageCharWidth() * 2);
+    m_chartRuns = new RunPicker(chartsTab);
+    chartsBar->addWidget(m_chartRuns);
+    m_chartsHidden = new QLabel(chartsTab);
+    m_chartsHidden->setObjectName(QStringLiteral("chartsHiddenRuns"));
+    m_chartsHidden->hide();
+    chartsBar->addWidget(m_chartsHidden);
     chartsBar->addStretch(1);
     chartsLayout->addLayout(chartsBar);
     m_charts = new SeriesCharts(chartsTab);
     chartsLayout->addWidget(m_charts, 1);
     connect(m_chartResource, &QComboBox::currentIndexChanged, this, [this] {
+        m_chartsDirty = true;
+        updateCharts();
+    });
+    connect(m_chartRuns, &RunPicker::shownRunsChanged, this, [this] {
         m_chartsDirty = true;
         updateCharts();
     });
@@ -221,15 +252,16 @@ void MainWindow::createWidgets() {
         addDock(m_log, tr("Run log"), "run-log", QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(m_docks.first(), properties, Qt::Vertical);
     resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
-    resizeDocks({m_docks.first(), m_docks.at(2)},
-                {fontMetrics().averageCharWidth() * 66, fontMetrics().averageCharWidth() * 32},
-                Qt::Horizontal);
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
 
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
+    connect(m_browser, &ScenarioBrowser::revealRequested, this, [this] {
+        m_docks.first()->show();
+        m_docks.first()->raise();
+    });
     connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentItemChanged(current); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateUndoShortcuts);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateViewShortcuts);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
     connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateSecondTimelineChoices);
     connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
@@ -256,6 +288,8 @@ void MainWindow::createWidgets() {
     connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
     connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
     connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
+    connect(m_compare, &ComparisonView::runsChanged, this, &MainWindow::saveCompareSelection);
+    connect(m_compare, &ComparisonView::baselineRunChanged, this, &MainWindow::saveCompareSelection);
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
     connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
     connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
@@ -323,7 +357,7 @@ void MainWindow::createActions() {
     m_redoAction->setIcon(actionIcon("redo"));
     m_redoAction->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    updateUndoShortcuts();
+    updateViewShortcuts();
 
     m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
                        tr("Run the policies checked in the Run panel on the selected scenario"),
@@ -366,6 +400,14 @@ void MainWindow::createMenus() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_undoAction);
     edit->addAction(m_redoAction);
+
+    // The workspace dock's actions, so that they can be found and their keys work from any view.
+    QMenu* scenario = menuBar()->addMenu(tr("S&cenario"));
+    scenario->addAction(m_browser->newAction());
+    scenario->addAction(m_browser->duplicateAction());
+    scenario->addSeparator();
+    scenario->addAction(m_browser->renameAction());
+    scenario->addAction(m_browser->deleteAction());
 
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_runAction);
@@ -429,7 +471,7 @@ void MainWindow::createMenus() {
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
-void MainWindow::updateUndoShortcuts() {
+void MainWindow::updateViewShortcuts() {
     // Undo and redo change the cluster; their keys act only where the cluster is visible, so
     // Ctrl+Z in the results or the browser never changes something out of sight.
     const bool editing = m_tabs->currentWidget() == m_editor;
@@ -437,6 +479,11 @@ void MainWindow::updateUndoShortcuts() {
     m_redoAction->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
                                                              QKeySequence(Qt::CTRL | Qt::Key_Y)}
                                        : QList<QKeySequence>{});
+    // The scenario keys (Ctrl+D, Delete, F2) act window-wide, except where the shown view has
+    // the same keys for its own items (duplicate or remove a server, edit a stage time): there
+    // they act only in the workspace tree, as two window-wide matches would cancel each other.
+    const bool ownKeys = editing || m_tabs->currentWidget() == m_interleave;
+    m_browser->setShortcutContext(ownKeys ? Qt::WidgetWithChildrenShortcut : Qt::WindowShortcut);
 }
 
 QStringList MainWindow::viewNames() {
@@ -459,7 +506,7 @@ void MainWindow::restoreSettings() {
         restoreGeometry(geometry);
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
         !state.isEmpty())
-        restoreState(state);
+        m_sideDocksSized = restoreState(state);
     if (const QByteArray split = settings.value(QStringLiteral("clusterEditor/splitter")).toByteArray();
         !split.isEmpty())
         m_editor->setSplitterState(split);
@@ -482,6 +529,24 @@ void MainWindow::saveSettings() {
     if (QAction* checked = m_themeGroup->checkedAction())
         settings.setValue(QStringLiteral("theme"), checked->data().toString());
     if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
+}
+
+void MainWindow::restoreCompareSelection() {
+    if (!m_options.useSettings || m_path.isEmpty()) return;
+    const QVariantMap saved = QSettings().value(compareSelectionKey(m_path)).toMap();
+    if (saved.isEmpty()) return;
+    QList<qint64> runs;
+    for (const QVariant& id : saved.value(QStringLiteral("runs")).toList()) runs << id.toLongLong();
+    m_compare->restoreSelection(runs, saved.value(QStringLiteral("baseline")).toLongLong());
+}
+
+void MainWindow::saveCompareSelection() {
+    if (!m_options.useSettings || m_path.isEmpty() || !m_store || !m_compare->isUserSelection()) return;
+    QVariantList runs;
+    for (qint64 id : m_compare->runs()) runs << id;
+    QSettings().setValue(
+        compareSelectionKey(m_path),
+        QVariantMap{{QStringLiteral("runs"), runs}, {QStringLiteral("baseline"), m_compare->baselineRun()}});
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -612,6 +677,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
     m_compare->setStore(m_store.get());
+    restoreCompareSelection();
     addRecent(m_path);
     updateTitle();
     log(tr("Opened workspace %1").arg(m_path));
@@ -667,6 +733,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
         }
         m_shownScenario = name;
         m_runPanel->setScenario(&info);
+        m_compare->setFocusScenario(name);
         m_results->showScenario(name);
         if (otherCluster && !m_restoringScenario)
             m_editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);
@@ -834,6 +901,51 @@ void MainWindow::stopRuns() {
     if (!isRunning()) return;
     m_job->cancel();
     statusBar()->showMessage(tr("Stopping\u2026"));
+}
+
+void MainWindow::sizeSideDocks(int windowWidth) {
+    // The workspace tree and the properties need room for names like "fat-tree-k4-power8", the
+    // run panel for its policy list; the views get the rest.
+    const int em = fontMetrics().averageCharWidth();
+    resizeDocks({m_docks.first(), m_docks.at(2)},
+                {std::clamp(int(windowWidth * 0.22), 34 * em, 70 * em),
+                 std::clamp(int(windowWidth * 0.17), 28 * em, 44 * em)},
+                Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Once laid out at its first size (docks sized before that keep the width they had in the
+    // default 640-pixel layout); a layout restored from the settings is the user's and stays.
+    if (!m_sideDocksSized) {
+        m_sideDocksSized = true;
+        sizeSideDocks(width());
+    }
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::WindowStateChange) m_rescaleDocks = true;
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    // Maximizing (or restoring) gives the extra width to the views alone, which left the side
+    // docks as narrow as in the small window, their labels broken mid-word. Keep their share.
+    if (m_rescaleDocks && event->oldSize().width() > 0 && event->size().width() != event->oldSize().width()) {
+        m_rescaleDocks = false;
+        const double scale = double(event->size().width()) / event->oldSize().width();
+        QList<QDockWidget*> docks;
+        QList<int> widths;
+        for (QDockWidget* dock : {m_docks.first(), m_docks.at(2)})
+            if (dock->isVisible() && !dock->isFloating()) {
+                docks << dock;
+                widths << int(dock->width() * scale);
+            }
+        QMainWindow::resizeEvent(event);
+        if (!docks.isEmpty()) resizeDocks(docks, widths, Qt::Horizontal);
+        return;
+    }
+    QMainWindow::resizeEvent(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

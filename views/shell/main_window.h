@@ -45,6 +45,7 @@ class InterleavePanel;
 class PropertiesView;
 class ResultsView;
 class RunPanel;
+class RunPicker;
 class ScenarioBrowser;
 class ScenarioRunBatch;
 class TraceBrowser;
@@ -69,6 +70,11 @@ public:
     QString workspacePath() const { return m_path; }
     cl::ScenarioStore* store() const { return m_store.get(); }
 
+    // The size of a window opened without saved geometry on a screen whose available area is
+    // `available`: nine tenths of it each way but at least 1340 pixels wide, no smaller than
+    // `minimum`, never larger than `available`.
+    static QSize firstWindowSize(const QSize& available, const QSize& minimum);
+
     // Applies the theme and checks it in the View menu (saved with the settings).
     void setTheme(Theme theme);
 
@@ -84,6 +90,8 @@ public:
     ComparisonView* comparisonView() const { return m_compare; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     SeriesCharts* seriesCharts() const { return m_charts; }
+    RunPicker* chartRunPicker() const { return m_chartRuns; }
+    QLabel* chartsHiddenRunsLabel() const { return m_chartsHidden; }
     InterleavePanel* interleavePanel() const { return m_interleave; }
     ResultsView* resultsView() const { return m_results; }
     RunPanel* runPanel() const { return m_runPanel; }
@@ -105,6 +113,9 @@ public:
     // What File > Export View and File > Comparison Report write, without their dialogs.
     bool exportCurrentView(const QString& path, const ExportOptions& options, QString* error = nullptr);
     bool writeComparisonReport(const QString& path, QString* error = nullptr);
+    // The report's list of the compared scenarios: which inputs differ, then each scenario's
+    // cluster, trace, policy, conventions, load and the other settings that set it apart.
+    QStringList comparisonReportScenarios() const;
 
 public slots:
     // Runs these stored scenarios on worker threads; nothing happens while runs are going.
@@ -120,6 +131,9 @@ signals:
     void timelineLoaded(qint64 run);
 
 protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -129,17 +143,23 @@ private:
     void createActions();
     void createMenus();
     void restoreSettings();
+    // The workspace/properties and run docks' widths as a share of the window's.
+    void sizeSideDocks(int windowWidth);
     void saveSettings();
     void setRunningUi(bool running);
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
+    // The Compare view's runs and baseline, per workspace file (QSettings, keyed by its path).
+    void restoreCompareSelection();
+    void saveCompareSelection();
     void log(const QString& message);
     bool confirmDiscardEdits();
 
     void onScenarioSelected(const QString& name);
     void onCurrentItemChanged(const QModelIndex& current);
-    void updateUndoShortcuts();
+    // Keys that depend on the shown view: undo/redo and the Scenario menu's.
+    void updateViewShortcuts();
     // The timeline loads a run's segments only while it is shown (a big run has millions).
     void updateTimeline();
     void updateCharts();
@@ -199,6 +219,8 @@ private:
     QString m_timelineCluster;  // which GPUs the timeline's run used (cluster id / server count)
     SeriesCharts* m_charts = nullptr;
     QComboBox* m_chartResource = nullptr;
+    RunPicker* m_chartRuns = nullptr;
+    QLabel* m_chartsHidden = nullptr;         // says how many of the family's runs the charts leave out
     QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
     qint64 m_timelineShown = 0;
     qint64 m_timelineLoading = 0;  // run being read for the timeline (0: none)
@@ -209,6 +231,8 @@ private:
     InterleavePanel* m_interleave = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
+    bool m_rescaleDocks = false;    // the next resize comes from maximizing or restoring
+    bool m_sideDocksSized = false;  // by sizeSideDocks or a restored layout
 
     QMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;

@@ -10,7 +10,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLabel>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -18,11 +20,13 @@
 
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
+#include "views/charts/run_picker.h"
 #include "views/charts/run_series.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/common/chart_export.h"
+#include "views/common/describe.h"
 #include "views/common/report_writer.h"
 #include "views/interleave/interleave_gantt.h"
 #include "views/interleave/interleave_panel.h"
@@ -41,7 +45,9 @@ namespace cl::views {
 
 namespace {
 
-constexpr int kMostOverlaidRuns = 8;  // one colour each
+// Runs the charts overlay until the user picks others: more lines than this are hard to tell
+// apart, although each keeps a colour of its own (chart_style.h).
+constexpr int kRunsChartedAtFirst = 8;
 
 // Runs with equal keys ran the same jobs (same trace and settings, so job i is the same job)
 // on the same GPUs with the same profiles: only the policy differs.
@@ -251,10 +257,28 @@ void MainWindow::updateCharts() {
     const QString resource = m_chartResource->currentData().toString();
     QList<ChartRunSeries> runs;
     QHash<qint64, RunSeries> kept;  // only the runs shown stay cached
+    const auto finished = m_results->finishedRuns();
+    QStringList names;
+    for (const auto& entry : finished) names << entry.first;
+    {
+        const QSignalBlocker quiet(m_chartRuns);  // this refresh reads the choice below
+        m_chartRuns->setRuns(names, kRunsChartedAtFirst);
+    }
+    const int hidden = m_chartRuns->hiddenCount();
+    QStringList hiddenNames;
+    for (const QString& name : names)
+        if (!m_chartRuns->isShown(name)) hiddenNames << name;
+    // Said next to the picker, so that a family larger than the charts never looks complete.
+    m_chartsHidden->setText(hidden == 1 ? tr("1 run of the family not drawn")
+                                        : tr("%1 runs of the family not drawn").arg(hidden));
+    m_chartsHidden->setToolTip(tr("Not drawn: %1. Choose the runs with the Runs button.")
+                                   .arg(hiddenNames.join(QStringLiteral(", "))));
+    m_chartsHidden->setVisible(hidden > 0);
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
-        for (const auto& [scenario, run] : m_results->finishedRuns()) {
-            if (runs.size() == kMostOverlaidRuns) break;
+        for (int index = 0; index < int(finished.size()); ++index) {
+            const auto& [scenario, run] = finished[index];
+            if (!m_chartRuns->isShown(scenario)) continue;
             auto cached = m_seriesCache.constFind(run);
             RunSeries all =
                 cached != m_seriesCache.constEnd() ? *cached : extractRunSeries(m_store->loadRun(run, false));
@@ -263,7 +287,11 @@ void MainWindow::updateCharts() {
                 std::erase_if(all.series, [&](const NamedSeries& s) {
                     return s.group == SeriesGroup::Utilization && s.key != resource;
                 });
-            runs.append({scenario, std::move(all)});
+            // Every run is of the shown family: the legend names them without its prefix, or
+            // eight "demo/…" entries do not fit one row.
+            const QString prefix = m_results->family() + QLatin1Char('/');
+            runs.append({scenario.startsWith(prefix) ? scenario.mid(prefix.size()) : scenario, std::move(all),
+                         index});
         }
     } catch (const std::exception& e) {
         log(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
@@ -336,30 +364,109 @@ void MainWindow::exportReport() {
         QMessageBox::warning(this, tr("Comparison report"), tr("Cannot write %1:\n\n%2").arg(path, error));
 }
 
+QStringList MainWindow::comparisonReportScenarios() const {
+    // Every input that makes runs differ is named, so that a what-if that only changed the
+    // cluster or the trace does not read like its baseline: cluster, trace, policy, conventions
+    // and load always, the other settings where one of the compared scenarios differs.
+    struct Compared {
+        qint64 run = 0;
+        cl::RunInfo info;
+        cl::ScenarioSpec spec;
+    };
+    if (!m_store) return {};
+    std::vector<Compared> compared;
+    QStringList lines;
+    for (const qint64 run : m_compare->runs()) {
+        try {
+            const cl::RunInfo info = m_store->runInfo(run);
+            compared.push_back({run, info, m_store->scenario(info.scenario_name).spec});
+        } catch (const std::exception& e) {
+            lines << tr("run %1: %2").arg(run).arg(QString::fromStdString(e.what()));
+        }
+    }
+    auto differs = [&](auto field) {
+        for (const Compared& c : compared)
+            if (!(field(c.spec) == field(compared.front().spec))) return true;
+        return false;
+    };
+    QHash<qint64, QString> clusters, traces, profiles;
+    QStringList differing;
+    const std::pair<QString, bool> kInputs[] = {
+        {tr("cluster"), differs([](const cl::ScenarioSpec& s) { return s.cluster_id; }) ||
+                            differs([](const cl::ScenarioSpec& s) { return s.parameters.server_count; })},
+        {tr("trace"), differs([](const cl::ScenarioSpec& s) { return s.trace_id; }) ||
+                          differs([](const cl::ScenarioSpec& s) { return s.parameters.transforms; })},
+        {tr("policy"), differs([](const cl::ScenarioSpec& s) { return s.policy; })},
+        {tr("conventions"), differs([](const cl::ScenarioSpec& s) { return s.conventions; })},
+        {tr("load"), differs([](const cl::ScenarioSpec& s) { return s.parameters.load_factor; })},
+        {tr("profiles"), differs([](const cl::ScenarioSpec& s) { return s.profiles_id; })},
+        {tr("group size cap"),
+         differs([](const cl::ScenarioSpec& s) { return s.parameters.max_group_size; })},
+        {tr("model reassignment"),
+         differs([](const cl::ScenarioSpec& s) { return s.parameters.reassign_models; })},
+        {tr("measured jobs"), differs([](const cl::ScenarioSpec& s) {
+             return std::pair(s.parameters.measure_first, s.parameters.measure_last);
+         })},
+        {tr("interference ratio"),
+         differs([](const cl::ScenarioSpec& s) { return s.parameters.interference; })},
+        {tr("seed"), differs([](const cl::ScenarioSpec& s) { return s.seed; })}};
+    for (const auto& [name, different] : kInputs)
+        if (different) differing << name;
+    const bool profilesDiffer = differing.contains(tr("profiles"));
+    const bool seedDiffers = differing.contains(tr("seed"));
+    try {
+        for (const cl::StoredItem& item : m_store->profileSets())
+            profiles.insert(item.id, QString::fromStdString(item.name));
+        for (const Compared& c : compared) {
+            const cl::ScenarioSpec& spec = c.spec;
+            if (!clusters.contains(spec.cluster_id))
+                clusters.insert(spec.cluster_id, describeCluster(m_store->cluster(spec.cluster_id)));
+            if (!traces.contains(spec.trace_id))
+                traces.insert(spec.trace_id, describeTrace(m_store->trace(spec.trace_id)));
+            const cl::ScenarioParameters& p = spec.parameters;
+            QStringList parts;
+            parts << tr("cluster %1").arg(clusters.value(spec.cluster_id));
+            if (p.server_count > 0) parts << tr("resized to %1 servers").arg(p.server_count);
+            parts << tr("trace %1").arg(traces.value(spec.trace_id));
+            if (!p.transforms.empty()) {
+                QStringList transforms;
+                for (const std::string& t : p.transforms) transforms << QString::fromStdString(t);
+                parts << tr("transformed by %1").arg(transforms.join(QStringLiteral(", ")));
+            }
+            parts << tr("policy %1").arg(QString::fromStdString(spec.policy))
+                  << tr("conventions %1").arg(QString::fromStdString(spec.conventions))
+                  << tr("load \u00d7%1").arg(p.load_factor);
+            if (profilesDiffer) parts << tr("profiles %1").arg(profiles.value(spec.profiles_id));
+            if (p.max_group_size > 0) parts << tr("groups of at most %1").arg(p.max_group_size);
+            if (p.reassign_models) parts << tr("models reassigned");
+            if (p.measure_first > 0 || p.measure_last >= 0)
+                parts << tr("jobs %1\u2013%2 measured")
+                             .arg(p.measure_first)
+                             .arg(p.measure_last >= 0 ? QString::number(p.measure_last) : tr("last"));
+            if (p.interference > 0.0) parts << tr("interference ratio %1").arg(p.interference);
+            if (seedDiffers || p.reassign_models) parts << tr("seed %1").arg(spec.seed);
+            lines << tr("%1 (run %2): %3; engine %4")
+                         .arg(QString::fromStdString(c.info.scenario_name))
+                         .arg(c.run)
+                         .arg(parts.join(QStringLiteral("; ")),
+                              QString::fromStdString(c.info.engine_version));
+        }
+    } catch (const std::exception& e) {
+        lines << tr("Cannot describe the scenarios: %1").arg(QString::fromStdString(e.what()));
+    }
+    if (compared.size() > 1)
+        lines.prepend(differing.isEmpty() ? tr("The compared scenarios have the same inputs.")
+                                          : tr("Inputs that differ between the compared scenarios: %1.")
+                                                .arg(differing.join(QStringLiteral(", "))));
+    return lines;
+}
+
 bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
     if (!m_store || m_compare->model()->rowCount() == 0) {
         if (error) *error = tr("no runs are ticked in the Compare view");
         return false;
     }
-    QStringList descriptions;
-    for (const qint64 run : m_compare->runs()) {
-        try {
-            const cl::RunInfo info = m_store->runInfo(run);
-            const cl::ScenarioInfo s = m_store->scenario(info.scenario_name);
-            descriptions << tr("%1 (run %2): policy %3, conventions %4, load \u00d7%5%6; engine %7")
-                                .arg(QString::fromStdString(info.scenario_name))
-                                .arg(run)
-                                .arg(QString::fromStdString(s.spec.policy),
-                                     QString::fromStdString(s.spec.conventions))
-                                .arg(s.spec.parameters.load_factor)
-                                .arg(s.spec.parameters.server_count > 0
-                                         ? tr(", %1 servers").arg(s.spec.parameters.server_count)
-                                         : QString())
-                                .arg(QString::fromStdString(info.engine_version));
-        } catch (const std::exception& e) {
-            descriptions << tr("run %1: %2").arg(run).arg(QString::fromStdString(e.what()));
-        }
-    }
+    const QStringList descriptions = comparisonReportScenarios();
     // Every chart of the Compare view, drawn one after another; its own tab is restored after.
     const auto shown = m_compare->currentChart();
     QList<PaintFunction> charts;

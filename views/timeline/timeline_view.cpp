@@ -612,11 +612,12 @@ void TimelineView::paintScene(QPainter& painter, const QRectF& target) const {
         m_layout.build(m_t0, m_t1, p.width(), g.firstRow, g.firstRow + rows, m_showQueueing);
     painter.save();
     painter.setFont(font());
-    paintWith(painter, g, list);
+    paintWith(painter, g, list, Overlays::None);
     painter.restore();
 }
 
-void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list) const {
+void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list,
+                             Overlays overlays) const {
     const QPalette& pal = palette();
     p.fillRect(g.area, pal.color(QPalette::Base));
     const QRectF plot = g.plot();
@@ -748,10 +749,11 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     p.restore();
 
     paintHeader(p, g);
-    paintStrip(p, g);
+    paintStrip(p, g, overlays);
     if (m_showAxis) paintAxis(p, g);
     // Time cursor across strip and rows.
-    if (std::isfinite(m_cursor) && m_cursor >= m_t0 && m_cursor <= m_t1) {
+    if (overlays == Overlays::Interactive && std::isfinite(m_cursor) && m_cursor >= m_t0 &&
+        m_cursor <= m_t1) {
         const double x = xOfTimeIn(plot, m_cursor);
         QColor c = pal.color(QPalette::Text);
         c.setAlpha(160);
@@ -892,7 +894,7 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
     p.drawLine(QPointF(header.right(), g.area.top()), QPointF(header.right(), plot.bottom()));
 }
 
-void TimelineView::paintStrip(QPainter& p, const Geometry& g) const {
+void TimelineView::paintStrip(QPainter& p, const Geometry& g, Overlays overlays) const {
     const QPalette& pal = palette();
     const QRectF plot = g.plot();
     const QRectF strip(g.area.left(), g.area.top() + g.axis, g.area.width(), g.strip);
@@ -907,7 +909,7 @@ void TimelineView::paintStrip(QPainter& p, const Geometry& g) const {
         p.setPen(c);
         p.drawText(QRectF(plot.left() + em, strip.top(), plot.width() - 2 * em, strip.height()),
                    Qt::AlignVCenter | Qt::AlignLeft,
-                   m_result
+                   m_result && overlays == Overlays::Interactive
                        ? tr("Click a bar to select its job; its submit, start, preemptions and end show here")
                        : QString());
         p.restore();

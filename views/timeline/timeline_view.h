@@ -125,10 +125,14 @@ private:
     Geometry widgetGeometry() const;
     double gpuColumnWidth(const QFontMetricsF& fm) const;
     std::shared_ptr<const TimelineDrawList> drawList(const Geometry& g) const;
-    void paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list) const;
+    // Exports leave out what only makes sense under the mouse: the time cursor and the
+    // "click a bar" hint.
+    enum class Overlays { Interactive, None };
+    void paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list,
+                   Overlays overlays = Overlays::Interactive) const;
     void paintAxis(QPainter& p, const Geometry& g) const;
     void paintHeader(QPainter& p, const Geometry& g) const;
-    void paintStrip(QPainter& p, const Geometry& g) const;
+    void paintStrip(QPainter& p, const Geometry& g, Overlays overlays) const;
     void updateScrollBars();
     void emitRange();
     double xOfTimeIn(const QRectF& plot, double t) const;

@@ -19,6 +19,9 @@ namespace cl::views {
 
 namespace {
 
+constexpr QAbstractItemView::EditTriggers kRenameTriggers =
+    QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked;
+
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
@@ -35,7 +38,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     m_view->setAllColumnsShowFocus(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    // Rename by F2, the menu or a double-click only: a click on the selected row (to focus the
+    // tree, or a slow double-click) must not open an editor by surprise.
+    m_view->setEditTriggers(kRenameTriggers);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setToolTip(
         tr("The workspace: stored clusters and traces, scenarios and their runs (newest first). "
@@ -139,6 +144,10 @@ void ScenarioBrowser::selectScenario(const QString& name) {
     m_view->scrollTo(index);
 }
 
+void ScenarioBrowser::setShortcutContext(Qt::ShortcutContext context) {
+    for (QAction* action : {m_new, m_duplicate, m_rename, m_delete}) action->setShortcutContext(context);
+}
+
 void ScenarioBrowser::setConfirmHandler(ConfirmHandler handler) {
     m_confirm = std::move(handler);
 }
@@ -210,6 +219,10 @@ void ScenarioBrowser::duplicateCurrent() {
 void ScenarioBrowser::renameCurrent() {
     const QModelIndex current = m_view->currentIndex();
     if (m_locked || m_model->kind(current) != WorkspaceModel::Kind::Scenario) return;
+    // Triggered from a menu or a window-wide key, the tree may be hidden or without focus.
+    emit revealRequested();
+    m_view->scrollTo(current);
+    m_view->setFocus(Qt::ShortcutFocusReason);
     m_view->edit(current.siblingAtColumn(WorkspaceModel::NameColumn));
 }
 
@@ -283,8 +296,7 @@ void ScenarioBrowser::updateActions() {
 
 void ScenarioBrowser::setEditingLocked(bool locked) {
     m_locked = locked;
-    m_view->setEditTriggers(locked ? QAbstractItemView::NoEditTriggers
-                                   : QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    m_view->setEditTriggers(locked ? QAbstractItemView::NoEditTriggers : kRenameTriggers);
     updateActions();
 }
 

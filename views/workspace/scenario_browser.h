@@ -51,6 +51,10 @@ public:
     QAction* duplicateAction() const { return m_duplicate; }
     QAction* renameAction() const { return m_rename; }
     QAction* deleteAction() const { return m_delete; }
+    // Where the actions' keys work: only while the tree has focus (the default) or anywhere in
+    // the window, as the main window's Scenario menu wants. The window turns window-wide keys
+    // off while a view whose own Ctrl+D, Delete or F2 would clash with them is shown.
+    void setShortcutContext(Qt::ShortcutContext context);
 
 public slots:
     void refresh();
@@ -69,6 +73,9 @@ signals:
     void runActivated(qint64 id);
     // After a create, duplicate, rename or delete.
     void scenariosChanged();
+    // An in-place rename is starting: whoever hosts the browser (a dock that may be hidden)
+    // should make it visible.
+    void revealRequested();
 
 private:
     void updateActions();
