@@ -517,6 +517,25 @@ void ScenarioStore::renameScenario(const std::string& name, const std::string& n
     tx.commit();
 }
 
+std::string ScenarioStore::setting(const std::string& key) {
+    Statement s = db_.prepare("SELECT value FROM workspace_settings WHERE key = ?1");
+    s.bind(1, key);
+    return s.step() ? s.textAt(0) : std::string();
+}
+
+void ScenarioStore::setSetting(const std::string& key, const std::string& value) {
+    if (value.empty()) {
+        db_.prepare("DELETE FROM workspace_settings WHERE key = ?1").bind(1, key).run();
+        return;
+    }
+    db_.prepare(
+           "INSERT INTO workspace_settings(key, value) VALUES(?1, ?2) "
+           "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        .bind(1, key)
+        .bind(2, value)
+        .run();
+}
+
 void ScenarioStore::deleteScenario(const std::string& name) {
     Transaction tx(db_);
     ScenarioInfo info = scenario(name);

@@ -150,6 +150,11 @@ public:
     // by time, those of one instant by job.
     SimResult loadRun(std::int64_t run_id, bool with_segments = true);
 
+    // What the desktop app remembers about this workspace (architecture.md section 9.2): a text
+    // value per key; an unknown key reads as empty. Writing an empty value removes the key.
+    std::string setting(const std::string& key);
+    void setSetting(const std::string& key, const std::string& value);
+
     SqliteDb& db() { return db_; }
 
 private:

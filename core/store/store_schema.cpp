@@ -178,8 +178,17 @@ CREATE TABLE run_batches(
   PRIMARY KEY(run_id, job)) WITHOUT ROWID;
 )sql";
 
+// Version 6: what the desktop app remembers about this workspace (which runs Compare shows
+// and its baseline, ...): one text value per key, so that the choices travel with the file.
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE workspace_settings(
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, kSchemaV5};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
+                                                   kSchemaV4, kSchemaV5, kSchemaV6};
     return steps;
 }
 

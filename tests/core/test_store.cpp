@@ -686,6 +686,24 @@ private slots:
 
     // ---- inputs -------------------------------------------------------------------------------
 
+    // What the desktop app remembers about a workspace lives in it (architecture.md 9.2).
+    void settingsRoundTripInTheFile() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("settings.clusterloom").toStdString();
+        {
+            ScenarioStore store(path);
+            QCOMPARE(store.setting("compare/selection"), std::string());
+            store.setSetting("compare/selection", R"({"runs":[3,1],"baseline":3})");
+            store.setSetting("compare/selection", R"({"runs":[1],"baseline":1})");
+            store.setSetting("other", "x");
+        }
+        ScenarioStore again(path);
+        QCOMPARE(again.setting("compare/selection"), std::string(R"({"runs":[1],"baseline":1})"));
+        again.setSetting("other", "");
+        QCOMPARE(again.setting("other"), std::string());
+        QCOMPARE(scalar(again, "SELECT count(*) FROM workspace_settings"), 1LL);
+    }
+
     void clusterRoundTrip() {
         ScenarioStore store(freshPath());
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1158,7 +1176,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 6), "no workspace schema 6");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 7), "no workspace schema 7");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1259,7 +1277,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 5);
+        QCOMPARE(store.schemaVersion(), 6);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1323,7 +1341,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 5);
+        QCOMPARE(store.schemaVersion(), 6);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);

@@ -904,6 +904,9 @@ private slots:
             QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo}));
             window.close();
         }
+        // Remembered in the workspace file itself, not in the user's settings.
+        QVERIFY(!cl::ScenarioStore(path.toStdString()).setting("compare/selection").empty());
+        QVERIFY(cl::ScenarioStore(other.toStdString()).setting("compare/selection").empty());
         {
             MainWindow again;
             QString error;

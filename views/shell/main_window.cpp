@@ -15,6 +15,9 @@
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -32,7 +35,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/io/builtin_data.h"
@@ -64,11 +66,9 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
-// The Compare view's runs and baseline are remembered per workspace file. The store has no
-// settings table, so they live in the user's settings under the file's absolute path.
-QString compareSelectionKey(const QString& workspace) {
-    return QStringLiteral("compare/") + QString::fromLatin1(QUrl::toPercentEncoding(workspace));
-}
+// The Compare view's runs and baseline are remembered in the workspace file itself
+// (docs/architecture.md section 9.2), so they travel with it: {"runs": [...], "baseline": id}.
+constexpr const char* kCompareSelectionKey = "compare/selection";
 
 QIcon actionIcon(const char* name) {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
@@ -532,21 +532,35 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::restoreCompareSelection() {
-    if (!m_options.useSettings || m_path.isEmpty()) return;
-    const QVariantMap saved = QSettings().value(compareSelectionKey(m_path)).toMap();
+    if (!m_store) return;
+    QJsonObject saved;
+    try {
+        saved = QJsonDocument::fromJson(QByteArray::fromStdString(m_store->setting(kCompareSelectionKey)))
+                    .object();
+    } catch (const std::exception& e) {
+        log(tr("Cannot read the remembered Compare selection: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
     if (saved.isEmpty()) return;
     QList<qint64> runs;
-    for (const QVariant& id : saved.value(QStringLiteral("runs")).toList()) runs << id.toLongLong();
-    m_compare->restoreSelection(runs, saved.value(QStringLiteral("baseline")).toLongLong());
+    for (const QJsonValue& id : saved.value(QStringLiteral("runs")).toArray())
+        runs << static_cast<qint64>(id.toDouble());
+    m_compare->restoreSelection(runs,
+                                static_cast<qint64>(saved.value(QStringLiteral("baseline")).toDouble()));
 }
 
 void MainWindow::saveCompareSelection() {
-    if (!m_options.useSettings || m_path.isEmpty() || !m_store || !m_compare->isUserSelection()) return;
-    QVariantList runs;
-    for (qint64 id : m_compare->runs()) runs << id;
-    QSettings().setValue(
-        compareSelectionKey(m_path),
-        QVariantMap{{QStringLiteral("runs"), runs}, {QStringLiteral("baseline"), m_compare->baselineRun()}});
+    if (!m_store || m_store->isReadOnly() || !m_compare->isUserSelection()) return;
+    QJsonArray runs;
+    for (qint64 id : m_compare->runs()) runs.append(static_cast<double>(id));
+    const QJsonObject selection{{QStringLiteral("runs"), runs},
+                                {QStringLiteral("baseline"), static_cast<double>(m_compare->baselineRun())}};
+    try {
+        m_store->setSetting(kCompareSelectionKey,
+                            QJsonDocument(selection).toJson(QJsonDocument::Compact).toStdString());
+    } catch (const std::exception& e) {
+        log(tr("Cannot remember the Compare selection: %1").arg(QString::fromStdString(e.what())));
+    }
 }
 
 void MainWindow::addRecent(const QString& path) {
