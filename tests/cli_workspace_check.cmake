@@ -1,5 +1,6 @@
 # The workspace commands end to end: scenario create/duplicate/list/show/rename/delete,
-# run --scenario (stored, then reused), compare (CSV + JSON), a small sweep, and clear errors.
+# run --scenario (stored, then reused), compare (CSV + JSON), a small sweep, and clear errors,
+# among them a layout whose name a different stored cluster has.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(DB ${OUT}/w.sqlite)
@@ -53,6 +54,20 @@ expect("${ERR_TEXT}" "--policy does not apply with --from")
 # Two seeds of one setting are one column with a confidence interval.
 cli(0 compare --db ${DB} sw/fifo/s1 sw/fifo/s2 sw/srtf/s1 sw/srtf/s2)
 expect("${OUT_TEXT}" "sw/fifo +2")
+# A layout carrying a stored cluster's name with other servers is refused, naming the name and
+# --cluster-name, and stores nothing; under --cluster-name it is stored; the identical layout
+# (the preset) is the stored cluster again.
+file(WRITE ${OUT}/small-testbed.json "{\"format\":\"clusterloom-cluster\",\"version\":1,\"name\":\"muri-testbed-64\",\"servers\":[{\"name\":\"a\",\"gpus\":8},{\"name\":\"b\",\"gpus\":8}]}")
+cli(2 scenario duplicate base small --db ${DB} --cluster ${OUT}/small-testbed.json)
+expect("${ERR_TEXT}" "a different cluster named \"muri-testbed-64\" is already stored.*--cluster-name NAME")
+cli(1 scenario show small --db ${DB})
+cli(0 scenario duplicate base small --db ${DB} --cluster ${OUT}/small-testbed.json --cluster-name testbed-16)
+expect("${OUT_TEXT}" "cluster +testbed-16 \\(2 servers\\)")
+cli(0 scenario duplicate base preset --db ${DB} --cluster muri-testbed-64)
+expect("${OUT_TEXT}" "cluster +muri-testbed-64 \\(8 servers\\)")
+cli(1 sweep --db ${DB} --from base --prefix clash --clusters ${OUT}/small-testbed.json --quiet)
+expect("${ERR_TEXT}" "small-testbed.json: a different cluster named \"muri-testbed-64\" is already stored")
+cli(1 scenario show clash/muri-testbed-64 --db ${DB})
 cli(0 scenario rename faster quicker --db ${DB} --quiet)
 cli(2 scenario delete quicker --db ${DB} --quiet)
 expect("${ERR_TEXT}" "add --force")

@@ -42,6 +42,7 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"format", "F", "trace format", false, "auto"},
         {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
         {"cluster", "C", "base cluster preset or layout file", false, "muri-testbed-64"},
+        {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
         {"policy", "P", "base policy", false, "srtf"},
         {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
         {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
@@ -70,8 +71,8 @@ int sweepCommand(const std::vector<std::string>& argv) {
 
     cl::ScenarioSpec base;
     if (args.has("from")) {
-        for (const char* own : {"trace", "format", "model-seed", "cluster", "policy", "conventions",
-                                "transform", "profiles", "measure"})
+        for (const char* own : {"trace", "format", "model-seed", "cluster", "cluster-name", "policy",
+                                "conventions", "transform", "profiles", "measure"})
             if (args.has(own))
                 throw UsageError(std::string("--") + own +
                                  " does not apply with --from (the scenario has its own; "

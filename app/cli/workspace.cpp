@@ -9,6 +9,7 @@
 #include "core/io/builtin_data.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
+#include "core/store/cluster_names.h"
 
 namespace cli {
 
@@ -65,6 +66,7 @@ std::vector<OptionSpec> scenarioSettingOptions() {
              false, "auto"},
             {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
             {"cluster", "C", "cluster preset name or layout file", false, "muri-testbed-64"},
+            {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
             {"policy", "P", "scheduling policy", false, "srtf"},
             {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
             {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file",
@@ -80,6 +82,28 @@ std::vector<OptionSpec> scenarioSettingOptions() {
             {"transform", "SPEC", "trace transform applied before the load factor", true},
             {"notes", "TEXT", "free text kept with the scenario"}};
 }
+
+namespace {
+
+// The --cluster layout, renamed by --cluster-name. A layout whose name a different stored
+// cluster has is refused rather than stored as a second cluster of that name: stored clusters
+// never change and are told apart by name (docs/architecture.md section 9.3).
+std::int64_t storeCluster(const Args& args, cl::ScenarioStore& store) {
+    cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    if (args.has("cluster-name")) {
+        cluster.name = args.get("cluster-name");
+        if (cluster.name.empty()) throw UsageError("--cluster-name must not be empty");
+    }
+    if (const auto clash = cl::clusterNameClash(store, cluster))
+        throw UsageError("--cluster " + args.get("cluster") + ": a different cluster named \"" +
+                         cluster.name + "\" is already stored in " + store.path() + " (#" +
+                         std::to_string(clash->id) +
+                         "); stored clusters do not change, so store this one under another name with "
+                         "--cluster-name NAME");
+    return store.putCluster(cluster);
+}
+
+}  // namespace
 
 void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
                            bool quiet) {
@@ -101,7 +125,9 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     } else if (creating) {
         throw UsageError("a new scenario needs --trace FILE");
     }
-    if (given("cluster")) spec.cluster_id = store.putCluster(cl::resolveCluster(args.get("cluster")));
+    if (args.has("cluster-name") && !given("cluster"))
+        throw UsageError("--cluster-name names the layout of --cluster; give --cluster too");
+    if (given("cluster")) spec.cluster_id = storeCluster(args, store);
     if (given("policy")) {
         cl::checkPolicy(args.get("policy"),
                         cl::Conventions::clean());  // unknown names fail here, with the list

@@ -25,13 +25,15 @@ public:
     bool raised() const;
 };
 
-// --trace, --format, --cluster, --policy, --conventions, --load, --servers, --group-size, --xi,
+// --trace, --format, --cluster, --cluster-name, --policy, --conventions, --load, --servers, --group-size,
+// --xi,
 // --seed, --reassign-models, --transform, --notes, --model-seed.
 std::vector<OptionSpec> scenarioSettingOptions();
 // --xi X: SJF-BSBF's interference ratio, 0 (the profile's) or 1..100; a UsageError otherwise.
 double interferenceRatio(const Args& args);
 // Applies the settings given on the command line to spec (for a new scenario the trace is
-// required and defaults fill the rest). Stores the trace, cluster and profiles it names.
+// required and defaults fill the rest). Stores the trace, cluster and profiles it names; a
+// cluster layout whose name a different stored cluster has is refused (UsageError).
 void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
                            bool quiet);
 std::string describeScenario(cl::ScenarioStore& store, const cl::ScenarioInfo& info);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/io/builtin_data.h"
+#include "core/store/cluster_names.h"
 #include "core/util/number_format.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
@@ -144,6 +145,12 @@ std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& p
     std::vector<ClusterChoice> clusters;
     for (const auto& c : axes.clusters) {
         Cluster cluster = resolveCluster(c);
+        // A layout file may carry a stored cluster's name with other servers; crossing it
+        // would add a second cluster of that name (cluster_names.h), so it is refused.
+        if (const auto clash = clusterNameClash(store, cluster))
+            throw StoreError(c + ": a different cluster named \"" + cluster.name + "\" is already stored (#" +
+                             std::to_string(clash->id) +
+                             "); stored clusters do not change, so give this layout another \"name\"");
         clusters.push_back({store.putCluster(cluster), cluster.name});
     }
     if (clusters.empty()) clusters.push_back({base.cluster_id, ""});

@@ -29,6 +29,7 @@
 #include "core/io/trace_readers.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "core/store/cluster_names.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/sqlite_db.h"
@@ -727,6 +728,27 @@ private slots:
         changed.servers[1].gpus = 2;
         QVERIFY(store.putCluster(changed) != listed[2].id);
         VERIFY_STORE_ERROR(store.cluster(999), "no cluster with id 999");
+    }
+
+    // A stored name with other content clashes; the identical content, or a free name, does
+    // not (putCluster returns the stored row for the first and adds one for the second).
+    void clusterNameClashFindsOnlyNewContentUnderATakenName() {
+        ScenarioStore store(freshPath());
+        const Cluster testbed = builtinCluster("muri-testbed-64");
+        QVERIFY(!clusterNameClash(store, testbed));  // empty workspace
+        const std::int64_t id = store.putCluster(testbed);
+        QVERIFY(!clusterNameClash(store, testbed));  // identical content
+        Cluster smaller = testbed;
+        smaller.servers.pop_back();
+        const auto clash = clusterNameClash(store, smaller);
+        QVERIFY(clash);
+        QCOMPARE(clash->id, id);
+        QCOMPARE(clash->name, testbed.name);
+        smaller.name = "testbed-56";
+        QVERIFY(!clusterNameClash(store, smaller));
+        store.putCluster(smaller);
+        QVERIFY(!clusterNameClash(store, smaller));
+        QCOMPARE(store.clusters().size(), std::size_t(2));
     }
 
     void profilesRoundTrip() {

@@ -14,6 +14,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -47,6 +48,7 @@
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
+#include "core/io/layout_io.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
@@ -770,6 +772,109 @@ private slots:
         QCoreApplication::sendEvent(&window, &drop);
         QTRY_COMPARE(window.store()->clusters().size(), std::size_t(1));
         QCOMPARE(window.clusterEditor()->cluster().name, window.store()->clusters().front().name);
+    }
+
+    // File > Import Cluster Layout, and a layout dropped on the window, behave like Save: a
+    // layout carrying a stored cluster's name with other servers is named first (taken names
+    // refused), Cancel stores nothing, and the identical layout is the stored one again.
+    void importedLayoutWithATakenNameIsNamedFirst() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1366, 768);
+        window.show();
+        QString error;
+        QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
+        auto& store = *window.store();
+        const auto storedNames = [&] {
+            QStringList names;
+            for (const auto& c : store.clusters()) names << QString::fromStdString(c.name);
+            names.sort();
+            return names;
+        };
+        const QString original =
+            QString::fromStdString(cl::dataDir()) + QStringLiteral("/clusters/muri-testbed-64.json");
+        QVERIFY2(window.importLayout(original, &error), qPrintable(error));
+        // The same name with two servers fewer: another cluster.
+        cl::Cluster smaller = cl::readCluster(original.toStdString());
+        smaller.servers.resize(smaller.servers.size() - 2);
+        const QString other = dir.filePath(QStringLiteral("testbed-smaller.json"));
+        cl::writeLayoutJson(smaller, other.toStdString());
+
+        QAction* import = actionWithShortcut(window, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+        QVERIFY(import);
+        QString suggested, refusal, title;
+        bool okWhenTaken = true;
+        {
+            ModalScript script(
+                {[&](QWidget* modal) {
+                     auto* files = qobject_cast<QFileDialog*>(modal);
+                     QVERIFY2(files, modal->metaObject()->className());
+                     files->selectFile(other);
+                     static_cast<QDialog*>(files)->accept();  // QFileDialog::accept, protected there
+                 },
+                 [&](QWidget* modal) {
+                     auto* dialog = qobject_cast<cl::views::ClusterNameDialog*>(modal);
+                     QVERIFY2(dialog, modal->metaObject()->className());
+                     suggested = dialog->name();
+                     title = dialog->windowTitle();
+                     dialog->nameEdit()->clear();
+                     QTest::keyClicks(dialog->nameEdit(), QStringLiteral("muri-testbed-64"));
+                     refusal = dialog->problem();
+                     okWhenTaken = dialog->okButton()->isEnabled();
+                     QTest::keyClick(dialog->nameEdit(), Qt::Key_Return);  // refused
+                     QVERIFY(dialog->isVisible());
+                     nameCluster(QStringLiteral("testbed-48"))(modal);
+                 }});
+            import->trigger();
+            QTRY_VERIFY(script.done());
+            QCOMPARE(script.seen(), 2);  // no warning after the import
+        }
+        QCOMPARE(suggested, QStringLiteral("muri-testbed-64 2"));
+        QCOMPARE(title, QStringLiteral("Import cluster as"));
+        QVERIFY2(refusal.contains(QStringLiteral("already stored")), qPrintable(refusal));
+        QVERIFY(!okWhenTaken);
+        QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
+        QCOMPARE(window.clusterEditor()->cluster().name, std::string("testbed-48"));
+        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 48);
+        QVERIFY(!window.clusterEditor()->isModified());
+        QCOMPARE(store.cluster(window.clusterEditor()->storedClusterId()).name, std::string("testbed-48"));
+
+        // Dropped on the window: the same question; Cancel stores nothing and warns of nothing.
+        const auto drop = [&](const QString& path) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path)});
+            // A drop reaches the window only after its drag entered it.
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent event(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&window, &event);
+        };
+        {
+            QString cancelled;
+            ModalScript script({[&](QWidget* modal) {
+                auto* dialog = qobject_cast<cl::views::ClusterNameDialog*>(modal);
+                QVERIFY2(dialog, modal->metaObject()->className());
+                cancelled = dialog->name();
+                dialog->reject();
+            }});
+            drop(other);
+            QTRY_VERIFY2(script.done(), qPrintable(window.runLog()->toPlainText()));
+            QCOMPARE(cancelled, QStringLiteral("muri-testbed-64 2"));
+            QTest::qWait(100);
+            QCOMPARE(script.seen(), 1);
+        }
+        QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
+        QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("cancelled")));
+
+        // The identical layout again is the stored cluster: no question, nothing new.
+        {
+            ModalScript none;
+            QVERIFY2(window.importLayout(original, &error), qPrintable(error));
+            QCOMPARE(none.seen(), 0);
+        }
+        QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
+        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
     }
 
     void layoutIsRememberedAcrossSessions() {

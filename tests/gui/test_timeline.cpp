@@ -6,6 +6,7 @@
 // look).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -153,6 +154,7 @@ private slots:
     void sharedGpuAndBatchesInTheTooltip();
     void tooltipTimesPastADayShowTheDay();
     void darkExportIsDarkUnderItsTitle();
+    void mergedSwatchStandsOutInEitherTheme();
     void unsharedBarsTakeTheFullRow();
     void screenshotsOfTheDemoRun();
     void lanesGroupedBySocketAndPcieGroup();
@@ -661,6 +663,53 @@ void TestTimeline::darkExportIsDarkUnderItsTitle() {
     QVERIFY2(image.pixelColor(image.width() - 3, 10).lightness() < 60,
              qPrintable(image.pixelColor(image.width() - 3, 10).name()));
     QVERIFY2(light > 30, qPrintable(QString::number(light)));  // the title, in light text
+    applyTheme(Theme::System);
+}
+
+// The legend swatch of "N segments merged" in an export stands out from the page: in the dark
+// theme the palette's Mid, which it used to be, is all but the page colour.
+void TestTimeline::mergedSwatchStandsOutInEitherTheme() {
+    for (const Theme theme : {Theme::Dark, Theme::Light}) {
+        applyTheme(theme);
+        TimelinePanel panel;
+        panel.resize(1000, 600);
+        panel.setRun(makeCluster(2, 2), smallRun(), nullptr, QStringLiteral("run A"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("export.png"));
+        QString error;
+        QVERIFY2(exportPainting(
+                     path, {QSize(1200, 700), 96.0, QStringLiteral("Timeline of run A")},
+                     [&](QPainter& p, const QRectF& r) { panel.paintExport(p, r, QString()); }, &error),
+                 qPrintable(error));
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        const QRect swatch = panel.exportMergedSwatch().toRect();
+        QVERIFY2(swatch.width() >= 6 && image.rect().contains(swatch),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4")
+                                .arg(swatch.x())
+                                .arg(swatch.y())
+                                .arg(swatch.width())
+                                .arg(swatch.height())));
+        const QColor page = image.pixelColor(2, 2);
+        QCOMPARE(page, panel.palette().color(QPalette::Base));
+        // Most of the swatch (all but its page-coloured hatch lines) differs clearly from the
+        // page, its centre included or a neighbour of it.
+        int clear = 0, total = 0;
+        for (int y = swatch.top(); y <= swatch.bottom(); ++y)
+            for (int x = swatch.left(); x <= swatch.right(); ++x) {
+                ++total;
+                if (std::abs(image.pixelColor(x, y).lightness() - page.lightness()) >= 60) ++clear;
+            }
+        QVERIFY2(clear * 3 >= total * 2, qPrintable(QStringLiteral("%1 of %2 pixels clear on %3, theme %4")
+                                                        .arg(clear)
+                                                        .arg(total)
+                                                        .arg(page.name(), themeName(theme))));
+        const QPoint c = swatch.center();
+        const int centre =
+            std::max(std::abs(image.pixelColor(c).lightness() - page.lightness()),
+                     std::abs(image.pixelColor(c + QPoint(1, 0)).lightness() - page.lightness()));
+        QVERIFY2(centre >= 60, qPrintable(image.pixelColor(c).name() + QStringLiteral(" on ") + page.name()));
+    }
     applyTheme(Theme::System);
 }
 

@@ -10,15 +10,19 @@
 
 namespace cl::views {
 
-ClusterNameDialog::ClusterNameDialog(const QString& current, const QStringList& taken, QWidget* parent)
+ClusterNameDialog::ClusterNameDialog(const QString& current, const QStringList& taken, QWidget* parent,
+                                     Purpose purpose)
     : QDialog(parent), m_taken(taken) {
-    setWindowTitle(tr("Save cluster as"));
-    auto* intro =
-        new QLabel(tr("The workspace already holds a cluster named <b>%1</b>. Stored clusters do not change, "
-                      "because scenarios and runs refer to them, so your edits are stored as a new cluster. "
-                      "Name it:")
-                       .arg(current.toHtmlEscaped()),
-                   this);
+    const bool import = purpose == Purpose::Import;
+    setWindowTitle(import ? tr("Import cluster as") : tr("Save cluster as"));
+    const QString why =
+        import ? tr("The workspace already holds a different cluster named <b>%1</b>. Stored clusters do not "
+                    "change, because scenarios and runs refer to them, so the imported layout is stored as a "
+                    "new cluster. Name it:")
+               : tr("The workspace already holds a cluster named <b>%1</b>. Stored clusters do not change, "
+                    "because scenarios and runs refer to them, so your edits are stored as a new cluster. "
+                    "Name it:");
+    auto* intro = new QLabel(why.arg(current.toHtmlEscaped()), this);
     intro->setWordWrap(true);
     m_name = new QLineEdit(suggestedName(current, taken), this);
     m_name->setObjectName(QStringLiteral("clusterName"));
@@ -31,7 +35,7 @@ ClusterNameDialog::ClusterNameDialog(const QString& current, const QStringList& 
     m_problem->setPalette(warning);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
-    m_ok->setText(tr("&Save"));
+    m_ok->setText(import ? tr("&Import") : tr("&Save"));
     connect(buttons, &QDialogButtonBox::accepted, this, &ClusterNameDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_name, &QLineEdit::textChanged, this, &ClusterNameDialog::validate);

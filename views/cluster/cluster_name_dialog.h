@@ -1,7 +1,8 @@
 #pragma once
-// Asks for the name under which edited servers are stored as a new cluster. Stored clusters
-// never change (scenarios and runs refer to them, docs/architecture.md section 9.3), so saving
-// edits of a stored cluster stores a copy; the copy needs a name no stored cluster has. The
+// Asks for the name under which a cluster is stored as a new cluster. Stored clusters never
+// change (scenarios and runs refer to them, docs/architecture.md section 9.3), so saving edits
+// of a stored cluster stores a copy, and an imported layout that carries a stored cluster's
+// name with other servers is a new cluster too; either needs a name no stored cluster has. The
 // dialog refuses an empty or taken name, saying why, and OK stays disabled until it is valid.
 #include <QDialog>
 #include <QString>
@@ -17,8 +18,12 @@ class ClusterNameDialog : public QDialog {
     Q_OBJECT
 
 public:
-    // current: the name the edited cluster has now; taken: the names of the stored clusters.
-    ClusterNameDialog(const QString& current, const QStringList& taken, QWidget* parent = nullptr);
+    // What is being stored: it only changes what the dialog says.
+    enum class Purpose { SaveEdits, Import };
+
+    // current: the name the cluster has now; taken: the names of the stored clusters.
+    ClusterNameDialog(const QString& current, const QStringList& taken, QWidget* parent = nullptr,
+                      Purpose purpose = Purpose::SaveEdits);
 
     // The first of "NAME 2", "NAME 3", ... that is not taken (NAME without a trailing number).
     static QString suggestedName(const QString& current, const QStringList& taken);

@@ -104,7 +104,9 @@ public:
     // stored when the user accepts it. The dialog is returned for tests.
     QDialog* importTrace(const QString& path = {});
     // Reads a cluster layout (our JSON or a Muri cluster spec CSV), stores it and opens it in
-    // the editor. False (nothing stored) with *error naming the file and the problem.
+    // the editor. False (nothing stored) with *error naming the file and the problem. A layout
+    // whose name a different stored cluster has is named in a ClusterNameDialog first, as in
+    // saveCluster; false with an empty *error when the user cancels it.
     bool importLayout(const QString& path, QString* error = nullptr);
     // Stores the edited cluster (a new stored cluster if its content is new). A new cluster
     // whose name a stored one already has is named in a ClusterNameDialog first; false with an

@@ -16,6 +16,7 @@
 #include <QUrl>
 
 #include "core/io/layout_io.h"
+#include "core/store/cluster_names.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"
@@ -44,6 +45,12 @@ bool looksLikeLayout(const QString& path) {
     const QByteArray head = file.read(4096);
     return head.contains("clusterloom-cluster") || head.contains("\"server_groups\"") ||
            head.contains("\"servers\"") || head.startsWith("num_switch");
+}
+
+QStringList storedClusterNames(cl::ScenarioStore& store) {
+    QStringList names;
+    for (const cl::StoredItem& stored : store.clusters()) names << QString::fromStdString(stored.name);
+    return names;
 }
 
 }  // namespace
@@ -115,7 +122,8 @@ void MainWindow::chooseLayoutToImport() {
                                                       tr("Cluster layouts (*.json *.csv);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!importLayout(path, &error)) QMessageBox::warning(this, tr("Import cluster layout"), error);
+    if (!importLayout(path, &error) && !error.isEmpty())
+        QMessageBox::warning(this, tr("Import cluster layout"), error);
 }
 
 bool MainWindow::importLayout(const QString& path, QString* error) {
@@ -125,7 +133,21 @@ bool MainWindow::importLayout(const QString& path, QString* error) {
     }
     if (!confirmDiscardEdits()) return false;
     try {
-        const cl::Cluster cluster = cl::readCluster(path.toStdString());
+        cl::Cluster cluster = cl::readCluster(path.toStdString());
+        // Like Save: a layout whose name a different stored cluster has is named first, so the
+        // workspace never holds two clusters of one name (docs/architecture.md section 9.3).
+        // Identical content is the stored cluster again and asks nothing.
+        if (cl::clusterNameClash(*m_store, cluster)) {
+            ClusterNameDialog dialog(QString::fromStdString(cluster.name), storedClusterNames(*m_store), this,
+                                     ClusterNameDialog::Purpose::Import);
+            if (dialog.exec() != QDialog::Accepted) {
+                if (error) error->clear();
+                log(tr("Import of %1 cancelled: a different cluster named %2 is already stored")
+                        .arg(path, QString::fromStdString(cluster.name)));
+                return false;
+            }
+            cluster.name = dialog.name().toStdString();
+        }
         const std::int64_t id = m_store->putCluster(cluster);
         m_editor->setCluster(cluster, id);
         m_browser->refresh();
@@ -159,17 +181,9 @@ bool MainWindow::saveCluster(QString* error) {
     try {
         // Content identical to a stored cluster is that cluster again; new content under a
         // name a stored cluster has would be a second cluster of that name: it is named first.
-        const std::string content = cl::layoutJsonText(m_editor->cluster());
-        QStringList taken;
-        bool nameTaken = false;
-        for (const cl::StoredItem& stored : m_store->clusters()) {
-            taken << QString::fromStdString(stored.name);
-            if (stored.name == m_editor->cluster().name &&
-                cl::layoutJsonText(m_store->cluster(stored.id)) != content)
-                nameTaken = true;
-        }
-        if (nameTaken) {
-            ClusterNameDialog dialog(QString::fromStdString(m_editor->cluster().name), taken, this);
+        if (cl::clusterNameClash(*m_store, m_editor->cluster())) {
+            ClusterNameDialog dialog(QString::fromStdString(m_editor->cluster().name),
+                                     storedClusterNames(*m_store), this);
             if (dialog.exec() != QDialog::Accepted) {
                 if (error) error->clear();
                 return false;

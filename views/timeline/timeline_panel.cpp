@@ -9,6 +9,8 @@
 #include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
+#include <QPalette>
+#include <QPen>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QToolBar>
@@ -22,37 +24,48 @@ namespace {
 
 using LegendEntries = std::vector<std::pair<QString, QColor>>;
 
-// Lays the legend out in flowing lines; draws it when `draw`. Returns the height used.
-double paintLegend(QPainter* p, const QRectF& area, const LegendEntries& entries, const QFont& font,
-                   const QColor& text, QPaintDevice* device) {
+// Lays the legend out in flowing lines, the merged-segments entry (mergedLabel) last, drawn
+// like the blocks it stands for: TimelineView::mergedColor hatched in the page colour, framed so
+// its edge shows on any page. Draws when `p`; returns the height used. *mergedSwatch gets that
+// swatch's rectangle in p's device pixels.
+double paintLegend(QPainter* p, const QRectF& area, LegendEntries entries, const QString& mergedLabel,
+                   const QFont& font, const QPalette& pal, const QColor& text, const QColor& page,
+                   QPaintDevice* device, QRectF* mergedSwatch = nullptr) {
     const QFontMetricsF fm(font, device);
     const double box = fm.height() * 0.7;
     const double gap = fm.averageCharWidth() * 2.5;
     double x = area.left(), y = area.top();
     if (p) p->setFont(font);
-    for (const auto& [label, color] : entries) {
+    entries.emplace_back(mergedLabel, TimelineView::mergedColor(pal));
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const auto& [label, color] = entries[i];
         const double w = box + fm.averageCharWidth() * 0.8 + fm.horizontalAdvance(label);
         if (x > area.left() && x + w > area.right()) {
             x = area.left();
             y += fm.height() * 1.2;
         }
-        if (p && !color.isValid()) {
+        const QRectF r(x, y + (fm.height() - box) / 2, box, box);
+        x += w + gap;
+        if (!p) continue;
+        if (!color.isValid()) {
             // A row split in two lanes, each holding a bar: GPU sharing.
-            const QRectF r(x, y + (fm.height() - box) / 2, box, box);
             p->fillRect(QRectF(r.left(), r.top(), r.width(), r.height() * 0.45), text);
             p->fillRect(QRectF(r.left(), r.top() + r.height() * 0.55, r.width(), r.height() * 0.45), text);
-            p->setPen(text);
-            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()),
-                        Qt::AlignVCenter | Qt::AlignLeft, label);
-        } else if (p) {
-            p->fillRect(QRectF(x, y + (fm.height() - box) / 2, box, box), color);
-            p->setPen(text);
-            p->drawText(QRectF(x + box + fm.averageCharWidth() * 0.8, y, w, fm.height()),
-                        Qt::AlignVCenter | Qt::AlignLeft, label);
+        } else if (i + 1 == entries.size()) {
+            p->fillRect(r, color);
+            p->fillRect(r, QBrush(page, Qt::BDiagPattern));
+            p->setPen(QPen(color, 0));
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(r);
+            if (mergedSwatch) *mergedSwatch = p->transform().mapRect(r);
+        } else {
+            p->fillRect(r, color);
         }
-        x += w + gap;
+        p->setPen(text);
+        p->drawText(QRectF(r.right() + fm.averageCharWidth() * 0.8, y, w, fm.height()),
+                    Qt::AlignVCenter | Qt::AlignLeft, label);
     }
-    return entries.empty() ? 0.0 : y - area.top() + fm.height() * 1.2;
+    return y - area.top() + fm.height() * 1.2;
 }
 
 }  // namespace
@@ -68,15 +81,14 @@ public:
     }
     void setEntries(LegendEntries entries) {
         m_entries = std::move(entries);
-        m_entries.emplace_back(TimelinePanel::tr("N segments merged (click to zoom)"),
-                               palette().color(QPalette::Mid));
         updateGeometry();
         update();
     }
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int w) const override {
-        return static_cast<int>(std::ceil(paintLegend(nullptr, QRectF(0, 0, w - margin() * 2, 1e6), m_entries,
-                                                      font(), QColor(), nullptr))) +
+        return static_cast<int>(
+                   std::ceil(paintLegend(nullptr, QRectF(0, 0, w - margin() * 2, 1e6), m_entries,
+                                         mergedLabel(), font(), palette(), QColor(), QColor(), nullptr))) +
                margin();
     }
     QSize sizeHint() const override {
@@ -86,8 +98,9 @@ public:
 protected:
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
-        paintLegend(&p, QRectF(margin(), margin() / 2.0, width() - 2 * margin(), height()), m_entries, font(),
-                    palette().color(QPalette::WindowText), this);
+        paintLegend(&p, QRectF(margin(), margin() / 2.0, width() - 2 * margin(), height()), m_entries,
+                    mergedLabel(), font(), palette(), palette().color(QPalette::WindowText),
+                    palette().color(QPalette::Window), this);
     }
     void resizeEvent(QResizeEvent* e) override {
         QWidget::resizeEvent(e);
@@ -96,6 +109,7 @@ protected:
 
 private:
     int margin() const { return fontMetrics().averageCharWidth(); }
+    static QString mergedLabel() { return TimelinePanel::tr("N segments merged (click to zoom)"); }
     LegendEntries m_entries;
 };
 
@@ -247,10 +261,9 @@ void TimelinePanel::paintExport(QPainter& painter, const QRectF& target, const Q
     painter.drawText(QRectF(area.left(), area.top(), area.width(), tfm.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, title);
     area.setTop(area.top() + tfm.height() * 1.2);
-    LegendEntries entries = m_views[0]->legend();
-    entries.emplace_back(tr("N segments merged"), pal.color(QPalette::Mid));
-    const double legendH =
-        paintLegend(&painter, area, entries, font(), pal.color(QPalette::Text), painter.device());
+    const double legendH = paintLegend(&painter, area, m_views[0]->legend(), tr("N segments merged"), font(),
+                                       pal, pal.color(QPalette::Text), pal.color(QPalette::Base),
+                                       painter.device(), &m_exportMergedSwatch);
     area.setTop(area.top() + legendH + fm.height() * 0.3);
     const int runs = hasSecondRun() ? 2 : 1;
     const double each = area.height() / runs;

@@ -4,6 +4,7 @@
 // visible time range, the row scrolling, the folded servers, the selection and the cursor.
 #include <memory>
 
+#include <QRectF>
 #include <QString>
 #include <QWidget>
 
@@ -43,6 +44,9 @@ public:
     // Draws the current view (both runs when two) with title and legend into target, at any
     // size and on any paint device, without pixmap caches (PNG/SVG/PDF export).
     void paintExport(QPainter& painter, const QRectF& target, const QString& title);
+    // Where the last paintExport drew the legend swatch of merged segments, in the painter's
+    // device pixels: tests check it stands out from the page in either theme.
+    QRectF exportMergedSwatch() const { return m_exportMergedSwatch; }
 
 signals:
     void jobSelected(int job);
@@ -64,6 +68,7 @@ private:
     QAction* m_queueing = nullptr;
     cl::Cluster m_cluster;
     const cl::ProfileSet* m_profiles = nullptr;
+    QRectF m_exportMergedSwatch;
 };
 
 }  // namespace cl::views

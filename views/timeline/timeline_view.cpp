@@ -398,6 +398,15 @@ int TimelineView::bottleneckOf(int job) const {
                : -1;
 }
 
+QColor TimelineView::mergedColor(const QPalette& palette) {
+    // The "N segments" blocks (docs/architecture.md section 1.6) must stand out from the page;
+    // the palette's Mid is all but the page colour in the dark theme, so page and text are mixed.
+    const QColor page = palette.color(QPalette::Base), text = palette.color(QPalette::Text);
+    const auto mix = [](int from, int to) { return from + (to - from) * 45 / 100; };
+    return QColor(mix(page.red(), text.red()), mix(page.green(), text.green()),
+                  mix(page.blue(), text.blue()));
+}
+
 std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
     std::vector<std::pair<QString, QColor>> out;
     if (!m_result) return out;
@@ -660,7 +669,7 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     }
 
     const bool dim = m_selected >= 0;
-    const QColor mergedColor = pal.color(QPalette::Mid);
+    const QColor merged = mergedColor(pal);
     const double pad = std::max(1.0, g.row * 0.08);
     for (const TimelineItem& it : list.items) {
         const double top = rowTop(it.row);
@@ -683,7 +692,7 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
         const double laneH = (g.row - 2 * pad) / it.lanes;
         const QRectF r(x0, top + pad + it.lane * laneH, w, laneH - (it.lanes > 1 ? 1.0 : 0.0));
         if (it.kind == TimelineItem::Merged) {
-            p.fillRect(r, mergedColor);
+            p.fillRect(r, merged);
             p.fillRect(r, QBrush(pal.color(QPalette::Base), Qt::BDiagPattern));
             const QString n = QLocale().toString(it.count);
             if (fm.horizontalAdvance(n) + 4 < r.width() && laneH >= fm.height() * 0.8) {

@@ -12,6 +12,7 @@
 class QFontMetricsF;
 #include <QAbstractScrollArea>
 #include <QColor>
+#include <QPalette>
 #include <QString>
 
 #include "core/model/cluster.h"
@@ -72,6 +73,9 @@ public:
     // Colours and their legend for the current mode.
     QColor colorOfJob(int job) const;
     std::vector<std::pair<QString, QColor>> legend() const;
+    // Merged blocks and their legend swatch: a grey halfway between the page (Base) and the
+    // text, so it stands out in the light and the dark theme alike.
+    static QColor mergedColor(const QPalette& palette);
 
     void zoomAround(double t, double factor);  // factor < 1 zooms in
     void zoomToFit();
