@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
@@ -493,6 +494,35 @@ private slots:
         QCOMPARE(per_model["m5"] + per_model["deepspeech"], 10);
         share->setChecked(false);
         QCOMPARE(dialog.config().model_rule, cl::ModelRule::Seeded);
+    }
+
+    // On a narrow chart the duration axis keeps only labels that do not run into each other
+    // (the Trace view at 1366 pixels), and brings back the finer ones when widened.
+    void durationLabelsNeverOverlap() {
+        cl::views::TraceHistograms histograms;
+        histograms.setTrace(*m_demo, &m_profiles);
+        const auto labelsAt = [&](int width) {
+            histograms.resize(width, 260);
+            histograms.show();
+            QCoreApplication::processEvents();
+            QCustomPlot* plot = histograms.plot(1);
+            plot->replot();
+            auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            const QMap<double, QString> ticks = ticker->ticks();
+            const QFontMetricsF fm(plot->xAxis->tickLabelFont());
+            double last_right = -1e9;
+            for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+                const double x = plot->xAxis->coordToPixel(it.key());
+                const double half = fm.horizontalAdvance(it.value()) / 2;
+                if (x - half < last_right) return -1;  // overlap
+                last_right = x + half;
+            }
+            return static_cast<int>(ticks.size());
+        };
+        const int narrow = labelsAt(3 * 250);
+        QVERIFY2(narrow >= 3, qPrintable(QString::number(narrow)));
+        const int wide = labelsAt(3 * 700);
+        QVERIFY2(wide > narrow, qPrintable(QString("%1 vs %2").arg(wide).arg(narrow)));
     }
 
 private:

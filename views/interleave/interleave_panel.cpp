@@ -283,8 +283,8 @@ void InterleavePanel::buildUi() {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(gantt_);
     split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);

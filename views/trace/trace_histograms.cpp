@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <qcustomplot.h>
@@ -185,7 +186,17 @@ void TraceHistograms::clear(const QString& message) {
     for (QCustomPlot* plot : m_plots) plot->replot();
 }
 
+void TraceHistograms::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The duration axis keeps only labels that fit its width: lay it out again.
+    if (m_lastSamples.empty()) return;
+    buildDurationChart(m_lastSamples);
+    render(DurationChart, m_lastNames);
+}
+
 void TraceHistograms::draw(const std::vector<Sample>& samples, const QStringList& names) {
+    m_lastSamples = samples;
+    m_lastNames = names;
     buildGpuChart(samples);
     buildDurationChart(samples);
     buildArrivalChart(samples);
@@ -292,8 +303,24 @@ void TraceHistograms::buildDurationChart(const std::vector<Sample>& samples) {
         if (ticks.size() < 3)
             for (const Tick& t : kFine)
                 if (inRange(t.seconds)) ticks.insert(std::log10(t.seconds), tr(t.label));
+        // Labels closer than their own width would run into each other on a narrow chart (the
+        // Trace view at 1366 pixels): keep every tick that starts clear of the last one kept.
+        const QFontMetricsF fm(plot->xAxis->tickLabelFont());
+        // The axis is the plot less its value axis' labels (the axis rect itself is laid out only
+        // at the next replot).
+        const double axis_px = std::max(1.0, plot->width() - 8.0 * fm.averageCharWidth());
+        const double px_per_decade = axis_px / std::max(1e-9, hi - lo);
+        QMap<double, QString> shown;
+        double last_right = -std::numeric_limits<double>::infinity();
+        for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+            const double x = (it.key() - lo) * px_per_decade;
+            const double half = fm.horizontalAdvance(it.value()) / 2 + fm.averageCharWidth();
+            if (x - half < last_right) continue;
+            shown.insert(it.key(), it.value());
+            last_right = x + half;
+        }
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        ticker->addTicks(ticks);
+        ticker->addTicks(shown);
         plot->xAxis->setTicker(ticker);
         plot->xAxis->setRange(lo, hi);
     } else {

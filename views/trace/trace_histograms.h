@@ -56,6 +56,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Sample {
@@ -78,6 +79,8 @@ private:
     std::vector<QCustomPlot*> m_plots;
     std::vector<QCPTextElement*> m_titles;
     std::vector<Chart> m_charts;
+    std::vector<Sample> m_lastSamples;  // what was drawn last, to lay the axes out again on resize
+    QStringList m_lastNames;
 };
 
 }  // namespace cl::views
