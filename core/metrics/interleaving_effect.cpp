@@ -60,16 +60,26 @@ InterleavingEffect interleavingEffect(const SimResult& shared, const SimResult& 
     return e;
 }
 
+int interleavingVerdict(const InterleavingEffect& e) {
+    if (std::abs(e.speedup - 1.0) < 0.005) return 0;
+    return e.speedup > 1.0 ? 1 : -1;
+}
+
 std::string explainInterleaving(const InterleavingEffect& e, const std::string& shared_policy,
                                 const std::string& baseline_policy) {
-    const std::string gain = fixed("%.0f%%", (e.capacity_gain - 1) * 100);
+    const double gain_percent = (e.capacity_gain - 1) * 100;
+    const std::string gain = gain_percent >= 0.5    ? fixed("%.0f%% more capacity", gain_percent)
+                             : gain_percent <= -0.5 ? fixed("%.0f%% less capacity", -gain_percent)
+                                                    : std::string("no more capacity");
     std::string text = "Under " + shared_policy + " the median job ran " + fixed("%.2f", e.median_stretch) +
                        "x as long as alone (grouped jobs run at their group's pace), while the cluster did " +
                        thousands(e.solo_gpu_hours) + " GPU-hours of solo work in " +
-                       thousands(e.busy_gpu_hours) + " busy GPU-hours: " + gain + " more capacity. ";
+                       thousands(e.busy_gpu_hours) + " busy GPU-hours: " + gain + ". ";
     text += "Under " + baseline_policy + " jobs spent " + fixed("%.0f%%", e.baseline_waiting_share * 100) +
             " of their time waiting, ";
-    if (e.speedup >= 1.0) {
+    if (interleavingVerdict(e) == 0) {
+        text += "and the two average JCTs are within 0.5% of each other: here sharing neither paid nor cost.";
+    } else if (e.speedup > 1.0) {
         text += "so the extra capacity removed enough queueing to pay for the slower jobs: " + shared_policy +
                 "'s average JCT is " + fixed("%.2f", e.speedup) + "x better.";
     } else {

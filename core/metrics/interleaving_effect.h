@@ -30,6 +30,9 @@ struct InterleavingEffect {
 // `shared` and `baseline` are runs of the same trace on a cluster of `cluster_gpus` GPUs.
 InterleavingEffect interleavingEffect(const SimResult& shared, const SimResult& baseline, int cluster_gpus);
 
+// Whether the shared run won (> 0), lost (< 0) or matched its counterpart (average JCTs within 0.5%).
+int interleavingVerdict(const InterleavingEffect& effect);
+
 // Two or three sentences with the numbers: what the shared run traded and why it won or lost.
 std::string explainInterleaving(const InterleavingEffect& effect, const std::string& shared_policy,
                                 const std::string& baseline_policy);

@@ -62,8 +62,13 @@ private slots:
         QVERIFY2(text.contains("the median job ran 2.00x as long as alone"), qPrintable(text));
         QVERIFY2(text.contains("50% more capacity"), qPrintable(text));
         QVERIFY2(text.contains("Under srsf jobs spent 50% of their time waiting"), qPrintable(text));
-        QVERIFY2(text.contains("1.00x better"), qPrintable(text));
+        QVERIFY2(text.contains("within 0.5% of each other"), qPrintable(text));
         QVERIFY2(text.contains("restarted jobs 9 times (srsf: 3)"), qPrintable(text));
+
+        shared.summary.avg_jct = 100;  // now the shared run won
+        const QString won = QString::fromStdString(
+            explainInterleaving(interleavingEffect(shared, exclusive, 4), "muri-s", "srsf"));
+        QVERIFY2(won.contains("removed enough queueing") && won.contains("2.00x better"), qPrintable(won));
 
         shared.summary.avg_jct = 400;  // now the shared run lost
         const QString lost = QString::fromStdString(

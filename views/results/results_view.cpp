@@ -226,8 +226,12 @@ void ResultsView::explainInterleaving(const QString& name, const cl::SimResult& 
             const cl::SimResult exclusive = m_store->loadRun(run, false);
             const cl::InterleavingEffect effect =
                 cl::interleavingEffect(shared, exclusive, cluster.totalGpus());
+            const int verdict = cl::interleavingVerdict(effect);
             m_interleavingNote->setText(tr("Why %1 %2 %3: %4")
-                                            .arg(name, effect.speedup >= 1.0 ? tr("beat") : tr("lost to"),
+                                            .arg(name,
+                                                 verdict > 0   ? tr("beat")
+                                                 : verdict < 0 ? tr("lost to")
+                                                               : tr("matched"),
                                                  it.key(),
                                                  QString::fromStdString(cl::explainInterleaving(
                                                      effect, m_policyOf.value(name).toStdString(), policy))));
