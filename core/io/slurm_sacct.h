@@ -1,0 +1,74 @@
+#pragma once
+// Slurm accounting history (`sacct --parsable2`, the '|'-separated form with a header naming the
+// --format fields in any order) read into one record per job allocation, with what each row
+// dropped and why (docs/architecture.md section 8.5). The rules:
+//  - steps (123.batch, 123.extern, 123.0) fold into their job; a step whose job is missing is
+//    dropped; array tasks (123_4) and heterogeneous components (123+1) are jobs of their own; a
+//    pending array range (123_[3-5,7%2]) is one never-started job per task.
+//  - GPUs and their type come from AllocTRES for a job that ran, else ReqTRES (gres/gpu=N,
+//    gres/gpu:TYPE=N); a job without GPUs is dropped.
+//  - State: COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE
+//    and CANCELLED after start keep their run time; PENDING and CANCELLED before start never ran
+//    and RUNNING (also SUSPENDED, RESIZING) has not finished: both are dropped unless kept by an
+//    option; a REQUEUED row is an earlier attempt of a job sacct lists again (with --duplicates)
+//    and is dropped, the job's final record is kept.
+//  - Times are ISO 8601 as sacct prints them, local to the cluster: `utc_offset_s` turns them
+//    into UTC; Unknown and None mean no time. Elapsed is [D-][HH:]MM:SS.
+//  - A row that cannot be read is refused with its file, line and field, and counted.
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cl {
+
+struct SlurmJob {
+    std::string id;  // JobID: "123", "123_4", "123+1"
+    int line = 0;    // line of its record in the file
+    std::string name, user, account, partition;
+    std::string state;  // first word of State ("CANCELLED by 42" -> "CANCELLED")
+    double submit = std::numeric_limits<double>::quiet_NaN();  // seconds since 1970-01-01 UTC
+    double start = std::numeric_limits<double>::quiet_NaN();
+    double end = std::numeric_limits<double>::quiet_NaN();
+    double elapsed = 0.0;  // seconds it ran (0 for a job that never started)
+    bool started = false;
+    int gpus = 0;
+    std::string gpu_type;  // lower case; empty when the TRES names no type
+    int cpus = 0;
+    int nodes = 0;
+    double memory_gb = std::numeric_limits<double>::quiet_NaN();  // the whole job's
+};
+
+struct SacctOptions {
+    double utc_offset_s = 0.0;    // the cluster's local time minus UTC
+    bool keep_unstarted = false;  // PENDING and CANCELLED before start
+    bool keep_running = false;    // RUNNING, SUSPENDED, RESIZING (run time so far)
+};
+
+struct SacctImport {
+    std::vector<SlurmJob> jobs;          // kept, in file order
+    std::map<std::string, int> dropped;  // reason -> jobs
+    std::vector<std::string> refused;    // "file:line: field: what is wrong", one per refused row
+    int rows = 0;                        // data rows read (steps included)
+};
+
+// Throws ParseError (file, line 1 or 0) when the header lacks JobID/JobIDRaw, State or Submit.
+SacctImport parseSacctParsable(std::string_view text, const std::string& file,
+                               const SacctOptions& options = {});
+SacctImport readSacctParsable(const std::string& path, const SacctOptions& options = {});
+
+// The pieces, for the readers and tests. Each throws std::invalid_argument saying what it expected.
+double parseSlurmElapsed(std::string_view text);  // "[D-][HH:]MM:SS[.fff]" -> seconds; UNLIMITED -> inf
+// ReqMem in every form sacct writes: "64G", "4000M", "4000Mc" (per CPU), "64Gn" (per node),
+// K/M/G/T units (binary, to GB = 1024^3 bytes), no unit = MB.
+double parseSlurmMemoryGb(std::string_view req_mem, int cpus, int nodes);
+struct TresGpus {
+    int count = 0;
+    std::string type;
+};
+TresGpus parseTresGpus(std::string_view tres);  // "cpu=4,gres/gpu:a100=4,mem=64G" -> {4, "a100"}
+// "UTC", "Z", "+02:00", "-0530", "+2" -> seconds east of UTC.
+double parseUtcOffset(std::string_view text);
+
+}  // namespace cl
