@@ -95,7 +95,7 @@ QSize MatchingView::sizeHint() const {
 QSize MatchingView::minimumSizeHint() const {
     // Small enough that the Gantt above keeps most of a 768-pixel screen.
     const QFontMetrics fm(font());
-    return {fm.height() * 14, fm.height() * 8};
+    return {fm.height() * 14, fm.height() * 10};
 }
 
 std::vector<QPointF> MatchingView::nodePositions(const QRectF& area, double node_r) const {
