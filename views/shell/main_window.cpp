@@ -48,6 +48,7 @@
 #include "views/common/app_theme.h"
 #include "views/common/format.h"
 #include "views/interleave/interleave_panel.h"
+#include "views/profiles/profiles_view.h"
 #include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
 #include "views/shell/properties_view.h"
@@ -214,6 +215,8 @@ void MainWindow::createWidgets() {
     m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
     m_interleave = new InterleavePanel(m_profiles.get(), m_tabs);
     m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
+    m_profilesView = new ProfilesView(m_tabs);
+    m_tabs->addTab(m_profilesView, actionIcon("import-trace"), tr("Profiles"));
     const QStringList tips = {
         tr("Summary of the selected scenario family's runs and GPU utilization"),
         tr("Visual editor of the cluster layout"),
@@ -222,7 +225,9 @@ void MainWindow::createWidgets() {
         tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
            "blocking index of the family's runs"),
         tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
-        tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup")};
+        tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup"),
+        tr("The workspace's model profiles: time per iteration by resource, and the spread over "
+           "training steps of profiles imported from profiler traces")};
     for (int i = 0; i < tips.size(); ++i)
         m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
     setCentralWidget(m_tabs);
@@ -487,9 +492,9 @@ void MainWindow::updateViewShortcuts() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("results"),   QStringLiteral("cluster"), QStringLiteral("trace"),
-            QStringLiteral("timeline"),  QStringLiteral("charts"),  QStringLiteral("compare"),
-            QStringLiteral("interleave")};
+    return {QStringLiteral("results"),    QStringLiteral("cluster"), QStringLiteral("trace"),
+            QStringLiteral("timeline"),   QStringLiteral("charts"),  QStringLiteral("compare"),
+            QStringLiteral("interleave"), QStringLiteral("profiles")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -670,6 +675,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_results->setStore(nullptr);
     m_properties->setStore(nullptr);
     m_compare->setStore(nullptr);
+    m_profilesView->setStore(nullptr);
     m_timelineWanted = {};
     ++m_timelineGeneration;  // a load from the old workspace is dropped
     m_timelineLoading = 0;
@@ -691,6 +697,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
     m_compare->setStore(m_store.get());
+    m_profilesView->setStore(m_store.get());
     restoreCompareSelection();
     addRecent(m_path);
     updateTitle();

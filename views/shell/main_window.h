@@ -42,6 +42,7 @@ class ComparisonView;
 class SeriesCharts;
 class TimelinePanel;
 class InterleavePanel;
+class ProfilesView;
 class PropertiesView;
 class ResultsView;
 class RunPanel;
@@ -79,7 +80,8 @@ public:
     void setTheme(Theme theme);
 
     // The central views --view can show.
-    static QStringList viewNames();  // results, cluster, trace, timeline, charts, compare, interleave
+    // results, cluster, trace, timeline, charts, compare, interleave, profiles
+    static QStringList viewNames();
     bool showView(const QString& name);
 
     // Selects the scenario (by name) in the workspace browser, as --select does.
@@ -93,6 +95,7 @@ public:
     RunPicker* chartRunPicker() const { return m_chartRuns; }
     QLabel* chartsHiddenRunsLabel() const { return m_chartsHidden; }
     InterleavePanel* interleavePanel() const { return m_interleave; }
+    ProfilesView* profilesView() const { return m_profilesView; }
     ResultsView* resultsView() const { return m_results; }
     RunPanel* runPanel() const { return m_runPanel; }
     PropertiesView* propertiesView() const { return m_properties; }
@@ -231,6 +234,7 @@ private:
     QHash<qint64, RunSeries> m_seriesCache;  // run id -> its series, for the runs the charts show
     QPushButton* m_toInterleaving = nullptr;
     InterleavePanel* m_interleave = nullptr;
+    ProfilesView* m_profilesView = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
     bool m_rescaleDocks = false;    // the next resize comes from maximizing or restoring
@@ -242,6 +246,8 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_importTraceAction = nullptr;
     QAction* m_importLayoutAction = nullptr;
+    QAction* m_importProfilerAction = nullptr;
+    QAction* m_importSlurmAction = nullptr;
     QAction* m_generateAction = nullptr;
     QAction* m_transformAction = nullptr;
     QAction* m_exportClusterAction = nullptr;

@@ -30,6 +30,7 @@
 #include "views/common/report_writer.h"
 #include "views/interleave/interleave_gantt.h"
 #include "views/interleave/interleave_panel.h"
+#include "views/profiles/profiles_view.h"
 #include "views/results/comparison_model.h"
 #include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
@@ -317,6 +318,8 @@ PaintFunction MainWindow::currentViewPainting() const {
         return [this](QPainter& p, const QRectF& r) { m_compare->paintExport(p, r, QString()); };
     if (current == m_interleave)
         return [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
+    if (current == m_profilesView)
+        return [this](QPainter& p, const QRectF& r) { m_profilesView->paintExport(p, r); };
     return {};
 }
 

@@ -1,0 +1,116 @@
+#include "views/profiles/profile_spread_chart.h"
+
+#include <algorithm>
+
+#include <QFontMetrics>
+#include <QLocale>
+
+#include "core/metrics/jct_stats.h"
+
+namespace cl::views {
+
+namespace {
+
+QString msText(double ms) {
+    return QLocale().toString(ms, 'f', ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : 2) + QStringLiteral(" ms");
+}
+
+}  // namespace
+
+ProfileSpreadChart::Figures ProfileSpreadChart::figuresOf(const std::vector<double>& values) {
+    Figures f;
+    if (values.empty()) return f;
+    f.min = *std::min_element(values.begin(), values.end());
+    f.max = *std::max_element(values.begin(), values.end());
+    f.q1 = cl::percentile(values, 0.25);
+    f.median = cl::median(values);
+    f.q3 = cl::percentile(values, 0.75);
+    return f;
+}
+
+ProfileSpreadChart::ProfileSpreadChart(QWidget* parent) : ProfilePlot(parent) {
+    yAxis->setLabel(tr("milliseconds"));
+    xAxis->grid()->setVisible(false);
+    restyle();
+    clear();
+}
+
+QSize ProfileSpreadChart::sizeHint() const {
+    const QFontMetrics fm(font());
+    return {fm.averageCharWidth() * 80, fm.height() * 18};
+}
+
+QSize ProfileSpreadChart::minimumSizeHint() const {
+    const QFontMetrics fm(font());
+    return {fm.averageCharWidth() * 40, fm.height() * 10};
+}
+
+void ProfileSpreadChart::setBoxes(const std::vector<Box>& boxes, const QString& title) {
+    m_boxes = boxes;
+    m_titleText = title;
+    rebuild();
+}
+
+void ProfileSpreadChart::clear(const QString& message) {
+    m_boxes.clear();
+    m_titleText = message.isEmpty() ? tr("Spread over the training steps") : message;
+    rebuild();
+}
+
+void ProfileSpreadChart::restyle() {
+    ProfilePlot::restyle();
+    if (!m_titleText.isNull()) rebuild();
+}
+
+void ProfileSpreadChart::rebuild() {
+    clearPlottables();
+    setTitle(m_titleText);
+    const QColor text = palette().color(QPalette::Text);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QStringList tips;
+    double top = 0.0;
+    const double dot = std::max(3.0, QFontMetricsF(font()).height() * 0.3);
+    for (std::size_t i = 0; i < m_boxes.size(); ++i) {
+        const Box& box = m_boxes[i];
+        const double key = static_cast<double>(i);
+        ticker->addTick(key, box.label);
+        const Figures f = figuresOf(box.values_ms);
+        top = std::max(top, f.max);
+        auto* plottable = new QCPStatisticalBox(xAxis, yAxis);
+        QColor fill = box.color;
+        fill.setAlpha(110);
+        plottable->setBrush(fill);
+        plottable->setPen(QPen(box.color.darker(130), 1.2));
+        plottable->setMedianPen(QPen(text, 2.0));
+        plottable->setWhiskerPen(QPen(text, 1.0, Qt::SolidLine));
+        plottable->setWhiskerBarPen(QPen(text, 1.2));
+        plottable->setWidth(0.5);
+        plottable->setSelectable(QCP::stNone);
+        if (!box.values_ms.empty()) plottable->addData(key, f.min, f.q1, f.median, f.q3, f.max);
+        // Every step as a dot, spread across the box in step order so that a trend shows.
+        auto* dots = new QCPGraph(xAxis, yAxis);
+        dots->setLineStyle(QCPGraph::lsNone);
+        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, box.color.darker(150), dot));
+        dots->setSelectable(QCP::stNone);
+        const std::size_t n = box.values_ms.size();
+        for (std::size_t s = 0; s < n; ++s) {
+            const double offset =
+                n > 1 ? -0.2 + 0.4 * static_cast<double>(s) / static_cast<double>(n - 1) : 0.0;
+            dots->addData(key + offset, box.values_ms[s]);
+        }
+        tips << tr("<b>%1</b> over %n step(s)<br>fastest %2, lower quartile %3<br>median %4<br>upper "
+                   "quartile %5, slowest %6",
+                   nullptr, static_cast<int>(n))
+                    .arg(box.label.toHtmlEscaped(), msText(f.min), msText(f.q1), msText(f.median),
+                         msText(f.q3), msText(f.max));
+    }
+    setCategoryTips(tips);
+    xAxis->setTicker(ticker);
+    xAxis->setTickLength(0, 0);
+    xAxis->setSubTicks(false);
+    xAxis->setRange(-0.5, std::max<int>(1, static_cast<int>(m_boxes.size())) - 0.5);
+    yAxis->setRange(0.0, top > 0.0 ? top * 1.08 : 1.0);
+    replot();
+}
+
+}  // namespace cl::views
