@@ -57,6 +57,12 @@ void expectSameJob(const Job& a, const Job& b, bool csv_subset) {
     QVERIFY2(a.batch_size == b.batch_size, qPrintable(where + " batch_size"));
     QVERIFY2(a.user == b.user, qPrintable(where + " user"));
     QVERIFY2(a.vc == b.vc, qPrintable(where + " vc"));
+    QVERIFY2(a.name == b.name, qPrintable(where + " name"));
+    QVERIFY2(a.account == b.account, qPrintable(where + " account"));
+    QVERIFY2(a.partition == b.partition, qPrintable(where + " partition"));
+    QVERIFY2(a.cpus == b.cpus, qPrintable(where + " cpus"));
+    QVERIFY2(a.memory_gb == b.memory_gb, qPrintable(where + " memory_gb"));
+    QVERIFY2(a.gpu_type == b.gpu_type, qPrintable(where + " gpu_type"));
     if (csv_subset) return;
     QVERIFY2(a.solo_iteration_time == b.solo_iteration_time, qPrintable(where + " iteration_time"));
     QVERIFY2(a.stage_times == b.stage_times, qPrintable(where + " stage_times"));
@@ -93,6 +99,14 @@ Trace awkwardTrace() {
         j.solo_iteration_time = v / 11;
         if (k % 3 == 0) j.stage_times = {v, v / 2, 0.0};
         j.priority = k % 4;
+        if (k % 2) {  // the planning columns, on some jobs only
+            j.name = k == 1 ? "train, \"bert\"" : "job" + std::to_string(k);
+            j.account = "acct" + std::to_string(k % 3);
+            j.partition = k == 3 ? "" : "gpu";
+            j.cpus = 4 * k;
+            j.memory_gb = v / 5;
+            j.gpu_type = k == 5 ? "rtx a6000" : "A100";
+        }
         t.jobs.push_back(j);
         ++k;
     }
@@ -406,6 +420,23 @@ private slots:
         const Trace original = awkwardTrace();
         writeTraceCsv(original, out);
         expectSameJobs(original, readTraceCsv(out), true);
+    }
+
+    void csvWithoutPlanningColumnsIsWrittenAsBefore() {
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("plain.csv").toStdString();
+        Trace t;
+        Job j;
+        j.id = "a";
+        j.gpus = 2;
+        t.jobs.push_back(j);
+        writeTraceCsv(t, out);
+        QFile f(QString::fromStdString(out));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(
+            QString::fromUtf8(f.readAll()),
+            QString(
+                "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\na,0,2,,0,0,0,,\n"));
     }
 
     void realTraceRoundTrips() {
