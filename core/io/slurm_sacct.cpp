@@ -54,7 +54,7 @@ std::vector<long long> expandArrayRange(std::string_view spec) {
         const auto lo = wholeNumber(part.substr(0, dash));
         const auto hi = dash == std::string_view::npos ? lo : wholeNumber(part.substr(dash + 1));
         if (!lo || !hi || *hi < *lo || *lo < 0 || *hi - *lo > 1000000 || ids.size() > 1000000)
-            throw std::invalid_argument("an array range like 3-5,7 in the brackets");
+            throw std::invalid_argument("an array range like 3-5,7");
         for (long long k = *lo; k <= *hi; ++k) ids.push_back(k);
         if (comma == std::string_view::npos) return ids;
         spec.remove_prefix(comma + 1);
@@ -428,7 +428,8 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
             try {
                 tasks = io::sacct::expandArrayRange(id.substr(bracket + 2, id.size() - bracket - 3));
             } catch (const std::invalid_argument& ex) {
-                refuse("JobID", std::string("expected ") + ex.what() + ", got '" + std::string(id) + "'");
+                refuse("JobID", std::string("expected ") + ex.what() + " in the brackets, got '" +
+                                    std::string(id) + "'");
                 continue;
             }
         }
