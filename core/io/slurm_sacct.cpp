@@ -519,11 +519,19 @@ std::string_view afterSpaceAndBom(std::string_view text) {
 }  // namespace
 
 SacctImport readSacct(const std::string& path, const SacctOptions& options) {
-    const std::string text = readFileText(path);
-    const std::string_view start = afterSpaceAndBom(text);
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::string_view start = afterSpaceAndBom(head);
+    while (start.empty() && in && !head.empty()) {  // a long run of white space
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        start = afterSpaceAndBom(head);
+    }
+    if (!start.empty() && start.front() == '{') return readSacctJson(path, options);
     // Leading blank lines stay in the text so that lines keep their numbers.
-    if (!start.empty() && start.front() == '{')
-        return parseSacctJson(withoutBom(text), io::fileName(path), options);
+    const std::string text = readFileText(path);
     return parseSacctParsable(withoutBom(text), io::fileName(path), options);
 }
 

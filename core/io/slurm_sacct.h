@@ -66,6 +66,10 @@ SacctImport readSacctParsable(const std::string& path, const SacctOptions& optio
 // ParseError for invalid JSON (with the line where it stops) or a document without "jobs".
 SacctImport parseSacctJson(std::string_view text, const std::string& file, const SacctOptions& options = {});
 
+// The same from a file, read a block at a time: the memory held is one job's besides the result,
+// whatever the size of the export.
+SacctImport readSacctJson(const std::string& path, const SacctOptions& options = {});
+
 // Either form, told apart by the content: JSON when the first character that is not white space
 // is '{', else --parsable2.
 SacctImport readSacct(const std::string& path, const SacctOptions& options = {});

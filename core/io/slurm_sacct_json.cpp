@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -23,8 +25,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/io/json_doc.h"
+#include "core/io/csv_table.h"
 #include "core/io/parse_error.h"
+#include "core/io/read_helpers.h"
 #include "core/io/slurm_sacct.h"
 #include "core/io/slurm_sacct_rules.h"
 
@@ -108,45 +111,6 @@ struct Scanner {
         return i < s.size() && !at(']');
     }
 };
-
-// Offsets of the elements of the top-level "jobs" array (the last "jobs" when it is given twice,
-// as nlohmann keeps the last).
-std::vector<std::size_t> jobOffsets(std::string_view text) {
-    Scanner sc{text};
-    sc.ws();
-    std::vector<std::size_t> offsets;
-    std::string_view key;
-    while (sc.nextKey(key)) {
-        if (key == "jobs" && sc.at('[')) {
-            offsets.clear();
-            while (sc.nextElement()) {
-                offsets.push_back(sc.i);
-                if (!sc.skipValue()) return offsets;
-                sc.ws();
-            }
-            if (sc.at(']')) ++sc.i;
-        } else if (!sc.skipValue()) {
-            return offsets;
-        }
-        sc.ws();
-    }
-    return offsets;
-}
-
-std::vector<int> linesAt(std::string_view text, const std::vector<std::size_t>& offsets) {
-    std::vector<int> lines;
-    lines.reserve(offsets.size());
-    int line = 1;
-    std::size_t counted = 0;
-    for (std::size_t at : offsets) {
-        at = std::min(at, text.size());
-        line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
-                                            text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-        counted = at;
-        lines.push_back(line);
-    }
-    return lines;
-}
 
 // A job that cannot be read: the field (its path in the job object) and what is wrong.
 struct Refusal {
@@ -362,128 +326,278 @@ bool keepValue(int depth, json::parse_event_t event, const json& parsed) {
     }
 }
 
-}  // namespace
-
-SacctImport parseSacctJson(std::string_view source, const std::string& file, const SacctOptions& options) {
-    json root;
-    try {
-        root = json::parse(source.begin(), source.end(), keepValue);
-    } catch (const json::exception& e) {
-        io::JsonDoc::parse(std::string(source), file);  // throws the error, with its line
-        throw ParseError(file, 0, "", std::string("invalid JSON: ") + e.what());
-    }
-    const json* jobs = find(root, "jobs");
-    if (!jobs || !jobs->is_array())
-        throw ParseError(file, 0, "jobs", "expected sacct --json output: an object with a \"jobs\" array");
-    const std::vector<int> lines = linesAt(source, jobOffsets(source));
-
-    SacctImport out;
+// One element of "jobs": kept, dropped for a reason, or refused with its line and field.
+void readJob(const json& entry, int line, const std::string& file, const SacctOptions& options,
+             SacctImport& out) {
     std::map<std::string, int>& dropped = out.dropped;
-    for (std::size_t k = 0; k < jobs->size(); ++k) {
-        const json& entry = (*jobs)[k];
-        const int line = k < lines.size() ? lines[k] : 1;
-        ++out.rows;
-        try {
-            if (!entry.is_object()) throw Refusal{"", "expected a job object, found " + brief(entry)};
-            if (const json* steps = find(entry, "steps"); steps && !steps->is_null()) {
-                if (!steps->is_array())
-                    throw Refusal{"steps", "expected a list of steps, found " + brief(*steps)};
-                out.rows += static_cast<int>(steps->size());  // folded into the job
-            }
-            const json* job_id = find(entry, "job_id");
-            if (!job_id) throw Refusal{"job_id", "missing"};
-            const auto raw_id = whole(job_id, "job_id", 0, 0xFFFFFFFFLL);
-            if (!raw_id) throw Refusal{"job_id", "missing"};
-            const long long array_job =
-                whole(find(entry, "array", "job_id"), "array.job_id", 0, 0xFFFFFFFFLL).value_or(0);
-            const auto task_id = whole(find(entry, "array", "task_id"), "array.task_id", 0, 0xFFFFFFFFLL);
-            const std::string task_spec = text(find(entry, "array", "task"), "array.task");
-            const long long het_job =
-                whole(find(entry, "het", "job_id"), "het.job_id", 0, 0xFFFFFFFFLL).value_or(0);
-            const auto het_offset =
-                whole(find(entry, "het", "job_offset"), "het.job_offset", 0, 0xFFFFFFFFLL);
+    ++out.rows;
+    try {
+        if (!entry.is_object()) throw Refusal{"", "expected a job object, found " + brief(entry)};
+        if (const json* steps = find(entry, "steps"); steps && !steps->is_null()) {
+            if (!steps->is_array())
+                throw Refusal{"steps", "expected a list of steps, found " + brief(*steps)};
+            out.rows += static_cast<int>(steps->size());  // folded into the job
+        }
+        const json* job_id = find(entry, "job_id");
+        if (!job_id) throw Refusal{"job_id", "missing"};
+        const auto raw_id = whole(job_id, "job_id", 0, 0xFFFFFFFFLL);
+        if (!raw_id) throw Refusal{"job_id", "missing"};
+        const long long array_job =
+            whole(find(entry, "array", "job_id"), "array.job_id", 0, 0xFFFFFFFFLL).value_or(0);
+        const auto task_id = whole(find(entry, "array", "task_id"), "array.task_id", 0, 0xFFFFFFFFLL);
+        const std::string task_spec = text(find(entry, "array", "task"), "array.task");
+        const long long het_job =
+            whole(find(entry, "het", "job_id"), "het.job_id", 0, 0xFFFFFFFFLL).value_or(0);
+        const auto het_offset = whole(find(entry, "het", "job_offset"), "het.job_offset", 0, 0xFFFFFFFFLL);
 
-            SlurmJob job;
-            job.line = line;
-            job.state = stateOf(entry);
-            const auto kind = io::sacct::stateKind(job.state);
-            if (!kind) throw Refusal{"state.current", "unknown state '" + job.state + "'"};
-            const json* time = find(entry, "time");
-            job.submit = epoch(time ? find(*time, "submission") : nullptr, "time.submission");
-            job.start = epoch(time ? find(*time, "start") : nullptr, "time.start");
-            job.end = epoch(time ? find(*time, "end") : nullptr, "time.end");
-            if (std::isnan(job.submit)) throw Refusal{"time.submission", "no submit time"};
-            job.started = !std::isnan(job.start) && *kind != StateKind::Pending;
-            if (job.started) {
-                const MaybeNumber elapsed =
-                    maybeNumber(time ? find(*time, "elapsed") : nullptr, "time.elapsed");
-                if (elapsed.set && !elapsed.infinite) {
-                    if (!(elapsed.number >= 0) || elapsed.number > 1e10)
-                        throw Refusal{"time.elapsed",
-                                      "expected seconds, found " + std::to_string(elapsed.number)};
-                    job.elapsed = elapsed.number;
-                } else if (!std::isnan(job.end)) {
-                    job.elapsed = std::max(0.0, job.end - job.start);
-                }
+        SlurmJob job;
+        job.line = line;
+        job.state = stateOf(entry);
+        const auto kind = io::sacct::stateKind(job.state);
+        if (!kind) throw Refusal{"state.current", "unknown state '" + job.state + "'"};
+        const json* time = find(entry, "time");
+        job.submit = epoch(time ? find(*time, "submission") : nullptr, "time.submission");
+        job.start = epoch(time ? find(*time, "start") : nullptr, "time.start");
+        job.end = epoch(time ? find(*time, "end") : nullptr, "time.end");
+        if (std::isnan(job.submit)) throw Refusal{"time.submission", "no submit time"};
+        job.started = !std::isnan(job.start) && *kind != StateKind::Pending;
+        if (job.started) {
+            const MaybeNumber elapsed = maybeNumber(time ? find(*time, "elapsed") : nullptr, "time.elapsed");
+            if (elapsed.set && !elapsed.infinite) {
+                if (!(elapsed.number >= 0) || elapsed.number > 1e10)
+                    throw Refusal{"time.elapsed",
+                                  "expected seconds, found " + std::to_string(elapsed.number)};
+                job.elapsed = elapsed.number;
+            } else if (!std::isnan(job.end)) {
+                job.elapsed = std::max(0.0, job.end - job.start);
             }
-            io::sacct::settleCancelled(job, *kind);
+        }
+        io::sacct::settleCancelled(job, *kind);
 
-            const json* allocated = find(entry, "tres", "allocated");
-            const json* requested = find(entry, "tres", "requested");
-            const bool use_alloc = job.started && !tresEmpty(allocated);
-            const json* counted = use_alloc ? allocated : requested;
-            const std::string counted_field = use_alloc ? "tres.allocated" : "tres.requested";
-            job.cpus = static_cast<int>(
-                tresCount(counted, counted_field, "cpu")
-                    .value_or(
-                        whole(find(entry, "required", "CPUs"), "required.CPUs", 0, 1LL << 30).value_or(0)));
-            const long long alloc_nodes =
-                whole(find(entry, "allocation_nodes"), "allocation_nodes", 0, 1LL << 30).value_or(0);
-            job.nodes = static_cast<int>(
-                alloc_nodes > 0 ? alloc_nodes : tresCount(counted, counted_field, "node").value_or(0));
-            TresGpus g = tresGpus(counted, counted_field);
-            if (g.count == 0 && use_alloc) g = tresGpus(requested, "tres.requested");
-            job.gpus = g.count;
-            job.gpu_type = std::move(g.type);
-            job.memory_gb = memoryOf(entry, job.cpus, job.nodes);
-            job.name = text(find(entry, "name"), "name");
-            job.user = text(find(entry, "user"), "user");
-            job.account = text(find(entry, "account"), "account");
-            job.partition = text(find(entry, "partition"), "partition");
+        const json* allocated = find(entry, "tres", "allocated");
+        const json* requested = find(entry, "tres", "requested");
+        const bool use_alloc = job.started && !tresEmpty(allocated);
+        const json* counted = use_alloc ? allocated : requested;
+        const std::string counted_field = use_alloc ? "tres.allocated" : "tres.requested";
+        job.cpus = static_cast<int>(
+            tresCount(counted, counted_field, "cpu")
+                .value_or(whole(find(entry, "required", "CPUs"), "required.CPUs", 0, 1LL << 30).value_or(0)));
+        const long long alloc_nodes =
+            whole(find(entry, "allocation_nodes"), "allocation_nodes", 0, 1LL << 30).value_or(0);
+        job.nodes = static_cast<int>(alloc_nodes > 0 ? alloc_nodes
+                                                     : tresCount(counted, counted_field, "node").value_or(0));
+        TresGpus g = tresGpus(counted, counted_field);
+        if (g.count == 0 && use_alloc) g = tresGpus(requested, "tres.requested");
+        job.gpus = g.count;
+        job.gpu_type = std::move(g.type);
+        job.memory_gb = memoryOf(entry, job.cpus, job.nodes);
+        job.name = text(find(entry, "name"), "name");
+        job.user = text(find(entry, "user"), "user");
+        job.account = text(find(entry, "account"), "account");
+        job.partition = text(find(entry, "partition"), "partition");
 
-            // One id as sacct's JobID column prints it: 123_4 for an array task, 123+1 for a
-            // heterogeneous component; a pending array record is one never-started job per task.
-            std::vector<std::string> ids;
-            if (array_job > 0 && task_id) {
-                ids.push_back(std::to_string(array_job) + "_" + std::to_string(*task_id));
-            } else if (array_job > 0 && !task_spec.empty()) {
-                try {
-                    for (long long task : pendingTasks(task_spec))
-                        ids.push_back(std::to_string(array_job) + "_" + std::to_string(task));
-                } catch (const std::invalid_argument& ex) {
-                    throw Refusal{"array.task",
-                                  std::string("expected ") + ex.what() + ", got '" + task_spec + "'"};
-                }
-            } else if (het_job > 0 && het_offset) {
-                ids.push_back(std::to_string(het_job) + "+" + std::to_string(*het_offset));
-            } else {
-                ids.push_back(std::to_string(*raw_id));
+        // One id as sacct's JobID column prints it: 123_4 for an array task, 123+1 for a
+        // heterogeneous component; a pending array record is one never-started job per task.
+        std::vector<std::string> ids;
+        if (array_job > 0 && task_id) {
+            ids.push_back(std::to_string(array_job) + "_" + std::to_string(*task_id));
+        } else if (array_job > 0 && !task_spec.empty()) {
+            try {
+                for (long long task : pendingTasks(task_spec))
+                    ids.push_back(std::to_string(array_job) + "_" + std::to_string(task));
+            } catch (const std::invalid_argument& ex) {
+                throw Refusal{"array.task",
+                              std::string("expected ") + ex.what() + ", got '" + task_spec + "'"};
             }
-            for (std::string& id : ids) {
-                SlurmJob j = ids.size() == 1 ? std::move(job) : job;
-                j.id = std::move(id);
-                if (const char* reason = io::sacct::dropReason(*kind, j, options)) {
-                    ++dropped[reason];
-                    continue;
-                }
-                out.jobs.push_back(std::move(j));
+        } else if (het_job > 0 && het_offset) {
+            ids.push_back(std::to_string(het_job) + "+" + std::to_string(*het_offset));
+        } else {
+            ids.push_back(std::to_string(*raw_id));
+        }
+        for (std::string& id : ids) {
+            SlurmJob j = ids.size() == 1 ? std::move(job) : job;
+            j.id = std::move(id);
+            if (const char* reason = io::sacct::dropReason(*kind, j, options)) {
+                ++dropped[reason];
+                continue;
             }
-        } catch (const Refusal& r) {
-            out.refused.push_back(file + ":" + std::to_string(line) + ": " + r.field + ": " + r.what);
-            ++dropped["refused row"];
+            out.jobs.push_back(std::move(j));
+        }
+    } catch (const Refusal& r) {
+        out.refused.push_back(file + ":" + std::to_string(line) + ": " + r.field + ": " + r.what);
+        ++dropped["refused row"];
+    }
+}
+
+// Follows the characters as nlohmann reads them and notes the line where each element of the
+// top-level "jobs" array starts: nlohmann keeps no positions, and the text may be a file too
+// large to hold.
+class JobLines {
+public:
+    void feed(char c) {
+        if (c == '\n') ++line_;
+        if (in_string_) {
+            if (escape_)
+                escape_ = false;
+            else if (c == '\\')
+                escape_ = true;
+            else if (c == '"')
+                in_string_ = false;
+            else if (depth_ == 1 && key_.size() < 5)
+                key_ += c;
+            return;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return;
+        last_content_line_ = line_;
+        if (in_jobs_ && depth_ == 2 && expect_element_ && c != ']') {
+            starts_.push_back(line_);
+            expect_element_ = false;
+        }
+        switch (c) {
+            case '"':
+                in_string_ = true;
+                jobs_next_ = false;
+                if (depth_ == 1) key_.clear();
+                break;
+            case ':':
+                jobs_next_ = depth_ == 1 && key_ == "jobs";
+                break;
+            case '[':
+                ++depth_;
+                if (depth_ == 2 && jobs_next_) in_jobs_ = expect_element_ = true;
+                jobs_next_ = false;
+                break;
+            case '{':
+                ++depth_;
+                jobs_next_ = false;
+                break;
+            case ']':
+            case '}':
+                if (depth_ == 2) in_jobs_ = false;
+                --depth_;
+                break;
+            case ',':
+                expect_element_ = in_jobs_ && depth_ == 2;
+                break;
+            default:
+                jobs_next_ = false;
         }
     }
+    int lineOf(std::size_t job) const { return job < starts_.size() ? starts_[job] : last_content_line_; }
+    int lastLine() const { return last_content_line_; }
+
+private:
+    int line_ = 1;
+    int last_content_line_ = 1;
+    int depth_ = 0;
+    bool in_string_ = false, escape_ = false;
+    std::string key_;  // the latest string of the top-level object (enough of it to tell "jobs")
+    bool jobs_next_ = false, in_jobs_ = false, expect_element_ = false;
+    std::vector<int> starts_;
+};
+
+// The characters nlohmann reads, from a text in memory or a file read a block at a time, each
+// shown to JobLines as it is taken.
+class TrackedChars {
+public:
+    explicit TrackedChars(std::string_view text) : block_(text) {}
+    explicit TrackedChars(std::istream& in) : in_(&in), buffer_(1 << 16, '\0') {}
+    bool done() {
+        if (pos_ < block_.size()) return false;
+        if (!in_) return true;
+        in_->read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        block_ = std::string_view(buffer_.data(), static_cast<std::size_t>(in_->gcount()));
+        pos_ = 0;
+        return block_.empty();
+    }
+    char peek() const { return block_[pos_]; }
+    void take() { lines.feed(block_[pos_++]); }
+    JobLines lines;
+
+private:
+    std::istream* in_ = nullptr;
+    std::string buffer_;
+    std::string_view block_;
+    std::size_t pos_ = 0;
+};
+
+// An input iterator over TrackedChars, the form of input nlohmann::json::parse reads char by char.
+struct TrackedIterator {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+    TrackedChars* chars = nullptr;  // nullptr: the end
+    char operator*() const { return chars->peek(); }
+    TrackedIterator& operator++() {
+        chars->take();
+        return *this;
+    }
+    TrackedIterator operator++(int) {
+        TrackedIterator before = *this;
+        ++*this;
+        return before;
+    }
+    bool atEnd() const { return !chars || chars->done(); }
+    bool operator==(const TrackedIterator& other) const { return atEnd() == other.atEnd(); }
+    bool operator!=(const TrackedIterator& other) const { return !(*this == other); }
+};
+
+// "[json.exception.parse_error.101] parse error at line 2, column 3: syntax error ..." -> from
+// "syntax error" on, as JsonDoc reports it.
+std::string jsonError(const json::exception& e) {
+    std::string what = e.what();
+    if (const auto colon = what.find(": ");
+        what.find("parse error") != std::string::npos && colon != std::string::npos)
+        return what.substr(colon + 2);
+    if (const auto bracket = what.find("] ");
+        !what.empty() && what.front() == '[' && bracket != std::string::npos)
+        return what.substr(bracket + 2);
+    return what;
+}
+
+// Reads the jobs as nlohmann parses them, each one as soon as its object ends, and lets the DOM
+// forget it: the memory held is one job's, whatever the size of the export.
+SacctImport readJobs(TrackedChars& chars, const std::string& file, const SacctOptions& options) {
+    SacctImport out;
+    std::string top_key;
+    bool in_jobs = false, saw_jobs = false;
+    std::size_t index = 0;
+    const auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+        using E = json::parse_event_t;
+        if (depth == 1 && event == E::key) top_key = parsed.get<std::string>();
+        if (depth == 1 && event == E::array_start && top_key == "jobs") in_jobs = saw_jobs = true;
+        if (depth == 1 && event == E::array_end) in_jobs = false;
+        if (depth == 2 && in_jobs && (event == E::object_end || event == E::array_end || event == E::value)) {
+            readJob(parsed, chars.lines.lineOf(index++), file, options, out);
+            return false;  // read: not kept in the DOM
+        }
+        return keepValue(depth, event, parsed);
+    };
+    try {
+        const json rest = json::parse(TrackedIterator{&chars}, TrackedIterator{}, callback);  // jobs read
+        (void)rest;
+    } catch (const json::exception& e) {
+        throw ParseError(file, chars.lines.lastLine(), "", "invalid JSON: " + jsonError(e));
+    }
+    if (!saw_jobs)
+        throw ParseError(file, 0, "jobs", "expected sacct --json output: an object with a \"jobs\" array");
     return out;
+}
+
+}  // namespace
+
+SacctImport parseSacctJson(std::string_view text, const std::string& file, const SacctOptions& options) {
+    TrackedChars chars(text);
+    return readJobs(chars, file, options);
+}
+
+SacctImport readSacctJson(const std::string& path, const SacctOptions& options) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) readWholeFile(path);  // throws the error that names the file
+    TrackedChars chars(in);
+    return readJobs(chars, io::fileName(path), options);
 }
 
 namespace io::sacct {

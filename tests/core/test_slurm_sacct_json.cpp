@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -162,6 +163,18 @@ private slots:
             "sacct.json:5167: time.submission: no submit time",
             "sacct.json:5380: : expected a job object, found \"not a job\""};
         QCOMPARE(s.refused, refused);
+    }
+
+    void fromMemoryAsFromTheFile() {
+        std::ifstream in(kJson, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const SacctImport memory = parseSacctJson(text, "sacct.json");
+        const SacctImport file = readSacctJson(kJson);
+        QCOMPARE(memory.refused, file.refused);
+        QCOMPARE(memory.dropped, file.dropped);
+        QCOMPARE(memory.rows, file.rows);
+        QCOMPARE(ids(memory), ids(file));
+        for (std::size_t k = 0; k < file.jobs.size(); ++k) QCOMPARE(memory.jobs[k].line, file.jobs[k].line);
     }
 
     void timesAreUtcAlready() {
