@@ -45,8 +45,9 @@ std::string elapsedText(long long seconds) {
     return text;
 }
 
-// About a quarter of the rows are job allocations, the rest their steps.
-std::string generateSacct(int rows, unsigned seed) {
+// About a quarter of the rows are job allocations, the rest their steps. With `json`, the same
+// jobs as `sacct --json` of Slurm 23.11 prints them (steps nested in their job, one row each).
+std::string generateSacct(int rows, unsigned seed, bool json = false) {
     std::mt19937 rng(seed);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
     const char* const kStates[] = {"COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED",
@@ -57,10 +58,10 @@ std::string generateSacct(int rows, unsigned seed) {
     const char* const kUsers[] = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"};
     const char* const kNames[] = {"train-bert", "sweep",      "finetune-llama",
                                   "eval",       "preprocess", "resnet50-ddp"};
-    std::string out =
-        "JobID|JobIDRaw|JobName|User|Account|Partition|Submit|Eligible|Start|End|Elapsed|Timelimit|State|"
-        "NNodes|"
-        "NCPUS|ReqMem|ReqTRES|AllocTRES\n";
+    std::string out = json
+                          ? "{\"meta\": {\"slurm\": {\"release\": \"23.11.4\"}},\n\"jobs\": [\n"
+                          : "JobID|JobIDRaw|JobName|User|Account|Partition|Submit|Eligible|Start|End|Elapsed|"
+                            "Timelimit|State|NNodes|NCPUS|ReqMem|ReqTRES|AllocTRES\n";
     out.reserve(static_cast<std::size_t>(rows) * 230);
     long long next_id = 1000000, now = 0;
     int written = 0;
@@ -86,16 +87,17 @@ std::string generateSacct(int rows, unsigned seed) {
                                      "G,node=" + std::to_string(nodes);
         const std::string alloc_tres = pending ? "" : req_tres;
         const char* const kMem[] = {"G", "000M", "000Mc", "Gn"};
-        const std::string req_mem = std::to_string(8 * (1 + pick(8))) + kMem[pick(4)];
+        const int mem_n = 8 * (1 + pick(8)), mem_form = pick(4);
+        const std::string req_mem = std::to_string(mem_n) + kMem[mem_form];
         const std::string submit = isoTime(now);
         const std::string start_text = pending ? "Unknown" : isoTime(start);
         const std::string end_text = pending || running ? "Unknown" : isoTime(start + run);
         const std::string elapsed = elapsedText(run);
         std::string job_id = std::to_string(id);
-        if (kind <= 1) job_id = std::to_string(id - pick(50)) + "_" + std::to_string(pick(100));
+        const long long array_job = id - pick(50), task = pick(100), first = pick(5), last = 5 + pick(5);
+        if (kind <= 1) job_id = std::to_string(array_job) + "_" + std::to_string(task);
         if (kind == 2)
-            job_id = std::to_string(id) + "_[" + std::to_string(pick(5)) + "-" + std::to_string(5 + pick(5)) +
-                     "%2]";
+            job_id = std::to_string(id) + "_[" + std::to_string(first) + "-" + std::to_string(last) + "%2]";
         const auto row = [&](const std::string& shown_id, const std::string& raw_id, const std::string& name,
                              const char* user, const char* row_state, const std::string& rmem,
                              const std::string& rtres, const std::string& atres) {
@@ -116,22 +118,81 @@ std::string generateSacct(int rows, unsigned seed) {
                     row(shown + step, raw + step, step + 1, "", running ? "RUNNING" : "COMPLETED", "", "",
                         "cpu=" + std::to_string(cpus) + gres + ",node=" + std::to_string(nodes));
         };
-        if (kind == 3) {
+        const auto tresJson = [&](bool with_mem) {
+            std::string t = "[{\"type\": \"cpu\", \"name\": \"\", \"count\": " + std::to_string(cpus) + "}";
+            if (gpus_per_node > 0)
+                t += ", {\"type\": \"gres\", \"name\": \"gpu" + (*type ? ":" + std::string(type) : "") +
+                     "\", \"count\": " + std::to_string(gpus_per_node * nodes) + "}";
+            if (with_mem)
+                t += ", {\"type\": \"mem\", \"name\": \"\", \"count\": " + std::to_string(8192 * cpus) + "}";
+            return t + ", {\"type\": \"node\", \"name\": \"\", \"count\": " + std::to_string(nodes) + "}]";
+        };
+        const auto number = [](bool set, long long n) {
+            return std::string("{\"set\": ") + (set ? "true" : "false") +
+                   ", \"infinite\": false, \"number\": " + std::to_string(set ? n : 0) + "}";
+        };
+        const auto timeJson = [&](long long t) { return std::to_string(t < 0 ? 0 : 1709251200 + t); };
+        const auto jobJson = [&](bool het, int offset) {
+            const std::string current = std::string(state).substr(0, std::string_view(state).find(' '));
+            const long long mem_mb = mem_form == 0 || mem_form == 3 ? mem_n * 1024LL : mem_n * 1000LL;
+            out += std::string(written ? ",\n" : "") + "{\"job_id\": " + std::to_string(id) +
+                   ", \"name\": \"" + name + "\", \"user\": \"" + user +
+                   "\", \"account\": \"ml-research\", \"partition\": \"gpu\", " +
+                   "\"allocation_nodes\": " + std::to_string(pending ? 0 : nodes) +
+                   ",\n \"array\": {\"job_id\": " +
+                   std::to_string(kind <= 2 ? (kind == 2 ? id : array_job) : 0) +
+                   ", \"task_id\": " + number(kind <= 1, task) + ", \"task\": \"" +
+                   (kind == 2 ? std::to_string(first) + "-" + std::to_string(last) : "") +
+                   "\"},\n \"het\": {\"job_id\": " + std::to_string(het ? id : 0) +
+                   ", \"job_offset\": " + number(het, offset) + "},\n \"state\": {\"current\": [\"" +
+                   current + "\"], \"reason\": \"None\"},\n \"time\": {\"submission\": " + timeJson(now) +
+                   ", \"start\": " + timeJson(start) +
+                   ", \"end\": " + timeJson(pending || running ? -1 : start + run) +
+                   ", \"elapsed\": " + std::to_string(run) + ", \"limit\": " + number(true, 2880) +
+                   "},\n \"required\": {\"CPUs\": " + std::to_string(cpus) +
+                   ", \"memory_per_cpu\": " + number(mem_form == 2, mem_mb) +
+                   ", \"memory_per_node\": " + number(mem_form != 2, mem_mb) +
+                   "},\n \"tres\": {\"requested\": " + tresJson(true) +
+                   ", \"allocated\": " + (pending ? "[]" : tresJson(true)) + "},\n \"steps\": [";
+            ++written;
+            if (!pending)
+                for (const char* step : {"batch", "extern", "0"}) {
+                    if (written >= rows) break;
+                    out += std::string(step[0] == 'b' ? "" : ",") + "\n  {\"step\": {\"id\": \"" +
+                           std::to_string(id) + "." + step + "\", \"name\": \"" + step +
+                           "\"}, \"state\": [\"" + (running ? "RUNNING" : "COMPLETED") +
+                           "\"], \"time\": {\"start\": " + timeJson(start) +
+                           ", \"elapsed\": " + std::to_string(run) +
+                           "}, \"tres\": {\"allocated\": " + tresJson(false) + "}}";
+                    ++written;
+                }
+            out += "]}";
+        };
+        if (json && kind == 3) {
+            jobJson(true, 0);
+            if (written < rows) jobJson(true, 1);
+        } else if (json) {
+            jobJson(false, 0);
+        } else if (kind == 3) {
             jobWithSteps(std::to_string(id) + "+0");
             if (written < rows) jobWithSteps(std::to_string(id) + "+1");
         } else {
             jobWithSteps(job_id);
         }
     }
+    if (json) out += "\n], \"warnings\": [], \"errors\": []}\n";
     return out;
 }
 
 // The generated rows in a temporary file, removed at exit.
 struct SacctFile {
-    std::string path =
-        (fs::temp_directory_path() / ("clusterloom-bench-sacct-" + std::to_string(getpid()) + ".txt"))
-            .string();
-    SacctFile() { std::ofstream(path, std::ios::binary) << generateSacct(kRows, 21); }
+    std::string path;
+    explicit SacctFile(bool json)
+        : path((fs::temp_directory_path() /
+                ("clusterloom-bench-sacct-" + std::to_string(getpid()) + (json ? ".json" : ".txt")))
+                   .string()) {
+        std::ofstream(path, std::ios::binary) << generateSacct(kRows, 21, json);
+    }
     ~SacctFile() {
         std::error_code ec;
         fs::remove(path, ec);
@@ -139,7 +200,12 @@ struct SacctFile {
 };
 
 const std::string& sacctFile() {
-    static const SacctFile file;
+    static const SacctFile file(false);
+    return file.path;
+}
+
+const std::string& sacctJsonFile() {
+    static const SacctFile file(true);
     return file.path;
 }
 
@@ -194,10 +260,24 @@ void BM_ReadSacctParsable(benchmark::State& state) {
     report(state, imported, peak);
 }
 
+// The same jobs from `sacct --json` output, streamed from the file.
+void BM_ReadSacctJson(benchmark::State& state) {
+    const std::string& path = sacctJsonFile();
+    state.counters["file_mb"] = static_cast<double>(fs::file_size(path)) / (1 << 20);
+    cl::SacctImport imported;
+    double peak = 0;
+    for (auto _ : state) {
+        imported = {};
+        peak = std::max(peak, peakMegabytes([&] { imported = cl::readSacctJson(path); }));
+    }
+    report(state, imported, peak);
+}
+
 }  // namespace
 
 // Reading from the file first: its peak then holds no generated text of the other benchmark.
 BENCHMARK(BM_ReadSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ReadSacctJson)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ParseSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();
