@@ -11,7 +11,8 @@
 //    {"set", "infinite", "number"} objects instead of "memory".
 // In every version times are Unix epoch seconds (0 = unknown) and TRES are lists of {"type",
 // "name", "count"} ({"type": "gres", "name": "gpu:a100", "count": 4}); a TRES string as in the
-// text form is also read.
+// text form is also read. The reader streams: each job is read when its object ends and then
+// dropped, so an export of any size holds one job at a time besides the result.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,9 +39,8 @@ namespace {
 using io::sacct::StateKind;
 using nlohmann::json;
 
-// Just enough of a JSON scanner to find where values start, tolerant of a text that stops early
-// (every step returns false at the end). nlohmann keeps no positions, and asking JsonDoc::lineOf
-// once per job would scan the text once per job.
+// Just enough of a JSON scanner to walk the start of a file for looksLikeSacct, tolerant of a text
+// that stops early (every step returns false at the end), as a prefix of a long file does.
 struct Scanner {
     std::string_view s;
     std::size_t i = 0;
