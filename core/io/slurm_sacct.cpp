@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -486,8 +487,10 @@ namespace {
 // The file in one read into a string of its size: readWholeFile's growing stream would hold the
 // text up to three times at its peak, which for a million rows is 600 MB of the 1 GB budget.
 std::string readFileText(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return readWholeFile(path);  // its error names the file
     std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return readWholeFile(path);  // its error names the file
+    if (!in) return readWholeFile(path);
     const std::streamoff size = in.tellg();
     if (size <= 0) return readWholeFile(path);  // not a regular file, or empty
     std::string text(static_cast<std::size_t>(size), '\0');
