@@ -299,19 +299,15 @@ double memoryOf(const json& job, int cpus, int nodes) {
     return mb ? io::sacct::memoryGb(static_cast<double>(*mb), 1) : std::numeric_limits<double>::quiet_NaN();
 }
 
-// The DOM keeps only what the reader looks at: a job's own record is about a tenth of what sacct
-// prints for it (its steps' statistics, comments, exit codes), and nlohmann's values take several
-// times their text. Depths are nlohmann's: 1 for the top-level members, 3 for a job's, 4 and 5
-// below them; a step's members (depth 5) go, so its object stays only to be counted.
-bool keepValue(int depth, json::parse_event_t event, const json& parsed) {
-    if (event != json::parse_event_t::key) return true;
-    const std::string& key = parsed.get_ref<const std::string&>();
+// A job keeps only the members the reader looks at: its own record is about a tenth of what sacct
+// prints for it (its steps' statistics, comments, exit codes), and a JSON value takes several times
+// its text. `depth` counts the open containers: 3 for a job's members, 4 and 5 below them; a
+// step's members (depth 5) go, so its object stays only to be counted.
+bool keepKey(int depth, const std::string& key) {
     const auto any = [&](std::initializer_list<std::string_view> names) {
         return std::find(names.begin(), names.end(), key) != names.end();
     };
     switch (depth) {
-        case 1:
-            return key == "jobs";
         case 3:
             return any({"job_id", "name", "user", "account", "partition", "state", "time", "tres", "required",
                         "array", "het", "allocation_nodes", "steps"});
@@ -566,31 +562,127 @@ std::string jsonError(const json::exception& e) {
     return what;
 }
 
-// Reads the jobs as nlohmann parses them, each one as soon as its object ends, and lets the DOM
-// forget it: the memory held is one job's, whatever the size of the export.
+// Reads the jobs as nlohmann's SAX parser meets them: each element of the top-level "jobs" array
+// is built (with the members keepKey keeps), read as soon as it ends and forgotten, and nothing
+// else is built. The memory held is one job's, whatever the size of the export.
+class JobsReader final : public nlohmann::json_sax<json> {
+public:
+    JobsReader(TrackedChars& chars, const std::string& file, const SacctOptions& options, SacctImport& out)
+        : chars_(chars), file_(file), options_(options), out_(out) {}
+
+    bool null() override { return value(json()); }
+    bool boolean(bool v) override { return value(json(v)); }
+    bool number_integer(number_integer_t v) override { return value(json(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return value(json(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return value(json(v)); }
+    bool string(string_t& v) override { return value(json(std::move(v))); }
+    bool binary(binary_t&) override { return value(json()); }
+    bool start_object(std::size_t) override { return open(json::object()); }
+    bool start_array(std::size_t) override { return open(json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override {
+        if (skipped_ > 0) return true;
+        if (!building_.empty() && keepKey(depth_, k)) {
+            key_ = k;
+        } else if (building_.empty() && depth_ == 1 && k == "jobs") {
+            jobs_next_ = true;
+        } else {
+            skip_next_ = true;
+        }
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+        error_ = jsonError(ex);
+        return false;
+    }
+
+    bool sawJobs() const { return saw_jobs_; }
+    const std::string& error() const { return error_; }
+
+private:
+    // A value inside a job goes into the container being built; an element of "jobs" that is not
+    // an object or a list is a job of its own (and refused).
+    bool value(json&& v) {
+        if (skipped_ > 0) return true;
+        if (skip_next_ || jobs_next_) {
+            skip_next_ = jobs_next_ = false;
+            return true;
+        }
+        if (!building_.empty()) {
+            insert(std::move(v));
+        } else if (in_jobs_ && depth_ == 2) {
+            readJob(v, chars_.lines().lineOf(index_++), file_, options_, out_);
+        }
+        return true;
+    }
+    bool open(json&& container) {
+        if (skipped_ > 0 || skip_next_) {
+            skip_next_ = false;
+            ++skipped_;
+            return true;
+        }
+        if (jobs_next_) {
+            jobs_next_ = false;
+            if (!container.is_array()) {
+                ++skipped_;
+                return true;
+            }
+            in_jobs_ = saw_jobs_ = true;
+        } else if (!building_.empty()) {
+            building_.push_back(&insert(std::move(container)));
+        } else if (in_jobs_ && depth_ == 2) {
+            job_ = std::move(container);
+            building_.push_back(&job_);
+        }
+        ++depth_;
+        return true;
+    }
+    bool close() {
+        if (skipped_ > 0) {
+            --skipped_;
+            return true;
+        }
+        --depth_;
+        if (!building_.empty()) {
+            building_.pop_back();
+            if (building_.empty()) readJob(job_, chars_.lines().lineOf(index_++), file_, options_, out_);
+        } else if (in_jobs_ && depth_ == 1) {
+            in_jobs_ = false;
+        }
+        return true;
+    }
+    // Into the innermost container being built: under the last key of an object (a repeated key
+    // keeps its last value, as a DOM would), or at the end of a list.
+    json& insert(json&& v) {
+        json& into = *building_.back();
+        if (into.is_object()) return into[key_] = std::move(v);
+        into.push_back(std::move(v));
+        return into.back();
+    }
+
+    TrackedChars& chars_;
+    const std::string& file_;
+    const SacctOptions& options_;
+    SacctImport& out_;
+    int depth_ = 0;           // open containers that are not skipped
+    int skipped_ = 0;         // open containers inside a skipped value
+    bool skip_next_ = false;  // the next value belongs to a key that is not kept
+    bool jobs_next_ = false;  // the next value is the top-level "jobs"
+    bool in_jobs_ = false, saw_jobs_ = false;
+    std::vector<json*> building_;  // the containers of the current job, outermost first
+    json job_;
+    std::string key_;
+    std::size_t index_ = 0;
+    std::string error_;
+};
+
 SacctImport readJobs(TrackedChars& chars, const std::string& file, const SacctOptions& options) {
     SacctImport out;
-    std::string top_key;
-    bool in_jobs = false, saw_jobs = false;
-    std::size_t index = 0;
-    const auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
-        using E = json::parse_event_t;
-        if (depth == 1 && event == E::key) top_key = parsed.get<std::string>();
-        if (depth == 1 && event == E::array_start && top_key == "jobs") in_jobs = saw_jobs = true;
-        if (depth == 1 && event == E::array_end) in_jobs = false;
-        if (depth == 2 && in_jobs && (event == E::object_end || event == E::array_end || event == E::value)) {
-            readJob(parsed, chars.lines().lineOf(index++), file, options, out);
-            return false;  // read: not kept in the DOM
-        }
-        return keepValue(depth, event, parsed);
-    };
-    try {
-        const json rest = json::parse(TrackedIterator{&chars}, TrackedIterator{}, callback);  // jobs read
-        (void)rest;
-    } catch (const json::exception& e) {
-        throw ParseError(file, chars.lines().lastLine(), "", "invalid JSON: " + jsonError(e));
-    }
-    if (!saw_jobs)
+    JobsReader reader(chars, file, options, out);
+    if (!json::sax_parse(TrackedIterator{&chars}, TrackedIterator{}, &reader))
+        throw ParseError(file, chars.lines().lastLine(), "", "invalid JSON: " + reader.error());
+    if (!reader.sawJobs())
         throw ParseError(file, 0, "jobs", "expected sacct --json output: an object with a \"jobs\" array");
     return out;
 }
