@@ -34,24 +34,27 @@ HistoryImport importHistory(const Args& args) {
     options.utc_offset_s = cl::parseUtcOffset(args.get("timezone"));
     options.keep_unstarted = args.has("keep-unstarted");
     options.keep_running = args.has("keep-running");
-    const cl::SacctImport history = cl::readSacctParsable(path, options);
+    const cl::SacctImport history = cl::readSacct(path, options);
 
     HistoryImport out;
     std::string name = args.get("name");
     if (name.empty()) name = std::filesystem::path(path).stem().string();
-    out.trace = cl::traceFromSacct(history, name, path);
+    std::map<std::string, int> dropped = history.dropped;
+    std::map<std::string, int> left_out;
+    out.trace = cl::traceFromSacct(history, name, path, &left_out);
+    for (const auto& [reason, n] : left_out) dropped[reason] += n;
 
     auto& r = out.report;
     r["file"] = path;
     r["rows"] = history.rows;
     r["jobs"] = out.trace.jobs.size();
     r["dropped"] = nlohmann::ordered_json::object();
-    for (const auto& [reason, n] : history.dropped) r["dropped"][reason] = n;
+    for (const auto& [reason, n] : dropped) r["dropped"][reason] = n;
     r["refused"] = history.refused;
 
     std::cout << "history " << path << ": " << history.rows << " rows, " << out.trace.jobs.size()
               << " jobs kept\n";
-    for (const auto& [reason, n] : history.dropped) std::cout << "  left out: " << n << " " << reason << "\n";
+    for (const auto& [reason, n] : dropped) std::cout << "  left out: " << n << " " << reason << "\n";
     for (std::size_t k = 0; k < history.refused.size() && k < kRefusedListed; ++k)
         std::cout << "  refused: " << history.refused[k] << "\n";
     if (history.refused.size() > kRefusedListed)

@@ -160,11 +160,12 @@ enum Field {
     kReqMem,
     kReqTres,
     kAllocTres,
+    kTimelimit,
     kFieldCount
 };
 constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
-    "JobID", "JobIDRaw", "State",     "Submit", "Start",  "End",    "Elapsed", "JobName",
-    "User",  "Account",  "Partition", "NCPUS",  "NNodes", "ReqMem", "ReqTRES", "AllocTRES"};
+    "JobID",   "JobIDRaw",  "State", "Submit", "Start",  "End",     "Elapsed",   "JobName",  "User",
+    "Account", "Partition", "NCPUS", "NNodes", "ReqMem", "ReqTRES", "AllocTRES", "Timelimit"};
 
 // Reasons a job is left out, counted in place while reading (one map entry per reason at the end).
 struct DropCounts {
@@ -359,8 +360,7 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
         ++out.rows;
         splitInto(raw, '|', cells);
         if (cells.size() != width) {
-            refuse("",
-                   "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
+            refuse("row", "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
             continue;
         }
         const std::string_view id = cell(kJobId);
@@ -407,6 +407,15 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
             }
         } else if (job.started && !std::isnan(job.end)) {
             job.elapsed = std::max(0.0, job.end - job.start);
+        }
+        if (const std::string_view limit = cell(kTimelimit);
+            !limit.empty() && !noTime(limit) && limit != "Partition_Limit") {
+            try {
+                job.time_limit = parseSlurmElapsed(limit);
+            } catch (const std::invalid_argument& ex) {
+                refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what());
+                continue;
+            }
         }
         io::sacct::settleCancelled(job, *kind);
         const std::string_view alloc = cell(kAllocTres), req = cell(kReqTres);

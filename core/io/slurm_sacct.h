@@ -35,6 +35,9 @@ struct SlurmJob {
     double submit = std::numeric_limits<double>::quiet_NaN();  // seconds since 1970-01-01 UTC
     double start = std::numeric_limits<double>::quiet_NaN();
     double end = std::numeric_limits<double>::quiet_NaN();
+    // Timelimit: what the job asked for (seconds; infinity for UNLIMITED, NaN when not given). A
+    // never-started job kept by an option replays its time limit (docs/architecture.md 8.8).
+    double time_limit = std::numeric_limits<double>::quiet_NaN();
     double elapsed = 0.0;  // seconds it ran (0 for a job that never started)
     bool started = false;
     int gpus = 0;

@@ -368,6 +368,14 @@ void readJob(const json& entry, int line, const std::string& file, const SacctOp
                 job.elapsed = std::max(0.0, job.end - job.start);
             }
         }
+        const MaybeNumber limit = maybeNumber(time ? find(*time, "limit") : nullptr, "time.limit");
+        if (limit.infinite) {
+            job.time_limit = std::numeric_limits<double>::infinity();
+        } else if (limit.set) {
+            if (!(limit.number >= 0) || limit.number > 1e9)
+                throw Refusal{"time.limit", "expected minutes, found " + std::to_string(limit.number)};
+            job.time_limit = limit.number * 60.0;  // sacct --json states the limit in minutes
+        }
         io::sacct::settleCancelled(job, *kind);
 
         const json* allocated = find(entry, "tres", "allocated");

@@ -473,6 +473,8 @@ private slots:
                                 << "helios";
         QTest::newRow("alibaba") << "alibaba/pai_job_table.csv"
                                  << "alibaba";
+        QTest::newRow("sacct") << "sacct_small.txt"
+                               << "sacct";
         QTest::newRow("json") << "trace_small.json"
                               << "json";
         QTest::newRow("csv") << "trace_small.csv"
@@ -487,10 +489,33 @@ private slots:
         QVERIFY(!readTrace(path, format.toStdString()).jobs.empty());
     }
 
+    // A Slurm history read as a trace: as measured, with no model (import slurm adds them).
+    void sacctAsATrace() {
+        const Trace t = readTrace(fixture("sacct_small.txt"));
+        QCOMPARE(t.name, std::string("sacct_small"));
+        QCOMPARE(t.jobs.size(), std::size_t(2));
+        QCOMPARE(t.jobs[0].id, std::string("7"));
+        QCOMPARE(t.jobs[0].gpus, 2);
+        QCOMPARE(t.jobs[0].duration, 3600.0);
+        QCOMPARE(t.jobs[1].submit_time, 1800.0);
+        QCOMPARE(t.jobs[1].duration, 600.0);
+        QVERIFY(t.jobs[1].gpu_type.empty());
+        // Refused rows fail a plain read, naming the first; skipping makes them warnings.
+        const std::string bad = std::string(CLUSTERLOOM_FIXTURES_DIR) + "/slurm/sacct_parsable2.txt";
+        expectError(parseError([&] { readTrace(bad, "sacct"); }),
+                    {"sacct_parsable2.txt", "5 rows cannot be read, the first: sacct_parsable2.txt:17: Submit"});
+        std::vector<std::string> warnings;
+        TraceReadOptions opts;
+        opts.skip_invalid_rows = true;
+        opts.warnings = &warnings;
+        QCOMPARE(readTrace(bad, "sacct", opts).jobs.size(), std::size_t(9));
+        QCOMPARE(warnings.size(), std::size_t(5));
+    }
+
     void unknownFormats() {
         const auto names = traceFormatNames();
         QCOMPARE(names.front(), std::string("auto"));
-        QCOMPARE(names.size(), std::size_t(11));
+        QCOMPARE(names.size(), std::size_t(12));
         // A cluster spec is no trace: the error lists what is supported.
         expectError(parseError([] { detectTraceFormat(fixture("cluster_spec.csv")); }),
                     {"cluster_spec.csv", "muri", "pollux-philly", "alibaba"});
