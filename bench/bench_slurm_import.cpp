@@ -6,8 +6,7 @@
 // Counters: rows and kept jobs per iteration, rows per second, and peak_mb, the process's peak
 // resident memory while the reader runs (Linux: the peak is reset just before, so the generated
 // text held by the bench is counted only where the reader itself holds it).
-// To add a stage on top of the reader (the conversion into a trace), add a benchmark that starts
-// from sacctFile() like BM_ReadSacctParsable and measure it the same way (PeakMemory).
+// BM_ImportSacctAsTrace measures the whole import (reader, trace, profile rules, iterations).
 // Run: build/release/bench/bench_slurm_import
 #include <benchmark/benchmark.h>
 
@@ -18,7 +17,11 @@
 #include <random>
 #include <string>
 
+#include "core/io/builtin_data.h"
+#include "core/io/sacct_trace.h"
 #include "core/io/slurm_sacct.h"
+#include "core/workload/measured_iterations.h"
+#include "core/workload/profile_rules.h"
 
 namespace {
 
@@ -273,10 +276,35 @@ void BM_ReadSacctJson(benchmark::State& state) {
     report(state, imported, peak);
 }
 
+// The whole import as `clusterloom-cli import slurm` does it: read, the jobs as a trace, profiles
+// by three rules and a default, run time to iterations on each job's GPU type.
+void BM_ImportSacctAsTrace(benchmark::State& state) {
+    const std::string& path = sacctFile();
+    const cl::ProfileSet profiles = cl::builtinProfiles("muri");
+    const cl::ProfileRules rules = cl::parseProfileRules(
+        "name ^train-bert bert\nname ^resnet50 vgg16\nuser ^(alice|bob)$ gpt2\ndefault resnet18\n", "bench");
+    cl::SacctImport imported;
+    cl::Trace trace;
+    double peak = 0;
+    for (auto _ : state) {
+        imported = {};
+        trace = {};
+        peak = std::max(peak, peakMegabytes([&] {
+                            imported = cl::readSacct(path);
+                            trace = cl::traceFromSacct(imported, "bench", path);
+                            cl::assignProfilesByRule(trace, rules);
+                            cl::iterationsFromMeasuredTime(trace, profiles);
+                        }));
+    }
+    report(state, imported, peak);
+    state.counters["trace_jobs"] = static_cast<double>(trace.jobs.size());
+}
+
 }  // namespace
 
 // Reading from the file first: its peak then holds no generated text of the other benchmark.
 BENCHMARK(BM_ReadSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ImportSacctAsTrace)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_ReadSacctJson)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ParseSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
 
