@@ -304,10 +304,10 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
         for (std::size_t i = 0; i < groups->size(); ++i) {
             const JsonPath at = (top / "server_groups")[i];
             const json& v = doc.object((*groups)[i], at);
-            doc.rejectUnknownKeys(v, at,
-                                  {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores",
-                                   "memory_gb", "gpu_memory_gb", "network_gbps", "architecture", "state",
-                                   "unavailable"});
+            doc.rejectUnknownKeys(
+                v, at,
+                {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
+                 "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable"});
             const long long count = doc.integer(doc.require(v, at, "count"), at / "count", 1, kMaxServers);
             Server proto;
             proto.name = doc.string(doc.require(v, at, "name_prefix"), at / "name_prefix", false);

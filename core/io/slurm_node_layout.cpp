@@ -47,8 +47,9 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
             continue;
         }
         if (n.gpus > kMaxGpusPerServer) {
-            out.warnings.push_back(where(n) + " has " + std::to_string(n.gpus) + " GPUs; a server holds at most " +
-                                   std::to_string(kMaxGpusPerServer) + ", so it is left out");
+            out.warnings.push_back(where(n) + " has " + std::to_string(n.gpus) +
+                                   " GPUs; a server holds at most " + std::to_string(kMaxGpusPerServer) +
+                                   ", so it is left out");
             continue;
         }
         Server s;
@@ -60,8 +61,9 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
         if (n.memory_gb >= kMinPlausibleMemoryGb)
             s.memory_gb = n.memory_gb;
         else
-            out.warnings.push_back(where(n) + " states no memory (RealMemory " + formatNumber(n.memory_gb * 1024) +
-                                   " MB); it keeps the default " + formatNumber(s.memory_gb) + " GB");
+            out.warnings.push_back(where(n) + " states no memory (RealMemory " +
+                                   formatNumber(n.memory_gb * 1024) + " MB); it keeps the default " +
+                                   formatNumber(s.memory_gb) + " GB");
         const std::string slurm_type = n.gpu_type.empty() ? std::string("gpu") : n.gpu_type;
         if (const auto match = matchGpuType(n.gpu_type)) {
             s.gpu_type = match->name;
@@ -76,17 +78,16 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
         out.cluster.servers.push_back(std::move(s));
     }
     if (!cpu_only.empty())
-        out.warnings.push_back(std::to_string(cpu_only.size()) + " CPU-only node" + (cpu_only.size() == 1 ? "" : "s") +
-                               " left out: " + nameList(cpu_only));
+        out.warnings.push_back(std::to_string(cpu_only.size()) + " CPU-only node" +
+                               (cpu_only.size() == 1 ? "" : "s") + " left out: " + nameList(cpu_only));
     if (!excluded.empty())
         out.warnings.push_back(std::to_string(excluded.size()) + " unavailable node" +
                                (excluded.size() == 1 ? "" : "s") + " left out: " + nameList(excluded));
     for (const auto& [type, names] : unknown_nodes)
-        out.warnings.push_back(
-            (type == "gpu" ? std::string("GPUs without a type (gres gpu:N)")
-                           : "unknown GPU type '" + type + "'") +
-            " on " + nameList(names) + ": kept as '" + type + "' with speed 1.0 and " +
-            formatNumber(Server().gpu_memory_gb) + " GB per GPU until you set them");
+        out.warnings.push_back((type == "gpu" ? std::string("GPUs without a type (gres gpu:N)")
+                                              : "unknown GPU type '" + type + "'") +
+                               " on " + nameList(names) + ": kept as '" + type + "' with speed 1.0 and " +
+                               formatNumber(Server().gpu_memory_gb) + " GB per GPU until you set them");
     return out;
 }
 

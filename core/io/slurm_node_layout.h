@@ -18,14 +18,15 @@ struct SlurmLayoutOptions {
 };
 
 struct SlurmLayout {
-    Cluster cluster;                              // may have no servers (no usable GPU node)
-    int cpu_only_nodes = 0;                       // nodes without GPUs, left out
-    int excluded_unavailable = 0;                 // left out by exclude_unavailable
+    Cluster cluster;                               // may have no servers (no usable GPU node)
+    int cpu_only_nodes = 0;                        // nodes without GPUs, left out
+    int excluded_unavailable = 0;                  // left out by exclude_unavailable
     std::map<std::string, int> unknown_gpu_types;  // Slurm type not in the table -> its GPUs
     std::vector<std::string> warnings;
 };
 
-SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const SlurmLayoutOptions& options = {});
+SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory,
+                                  const SlurmLayoutOptions& options = {});
 
 // Our GPU type name for a Slurm gres type ("a100", "nvidia_a100-sxm4-80gb" -> "A100"); a type the
 // table does not know comes back as Slurm names it.

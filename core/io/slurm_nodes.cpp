@@ -110,10 +110,10 @@ struct Field {
 // Keys scontrol prints after Reason=, whose free text may itself hold "x=y".
 bool keyAfterReason(std::string_view key) {
     static const std::set<std::string_view> keys = {
-        "Comment",       "Extra",         "ResumeAfterTime", "InstanceId",       "InstanceType",
-        "NextState",     "CapWatts",      "CurrentWatts",    "AveWatts",         "ExtSensorsJoules",
-        "ExtSensorsWatts", "ExtSensorsTemp", "LastBusyTime",  "Reason",          "Partitions",
-        "BootTime",      "SlurmdStartTime", "CfgTRES",       "AllocTRES",        "State"};
+        "Comment",         "Extra",           "ResumeAfterTime", "InstanceId", "InstanceType",
+        "NextState",       "CapWatts",        "CurrentWatts",    "AveWatts",   "ExtSensorsJoules",
+        "ExtSensorsWatts", "ExtSensorsTemp",  "LastBusyTime",    "Reason",     "Partitions",
+        "BootTime",        "SlurmdStartTime", "CfgTRES",         "AllocTRES",  "State"};
     return keys.count(key) > 0;
 }
 
@@ -154,7 +154,7 @@ public:
                 throw ParseError(file_, line, "NodeName",
                                  "missing: a node record starts with NodeName= (scontrol show node "
                                  "--oneliner), found '" +
-                                     std::string(body.substr(0, 40)) + "'");
+                                     std::string(trim(body.substr(0, 40))) + "'");
             }
             addTokens(body, line);
         }
@@ -216,9 +216,9 @@ private:
         node.name = name ? std::string(trim(name->value)) : std::string();
         if (node.name.empty()) throw ParseError(file_, record_line_, "NodeName", "empty node name");
         if (const auto [it, fresh] = seen_.emplace(node.name, record_line_); !fresh)
-            throw ParseError(file_, record_line_, "NodeName",
-                             "node '" + node.name + "' is listed twice (also on line " +
-                                 std::to_string(it->second) + ")");
+            throw ParseError(
+                file_, record_line_, "NodeName",
+                "node '" + node.name + "' is listed twice (also on line " + std::to_string(it->second) + ")");
         node.cpus = count("CPUTot", true);
         node.sockets = count("Sockets", false);
         node.cores_per_socket = count("CoresPerSocket", false);
@@ -228,8 +228,8 @@ private:
             try {
                 gres = parseSlurmGres(g->value);
             } catch (const std::invalid_argument& e) {
-                throw ParseError(file_, g->line, "Gres", std::string("expected ") + e.what() + ", found '" +
-                                                              g->value + "'");
+                throw ParseError(file_, g->line, "Gres",
+                                 std::string("expected ") + e.what() + ", found '" + g->value + "'");
             }
         }
         node.gpus = gres.gpus;
@@ -310,7 +310,8 @@ std::vector<int> nodeElementLines(std::string_view s) {
 // data_parser versions; an unset one is 0.
 long long jsonCount(const JsonDoc& doc, const json& v, const JsonPath& at) {
     if (v.is_object() && v.contains("number")) {
-        if (const json* set = doc.member(v, at, "set"); set && set->is_boolean() && !set->get<bool>()) return 0;
+        if (const json* set = doc.member(v, at, "set"); set && set->is_boolean() && !set->get<bool>())
+            return 0;
         return doc.integer(v.at("number"), at / "number", 0, kMaxCount);
     }
     if (v.is_null()) return 0;
@@ -321,8 +322,7 @@ std::string jsonText(const JsonDoc& doc, const json& v, const JsonPath& at) {
     if (v.is_null()) return {};
     if (v.is_array()) {  // a list where older versions had a comma-separated string
         std::string joined;
-        for (std::size_t i = 0; i < v.size(); ++i)
-            joined += (i ? "," : "") + doc.string(v[i], at[i]);
+        for (std::size_t i = 0; i < v.size(); ++i) joined += (i ? "," : "") + doc.string(v[i], at[i]);
         return joined;
     }
     return doc.string(v, at);
@@ -358,7 +358,8 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
             doc.fail(at / name_key, "node '" + node.name + "' is listed twice (also nodes[" +
                                         std::to_string(it->second) + "])");
         node.cpus = static_cast<int>(jsonCount(doc, doc.require(v, at, "cpus"), at / "cpus"));
-        if (const json* x = doc.member(v, at, "sockets")) node.sockets = static_cast<int>(jsonCount(doc, *x, at / "sockets"));
+        if (const json* x = doc.member(v, at, "sockets"))
+            node.sockets = static_cast<int>(jsonCount(doc, *x, at / "sockets"));
         if (const json* x = doc.member(v, at, "cores"))
             node.cores_per_socket = static_cast<int>(jsonCount(doc, *x, at / "cores"));
         if (const json* x = doc.member(v, at, "real_memory"))
@@ -374,14 +375,16 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
         }
         node.gpus = gres.gpus;
         node.gpu_type = gres.type;
-        if (const json* x = doc.member(v, at, "partitions")) node.partitions = partitionList(jsonText(doc, *x, at / "partitions"));
+        if (const json* x = doc.member(v, at, "partitions"))
+            node.partitions = partitionList(jsonText(doc, *x, at / "partitions"));
         // Slurm 22.05 (openapi v0.0.38): "state": "idle" plus "state_flags": ["DRAIN"];
         // 23.02 and later (data_parser v0.0.39+): "state": ["IDLE", "DRAIN"].
         std::vector<std::string> words;
         if (const json* x = doc.member(v, at, "state")) {
             if (x->is_array()) {
                 state_is_list = true;
-                for (std::size_t k = 0; k < x->size(); ++k) words.push_back(upper(doc.string((*x)[k], (at / "state")[k])));
+                for (std::size_t k = 0; k < x->size(); ++k)
+                    words.push_back(upper(doc.string((*x)[k], (at / "state")[k])));
             } else if (!x->is_null()) {
                 words.push_back(upper(doc.string(*x, at / "state")));
             }
@@ -463,9 +466,9 @@ SlurmGres parseSlurmGres(std::string_view gres) {
 }
 
 bool slurmStateUnavailable(const std::string& state) {
-    static const std::set<std::string> unavailable = {"DOWN",           "DRAIN",      "DRAINED",     "DRAINING",
-                                                      "FAIL",           "FAILING",    "NOT_RESPONDING", "NO_RESPOND",
-                                                      "FUTURE",         "INVAL",      "INVALID_REG"};
+    static const std::set<std::string> unavailable = {"DOWN",   "DRAIN",   "DRAINED",        "DRAINING",
+                                                      "FAIL",   "FAILING", "NOT_RESPONDING", "NO_RESPOND",
+                                                      "FUTURE", "INVAL",   "INVALID_REG"};
     for (std::string_view word : split(state, '+')) {
         word = trim(word);
         if (word.empty()) continue;
@@ -481,7 +484,8 @@ bool looksLikeSlurmNodes(std::string_view text) {
     const std::size_t at = firstContent(text);
     if (text.substr(at, 9) == "NodeName=") return true;
     if (at >= text.size() || text[at] != '{') return false;
-    if (text.find("\"nodes\"") == std::string_view::npos || text.find("clusterloom-cluster") != std::string_view::npos)
+    if (text.find("\"nodes\"") == std::string_view::npos ||
+        text.find("clusterloom-cluster") != std::string_view::npos)
         return false;
     try {
         const json root = json::parse(text);
