@@ -22,8 +22,10 @@ using io::JsonDoc;
 using io::JsonPath;
 using nlohmann::json;
 
-// Far above any real node; a larger figure is a unit or data error.
-constexpr long long kMaxCount = 10000000;
+// Far above any real node; a larger figure is a unit or data error. The CPU limit is the layout
+// format's cpu_cores limit (core/io/layout_json.cpp).
+constexpr long long kMaxCount = 1000000;
+constexpr long long kMaxMemoryMb = 1LL << 40;
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -196,16 +198,17 @@ private:
         return it == fields_.end() ? nullptr : &it->second;
     }
 
-    int count(const char* key, bool required) const {
+    long long count(const char* key, bool required, long long max = kMaxCount) const {
         const Field* f = field(key);
         if (!f) {
             if (required) throw ParseError(file_, record_line_, key, "missing from node record");
             return 0;
         }
         const auto v = wholeNumber(f->value);
-        if (!v || *v < 0 || *v > kMaxCount)
-            throw ParseError(file_, f->line, key, "not a whole number: '" + f->value + "'");
-        return static_cast<int>(*v);
+        if (!v || *v < 0 || *v > max)
+            throw ParseError(file_, f->line, key,
+                             "not a whole number from 0 to " + std::to_string(max) + ": '" + f->value + "'");
+        return *v;
     }
 
     void finishRecord(SlurmNodeInventory& out) {
@@ -219,10 +222,10 @@ private:
             throw ParseError(
                 file_, record_line_, "NodeName",
                 "node '" + node.name + "' is listed twice (also on line " + std::to_string(it->second) + ")");
-        node.cpus = count("CPUTot", true);
-        node.sockets = count("Sockets", false);
-        node.cores_per_socket = count("CoresPerSocket", false);
-        node.memory_gb = count("RealMemory", false) / 1024.0;
+        node.cpus = static_cast<int>(count("CPUTot", true));
+        node.sockets = static_cast<int>(count("Sockets", false));
+        node.cores_per_socket = static_cast<int>(count("CoresPerSocket", false));
+        node.memory_gb = static_cast<double>(count("RealMemory", false, kMaxMemoryMb)) / 1024.0;
         SlurmGres gres;
         if (const Field* g = field("Gres")) {
             try {
@@ -308,14 +311,14 @@ std::vector<int> nodeElementLines(std::string_view s) {
 
 // A count as plain number or as the {"set": true, "infinite": false, "number": N} of newer
 // data_parser versions; an unset one is 0.
-long long jsonCount(const JsonDoc& doc, const json& v, const JsonPath& at) {
+long long jsonCount(const JsonDoc& doc, const json& v, const JsonPath& at, long long max = kMaxCount) {
     if (v.is_object() && v.contains("number")) {
         if (const json* set = doc.member(v, at, "set"); set && set->is_boolean() && !set->get<bool>())
             return 0;
-        return doc.integer(v.at("number"), at / "number", 0, kMaxCount);
+        return doc.integer(v.at("number"), at / "number", 0, max);
     }
     if (v.is_null()) return 0;
-    return doc.integer(v, at, 0, kMaxCount);
+    return doc.integer(v, at, 0, max);
 }
 
 std::string jsonText(const JsonDoc& doc, const json& v, const JsonPath& at) {
@@ -363,7 +366,8 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
         if (const json* x = doc.member(v, at, "cores"))
             node.cores_per_socket = static_cast<int>(jsonCount(doc, *x, at / "cores"));
         if (const json* x = doc.member(v, at, "real_memory"))
-            node.memory_gb = static_cast<double>(jsonCount(doc, *x, at / "real_memory")) / 1024.0;
+            node.memory_gb =
+                static_cast<double>(jsonCount(doc, *x, at / "real_memory", kMaxMemoryMb)) / 1024.0;
         SlurmGres gres;
         if (const json* x = doc.member(v, at, "gres")) {
             const std::string text_gres = jsonText(doc, *x, at / "gres");

@@ -159,7 +159,7 @@ private slots:
 
     void refusesBadLinesNamingFileLineAndField() {
         expectError(parseError([] { readSlurmNodes(fixture("scontrol_bad_cputot.txt")); }),
-                    {"scontrol_bad_cputot.txt:2:", "field 'CPUTot'", "not a whole number: 'sixty-four'"});
+                    {"scontrol_bad_cputot.txt:2:", "field 'CPUTot'", "not a whole number", "'sixty-four'"});
         expectError(parseError([] { readSlurmNodes(fixture("scontrol_missing_nodename.txt")); }),
                     {"scontrol_missing_nodename.txt:2:", "field 'NodeName'", "missing", "Arch=x86_64"});
         expectError(parseError([] { readSlurmNodes(fixture("scontrol_bad_gres.txt")); }),
