@@ -98,6 +98,12 @@ void addGpuWarnings(const SlurmNode& node, const SlurmGres& gres, const std::str
                        std::to_string(node.gpus) + " as " + gres.type);
 }
 
+// Node names are host names; anything else (control characters, bytes outside ASCII) would make
+// server names that do not survive the layout file.
+bool plausibleNodeName(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 127; });
+}
+
 void finishNode(SlurmNode& node) {
     node.unavailable = slurmStateUnavailable(node.state);
 }
@@ -217,7 +223,9 @@ private:
         node.line = record_line_;
         const Field* name = field("NodeName");
         node.name = name ? std::string(trim(name->value)) : std::string();
-        if (node.name.empty()) throw ParseError(file_, record_line_, "NodeName", "empty node name");
+        if (!plausibleNodeName(node.name))
+            throw ParseError(file_, record_line_, "NodeName",
+                             "expected a host name (printable ASCII), found '" + node.name + "'");
         if (const auto [it, fresh] = seen_.emplace(node.name, record_line_); !fresh)
             throw ParseError(
                 file_, record_line_, "NodeName",
@@ -356,7 +364,8 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
         const json* name = doc.member(v, at, name_key);
         if (!name) doc.fail(at / "name", "a node needs a \"name\"");
         node.name = std::string(trim(doc.string(*name, at / name_key, false)));
-        if (node.name.empty()) doc.fail(at / name_key, "empty node name");
+        if (!plausibleNodeName(node.name))
+            doc.fail(at / name_key, "expected a host name (printable ASCII), found '" + node.name + "'");
         if (const auto [it, fresh] = seen.emplace(node.name, i); !fresh)
             doc.fail(at / name_key, "node '" + node.name + "' is listed twice (also nodes[" +
                                         std::to_string(it->second) + "])");

@@ -172,6 +172,8 @@ private slots:
         expectError(parseError([] { parseSlurmNodes("NodeName=a CPUTot=4 Sockets=-2\n", "x.txt"); }),
                     {"x.txt:1:", "field 'Sockets'", "'-2'"});
         expectError(parseError([] { parseSlurmNodes(" \n\n", "x.txt"); }), {"x.txt:", "empty file"});
+        expectError(parseError([] { parseSlurmNodes("NodeName=g\xC3\xA9 CPUTot=4\n", "x.txt"); }),
+                    {"x.txt:1:", "field 'NodeName'", "host name"});
     }
 
     void refusesBadJsonNamingFileLineAndField() {
@@ -183,6 +185,9 @@ private slots:
                     {"j.json:2:", "nodes[0].name"});
         expectError(parseError([] { parseSlurmNodes("{\"nodes\": []}", "j.json"); }),
                     {"j.json:1:", "no nodes"});
+        expectError(
+            parseError([] { parseSlurmNodes("{\"nodes\": [{\"name\": \"a b\", \"cpus\": 1}]}", "j.json"); }),
+            {"j.json:1:", "nodes[0].name", "host name"});
         expectError(parseError([] {
                         parseSlurmNodes(
                             "{\"nodes\": [{\"name\": \"a\", \"cpus\": 1},\n{\"name\": \"a\", \"cpus\": 1}]}",
