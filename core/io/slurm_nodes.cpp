@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -408,7 +407,8 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
             for (std::size_t k = 0; k < x->size(); ++k)
                 words.push_back(upper(doc.string((*x)[k], (at / "state_flags")[k])));
         }
-        for (std::size_t k = 0; k < words.size(); ++k) node.state += (k ? "+" : "") + words[k];
+        for (const std::string& w : words)
+            if (!w.empty()) node.state += (node.state.empty() ? "" : "+") + w;
         finishNode(node);
         addGpuWarnings(node, gres, file, out.warnings);
         out.nodes.push_back(std::move(node));
@@ -468,6 +468,7 @@ SlurmGres parseSlurmGres(std::string_view gres) {
         if (!parts.empty() && type.empty()) throw std::invalid_argument(expected);
         if (count < 0 || count > 100000) throw std::invalid_argument("a GPU count from 0 to 100000");
         out.gpus += static_cast<int>(count);
+        if (out.gpus > 100000) throw std::invalid_argument("at most 100000 GPUs on a node");
         if (type.empty() || count == 0) continue;
         if (out.type.empty())
             out.type = std::string(type);
