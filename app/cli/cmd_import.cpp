@@ -4,6 +4,8 @@
 // first file is written, so a failed import leaves DIR as it was.
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +13,10 @@
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
 #include "core/io/json_doc.h"
+#include "core/io/layout_io.h"
 #include "core/io/sacct_trace.h"
+#include "core/io/slurm_node_layout.h"
+#include "core/io/slurm_nodes.h"
 #include "core/io/slurm_sacct.h"
 #include "core/io/trace_writers.h"
 #include "core/workload/measured_iterations.h"
@@ -112,6 +117,68 @@ nlohmann::ordered_json matchProfiles(const Args& args, cl::Trace& trace) {
     return r;
 }
 
+struct NodesImport {
+    cl::Cluster cluster;
+    nlohmann::ordered_json report;
+};
+
+NodesImport importNodes(const Args& args) {
+    const std::string path = args.get("nodes");
+    const cl::SlurmNodeInventory inventory = cl::readSlurmNodes(path);
+    cl::SlurmLayoutOptions options;
+    options.name = args.get("name");
+    if (options.name.empty()) options.name = std::filesystem::path(path).stem().string();
+    options.exclude_unavailable = args.has("exclude-unavailable");
+    cl::SlurmLayout layout = cl::clusterFromSlurmNodes(inventory, options);
+    if (layout.cluster.servers.empty())
+        throw std::runtime_error(
+            path + ": no node with GPUs to make a cluster of (" + std::to_string(inventory.nodes.size()) +
+            " nodes, " + std::to_string(layout.cpu_only_nodes) + " without GPUs" +
+            (layout.excluded_unavailable
+                 ? ", " + std::to_string(layout.excluded_unavailable) + " unavailable left out"
+                 : std::string()) +
+            ")");
+    int marked = 0;
+    for (const cl::Server& server : layout.cluster.servers) marked += server.unavailable ? 1 : 0;
+
+    NodesImport out;
+    auto& r = out.report;
+    r["file"] = path;
+    r["format"] = inventory.format;
+    r["nodes"] = inventory.nodes.size();
+    r["servers"] = layout.cluster.servers.size();
+    r["gpus"] = layout.cluster.totalGpus();
+    r["gpus_by_type"] = layout.cluster.gpusByType();
+    r["groups"] = layout.cluster.racks();
+    r["cpu_only_nodes"] = layout.cpu_only_nodes;
+    r["unavailable_marked"] = marked;
+    r["unavailable_left_out"] = layout.excluded_unavailable;
+    r["unknown_gpu_types"] = layout.unknown_gpu_types;
+    std::vector<std::string> warnings = inventory.warnings;
+    warnings.insert(warnings.end(), layout.warnings.begin(), layout.warnings.end());
+    r["warnings"] = warnings;
+
+    std::cout << "nodes " << path << " (" << inventory.format << "): " << inventory.nodes.size() << " nodes, "
+              << layout.cluster.servers.size() << " servers with " << layout.cluster.totalGpus() << " GPUs (";
+    bool first = true;
+    for (const auto& [type, n] : layout.cluster.gpusByType()) {
+        std::cout << (first ? "" : ", ") << n << " " << type;
+        first = false;
+    }
+    std::cout << ") in " << layout.cluster.racks().size() << " groups\n";
+    if (layout.cpu_only_nodes)
+        std::cout << "  left out: " << layout.cpu_only_nodes << " node(s) without GPUs\n";
+    if (layout.excluded_unavailable)
+        std::cout << "  left out: " << layout.excluded_unavailable
+                  << " down, drained or failing nodes (--exclude-unavailable)\n";
+    if (marked)
+        std::cout << "  marked unavailable: " << marked
+                  << " servers (down, drained or failing; kept: --exclude-unavailable leaves them out)\n";
+    for (const std::string& w : warnings) std::cout << "  warning: " << w << "\n";
+    out.cluster = std::move(layout.cluster);
+    return out;
+}
+
 int importSlurm(const std::vector<std::string>& argv) {
     Args args("import slurm",
               "Import a Slurm cluster: the accounting history (sacct --parsable2 or --json output) as "
@@ -146,11 +213,22 @@ int importSlurm(const std::vector<std::string>& argv) {
         report["history"]["profiles"] = matchProfiles(args, history.trace);
         trace = std::move(history.trace);
     }
+    std::optional<cl::Cluster> cluster;
+    if (args.has("nodes")) {
+        NodesImport nodes = importNodes(args);
+        report["nodes"] = std::move(nodes.report);
+        cluster = std::move(nodes.cluster);
+    }
 
     std::filesystem::create_directories(out);
     if (trace) {
         cl::writeTraceCsv(*trace, (out / "trace.csv").string());
         std::cout << "wrote " << (out / "trace.csv").string() << " (" << trace->jobs.size() << " jobs)\n";
+    }
+    if (cluster) {
+        cl::writeLayoutJson(*cluster, (out / "cluster.json").string());
+        std::cout << "wrote " << (out / "cluster.json").string() << " (" << cluster->servers.size()
+                  << " servers)\n";
     }
     cl::io::writeTextFile((out / "import.json").string(), report.dump(2) + "\n");
     std::cout << "wrote " << (out / "import.json").string() << "\n";

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/io/read_helpers.h"
+#include "core/io/slurm_node_layout.h"
 #include "core/io/trace_readers.h"
 
 namespace cl {
@@ -39,7 +40,7 @@ Trace traceFromSacct(const SacctImport& history, const std::string& name, const 
         j.partition = s.partition;
         j.cpus = s.cpus;
         j.memory_gb = std::isfinite(s.memory_gb) ? s.memory_gb : 0.0;
-        j.gpu_type = s.gpu_type;  // PENDING-MERGE: map by the GPU type table
+        j.gpu_type = s.gpu_type.empty() ? std::string() : gpuTypeFromSlurm(s.gpu_type);
         trace.jobs.push_back(std::move(j));
     }
     std::string dropped;

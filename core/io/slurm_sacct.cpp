@@ -360,7 +360,8 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
         ++out.rows;
         splitInto(raw, '|', cells);
         if (cells.size() != width) {
-            refuse("row", "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
+            refuse("row",
+                   "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
             continue;
         }
         const std::string_view id = cell(kJobId);

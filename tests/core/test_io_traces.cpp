@@ -502,8 +502,9 @@ private slots:
         QVERIFY(t.jobs[1].gpu_type.empty());
         // Refused rows fail a plain read, naming the first; skipping makes them warnings.
         const std::string bad = std::string(CLUSTERLOOM_FIXTURES_DIR) + "/slurm/sacct_parsable2.txt";
-        expectError(parseError([&] { readTrace(bad, "sacct"); }),
-                    {"sacct_parsable2.txt", "5 rows cannot be read, the first: sacct_parsable2.txt:17: Submit"});
+        expectError(
+            parseError([&] { readTrace(bad, "sacct"); }),
+            {"sacct_parsable2.txt", "5 rows cannot be read, the first: sacct_parsable2.txt:17: Submit"});
         std::vector<std::string> warnings;
         TraceReadOptions opts;
         opts.skip_invalid_rows = true;
