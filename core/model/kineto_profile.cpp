@@ -154,13 +154,16 @@ KinetoRankProfile kinetoRankProfile(const KinetoEvents& events, const std::strin
         KinetoStepFigures f;
         f.step = steps[s].number;
         f.iteration_ms = steps[s].duration_us / 1000.0;
+        // In microseconds first, so that whole-microsecond traces give exact differences.
         const double gpu_us = totalLength(compute[s]);
         const double nccl_us = totalLength(nccl[s]);
+        const double network_us = std::max(0.0, nccl_us - overlapLength(nccl[s], compute[s]));
+        const double storage_us = totalLength(loading[s]);
         f.gpu_ms = gpu_us / 1000.0;
         f.nccl_ms = nccl_us / 1000.0;
-        f.network_ms = std::max(0.0, nccl_us - overlapLength(nccl[s], compute[s])) / 1000.0;
-        f.storage_ms = totalLength(loading[s]) / 1000.0;
-        f.cpu_ms = std::max(0.0, f.iteration_ms - f.gpu_ms - f.network_ms - f.storage_ms);
+        f.network_ms = network_us / 1000.0;
+        f.storage_ms = storage_us / 1000.0;
+        f.cpu_ms = std::max(0.0, steps[s].duration_us - gpu_us - network_us - storage_us) / 1000.0;
         rank.steps.push_back(f);
     }
     rank.median = medianOf(rank.steps);
