@@ -295,7 +295,10 @@ private:
     double needTime(const char* field, const std::optional<double>& v, bool positive_duration,
                     const std::string& what) const {
         if (!v) fail(eventPath() / field, what + " needs '" + field + "', a number of microseconds");
-        if (!std::isfinite(*v)) fail(eventPath() / field, what + ": not a finite number");
+        // Bounded so that start + duration and every difference stay finite: 1e18 us is
+        // 31,000 years, beyond any clock a profiler reads.
+        if (!(std::abs(*v) <= 1e18))
+            fail(eventPath() / field, what + ": a time beyond 1e18 microseconds is not a profiler time");
         if (positive_duration && !(*v >= 0))
             fail(eventPath() / field, what + ": a duration cannot be negative, found " + std::to_string(*v));
         return *v;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -74,6 +75,11 @@ KinetoStepFigures medianOf(const std::vector<KinetoStepFigures>& steps) {
 nlohmann::json figuresJson(const KinetoStepFigures& f) {
     return {{"iteration_ms", f.iteration_ms}, {"gpu_ms", f.gpu_ms},         {"nccl_ms", f.nccl_ms},
             {"network_ms", f.network_ms},     {"storage_ms", f.storage_ms}, {"cpu_ms", f.cpu_ms}};
+}
+
+// Files are named without their folder: a stored profile should not carry one machine's paths.
+std::string fileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
 }
 
 nlohmann::json stepsJson(const std::vector<KinetoStepFigures>& steps) {
@@ -158,7 +164,8 @@ KinetoRankProfile kinetoRankProfile(const KinetoEvents& events, const std::strin
         const double gpu_us = totalLength(compute[s]);
         const double nccl_us = totalLength(nccl[s]);
         const double network_us = std::max(0.0, nccl_us - overlapLength(nccl[s], compute[s]));
-        const double storage_us = totalLength(loading[s]);
+        // Cut to the step, so at most its length (the min only absorbs rounding of large timestamps).
+        const double storage_us = std::min(totalLength(loading[s]), steps[s].duration_us);
         f.gpu_ms = gpu_us / 1000.0;
         f.nccl_ms = nccl_us / 1000.0;
         f.network_ms = network_us / 1000.0;
@@ -207,8 +214,8 @@ nlohmann::json kinetoProfileJson(const KinetoProfile& profile) {
     j["steps"] = stepsJson(slowest.steps);
     nlohmann::json files = nlohmann::json::array(), warnings = nlohmann::json::array();
     for (const auto& r : profile.ranks) {
-        files.push_back(r.file);
-        for (const auto& w : r.warnings) warnings.push_back(r.file + ": " + w);
+        files.push_back(fileName(r.file));
+        for (const auto& w : r.warnings) warnings.push_back(fileName(r.file) + ": " + w);
     }
     j["files"] = std::move(files);
     if (!warnings.empty()) j["warnings"] = std::move(warnings);
@@ -217,7 +224,7 @@ nlohmann::json kinetoProfileJson(const KinetoProfile& profile) {
         nlohmann::json ranks = nlohmann::json::array();
         for (const auto& r : profile.ranks) {
             nlohmann::json rj = figuresJson(r.median);
-            rj["file"] = r.file;
+            rj["file"] = fileName(r.file);
             rj["rank"] = r.rank;
             rj["world_size"] = r.world_size;
             if (!r.gpu_name.empty()) rj["gpu_name"] = r.gpu_name;

@@ -13,7 +13,7 @@
 //    "cpu_ms": 11.6,                    (medians over the steps of the slowest rank, each on its own)
 //    "steps": [{"step": 102, "iteration_ms": ..., "gpu_ms": ..., "nccl_ms": ..., "network_ms": ...,
 //               "storage_ms": ..., "cpu_ms": ...}, ...],   (the slowest rank's steps after warm-up)
-//    "files": ["rank0.json.gz", ...],   (as given)
+//    "files": ["rank0.json.gz", ...],   (the files' names, without their folders)
 //    "warnings": ["rank0.json.gz: ..."],   (only when there are any)
 //    "slowest_rank": 1,                 (only with several files: the rank the figures come from)
 //    "ranks": [{"file": ..., "rank": 0, "world_size": 2, "gpu_name": ..., "iteration_ms": ...,
