@@ -53,3 +53,20 @@ string(JSON ranks LENGTH "${j}" ranks)
 if(NOT name STREQUAL "two_steps" OR NOT ranks EQUAL 2)
   message(FATAL_ERROR "ranks.json: name ${name}, ${ranks} ranks")
 endif()
+
+# The stored set serves a scenario by name: four 4-GPU jobs of the imported model under Muri-S
+# (its four stage times) and under SRTF (its iteration time) on the 64-GPU testbed.
+file(WRITE ${OUT}/toy.csv "job_id,submit_time,gpus,model,iterations\n0,0,4,toy,100000\n1,0,4,toy,100000\n2,10,4,toy,200000\n3,20,4,toy,50000\n")
+foreach(policy muri-s srtf)
+  execute_process(COMMAND ${CLI} scenario create toy-${policy} --db ${OUT}/ws.sqlite --trace ${OUT}/toy.csv
+                          --profiles mine --policy ${policy} --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "scenario create with --profiles mine (${rc}): ${out}${err}")
+  endif()
+  execute_process(COMMAND ${CLI} run --scenario toy-${policy} --db ${OUT}/ws.sqlite
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "${policy} +4/4")
+    message(FATAL_ERROR "run --scenario toy-${policy} (${rc}): ${out}${err}")
+  endif()
+endforeach()
