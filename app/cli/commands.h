@@ -18,5 +18,6 @@ int fitProfileCommand(const std::vector<std::string>& args);
 int placementCommand(const std::vector<std::string>& args);
 int fitInterferenceCommand(const std::vector<std::string>& args);
 int importCommand(const std::vector<std::string>& args);
+int profileCommand(const std::vector<std::string>& args);
 
 }  // namespace cli
