@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/trace_loading.h"
+#include "cli/workspace.h"
 #include "core/io/json_doc.h"
 #include "core/io/layout_io.h"
 #include "core/io/sacct_trace.h"
@@ -71,7 +72,12 @@ HistoryImport importHistory(const Args& args) {
 // Models by rule, then run time to iterations; the report says what each rule matched.
 nlohmann::ordered_json matchProfiles(const Args& args, cl::Trace& trace) {
     nlohmann::ordered_json r;
-    const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"));
+    // With --db, --profiles may name a profile set of the workspace (one `profile import --db` made).
+    const cl::ProfileSet profiles = args.has("db") ? [&] {
+        cl::ScenarioStore store = openWorkspace(args, true);
+        return resolveProfilesIn(store, args.get("profiles")).first;
+    }()
+                                                   : resolveProfiles(args.get("profiles"));
     cl::ProfileRules rules;
     if (args.has("rules")) rules = cl::readProfileRules(args.get("rules"));
     if (args.has("default-profile")) rules.default_profile = args.get("default-profile");
@@ -180,24 +186,28 @@ NodesImport importNodes(const Args& args) {
 }
 
 int importSlurm(const std::vector<std::string>& argv) {
-    Args args("import slurm",
-              "Import a Slurm cluster: the accounting history (sacct --parsable2 or --json output) as "
-              "DIR/trace.csv, the node inventory (scontrol show node --oneliner, sinfo --Node --json or "
-              "scontrol show node --json) as DIR/cluster.json, and what was kept and left out as "
-              "DIR/import.json. The README's walk-through shows the commands to run on the cluster.",
-              {{"sacct", "FILE", "accounting history: sacct output"},
-               {"nodes", "FILE", "node inventory: scontrol or sinfo output"},
-               {"out", "DIR", "folder to write trace.csv, cluster.json and import.json into (required)"},
-               {"name", "NAME", "name of the trace and the cluster (default: the input file's name)"},
-               {"timezone", "OFFSET", "the cluster's time zone as an offset from UTC (+02:00, -0530, UTC)",
-                false, "UTC"},
-               {"keep-unstarted", "", "keep jobs that never started (PENDING, CANCELLED before start)"},
-               {"keep-running", "", "keep jobs still running, with their run time so far"},
-               {"profiles", "NAME", "profile set: built-in (muri, synergy, sjf-bsbf) or a profile JSON file",
-                false, "muri"},
-               {"rules", "FILE", "rules that match jobs to profiles (FIELD PATTERN PROFILE per line)"},
-               {"default-profile", "NAME", "profile of jobs no rule matches"},
-               {"exclude-unavailable", "", "leave down, drained and failing nodes out of the layout"}});
+    Args args(
+        "import slurm",
+        "Import a Slurm cluster: the accounting history (sacct --parsable2 or --json output) as "
+        "DIR/trace.csv, the node inventory (scontrol show node --oneliner, sinfo --Node --json or "
+        "scontrol show node --json) as DIR/cluster.json, and what was kept and left out as "
+        "DIR/import.json. The README's walk-through shows the commands to run on the cluster.",
+        {{"sacct", "FILE", "accounting history: sacct output"},
+         {"nodes", "FILE", "node inventory: scontrol or sinfo output"},
+         {"out", "DIR", "folder to write trace.csv, cluster.json and import.json into (required)"},
+         {"name", "NAME", "name of the trace and the cluster (default: the input file's name)"},
+         {"timezone", "OFFSET", "the cluster's time zone as an offset from UTC (+02:00, -0530, UTC)", false,
+          "UTC"},
+         {"keep-unstarted", "", "keep jobs that never started (PENDING, CANCELLED before start)"},
+         {"keep-running", "", "keep jobs still running, with their run time so far"},
+         {"profiles", "NAME",
+          "profile set: built-in (muri, synergy, sjf-bsbf), a profile JSON file, or with --db a set stored "
+          "in the workspace",
+          false, "muri"},
+         {"db", "FILE", "workspace whose profile sets --profiles may name"},
+         {"rules", "FILE", "rules that match jobs to profiles (FIELD PATTERN PROFILE per line)"},
+         {"default-profile", "NAME", "profile of jobs no rule matches"},
+         {"exclude-unavailable", "", "leave down, drained and failing nodes out of the layout"}});
     if (!args.parse(argv)) return 0;
     if (!args.has("sacct") && !args.has("nodes"))
         throw UsageError("import slurm: give --sacct FILE, --nodes FILE or both");

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/workspace.h"
+#include "core/io/builtin_data.h"
 #include "core/io/json_doc.h"
 #include "core/io/kineto_trace.h"
 #include "core/model/kineto_profile.h"
@@ -83,8 +85,11 @@ int importKineto(const Args& args) {
     if (args.has("db")) {
         cl::ScenarioStore store = openWorkspace(args);
         const std::string set_name = args.get("set");
-        const cl::StoredModelProfile stored = cl::storeModelProfile(
-            store, set_name, cl::modelProfileFromKineto(profile), "PyTorch profiler traces (profile import)");
+        // Speeds on other GPU types relative to the measured one, from the built-in set's table.
+        const std::map<std::string, double> reference_speeds = cl::builtinProfiles("muri").gpu_type_speed;
+        const cl::StoredModelProfile stored =
+            cl::storeModelProfile(store, set_name, cl::modelProfileFromKineto(profile, &reference_speeds),
+                                  "PyTorch profiler traces (profile import)");
         std::cout << (stored.unchanged  ? "already stored: model '"
                       : stored.replaced ? "replaced model '"
                                         : "added model '")

@@ -110,6 +110,14 @@ std::int64_t storeCluster(const Args& args, cl::ScenarioStore& store) {
 
 }  // namespace
 
+std::pair<cl::ProfileSet, std::optional<cl::StoredItem>> resolveProfilesIn(cl::ScenarioStore& store,
+                                                                           const std::string& name) {
+    const auto builtin = cl::builtinProfileNames();
+    if (std::find(builtin.begin(), builtin.end(), name) == builtin.end() && !std::filesystem::exists(name))
+        if (auto stored = cl::latestProfileSet(store, name)) return {store.profiles(stored->id), stored};
+    return {resolveProfiles(name), std::nullopt};
+}
+
 void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
                            bool quiet) {
     // A new scenario takes every setting the command declares (given or default); a copy only
@@ -118,12 +126,7 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     // --profiles may also name a profile set stored in the workspace (such as one `profile import
     // --db` made); its newest version is used as stored (docs/architecture.md section 8.6).
     const std::string profiles_name = args.declares("profiles") ? args.get("profiles") : "muri";
-    const auto builtin = cl::builtinProfileNames();
-    std::optional<cl::StoredItem> stored_set;
-    if (std::find(builtin.begin(), builtin.end(), profiles_name) == builtin.end() &&
-        !std::filesystem::exists(profiles_name))
-        stored_set = cl::latestProfileSet(store, profiles_name);
-    cl::ProfileSet profiles = stored_set ? store.profiles(stored_set->id) : resolveProfiles(profiles_name);
+    auto [profiles, stored_set] = resolveProfilesIn(store, profiles_name);
     if (given("profiles")) spec.profiles_id = stored_set ? stored_set->id : store.putProfiles(profiles);
     if (args.has("measure")) {
         const auto [first, last] = parseMeasureWindow(args.get("measure"));

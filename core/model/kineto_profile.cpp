@@ -1,5 +1,7 @@
 #include "core/model/kineto_profile.h"
 
+#include "core/model/gpu_type_table.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -237,7 +239,8 @@ nlohmann::json kinetoProfileJson(const KinetoProfile& profile) {
     return j;
 }
 
-ModelProfile modelProfileFromKineto(const KinetoProfile& profile) {
+ModelProfile modelProfileFromKineto(const KinetoProfile& profile,
+                                    const std::map<std::string, double>* reference_speeds) {
     ModelProfile m;
     m.name = profile.name;
     GpuCountProfile g;
@@ -248,6 +251,15 @@ ModelProfile modelProfileFromKineto(const KinetoProfile& profile) {
     m.by_gpus.push_back(std::move(g));
     m.extra = nlohmann::json::object();
     m.extra["kineto"] = kinetoProfileJson(profile);
+    if (reference_speeds && !profile.gpu_name.empty()) {
+        const auto measured = matchGpuType(profile.gpu_name);
+        const auto it = measured ? reference_speeds->find(measured->name) : reference_speeds->end();
+        if (it != reference_speeds->end() && it->second > 0) {
+            for (const auto& [type, speed] : *reference_speeds)
+                m.speed_by_gpu_type[type] = speed / it->second;
+            m.extra["kineto"]["measured_gpu_type"] = measured->name;
+        }
+    }
     return m;
 }
 

@@ -19,6 +19,7 @@
 //    "ranks": [{"file": ..., "rank": 0, "world_size": 2, "gpu_name": ..., "iteration_ms": ...,
 //               ... (its medians), "steps": [...], "warnings": [...]}, ...]}   (only with several files)
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,13 @@ nlohmann::json kinetoProfileJson(const KinetoProfile& profile);
 // One GpuCountProfile at world_size GPUs: solo_iteration_time = the median iteration, and the
 // stage times {storage, cpu, gpu, network} (Muri's four resources, k = 4 explicit stages), in
 // seconds; extra["kineto"] = kinetoProfileJson(profile).
-ModelProfile modelProfileFromKineto(const KinetoProfile& profile);
+//
+// The times are as measured, on the trace's GPU. When `reference_speeds` (a profile set's
+// gpu_type_speed, relative to its reference GPU) knows that GPU (the deviceProperties name by
+// the GPU type table), the model also gets speed_by_gpu_type relative to the measured GPU:
+// speed(type) = reference_speeds(type) / reference_speeds(measured), so that the same model on
+// other GPU types in a what-if runs by the set's speed ratios (docs/architecture.md 8.6).
+ModelProfile modelProfileFromKineto(const KinetoProfile& profile,
+                                    const std::map<std::string, double>* reference_speeds = nullptr);
 
 }  // namespace cl
