@@ -17,7 +17,7 @@ ROOT="$(pwd)"
 PACKAGES=(
     cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
-    nlohmann-json3-dev libsqlite3-dev liblemon-dev libglpk-dev
+    nlohmann-json3-dev libsqlite3-dev liblemon-dev libglpk-dev zlib1g-dev
     libbenchmark-dev libgtest-dev
     libgl1-mesa-dev fonts-dejavu-core
     xvfb xauth

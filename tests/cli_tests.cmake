@@ -181,3 +181,27 @@ add_test(NAME cli_placement_profiles
          COMMAND ${CLI} placement --k 4 --rate 1 --intervals 2 --policies lif --level device
                  --profiles ${CLUSTERLOOM_SOURCE_DATA_DIR}/profiles/muri.json)
 set_tests_properties(cli_placement_profiles PROPERTIES LABELS core PASS_REGULAR_EXPRESSION "\nlif@device ")
+
+# profile import: PyTorch profiler traces to a profile (docs/architecture.md section 8.6).
+add_test(NAME cli_profile_import
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/profile -DKINETO=${CMAKE_CURRENT_SOURCE_DIR}/fixtures/kineto
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_profile_check.cmake)
+set_tests_properties(cli_profile_import PROPERTIES LABELS core)
+add_test(NAME cli_profile_import_no_steps_message
+         COMMAND ${CLI} profile import --kineto ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/kineto/no_steps.json --json ${CLI_OUT}/profile/none.json)
+set_tests_properties(cli_profile_import_no_steps_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "profile: error: .*no_steps.json: field 'traceEvents': no ProfilerStep#N spans: record with torch.profiler.schedule and call prof.step\\(\\)")
+add_test(NAME cli_profile_help COMMAND ${CLI} profile --help)
+set_tests_properties(cli_profile_help PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+  "import --kineto FILE\\.\\.\\. \\[--name MODEL\\] \\[--json OUT\\]")
+
+# The README's Slurm walk-through, end to end (profiles from the shared profiler traces; fails,
+# never skips, without them: docs/architecture.md section 11).
+add_test(NAME cli_slurm_walkthrough
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/slurm-walkthrough
+                 -DSLURM=${CMAKE_CURRENT_SOURCE_DIR}/fixtures/slurm -DKINETO=${CLUSTERLOOM_SHARED_DATA_DIR}/kineto
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_slurm_walkthrough_check.cmake)
+set_tests_properties(cli_slurm_walkthrough PROPERTIES LABELS core)
+add_test(NAME cli_import_slurm_needs_an_input COMMAND ${CLI} import slurm --out ${CLI_OUT}/nothing)
+set_tests_properties(cli_import_slurm_needs_an_input PROPERTIES LABELS core
+                     PASS_REGULAR_EXPRESSION "give --sacct FILE, --nodes FILE or both")

@@ -17,5 +17,7 @@ int experimentCommand(const std::vector<std::string>& args);
 int fitProfileCommand(const std::vector<std::string>& args);
 int placementCommand(const std::vector<std::string>& args);
 int fitInterferenceCommand(const std::vector<std::string>& args);
+int importCommand(const std::vector<std::string>& args);
+int profileCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

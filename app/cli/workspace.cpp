@@ -1,8 +1,10 @@
 #include "cli/workspace.h"
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/trace_loading.h"
@@ -10,6 +12,7 @@
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
 #include "core/store/cluster_names.h"
+#include "core/store/profile_set_versions.h"
 
 namespace cli {
 
@@ -69,7 +72,9 @@ std::vector<OptionSpec> scenarioSettingOptions() {
             {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
             {"policy", "P", "scheduling policy", false, "srtf"},
             {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-            {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file",
+            {"profiles", "NAME",
+             "built-in profile set (muri, synergy, sjf-bsbf), a profile JSON file, or a profile set stored "
+             "in the workspace",
              false, "muri"},
             {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
             {"load", "F", "load factor: submit times divided by F", false, "1"},
@@ -105,13 +110,24 @@ std::int64_t storeCluster(const Args& args, cl::ScenarioStore& store) {
 
 }  // namespace
 
+std::pair<cl::ProfileSet, std::optional<cl::StoredItem>> resolveProfilesIn(cl::ScenarioStore& store,
+                                                                           const std::string& name) {
+    const auto builtin = cl::builtinProfileNames();
+    if (std::find(builtin.begin(), builtin.end(), name) == builtin.end() && !std::filesystem::exists(name))
+        if (auto stored = cl::latestProfileSet(store, name)) return {store.profiles(stored->id), stored};
+    return {resolveProfiles(name), std::nullopt};
+}
+
 void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::ScenarioSpec& spec, bool creating,
                            bool quiet) {
     // A new scenario takes every setting the command declares (given or default); a copy only
     // what was given.
     auto given = [&](const char* name) { return args.has(name) || (creating && args.declares(name)); };
-    cl::ProfileSet profiles = resolveProfiles(args.declares("profiles") ? args.get("profiles") : "muri");
-    if (given("profiles")) spec.profiles_id = store.putProfiles(profiles);
+    // --profiles may also name a profile set stored in the workspace (such as one `profile import
+    // --db` made); its newest version is used as stored (docs/architecture.md section 8.6).
+    const std::string profiles_name = args.declares("profiles") ? args.get("profiles") : "muri";
+    auto [profiles, stored_set] = resolveProfilesIn(store, profiles_name);
+    if (given("profiles")) spec.profiles_id = stored_set ? stored_set->id : store.putProfiles(profiles);
     if (args.has("measure")) {
         const auto [first, last] = parseMeasureWindow(args.get("measure"));
         spec.parameters.measure_first = first;

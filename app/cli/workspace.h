@@ -2,7 +2,9 @@
 // Shared by the workspace commands (scenario, run --scenario, compare, sweep): opening the
 // SQLite workspace and turning command-line settings into a scenario.
 #include <atomic>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/args.h"
@@ -13,6 +15,11 @@ namespace cli {
 OptionSpec dbOption();
 // must_exist: commands that only read say "no workspace" rather than creating an empty one.
 cl::ScenarioStore openWorkspace(const Args& args, bool must_exist = false);
+
+// --profiles NAME: a built-in set, a profile JSON file, or a set stored in the workspace (its newest
+// version, docs/architecture.md section 8.6; the stored item is returned with it).
+std::pair<cl::ProfileSet, std::optional<cl::StoredItem>> resolveProfilesIn(cl::ScenarioStore& store,
+                                                                           const std::string& name);
 
 // While alive, Ctrl-C sets the flag (a second Ctrl-C ends the program as usual).
 class InterruptFlag {

@@ -99,6 +99,11 @@ void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Ser
     if (const json* x = opt("memory_gb")) s.memory_gb = doc.positive(*x, at / "memory_gb");
     if (const json* x = opt("gpu_memory_gb")) s.gpu_memory_gb = doc.positive(*x, at / "gpu_memory_gb");
     if (const json* x = opt("network_gbps")) s.network_gbps = doc.positive(*x, at / "network_gbps");
+    if (const json* x = opt("state")) s.state = doc.string(*x, at / "state");
+    if (const json* x = opt("unavailable")) {
+        if (!x->is_boolean()) doc.fail(at / "unavailable", "expected true or false");
+        s.unavailable = x->get<bool>();
+    }
 }
 
 class ServerList {
@@ -148,6 +153,9 @@ std::string serverJson(const Server& s) {
     o["gpu_memory_gb"] = io::jsonNumber(s.gpu_memory_gb);
     o["network_gbps"] = io::jsonNumber(s.network_gbps);
     if (s.architecture.described()) o["architecture"] = architectureJson(s.architecture);
+    // Written only when set, so that layouts without them keep their text and content hash.
+    if (!s.state.empty()) o["state"] = s.state;
+    if (s.unavailable) o["unavailable"] = true;
     return o.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -284,7 +292,7 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
             const json& v = doc.object((*servers)[i], at);
             doc.rejectUnknownKeys(v, at,
                                   {"name", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
-                                   "gpu_memory_gb", "network_gbps", "architecture"});
+                                   "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable"});
             Server s;
             s.name = doc.string(doc.require(v, at, "name"), at / "name", false);
             readServerFields(doc, v, at, s);
@@ -296,9 +304,10 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
         for (std::size_t i = 0; i < groups->size(); ++i) {
             const JsonPath at = (top / "server_groups")[i];
             const json& v = doc.object((*groups)[i], at);
-            doc.rejectUnknownKeys(v, at,
-                                  {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores",
-                                   "memory_gb", "gpu_memory_gb", "network_gbps", "architecture"});
+            doc.rejectUnknownKeys(
+                v, at,
+                {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
+                 "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable"});
             const long long count = doc.integer(doc.require(v, at, "count"), at / "count", 1, kMaxServers);
             Server proto;
             proto.name = doc.string(doc.require(v, at, "name_prefix"), at / "name_prefix", false);

@@ -1,42 +1,38 @@
 #include "core/io/slurm_sacct.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <optional>
-#include <set>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "core/io/csv_table.h"
 #include "core/io/parse_error.h"
 #include "core/io/read_helpers.h"
+#include "core/io/slurm_sacct_rules.h"
 
 namespace cl {
 
+namespace io::sacct {
+
 namespace {
 
+// std::isspace in the C locale, without its call (it is the reader's most frequent test).
+constexpr bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+}  // namespace
+
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && space(s.back())) s.remove_suffix(1);
     return s;
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-    std::vector<std::string_view> parts;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t at = s.find(sep, from);
-        parts.push_back(s.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
-        if (at == std::string_view::npos) return parts;
-        from = at + 1;
-    }
 }
 
 std::optional<long long> wholeNumber(std::string_view s) {
@@ -46,6 +42,78 @@ std::optional<long long> wholeNumber(std::string_view s) {
     if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
     return v;
 }
+
+std::optional<StateKind> stateKind(std::string_view state) {
+    for (std::string_view finished : {"COMPLETED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL",
+                                      "PREEMPTED", "BOOT_FAIL", "DEADLINE"})
+        if (state == finished) return StateKind::Finished;
+    if (state == "CANCELLED") return StateKind::Cancelled;
+    if (state == "PENDING") return StateKind::Pending;
+    if (state == "RUNNING" || state == "SUSPENDED" || state == "RESIZING") return StateKind::Running;
+    if (state == "REQUEUED") return StateKind::Requeued;
+    return std::nullopt;
+}
+
+std::vector<long long> expandArrayRange(std::string_view spec) {
+    if (const auto pct = spec.find('%'); pct != std::string_view::npos) spec = spec.substr(0, pct);
+    std::vector<long long> ids;
+    for (;;) {
+        const auto comma = spec.find(',');
+        const std::string_view part = spec.substr(0, comma);
+        const auto dash = part.find('-');
+        const auto lo = wholeNumber(part.substr(0, dash));
+        const auto hi = dash == std::string_view::npos ? lo : wholeNumber(part.substr(dash + 1));
+        if (!lo || !hi || *hi < *lo || *lo < 0 || *hi - *lo > 1000000 || ids.size() > 1000000)
+            throw std::invalid_argument("an array range like 3-5,7");
+        for (long long k = *lo; k <= *hi; ++k) ids.push_back(k);
+        if (comma == std::string_view::npos) return ids;
+        spec.remove_prefix(comma + 1);
+    }
+}
+
+void settleCancelled(SlurmJob& job, StateKind kind) {
+    if (job.started && job.elapsed <= 0 && kind == StateKind::Cancelled) job.started = false;
+}
+
+const char* dropReason(StateKind kind, const SlurmJob& job, const SacctOptions& options) {
+    if (kind == StateKind::Requeued) return "requeued attempt";
+    if (job.gpus == 0) return "no GPUs";
+    if (kind == StateKind::Pending || !job.started) return options.keep_unstarted ? nullptr : "never started";
+    if (kind == StateKind::Running) return options.keep_running ? nullptr : "still running";
+    return nullptr;
+}
+
+double memoryGb(double megabytes, int per) {
+    return megabytes * (1.0 / 1024) * std::max(1, per);
+}
+
+void GpuTally::add(std::string_view gres_name, long long count) {
+    if (gres_name == "gpu") {
+        untyped = count;
+    } else if (gres_name.substr(0, 4) == "gpu:") {
+        typed += count;
+        if (typed > 100000) throw std::invalid_argument("GPU counts that add up to at most 100000");
+        if (type.empty()) {
+            type.assign(gres_name.substr(4));
+            for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+    }
+}
+
+TresGpus GpuTally::result() const {
+    TresGpus out;
+    out.count = static_cast<int>(untyped > 0 ? untyped : typed);  // only typed entries were listed
+    out.type = type;
+    return out;
+}
+
+}  // namespace io::sacct
+
+using io::sacct::StateKind;
+using io::sacct::trim;
+using io::sacct::wholeNumber;
+
+namespace {
 
 std::optional<double> decimal(std::string_view s) {
     s = trim(s);
@@ -61,34 +129,52 @@ bool noTime(std::string_view s) {
     return s.empty() || s == "Unknown" || s == "None" || s == "N/A";
 }
 
-// The states a row can be in (sacct(1), JOB STATE CODES), by what the job contributes.
-enum class StateKind { Finished, Cancelled, Pending, Running, Requeued };
-
-std::optional<StateKind> stateKind(const std::string& state) {
-    static const std::set<std::string> finished = {"COMPLETED", "FAILED",    "TIMEOUT",   "OUT_OF_MEMORY",
-                                                   "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE"};
-    if (finished.count(state)) return StateKind::Finished;
-    if (state == "CANCELLED") return StateKind::Cancelled;
-    if (state == "PENDING") return StateKind::Pending;
-    if (state == "RUNNING" || state == "SUSPENDED" || state == "RESIZING") return StateKind::Running;
-    if (state == "REQUEUED") return StateKind::Requeued;
-    return std::nullopt;
+// Splits into `parts` (cleared first, its capacity kept: no allocation per row once warm).
+// One pass over the characters: cells are short, and a search call per cell costs more.
+void splitInto(std::string_view s, char sep, std::vector<std::string_view>& parts) {
+    parts.clear();
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] == sep) {
+            parts.push_back(s.substr(from, i - from));
+            from = i + 1;
+        }
+    parts.push_back(s.substr(from));
 }
 
-// "3-5,7,9-10%2" -> 3,4,5,7,9,10 (the %limit is how many may run at once).
-std::vector<long long> expandArrayRange(std::string_view spec) {
-    if (const auto pct = spec.find('%'); pct != std::string_view::npos) spec = spec.substr(0, pct);
-    std::vector<long long> ids;
-    for (std::string_view part : split(spec, ',')) {
-        const auto dash = part.find('-');
-        const auto lo = wholeNumber(part.substr(0, dash));
-        const auto hi = dash == std::string_view::npos ? lo : wholeNumber(part.substr(dash + 1));
-        if (!lo || !hi || *hi < *lo || *lo < 0 || *hi - *lo > 1000000)
-            throw std::invalid_argument("an array range like 3-5,7 in the brackets");
-        for (long long k = *lo; k <= *hi; ++k) ids.push_back(k);
+// The --format fields the reader uses; any others are ignored.
+enum Field {
+    kJobId,
+    kJobIdRaw,
+    kState,
+    kSubmit,
+    kStart,
+    kEnd,
+    kElapsed,
+    kJobName,
+    kUser,
+    kAccount,
+    kPartition,
+    kNcpus,
+    kNnodes,
+    kReqMem,
+    kReqTres,
+    kAllocTres,
+    kTimelimit,
+    kFieldCount
+};
+constexpr std::array<std::string_view, kFieldCount> kFieldNames = {
+    "JobID",   "JobIDRaw",  "State", "Submit", "Start",  "End",     "Elapsed",   "JobName",  "User",
+    "Account", "Partition", "NCPUS", "NNodes", "ReqMem", "ReqTRES", "AllocTRES", "Timelimit"};
+
+// Reasons a job is left out, counted in place while reading (one map entry per reason at the end).
+struct DropCounts {
+    std::map<std::string_view, int> counts;
+    void add(std::string_view reason) { ++counts[reason]; }
+    void into(std::map<std::string, int>& out) const {
+        for (const auto& [reason, n] : counts) out[std::string(reason)] += n;
     }
-    return ids;
-}
+};
 
 }  // namespace
 
@@ -102,11 +188,19 @@ double parseSlurmElapsed(std::string_view text) {
         days = static_cast<double>(*d);
         text = text.substr(dash + 1);
     }
-    const std::vector<std::string_view> parts = split(text, ':');
-    if (parts.size() < 2 || parts.size() > 3) throw std::invalid_argument("[D-][HH:]MM:SS");
+    std::array<std::string_view, 3> parts;
+    std::size_t count = 0;
+    for (;;) {
+        const auto colon = text.find(':');
+        if (count == parts.size()) throw std::invalid_argument("[D-][HH:]MM:SS");
+        parts[count++] = text.substr(0, colon);
+        if (colon == std::string_view::npos) break;
+        text.remove_prefix(colon + 1);
+    }
+    if (count < 2) throw std::invalid_argument("[D-][HH:]MM:SS");
     double seconds = 0;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        const bool last = i + 1 == parts.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const bool last = i + 1 == count;
         const auto v = last ? decimal(parts[i]) : std::optional<double>(wholeNumber(parts[i]).value_or(-1));
         if (!v || *v < 0 || (i > 0 && *v >= 60)) throw std::invalid_argument("[D-][HH:]MM:SS");
         seconds = seconds * 60 + *v;
@@ -117,7 +211,7 @@ double parseSlurmElapsed(std::string_view text) {
 double parseSlurmMemoryGb(std::string_view req_mem, int cpus, int nodes) {
     std::string_view s = trim(req_mem);
     if (s.empty()) throw std::invalid_argument("a size like 64G, 4000M, 4000Mc or 64Gn");
-    double per = 1;
+    int per = 1;
     if (s.back() == 'c') {  // per CPU (older Slurm)
         per = std::max(1, cpus);
         s.remove_suffix(1);
@@ -125,20 +219,20 @@ double parseSlurmMemoryGb(std::string_view req_mem, int cpus, int nodes) {
         per = std::max(1, nodes);
         s.remove_suffix(1);
     }
-    double unit_gb = 1.0 / 1024;  // no unit: megabytes
+    double unit_mb = 1;  // no unit: megabytes
     if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
         switch (std::toupper(static_cast<unsigned char>(s.back()))) {
             case 'K':
-                unit_gb = 1.0 / (1024.0 * 1024.0);
+                unit_mb = 1.0 / 1024;
                 break;
             case 'M':
-                unit_gb = 1.0 / 1024;
+                unit_mb = 1;
                 break;
             case 'G':
-                unit_gb = 1;
+                unit_mb = 1024;
                 break;
             case 'T':
-                unit_gb = 1024;
+                unit_mb = 1024.0 * 1024;
                 break;
             default:
                 throw std::invalid_argument("a size like 64G, 4000M, 4000Mc or 64Gn");
@@ -147,30 +241,28 @@ double parseSlurmMemoryGb(std::string_view req_mem, int cpus, int nodes) {
     }
     const auto v = decimal(s);
     if (!v || *v < 0) throw std::invalid_argument("a size like 64G, 4000M, 4000Mc or 64Gn");
-    return *v * unit_gb * per;
+    return io::sacct::memoryGb(*v * unit_mb, per);
 }
 
 TresGpus parseTresGpus(std::string_view tres) {
-    TresGpus out;
-    int typed = 0;
-    for (std::string_view item : split(trim(tres), ',')) {
-        item = trim(item);
+    io::sacct::GpuTally tally;
+    tres = trim(tres);
+    while (!tres.empty()) {
+        const auto comma = tres.find(',');
+        const std::string_view item = trim(tres.substr(0, comma));
+        tres = comma == std::string_view::npos ? std::string_view() : tres.substr(comma + 1);
         if (item.empty()) continue;
         const auto eq = item.find('=');
         if (eq == std::string_view::npos) throw std::invalid_argument("TRES entries like gres/gpu=4");
         const std::string_view key = item.substr(0, eq);
-        if (key != "gres/gpu" && key.rfind("gres/gpu:", 0) != 0) continue;
+        if (key.substr(0, 5) != "gres/") continue;
+        const std::string_view name = key.substr(5);
+        if (name != "gpu" && name.substr(0, 4) != "gpu:") continue;
         const auto n = wholeNumber(item.substr(eq + 1));
         if (!n || *n < 0 || *n > 100000) throw std::invalid_argument("a GPU count in " + std::string(item));
-        if (key == "gres/gpu") {
-            out.count = static_cast<int>(*n);
-        } else {
-            typed += static_cast<int>(*n);
-            if (out.type.empty()) out.type = lower(key.substr(9));
-        }
+        tally.add(name, *n);
     }
-    if (out.count == 0) out.count = typed;  // only typed entries were listed
-    return out;
+    return tally.result();
 }
 
 double parseUtcOffset(std::string_view text) {
@@ -190,181 +282,292 @@ double parseUtcOffset(std::string_view text) {
     return sign * static_cast<double>(hours * 3600 + minutes * 60);
 }
 
+// One pass over the text without copying it: rows are string_views, cells are split into a
+// reused vector, and a job's strings are made only once its row is accepted. A step row is
+// folded on the spot when it follows its job (as sacct prints it); any other step is checked
+// against the jobs seen at the end. 1,000,000 rows read in well under the 5 s of issue 21
+// (bench/bench_slurm_import.cpp).
 SacctImport parseSacctParsable(std::string_view text, const std::string& file, const SacctOptions& options) {
     SacctImport out;
-    std::vector<std::string_view> lines = split(text, '\n');
-    std::size_t first = 0;
-    while (first < lines.size() && trim(lines[first]).empty()) ++first;
-    if (first == lines.size())
+    std::size_t pos = 0;
+    int line = 0;
+    const auto nextLine = [&](std::string_view& row) {
+        if (pos >= text.size()) return false;
+        const std::size_t nl = text.find('\n', pos);
+        row = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        ++line;
+        return true;
+    };
+    std::string_view header_text;
+    while (nextLine(header_text) && trim(header_text).empty()) {
+    }
+    header_text = trim(header_text);
+    if (header_text.empty())
         throw ParseError(file, 0, "", "empty file: expected sacct --parsable2 output with its header");
-    std::map<std::string, int> column;
-    const std::vector<std::string_view> header = split(trim(lines[first]), '|');
-    for (std::size_t c = 0; c < header.size(); ++c)
-        column[std::string(trim(header[c]))] = static_cast<int>(c);
-    const int header_line = static_cast<int>(first) + 1;
-    const auto col = [&](const char* name) { return column.count(name) ? column.at(name) : -1; };
-    const int id_col = col("JobID") >= 0 ? col("JobID") : col("JobIDRaw");
-    if (id_col < 0 || col("State") < 0 || col("Submit") < 0)
+    std::array<int, kFieldCount> column;
+    column.fill(-1);
+    std::vector<std::string_view> cells;
+    splitInto(header_text, '|', cells);
+    const std::size_t width = cells.size();
+    for (std::size_t c = 0; c < width; ++c)
+        for (int f = 0; f < kFieldCount; ++f)
+            if (trim(cells[c]) == kFieldNames[f]) column[f] = static_cast<int>(c);
+    const int header_line = line;
+    const int id_col = column[kJobId] >= 0 ? column[kJobId] : column[kJobIdRaw];
+    if (id_col < 0 || column[kState] < 0 || column[kSubmit] < 0)
         throw ParseError(file, header_line, "",
                          "the header needs JobID (or JobIDRaw), State and Submit (sacct --parsable2 "
                          "--format=JobID,State,Submit,...); it has: " +
-                             std::string(trim(lines[first])));
+                             std::string(header_text));
 
-    std::set<std::string> jobs_seen;
-    std::vector<std::pair<std::string, int>> orphan_steps;  // base id, line
-    auto refuse = [&](int line, const std::string& field, const std::string& what) {
-        out.refused.push_back(file + ":" + std::to_string(line) + ": " + field + ": " + what);
-        ++out.dropped["refused row"];
+    const auto cell = [&](int f) -> std::string_view {
+        const int c = f == kJobId ? id_col : column[f];
+        return c >= 0 ? trim(cells[c]) : std::string_view();
     };
-    auto timeAt = [&](const std::vector<std::string_view>& cells, int c, int line, const char* field,
-                      double& into) -> bool {
-        if (c < 0 || c >= static_cast<int>(cells.size()) || noTime(cells[c])) return true;
-        const auto t = io::parseDateTime(trim(cells[c]));
+    DropCounts drops;
+    const auto refuse = [&](const std::string& field, const std::string& what) {
+        out.refused.push_back(file + ":" + std::to_string(line) + ": " + field + ": " + what);
+        drops.add("refused row");
+    };
+    const auto timeAt = [&](Field f, const char* field, double& into) -> bool {
+        const std::string_view v = cell(f);
+        if (noTime(v)) return true;
+        const auto t = io::parseDateTime(v);
         if (!t) {
-            refuse(line, field,
-                   "cannot read '" + std::string(trim(cells[c])) + "' as a time (2024-03-01T12:00:00)");
+            refuse(field, "cannot read '" + std::string(v) + "' as a time (2024-03-01T12:00:00)");
             return false;
         }
         into = *t - options.utc_offset_s;
         return true;
     };
+    const auto count = [&](Field f, int& into) {
+        const std::string_view n = cell(f);
+        if (!n.empty())
+            into = static_cast<int>(std::clamp<long long>(wholeNumber(n).value_or(-1), -1, 1 << 30));
+        return into >= 0;
+    };
 
-    for (std::size_t i = first + 1; i < lines.size(); ++i) {
-        std::string_view raw = lines[i];
+    std::vector<std::string_view> seen;                         // ids of accepted job rows (views into text)
+    std::vector<std::string> seen_expanded;                     // the tasks of pending ranges
+    std::string_view last_seen;                                 // the latest accepted job row, for its steps
+    std::vector<std::pair<std::string_view, int>> loose_steps;  // steps not after their job
+
+    std::string_view raw;
+    while (nextLine(raw)) {
         if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
         if (trim(raw).empty()) continue;
-        const int line = static_cast<int>(i) + 1;
         ++out.rows;
-        const std::vector<std::string_view> cells = split(raw, '|');
-        if (cells.size() != header.size()) {
-            refuse(line, "",
-                   "has " + std::to_string(cells.size()) + " fields, the header " +
-                       std::to_string(header.size()));
+        splitInto(raw, '|', cells);
+        if (cells.size() != width) {
+            refuse("row",
+                   "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
             continue;
         }
-        const auto cell = [&](const char* name) -> std::string {
-            const int c = col(name);
-            return c >= 0 ? std::string(trim(cells[c])) : std::string();
-        };
-        const std::string id = cell(id_col == col("JobID") ? "JobID" : "JobIDRaw");
+        const std::string_view id = cell(kJobId);
         if (id.empty()) {
-            refuse(line, "JobID", "empty");
+            refuse("JobID", "empty");
             continue;
         }
-        if (const auto dot = id.find('.'); dot != std::string::npos) {  // a step: folded into its job
-            orphan_steps.push_back({id.substr(0, dot), line});
+        if (const auto dot = id.find('.'); dot != std::string_view::npos) {  // a step: folded into its job
+            const std::string_view base = id.substr(0, dot);
+            if (base != last_seen || last_seen.empty()) loose_steps.emplace_back(base, line);
             continue;
         }
         SlurmJob job;
-        job.id = id;
         job.line = line;
-        job.name = cell("JobName");
-        job.user = cell("User");
-        job.account = cell("Account");
-        job.partition = cell("Partition");
-        const std::string state_text = cell("State");
-        job.state = state_text.substr(0, state_text.find(' '));
-        const auto kind = stateKind(job.state);
+        const std::string_view state_text = cell(kState);
+        const std::string_view state = state_text.substr(0, state_text.find(' '));
+        const auto kind = io::sacct::stateKind(state);
         if (!kind) {
-            refuse(line, "State", "unknown state '" + state_text + "'");
+            refuse("State", "unknown state '" + std::string(state_text) + "'");
             continue;
         }
-        if (!timeAt(cells, col("Submit"), line, "Submit", job.submit) ||
-            !timeAt(cells, col("Start"), line, "Start", job.start) ||
-            !timeAt(cells, col("End"), line, "End", job.end))
+        if (!timeAt(kSubmit, "Submit", job.submit) || !timeAt(kStart, "Start", job.start) ||
+            !timeAt(kEnd, "End", job.end))
             continue;
         if (std::isnan(job.submit)) {
-            refuse(line, "Submit", "no submit time");
+            refuse("Submit", "no submit time");
             continue;
         }
-        if (const std::string n = cell("NCPUS"); !n.empty())
-            job.cpus = static_cast<int>(std::clamp<long long>(wholeNumber(n).value_or(-1), -1, 1 << 30));
-        if (const std::string n = cell("NNodes"); !n.empty())
-            job.nodes = static_cast<int>(std::clamp<long long>(wholeNumber(n).value_or(-1), -1, 1 << 30));
-        if (job.cpus < 0) {
-            refuse(line, "NCPUS", "not a whole number: '" + cell("NCPUS") + "'");
+        if (!count(kNcpus, job.cpus)) {
+            refuse("NCPUS", "not a whole number: '" + std::string(cell(kNcpus)) + "'");
             continue;
         }
-        if (job.nodes < 0) {
-            refuse(line, "NNodes", "not a whole number: '" + cell("NNodes") + "'");
+        if (!count(kNnodes, job.nodes)) {
+            refuse("NNodes", "not a whole number: '" + std::string(cell(kNnodes)) + "'");
             continue;
         }
         job.started = !std::isnan(job.start) && *kind != StateKind::Pending;
-        if (const std::string e = cell("Elapsed"); !e.empty() && job.started) {
+        if (const std::string_view e = cell(kElapsed); !e.empty() && job.started) {
             try {
                 job.elapsed = parseSlurmElapsed(e);
             } catch (const std::invalid_argument& ex) {
-                refuse(line, "Elapsed", "cannot read '" + e + "' as " + ex.what());
+                refuse("Elapsed", "cannot read '" + std::string(e) + "' as " + ex.what());
                 continue;
             }
         } else if (job.started && !std::isnan(job.end)) {
             job.elapsed = std::max(0.0, job.end - job.start);
         }
-        if (job.started && job.elapsed <= 0 && *kind == StateKind::Cancelled) job.started = false;
-        const std::string alloc = cell("AllocTRES"), req = cell("ReqTRES");
+        if (const std::string_view limit = cell(kTimelimit);
+            !limit.empty() && !noTime(limit) && limit != "Partition_Limit") {
+            try {
+                job.time_limit = parseSlurmElapsed(limit);
+            } catch (const std::invalid_argument& ex) {
+                refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what());
+                continue;
+            }
+        }
+        io::sacct::settleCancelled(job, *kind);
+        const std::string_view alloc = cell(kAllocTres), req = cell(kReqTres);
+        const bool use_alloc = job.started && !alloc.empty();
         try {
-            TresGpus g = parseTresGpus(job.started && !alloc.empty() ? alloc : req);
-            if (g.count == 0 && job.started && !alloc.empty()) g = parseTresGpus(req);
+            TresGpus g = parseTresGpus(use_alloc ? alloc : req);
+            if (g.count == 0 && use_alloc) g = parseTresGpus(req);
             job.gpus = g.count;
-            job.gpu_type = g.type;
+            job.gpu_type = std::move(g.type);
         } catch (const std::invalid_argument& ex) {
-            refuse(line, job.started && !alloc.empty() ? "AllocTRES" : "ReqTRES",
-                   std::string("expected ") + ex.what());
+            refuse(use_alloc ? "AllocTRES" : "ReqTRES", std::string("expected ") + ex.what());
             continue;
         }
-        if (const std::string mem = cell("ReqMem"); !mem.empty()) {
+        if (const std::string_view mem = cell(kReqMem); !mem.empty()) {
             try {
                 job.memory_gb = parseSlurmMemoryGb(mem, job.cpus, job.nodes);
             } catch (const std::invalid_argument& ex) {
-                refuse(line, "ReqMem", "cannot read '" + mem + "' as " + ex.what());
+                refuse("ReqMem", "cannot read '" + std::string(mem) + "' as " + ex.what());
                 continue;
             }
         }
         // A pending array range stands for one never-started job per task.
-        std::vector<SlurmJob> expanded;
-        if (const auto bracket = id.find("_["); bracket != std::string::npos && id.back() == ']') {
+        std::vector<long long> tasks;
+        const auto bracket = id.find("_[");
+        const bool range = bracket != std::string_view::npos && id.back() == ']';
+        if (range) {
             try {
-                for (long long task :
-                     expandArrayRange(std::string_view(id).substr(bracket + 2, id.size() - bracket - 3))) {
-                    SlurmJob t = job;
-                    t.id = id.substr(0, bracket) + "_" + std::to_string(task);
-                    expanded.push_back(std::move(t));
-                }
+                tasks = io::sacct::expandArrayRange(id.substr(bracket + 2, id.size() - bracket - 3));
             } catch (const std::invalid_argument& ex) {
-                refuse(line, "JobID", std::string("expected ") + ex.what() + ", got '" + id + "'");
+                refuse("JobID", std::string("expected ") + ex.what() + " in the brackets, got '" +
+                                    std::string(id) + "'");
                 continue;
             }
-        } else {
-            expanded.push_back(std::move(job));
         }
-        for (SlurmJob& j : expanded) {
-            jobs_seen.insert(j.id);
-            jobs_seen.insert(id);
-            const std::string reason = *kind == StateKind::Requeued                  ? "requeued attempt"
-                                       : j.gpus == 0                                 ? "no GPUs"
-                                       : (*kind == StateKind::Pending || !j.started) ? "never started"
-                                       : *kind == StateKind::Running                 ? "still running"
-                                                                                     : "";
-            const bool keep = reason.empty() || (reason == "never started" && options.keep_unstarted) ||
-                              (reason == "still running" && options.keep_running);
-            if (!keep) {
-                ++out.dropped[reason];
-                continue;
+        job.state.assign(state);
+        job.name.assign(cell(kJobName));
+        job.user.assign(cell(kUser));
+        job.account.assign(cell(kAccount));
+        job.partition.assign(cell(kPartition));
+        seen.push_back(id);
+        last_seen = id;
+        const auto finish = [&](SlurmJob&& j) {
+            if (const char* reason = io::sacct::dropReason(*kind, j, options)) {
+                drops.add(reason);
+                return;
             }
             out.jobs.push_back(std::move(j));
+        };
+        if (!range) {
+            job.id.assign(id);
+            finish(std::move(job));
+            continue;
+        }
+        const std::string base(id.substr(0, bracket));
+        for (long long task : tasks) {
+            SlurmJob t = job;
+            t.id = base + "_" + std::to_string(task);
+            seen_expanded.push_back(t.id);
+            finish(std::move(t));
         }
     }
-    for (const auto& [base, line] : orphan_steps)
-        if (!jobs_seen.count(base)) {
-            ++out.dropped["step without its job"];
-            out.refused.push_back(file + ":" + std::to_string(line) + ": JobID: step of job " + base +
-                                  ", which the file does not list");
-        }
+    if (!loose_steps.empty()) {
+        std::unordered_set<std::string_view> known(seen.begin(), seen.end());
+        known.insert(seen_expanded.begin(), seen_expanded.end());
+        for (const auto& [base, step_line] : loose_steps)
+            if (!known.count(base)) {
+                drops.add("step without its job");
+                out.refused.push_back(file + ":" + std::to_string(step_line) + ": JobID: step of job " +
+                                      std::string(base) + ", which the file does not list");
+            }
+    }
+    drops.into(out.dropped);
     return out;
 }
 
+namespace {
+
+// The file in one read into a string of its size: readWholeFile's growing stream would hold the
+// text up to three times at its peak, which for a million rows is 600 MB of the 1 GB budget.
+std::string readFileText(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return readWholeFile(path);  // its error names the file
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return readWholeFile(path);
+    const std::streamoff size = in.tellg();
+    if (size <= 0) return readWholeFile(path);  // not a regular file, or empty
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    in.read(text.data(), size);
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
+}  // namespace
+
 SacctImport readSacctParsable(const std::string& path, const SacctOptions& options) {
-    return parseSacctParsable(readWholeFile(path), io::fileName(path), options);
+    return parseSacctParsable(readFileText(path), io::fileName(path), options);
+}
+
+namespace {
+
+std::string_view withoutBom(std::string_view text) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    return text;
+}
+
+std::string_view afterSpaceAndBom(std::string_view text) {
+    text = withoutBom(text);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    return text;
+}
+
+}  // namespace
+
+SacctImport readSacct(const std::string& path, const SacctOptions& options) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    std::string_view start = afterSpaceAndBom(head);
+    while (start.empty() && in && !head.empty()) {  // a long run of white space
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        start = afterSpaceAndBom(head);
+    }
+    if (!start.empty() && start.front() == '{') return readSacctJson(path, options);
+    // Leading blank lines stay in the text so that lines keep their numbers.
+    const std::string text = readFileText(path);
+    return parseSacctParsable(withoutBom(text), io::fileName(path), options);
+}
+
+bool looksLikeSacct(const std::string& path) {
+    // The first megabyte is enough for the header line or the start of the first job.
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::string prefix(1 << 20, '\0');
+    in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+    prefix.resize(static_cast<std::size_t>(in.gcount()));
+    std::string_view text = afterSpaceAndBom(prefix);
+    if (!text.empty() && text.front() == '{') return io::sacct::looksLikeSacctJson(text);
+    const std::string_view header = trim(text.substr(0, text.find('\n')));
+    bool id = false, state = false;
+    std::vector<std::string_view> names;
+    splitInto(header, '|', names);
+    if (names.size() < 2) return false;
+    for (std::string_view name : names) {
+        name = trim(name);
+        id = id || name == "JobID" || name == "JobIDRaw";
+        state = state || name == "State";
+    }
+    return id && state;
 }
 
 }  // namespace cl

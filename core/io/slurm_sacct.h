@@ -1,7 +1,9 @@
 #pragma once
-// Slurm accounting history (`sacct --parsable2`, the '|'-separated form with a header naming the
-// --format fields in any order) read into one record per job allocation, with what each row
-// dropped and why (docs/architecture.md section 8.5). The rules:
+// Slurm accounting history read into one record per job allocation, with what each row dropped
+// and why (docs/architecture.md section 8.5), from either machine form of sacct: `--parsable2`
+// (the '|'-separated form with a header naming the --format fields in any order) or `--json`
+// (Slurm 22.05's openapi/dbv0.0.38 and the data_parser v0.0.39 to v0.0.4x of 23.02 and later).
+// The rules, the same for both forms:
 //  - steps (123.batch, 123.extern, 123.0) fold into their job; a step whose job is missing is
 //    dropped; array tasks (123_4) and heterogeneous components (123+1) are jobs of their own; a
 //    pending array range (123_[3-5,7%2]) is one never-started job per task.
@@ -14,7 +16,9 @@
 //    and is dropped, the job's final record is kept.
 //  - Times are ISO 8601 as sacct prints them, local to the cluster: `utc_offset_s` turns them
 //    into UTC; Unknown and None mean no time. Elapsed is [D-][HH:]MM:SS.
-//  - A row that cannot be read is refused with its file, line and field, and counted.
+//    In the JSON form times are Unix epoch seconds, already UTC: `utc_offset_s` does not apply.
+//  - A row that cannot be read is refused with its file, line and field, and counted. In the JSON
+//    form a refused job names the line of its job object and the field's path in it.
 #include <limits>
 #include <map>
 #include <string>
@@ -31,6 +35,9 @@ struct SlurmJob {
     double submit = std::numeric_limits<double>::quiet_NaN();  // seconds since 1970-01-01 UTC
     double start = std::numeric_limits<double>::quiet_NaN();
     double end = std::numeric_limits<double>::quiet_NaN();
+    // Timelimit: what the job asked for (seconds; infinity for UNLIMITED, NaN when not given). A
+    // never-started job kept by an option replays its time limit (docs/architecture.md 8.8).
+    double time_limit = std::numeric_limits<double>::quiet_NaN();
     double elapsed = 0.0;  // seconds it ran (0 for a job that never started)
     bool started = false;
     int gpus = 0;
@@ -57,6 +64,23 @@ struct SacctImport {
 SacctImport parseSacctParsable(std::string_view text, const std::string& file,
                                const SacctOptions& options = {});
 SacctImport readSacctParsable(const std::string& path, const SacctOptions& options = {});
+
+// `sacct --json` output: the top-level "jobs" array, steps nested in each job's "steps". Throws
+// ParseError for invalid JSON (with the line where it stops) or a document without "jobs".
+SacctImport parseSacctJson(std::string_view text, const std::string& file, const SacctOptions& options = {});
+
+// The same from a file, read a block at a time: the memory held is one job's besides the result,
+// whatever the size of the export.
+SacctImport readSacctJson(const std::string& path, const SacctOptions& options = {});
+
+// Either form, told apart by the content: JSON when the first character that is not white space
+// is '{', else --parsable2.
+SacctImport readSacct(const std::string& path, const SacctOptions& options = {});
+
+// Content sniffing for format auto-detection (reads at most the first megabyte): a --parsable2
+// header line with JobID (or JobIDRaw) and State among its '|'-separated fields, or JSON whose
+// top-level "jobs" array starts with an object holding "job_id" and "steps" or "tres".
+bool looksLikeSacct(const std::string& path);
 
 // The pieces, for the readers and tests. Each throws std::invalid_argument saying what it expected.
 double parseSlurmElapsed(std::string_view text);  // "[D-][HH:]MM:SS[.fff]" -> seconds; UNLIMITED -> inf

@@ -1,6 +1,10 @@
-// Our CSV trace format: `job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc`.
-// A spreadsheet-friendly subset of the JSON format (no per-job iteration/stage times or
-// priority). job_id, submit_time and gpus are required; the other columns may be left out.
+// Our CSV trace format: `job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc`,
+// optionally followed by what planners filter and plan by: `name,account,partition,cpus,
+// memory_gb,gpu_type` (core/io/README.md). A spreadsheet-friendly subset of the JSON format (no
+// per-job iteration/stage times or priority). job_id, submit_time and gpus are required; the
+// other columns may be left out. The writer adds the planning columns only when a job has one,
+// so a trace without them is written exactly as before.
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/io/json_doc.h"
@@ -40,6 +44,12 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
     const auto c_batch = t.column("batch_size");
     const auto c_user = t.column("user");
     const auto c_vc = t.column("vc");
+    const auto c_name = t.column("name");
+    const auto c_account = t.column("account");
+    const auto c_partition = t.column("partition");
+    const auto c_cpus = t.column("cpus");
+    const auto c_memory = t.column("memory_gb");
+    const auto c_gpu_type = t.column("gpu_type");
 
     Trace trace;
     trace.jobs.reserve(t.rows().size());
@@ -61,6 +71,12 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
             if (c_batch) j.batch_size = io::nonNegativeInt(t, row, *c_batch);
             if (c_user) j.user = t.text(row, *c_user);
             if (c_vc) j.vc = t.text(row, *c_vc);
+            if (c_name) j.name = t.text(row, *c_name);
+            if (c_account) j.account = t.text(row, *c_account);
+            if (c_partition) j.partition = t.text(row, *c_partition);
+            if (c_cpus) j.cpus = io::nonNegativeInt(t, row, *c_cpus);
+            if (c_memory) j.memory_gb = t.nonNegative(row, *c_memory);
+            if (c_gpu_type) j.gpu_type = t.text(row, *c_gpu_type);
             auto [it, fresh] = seen.emplace(j.id, row.line);
             if (!fresh)
                 throw ParseError(
@@ -74,11 +90,21 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
 }
 
 void writeTraceCsv(const Trace& trace, const std::string& path) {
-    std::string out = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\n";
+    const Job d;  // defaults
+    const bool planning = std::any_of(trace.jobs.begin(), trace.jobs.end(), [&](const Job& j) {
+        return j.name != d.name || j.account != d.account || j.partition != d.partition || j.cpus != d.cpus ||
+               j.memory_gb != d.memory_gb || j.gpu_type != d.gpu_type;
+    });
+    std::string out = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc";
+    out += planning ? ",name,account,partition,cpus,memory_gb,gpu_type\n" : "\n";
     for (const Job& j : trace.jobs) {
         out += csvCell(j.id) + ',' + formatNumber(j.submit_time) + ',' + std::to_string(j.gpus) + ',' +
                csvCell(j.model) + ',' + formatNumber(j.iterations) + ',' + formatNumber(j.duration) + ',' +
-               std::to_string(j.batch_size) + ',' + csvCell(j.user) + ',' + csvCell(j.vc) + '\n';
+               std::to_string(j.batch_size) + ',' + csvCell(j.user) + ',' + csvCell(j.vc);
+        if (planning)
+            out += ',' + csvCell(j.name) + ',' + csvCell(j.account) + ',' + csvCell(j.partition) + ',' +
+                   std::to_string(j.cpus) + ',' + formatNumber(j.memory_gb) + ',' + csvCell(j.gpu_type);
+        out += '\n';
     }
     io::writeTextFile(path, out);
 }

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "core/io/read_helpers.h"
+#include "core/io/slurm_sacct.h"
 #include "core/io/trace_readers.h"
 #include "core/io/trace_writers.h"
 
@@ -35,8 +36,8 @@ struct Format {
 };
 
 // Name -> reader; "auto" is handled by readTrace itself.
-const std::array<Format, 10>& formats() {
-    static const std::array<Format, 10> table = {{
+const std::array<Format, 11>& formats() {
+    static const std::array<Format, 11> table = {{
         {"muri", readMuriTraceCsv},
         {"tiresias", readMuriTraceCsv},  // same reader: the header tells the two variants apart
         {"synergy", readSynergyReplayCsv},
@@ -45,6 +46,7 @@ const std::array<Format, 10>& formats() {
         {"pollux-workload", readPolluxWorkloadCsv},
         {"helios", readHeliosCsv},
         {"alibaba", readAlibabaBeside},
+        {"sacct", readSacctTrace},
         {"json", readTraceJson},
         {"csv", readTraceCsv},
     }};
@@ -123,6 +125,7 @@ std::vector<std::string> traceFormatNames() {
 std::string detectTraceFormat(const std::string& path) {
     const std::string head = readHead(path, 64 * 1024);
     if (lower(io::fileName(path)).find("pai_job_table") != std::string::npos) return "alibaba";
+    if (looksLikeSacct(path)) return "sacct";
 
     std::size_t p = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
     while (p < head.size() && std::isspace(static_cast<unsigned char>(head[p]))) ++p;

@@ -24,7 +24,8 @@ Job readJob(const JsonDoc& doc, const json& v, const JsonPath& at, const TraceRe
     doc.object(v, at);
     doc.rejectUnknownKeys(v, at,
                           {"id", "submit_time", "gpus", "model", "iterations", "duration", "batch_size",
-                           "user", "vc", "iteration_time", "stage_times", "priority"});
+                           "user", "vc", "iteration_time", "stage_times", "priority", "name", "account",
+                           "partition", "cpus", "memory_gb", "gpu_type"});
     Job j;
     j.id = doc.string(doc.require(v, at, "id"), at / "id", false);
     j.submit_time = doc.nonNegative(doc.require(v, at, "submit_time"), at / "submit_time");
@@ -49,6 +50,12 @@ Job readJob(const JsonDoc& doc, const json& v, const JsonPath& at, const TraceRe
     }
     if (const json* x = opt("priority"))
         j.priority = static_cast<int>(doc.integer(*x, at / "priority", 0, INT_MAX));
+    if (const json* x = opt("name")) j.name = doc.string(*x, at / "name");
+    if (const json* x = opt("account")) j.account = doc.string(*x, at / "account");
+    if (const json* x = opt("partition")) j.partition = doc.string(*x, at / "partition");
+    if (const json* x = opt("cpus")) j.cpus = static_cast<int>(doc.integer(*x, at / "cpus", 0, INT_MAX));
+    if (const json* x = opt("memory_gb")) j.memory_gb = doc.nonNegative(*x, at / "memory_gb");
+    if (const json* x = opt("gpu_type")) j.gpu_type = doc.string(*x, at / "gpu_type");
     return j;
 }
 
@@ -71,6 +78,12 @@ nlohmann::ordered_json jobJson(const Job& j) {
         for (double t : j.stage_times) st.push_back(io::jsonNumber(t));
     }
     if (j.priority != d.priority) o["priority"] = j.priority;
+    if (j.name != d.name) o["name"] = j.name;
+    if (j.account != d.account) o["account"] = j.account;
+    if (j.partition != d.partition) o["partition"] = j.partition;
+    if (j.cpus != d.cpus) o["cpus"] = j.cpus;
+    if (j.memory_gb != d.memory_gb) o["memory_gb"] = io::jsonNumber(j.memory_gb);
+    if (j.gpu_type != d.gpu_type) o["gpu_type"] = j.gpu_type;
     return o;
 }
 

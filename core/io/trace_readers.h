@@ -29,9 +29,12 @@ Trace readAlibabaPai(const std::string& job_table, const std::string& task_table
                      const TraceReadOptions& opts = {});
 Trace readTraceJson(const std::string& path, const TraceReadOptions& opts = {});  // our format
 Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts = {});   // our format
+// Slurm accounting history (sacct --parsable2 or --json, times taken as UTC) as measured:
+// sacct_trace.h. A refused row fails the read unless skip_invalid_rows makes it a warning.
+Trace readSacctTrace(const std::string& path, const TraceReadOptions& opts = {});
 
 // Format names accepted by readTrace: auto, muri, tiresias, synergy, philly-json, pollux-philly,
-// pollux-workload, helios, alibaba (path = job table; task table found beside it), json, csv.
+// pollux-workload, helios, alibaba (path = job table; task table found beside it), sacct, json, csv.
 std::vector<std::string> traceFormatNames();
 std::string detectTraceFormat(const std::string& path);  // throws ParseError if unknown
 Trace readTrace(const std::string& path, const std::string& format = "auto",

@@ -19,6 +19,11 @@ struct Server {
     double gpu_memory_gb = 32.0;
     double network_gbps = 100.0;
     ServerArchitecture architecture;  // not described = one socket, one GPU group
+    // What the scheduler said about the server when it was imported (docs/architecture.md 8.7):
+    // its state ("IDLE+DRAIN"; empty = not known) and whether it was down, drained, failing or
+    // not responding. Only marks: the simulator uses the server like any other.
+    std::string state;
+    bool unavailable = false;
 };
 
 struct Cluster {

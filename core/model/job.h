@@ -20,6 +20,15 @@ struct Job {
     double solo_iteration_time = 0.0;  // seconds
     std::vector<double> stage_times;   // seconds, stage 0..k-1
     int priority = 0;
+    // What a planner filters and plans by, carried from the scheduler's accounting (Slurm:
+    // JobName, Account, Partition, NCPUS, ReqMem, the TRES GPU type). Empty / 0 = not known.
+    // The engine does not read them; see docs/architecture.md 8.5.
+    std::string name;
+    std::string account;
+    std::string partition;
+    int cpus = 0;
+    double memory_gb = 0.0;
+    std::string gpu_type;  // our GPU type name (the cluster's), e.g. "A100"
 };
 
 }  // namespace cl

@@ -63,6 +63,18 @@ std::string traceHash(const Trace& t) {
         h.add(static_cast<long long>(j.stage_times.size()));
         for (double s : j.stage_times) h.add(s);
         h.add(static_cast<long long>(j.priority));
+        // Added with schema 7: hashed only when set, so that traces without them keep their
+        // hashes (and their stored runs stay reusable).
+        const Job d;
+        if (j.name != d.name || j.account != d.account || j.partition != d.partition || j.cpus != d.cpus ||
+            j.memory_gb != d.memory_gb || j.gpu_type != d.gpu_type)
+            h.add(std::string("planning"))
+                .add(j.name)
+                .add(j.account)
+                .add(j.partition)
+                .add(static_cast<long long>(j.cpus))
+                .add(j.memory_gb)
+                .add(j.gpu_type);
     }
     return h.hex();
 }
@@ -319,10 +331,20 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
     Statement prov = db_.prepare("INSERT INTO trace_provenance(trace_id, position, line) VALUES(?1, ?2, ?3)");
     for (std::size_t k = 0; k < trace.provenance.size(); ++k)
         prov.bind(1, id).bind(2, static_cast<std::int64_t>(k)).bind(3, trace.provenance[k]).run();
-    Statement job = db_.prepare(
-        "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, gpus, model, iterations, duration, "
-        "batch_size, user, vc, iteration_time, stage_times, priority) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+    // A workspace kept at an older schema (the migration tests make one) has no planning columns.
+    const bool planning_columns = schemaVersion() >= 7;
+    Statement job =
+        db_.prepare(planning_columns ? "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, "
+                                       "gpus, model, iterations, duration, "
+                                       "batch_size, user, vc, iteration_time, stage_times, priority, "
+                                       "job_name, account, partition_name, "
+                                       "cpus, memory_gb, gpu_type) "
+                                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+                                       "?15, ?16, ?17, ?18, ?19, ?20)"
+                                     : "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, "
+                                       "gpus, model, iterations, duration, "
+                                       "batch_size, user, vc, iteration_time, stage_times, priority) "
+                                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
         const Job& j = trace.jobs[k];
         job.bind(1, id)
@@ -338,8 +360,15 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
             .bind(11, j.vc)
             .bind(12, j.solo_iteration_time)
             .bind(13, stageTimesText(j.stage_times))
-            .bind(14, j.priority)
-            .run();
+            .bind(14, j.priority);
+        if (planning_columns)
+            job.bind(15, j.name)
+                .bind(16, j.account)
+                .bind(17, j.partition)
+                .bind(18, j.cpus)
+                .bind(19, j.memory_gb)
+                .bind(20, j.gpu_type);
+        job.run();
     }
     tx.commit();
     return id;
@@ -380,10 +409,12 @@ Trace ScenarioStore::trace(std::int64_t id) {
     Statement prov = db_.prepare("SELECT line FROM trace_provenance WHERE trace_id = ?1 ORDER BY position");
     prov.bind(1, id);
     while (prov.step()) t.provenance.push_back(prov.textAt(0));
+    const bool planning_columns = schemaVersion() >= 7;
     Statement s = db_.prepare(
-        "SELECT job_id, submit_time, gpus, model, iterations, duration, batch_size, user, vc, "
-        "iteration_time, "
-        "stage_times, priority FROM trace_jobs WHERE trace_id = ?1 ORDER BY position");
+        std::string("SELECT job_id, submit_time, gpus, model, iterations, duration, "
+                    "batch_size, user, vc, iteration_time, stage_times, priority") +
+        (planning_columns ? ", job_name, account, partition_name, cpus, memory_gb, gpu_type" : "") +
+        " FROM trace_jobs WHERE trace_id = ?1 ORDER BY position");
     s.bind(1, id);
     while (s.step()) {
         Job j;
@@ -400,6 +431,14 @@ Trace ScenarioStore::trace(std::int64_t id) {
         j.stage_times = stageTimesFrom(s.textAt(10), path() + ": trace " + std::to_string(id) + ", job " +
                                                          std::to_string(t.jobs.size()) + " ('" + j.id + "')");
         j.priority = s.intAt(11);
+        if (planning_columns) {
+            j.name = s.textAt(12);
+            j.account = s.textAt(13);
+            j.partition = s.textAt(14);
+            j.cpus = s.intAt(15);
+            j.memory_gb = s.doubleAt(16);
+            j.gpu_type = s.textAt(17);
+        }
         t.jobs.push_back(std::move(j));
     }
     return t;

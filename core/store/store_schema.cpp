@@ -186,9 +186,21 @@ CREATE TABLE workspace_settings(
   value TEXT NOT NULL) WITHOUT ROWID;
 )sql";
 
+// Version 7: what planners filter and plan by, carried from a scheduler's accounting (Slurm
+// JobName, Account, Partition, NCPUS, ReqMem, GPU type; docs/architecture.md 8.5). Migrated
+// traces have none ('' and 0).
+constexpr const char* kSchemaV7 = R"sql(
+ALTER TABLE trace_jobs ADD COLUMN job_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE trace_jobs ADD COLUMN account TEXT NOT NULL DEFAULT '';
+ALTER TABLE trace_jobs ADD COLUMN partition_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE trace_jobs ADD COLUMN cpus INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE trace_jobs ADD COLUMN memory_gb REAL NOT NULL DEFAULT 0;
+ALTER TABLE trace_jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
-                                                   kSchemaV4, kSchemaV5, kSchemaV6};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
+                                                   kSchemaV5, kSchemaV6, kSchemaV7};
     return steps;
 }
 

@@ -57,6 +57,12 @@ void expectSameJob(const Job& a, const Job& b, bool csv_subset) {
     QVERIFY2(a.batch_size == b.batch_size, qPrintable(where + " batch_size"));
     QVERIFY2(a.user == b.user, qPrintable(where + " user"));
     QVERIFY2(a.vc == b.vc, qPrintable(where + " vc"));
+    QVERIFY2(a.name == b.name, qPrintable(where + " name"));
+    QVERIFY2(a.account == b.account, qPrintable(where + " account"));
+    QVERIFY2(a.partition == b.partition, qPrintable(where + " partition"));
+    QVERIFY2(a.cpus == b.cpus, qPrintable(where + " cpus"));
+    QVERIFY2(a.memory_gb == b.memory_gb, qPrintable(where + " memory_gb"));
+    QVERIFY2(a.gpu_type == b.gpu_type, qPrintable(where + " gpu_type"));
     if (csv_subset) return;
     QVERIFY2(a.solo_iteration_time == b.solo_iteration_time, qPrintable(where + " iteration_time"));
     QVERIFY2(a.stage_times == b.stage_times, qPrintable(where + " stage_times"));
@@ -93,6 +99,14 @@ Trace awkwardTrace() {
         j.solo_iteration_time = v / 11;
         if (k % 3 == 0) j.stage_times = {v, v / 2, 0.0};
         j.priority = k % 4;
+        if (k % 2) {  // the planning columns, on some jobs only
+            j.name = k == 1 ? "train, \"bert\"" : "job" + std::to_string(k);
+            j.account = "acct" + std::to_string(k % 3);
+            j.partition = k == 3 ? "" : "gpu";
+            j.cpus = 4 * k;
+            j.memory_gb = v / 5;
+            j.gpu_type = k == 5 ? "rtx a6000" : "A100";
+        }
         t.jobs.push_back(j);
         ++k;
     }
@@ -408,6 +422,23 @@ private slots:
         expectSameJobs(original, readTraceCsv(out), true);
     }
 
+    void csvWithoutPlanningColumnsIsWrittenAsBefore() {
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("plain.csv").toStdString();
+        Trace t;
+        Job j;
+        j.id = "a";
+        j.gpus = 2;
+        t.jobs.push_back(j);
+        writeTraceCsv(t, out);
+        QFile f(QString::fromStdString(out));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(
+            QString::fromUtf8(f.readAll()),
+            QString(
+                "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc\na,0,2,,0,0,0,,\n"));
+    }
+
     void realTraceRoundTrips() {
         const std::string path = shared("muri-traces/trace1.csv");
         REQUIRE_SHARED_DATA(path);
@@ -442,6 +473,8 @@ private slots:
                                 << "helios";
         QTest::newRow("alibaba") << "alibaba/pai_job_table.csv"
                                  << "alibaba";
+        QTest::newRow("sacct") << "sacct_small.txt"
+                               << "sacct";
         QTest::newRow("json") << "trace_small.json"
                               << "json";
         QTest::newRow("csv") << "trace_small.csv"
@@ -456,10 +489,34 @@ private slots:
         QVERIFY(!readTrace(path, format.toStdString()).jobs.empty());
     }
 
+    // A Slurm history read as a trace: as measured, with no model (import slurm adds them).
+    void sacctAsATrace() {
+        const Trace t = readTrace(fixture("sacct_small.txt"));
+        QCOMPARE(t.name, std::string("sacct_small"));
+        QCOMPARE(t.jobs.size(), std::size_t(2));
+        QCOMPARE(t.jobs[0].id, std::string("7"));
+        QCOMPARE(t.jobs[0].gpus, 2);
+        QCOMPARE(t.jobs[0].duration, 3600.0);
+        QCOMPARE(t.jobs[1].submit_time, 1800.0);
+        QCOMPARE(t.jobs[1].duration, 600.0);
+        QVERIFY(t.jobs[1].gpu_type.empty());
+        // Refused rows fail a plain read, naming the first; skipping makes them warnings.
+        const std::string bad = std::string(CLUSTERLOOM_FIXTURES_DIR) + "/slurm/sacct_parsable2.txt";
+        expectError(
+            parseError([&] { readTrace(bad, "sacct"); }),
+            {"sacct_parsable2.txt", "5 rows cannot be read, the first: sacct_parsable2.txt:17: Submit"});
+        std::vector<std::string> warnings;
+        TraceReadOptions opts;
+        opts.skip_invalid_rows = true;
+        opts.warnings = &warnings;
+        QCOMPARE(readTrace(bad, "sacct", opts).jobs.size(), std::size_t(9));
+        QCOMPARE(warnings.size(), std::size_t(5));
+    }
+
     void unknownFormats() {
         const auto names = traceFormatNames();
         QCOMPARE(names.front(), std::string("auto"));
-        QCOMPARE(names.size(), std::size_t(11));
+        QCOMPARE(names.size(), std::size_t(12));
         // A cluster spec is no trace: the error lists what is supported.
         expectError(parseError([] { detectTraceFormat(fixture("cluster_spec.csv")); }),
                     {"cluster_spec.csv", "muri", "pollux-philly", "alibaba"});

@@ -62,6 +62,7 @@ private slots:
         QCOMPARE(j->submit, kMarch1At10);
         QCOMPARE(j->start, kMarch1At10 + 300);
         QCOMPARE(j->elapsed, 7200.0);
+        QCOMPARE(j->time_limit, 86400.0);  // Timelimit 1-00:00:00
         QVERIFY(j->started);
     }
 
@@ -73,6 +74,7 @@ private slots:
         QCOMPARE(task->gpu_type, std::string("v100"));
         QCOMPARE(task->memory_gb, 4000.0 * 4 / 1024);  // 4000Mc: per CPU, 4 CPUs
         QCOMPARE(task->elapsed, 600.0);
+        QVERIFY(std::isinf(task->time_limit));  // UNLIMITED
         const SlurmJob* het = find(s, "102+0");
         QVERIFY(het);
         QCOMPARE(het->memory_gb, 64.0);            // 32Gn: per node, 2 nodes
@@ -106,7 +108,7 @@ private slots:
                  qPrintable(QString::fromStdString(s.refused.front())));
         QVERIFY(has("sacct_parsable2.txt:18: State: unknown state 'WEIRD'"));
         QVERIFY(has("sacct_parsable2.txt:19: ReqMem: cannot read 'lots'"));
-        QVERIFY(has("sacct_parsable2.txt:20: : has 5 fields, the header 16"));
+        QVERIFY(has("sacct_parsable2.txt:20: row: has 5 fields, the header 16"));
         QVERIFY(has("sacct_parsable2.txt:21: JobID: step of job 999"));
     }
 

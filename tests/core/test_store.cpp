@@ -1198,7 +1198,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 7), "no workspace schema 7");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 8), "no workspace schema 8");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1299,7 +1299,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 6);
+        QCOMPARE(store.schemaVersion(), 7);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1363,7 +1363,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 6);
+        QCOMPARE(store.schemaVersion(), 7);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);

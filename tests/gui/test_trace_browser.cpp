@@ -228,6 +228,36 @@ private slots:
         QCOMPARE(browser.filterProxy()->rowCount(), 7);
     }
 
+    // Imported Slurm jobs show their name, account, partition and GPU type, sortable by a
+    // header click; a paper trace without them does not grow four empty columns.
+    void planningColumnsShowOnlyWhenAJobHasThem() {
+        TraceBrowser browser;
+        auto* table = browser.findChild<QTableView*>(QStringLiteral("jobTable"));
+        QVERIFY(table);
+        browser.setTrace(knownTrace());
+        for (int c = JobTableModel::NameColumn; c < JobTableModel::ColumnCount; ++c)
+            QVERIFY(table->isColumnHidden(c));
+        auto planned = std::make_shared<cl::Trace>(*knownTrace());
+        planned->jobs[0].name = "zeta";
+        planned->jobs[1].name = "alpha";
+        planned->jobs[1].partition = "gpu";
+        planned->jobs[2].gpu_type = "A100";
+        browser.setTrace(planned);
+        for (int c = JobTableModel::NameColumn; c < JobTableModel::ColumnCount; ++c)
+            QVERIFY(!table->isColumnHidden(c));
+        QCOMPARE(table->model()->headerData(JobTableModel::GpuTypeColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("GPU type"));
+        QCOMPARE(table->model()->index(2, JobTableModel::GpuTypeColumn).data().toString(),
+                 QStringLiteral("A100"));
+        table->sortByColumn(JobTableModel::NameColumn, Qt::DescendingOrder);
+        QCOMPARE(table->model()->index(0, JobTableModel::NameColumn).data().toString(),
+                 QStringLiteral("zeta"));
+        QCOMPARE(table->model()->index(1, JobTableModel::NameColumn).data().toString(),
+                 QStringLiteral("alpha"));
+        browser.setTrace(knownTrace());
+        QVERIFY(table->isColumnHidden(JobTableModel::NameColumn));
+    }
+
     void hundredThousandJobs() {
         cl::GeneratorConfig config;
         config.jobs = 100000;

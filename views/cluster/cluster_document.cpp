@@ -22,7 +22,8 @@ QString number(double value) {
 bool sameServer(const cl::Server& a, const cl::Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
            a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
-           a.network_gbps == b.network_gbps && a.architecture == b.architecture;
+           a.network_gbps == b.network_gbps && a.architecture == b.architecture && a.state == b.state &&
+           a.unavailable == b.unavailable;
 }
 
 // "node07" -> ("node", "07"); "gpu" -> ("gpu", "").

@@ -107,12 +107,17 @@ void ClusterTreeModel::addServerSubtree(int parent, int server) {
     sn.cores = s.cpu_cores;
     sn.gbps = described && s.architecture.sockets.size() > 1 ? s.architecture.qpi_gbps : 0.0;
     sn.name = name;
-    sn.kindText = tr("server");
+    sn.kindText = s.unavailable ? tr("server (unavailable)") : tr("server");
     sn.tip = tr("%1: %2 × %3, %4 CPU cores")
                  .arg(name)
                  .arg(s.gpus)
                  .arg(QString::fromStdString(s.gpu_type))
                  .arg(s.cpu_cores);
+    // Marks from a Slurm node import (docs/architecture.md 8.7); they do not change simulations.
+    if (!s.state.empty())
+        sn.tip += tr("\nSlurm state %1%2")
+                      .arg(QString::fromStdString(s.state),
+                           s.unavailable ? tr(": down, drained or failing when it was exported") : QString());
     if (!described)
         sn.tip += tr("\nArchitecture not described: one socket, one GPU group");
     else if (sn.gbps > 0)

@@ -122,6 +122,18 @@ bool JobFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right)
         case JobTableModel::UserColumn:
             c = compareText(ja.user, jb.user);
             break;
+        case JobTableModel::NameColumn:
+            c = compareText(ja.name, jb.name);
+            break;
+        case JobTableModel::AccountColumn:
+            c = compareText(ja.account, jb.account);
+            break;
+        case JobTableModel::PartitionColumn:
+            c = compareText(ja.partition, jb.partition);
+            break;
+        case JobTableModel::GpuTypeColumn:
+            c = compareText(ja.gpu_type, jb.gpu_type);
+            break;
         default:
             break;
     }

@@ -64,6 +64,7 @@ void JobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::P
     m_durations.clear();
     m_numeric_ids.clear();
     m_rows = 0;
+    m_planning = false;
     if (m_trace) {
         const auto size = static_cast<int>(m_trace->jobs.size());
         m_rows = row_limit > 0 ? std::min(size, row_limit) : size;
@@ -73,6 +74,8 @@ void JobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::P
             const cl::Job& j = job(r);
             m_durations.push_back(effectiveDuration(j, m_profiles));
             m_numeric_ids.push_back(parseNumericId(j.id));
+            m_planning = m_planning || !j.name.empty() || !j.account.empty() || !j.partition.empty() ||
+                         !j.gpu_type.empty();
         }
     }
     endResetModel();
@@ -101,7 +104,7 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const {
             return tooltip(j, row, index.column());
         case Qt::TextAlignmentRole: {
             const int c = index.column();
-            const bool text = c == IdColumn || c == ModelColumn || c == UserColumn;
+            const bool text = c == IdColumn || c == ModelColumn || c == UserColumn || isPlanningColumn(c);
             return QVariant::fromValue(
                 Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
         }
@@ -125,6 +128,14 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const {
                     return static_cast<double>(j.batch_size);
                 case UserColumn:
                     return QString::fromStdString(j.user);
+                case NameColumn:
+                    return QString::fromStdString(j.name);
+                case AccountColumn:
+                    return QString::fromStdString(j.account);
+                case PartitionColumn:
+                    return QString::fromStdString(j.partition);
+                case GpuTypeColumn:
+                    return QString::fromStdString(j.gpu_type);
                 default:
                     return {};
             }
@@ -154,6 +165,14 @@ QVariant JobTableModel::display(const cl::Job& j, int row, int column) const {
             return j.batch_size > 0 ? QVariant(j.batch_size) : QVariant(dash());
         case UserColumn:
             return j.user.empty() ? dash() : QString::fromStdString(j.user);
+        case NameColumn:
+            return j.name.empty() ? dash() : QString::fromStdString(j.name);
+        case AccountColumn:
+            return j.account.empty() ? dash() : QString::fromStdString(j.account);
+        case PartitionColumn:
+            return j.partition.empty() ? dash() : QString::fromStdString(j.partition);
+        case GpuTypeColumn:
+            return j.gpu_type.empty() ? dash() : QString::fromStdString(j.gpu_type);
         default:
             return {};
     }
@@ -188,7 +207,8 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const kNames[] = {
         QT_TR_NOOP("Job"),      QT_TR_NOOP("Submit"),     QT_TR_NOOP("GPUs"),       QT_TR_NOOP("Model"),
-        QT_TR_NOOP("Duration"), QT_TR_NOOP("Iterations"), QT_TR_NOOP("Batch size"), QT_TR_NOOP("User")};
+        QT_TR_NOOP("Duration"), QT_TR_NOOP("Iterations"), QT_TR_NOOP("Batch size"), QT_TR_NOOP("User"),
+        QT_TR_NOOP("Name"),     QT_TR_NOOP("Account"),    QT_TR_NOOP("Partition"),  QT_TR_NOOP("GPU type")};
     static const char* const kTips[] = {
         QT_TR_NOOP("Job id as the trace states it"),
         QT_TR_NOOP("Submit time after the trace start (days hh:mm:ss)"),
@@ -197,7 +217,11 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
         QT_TR_NOOP("Solo run time; derived from iterations when the trace gives only those"),
         QT_TR_NOOP("Training iterations"),
         QT_TR_NOOP("Batch size"),
-        QT_TR_NOOP("User who submitted the job")};
+        QT_TR_NOOP("User who submitted the job"),
+        QT_TR_NOOP("Job name in the scheduler's accounting (profile rules match it)"),
+        QT_TR_NOOP("Account the job was charged to"),
+        QT_TR_NOOP("Partition (queue) the job ran in"),
+        QT_TR_NOOP("GPU type the job ran on, where its run time was measured")};
     if (role == Qt::DisplayRole) return tr(kNames[section]);
     if (role == Qt::ToolTipRole) return tr(kTips[section]);
     return {};

@@ -24,6 +24,12 @@ public:
         IterationsColumn,
         BatchSizeColumn,
         UserColumn,
+        // What planners filter by (traces imported from a scheduler's accounting); empty
+        // elsewhere, and hidden by the views when no job has them (hasPlanningFields()).
+        NameColumn,
+        AccountColumn,
+        PartitionColumn,
+        GpuTypeColumn,
         ColumnCount
     };
 
@@ -51,6 +57,9 @@ public:
     double numericId(int row) const { return m_numeric_ids[static_cast<std::size_t>(row)]; }
 
     static double effectiveDuration(const cl::Job& job, const cl::ProfileSet* profiles);
+    // Whether any job carries a name, account, partition or GPU type.
+    bool hasPlanningFields() const { return m_planning; }
+    static bool isPlanningColumn(int column) { return column >= NameColumn && column < ColumnCount; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -58,6 +67,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    bool m_planning = false;
     QVariant display(const cl::Job& job, int row, int column) const;
     QVariant tooltip(const cl::Job& job, int row, int column) const;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <set>
 
 #include <QComboBox>
@@ -106,7 +107,8 @@ TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     const int ch = fontMetrics().averageCharWidth();
-    const int widths[] = {10, 16, 7, 20, 11, 13, 11, 12};
+    const int widths[] = {10, 16, 7, 20, 11, 13, 11, 12, 20, 12, 12, 10};
+    static_assert(std::size(widths) == JobTableModel::ColumnCount, "a width per column");
     for (int c = 0; c < JobTableModel::ColumnCount; ++c) header->resizeSection(c, widths[c] * ch + 2 * ch);
     m_table->setToolTip(tr("Jobs of the trace; click a column header to sort"));
 
@@ -148,6 +150,8 @@ void TraceBrowser::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::Pr
     m_debounce->stop();
     m_proxy->clearFilter();
     m_jobs->setTrace(std::move(trace), profiles);
+    for (int c = JobTableModel::NameColumn; c < JobTableModel::ColumnCount; ++c)
+        m_table->setColumnHidden(c, !m_jobs->hasPlanningFields());
     updateTimeControls();
     refreshSummary();
 }

@@ -308,6 +308,8 @@ void TraceImportDialog::showResult() {
 
     if (m_trace) {
         m_preview->setTrace(m_trace, m_profiles, kPreviewRows);
+        for (int c = JobTableModel::NameColumn; c < JobTableModel::ColumnCount; ++c)
+            m_table->setColumnHidden(c, !m_preview->hasPlanningFields());
         m_histograms->setTrace(*m_trace, m_profiles);
     } else {
         m_preview->clear();
