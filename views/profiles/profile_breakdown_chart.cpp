@@ -172,7 +172,8 @@ void ProfileBreakdownChart::rebuild() {
     yAxis->setTicker(ticker);
     yAxis->setTickLength(0, 0);
     yAxis->setSubTicks(false);
-    yAxis->setRange(-0.5, std::max(n, 1) - 0.5);
+    // Room for at least four bars, so that one or two models do not make slabs of bars.
+    yAxis->setRange(-0.5, std::max(n, 4) - 0.5);
     xAxis->setRange(0.0, right > 0.0 ? right * 1.06 : 1.0);
     legend->setVisible(plottableCount() > 0);
     replot();

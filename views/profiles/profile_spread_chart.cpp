@@ -62,6 +62,19 @@ void ProfileSpreadChart::restyle() {
     if (!m_titleText.isNull()) rebuild();
 }
 
+void ProfileSpreadChart::resizeEvent(QResizeEvent* event) {
+    ProfilePlot::resizeEvent(event);
+    fitLabels();
+}
+
+void ProfileSpreadChart::fitLabels() {
+    const QFontMetrics fm(xAxis->tickLabelFont());
+    int widest = 0;
+    for (const Box& box : m_boxes) widest = std::max(widest, fm.horizontalAdvance(box.label));
+    const int perBox = m_boxes.empty() ? width() : int(width() * 0.8) / int(m_boxes.size());
+    xAxis->setTickLabelRotation(widest + 2 * fm.averageCharWidth() > perBox ? -30.0 : 0.0);
+}
+
 void ProfileSpreadChart::rebuild() {
     clearPlottables();
     setTitle(m_titleText);
@@ -110,6 +123,7 @@ void ProfileSpreadChart::rebuild() {
     xAxis->setSubTicks(false);
     xAxis->setRange(-0.5, std::max<int>(1, static_cast<int>(m_boxes.size())) - 0.5);
     yAxis->setRange(0.0, top > 0.0 ? top * 1.08 : 1.0);
+    fitLabels();
     replot();
 }
 

@@ -37,9 +37,12 @@ public:
 
 protected:
     void restyle() override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
+    // Box names slant when they would run into each other.
+    void fitLabels();
 
     std::vector<Box> m_boxes;
     QString m_titleText;

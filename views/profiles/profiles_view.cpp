@@ -258,8 +258,8 @@ void ProfilesView::updateSummary() {
     if (!source.isEmpty()) text += tr(", from %1").arg(source.toHtmlEscaped());
     text += QLatin1Char('.');
     if (imported > 0)
-        text += QLatin1Char(' ') + tr("%n imported from PyTorch profiler traces (select one for its spread "
-                                      "over the training steps).",
+        text += QLatin1Char(' ') + tr("%n with per-step figures from profiler traces (select one for its "
+                                      "spread over the training steps).",
                                       nullptr, imported);
     else
         text += QLatin1Char(' ') + tr("None has per-step figures: those come with profiles imported from "
