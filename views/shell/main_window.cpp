@@ -298,6 +298,7 @@ void MainWindow::createWidgets() {
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
     connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
     connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
+    connect(m_profilesView, &ProfilesView::importRequested, this, [this] { importProfilerTrace(); });
 }
 
 void MainWindow::createActions() {
@@ -328,6 +329,14 @@ void MainWindow::createActions() {
         "import-layout", tr("Import Cluster &Layout\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
         tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
         &MainWindow::chooseLayoutToImport);
+    m_importProfilerAction =
+        make("import-trace", tr("Import &Profiler Trace\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_K),
+             tr("Make a model profile from PyTorch profiler (Kineto) traces and store it in a profile set"),
+             [this] { importProfilerTrace(); });
+    m_importSlurmAction = make(
+        "import-layout", tr("Import from S&lurm\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S),
+        tr("Read a Slurm job history (sacct) and node inventory (scontrol/sinfo) into a trace and a cluster"),
+        [this] { importFromSlurm(); });
     m_generateAction = make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
                             tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
     m_transformAction =
@@ -391,6 +400,8 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_importTraceAction);
     file->addAction(m_importLayoutAction);
+    file->addAction(m_importSlurmAction);
+    file->addAction(m_importProfilerAction);
     file->addAction(m_generateAction);
     file->addAction(m_transformAction);
     file->addSeparator();

@@ -49,6 +49,7 @@ class RunPanel;
 class RunPicker;
 class ScenarioBrowser;
 class ScenarioRunBatch;
+class SlurmImportDialog;
 class TraceBrowser;
 
 class MainWindow : public QMainWindow {
@@ -106,6 +107,12 @@ public:
     // Opens the import dialog on a trace file (window-modal, returns at once); the trace is
     // stored when the user accepts it. The dialog is returned for tests.
     QDialog* importTrace(const QString& path = {});
+    // File > Import Profiler Trace: the Kineto import dialog on these files (none: the user
+    // picks them), storing into a workspace profile set. Window-modal, returned for tests.
+    QDialog* importProfilerTrace(const QStringList& paths = {});
+    // File > Import from Slurm: the sacct history and/or node inventory dialog (empty paths:
+    // the user picks them). The trace and the cluster are stored when the user imports.
+    QDialog* importFromSlurm(const QString& sacctPath = {}, const QString& nodesPath = {});
     // Reads a cluster layout (our JSON or a Muri cluster spec CSV), stores it and opens it in
     // the editor. False (nothing stored) with *error naming the file and the problem. A layout
     // whose name a different stored cluster has is named in a ClusterNameDialog first, as in
@@ -184,6 +191,8 @@ private:
     void onRunActivated(qint64 id);
     void showTrace(std::shared_ptr<const cl::Trace> trace);
     void storeNewTrace(const cl::Trace& trace, const QString& what);
+    // Stores what the Slurm import dialog gives: trace, cluster and the scenario of both.
+    void storeSlurmImport(const SlurmImportDialog& dialog);
 
     void newWorkspace();
     void chooseWorkspace();

@@ -1,0 +1,423 @@
+// File > Import from Slurm: the rule editor's model, the dialog driven as a user does (files
+// through its chooser seam, rules added and typed in the table, the match counts following each
+// edit, the default profile, excluded nodes), its errors, and the main window storing the trace,
+// the cluster and a scenario of both. Expected figures come from core's readers, not from the
+// dialog. Offscreen, on the Slurm fixtures of tests/fixtures/slurm.
+#include <memory>
+#include <set>
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include "screenshot_checks.h"
+
+#include "core/io/builtin_data.h"
+#include "core/io/sacct_trace.h"
+#include "core/io/slurm_node_layout.h"
+#include "core/io/slurm_nodes.h"
+#include "core/io/slurm_sacct.h"
+#include "core/store/scenario_store.h"
+#include "core/workload/profile_rules.h"
+#include "views/common/app_theme.h"
+#include "views/shell/main_window.h"
+#include "views/slurm_import/profile_rules_model.h"
+#include "views/slurm_import/slurm_import_dialog.h"
+#include "views/slurm_import/slurm_job_table_model.h"
+
+using namespace cl::views;
+
+namespace {
+
+constexpr int kTimeoutMs = 30000;
+
+QString fixture(const QString& name) {
+    return QStringLiteral(CLUSTERLOOM_FIXTURES_DIR "/slurm/") + name;
+}
+
+const cl::test::ScreenshotDir& shots() {
+    static const cl::test::ScreenshotDir dir;
+    return dir;
+}
+
+// Jobs of the fixture history each rule (and the default) gives a profile, by core.
+cl::RuleMatchCounts expectedCounts(const QString& history, const cl::ProfileRules& rules) {
+    const std::string path = history.toStdString();
+    cl::Trace trace = cl::traceFromSacct(cl::readSacct(path), "x", path);
+    return cl::assignProfilesByRule(trace, rules);
+}
+
+cl::ProfileRule rule(const char* field, const char* pattern, const char* profile) {
+    cl::ProfileRule r;
+    r.field = field;
+    r.pattern = pattern;
+    r.profile = profile;
+    return r;
+}
+
+void waitIdle(const SlurmImportDialog& dialog) {
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), kTimeoutMs);
+}
+
+}  // namespace
+
+class TestSlurmImportDialog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        m_builtin = cl::builtinProfiles();
+    }
+
+    void rulesModelEditsChecksAndMoves() {
+        ProfileRulesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy edited(&model, &ProfileRulesModel::rulesEdited);
+        model.setProfiles(&m_builtin);
+        cl::ProfileRules rules;
+        rules.rules = {rule("name", "^train", "bert"), rule("user", "erin", "gpt2")};
+        rules.default_profile = "resnet18";
+        model.setRules(rules);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.defaultProfile(), QStringLiteral("resnet18"));
+        QVERIFY(!model.hasProblems());
+        QCOMPARE(model.data(model.index(0, ProfileRulesModel::FieldColumn), ProfileRulesModel::ChoicesRole)
+                     .toStringList(),
+                 (QStringList{QStringLiteral("name"), QStringLiteral("user"), QStringLiteral("account"),
+                              QStringLiteral("partition")}));
+        QVERIFY(model.data(model.index(0, ProfileRulesModel::ProfileColumn), ProfileRulesModel::ChoicesRole)
+                    .toStringList()
+                    .contains(QStringLiteral("vgg16")));
+        QVERIFY(!(model.flags(model.index(0, ProfileRulesModel::MatchesColumn)) & Qt::ItemIsEditable));
+
+        // An invalid pattern and an unknown profile are problems of their row, named by core.
+        const int before = static_cast<int>(edited.count());
+        QVERIFY(model.setData(model.index(1, ProfileRulesModel::PatternColumn), QStringLiteral("([")));
+        QCOMPARE(edited.count(), before + 1);
+        QVERIFY(!model.problem(1).isEmpty());
+        QVERIFY(model.problem(0).isEmpty());
+        QVERIFY(!model.data(model.index(1, ProfileRulesModel::FieldColumn), Qt::DecorationRole).isNull());
+        QVERIFY(model.setData(model.index(1, ProfileRulesModel::PatternColumn), QStringLiteral("^erin$")));
+        QVERIFY(!model.hasProblems());
+        QVERIFY(
+            model.setData(model.index(0, ProfileRulesModel::ProfileColumn), QStringLiteral("no-such-model")));
+        QVERIFY(model.problem(0).contains(QStringLiteral("no-such-model")));
+        QVERIFY(!model.setData(model.index(0, ProfileRulesModel::FieldColumn), QStringLiteral("colour")));
+
+        // Counts are shown per rule; an edit of a rule forgets its count until the next preview.
+        model.setMatchCounts(std::vector<std::size_t>{3, 4});
+        QCOMPARE(model.matches(1), std::optional<std::size_t>(4));
+        QCOMPARE(model.data(model.index(1, ProfileRulesModel::MatchesColumn)).toString(),
+                 QStringLiteral("4"));
+        QVERIFY(model.setData(model.index(1, ProfileRulesModel::FieldColumn), QStringLiteral("account")));
+        QVERIFY(!model.matches(1).has_value());
+
+        // Moving and adding keep the order the user sees: first match wins.
+        QVERIFY(model.moveRule(1, 0));
+        QCOMPARE(model.rules().rules[0].field, std::string("account"));
+        QVERIFY(model.moveRule(0, 1));
+        QCOMPARE(model.rules().rules[1].field, std::string("account"));
+        QVERIFY(!model.moveRule(0, 5));
+        const int added = model.addRule(0);
+        QCOMPARE(added, 1);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.rules().rules[1].profile, std::string("resnet18"));  // the default profile
+        QVERIFY(model.removeRows(1, 1));
+        QCOMPARE(model.rowCount(), 2);
+        // The text round trip is core's.
+        QCOMPARE(cl::parseProfileRules(cl::profileRulesText(model.rules()), "t").rules.size(),
+                 std::size_t(2));
+    }
+
+    void jobModelPassesTester() {
+        const std::string path = fixture(QStringLiteral("sacct_parsable2.txt")).toStdString();
+        auto trace = std::make_shared<const cl::Trace>(cl::traceFromSacct(cl::readSacct(path), "t", path));
+        SlurmJobTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTrace(trace);
+        QCOMPARE(model.rowCount(), static_cast<int>(trace->jobs.size()));
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::NameColumn)).toString(),
+                 QString::fromStdString(trace->jobs[0].name));
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::GpusColumn)).toInt(), trace->jobs[0].gpus);
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::DurationColumn), SlurmJobTableModel::SortRole)
+                     .toDouble(),
+                 trace->jobs[0].duration);
+        model.setTrace(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void historyPreviewRulesAndImport() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        const std::int64_t muri = store.putProfiles(m_builtin);
+        SlurmImportDialog dialog(&store, &m_builtin);
+        const QString history = fixture(QStringLiteral("sacct_parsable2.txt"));
+        dialog.setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
+            return kind == SlurmImportDialog::FileKind::History ? history : QString();
+        });
+        dialog.resize(1300, 760);
+        dialog.show();
+        QApplication::setActiveWindow(&dialog);
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QVERIFY(!dialog.importButton()->isEnabled());
+        QTest::mouseClick(dialog.historyBrowseButton(), Qt::LeftButton);
+        QVERIFY(dialog.isBusy());
+        waitIdle(dialog);
+        QVERIFY2(dialog.historyError().isEmpty(), qPrintable(dialog.historyError()));
+        QCOMPARE(dialog.profileSetId(), muri);
+
+        // The jobs, what was left out by reason and the refused rows: what core's reader says.
+        const cl::SacctImport expected = cl::readSacct(history.toStdString());
+        QCOMPARE(dialog.jobModel()->rowCount(), static_cast<int>(expected.jobs.size()));
+        QCOMPARE(dialog.droppedTable()->rowCount(), static_cast<int>(expected.dropped.size()));
+        int row = 0;
+        for (const auto& [reason, n] : expected.dropped) {
+            QCOMPARE(dialog.droppedTable()->item(row, 0)->text(), QString::fromStdString(reason));
+            QCOMPARE(dialog.droppedTable()->item(row, 1)->text(), QString::number(n));
+            ++row;
+        }
+        QCOMPARE(dialog.refusedList()->count(), static_cast<int>(expected.refused.size()));
+        QVERIFY(!expected.refused.empty());
+        QCOMPARE(dialog.refusedList()->item(0)->text(), QString::fromStdString(expected.refused[0]));
+        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("%1 jobs").arg(expected.jobs.size())));
+
+        // No rule yet: every job takes the default profile (the set's first).
+        QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(expected.jobs.size()));
+        QVERIFY(dialog.importButton()->isEnabled());
+
+        // Add a rule as a user does: the button opens the pattern for typing.
+        dialog.tabs()->setCurrentIndex(SlurmImportDialog::RulesTab);
+        QTest::mouseClick(dialog.addRuleButton(), Qt::LeftButton);
+        QCOMPARE(dialog.rulesModel()->rowCount(), 1);
+        QWidget* editor = dialog.rulesTable()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        QTest::keyClicks(editor, QStringLiteral("^train"));
+        QTest::keyClick(editor, Qt::Key_Return);  // the delegate commits on the next event loop turn
+        QTRY_COMPARE(dialog.rulesModel()->rules().rules[0].pattern, std::string("^train"));
+        waitIdle(dialog);
+        cl::ProfileRules rules = dialog.rulesModel()->rules();
+        cl::RuleMatchCounts counts = expectedCounts(history, rules);
+        QVERIFY(counts.per_rule[0] > 0);
+        QCOMPARE(dialog.rulesModel()->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
+        QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(counts.defaulted));
+
+        // Edit the pattern: the count follows.
+        const QModelIndex pattern = dialog.rulesModel()->index(0, ProfileRulesModel::PatternColumn);
+        dialog.rulesTable()->setCurrentIndex(pattern);
+        dialog.rulesTable()->edit(pattern);
+        editor = dialog.rulesTable()->viewport()->findChild<QLineEdit*>();
+        QVERIFY(editor);
+        qobject_cast<QLineEdit*>(editor)->selectAll();
+        QTest::keyClicks(editor, QStringLiteral("e"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(dialog.rulesModel()->rules().rules[0].pattern, std::string("e"));
+        waitIdle(dialog);
+        rules = dialog.rulesModel()->rules();
+        counts = expectedCounts(history, rules);
+        QVERIFY(counts.per_rule[0] > 1);
+        QCOMPARE(dialog.rulesModel()->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
+
+        // A second rule on the user field, and another default profile.
+        dialog.rulesModel()->addRule(0);
+        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::FieldColumn),
+                                             QStringLiteral("user")));
+        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::PatternColumn),
+                                             QStringLiteral("^frank$")));
+        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::ProfileColumn),
+                                             QStringLiteral("gpt2")));
+        dialog.defaultProfileCombo()->setCurrentText(QStringLiteral("vgg16"));
+        waitIdle(dialog);
+        rules = dialog.rulesModel()->rules();
+        QCOMPARE(rules.default_profile, std::string("vgg16"));
+        counts = expectedCounts(history, rules);
+        QCOMPARE(dialog.rulesModel()->matches(1), std::optional<std::size_t>(counts.per_rule[1]));
+        QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(counts.defaulted));
+        QVERIFY(dialog.defaultMatchesLabel()->text().startsWith(QString::number(counts.defaulted)));
+        // The jobs table shows each job's profile.
+        std::size_t gpt2 = 0;
+        for (int r = 0; r < dialog.jobModel()->rowCount(); ++r)
+            if (dialog.jobModel()->job(r).model == "gpt2") ++gpt2;
+        QCOMPARE(gpt2, counts.per_rule[1]);
+
+        // A pattern that is no regular expression blocks the import and says which rule.
+        QVERIFY(dialog.rulesModel()->setData(pattern, QStringLiteral("(unclosed")));
+        waitIdle(dialog);
+        QVERIFY(dialog.rulesError().startsWith(QStringLiteral("Rule 1")));
+        QVERIFY(!dialog.importButton()->isEnabled());
+        QVERIFY(!dialog.importBlocker().isEmpty());
+        QVERIFY(!dialog.rulesModel()->matches(1).has_value());
+        QVERIFY(dialog.rulesModel()->setData(pattern, QStringLiteral("^train")));
+        waitIdle(dialog);
+        QVERIFY(dialog.importButton()->isEnabled());
+
+        // Rules travel as a rule file.
+        const QString file = dir.filePath(QStringLiteral("rules.txt"));
+        QString error;
+        QVERIFY2(dialog.saveRules(file, &error), qPrintable(error));
+        dialog.rulesModel()->setRules({});
+        QVERIFY2(dialog.loadRules(file, &error), qPrintable(error));
+        QCOMPARE(dialog.rulesModel()->rowCount(), 2);
+        QCOMPARE(dialog.defaultProfileCombo()->currentText(), QStringLiteral("vgg16"));
+        waitIdle(dialog);
+
+        cl::test::shoot(dialog, shots(), QStringLiteral("slurm_rules.png"),
+                        dialog.palette().color(QPalette::Text));
+
+        // Import gives the jobs with their profiles under the chosen name; no cluster.
+        dialog.setImportName(QStringLiteral("q3"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const auto trace = dialog.trace();
+        QVERIFY(trace);
+        QCOMPARE(trace->name, std::string("q3"));
+        QCOMPARE(trace->jobs.size(), expected.jobs.size());
+        for (const cl::Job& job : trace->jobs) QVERIFY(!job.model.empty());
+        QVERIFY(!dialog.cluster().has_value());
+        QVERIFY(!dialog.createScenario());
+    }
+
+    void nodesMakeTheClusterAndDrainedNodesCanBeLeftOut() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        SlurmImportDialog dialog(&store, &m_builtin);
+        const QString nodes = fixture(QStringLiteral("scontrol_nodes_oneliner.txt"));
+        dialog.setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
+            return kind == SlurmImportDialog::FileKind::Nodes ? nodes : QString();
+        });
+        QTest::mouseClick(dialog.nodesBrowseButton(), Qt::LeftButton);
+        waitIdle(dialog);
+        QVERIFY2(dialog.nodesError().isEmpty(), qPrintable(dialog.nodesError()));
+        const cl::SlurmNodeInventory inventory = cl::readSlurmNodes(nodes.toStdString());
+        const cl::SlurmLayout kept = cl::clusterFromSlurmNodes(inventory, {"x", false});
+        const cl::SlurmLayout excluded = cl::clusterFromSlurmNodes(inventory, {"x", true});
+        QVERIFY(excluded.excluded_unavailable > 0);
+        QCOMPARE(dialog.cluster()->servers.size(), kept.cluster.servers.size());
+        std::set<std::string> partitions;  // servers without a partition are a group of their own
+        for (const cl::Server& s : kept.cluster.servers) partitions.insert(s.rack);
+        QCOMPARE(dialog.clusterTree()->topLevelItemCount(), static_cast<int>(partitions.size()));
+        const QString summary = dialog.clusterSummaryLabel()->text();
+        QVERIFY(summary.contains(QStringLiteral("CPU-only")) == (kept.cpu_only_nodes > 0));
+        QVERIFY(summary.contains(QStringLiteral("Unknown GPU types")) == !kept.unknown_gpu_types.empty());
+        QVERIFY(summary.contains(QStringLiteral("kept and marked")));
+
+        QTest::mouseClick(dialog.excludeUnavailableBox(), Qt::LeftButton);
+        QVERIFY(dialog.excludeUnavailableBox()->isChecked());
+        QCOMPARE(dialog.cluster()->servers.size(), excluded.cluster.servers.size());
+        QVERIFY(dialog.clusterSummaryLabel()->text().contains(QStringLiteral("excluded")));
+        // The cluster takes the name given; nodes alone can be imported.
+        dialog.setImportName(QStringLiteral("ours"));
+        QCOMPARE(dialog.cluster()->name, std::string("ours"));
+        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(!dialog.trace());
+
+        // The JSON forms read the same way.
+        dialog.setNodesPath(fixture(QStringLiteral("sinfo_nodes_22.05.json")));
+        waitIdle(dialog);
+        QVERIFY2(dialog.nodesError().isEmpty(), qPrintable(dialog.nodesError()));
+        QVERIFY(!dialog.cluster()->servers.empty());
+    }
+
+    void errorsNameTheFileAndBlockTheImport() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        SlurmImportDialog dialog(&store, &m_builtin);
+        dialog.setNodesPath(fixture(QStringLiteral("scontrol_bad_gres.txt")));
+        waitIdle(dialog);
+        QVERIFY(dialog.nodesError().contains(QStringLiteral("scontrol_bad_gres.txt")));
+        QVERIFY(dialog.clusterSummaryLabel()->text().contains(QStringLiteral("No cluster")));
+        QVERIFY(!dialog.importButton()->isEnabled());
+        dialog.setNodesPath(QString());
+        dialog.setHistoryPath(dir.filePath(QStringLiteral("missing.txt")));
+        waitIdle(dialog);
+        QVERIFY(dialog.historyError().contains(QStringLiteral("missing.txt")));
+        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("cannot be imported")));
+        QVERIFY(!dialog.importButton()->isEnabled());
+        // A time zone that is not one says so, before anything is read.
+        dialog.setHistoryPath(fixture(QStringLiteral("sacct_parsable2.txt")));
+        dialog.setTimezone(QStringLiteral("Mars/Olympus"));
+        waitIdle(dialog);
+        QVERIFY(dialog.historyError().startsWith(QStringLiteral("Time zone")));
+        dialog.setTimezone(QStringLiteral("+02:00"));
+        waitIdle(dialog);
+        QVERIFY(dialog.historyError().isEmpty());
+        QVERIFY(dialog.importButton()->isEnabled());
+        // The JSON form of sacct is detected by its content.
+        dialog.setHistoryPath(fixture(QStringLiteral("sacct.json")));
+        waitIdle(dialog);
+        QVERIFY2(dialog.historyError().isEmpty(), qPrintable(dialog.historyError()));
+        QCOMPARE(
+            dialog.jobModel()->rowCount(),
+            static_cast<int>(cl::readSacct(fixture(QStringLiteral("sacct.json")).toStdString()).jobs.size()));
+    }
+
+    void theMainWindowStoresTraceClusterAndScenario() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
+                 qPrintable(error));
+        cl::ScenarioStore& store = *window.store();
+        store.putProfiles(m_builtin);
+        auto* dialog = qobject_cast<SlurmImportDialog*>(
+            window.importFromSlurm(fixture(QStringLiteral("sacct_parsable2.txt")),
+                                   fixture(QStringLiteral("scontrol_nodes_oneliner.txt"))));
+        QVERIFY(dialog);
+        waitIdle(*dialog);
+        // The trace browser's histograms are a tab of the dialog.
+        QCOMPARE(dialog->tabs()->count(), 5);
+        QVERIFY(dialog->createScenario());
+        dialog->setImportName(QStringLiteral("our-cluster"));
+        dialog->accept();
+        QCoreApplication::processEvents();
+        bool traceStored = false, clusterStored = false;
+        for (const cl::StoredItem& t : store.traces()) traceStored |= t.name == "our-cluster";
+        for (const cl::StoredItem& c : store.clusters()) clusterStored |= c.name == "our-cluster";
+        QVERIFY(traceStored);
+        QVERIFY(clusterStored);
+        const auto scenario = store.findScenario("slurm/our-cluster");
+        QVERIFY(scenario.has_value());
+        QCOMPARE(scenario->spec.policy, std::string("fifo"));
+        QVERIFY(
+            window.runLog()->toPlainText().contains(QStringLiteral("Created scenario slurm/our-cluster")));
+
+        // The profiler-trace import is one menu entry away and lands in the Profiles view.
+        QVERIFY(window.importProfilerTrace());
+    }
+
+    void darkThemeShot() {
+        applyTheme(Theme::Dark);
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        SlurmImportDialog dialog(&store, &m_builtin);
+        dialog.setNodesPath(fixture(QStringLiteral("scontrol_nodes_oneliner.txt")));
+        dialog.setHistoryPath(fixture(QStringLiteral("sacct_parsable2.txt")));
+        waitIdle(dialog);
+        dialog.tabs()->setCurrentIndex(SlurmImportDialog::ClusterTab);
+        dialog.resize(1300, 760);
+        dialog.show();
+        QCoreApplication::processEvents();
+        cl::test::shoot(dialog, shots(), QStringLiteral("slurm_cluster_dark.png"),
+                        dialog.palette().color(QPalette::Text));
+        applyTheme(Theme::Light);
+    }
+
+private:
+    cl::ProfileSet m_builtin;
+};
+
+QTEST_MAIN(TestSlurmImportDialog)
+#include "test_slurm_import_dialog.moc"

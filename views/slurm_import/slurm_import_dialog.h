@@ -1,0 +1,209 @@
+#pragma once
+// File > Import from Slurm: a planner's own cluster in (docs/architecture.md sections 8.5, 8.7
+// and 8.8). The user picks the accounting history (sacct --parsable2 or --json output) and/or
+// the node inventory (scontrol show node --oneliner, sinfo --Node --json, scontrol show node
+// --json); both are read on worker threads. Before anything is stored the dialog shows the jobs,
+// what was left out by reason and the refused rows (file:line: field: message), the rules that
+// match jobs to profiles with how many jobs each rule matched (recounted as the rules are
+// edited), and the cluster the nodes make. The dialog stores nothing: on Import the caller takes
+// trace(), cluster() and profiles() and stores them.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <QDialog>
+#include <QString>
+
+#include "core/io/slurm_node_layout.h"
+#include "core/model/cluster.h"
+#include "core/model/model_profile.h"
+#include "core/model/trace.h"
+#include "views/slurm_import/slurm_import_work.h"
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
+class QTimer;
+class QTreeWidget;
+
+namespace cl {
+class ScenarioStore;
+}
+
+namespace cl::views {
+
+class ProfileRulesModel;
+class SlurmJobTableModel;
+
+class SlurmImportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    enum class FileKind { History, Nodes };
+    // How the dialog asks for a file; tests replace the native file dialog by their own.
+    using FileChooser = std::function<QString(QWidget* parent, FileKind kind)>;
+    // The tabs, in order (a caller may add its own after them: addPreviewTab).
+    enum Tab { JobsTab = 0, LeftOutTab, RulesTab, ClusterTab };
+    // How long the rules must stay unchanged before the jobs are matched again.
+    static constexpr int kRulesPauseMs = 150;
+
+    // The store lists the profile sets (may be null); `builtin` is offered too when given. Both
+    // must outlive the dialog.
+    SlurmImportDialog(cl::ScenarioStore* store, const cl::ProfileSet* builtin, QWidget* parent = nullptr);
+    ~SlurmImportDialog() override;
+
+    void setFileChooser(FileChooser chooser) { m_chooser = std::move(chooser); }
+    // Each starts reading the file (empty: no such input).
+    void setHistoryPath(const QString& path);
+    void setNodesPath(const QString& path);
+    QString historyPath() const;
+    QString nodesPath() const;
+    // Options of the history (each reads it again).
+    void setTimezone(const QString& offset);
+    void setKeepUnstarted(bool keep);
+    void setKeepRunning(bool keep);
+    // Leave down, drained and failing nodes out of the cluster.
+    void setExcludeUnavailable(bool exclude);
+    void setImportName(const QString& name);
+    QString importName() const;
+
+    // The profile set the rules refer to: a stored set's id, or 0 for the built-in set.
+    bool setProfileSet(std::int64_t id);
+    std::int64_t profileSetId() const;
+    std::shared_ptr<const cl::ProfileSet> profiles() const { return m_profiles; }
+    ProfileRulesModel* rulesModel() const { return m_rules; }
+    // Reads a rule file (the format of core/workload/profile_rules.h); false with *error.
+    bool loadRules(const QString& path, QString* error = nullptr);
+    bool saveRules(const QString& path, QString* error = nullptr) const;
+    // Jobs that got the default profile in the last preview (none: not counted yet).
+    std::optional<std::size_t> defaultMatches() const;
+
+    // Some file is being read or the jobs are being matched.
+    bool isBusy() const;
+    // What the last reads gave (empty when there is no such input or it could not be read).
+    const std::optional<cl::SacctImport>& history() const { return m_history; }
+    const std::optional<cl::SlurmNodeInventory>& nodes() const { return m_nodes; }
+    const std::optional<cl::SlurmLayout>& layout() const { return m_layout; }
+    QString historyError() const { return m_historyError; }
+    QString nodesError() const { return m_nodesError; }
+    QString rulesError() const { return m_rulesError; }
+
+    // What Import gives: the jobs with their profiles (null without a history), the cluster
+    // (none without nodes), and whether the user wants a scenario of both.
+    std::shared_ptr<const cl::Trace> trace() const;
+    std::optional<cl::Cluster> cluster() const;
+    bool createScenario() const;
+    bool canImport() const;
+    // Why Import is disabled (empty when it is not).
+    QString importBlocker() const;
+
+    // A tab of the caller's after the dialog's own (the shell adds the trace histograms).
+    void addPreviewTab(QWidget* widget, const QString& title);
+
+    QTabWidget* tabs() const { return m_tabs; }
+    SlurmJobTableModel* jobModel() const { return m_jobs; }
+    QTableView* rulesTable() const { return m_rulesTable; }
+    QComboBox* defaultProfileCombo() const { return m_default; }
+    QComboBox* profileSetCombo() const { return m_sets; }
+    QPushButton* addRuleButton() const { return m_addRule; }
+    QPushButton* importButton() const { return m_import; }
+    QPushButton* historyBrowseButton() const { return m_historyBrowse; }
+    QPushButton* nodesBrowseButton() const { return m_nodesBrowse; }
+    QCheckBox* excludeUnavailableBox() const { return m_exclude; }
+    QTableWidget* droppedTable() const { return m_dropped; }
+    QListWidget* refusedList() const { return m_refused; }
+    QTreeWidget* clusterTree() const { return m_clusterTree; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QLabel* clusterSummaryLabel() const { return m_clusterSummary; }
+    QLabel* defaultMatchesLabel() const { return m_defaultCount; }
+
+    void accept() override;
+
+signals:
+    // A read or a matching has finished and the preview shows it.
+    void previewUpdated();
+    // The jobs as they would be imported (null: none), for previews added by the caller.
+    void previewTraceChanged(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles);
+
+private:
+    void chooseFile(FileKind kind);
+    void readHistoryFile();
+    void readNodesFile();
+    void loadProfileSet();
+    void scheduleMatching();
+    void matchJobs();
+    void makeLayout();
+    void showHistory();
+    void showLeftOut();
+    void showCluster();
+    void showSummary();
+    void updateRuleCounts();
+    void updateButtons();
+    void updateBusy();
+
+    cl::ScenarioStore* m_store;
+    const cl::ProfileSet* m_builtin;
+    FileChooser m_chooser;
+    std::shared_ptr<const cl::ProfileSet> m_profiles;
+
+    std::optional<cl::SacctImport> m_history;
+    std::shared_ptr<const cl::Trace> m_historyTrace;  // without models
+    std::map<std::string, int> m_leftOut;             // by the reader and by the trace, reason -> jobs
+    QString m_historyError;
+    std::optional<cl::SlurmNodeInventory> m_nodes;
+    QString m_nodesError;
+    std::optional<cl::SlurmLayout> m_layout;
+    QString m_layoutError;
+    std::optional<RuledTrace> m_ruled;
+    QString m_rulesError;
+    bool m_nameTyped = false;
+    int m_historyGeneration = 0, m_nodesGeneration = 0, m_matchGeneration = 0;
+    int m_running = 0;  // workers whose result is still wanted
+
+    QLineEdit* m_historyPath = nullptr;
+    QPushButton* m_historyBrowse = nullptr;
+    QLineEdit* m_timezone = nullptr;
+    QCheckBox* m_keepUnstarted = nullptr;
+    QCheckBox* m_keepRunning = nullptr;
+    QLineEdit* m_nodesPath = nullptr;
+    QPushButton* m_nodesBrowse = nullptr;
+    QCheckBox* m_exclude = nullptr;
+    QLineEdit* m_name = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QLabel* m_summary = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    SlurmJobTableModel* m_jobs = nullptr;
+    QTableView* m_jobTable = nullptr;
+    QTableWidget* m_dropped = nullptr;
+    QListWidget* m_refused = nullptr;
+    QComboBox* m_sets = nullptr;
+    ProfileRulesModel* m_rules = nullptr;
+    QTableView* m_rulesTable = nullptr;
+    QPushButton* m_addRule = nullptr;
+    QPushButton* m_removeRule = nullptr;
+    QPushButton* m_ruleUp = nullptr;
+    QPushButton* m_ruleDown = nullptr;
+    QComboBox* m_default = nullptr;
+    QLabel* m_defaultCount = nullptr;
+    QLabel* m_rulesStatus = nullptr;
+    QTimer* m_rulesPause = nullptr;
+    QLabel* m_clusterSummary = nullptr;
+    QTreeWidget* m_clusterTree = nullptr;
+    QListWidget* m_clusterWarnings = nullptr;
+    QCheckBox* m_scenario = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+    QPushButton* m_import = nullptr;
+};
+
+}  // namespace cl::views

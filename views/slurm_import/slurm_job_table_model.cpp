@@ -1,0 +1,138 @@
+#include "views/slurm_import/slurm_job_table_model.h"
+
+#include <QLocale>
+
+#include "views/common/format.h"
+
+namespace cl::views {
+
+namespace {
+
+QString text(const std::string& s) {
+    return s.empty() ? QStringLiteral("\u2013") : QString::fromStdString(s);
+}
+
+}  // namespace
+
+SlurmJobTableModel::SlurmJobTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SlurmJobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace) {
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_first = m_trace && !m_trace->jobs.empty() ? m_trace->firstSubmit() : 0.0;
+    endResetModel();
+}
+
+int SlurmJobTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_trace ? 0 : static_cast<int>(m_trace->jobs.size());
+}
+
+int SlurmJobTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+    const cl::Job& j = job(index.row());
+    const int column = index.column();
+    const QLocale locale;
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+            case IdColumn:
+                return QString::fromStdString(j.id);
+            case NameColumn:
+                return text(j.name);
+            case UserColumn:
+                return text(j.user);
+            case AccountColumn:
+                return text(j.account);
+            case PartitionColumn:
+                return text(j.partition);
+            case GpusColumn:
+                return j.gpus;
+            case GpuTypeColumn:
+                return text(j.gpu_type);
+            case CpusColumn:
+                return j.cpus > 0 ? QVariant(j.cpus) : QVariant(QStringLiteral("\u2013"));
+            case MemoryColumn:
+                return j.memory_gb > 0.0 ? locale.toString(j.memory_gb, 'f', 1) : QStringLiteral("\u2013");
+            case SubmitColumn:
+                return formatRunTime(j.submit_time - m_first);
+            case DurationColumn:
+                return formatDuration(j.duration);
+            case ProfileColumn:
+                return text(j.model);
+            case IterationsColumn:
+                return j.iterations > 0.0 ? locale.toString(j.iterations, 'f', 0) : QStringLiteral("\u2013");
+        }
+        return {};
+    }
+    if (role == SortRole) {
+        switch (column) {
+            case GpusColumn:
+                return j.gpus;
+            case CpusColumn:
+                return j.cpus;
+            case MemoryColumn:
+                return j.memory_gb;
+            case SubmitColumn:
+                return j.submit_time;
+            case DurationColumn:
+                return j.duration;
+            case IterationsColumn:
+                return j.iterations;
+            case IdColumn:
+                return index.row();  // file order
+            default:
+                return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        switch (column) {
+            case GpusColumn:
+            case CpusColumn:
+            case MemoryColumn:
+            case SubmitColumn:
+            case DurationColumn:
+            case IterationsColumn:
+                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        if (column == DurationColumn) return formatDurationExact(j.duration);
+        if (column == ProfileColumn && j.model.empty())
+            return tr("No profile: no rule matched and there is no default profile");
+        if (column == IterationsColumn && j.iterations <= 0.0)
+            return tr("The run time is kept as measured (no profile, or its GPU type is unknown)");
+    }
+    return {};
+}
+
+QVariant SlurmJobTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const kNames[] = {
+        QT_TR_NOOP("Job"),         QT_TR_NOOP("Name"),      QT_TR_NOOP("User"),     QT_TR_NOOP("Account"),
+        QT_TR_NOOP("Partition"),   QT_TR_NOOP("GPUs"),      QT_TR_NOOP("GPU type"), QT_TR_NOOP("CPUs"),
+        QT_TR_NOOP("Memory (GB)"), QT_TR_NOOP("Submitted"), QT_TR_NOOP("Ran"),      QT_TR_NOOP("Profile"),
+        QT_TR_NOOP("Iterations")};
+    static const char* const kTips[] = {
+        QT_TR_NOOP("Slurm's job id (array tasks and heterogeneous components are jobs of their own)"),
+        QT_TR_NOOP("JobName"),
+        QT_TR_NOOP("User"),
+        QT_TR_NOOP("Account"),
+        QT_TR_NOOP("Partition"),
+        QT_TR_NOOP("GPUs from the TRES"),
+        QT_TR_NOOP("The GPU type it ran on, in our GPU type names"),
+        QT_TR_NOOP("NCPUS"),
+        QT_TR_NOOP("ReqMem for the whole job"),
+        QT_TR_NOOP("Submit time after the first job's"),
+        QT_TR_NOOP("Run time measured by Slurm, on its own GPU type"),
+        QT_TR_NOOP("The profile the rules gave it (the first rule that matches, else the default)"),
+        QT_TR_NOOP("Its run time in iterations of its profile on its GPU type")};
+    if (role == Qt::DisplayRole) return tr(kNames[section]);
+    if (role == Qt::ToolTipRole) return tr(kTips[section]);
+    return {};
+}
+
+}  // namespace cl::views

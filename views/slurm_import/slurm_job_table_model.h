@@ -1,0 +1,51 @@
+#pragma once
+// The jobs of an imported Slurm history as a table (read-only): what Slurm recorded (name,
+// user, account, partition, GPUs and their type, CPUs, memory, submit time, run time) and the
+// profile the rules gave each job with the iterations its run time makes. The trace is shared.
+#include <memory>
+
+#include <QAbstractTableModel>
+
+#include "core/model/trace.h"
+
+namespace cl::views {
+
+class SlurmJobTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column {
+        IdColumn = 0,
+        NameColumn,
+        UserColumn,
+        AccountColumn,
+        PartitionColumn,
+        GpusColumn,
+        GpuTypeColumn,
+        CpusColumn,
+        MemoryColumn,
+        SubmitColumn,
+        DurationColumn,
+        ProfileColumn,
+        IterationsColumn,
+        ColumnCount
+    };
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit SlurmJobTableModel(QObject* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const cl::Trace> trace);
+    std::shared_ptr<const cl::Trace> trace() const { return m_trace; }
+    const cl::Job& job(int row) const { return m_trace->jobs[static_cast<std::size_t>(row)]; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const cl::Trace> m_trace;
+    double m_first = 0.0;
+};
+
+}  // namespace cl::views
