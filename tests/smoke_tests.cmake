@@ -4,7 +4,7 @@ if(CLUSTERLOOM_BUILD_GUI AND TARGET clusterloom)
   find_program(XVFB_RUN_EXECUTABLE xvfb-run)
   if(XVFB_RUN_EXECUTABLE)
     # One screenshot per central view of the real window on the demo workspace.
-    foreach(view results cluster trace timeline charts compare interleave)
+    foreach(view results cluster trace timeline charts compare interleave profiles)
       set(name gui_smoke_screenshot)
       if(NOT view STREQUAL "results")
         set(name gui_smoke_screenshot_${view})
