@@ -147,7 +147,7 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     auto* nameLabel = new QLabel(tr("&Model name:"), this);
     nameLabel->setBuddy(m_name);
     form->addRow(nameLabel, m_name);
-    auto* setLabel = new QLabel(tr("Profile &set:"), this);
+    auto* setLabel = new QLabel(tr("Profile s&et:"), this);
     setLabel->setBuddy(m_set);
     form->addRow(setLabel, m_set);
 

@@ -52,7 +52,7 @@ QDialog* MainWindow::importFromSlurm(const QString& sacctPath, const QString& no
     // The trace browser's histograms, on the jobs as they would be imported.
     auto* histograms = new TraceHistograms(dialog);
     histograms->setToolTip(tr("GPU demand, run times and arrivals of the jobs the import keeps"));
-    dialog->addPreviewTab(histograms, tr("&Histograms"));
+    dialog->addPreviewTab(histograms, tr("Histo&grams"));
     connect(dialog, &SlurmImportDialog::previewTraceChanged, histograms,
             [histograms](std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles) {
                 if (trace && !trace->jobs.empty())

@@ -124,7 +124,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_timezone->setToolTip(
         tr("The cluster's time zone as an offset from UTC (+02:00, -0530, UTC): sacct's "
            "--parsable2 times are the cluster's local time. The JSON form is in UTC already."));
-    m_keepUnstarted = new QCheckBox(tr("Keep &never-started jobs"), this);
+    m_keepUnstarted = new QCheckBox(tr("Keep ne&ver-started jobs"), this);
     m_keepUnstarted->setToolTip(
         tr("PENDING jobs and jobs cancelled before they started (left out by default)"));
     m_keepRunning = new QCheckBox(tr("Keep r&unning jobs"), this);
@@ -148,7 +148,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         tr("scontrol show node --oneliner, sinfo --Node --json or scontrol show node --json"));
     m_nodesPath->setToolTip(tr("The node inventory; its GPU nodes become the cluster, grouped by partition"));
     m_nodesPath->setClearButtonEnabled(true);
-    m_nodesBrowse = smallButton(tr("B&rowse\u2026"), tr("Choose the scontrol or sinfo output"), this);
+    m_nodesBrowse = smallButton(tr("Bro&wse\u2026"), tr("Choose the scontrol or sinfo output"), this);
     m_exclude = new QCheckBox(tr("E&xclude down and drained nodes"), this);
     m_exclude->setObjectName(QStringLiteral("excludeUnavailable"));
     m_exclude->setToolTip(
@@ -164,11 +164,11 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_name->setToolTip(tr("The name of the stored trace and cluster"));
 
     auto* form = new QFormLayout;
-    auto* historyLabel = new QLabel(tr("&Job history:"), this);
+    auto* historyLabel = new QLabel(tr("Job &history:"), this);
     historyLabel->setBuddy(m_historyPath);
     form->addRow(historyLabel, historyRow);
     form->addRow(QString(), historyOptions);
-    auto* nodesLabel = new QLabel(tr("&Nodes:"), this);
+    auto* nodesLabel = new QLabel(tr("N&odes:"), this);
     nodesLabel->setBuddy(m_nodesPath);
     form->addRow(nodesLabel, nodesRow);
     form->addRow(QString(), m_exclude);
@@ -239,7 +239,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
                             .arg(fromStd(m_builtin->name)),
                         QVariant::fromValue<qlonglong>(0));
     auto* setRow = new QHBoxLayout;
-    auto* setLabel = new QLabel(tr("Profile &set:"), rulesPage);
+    auto* setLabel = new QLabel(tr("Profile s&et:"), rulesPage);
     setLabel->setBuddy(m_sets);
     setRow->addWidget(setLabel);
     setRow->addWidget(m_sets, 1);
@@ -267,14 +267,14 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
                                                            QHeaderView::ResizeToContents);
     m_rulesTable->horizontalHeader()->setSectionResizeMode(ProfileRulesModel::MatchesColumn,
                                                            QHeaderView::ResizeToContents);
-    m_addRule = smallButton(tr("&Add Rule"), tr("A new rule below the selected one (Ins)"), rulesPage);
+    m_addRule = smallButton(tr("A&dd Rule"), tr("A new rule below the selected one (Ins)"), rulesPage);
     m_addRule->setObjectName(QStringLiteral("addRule"));
     m_addRule->setShortcut(QKeySequence(Qt::Key_Insert));
     m_removeRule = smallButton(tr("Re&move"), tr("Remove the selected rule (Del)"), rulesPage);
     m_removeRule->setShortcut(QKeySequence::Delete);
-    m_ruleUp = smallButton(tr("&Up"), tr("Try the selected rule earlier (Ctrl+Up)"), rulesPage);
+    m_ruleUp = smallButton(tr("U&p"), tr("Try the selected rule earlier (Ctrl+Up)"), rulesPage);
     m_ruleUp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
-    m_ruleDown = smallButton(tr("Do&wn"), tr("Try the selected rule later (Ctrl+Down)"), rulesPage);
+    m_ruleDown = smallButton(tr("Dow&n"), tr("Try the selected rule later (Ctrl+Down)"), rulesPage);
     m_ruleDown->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
     auto* loadRules =
         smallButton(tr("Load\u2026"), tr("Read a rule file (FIELD PATTERN PROFILE per line)"), rulesPage);
@@ -295,7 +295,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_defaultCount = new QLabel(rulesPage);
     m_defaultCount->setObjectName(QStringLiteral("defaultMatches"));
     auto* defaultRow = new QHBoxLayout;
-    auto* defaultLabel = new QLabel(tr("&Default profile:"), rulesPage);
+    auto* defaultLabel = new QLabel(tr("De&fault profile:"), rulesPage);
     defaultLabel->setBuddy(m_default);
     defaultRow->addWidget(defaultLabel);
     defaultRow->addWidget(m_default);
