@@ -274,6 +274,19 @@ private slots:
         QCOMPARE(dialog.defaultProfileCombo()->currentText(), QStringLiteral("vgg16"));
         waitIdle(dialog);
 
+        // Keys in the rules table: Insert adds a rule (its pattern open for typing), Delete removes one.
+        dialog.rulesTable()->setFocus();
+        dialog.rulesTable()->setCurrentIndex(dialog.rulesModel()->index(1, 0));
+        QTest::keyClick(dialog.rulesTable(), Qt::Key_Insert);
+        QCOMPARE(dialog.rulesModel()->rowCount(), 3);
+        QTest::keyClick(dialog.rulesTable()->viewport()->findChild<QLineEdit*>(), Qt::Key_Escape);
+        QTRY_VERIFY(!dialog.rulesTable()->viewport()->findChild<QLineEdit*>() ||
+                    !dialog.rulesTable()->viewport()->findChild<QLineEdit*>()->isVisible());
+        dialog.rulesTable()->setFocus();
+        QTest::keyClick(dialog.rulesTable(), Qt::Key_Delete);
+        QCOMPARE(dialog.rulesModel()->rowCount(), 2);
+        waitIdle(dialog);
+
         cl::test::shoot(dialog, shots(), QStringLiteral("slurm_rules.png"),
                         dialog.palette().color(QPalette::Text));
 

@@ -24,6 +24,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -99,12 +100,14 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     m_files->setMaximumHeight(fontMetrics().height() * 5);
     m_add = new QPushButton(tr("&Add Files\u2026"), this);
     m_add->setObjectName(QStringLiteral("addFiles"));
-    m_add->setShortcut(QKeySequence::Open);
+    // Ctrl+O as in every file dialog; the button keeps its Alt mnemonic.
+    connect(new QShortcut(QKeySequence::Open, this), &QShortcut::activated, m_add, &QPushButton::click);
     m_add->setToolTip(tr("Choose trace files, .json or .json.gz (Ctrl+O)"));
     m_add->setAutoDefault(false);
     m_remove = new QPushButton(tr("&Remove"), this);
     m_remove->setToolTip(tr("Leave the selected files out (Del)"));
-    m_remove->setShortcut(QKeySequence::Delete);
+    auto* removeKey = new QShortcut(QKeySequence::Delete, m_files, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(removeKey, &QShortcut::activated, m_remove, &QPushButton::click);
     m_remove->setAutoDefault(false);
     auto* fileButtons = new QVBoxLayout;
     fileButtons->addWidget(m_add);

@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -117,7 +118,9 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
            "the command); read when you press Enter or pick a file"));
     m_historyPath->setClearButtonEnabled(true);
     m_historyBrowse = smallButton(tr("&Browse\u2026"), tr("Choose the sacct output (Ctrl+O)"), this);
-    m_historyBrowse->setShortcut(QKeySequence::Open);
+    // Ctrl+O as in every file dialog; the button keeps its Alt mnemonic.
+    connect(new QShortcut(QKeySequence::Open, this), &QShortcut::activated, m_historyBrowse,
+            &QPushButton::click);
     m_timezone = new QLineEdit(QStringLiteral("UTC"), this);
     m_timezone->setObjectName(QStringLiteral("timezone"));
     m_timezone->setMaximumWidth(fontMetrics().averageCharWidth() * 10);
@@ -269,13 +272,18 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
                                                            QHeaderView::ResizeToContents);
     m_addRule = smallButton(tr("A&dd Rule"), tr("A new rule below the selected one (Ins)"), rulesPage);
     m_addRule->setObjectName(QStringLiteral("addRule"));
-    m_addRule->setShortcut(QKeySequence(Qt::Key_Insert));
     m_removeRule = smallButton(tr("Re&move"), tr("Remove the selected rule (Del)"), rulesPage);
-    m_removeRule->setShortcut(QKeySequence::Delete);
     m_ruleUp = smallButton(tr("U&p"), tr("Try the selected rule earlier (Ctrl+Up)"), rulesPage);
-    m_ruleUp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
     m_ruleDown = smallButton(tr("Dow&n"), tr("Try the selected rule later (Ctrl+Down)"), rulesPage);
-    m_ruleDown->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
+    // The keys act in the rules table only (Delete in a path field deletes text), and leave the
+    // buttons their Alt mnemonics.
+    for (const auto& [key, button] : {std::pair{QKeySequence(Qt::Key_Insert), m_addRule},
+                                      std::pair{QKeySequence(QKeySequence::Delete), m_removeRule},
+                                      std::pair{QKeySequence(Qt::CTRL | Qt::Key_Up), m_ruleUp},
+                                      std::pair{QKeySequence(Qt::CTRL | Qt::Key_Down), m_ruleDown}}) {
+        auto* shortcut = new QShortcut(key, m_rulesTable, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, button, &QPushButton::click);
+    }
     auto* loadRules =
         smallButton(tr("Load\u2026"), tr("Read a rule file (FIELD PATTERN PROFILE per line)"), rulesPage);
     auto* saveRules = smallButton(tr("Save\u2026"),
