@@ -513,8 +513,9 @@ SlurmNodeInventory parseSlurmNodes(std::string_view text, const std::string& fil
     const std::size_t at = firstContent(text);
     if (at >= text.size())
         throw ParseError(file, 0, "", "empty file: expected scontrol show node --oneliner or --json output");
-    if (text[at] == '{') return readJsonNodes(text, file);
-    return ScontrolReader(text, file).read();
+    SlurmNodeInventory out = text[at] == '{' ? readJsonNodes(text, file) : ScontrolReader(text, file).read();
+    out.file = file;
+    return out;
 }
 
 SlurmNodeInventory readSlurmNodes(const std::string& path) {
