@@ -1,6 +1,7 @@
 #include "core/io/json_doc.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/json_scanner.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -51,50 +52,8 @@ int lineAt(std::string_view text, std::size_t pos) {
     return line;
 }
 
-// Just enough of a JSON scanner to walk an already validated document to a path.
-struct Scanner {
-    std::string_view s;
-    std::size_t i = 0;
-
-    bool at(char c) const { return i < s.size() && s[i] == c; }
-    void ws() {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
-    }
-    bool skipString() {
-        ++i;  // opening quote
-        while (i < s.size()) {
-            char c = s[i++];
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                return true;
-        }
-        return false;
-    }
-    bool skipValue() {
-        ws();
-        if (i >= s.size()) return false;
-        if (s[i] == '"') return skipString();
-        if (s[i] == '{' || s[i] == '[') {
-            int depth = 0;
-            while (i < s.size()) {
-                char c = s[i];
-                if (c == '"') {
-                    if (!skipString()) return false;
-                    continue;
-                }
-                if (c == '{' || c == '[') ++depth;
-                if ((c == '}' || c == ']') && --depth == 0) {
-                    ++i;
-                    return true;
-                }
-                ++i;
-            }
-            return false;
-        }
-        while (i < s.size() && std::strchr(",}] \t\r\n", s[i]) == nullptr) ++i;
-        return true;
-    }
+// Walks an already validated document to a path.
+struct Scanner : io::JsonScanner {
     // Positions on the value of member `key` of the object at i; returns the key's offset.
     std::optional<std::size_t> enterMember(const std::string& key) {
         ws();

@@ -8,6 +8,29 @@
 
 namespace cl::io {
 
+namespace {
+
+// std::isspace in the C locale, without its call (the readers' most frequent test).
+constexpr bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+std::optional<long long> wholeNumber(std::string_view s) {
+    s = trim(s);
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
 std::string fileName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
 }

@@ -14,6 +14,11 @@ namespace cl::io {
 // A job asking for more GPUs than this is a unit or data error, not a plausible request.
 constexpr int kMaxJobGpus = 100000;
 
+// Without leading and trailing white space (the C locale's).
+std::string_view trim(std::string_view s);
+// A whole number, surrounding white space allowed; nullopt for anything else.
+std::optional<long long> wholeNumber(std::string_view s);
+
 std::string fileName(const std::string& path);     // "dir/trace1.csv" -> "trace1.csv"
 std::string fileStem(const std::string& path);     // "dir/trace1.csv" -> "trace1"
 std::string directoryOf(const std::string& path);  // "dir/trace1.csv" -> "dir" ("." if none)

@@ -12,8 +12,9 @@ constexpr int kMaxGpusPerServer = 64;
 // Slurm's RealMemory default is 1 (MB): a node whose memory was never configured.
 constexpr double kMinPlausibleMemoryGb = 1.0;
 
-std::string where(const SlurmNode& n) {
-    return "line " + std::to_string(n.line) + ": node " + n.name;
+std::string where(const SlurmNodeInventory& inventory, const SlurmNode& n) {
+    return (inventory.file.empty() ? "line " : inventory.file + ":") + std::to_string(n.line) + ": node " +
+           n.name;
 }
 
 std::string nameList(const std::vector<std::string>& names) {
@@ -47,7 +48,7 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
             continue;
         }
         if (n.gpus > kMaxGpusPerServer) {
-            out.warnings.push_back(where(n) + " has " + std::to_string(n.gpus) +
+            out.warnings.push_back(where(inventory, n) + " has " + std::to_string(n.gpus) +
                                    " GPUs; a server holds at most " + std::to_string(kMaxGpusPerServer) +
                                    ", so it is left out");
             continue;
@@ -61,7 +62,7 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
         if (n.memory_gb >= kMinPlausibleMemoryGb)
             s.memory_gb = n.memory_gb;
         else
-            out.warnings.push_back(where(n) + " states no memory (RealMemory " +
+            out.warnings.push_back(where(inventory, n) + " states no memory (RealMemory " +
                                    formatNumber(n.memory_gb * 1024) + " MB); it keeps the default " +
                                    formatNumber(s.memory_gb) + " GB");
         const std::string slurm_type = n.gpu_type.empty() ? std::string("gpu") : n.gpu_type;

@@ -26,25 +26,14 @@ using nlohmann::json;
 constexpr long long kMaxCount = 1000000;
 constexpr long long kMaxMemoryMb = 1LL << 40;
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 std::string upper(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return out;
 }
 
-std::optional<long long> wholeNumber(std::string_view s) {
-    s = trim(s);
-    long long v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-    return v;
-}
+using io::trim;
+using io::wholeNumber;
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
     std::vector<std::string_view> parts;
@@ -513,8 +502,9 @@ SlurmNodeInventory parseSlurmNodes(std::string_view text, const std::string& fil
     const std::size_t at = firstContent(text);
     if (at >= text.size())
         throw ParseError(file, 0, "", "empty file: expected scontrol show node --oneliner or --json output");
-    if (text[at] == '{') return readJsonNodes(text, file);
-    return ScontrolReader(text, file).read();
+    SlurmNodeInventory out = text[at] == '{' ? readJsonNodes(text, file) : ScontrolReader(text, file).read();
+    out.file = file;
+    return out;
 }
 
 SlurmNodeInventory readSlurmNodes(const std::string& path) {

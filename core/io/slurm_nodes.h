@@ -24,6 +24,7 @@ struct SlurmNode {
 };
 
 struct SlurmNodeInventory {
+    std::string file;    // as named in messages
     std::string format;  // "scontrol", "sinfo-json" (Slurm 22.05 JSON), "scontrol-json" (23.02+)
     std::vector<SlurmNode> nodes;
     std::vector<std::string> warnings;  // "file:line: ..." for what was read but is odd

@@ -20,29 +20,6 @@ namespace cl {
 
 namespace io::sacct {
 
-namespace {
-
-// std::isspace in the C locale, without its call (it is the reader's most frequent test).
-constexpr bool space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-}  // namespace
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::optional<long long> wholeNumber(std::string_view s) {
-    s = trim(s);
-    long long v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-    return v;
-}
-
 std::optional<StateKind> stateKind(std::string_view state) {
     for (std::string_view finished : {"COMPLETED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL",
                                       "PREEMPTED", "BOOT_FAIL", "DEADLINE"})
@@ -109,9 +86,9 @@ TresGpus GpuTally::result() const {
 
 }  // namespace io::sacct
 
+using io::trim;
+using io::wholeNumber;
 using io::sacct::StateKind;
-using io::sacct::trim;
-using io::sacct::wholeNumber;
 
 namespace {
 

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/csv_table.h"
+#include "core/io/json_scanner.h"
 #include "core/io/parse_error.h"
 #include "core/io/read_helpers.h"
 #include "core/io/slurm_sacct.h"
@@ -39,53 +40,8 @@ namespace {
 using io::sacct::StateKind;
 using nlohmann::json;
 
-// Just enough of a JSON scanner to walk the start of a file for looksLikeSacct, tolerant of a text
-// that stops early (every step returns false at the end), as a prefix of a long file does.
-struct Scanner {
-    std::string_view s;
-    std::size_t i = 0;
-
-    bool at(char c) const { return i < s.size() && s[i] == c; }
-    void ws() {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
-    }
-    bool skipString() {
-        ++i;  // opening quote
-        while (i < s.size()) {
-            const char c = s[i++];
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                return true;
-        }
-        return false;
-    }
-    bool skipValue() {
-        ws();
-        if (i >= s.size()) return false;
-        if (s[i] == '"') return skipString();
-        if (s[i] == '{' || s[i] == '[') {
-            int depth = 0;
-            while (i < s.size()) {
-                const char c = s[i];
-                if (c == '"') {
-                    if (!skipString()) return false;
-                    continue;
-                }
-                if (c == '{' || c == '[') ++depth;
-                if ((c == '}' || c == ']') && --depth == 0) {
-                    ++i;
-                    return true;
-                }
-                ++i;
-            }
-            return false;
-        }
-        while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\n' &&
-               s[i] != '\r' && s[i] != '\t')
-            ++i;
-        return i < s.size();
-    }
+// Walks the start of a file for looksLikeSacct.
+struct Scanner : io::JsonScanner {
     // At '{' or ',' of an object: moves past the next member's key and colon. False at its end.
     bool nextKey(std::string_view& key) {
         ws();
@@ -224,7 +180,7 @@ std::optional<long long> tresCount(const json* list, const std::string& field, c
 
 bool tresEmpty(const json* list) {
     return !list || list->is_null() || (list->is_array() && list->empty()) ||
-           (list->is_string() && io::sacct::trim(list->get_ref<const std::string&>()).empty());
+           (list->is_string() && io::trim(list->get_ref<const std::string&>()).empty());
 }
 
 TresGpus tresGpus(const json* list, const std::string& field) {

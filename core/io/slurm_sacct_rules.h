@@ -11,9 +11,6 @@
 
 namespace cl::io::sacct {
 
-std::string_view trim(std::string_view s);
-std::optional<long long> wholeNumber(std::string_view s);
-
 // The states a job can be in (sacct(1), JOB STATE CODES), by what the job contributes.
 enum class StateKind { Finished, Cancelled, Pending, Running, Requeued };
 std::optional<StateKind> stateKind(std::string_view state);

@@ -343,7 +343,8 @@ private slots:
         QCOMPARE(layout.unknown_gpu_types, (std::map<std::string, int>{{"gpu", 2}, {"mi50", 4}}));
         QCOMPARE(layout.warnings,
                  (std::vector<std::string>{
-                     "line 8: node gpu06 states no memory (RealMemory 1 MB); it keeps the default 500 GB",
+                     "scontrol_nodes_oneliner.txt:8: node gpu06 states no memory (RealMemory 1 MB); it keeps "
+                     "the default 500 GB",
                      "1 CPU-only node left out: cpu01",
                      "GPUs without a type (gres gpu:N) on gpu04: kept as 'gpu' with speed 1.0 and 32 GB per "
                      "GPU until "
