@@ -418,6 +418,8 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         const QModelIndex current = m_rulesTable->currentIndex();
         const int row = m_rules->addRule(current.isValid() ? current.row() : -1);
         const QModelIndex pattern = m_rules->index(row, ProfileRulesModel::PatternColumn);
+        // The pattern is typed next, also when the button was pressed by its mnemonic.
+        m_rulesTable->setFocus(Qt::OtherFocusReason);
         m_rulesTable->setCurrentIndex(pattern);
         m_rulesTable->edit(pattern);
     });
