@@ -469,28 +469,8 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
     return out;
 }
 
-namespace {
-
-// The file in one read into a string of its size: readWholeFile's growing stream would hold the
-// text up to three times at its peak, which for a million rows is 600 MB of the 1 GB budget.
-std::string readFileText(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return readWholeFile(path);  // its error names the file
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return readWholeFile(path);
-    const std::streamoff size = in.tellg();
-    if (size <= 0) return readWholeFile(path);  // not a regular file, or empty
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.seekg(0);
-    in.read(text.data(), size);
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return text;
-}
-
-}  // namespace
-
 SacctImport readSacctParsable(const std::string& path, const SacctOptions& options) {
-    return parseSacctParsable(readFileText(path), io::fileName(path), options);
+    return parseSacctParsable(readWholeFile(path), io::fileName(path), options);
 }
 
 namespace {
@@ -521,7 +501,7 @@ SacctImport readSacct(const std::string& path, const SacctOptions& options) {
     }
     if (!start.empty() && start.front() == '{') return readSacctJson(path, options);
     // Leading blank lines stay in the text so that lines keep their numbers.
-    const std::string text = readFileText(path);
+    const std::string text = readWholeFile(path);
     return parseSacctParsable(withoutBom(text), io::fileName(path), options);
 }
 

@@ -177,6 +177,31 @@ private slots:
         for (std::size_t k = 0; k < file.jobs.size(); ++k) QCOMPARE(memory.jobs[k].line, file.jobs[k].line);
     }
 
+    // A well-formed export is walked by the scanner; the SAX reader, which reads anything the
+    // scanner does not expect (here a second, empty "jobs" list), reads the same jobs the same way.
+    void theScannerAndTheSaxReaderAgree() {
+        std::ifstream in(kJson, std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const SacctImport scanned = parseSacctJson(text, "sacct.json");
+        text.insert(text.find_last_of('}'), ", \"jobs\": []");
+        const SacctImport sax = parseSacctJson(text, "sacct.json");
+        QCOMPARE(sax.refused, scanned.refused);
+        QCOMPARE(sax.dropped, scanned.dropped);
+        QCOMPARE(sax.rows, scanned.rows);
+        QCOMPARE(ids(sax), ids(scanned));
+        for (std::size_t k = 0; k < scanned.jobs.size(); ++k) {
+            const SlurmJob &a = sax.jobs[k], &b = scanned.jobs[k];
+            QCOMPARE(a.line, b.line);
+            QCOMPARE(a.gpus, b.gpus);
+            QCOMPARE(a.gpu_type, b.gpu_type);
+            QCOMPARE(a.elapsed, b.elapsed);
+            QVERIFY(a.time_limit == b.time_limit || (std::isnan(a.time_limit) && std::isnan(b.time_limit)));
+            QVERIFY(a.memory_gb == b.memory_gb || (std::isnan(a.memory_gb) && std::isnan(b.memory_gb)));
+            QCOMPARE(a.cpus, b.cpus);
+            QCOMPARE(a.state, b.state);
+        }
+    }
+
     void timesAreUtcAlready() {
         SacctOptions cet;
         cet.utc_offset_s = parseUtcOffset("+01:00");
