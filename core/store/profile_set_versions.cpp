@@ -1,5 +1,6 @@
 #include "core/store/profile_set_versions.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,17 @@ std::optional<StoredItem> latestProfileSet(ScenarioStore& store, const std::stri
         if (item.name != name) continue;
         if (std::to_string(item.id) == remembered) return item;
         if (!latest || item.id > latest->id) latest = item;
+    }
+    return latest;
+}
+
+std::vector<StoredItem> latestProfileSets(ScenarioStore& store) {
+    std::vector<StoredItem> latest;
+    for (const StoredItem& item : store.profileSets()) {
+        const bool seen = std::any_of(latest.begin(), latest.end(),
+                                      [&](const StoredItem& l) { return l.name == item.name; });
+        if (seen) continue;
+        if (auto newest = latestProfileSet(store, item.name)) latest.push_back(*newest);
     }
     return latest;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/model/model_profile.h"
 #include "core/store/scenario_store.h"
@@ -18,6 +19,10 @@ namespace cl {
 // The newest stored profile set named `name`: the one the last storeModelProfile stored, else the
 // highest id of that name; none when no set has that name.
 std::optional<StoredItem> latestProfileSet(ScenarioStore& store, const std::string& name);
+// The newest version of every stored set name, names in the order they were first stored: what a
+// name stands for, and what a chooser of sets should offer (older versions serve only the
+// scenarios made with them).
+std::vector<StoredItem> latestProfileSets(ScenarioStore& store);
 
 struct StoredModelProfile {
     std::int64_t set_id = 0;               // the version that holds the model

@@ -395,6 +395,12 @@ private slots:
         QVERIFY(!other.based_on);
         QCOMPARE(latestProfileSet(store, "other")->id, other.set_id);
         QVERIFY(!latestProfileSet(store, "none"));
+        // A chooser offers the newest version of each name, in the order the names came.
+        const std::vector<StoredItem> offered = latestProfileSets(store);
+        QCOMPARE(offered.size(), std::size_t(2));
+        QCOMPARE(offered[0].name, std::string("profiles"));
+        QCOMPARE(offered[0].id, second.set_id);
+        QCOMPARE(offered[1].id, other.set_id);
     }
 
     void realTracesMatchTheTestsOwnComputation_data() {

@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/store/profile_set_versions.h"
 #include "core/store/scenario_store.h"
 #include "views/slurm_import/choice_delegate.h"
 #include "views/slurm_import/profile_rules_model.h"
@@ -228,7 +229,8 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_sets->setToolTip(tr("The profile set the rules pick profiles from; a scenario made here runs with it"));
     if (m_store) {
         try {
-            for (const cl::StoredItem& item : m_store->profileSets())
+            // The newest version of each set: an older one serves only the scenarios made with it.
+            for (const cl::StoredItem& item : cl::latestProfileSets(*m_store))
                 m_sets->addItem(tr("%1 (#%2, %n model(s))", nullptr, static_cast<int>(item.size))
                                     .arg(fromStd(item.name))
                                     .arg(item.id),
