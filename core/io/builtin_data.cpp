@@ -7,6 +7,7 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
+#include "core/io/server_presets_json.h"
 #include "core/io/trace_readers.h"
 
 namespace fs = std::filesystem;
@@ -107,6 +108,51 @@ Cluster builtinCluster(const std::string& name) {
 Cluster resolveCluster(const std::string& name_or_path) {
     if (fs::exists(name_or_path) && !fs::is_directory(name_or_path)) return readCluster(name_or_path);
     return builtinCluster(name_or_path);
+}
+
+const std::vector<ServerPreset>& builtinServerPresets() {
+    // Read once: the presets do not change while the program runs.
+    static const std::vector<ServerPreset> presets = readServerPresetsJson(dataFile("server_presets.json"));
+    return presets;
+}
+
+const ServerPreset* findServerPreset(const std::string& id) {
+    for (const ServerPreset& p : builtinServerPresets())
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+ServerPreset resolveServerType(const std::string& id_or_path) {
+    if (const ServerPreset* p = findServerPreset(id_or_path)) return *p;
+    std::error_code ec;
+    if (!fs::exists(id_or_path, ec) || fs::is_directory(id_or_path, ec)) {
+        std::vector<std::string> ids;
+        for (const ServerPreset& p : builtinServerPresets()) ids.push_back(p.id);
+        throw std::invalid_argument("unknown server type '" + id_or_path +
+                                    "' (a layout file, or a preset: " + joinNames(ids) + ")");
+    }
+    const Cluster c = readCluster(id_or_path);
+    if (c.servers.empty()) throw std::invalid_argument(id_or_path + ": the layout has no server");
+    // Only what makes the kind of server counts: names, racks and Slurm states may differ.
+    auto kind = [](Server s) {
+        s.name.clear();
+        s.rack.clear();
+        s.state.clear();
+        s.unavailable = false;
+        return s;
+    };
+    const Server first = kind(c.servers.front());
+    for (const Server& s : c.servers)
+        if (!(kind(s) == first))
+            throw std::invalid_argument(id_or_path + ": server '" + s.name + "' differs from '" +
+                                        c.servers.front().name +
+                                        "'; a server type file describes one kind of server");
+    ServerPreset p;
+    p.id = id_or_path;
+    p.label = c.name.empty() ? id_or_path : c.name;
+    p.source = id_or_path;
+    p.server = first;
+    return p;
 }
 
 Trace demoTrace() {

@@ -12,6 +12,7 @@
 #include "core/io/json_doc.h"
 #include "core/io/layout_io.h"
 #include "core/io/read_helpers.h"
+#include "core/io/server_json.h"
 #include "core/model/topology_cluster.h"
 
 namespace cl {
@@ -71,6 +72,41 @@ ServerArchitecture readArchitecture(const JsonDoc& doc, const json& v, const Jso
     return a;
 }
 
+// {"per_hour": USD} or {"purchase": USD, "amortization_years": Y, "power_per_hour": USD}, with an
+// optional "source" and "approximate" (docs/architecture.md 7.8).
+ServerPrice readPrice(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    doc.object(v, at);
+    doc.rejectUnknownKeys(
+        v, at, {"per_hour", "purchase", "amortization_years", "power_per_hour", "source", "approximate"});
+    ServerPrice p;
+    const json* hourly = doc.member(v, at, "per_hour");
+    const json* purchase = doc.member(v, at, "purchase");
+    if (hourly && purchase)
+        doc.fail(at, "a price is either \"per_hour\" or \"purchase\" with \"amortization_years\", not both");
+    if (hourly) {
+        p.basis = PriceBasis::Hourly;
+        p.per_hour = doc.nonNegative(*hourly, at / "per_hour");
+        for (const char* key : {"amortization_years", "power_per_hour"})
+            if (doc.member(v, at, key))
+                doc.fail(at / key, std::string(key) + " belongs to a purchase price, not to \"per_hour\"");
+    } else if (purchase) {
+        p.basis = PriceBasis::Amortized;
+        p.purchase = doc.nonNegative(*purchase, at / "purchase");
+        p.amortization_years =
+            doc.positive(doc.require(v, at, "amortization_years"), at / "amortization_years");
+        if (const json* x = doc.member(v, at, "power_per_hour"))
+            p.power_per_hour = doc.nonNegative(*x, at / "power_per_hour");
+    } else {
+        doc.fail(at, "a price needs \"per_hour\" or \"purchase\" (US dollars)");
+    }
+    if (const json* x = doc.member(v, at, "source")) p.source = doc.string(*x, at / "source");
+    if (const json* x = doc.member(v, at, "approximate")) {
+        if (!x->is_boolean()) doc.fail(at / "approximate", "expected true or false");
+        p.approximate = x->get<bool>();
+    }
+    return p;
+}
+
 // The fields a server and a server group share.
 void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Server& s) {
     auto opt = [&](const char* key) { return doc.member(v, at, key); };
@@ -104,6 +140,7 @@ void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Ser
         if (!x->is_boolean()) doc.fail(at / "unavailable", "expected true or false");
         s.unavailable = x->get<bool>();
     }
+    if (const json* x = opt("price")) s.price = readPrice(doc, *x, at / "price");
 }
 
 class ServerList {
@@ -142,6 +179,38 @@ nlohmann::ordered_json architectureJson(const ServerArchitecture& a) {
     return o;
 }
 
+}  // namespace
+
+nlohmann::ordered_json priceJson(const ServerPrice& p) {
+    nlohmann::ordered_json o;
+    if (p.basis == PriceBasis::Hourly) {
+        o["per_hour"] = io::jsonNumber(p.per_hour);
+    } else {
+        o["purchase"] = io::jsonNumber(p.purchase);
+        o["amortization_years"] = io::jsonNumber(p.amortization_years);
+        o["power_per_hour"] = io::jsonNumber(p.power_per_hour);
+    }
+    if (!p.source.empty()) o["source"] = p.source;
+    if (p.approximate) o["approximate"] = true;
+    return o;
+}
+
+ServerPrice parsePriceJson(const JsonDoc& doc, const nlohmann::json& v, const JsonPath& at) {
+    return readPrice(doc, v, at);
+}
+
+Server parseServerFieldsJson(const JsonDoc& doc, const nlohmann::json& v, const JsonPath& at) {
+    doc.object(v, at);
+    doc.rejectUnknownKeys(v, at,
+                          {"gpu_type", "gpus", "cpu_cores", "memory_gb", "gpu_memory_gb", "network_gbps",
+                           "architecture", "price"});
+    Server s;
+    readServerFields(doc, v, at, s);
+    return s;
+}
+
+namespace {
+
 std::string serverJson(const Server& s) {
     nlohmann::ordered_json o;
     o["name"] = s.name;
@@ -156,6 +225,7 @@ std::string serverJson(const Server& s) {
     // Written only when set, so that layouts without them keep their text and content hash.
     if (!s.state.empty()) o["state"] = s.state;
     if (s.unavailable) o["unavailable"] = true;
+    if (s.price.stated()) o["price"] = priceJson(s.price);
     return o.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -290,9 +360,10 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
         for (std::size_t i = 0; i < servers->size(); ++i) {
             const JsonPath at = (top / "servers")[i];
             const json& v = doc.object((*servers)[i], at);
-            doc.rejectUnknownKeys(v, at,
-                                  {"name", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
-                                   "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable"});
+            doc.rejectUnknownKeys(
+                v, at,
+                {"name", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb", "gpu_memory_gb",
+                 "network_gbps", "architecture", "state", "unavailable", "price"});
             Server s;
             s.name = doc.string(doc.require(v, at, "name"), at / "name", false);
             readServerFields(doc, v, at, s);
@@ -307,7 +378,7 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
             doc.rejectUnknownKeys(
                 v, at,
                 {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
-                 "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable"});
+                 "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable", "price"});
             const long long count = doc.integer(doc.require(v, at, "count"), at / "count", 1, kMaxServers);
             Server proto;
             proto.name = doc.string(doc.require(v, at, "name_prefix"), at / "name_prefix", false);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model/server_architecture.h"
+#include "core/model/server_price.h"
 #include "core/topology/network_topology.h"
 
 namespace cl {
@@ -24,6 +25,10 @@ struct Server {
     // not responding. Only marks: the simulator uses the server like any other.
     std::string state;
     bool unavailable = false;
+    // What the server costs (docs/architecture.md 7.8); never read by the simulator.
+    ServerPrice price;
+
+    bool operator==(const Server&) const = default;
 };
 
 struct Cluster {

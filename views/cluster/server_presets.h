@@ -17,8 +17,8 @@ struct ServerPreset {
     cl::Server server;  // name left empty: the document picks a unique one
 };
 
-// The Muri/Synergy default server first, then DGX-1, DGX-2, a 4xT4 inference server,
-// DGX A100 and DGX H100.
+// data/server_presets.json in file order (the Muri/Synergy default server first, then DGX-1,
+// DGX-2, a 4xT4 inference server, DGX A100 and DGX H100), prices included.
 const QList<ServerPreset>& serverPresets();
 const ServerPreset* findServerPreset(const QString& id);
 // The server a new rack starts with (the first preset).

@@ -1,0 +1,18 @@
+#pragma once
+// A ready-made server type (issue 22; docs/architecture.md 7.8): what the cluster editor offers
+// and what `clusterloom-cli plan --server-types` names, read from data/server_presets.json.
+#include <string>
+#include <vector>
+
+#include "core/model/cluster.h"
+
+namespace cl {
+
+struct ServerPreset {
+    std::string id;      // stable key, e.g. "dgx-a100"
+    std::string label;   // menu text, e.g. "NVIDIA DGX A100 (8x A100 80 GB)"
+    std::string source;  // where the hardware figures come from
+    Server server;       // name empty; price from the presets file
+};
+
+}  // namespace cl
