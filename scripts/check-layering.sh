@@ -31,6 +31,7 @@ CORE_LAYERS=(
     "policies"
     "topology_placement"
     "store"
+    "planning"
 )
 
 declare -A LAYER_OF

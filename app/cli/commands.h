@@ -13,6 +13,7 @@ int policiesCommand(const std::vector<std::string>& args);
 int scenarioCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int sweepCommand(const std::vector<std::string>& args);
+int planCommand(const std::vector<std::string>& args);
 int experimentCommand(const std::vector<std::string>& args);
 int fitProfileCommand(const std::vector<std::string>& args);
 int placementCommand(const std::vector<std::string>& args);

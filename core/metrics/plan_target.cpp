@@ -42,6 +42,18 @@ const std::vector<std::string>& planTargetMetrics() {
     return metrics;
 }
 
+std::string planMetricKey(const PlanTarget& target) {
+    switch (target.jobs) {
+        case TargetJobs::Large:
+            return "large:" + target.metric;
+        case TargetJobs::Small:
+            return "small:" + target.metric;
+        case TargetJobs::All:
+            break;
+    }
+    return target.metric;
+}
+
 PlanTarget parsePlanTarget(std::string_view text) {
     PlanTarget t;
     t.text = std::string(text);

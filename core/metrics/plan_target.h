@@ -25,6 +25,8 @@ struct PlanTarget {
 };
 
 const std::vector<std::string>& planTargetMetrics();
+// The target's metric with its job class, as reports key it: "p95_jct", "large:p99_jct".
+std::string planMetricKey(const PlanTarget& target);
 
 // Throws std::invalid_argument naming what is wrong and what is accepted:
 // "'p96_jct<=8h': unknown metric 'p96_jct' (avg_jct, median_jct, ...)".

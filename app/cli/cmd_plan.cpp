@@ -1,0 +1,164 @@
+// clusterloom-cli plan: the cheapest cluster and policy that meet the planner's targets, with
+// the cost-vs-metric frontier, the cliff around each answer and the chosen plan's headroom
+// (docs/architecture.md 7.9). Every simulated point is a stored scenario PREFIX/...; a rerun
+// reuses them, and Ctrl-C keeps what finished.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/experiments/experiment_common.h"
+#include "cli/workspace.h"
+#include "core/io/builtin_data.h"
+#include "core/io/json_doc.h"
+#include "core/planning/plan_report_format.h"
+#include "core/planning/plan_runner.h"
+#include "core/policies/simulate_policy.h"
+
+namespace cli {
+
+namespace {
+
+std::vector<std::string> listOf(const Args& args, const char* name) {
+    std::vector<std::string> out;
+    for (const auto& v : args.getAll(name))
+        for (const auto& item : splitList(v)) out.push_back(item);
+    return out;
+}
+
+}  // namespace
+
+int planCommand(const std::vector<std::string>& argv) {
+    std::vector<OptionSpec> options = {
+        dbOption(),
+        {"trace", "FILE", "the trace to plan for (required)"},
+        {"format", "F", "trace format", false, "auto"},
+        {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
+        {"cluster", "C", "the base cluster: preset or layout file", false, "muri-testbed-64"},
+        {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
+        {"server-types", "LIST",
+         "server presets (data/server_presets.json ids) or layout files of one kind of server; default: the "
+         "base cluster's own servers",
+         true},
+        {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},
+        {"policies", "LIST", "policies to consider, e.g. srtf,muri-s", true},
+        {"target", "EXPR", "a target every plan must meet, e.g. p95_jct<=8h, large:p99_jct<=2d", true},
+        {"growth", "F", "planned load as a factor of the trace's (1.25 = 25% more jobs), as --load", false,
+         "1"},
+        {"seeds", "LIST", "seeds each point runs with; targets hold for the mean", false, "1"},
+        {"budget", "USD", "largest cost per month a plan may have"},
+        {"max-servers", "N", "largest server count of one type to try", false, "4096"},
+        {"headroom-resolution", "F", "step of the headroom search, as a fraction of the planned load", false,
+         "0.05"},
+        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
+         "muri"},
+        {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
+        {"transform", "SPEC", "trace transform applied first", true},
+        {"prefix", "NAME", "scenario names start with this", false, "plan"},
+        {"json", "FILE", "write the plan as JSON"},
+        {"csv", "FILE", "write every evaluated point as CSV"},
+        {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
+        {"quiet", "", "no progress on stderr"}};
+    Args args("plan",
+              "Find, for each server type and policy, the smallest cluster that meets every --target at the "
+              "--growth load, rank them by cost, and report the frontier, the cliff and the headroom. Every "
+              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them.",
+              options);
+    if (!args.parse(argv)) return 0;
+    if (!args.has("trace")) throw UsageError("plan needs --trace FILE");
+    const bool quiet = args.has("quiet");
+
+    cl::PlanRequest request;
+    for (const std::string& t : args.getAll("target")) {
+        try {
+            request.targets.push_back(cl::parsePlanTarget(t));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--target ") + e.what());
+        }
+    }
+    if (request.targets.empty())
+        throw UsageError("plan needs at least one --target, e.g. --target p95_jct<=8h");
+    request.policies = listOf(args, "policies");
+    if (request.policies.empty()) request.policies = {"srtf"};
+    for (const auto& p : request.policies)
+        cl::checkPolicy(p, cl::Conventions::byName(args.get("conventions")));
+    request.seeds.clear();
+    for (const std::string& s : splitList(args.get("seeds"))) {
+        try {
+            std::size_t used = 0;
+            if (!s.empty() && s[0] == '-') throw std::invalid_argument("negative");
+            request.seeds.push_back(std::stoull(s, &used));
+            if (used != s.size()) throw std::invalid_argument("trailing");
+        } catch (const std::exception&) {
+            throw UsageError("--seeds: '" + s + "' is not a seed (0 or more)");
+        }
+    }
+    if (request.seeds.empty()) throw UsageError("--seeds needs at least one seed");
+    request.growth = args.getDouble("growth");
+    if (!(request.growth > 0)) throw UsageError("--growth must be a positive load factor");
+    if (args.has("budget")) {
+        request.budget_per_month = args.getDouble("budget");
+        if (!(*request.budget_per_month >= 0)) throw UsageError("--budget must be 0 or more (USD per month)");
+    }
+    const long long max_servers = args.getInt("max-servers");
+    if (max_servers < 1 || max_servers > 100000) throw UsageError("--max-servers must be 1..100000");
+    request.max_servers = static_cast<int>(max_servers);
+    request.headroom_resolution = args.getDouble("headroom-resolution");
+    if (!(request.headroom_resolution > 0 && request.headroom_resolution <= 1))
+        throw UsageError("--headroom-resolution must be in (0, 1]");
+    request.keep_base = args.has("keep-base");
+    const long long threads = args.getInt("threads");
+    if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");
+
+    cl::ScenarioStore store = openWorkspace(args);
+    cl::ScenarioSpec base;
+    applyScenarioSettings(args, store, base, true, quiet);
+    request.base = store.cluster(base.cluster_id);
+    std::vector<std::string> types = listOf(args, "server-types");
+    if (types.empty()) {
+        if (request.keep_base) throw UsageError("--keep-base needs --server-types to add");
+        cl::ServerPreset own;
+        own.id = "base";
+        own.label = request.base.name;
+        own.server = request.base.servers.front();
+        own.server.name.clear();
+        own.server.rack.clear();
+        request.server_types.push_back(own);
+    }
+    for (const std::string& t : types) {
+        try {
+            request.server_types.push_back(cl::resolveServerType(t));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--server-types: ") + e.what());
+        }
+    }
+
+    InterruptFlag interrupt;
+    cl::PlanRunOptions run;
+    run.prefix = args.get("prefix");
+    run.threads = static_cast<int>(threads);
+    run.stop = interrupt.flag();
+    std::string phase;
+    run.phase = [&](const cl::PlanProgress& p) {
+        phase = p.phase;
+        if (!quiet)
+            std::cerr << "\r" << p.phase << " round " << p.round << ", " << p.simulations
+                      << " simulations so far" << std::string(20, ' ') << std::flush;
+    };
+    run.runs = [&](const cl::SweepProgress& p) {
+        if (!quiet)
+            std::cerr << "\r" << phase << ": " << p.finished + p.failed << "/" << p.total << " runs ("
+                      << p.running << " running)" << std::string(20, ' ') << std::flush;
+    };
+    const cl::PlanReport report = cl::runPlan(store, request, base, run);
+    if (!quiet) std::cerr << "\n";
+
+    std::cout << cl::planText(request, report);
+    std::cout << "Scenarios: " << run.prefix << "/... in " << store.path() << "\n";
+    if (args.has("json"))
+        cl::io::writeTextFile(args.get("json"), cl::planJson(request, report).dump(2) + "\n");
+    if (args.has("csv")) cl::io::writeTextFile(args.get("csv"), cl::planCsv(request, report));
+    if (report.interrupted) return 130;
+    return report.error.empty() ? 0 : 1;
+}
+
+}  // namespace cli

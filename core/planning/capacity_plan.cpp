@@ -1,0 +1,438 @@
+#include "core/planning/capacity_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/metrics/cluster_cost.h"
+#include "core/planning/boundary_search.h"
+#include "core/store/scenario_runner.h"
+
+namespace cl {
+
+Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base) {
+    if (servers < minimumServers(keep_base))
+        throw std::invalid_argument("a candidate needs at least " +
+                                    std::to_string(minimumServers(keep_base)) + " servers of " +
+                                    serverTypeKey(type) + ", not " + std::to_string(servers));
+    const std::string key = serverTypeKey(type);
+    if (keep_base) {
+        Cluster c = base;
+        for (int k = 0; k < servers; ++k) {
+            Server s = type.server;
+            s.name = key + "-" + std::to_string(k);
+            s.rack = key;
+            c.servers.push_back(std::move(s));
+        }
+        c.name = base.name + " + " + std::to_string(servers) + " " + key;
+        return c;
+    }
+    if (base.servers.empty()) throw std::invalid_argument("base cluster '" + base.name + "' has no servers");
+    Cluster retyped = base;
+    for (Server& s : retyped.servers) {
+        Server t = type.server;
+        t.name = s.name;
+        t.rack = s.rack;
+        s = std::move(t);
+    }
+    Cluster c = withServerCount(retyped, servers);
+    c.name = base.name + " as " + std::to_string(servers) + " " + key;
+    return c;
+}
+
+int minimumServers(bool keep_base) {
+    return keep_base ? 0 : 1;
+}
+
+int smallestRunnableCount(const PlanRequest& request, int server_type) {
+    const ServerPreset& type = request.server_types.at(server_type);
+    const int base_gpus = request.keep_base ? request.base.totalGpus() : 0;
+    const int missing = std::max(0, request.largest_job_gpus - base_gpus);
+    const int per_server = std::max(1, type.server.gpus);
+    return std::max(minimumServers(request.keep_base), (missing + per_server - 1) / per_server);
+}
+
+std::string serverTypeKey(const ServerPreset& type) {
+    // A layout file's id is its path; its stem reads better in scenario names and reports.
+    if (type.id.find('/') != std::string::npos || type.id.find('.') != std::string::npos)
+        return std::filesystem::path(type.id).stem().string();
+    return type.id;
+}
+
+namespace {
+
+bool lowerIsBetter(const PlanTarget& t) {
+    return t.comparison == TargetComparison::AtMost || t.comparison == TargetComparison::Below;
+}
+
+struct PointKey {
+    int server_type = 0;
+    std::string policy;
+    int servers = 0;
+    int load_step = 0;  // 0: the planned load; k: (1 + k * resolution) times it
+    auto tie() const { return std::tie(server_type, policy, servers, load_step); }
+    bool operator<(const PointKey& o) const { return tie() < o.tie(); }
+};
+
+class Planner {
+public:
+    Planner(const PlanRequest& request, const PlanEvaluator& evaluate,
+            const std::function<void(const PlanProgress&)>& progress, const std::atomic<bool>* stop)
+        : r_(request), evaluate_(evaluate), progress_(progress), stop_(stop) {
+        // Every target and the all-jobs metrics, each once.
+        for (const PlanTarget& t : r_.targets) addMetric(t);
+        for (const std::string& m : planTargetMetrics()) addMetric(parsePlanTarget(m + "<=1s"));
+    }
+
+    PlanReport run();
+
+private:
+    void addMetric(const PlanTarget& t) {
+        const std::string key = planMetricKey(t);
+        for (const auto& [k, _] : metrics_)
+            if (k == key) return;
+        metrics_.emplace_back(key, t);
+    }
+    // Rounded to 1e-9 so that names and reports read "x1.15", not "x1.1500000000000001".
+    double loadOf(int step) const {
+        return std::round(r_.growth * (1.0 + step * r_.headroom_resolution) * 1e9) / 1e9;
+    }
+    // Evaluates the points not evaluated yet, in one batch; false when the plan must stop.
+    bool evaluate(const std::vector<PointKey>& keys, const std::string& phase);
+    const PlanEvaluation& at(const PointKey& k) const { return memo_.at(k); }
+    bool meets(const PlanEvaluation& e) const {
+        for (const PlanTarget& t : r_.targets)
+            if (!meetsPlanTarget(t, e.metrics.at(planMetricKey(t)).mean)) return false;
+        return true;
+    }
+    void checkNeighbours(CandidateResult& c);
+    // More servers stop helping once no job waits, or once a larger count missing the targets
+    // gives the same figures as the smaller one before it: the search stops adding then.
+    bool saturated(const CandidateResult& c, int x, const BoundarySearch& search) const {
+        const PlanEvaluation& e = at({c.server_type, c.policy, x, 0});
+        if (e.no_queueing) return true;
+        std::optional<int> below;
+        for (const auto& [y, holds] : search.known())
+            if (y < x && !holds) below = y;
+        if (!below) return false;
+        const PlanEvaluation& b = at({c.server_type, c.policy, *below, 0});
+        for (const auto& [key, est] : e.metrics) {
+            const double v = est.mean, w = b.metrics.at(key).mean;
+            if (std::isnan(v) != std::isnan(w)) return false;
+            if (!std::isnan(v) && std::abs(v - w) > 1e-9 * std::max(1.0, std::abs(w))) return false;
+        }
+        return true;
+    }
+
+    const PlanRequest& r_;
+    const PlanEvaluator& evaluate_;
+    const std::function<void(const PlanProgress&)>& progress_;
+    const std::atomic<bool>* stop_;
+    std::vector<std::pair<std::string, PlanTarget>> metrics_;
+    std::map<PointKey, PlanEvaluation> memo_;
+    PlanReport report_;
+    int round_ = 0;
+};
+
+bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& phase) {
+    std::vector<PointKey> keys;
+    for (const PointKey& k : wanted)
+        if (!memo_.count(k) && std::find_if(keys.begin(), keys.end(), [&](const PointKey& o) {
+                                   return !(o < k) && !(k < o);
+                               }) == keys.end())
+            keys.push_back(k);
+    if (keys.empty()) return true;
+    if (stop_ && stop_->load()) {
+        report_.interrupted = true;
+        return false;
+    }
+    std::vector<PlanPoint> points;
+    for (const PointKey& k : keys)
+        for (std::uint64_t seed : r_.seeds)
+            points.push_back({k.server_type, k.policy, k.servers, loadOf(k.load_step), seed});
+    ++round_;
+    if (progress_) progress_({phase, round_, report_.simulations});
+    const auto results = evaluate_(points);
+    report_.simulations += static_cast<int>(points.size());
+    if (results.size() != points.size())
+        throw std::logic_error("the plan's evaluator answered the wrong number of points");
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!results[i]) {
+            if (stop_ && stop_->load()) {
+                report_.interrupted = true;
+            } else {
+                const PlanPoint& p = points[i];
+                report_.error = "the simulation of " + serverTypeKey(r_.server_types[p.server_type]) + " x" +
+                                std::to_string(p.servers) + " with " + p.policy + " (seed " +
+                                std::to_string(p.seed) + ") did not finish";
+            }
+            return false;
+        }
+    const std::size_t seeds = r_.seeds.size();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const PointKey& k = keys[i];
+        PlanEvaluation e;
+        e.server_type = k.server_type;
+        e.policy = k.policy;
+        e.servers = k.servers;
+        e.load_factor = loadOf(k.load_step);
+        const ClusterCost cost =
+            clusterCost(candidateCluster(r_.base, r_.server_types[k.server_type], k.servers, r_.keep_base));
+        e.cost_per_month = cost.per_month;
+        e.unpriced_servers = cost.unpriced_servers;
+        e.no_queueing = true;
+        std::map<std::string, std::vector<double>> values;
+        for (std::size_t s = 0; s < seeds; ++s) {
+            const std::vector<JobRecord>& jobs = *results[i * seeds + s];
+            for (const JobRecord& j : jobs)
+                if (!j.completed || j.pending_time > 0 || !(j.queueing_delay <= 0)) e.no_queueing = false;
+            for (const auto& [key, target] : metrics_)
+                values[key].push_back(planTargetValue(target, jobs, r_.large_above_gpus));
+        }
+        for (auto& [key, v] : values) {
+            // A class with no completed job in some seed has no value there; the mean is NaN then,
+            // and a target on it is not met.
+            const bool any_nan = std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+            Estimate est = estimate(v);
+            if (any_nan) est.mean = std::nan("");
+            e.metrics[key] = est;
+        }
+        e.feasible = meets(e);
+        memo_.emplace(k, std::move(e));
+    }
+    return true;
+}
+
+void Planner::checkNeighbours(CandidateResult& c) {
+    const int n = *c.servers;
+    std::vector<std::string> notes;
+    if (n + 1 <= r_.max_servers && !at({c.server_type, c.policy, n + 1, 0}).feasible)
+        notes.push_back(std::to_string(n + 1) + " servers miss a target that " + std::to_string(n) + " meet");
+    for (const PlanTarget& t : r_.targets) {
+        const std::string key = planMetricKey(t);
+        std::vector<double> v;
+        for (int x = n - 1; x <= n + 1; ++x)
+            if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
+                v.push_back(at({c.server_type, c.policy, x, 0}).metrics.at(key).mean);
+        for (std::size_t i = 1; i < v.size(); ++i) {
+            if (std::isnan(v[i]) || std::isnan(v[i - 1])) continue;
+            const double tol = 1e-9 * std::max(1.0, std::abs(v[i - 1]));
+            const bool worse = lowerIsBetter(t) ? v[i] > v[i - 1] + tol : v[i] < v[i - 1] - tol;
+            if (worse) {
+                notes.push_back(key + " is not monotone around " + std::to_string(n) + " servers");
+                break;
+            }
+        }
+    }
+    if (!notes.empty()) {
+        c.monotone = false;
+        for (const std::string& s : notes) c.note += (c.note.empty() ? "" : "; ") + s;
+    }
+}
+
+PlanReport Planner::run() {
+    report_.policies = r_.policies;
+    // 1. The smallest count per (type, policy), all searches advancing together.
+    std::vector<BoundarySearch> searches;
+    for (std::size_t t = 0; t < r_.server_types.size(); ++t)
+        for (const std::string& p : r_.policies) {
+            const int lowest = smallestRunnableCount(r_, static_cast<int>(t));
+            int start = lowest;
+            if (!r_.keep_base) {
+                // As many servers of this type as the base has GPUs, rounded up.
+                const int gpus = std::max(1, r_.server_types[t].server.gpus);
+                start = std::max(lowest, (r_.base.totalGpus() + gpus - 1) / gpus);
+            }
+            searches.emplace_back(start, lowest, std::max(lowest, r_.max_servers));
+            report_.candidates.push_back({static_cast<int>(t), p, std::nullopt, true, true, ""});
+        }
+    for (;;) {
+        std::vector<PointKey> keys;
+        for (std::size_t i = 0; i < searches.size(); ++i)
+            if (auto x = searches[i].next())
+                keys.push_back({report_.candidates[i].server_type, report_.candidates[i].policy, *x, 0});
+        if (keys.empty()) break;
+        if (!evaluate(keys, "search")) break;
+        for (std::size_t i = 0; i < searches.size(); ++i)
+            if (auto x = searches[i].next()) {
+                const CandidateResult& c = report_.candidates[i];
+                const PlanEvaluation& e = at({c.server_type, c.policy, *x, 0});
+                searches[i].record(*x, e.feasible, !e.feasible && saturated(c, *x, searches[i]));
+            }
+    }
+    const bool searched = !report_.interrupted && report_.error.empty();
+    for (std::size_t i = 0; i < searches.size() && searched; ++i) {
+        CandidateResult& c = report_.candidates[i];
+        c.servers = searches[i].boundary();
+        if (!c.servers) {
+            const auto& known = searches[i].known();
+            const int top = known.empty() ? r_.max_servers : known.rbegin()->first;
+            const PlanEvaluation& e = at({c.server_type, c.policy, top, 0});
+            if (e.no_queueing)
+                c.note = "no count meets the targets: with " + std::to_string(top) +
+                         " servers no job waits and a target is still missed";
+            else if (top < r_.max_servers)
+                c.note = "no count meets the targets: more than " + std::to_string(top) +
+                         " servers change nothing and a target is still missed";
+            else
+                c.note = "no count up to " + std::to_string(top) + " servers meets the targets";
+        }
+    }
+    // 2. The neighbours of every answer, to tell a real threshold from a non-monotone metric.
+    //    Two counts below each answer are tried too: one that meets the targets below a count
+    //    that misses them moves the answer down (and the metric is not monotone there).
+    bool neighbours_known = searched;
+    for (bool moved = true; moved && neighbours_known;) {
+        moved = false;
+        std::vector<PointKey> keys;
+        for (const CandidateResult& c : report_.candidates)
+            if (c.servers)
+                for (int x = *c.servers - 2; x <= *c.servers + 1; ++x)
+                    if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
+                        keys.push_back({c.server_type, c.policy, x, 0});
+        if (!evaluate(keys, "neighbours")) {
+            neighbours_known = false;
+            break;
+        }
+        for (CandidateResult& c : report_.candidates) {
+            if (!c.servers) continue;
+            const int n = *c.servers;
+            for (int x = std::max(smallestRunnableCount(r_, c.server_type), n - 2); x < n; ++x)
+                if (at({c.server_type, c.policy, x, 0}).feasible) {
+                    c.monotone = false;
+                    c.note += (c.note.empty() ? "" : "; ") + std::to_string(x) +
+                              " servers meet the targets although " + std::to_string(n - 1) +
+                              " miss them (not monotone)";
+                    c.servers = x;
+                    moved = true;
+                    break;
+                }
+        }
+    }
+    if (neighbours_known)
+        for (CandidateResult& c : report_.candidates)
+            if (c.servers) checkNeighbours(c);
+    // 3. Ranking by cost, within the budget.
+    auto costOf = [&](const CandidateResult& c) {
+        return at({c.server_type, c.policy, *c.servers, 0}).cost_per_month;
+    };
+    const std::string first_key = planMetricKey(r_.targets.front());
+    auto better = [&](std::size_t a, std::size_t b) {
+        const CandidateResult& x = report_.candidates[a];
+        const CandidateResult& y = report_.candidates[b];
+        if (costOf(x) != costOf(y)) return costOf(x) < costOf(y);
+        const double mx = at({x.server_type, x.policy, *x.servers, 0}).metrics.at(first_key).mean;
+        const double my = at({y.server_type, y.policy, *y.servers, 0}).metrics.at(first_key).mean;
+        if (mx != my) return lowerIsBetter(r_.targets.front()) ? mx < my : mx > my;
+        return *x.servers < *y.servers;
+    };
+    for (const std::string& p : r_.policies) report_.plans[p] = std::nullopt;
+    if (searched && report_.error.empty() && !report_.interrupted) {
+        for (std::size_t i = 0; i < report_.candidates.size(); ++i) {
+            CandidateResult& c = report_.candidates[i];
+            if (!c.servers) continue;
+            c.within_budget = !r_.budget_per_month || costOf(c) <= *r_.budget_per_month;
+            if (!c.within_budget) continue;
+            auto& plan = report_.plans[c.policy];
+            if (!plan || better(i, *plan)) plan = i;
+            if (!report_.chosen || better(i, *report_.chosen)) report_.chosen = i;
+        }
+        // 4. The cliff: every target metric against the server count around each policy's plan.
+        std::vector<PointKey> keys;
+        for (const auto& [policy, plan] : report_.plans)
+            if (plan) {
+                const CandidateResult& c = report_.candidates[*plan];
+                for (int x = *c.servers - r_.cliff_radius; x <= *c.servers + r_.cliff_radius; ++x)
+                    if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
+                        keys.push_back({c.server_type, c.policy, x, 0});
+            }
+        evaluate(keys, "cliff");
+    }
+    // 5. Headroom of the chosen plan: the largest load step that still meets every target.
+    if (report_.chosen && !report_.interrupted && report_.error.empty()) {
+        const CandidateResult& c = report_.candidates[*report_.chosen];
+        const int top =
+            std::max(1, static_cast<int>(std::ceil((r_.headroom_max - 1.0) / r_.headroom_resolution - 1e-9)));
+        BoundarySearch fails(1, 1, top);
+        while (auto k = fails.next()) {
+            if (!evaluate({{c.server_type, c.policy, *c.servers, *k}}, "headroom")) break;
+            fails.record(*k, !at({c.server_type, c.policy, *c.servers, *k}).feasible);
+        }
+        if (fails.done()) {
+            PlanHeadroom& h = report_.headroom;
+            h.computed = true;
+            h.server_type = c.server_type;
+            h.policy = c.policy;
+            h.servers = *c.servers;
+            h.resolution = r_.headroom_resolution;
+            const std::optional<int> first_fail = fails.boundary();
+            h.at_least = !first_fail;
+            const int last_ok = first_fail ? *first_fail - 1 : top;
+            h.over_planned = 1.0 + last_ok * r_.headroom_resolution;
+            h.load_factor = loadOf(last_ok);
+        }
+    }
+    // The report: every point at the planned load, ordered, with the frontier and cliff by index.
+    std::map<PointKey, std::size_t> index;
+    for (const auto& [k, e] : memo_) {
+        if (k.load_step == 0) {
+            index[k] = report_.evaluations.size();
+            report_.evaluations.push_back(e);
+        } else {
+            report_.headroom_scan.push_back(e);
+        }
+    }
+    std::vector<std::size_t> by_cost(report_.evaluations.size());
+    for (std::size_t i = 0; i < by_cost.size(); ++i) by_cost[i] = i;
+    const bool lower = lowerIsBetter(r_.targets.front());
+    auto metric = [&](std::size_t i) { return report_.evaluations[i].metrics.at(first_key).mean; };
+    std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) {
+        const double ca = report_.evaluations[a].cost_per_month, cb = report_.evaluations[b].cost_per_month;
+        if (ca != cb) return ca < cb;
+        return lower ? metric(a) < metric(b) : metric(a) > metric(b);
+    });
+    std::optional<double> best;
+    for (std::size_t i : by_cost) {
+        const double m = metric(i);
+        if (std::isnan(m)) continue;
+        if (!best || (lower ? m < *best : m > *best)) {
+            report_.frontier.push_back(i);
+            best = m;
+        }
+    }
+    for (const auto& [policy, plan] : report_.plans)
+        if (plan) {
+            const CandidateResult& c = report_.candidates[*plan];
+            for (int x = *c.servers - r_.cliff_radius; x <= *c.servers + r_.cliff_radius; ++x)
+                if (auto it = index.find({c.server_type, c.policy, x, 0}); it != index.end())
+                    report_.cliff.push_back(it->second);
+        }
+    return report_;
+}
+
+}  // namespace
+
+PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluate,
+                        const std::function<void(const PlanProgress&)>& progress,
+                        const std::atomic<bool>* stop) {
+    if (request.server_types.empty()) throw std::invalid_argument("a plan needs at least one server type");
+    if (request.policies.empty()) throw std::invalid_argument("a plan needs at least one policy");
+    if (request.targets.empty()) throw std::invalid_argument("a plan needs at least one target (--target)");
+    if (request.seeds.empty()) throw std::invalid_argument("a plan needs at least one seed");
+    if (!(request.growth > 0)) throw std::invalid_argument("growth must be a positive load factor");
+    if (!(request.headroom_resolution > 0 && request.headroom_resolution <= 1))
+        throw std::invalid_argument("the headroom resolution must be in (0, 1]");
+    if (!(request.headroom_max > 1)) throw std::invalid_argument("the headroom search must go above 1");
+    if (request.max_servers < minimumServers(request.keep_base) || request.max_servers > 100000)
+        throw std::invalid_argument("--max-servers must be 1..100000");
+    if (request.budget_per_month && !(*request.budget_per_month >= 0))
+        throw std::invalid_argument("the budget must be a non-negative amount per month");
+    for (const ServerPreset& t : request.server_types)
+        if (t.server.gpus < 1) throw std::invalid_argument("server type " + t.id + " has no GPU");
+    Planner planner(request, evaluate, progress, stop);
+    return planner.run();
+}
+
+}  // namespace cl

@@ -1,0 +1,127 @@
+#pragma once
+// The capacity planner (issue 22; docs/architecture.md 7.9): for every (server type, policy)
+// the smallest server count that meets every target at the planned load, ranked by cost, with
+// the cost-vs-metric frontier, the cliff around each answer and the chosen plan's headroom.
+// Pure search over an evaluator that simulates batches of points: the store-backed one lives in
+// core/store/plan_runner.h, tests use exhaustive sweeps over the same evaluator.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/metrics/comparison.h"
+#include "core/metrics/plan_target.h"
+#include "core/model/cluster.h"
+#include "core/model/server_preset.h"
+
+namespace cl {
+
+struct PlanRequest {
+    Cluster base;  // the base cluster
+    std::vector<ServerPreset> server_types;
+    bool keep_base = false;  // add servers of a type to the base instead of retyping it
+    std::vector<std::string> policies;
+    std::vector<PlanTarget> targets;  // at least one; the first is the frontier's metric
+    std::vector<std::uint64_t> seeds = {1};
+    double growth = 1.0;                     // the planned load (a load factor, as --load)
+    std::optional<double> budget_per_month;  // USD; dearer candidates are not plans
+    int max_servers = 4096;
+    int large_above_gpus = 8;           // the large/small split of targets (section 7.3)
+    double headroom_resolution = 0.05;  // steps of the planned load
+    double headroom_max = 8.0;          // search headroom up to this multiple of the planned load
+    int cliff_radius = 3;               // server counts each side of an answer
+    // The most GPUs one job of the trace asks for: a candidate with fewer GPUs in all cannot run
+    // the trace, so every search starts at a count that holds it.
+    int largest_job_gpus = 1;
+};
+
+// One simulation the planner asks for.
+struct PlanPoint {
+    int server_type = 0;  // index into PlanRequest::server_types
+    std::string policy;
+    int servers = 0;
+    double load_factor = 1.0;
+    std::uint64_t seed = 1;
+};
+
+// The per-job records of each point, in the order asked; nullopt where the simulation failed
+// or was cancelled (the plan then stops and says so).
+using PlanEvaluator =
+    std::function<std::vector<std::optional<std::vector<JobRecord>>>(const std::vector<PlanPoint>&)>;
+
+// A candidate cluster: the base with every server retyped to `type` and resized to `servers`
+// (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
+// std::invalid_argument when the result has no server.
+Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base);
+// The smallest count a search over this type may try (1, or 0 when servers are added to a base).
+int minimumServers(bool keep_base);
+// The smallest count of the type whose candidate cluster holds the request's largest job.
+int smallestRunnableCount(const PlanRequest& request, int server_type);
+// "muri-testbed-64 retyped to dgx-a100" style key for reports: the preset id or file stem.
+std::string serverTypeKey(const ServerPreset& type);
+
+// A cluster size evaluated over every seed at one load.
+struct PlanEvaluation {
+    int server_type = 0;
+    std::string policy;
+    int servers = 0;
+    double load_factor = 1.0;
+    double cost_per_month = 0.0;
+    int unpriced_servers = 0;
+    bool feasible = false;     // every target's mean meets it (and within budget for plans)
+    bool no_queueing = false;  // no job of any seed waited: more servers change nothing
+    // By metric key: every target ("large:p99_jct") and the all-jobs metrics of planTargetMetrics().
+    std::map<std::string, Estimate> metrics;
+};
+
+struct CandidateResult {
+    int server_type = 0;
+    std::string policy;
+    std::optional<int> servers;  // the smallest count found to meet every target
+    bool within_budget = true;
+    bool monotone = true;  // the targets' metrics fall with capacity around the answer
+    std::string note;      // why there is no answer, or where a metric is not monotone
+};
+
+struct PlanHeadroom {
+    bool computed = false;
+    int server_type = 0;
+    std::string policy;
+    int servers = 0;
+    double load_factor = 0.0;   // the largest load (as --load) found to meet every target
+    double over_planned = 0.0;  // that load / the planned load (1.2 = 20% more load)
+    double resolution = 0.0;    // of over_planned
+    bool at_least = false;      // still met at the search's upper end
+};
+
+struct PlanReport {
+    std::vector<std::string> policies;
+    std::vector<CandidateResult> candidates;                  // per (server type, policy)
+    std::map<std::string, std::optional<std::size_t>> plans;  // policy -> cheapest candidate
+    std::optional<std::size_t> chosen;                        // the cheapest plan overall
+    std::vector<PlanEvaluation> evaluations;                  // every point at the planned load
+    std::vector<std::size_t> frontier;          // evaluations on the cost vs first-target frontier, by cost
+    std::vector<std::size_t> cliff;             // evaluations around each plan's answer
+    std::vector<PlanEvaluation> headroom_scan;  // the chosen plan at other loads
+    PlanHeadroom headroom;
+    int simulations = 0;  // points asked of the evaluator (seeds counted)
+    bool interrupted = false;
+    std::string error;  // why the plan stopped early
+};
+
+struct PlanProgress {
+    std::string phase;  // "search", "neighbours", "cliff", "headroom"
+    int round = 0;
+    int simulations = 0;
+};
+
+// Throws std::invalid_argument for an empty request (no type, policy, target or seed) or a bad
+// setting. `stop` (optional) ends the plan after the current batch, with what it found so far.
+PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluate,
+                        const std::function<void(const PlanProgress&)>& progress = {},
+                        const std::atomic<bool>* stop = nullptr);
+
+}  // namespace cl

@@ -1,0 +1,57 @@
+#include "core/planning/plan_runner.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "core/util/number_format.h"
+#include "core/workload/trace_transforms.h"
+
+namespace cl {
+
+std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point) {
+    return prefix + "/" + serverTypeKey(request.server_types.at(point.server_type)) + "/" + point.policy +
+           "/n" + std::to_string(point.servers) + "/x" + formatNumber(point.load_factor) + "/s" +
+           std::to_string(point.seed);
+}
+
+PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
+                   const PlanRunOptions& options) {
+    PlanRequest planned = request;
+    {
+        Trace trace = store.trace(base.trace_id);
+        if (!base.parameters.transforms.empty()) trace = applyTransforms(trace, base.parameters.transforms);
+        for (const Job& j : trace.jobs) planned.largest_job_gpus = std::max(planned.largest_job_gpus, j.gpus);
+    }
+    std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
+    PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
+        std::vector<ScenarioSpec> specs;
+        for (const PlanPoint& p : points) {
+            auto [it, added] = cluster_ids.try_emplace({p.server_type, p.servers}, 0);
+            if (added)
+                it->second = store.putCluster(candidateCluster(
+                    request.base, request.server_types[p.server_type], p.servers, request.keep_base));
+            ScenarioSpec s = base;
+            s.name = planScenarioName(options.prefix, request, p);
+            s.cluster_id = it->second;
+            s.policy = p.policy;
+            s.seed = p.seed;
+            s.parameters.server_count = 0;
+            s.parameters.load_factor = base.parameters.load_factor * p.load_factor;
+            specs.push_back(std::move(s));
+        }
+        SweepOptions sweep;
+        sweep.threads = options.threads;
+        sweep.stop = options.stop;
+        sweep.progress = options.runs;
+        const SweepReport report = runSweep(store, specs, sweep);
+        std::vector<std::optional<std::vector<JobRecord>>> out(points.size());
+        for (std::size_t i = 0; i < points.size(); ++i)
+            if (report.run_ids[i] != 0)
+                out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false).jobs;
+        return out;
+    };
+    return planCapacity(planned, evaluate, options.phase, options.stop);
+}
+
+}  // namespace cl

@@ -1,0 +1,32 @@
+#pragma once
+// The capacity planner over a workspace (issue 22; docs/architecture.md 7.9): every point the
+// planner asks for becomes a scenario named PREFIX/TYPE/POLICY/nSERVERS/xLOAD/sSEED with its run,
+// simulated in parallel by runSweep. A rerun finds the runs it needs already stored and reuses
+// them, so Compare and the timeline can open any point.
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "core/planning/capacity_plan.h"
+#include "core/store/scenario_runner.h"
+#include "core/store/scenario_store.h"
+
+namespace cl {
+
+struct PlanRunOptions {
+    std::string prefix = "plan";
+    int threads = 0;  // 0: all cores
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void(const PlanProgress&)> phase;  // a new batch starts
+    std::function<void(const SweepProgress&)> runs;  // a run of the batch finished
+};
+
+// `base` holds the trace, profiles, conventions and parameters every point shares (its cluster,
+// policy, seed and name are the point's own; its load factor is multiplied by the point's).
+PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
+                   const PlanRunOptions& options);
+
+// The scenario name of a point: "plan/dgx-a100/muri-s/n12/x1.25/s1".
+std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point);
+
+}  // namespace cl
