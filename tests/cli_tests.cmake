@@ -42,6 +42,10 @@ add_test(NAME cli_workspace
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_workspace_check.cmake)
 set_tests_properties(cli_workspace PROPERTIES LABELS core)
 
+add_test(NAME cli_plan
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/plan -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_plan_check.cmake)
+set_tests_properties(cli_plan PROPERTIES LABELS core)
+
 # The Synergy experiment end to end on a small window (the full one is labelled experiment).
 add_test(NAME cli_experiment_synergy_small
          COMMAND ${CLI} experiment synergy --jobs 400 --measure 200-299 --seeds 1,2 --sweep 8,10

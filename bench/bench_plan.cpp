@@ -1,0 +1,57 @@
+// Capacity planning speed target (issue 22; docs/architecture.md 7.9): a plan over 3 server
+// types x 3 policies x 3 seeds on the Muri trace1 with the Muri testbed as the base, into a new
+// workspace (nothing reused), in under 60 s on 2 cores. The counter `simulations` counts the
+// runs the plan asked for (seeds included).
+// Run: build/release/bench/bench_plan
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <string>
+
+#include "core/io/builtin_data.h"
+#include "core/io/layout_io.h"
+#include "core/io/trace_readers.h"
+#include "core/planning/plan_runner.h"
+
+namespace {
+
+const std::string kShared = CLUSTERLOOM_SHARED_DATA_DIR;
+
+void planTrace1(benchmark::State& state) {
+    const std::string trace_file = kShared + "/muri-traces/trace1.csv";
+    if (!std::filesystem::exists(trace_file)) {
+        state.SkipWithError("shared data missing: ../shared/data/muri-traces/trace1.csv");
+        return;
+    }
+    int simulations = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        const std::filesystem::path db = std::filesystem::temp_directory_path() / "clusterloom-bench-plan.sqlite";
+        std::filesystem::remove(db);
+        cl::ScenarioStore store(db.string());
+        cl::ScenarioSpec base;
+        const cl::ProfileSet profiles = cl::builtinProfiles("muri");
+        base.trace_id = store.putTrace(cl::readMuriTraceCsv(trace_file));
+        base.profiles_id = store.putProfiles(profiles);
+        cl::PlanRequest request;
+        request.base = cl::builtinCluster("muri-testbed-64");
+        base.cluster_id = store.putCluster(request.base);
+        for (const char* type : {"v100x8", "dgx-a100", "t4x4"}) request.server_types.push_back(cl::resolveServerType(type));
+        request.policies = {"srtf", "muri-s", "fifo"};
+        request.targets = {cl::parsePlanTarget("p95_jct<=14d"), cl::parsePlanTarget("avg_queueing<=6h")};
+        request.seeds = {1, 2, 3};
+        state.ResumeTiming();
+        const cl::PlanReport report = cl::runPlan(store, request, base, {});
+        benchmark::DoNotOptimize(report.chosen);
+        simulations = report.simulations;
+        state.PauseTiming();
+        std::filesystem::remove(db);
+        state.ResumeTiming();
+    }
+    state.counters["simulations"] = simulations;
+}
+BENCHMARK(planTrace1)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
