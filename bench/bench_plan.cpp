@@ -26,7 +26,8 @@ void planTrace1(benchmark::State& state) {
     int simulations = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        const std::filesystem::path db = std::filesystem::temp_directory_path() / "clusterloom-bench-plan.sqlite";
+        const std::filesystem::path db =
+            std::filesystem::temp_directory_path() / "clusterloom-bench-plan.sqlite";
         std::filesystem::remove(db);
         cl::ScenarioStore store(db.string());
         cl::ScenarioSpec base;
@@ -36,7 +37,8 @@ void planTrace1(benchmark::State& state) {
         cl::PlanRequest request;
         request.base = cl::builtinCluster("muri-testbed-64");
         base.cluster_id = store.putCluster(request.base);
-        for (const char* type : {"v100x8", "dgx-a100", "t4x4"}) request.server_types.push_back(cl::resolveServerType(type));
+        for (const char* type : {"v100x8", "dgx-a100", "t4x4"})
+            request.server_types.push_back(cl::resolveServerType(type));
         request.policies = {"srtf", "muri-s", "fifo"};
         request.targets = {cl::parsePlanTarget("p95_jct<=14d"), cl::parsePlanTarget("avg_queueing<=6h")};
         request.seeds = {1, 2, 3};

@@ -38,7 +38,9 @@ Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int serv
         s = std::move(t);
     }
     Cluster c = withServerCount(retyped, servers);
-    c.name = base.name + " as " + std::to_string(servers) + " " + key;
+    // The base's own servers keep withServerCount's name, "base (N servers)".
+    if (!(retyped.servers == base.servers))
+        c.name = base.name + " as " + std::to_string(servers) + " x " + key;
     return c;
 }
 

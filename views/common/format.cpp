@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QCoreApplication>
 #include <QLocale>
 
 namespace cl::views {
@@ -22,6 +23,10 @@ QString number(double value) {
 }
 
 }  // namespace
+
+QString formatMoney(double usd) {
+    return QCoreApplication::translate("cl::views::Format", "%1 USD").arg(QLocale().toString(usd, 'f', 0));
+}
 
 QString formatDuration(double seconds) {
     if (std::isnan(seconds) || seconds < 0.0) return QStringLiteral("\u2013");

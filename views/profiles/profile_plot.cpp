@@ -1,39 +1,12 @@
 #include "views/profiles/profile_plot.h"
 
-#include <algorithm>
 #include <cmath>
 
-#include <QEvent>
 #include <QToolTip>
-
-#include "views/common/chart_export.h"
 
 namespace cl::views {
 
-ProfilePlot::ProfilePlot(QWidget* parent) : QCustomPlot(parent) {
-    setAntialiasedElements(QCP::aePlottables);
-    plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString());
-    plotLayout()->addElement(0, 0, m_title);
-    // The legend under the axes in rows, so it never covers a bar.
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(2, 0, legend);
-    plotLayout()->setRowStretchFactor(2, 0.001);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(6);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setVisible(false);
-    setMouseTracking(true);
-    restyle();
-}
-
-void ProfilePlot::setTitle(const QString& title) {
-    m_title->setText(title);
-}
-
-QString ProfilePlot::title() const {
-    return m_title->text();
-}
+ProfilePlot::ProfilePlot(QWidget* parent) : ThemedPlot(parent) {}
 
 int ProfilePlot::categoryAt(const QPoint& pos) const {
     if (!axisRect()->rect().contains(pos)) return -1;
@@ -52,50 +25,6 @@ void ProfilePlot::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::showText(mapToGlobal(event->pos()), m_tips[index], this);
     else
         QToolTip::hideText();
-}
-
-void ProfilePlot::resizeEvent(QResizeEvent* event) {
-    // As many legend entries to a row as fit the width: a row cut off at the edge hides names.
-    const int entry = fontMetrics().averageCharWidth() * 26;
-    legend->setWrap(std::max(1, width() / std::max(entry, 1)));
-    QCustomPlot::resizeEvent(event);
-}
-
-void ProfilePlot::changeEvent(QEvent* event) {
-    QCustomPlot::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        restyle();
-        replot();
-    }
-}
-
-void ProfilePlot::restyle() {
-    const QFont base = font();
-    QFont bold = base;
-    bold.setBold(true);
-    const QColor text = palette().color(QPalette::Text);
-    QColor grid = palette().color(QPalette::Mid);
-    grid.setAlpha(110);
-    setBackground(palette().brush(QPalette::Base));
-    m_title->setFont(bold);
-    m_title->setTextColor(text);
-    for (QCPAxis* axis : {xAxis, yAxis}) {
-        axis->setLabelFont(base);
-        axis->setTickLabelFont(base);
-        axis->setLabelColor(text);
-        axis->setTickLabelColor(text);
-        axis->setBasePen(QPen(text, 1));
-        axis->setTickPen(QPen(text, 1));
-        axis->setSubTickPen(QPen(text, 1));
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
-    legend->setFont(base);
-    legend->setTextColor(text);
-    legend->setBrush(Qt::NoBrush);
-}
-
-void ProfilePlot::paintExport(QPainter& painter, const QRectF& rect) {
-    renderWidget(painter, rect, this);
 }
 
 }  // namespace cl::views

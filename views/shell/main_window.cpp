@@ -48,6 +48,7 @@
 #include "views/common/app_theme.h"
 #include "views/common/format.h"
 #include "views/interleave/interleave_panel.h"
+#include "views/plan/plan_view.h"
 #include "views/profiles/profiles_view.h"
 #include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
@@ -217,6 +218,8 @@ void MainWindow::createWidgets() {
     m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
     m_profilesView = new ProfilesView(m_tabs);
     m_tabs->addTab(m_profilesView, actionIcon("import-trace"), tr("Profiles"));
+    m_planView = new PlanView(m_tabs);
+    m_tabs->addTab(m_planView, actionIcon("what-if"), tr("Plan"));
     const QStringList tips = {
         tr("Summary of the selected scenario family's runs and GPU utilization"),
         tr("Visual editor of the cluster layout"),
@@ -227,7 +230,9 @@ void MainWindow::createWidgets() {
         tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
         tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup"),
         tr("The workspace's model profiles: time per iteration by resource, and the spread over "
-           "training steps of profiles imported from profiler traces")};
+           "training steps of profiles imported from profiler traces"),
+        tr("Capacity planning: the cheapest cluster and policy that meet your targets, with the cost "
+           "frontier, the cliff and the headroom")};
     for (int i = 0; i < tips.size(); ++i)
         m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
     setCentralWidget(m_tabs);
@@ -299,6 +304,15 @@ void MainWindow::createWidgets() {
     connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
     connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
     connect(m_profilesView, &ProfilesView::importRequested, this, [this] { importProfilerTrace(); });
+    connect(m_planView, &PlanView::scenariosAdded, this, [this] { m_browser->refresh(); });
+    connect(m_planView, &PlanView::openScenarioRequested, this, [this](const QString& name) {
+        m_browser->refresh();
+        m_browser->selectScenario(name);
+        m_tabs->setCurrentWidget(m_results);
+    });
+    connect(m_planView, &PlanView::planFinished, this, [this](bool cancelled) {
+        log(cancelled ? tr("Plan cancelled; what finished is stored") : tr("Plan finished"));
+    });
 }
 
 void MainWindow::createActions() {
@@ -503,9 +517,9 @@ void MainWindow::updateViewShortcuts() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {QStringLiteral("results"),    QStringLiteral("cluster"), QStringLiteral("trace"),
-            QStringLiteral("timeline"),   QStringLiteral("charts"),  QStringLiteral("compare"),
-            QStringLiteral("interleave"), QStringLiteral("profiles")};
+    return {QStringLiteral("results"),    QStringLiteral("cluster"),  QStringLiteral("trace"),
+            QStringLiteral("timeline"),   QStringLiteral("charts"),   QStringLiteral("compare"),
+            QStringLiteral("interleave"), QStringLiteral("profiles"), QStringLiteral("plan")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -687,6 +701,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_properties->setStore(nullptr);
     m_compare->setStore(nullptr);
     m_profilesView->setStore(nullptr);
+    m_planView->setStore(nullptr);
     m_timelineWanted = {};
     ++m_timelineGeneration;  // a load from the old workspace is dropped
     m_timelineLoading = 0;
@@ -709,6 +724,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_properties->setStore(m_store.get());
     m_compare->setStore(m_store.get());
     m_profilesView->setStore(m_store.get());
+    m_planView->setStore(m_store.get());
     restoreCompareSelection();
     addRecent(m_path);
     updateTitle();
@@ -765,6 +781,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
         }
         m_shownScenario = name;
         m_runPanel->setScenario(&info);
+        if (!m_planView->isRunning()) m_planView->useScenarioInputs(name);
         m_compare->setFocusScenario(name);
         m_results->showScenario(name);
         if (otherCluster && !m_restoringScenario)

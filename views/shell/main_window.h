@@ -43,6 +43,7 @@ class SeriesCharts;
 class TimelinePanel;
 class InterleavePanel;
 class ProfilesView;
+class PlanView;
 class PropertiesView;
 class ResultsView;
 class RunPanel;
@@ -97,6 +98,7 @@ public:
     QLabel* chartsHiddenRunsLabel() const { return m_chartsHidden; }
     InterleavePanel* interleavePanel() const { return m_interleave; }
     ProfilesView* profilesView() const { return m_profilesView; }
+    PlanView* planView() const { return m_planView; }
     ResultsView* resultsView() const { return m_results; }
     RunPanel* runPanel() const { return m_runPanel; }
     PropertiesView* propertiesView() const { return m_properties; }
@@ -244,6 +246,7 @@ private:
     QPushButton* m_toInterleaving = nullptr;
     InterleavePanel* m_interleave = nullptr;
     ProfilesView* m_profilesView = nullptr;
+    PlanView* m_planView = nullptr;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
     bool m_rescaleDocks = false;    // the next resize comes from maximizing or restoring

@@ -30,6 +30,9 @@
 #include "views/common/report_writer.h"
 #include "views/interleave/interleave_gantt.h"
 #include "views/interleave/interleave_panel.h"
+#include "views/plan/plan_cliff_plot.h"
+#include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_view.h"
 #include "views/profiles/profiles_view.h"
 #include "views/results/comparison_model.h"
 #include "views/results/comparison_view.h"
@@ -320,6 +323,13 @@ PaintFunction MainWindow::currentViewPainting() const {
         return [this](QPainter& p, const QRectF& r) { m_interleave->gantt()->paintExport(p, r, QString()); };
     if (current == m_profilesView)
         return [this](QPainter& p, const QRectF& r) { m_profilesView->paintExport(p, r); };
+    if (current == m_planView)
+        return [this](QPainter& p, const QRectF& r) {
+            if (m_planView->cliffPlot()->isVisible())
+                m_planView->cliffPlot()->paintExport(p, r);
+            else
+                m_planView->frontierPlot()->paintExport(p, r);
+        };
     return {};
 }
 

@@ -1,0 +1,174 @@
+#include "views/plan/plan_table_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QFont>
+
+#include "views/common/format.h"
+
+namespace cl::views {
+
+namespace {
+
+QString estimateText(const cl::Estimate& e) {
+    if (std::isnan(e.mean)) return QStringLiteral("\u2013");
+    QString text = formatDuration(e.mean);
+    if (e.n > 1 && formatDuration(e.ci95) != formatDuration(0))
+        text += QStringLiteral(" \u00b1 ") + formatDuration(e.ci95);
+    return text;
+}
+
+}  // namespace
+
+PlanTableModel::PlanTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void PlanTableModel::setPlan(std::shared_ptr<const cl::PlanRequest> request,
+                             std::shared_ptr<const cl::PlanReport> report) {
+    beginResetModel();
+    m_request = std::move(request);
+    m_report = std::move(report);
+    m_rows.clear();
+    if (m_report) {
+        for (std::size_t i = 0; i < m_report->candidates.size(); ++i) m_rows.push_back(static_cast<int>(i));
+        // Plans (feasible, within budget) by cost, then the other feasible ones, then the rest.
+        auto rank = [this](int i) {
+            const cl::CandidateResult& c = m_report->candidates[i];
+            return !c.servers ? 2 : (c.within_budget ? 0 : 1);
+        };
+        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) {
+            if (rank(a) != rank(b)) return rank(a) < rank(b);
+            const cl::PlanEvaluation* ea = evaluationOf(a);
+            const cl::PlanEvaluation* eb = evaluationOf(b);
+            if (ea && eb && ea->cost_per_month != eb->cost_per_month)
+                return ea->cost_per_month < eb->cost_per_month;
+            return false;
+        });
+    }
+    endResetModel();
+}
+
+void PlanTableModel::clear() {
+    setPlan(nullptr, nullptr);
+}
+
+int PlanTableModel::candidateAt(int row) const {
+    return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[static_cast<std::size_t>(row)] : -1;
+}
+
+int PlanTableModel::chosenRow() const {
+    if (!m_report || !m_report->chosen) return -1;
+    for (std::size_t r = 0; r < m_rows.size(); ++r)
+        if (m_rows[r] == static_cast<int>(*m_report->chosen)) return static_cast<int>(r);
+    return -1;
+}
+
+int PlanTableModel::targets() const {
+    return m_request ? static_cast<int>(m_request->targets.size()) : 0;
+}
+
+const cl::PlanEvaluation* PlanTableModel::evaluationOf(int candidate) const {
+    const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
+    if (!c.servers) return nullptr;
+    for (const cl::PlanEvaluation& e : m_report->evaluations)
+        if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers) return &e;
+    return nullptr;
+}
+
+int PlanTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int PlanTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_report ? 0 : FirstTarget + targets() + 1;
+}
+
+QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || !m_request) return {};
+    const int noteColumn = FirstTarget + targets();
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case Policy:
+                return tr("Policy");
+            case ServerType:
+                return tr("Server type");
+            case Servers:
+                return tr("Servers");
+            case CostPerMonth:
+                return tr("Cost / month");
+            default:
+                if (section == noteColumn) return tr("Note");
+                return QString::fromStdString(
+                    m_request->targets[static_cast<std::size_t>(section - FirstTarget)].text);
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (section == Servers) return tr("The smallest count of this server type that meets every target");
+        if (section == CostPerMonth) return tr("What the candidate cluster costs a month (730 hours)");
+        if (section >= FirstTarget && section < noteColumn)
+            return tr("Mean over the seeds at the planned load, with its 95% interval");
+    }
+    return {};
+}
+
+QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || !m_report) return {};
+    const int candidate = candidateAt(index.row());
+    const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
+    const cl::PlanEvaluation* e = evaluationOf(candidate);
+    const int noteColumn = FirstTarget + targets();
+    const bool chosen = m_report->chosen && static_cast<int>(*m_report->chosen) == candidate;
+    const auto plan = m_report->plans.find(c.policy);
+    const bool policyPlan =
+        plan != m_report->plans.end() && plan->second && static_cast<int>(*plan->second) == candidate;
+    const QString typeKey = QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type]));
+    if (role == Qt::FontRole && chosen) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Servers && index.column() < noteColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::DisplayRole || role == SortRole) {
+        const bool sort = role == SortRole;
+        switch (index.column()) {
+            case Policy:
+                return QString::fromStdString(c.policy);
+            case ServerType:
+                return typeKey;
+            case Servers:
+                if (sort) return c.servers ? *c.servers : 1e9;
+                return c.servers ? QString::number(*c.servers) : QStringLiteral("\u2013");
+            case CostPerMonth:
+                if (sort) return e ? e->cost_per_month : 1e18;
+                return e ? formatMoney(e->cost_per_month) : QStringLiteral("\u2013");
+            default:
+                break;
+        }
+        if (index.column() == noteColumn) {
+            QStringList notes;
+            if (chosen)
+                notes << tr("cheapest plan");
+            else if (policyPlan)
+                notes << tr("plan for %1").arg(QString::fromStdString(c.policy));
+            if (c.servers && !c.within_budget) notes << tr("over budget");
+            if (e && e->unpriced_servers > 0)
+                notes << tr("%n unpriced server(s) counted as free", "", e->unpriced_servers);
+            if (!c.note.empty()) notes << QString::fromStdString(c.note);
+            return notes.join(QStringLiteral("; "));
+        }
+        if (!e) return sort ? QVariant(1e18) : QVariant(QStringLiteral("\u2013"));
+        const cl::PlanTarget& t = m_request->targets[static_cast<std::size_t>(index.column() - FirstTarget)];
+        const cl::Estimate& est = e->metrics.at(cl::planMetricKey(t));
+        if (sort) return est.mean;
+        return estimateText(est);
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == noteColumn) return data(index, Qt::DisplayRole);
+        if (index.column() == ServerType)
+            return QString::fromStdString(m_request->server_types[c.server_type].label);
+    }
+    return {};
+}
+
+}  // namespace cl::views

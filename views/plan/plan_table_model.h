@@ -1,0 +1,44 @@
+#pragma once
+// The ranked candidates of a capacity plan: one row per (server type, policy), the ones that
+// meet every target first, cheapest first; the chosen plan in bold, each policy's plan marked.
+#include <memory>
+
+#include <QAbstractTableModel>
+
+#include "core/planning/capacity_plan.h"
+
+namespace cl::views {
+
+class PlanTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { Policy, ServerType, Servers, CostPerMonth, FirstTarget };
+    // Sort key of a cell (numbers for numeric columns).
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit PlanTableModel(QObject* parent = nullptr);
+
+    void setPlan(std::shared_ptr<const cl::PlanRequest> request,
+                 std::shared_ptr<const cl::PlanReport> report);
+    void clear();
+
+    // The candidate a row shows (index into PlanReport::candidates), or -1.
+    int candidateAt(int row) const;
+    // The row of the chosen plan, or -1.
+    int chosenRow() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    int targets() const;
+    const cl::PlanEvaluation* evaluationOf(int candidate) const;
+    std::shared_ptr<const cl::PlanRequest> m_request;
+    std::shared_ptr<const cl::PlanReport> m_report;
+    std::vector<int> m_rows;  // candidate per row, in rank order
+};
+
+}  // namespace cl::views

@@ -1,0 +1,533 @@
+#include "views/plan/plan_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/io/builtin_data.h"
+#include "core/metrics/cluster_cost.h"
+#include "core/planning/plan_runner.h"
+#include "views/common/format.h"
+#include "views/common/report_writer.h"
+#include "views/plan/plan_cliff_plot.h"
+#include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_table_model.h"
+#include "views/plan/plan_targets_editor.h"
+#include "views/plan/plan_work.h"
+
+namespace cl::views {
+
+namespace {
+
+// The policies a planner most often weighs: the baselines' orders and the papers' presets.
+const QStringList& plannedPolicies() {
+    static const QStringList list = {QStringLiteral("srtf"),   QStringLiteral("fifo"),
+                                     QStringLiteral("las"),    QStringLiteral("tiresias"),
+                                     QStringLiteral("sjf"),    QStringLiteral("muri-s"),
+                                     QStringLiteral("muri-l"), QStringLiteral("antman"),
+                                     QStringLiteral("themis"), QStringLiteral("sjf-bsbf")};
+    return list;
+}
+
+QListWidgetItem* checkable(QListWidget* list, const QString& text, const QString& data, bool checked,
+                           const QString& tip) {
+    auto* item = new QListWidgetItem(text, list);
+    item->setData(Qt::UserRole, data);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    item->setToolTip(tip);
+    return item;
+}
+
+QStringList checkedData(const QListWidget* list) {
+    QStringList out;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked) out << list->item(i)->data(Qt::UserRole).toString();
+    return out;
+}
+
+void fillStored(QComboBox* combo, const std::vector<cl::StoredItem>& items, const char* unit) {
+    const qint64 keep = combo->currentData().toLongLong();
+    combo->clear();
+    for (const cl::StoredItem& i : items)
+        combo->addItem(QStringLiteral("%1 (%2 %3)")
+                           .arg(QString::fromStdString(i.name))
+                           .arg(i.size)
+                           .arg(QLatin1String(unit)),
+                       QVariant::fromValue<qint64>(i.id));
+    const int at = combo->findData(QVariant::fromValue<qint64>(keep));
+    if (at >= 0) combo->setCurrentIndex(at);
+}
+
+}  // namespace
+
+PlanView::PlanView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QHBoxLayout(this);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    layout->addWidget(splitter);
+
+    auto* scroll = new QScrollArea(splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* panel = new QWidget(scroll);
+    buildInputs(panel);
+    scroll->setWidget(panel);
+    // Wide enough for a target row (jobs, metric, comparison and value) without scrolling.
+    scroll->setMinimumWidth(fontMetrics().averageCharWidth() * 52);
+    splitter->addWidget(scroll);
+
+    auto* results = new QWidget(splitter);
+    auto* right = new QVBoxLayout(results);
+    right->setContentsMargins(0, 0, 0, 0);
+    m_summary =
+        new QLabel(tr("Choose what to plan for on the left and press Run plan (Ctrl+Return)."), results);
+    m_summary->setObjectName(QStringLiteral("planSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    right->addWidget(m_summary);
+    auto* vertical = new QSplitter(Qt::Vertical, results);
+    auto* tableBox = new QWidget(vertical);
+    auto* tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    m_model = new PlanTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(PlanTableModel::SortRole);
+    m_table = new QTableView(tableBox);
+    m_table->setObjectName(QStringLiteral("planTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setToolTip(
+        tr("One row per server type and policy: the smallest count that meets every target, "
+           "cheapest first; the cheapest plan in bold. Double-click opens it as a scenario"));
+    tableLayout->addWidget(m_table, 1);
+    auto* tableButtons = new QHBoxLayout;
+    m_open = new QPushButton(tr("&Open as scenario"), tableBox);
+    m_open->setToolTip(tr("Show the selected plan's stored scenario (its first seed) in the workspace"));
+    m_export = new QPushButton(tr("&Export plan report (PDF)\u2026"), tableBox);
+    m_export->setToolTip(tr("The ranked table, the frontier and the cliff as a PDF report"));
+    tableButtons->addWidget(m_open);
+    tableButtons->addWidget(m_export);
+    tableButtons->addStretch(1);
+    tableLayout->addLayout(tableButtons);
+    vertical->addWidget(tableBox);
+    m_charts = new QTabWidget(vertical);
+    m_frontier = new PlanFrontierPlot(m_charts);
+    m_cliff = new PlanCliffPlot(m_charts);
+    m_charts->addTab(m_frontier, tr("Frontier"));
+    m_charts->addTab(m_cliff, tr("Cliff"));
+    m_charts->setTabToolTip(0, tr("Cost against the first target's metric for every cluster evaluated"));
+    m_charts->setTabToolTip(1, tr("The targets against the server count around the selected row's answer"));
+    vertical->addWidget(m_charts);
+    vertical->setStretchFactor(0, 2);
+    vertical->setStretchFactor(1, 3);
+    right->addWidget(vertical, 1);
+    splitter->addWidget(results);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+
+    connect(m_run, &QPushButton::clicked, this, [this] { runPlan(); });
+    connect(m_cancel, &QPushButton::clicked, this, &PlanView::cancelPlan);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const QString name = selectedScenario();
+        if (!name.isEmpty()) emit openScenarioRequested(name);
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this] {
+        const QString name = selectedScenario();
+        if (!name.isEmpty()) emit openScenarioRequested(name);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        showSelectedCliff();
+        updateButtons();
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export plan report"),
+                                                          QStringLiteral("plan.pdf"), tr("PDF (*.pdf)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (!exportReport(path, &error))
+            m_status->setText(tr("Could not write the report: %1").arg(error));
+        else
+            m_status->setText(tr("Wrote %1").arg(path));
+    });
+    // Window-wide while the view is shown (a hidden widget's shortcut does not fire).
+    auto* run = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    run->setContext(Qt::WindowShortcut);
+    connect(run, &QShortcut::activated, this, [this] {
+        if (!isRunning()) runPlan();
+    });
+    auto* cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    cancel->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancel, &QShortcut::activated, this, &PlanView::cancelPlan);
+    updateButtons();
+}
+
+PlanView::~PlanView() {
+    delete m_work;  // cancels and waits
+}
+
+void PlanView::buildInputs(QWidget* panel) {
+    auto* form = new QFormLayout(panel);
+    // Labels above their fields: the panel stays narrow beside the results and the docks.
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    m_trace = new QComboBox(panel);
+    m_trace->setToolTip(tr("The workload to plan for (a trace stored in the workspace)"));
+    form->addRow(tr("&Trace:"), m_trace);
+    m_cluster = new QComboBox(panel);
+    m_cluster->setToolTip(tr("The base cluster: candidates are it retyped to a server type and resized"));
+    form->addRow(tr("&Base cluster:"), m_cluster);
+    m_profiles = new QComboBox(panel);
+    m_profiles->setToolTip(tr("The model profiles the simulations use"));
+    form->addRow(tr("Pro&files:"), m_profiles);
+
+    m_types = new QListWidget(panel);
+    m_types->setObjectName(QStringLiteral("planServerTypes"));
+    checkable(m_types, tr("Base cluster's own servers"), QStringLiteral("base"), true,
+              tr("The base cluster resized: its servers as they are, priced as the layout says"));
+    try {
+        for (const cl::ServerPreset& p : cl::builtinServerPresets()) {
+            const double hourly = cl::pricePerHour(p.server.price);
+            checkable(m_types,
+                      tr("%1 \u2014 %2 a month")
+                          .arg(QString::fromStdString(p.id), formatMoney(hourly * cl::kHoursPerMonth)),
+                      QString::fromStdString(p.id), false,
+                      QString::fromStdString(p.label) + QStringLiteral("\n") +
+                          QString::fromStdString(p.source) + QStringLiteral("\n") +
+                          tr("Price: %1").arg(QString::fromStdString(p.server.price.source)) +
+                          (p.server.price.approximate ? tr(" (approximate)") : QString()));
+        }
+    } catch (const std::exception&) {
+        // Without the presets file only the base cluster's own servers can be planned.
+    }
+    m_types->setMaximumHeight(m_types->sizeHintForRow(0) * 8 + 6);
+    m_types->setToolTip(tr("Server types a plan may use; each is tried in every count"));
+    form->addRow(tr("Server &types:"), m_types);
+
+    m_policies = new QListWidget(panel);
+    m_policies->setObjectName(QStringLiteral("planPolicies"));
+    for (const QString& p : plannedPolicies())
+        checkable(m_policies, p, p, p == QLatin1String("srtf") || p == QLatin1String("muri-s"),
+                  tr("Consider the %1 policy").arg(p));
+    m_policies->setMaximumHeight(m_policies->sizeHintForRow(0) * 6 + 6);
+    form->addRow(tr("&Policies:"), m_policies);
+
+    m_targets = new PlanTargetsEditor(panel);
+    m_targets->setMinimumHeight(fontMetrics().height() * 9);
+    form->addRow(tr("Tar&gets:"), m_targets);
+
+    m_growth = new QDoubleSpinBox(panel);
+    m_growth->setRange(0.05, 100);
+    m_growth->setDecimals(2);
+    m_growth->setSingleStep(0.05);
+    m_growth->setValue(1.0);
+    m_growth->setPrefix(QStringLiteral("\u00d7"));
+    m_growth->setToolTip(
+        tr("The planned load as a factor of the trace's: 1.25 = 25% more jobs in the same time"));
+    form->addRow(tr("&Growth:"), m_growth);
+    m_seeds = new QSpinBox(panel);
+    m_seeds->setRange(1, 20);
+    m_seeds->setValue(1);
+    m_seeds->setToolTip(tr("Every cluster runs with seeds 1..N; targets hold for the mean over them"));
+    form->addRow(tr("S&eeds:"), m_seeds);
+    m_budget = new QDoubleSpinBox(panel);
+    m_budget->setRange(0, 1e9);
+    m_budget->setDecimals(0);
+    m_budget->setSingleStep(1000);
+    m_budget->setSuffix(tr(" USD/month"));
+    m_budget->setSpecialValueText(tr("no budget"));
+    m_budget->setToolTip(tr("The most a plan may cost a month; dearer candidates are listed but not plans"));
+    form->addRow(tr("B&udget:"), m_budget);
+    m_prefix = new QLineEdit(QStringLiteral("plan"), panel);
+    m_prefix->setToolTip(
+        tr("Every simulated point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED"));
+    form->addRow(tr("Scenario pre&fix:"), m_prefix);
+
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("&Run plan"), panel);
+    m_run->setObjectName(QStringLiteral("planRun"));
+    m_run->setToolTip(tr("Search the cheapest cluster and policy meeting every target (Ctrl+Return)"));
+    m_cancel = new QPushButton(tr("Cancel"), panel);
+    m_cancel->setToolTip(tr("Stop after the running simulations; what finished stays stored (Esc)"));
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addStretch(1);
+    form->addRow(buttons);
+    m_progress = new QProgressBar(panel);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    form->addRow(m_progress);
+    m_status = new QLabel(panel);
+    m_status->setObjectName(QStringLiteral("planStatus"));
+    m_status->setWordWrap(true);
+    form->addRow(m_status);
+}
+
+void PlanView::setStore(cl::ScenarioStore* store) {
+    if (isRunning()) cancelPlan();
+    m_store = store;
+    m_request.reset();
+    m_report.reset();
+    m_model->clear();
+    m_frontier->setPlan(nullptr, nullptr);
+    m_cliff->setPlan(nullptr, nullptr, -1);
+    refresh();
+}
+
+void PlanView::refresh() {
+    if (!m_store) {
+        m_trace->clear();
+        m_cluster->clear();
+        m_profiles->clear();
+        updateButtons();
+        return;
+    }
+    try {
+        fillStored(m_trace, m_store->traces(), "jobs");
+        fillStored(m_cluster, m_store->clusters(), "servers");
+        fillStored(m_profiles, m_store->profileSets(), "models");
+    } catch (const std::exception& e) {
+        m_status->setText(tr("Cannot read the workspace: %1").arg(QString::fromStdString(e.what())));
+    }
+    updateButtons();
+}
+
+void PlanView::useScenarioInputs(const QString& scenario) {
+    if (!m_store || scenario.isEmpty()) return;
+    try {
+        const cl::ScenarioInfo info = m_store->scenario(scenario.toStdString());
+        refresh();
+        auto pick = [](QComboBox* combo, qint64 id) {
+            const int at = combo->findData(QVariant::fromValue<qint64>(id));
+            if (at >= 0) combo->setCurrentIndex(at);
+        };
+        pick(m_trace, info.spec.trace_id);
+        pick(m_cluster, info.spec.cluster_id);
+        pick(m_profiles, info.spec.profiles_id);
+    } catch (const std::exception&) {
+        // A scenario deleted meanwhile leaves the choices as they were.
+    }
+}
+
+bool PlanView::isRunning() const {
+    return m_work && m_work->isRunning();
+}
+
+bool PlanView::runPlan() {
+    if (isRunning()) return false;
+    auto refuse = [this](const QString& why) {
+        m_status->setText(why);
+        return false;
+    };
+    if (!m_store) return refuse(tr("Open a workspace first."));
+    if (m_trace->currentIndex() < 0) return refuse(tr("The workspace has no trace to plan for."));
+    if (m_cluster->currentIndex() < 0) return refuse(tr("The workspace has no cluster to start from."));
+    if (m_profiles->currentIndex() < 0) return refuse(tr("The workspace has no profile set."));
+    QString error;
+    auto request = std::make_shared<cl::PlanRequest>();
+    request->targets = m_targets->targets(&error);
+    if (request->targets.empty()) return refuse(error);
+    for (const QString& p : checkedData(m_policies)) request->policies.push_back(p.toStdString());
+    if (request->policies.empty()) return refuse(tr("Tick at least one policy."));
+    const QString prefix = m_prefix->text().trimmed();
+    if (prefix.isEmpty()) return refuse(tr("The scenario prefix may not be empty."));
+    cl::ScenarioSpec base;
+    try {
+        base.trace_id = m_trace->currentData().toLongLong();
+        base.cluster_id = m_cluster->currentData().toLongLong();
+        base.profiles_id = m_profiles->currentData().toLongLong();
+        request->base = m_store->cluster(base.cluster_id);
+        if (request->base.servers.empty()) return refuse(tr("The base cluster has no servers."));
+        for (const QString& id : checkedData(m_types)) {
+            if (id == QLatin1String("base")) {
+                cl::ServerPreset own;
+                own.id = "base";
+                own.label = request->base.name;
+                own.server = request->base.servers.front();
+                own.server.name.clear();
+                own.server.rack.clear();
+                request->server_types.push_back(own);
+            } else if (const cl::ServerPreset* preset = cl::findServerPreset(id.toStdString())) {
+                request->server_types.push_back(*preset);
+            }
+        }
+    } catch (const std::exception& e) {
+        return refuse(QString::fromStdString(e.what()));
+    }
+    if (request->server_types.empty()) return refuse(tr("Tick at least one server type."));
+    request->seeds.clear();
+    for (int s = 1; s <= m_seeds->value(); ++s) request->seeds.push_back(static_cast<std::uint64_t>(s));
+    request->growth = m_growth->value();
+    if (m_budget->value() > 0) request->budget_per_month = m_budget->value();
+
+    delete m_work;
+    m_work = new PlanWork(QString::fromStdString(m_store->path()), *request, base, prefix, this);
+    m_request = request;
+    m_reportPrefix = prefix;
+    connect(m_work, &PlanWork::progress, this,
+            [this](const QString& phase, int round, int simulations, int done, int total) {
+                if (total > 0) {
+                    m_progress->setRange(0, total);
+                    m_progress->setValue(done);
+                } else {
+                    m_progress->setRange(0, 0);
+                }
+                m_status->setText(
+                    tr("%1, round %2: %3 simulations done").arg(phase).arg(round).arg(simulations + done));
+            });
+    connect(m_work, &PlanWork::finished, this, &PlanView::onFinished);
+    connect(m_work, &PlanWork::failed, this, [this](const QString& message) {
+        m_progress->hide();
+        m_status->setText(tr("The plan failed: %1").arg(message));
+        updateButtons();
+        emit planFinished(false);
+    });
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_status->setText(tr("Planning\u2026"));
+    m_work->start();
+    updateButtons();
+    return true;
+}
+
+void PlanView::cancelPlan() {
+    if (!isRunning()) return;
+    m_work->cancel();
+    m_status->setText(tr("Stopping after the running simulations\u2026"));
+}
+
+void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool cancelled) {
+    m_progress->hide();
+    m_report = std::move(report);
+    m_model->setPlan(m_request, m_report);
+    m_frontier->setPlan(m_request, m_report);
+    m_table->resizeColumnsToContents();
+    QString summary;
+    if (m_report->chosen) {
+        const cl::CandidateResult& c = m_report->candidates[*m_report->chosen];
+        double cost = 0;
+        for (const cl::PlanEvaluation& e : m_report->evaluations)
+            if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers)
+                cost = e.cost_per_month;
+        summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
+                      .arg(*c.servers)
+                      .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
+                           QString::fromStdString(c.policy), formatMoney(cost));
+        if (m_report->headroom.computed)
+            summary += QStringLiteral(" ") +
+                       tr("Headroom: it meets the targets up to %1%2% more load (to within %3%).")
+                           .arg(m_report->headroom.at_least ? tr("at least ") : QString())
+                           .arg(std::round((m_report->headroom.over_planned - 1) * 100))
+                           .arg(std::round(m_report->headroom.resolution * 100));
+    } else if (m_report->error.empty() && !m_report->interrupted) {
+        summary = tr("<b>No candidate meets every target</b>%1. The table says why for each.")
+                      .arg(m_request->budget_per_month ? tr(" within the budget") : QString());
+    }
+    int unpriced = 0;
+    for (const cl::PlanEvaluation& e : m_report->evaluations)
+        unpriced = std::max(unpriced, e.unpriced_servers);
+    if (unpriced > 0)
+        summary += QStringLiteral(" ") +
+                   tr("Some clusters have servers without a price (up to %1); they count as free. "
+                      "Set prices in the Cluster view or choose priced server types.")
+                       .arg(unpriced);
+    if (m_report->interrupted)
+        summary +=
+            QStringLiteral(" ") + tr("Cancelled: this covers what finished; run again to complete it.");
+    if (!m_report->error.empty())
+        summary += QStringLiteral(" ") + tr("Stopped: %1").arg(QString::fromStdString(m_report->error));
+    m_summary->setText(summary);
+    m_status->setText(
+        tr("%n simulation(s), stored as %1/\u2026", "", m_report->simulations).arg(m_reportPrefix));
+    const int chosen = m_model->chosenRow();
+    if (m_model->rowCount() > 0)
+        m_table->selectRow(chosen >= 0 ? m_proxy->mapFromSource(m_model->index(chosen, 0)).row() : 0);
+    showSelectedCliff();
+    updateButtons();
+    emit scenariosAdded();
+    emit planFinished(cancelled);
+}
+
+void PlanView::showSelectedCliff() {
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    m_cliff->setPlan(m_request, m_report, current.isValid() ? m_model->candidateAt(current.row()) : -1);
+}
+
+QString PlanView::selectedScenario() const {
+    if (!m_report || !m_request) return {};
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    const int candidate = current.isValid() ? m_model->candidateAt(current.row()) : -1;
+    if (candidate < 0) return {};
+    const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
+    if (!c.servers) return {};
+    cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->growth, m_request->seeds.front()};
+    return QString::fromStdString(cl::planScenarioName(m_reportPrefix.toStdString(), *m_request, point));
+}
+
+void PlanView::updateButtons() {
+    const bool running = isRunning();
+    m_run->setEnabled(!running && m_store);
+    m_cancel->setEnabled(running);
+    m_open->setEnabled(!running && !selectedScenario().isEmpty());
+    m_export->setEnabled(!running && m_report != nullptr);
+}
+
+bool PlanView::exportReport(const QString& path, QString* error) const {
+    if (!m_report || !m_request) {
+        if (error) *error = tr("no plan has been run");
+        return false;
+    }
+    ReportContent content;
+    content.title = tr("ClusterLoom capacity plan");
+    QStringList targets;
+    for (const cl::PlanTarget& t : m_request->targets) targets << QString::fromStdString(t.text);
+    content.scenarioDescriptions
+        << tr("Targets: %1; load \u00d7%2; seeds 1\u2013%3%4.")
+               .arg(targets.join(QStringLiteral(", ")))
+               .arg(m_request->growth)
+               .arg(m_request->seeds.size())
+               .arg(m_request->budget_per_month
+                        ? tr("; budget %1 a month").arg(formatMoney(*m_request->budget_per_month))
+                        : QString())
+        << m_summary->text().remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
+    content.summaryTable = m_model;
+    auto* frontier = m_frontier;
+    auto* cliff = m_cliff;
+    content.sections.append(
+        {tr("Frontier"),
+         tr("Every cluster evaluated at the planned load; filled points meet every target; "
+            "the line is the cheapest cluster for each level of %1.")
+             .arg(QString::fromStdString(cl::planMetricKey(m_request->targets.front()))),
+         [frontier](QPainter& p, const QRectF& r) { frontier->paintExport(p, r); }, 0.6});
+    content.sections.append({tr("Cliff"),
+                             tr("Each target's metric as a multiple of its target against the server count, "
+                                "around the answer of %1.")
+                                 .arg(cliff->title()),
+                             [cliff](QPainter& p, const QRectF& r) { cliff->paintExport(p, r); }, 0.6});
+    return writeReport(path, content, error);
+}
+
+}  // namespace cl::views

@@ -1,0 +1,120 @@
+#pragma once
+// The Plan view (issue 22; docs/architecture.md 7.9): the planner's question asked in the GUI.
+// Inputs on the left (trace, base cluster, profiles, candidate server types from the presets,
+// policies, targets as rows, growth, seeds, budget, scenario prefix); a run on a worker thread
+// with progress and cancel; the ranked candidates, the frontier and the cliff on the right;
+// "Open as scenario" for any ranked row, and the plan as a PDF report.
+#include <memory>
+
+#include <QWidget>
+
+#include "core/planning/capacity_plan.h"
+#include "core/store/scenario_store.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+class QTabWidget;
+
+namespace cl::views {
+
+class PlanCliffPlot;
+class PlanFrontierPlot;
+class PlanTableModel;
+class PlanTargetsEditor;
+class PlanWork;
+
+class PlanView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PlanView(QWidget* parent = nullptr);
+    ~PlanView() override;
+
+    // The open workspace (may be null); the store must outlive the view or be replaced first.
+    void setStore(cl::ScenarioStore* store);
+    // Reads the workspace's traces, clusters and profile sets again, keeping the choices.
+    void refresh();
+    // Takes trace, cluster and profiles from a stored scenario (the one selected elsewhere).
+    void useScenarioInputs(const QString& scenario);
+
+    // Starts the plan with the current inputs; false (and the reason shown) when they are not valid.
+    bool runPlan();
+    void cancelPlan();
+    bool isRunning() const;
+    // The scenario of the selected ranked row's plan at its first seed (empty when none).
+    QString selectedScenario() const;
+    // Writes the plan (table, frontier, cliff) as a PDF report.
+    bool exportReport(const QString& path, QString* error) const;
+
+    std::shared_ptr<const cl::PlanReport> report() const { return m_report; }
+    std::shared_ptr<const cl::PlanRequest> request() const { return m_request; }
+    PlanTargetsEditor* targetsEditor() const { return m_targets; }
+    QListWidget* serverTypeList() const { return m_types; }
+    QListWidget* policyList() const { return m_policies; }
+    QComboBox* traceCombo() const { return m_trace; }
+    QComboBox* clusterCombo() const { return m_cluster; }
+    QDoubleSpinBox* growthSpin() const { return m_growth; }
+    QSpinBox* seedsSpin() const { return m_seeds; }
+    QDoubleSpinBox* budgetSpin() const { return m_budget; }
+    QLineEdit* prefixEdit() const { return m_prefix; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* openButton() const { return m_open; }
+    QTableView* table() const { return m_table; }
+    PlanTableModel* model() const { return m_model; }
+    PlanFrontierPlot* frontierPlot() const { return m_frontier; }
+    PlanCliffPlot* cliffPlot() const { return m_cliff; }
+    QLabel* statusLabel() const { return m_status; }
+
+signals:
+    void openScenarioRequested(const QString& name);
+    // A plan stored new scenarios (the workspace browser should refresh).
+    void scenariosAdded();
+    void planFinished(bool cancelled);
+
+private:
+    void buildInputs(QWidget* panel);
+    void onFinished(std::shared_ptr<const cl::PlanReport> report, bool cancelled);
+    void showSelectedCliff();
+    void updateButtons();
+
+    cl::ScenarioStore* m_store = nullptr;
+    std::shared_ptr<const cl::PlanRequest> m_request;
+    std::shared_ptr<const cl::PlanReport> m_report;
+    QString m_reportPrefix;
+    PlanWork* m_work = nullptr;
+
+    QComboBox* m_trace = nullptr;
+    QComboBox* m_cluster = nullptr;
+    QComboBox* m_profiles = nullptr;
+    QListWidget* m_types = nullptr;
+    QListWidget* m_policies = nullptr;
+    PlanTargetsEditor* m_targets = nullptr;
+    QDoubleSpinBox* m_growth = nullptr;
+    QSpinBox* m_seeds = nullptr;
+    QDoubleSpinBox* m_budget = nullptr;
+    QLineEdit* m_prefix = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_summary = nullptr;
+    QTableView* m_table = nullptr;
+    PlanTableModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QPushButton* m_open = nullptr;
+    QPushButton* m_export = nullptr;
+    QTabWidget* m_charts = nullptr;
+    PlanFrontierPlot* m_frontier = nullptr;
+    PlanCliffPlot* m_cliff = nullptr;
+};
+
+}  // namespace cl::views
