@@ -221,11 +221,16 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
             out += " (" + std::to_string(evaluationOf(report, c)->unpriced_servers) +
                    " servers unpriced, counted as free)";
         out += "\n";
-        if (report.headroom.computed) {
+        if (report.headroom.computed && report.headroom.over_planned <= 1.0) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "Headroom: none; %.0f%% more load already misses a target\n",
+                          report.headroom.resolution * 100);
+            out += buf;
+        } else if (report.headroom.computed) {
             char buf[160];
             std::snprintf(
                 buf, sizeof buf,
-                "Headroom: meets the targets up to %s%.0f%% more load (load x%s), to within %.0f%%\n",
+                "Headroom: meets the targets with up to %s%.0f%% more load (load x%s), to within %.0f%%\n",
                 report.headroom.at_least ? "at least " : "", (report.headroom.over_planned - 1) * 100,
                 formatNumber(report.headroom.load_factor).c_str(), report.headroom.resolution * 100);
             out += buf;

@@ -128,6 +128,13 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.read(5) == "%PDF-");
 
+        // The inputs of the last plan come back with the workspace.
+        PlanView again;
+        again.setStore(m_store.get());
+        QCOMPARE(again.prefixEdit()->text(), QString("gui-plan"));
+        QCOMPARE(again.seedsSpin()->value(), 2);
+        QCOMPARE(again.targetsEditor()->texts(), QStringList{"avg_queueing<=2h"});
+
         // A rerun reuses every stored run and gives the same plan.
         QTest::mouseClick(view.runButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);

@@ -43,9 +43,11 @@ void PlanCliffPlot::rebuild() {
     m_points.clear();
     if (!m_request || !m_report || m_candidate < 0 ||
         m_candidate >= static_cast<int>(m_report->candidates.size())) {
+        legend->setVisible(false);
         replot();
         return;
     }
+    legend->setVisible(true);
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(m_candidate)];
     for (const cl::PlanEvaluation& e : m_report->evaluations)
         if (e.server_type == c.server_type && e.policy == c.policy) m_points.push_back(&e);

@@ -57,9 +57,17 @@ void PlanFrontierPlot::rebuild() {
     clearPlottables();
     clearItems();
     if (!m_request || !m_report || m_request->targets.empty()) {
+        legend->setVisible(false);
+        auto* hint = new QCPItemText(this);
+        hint->setText(tr("No plan yet"));
+        hint->setColor(palette().color(QPalette::PlaceholderText));
+        hint->setFont(font());
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.5);
         replot();
         return;
     }
+    legend->setVisible(true);
     const cl::PlanTarget& first = m_request->targets.front();
     const std::string key = cl::planMetricKey(first);
     // Hours, or days when the metric runs to several days.
@@ -116,9 +124,24 @@ void PlanFrontierPlot::rebuild() {
     y.expand(first.value_s / m_unit);
     y.lower = std::min(0.0, y.lower);
     yAxis->setRange(y.lower, y.upper * 1.08 + 1e-9);
+    // Costs spread over orders of magnitude when a search doubled far past the answer: a
+    // logarithmic axis keeps the cheap end, where the frontier usually lies, readable.
     QCPRange x = xAxis->range();
-    const double pad = std::max(1.0, (x.upper - x.lower) * 0.05);
-    xAxis->setRange(x.lower - pad, x.upper + pad);
+    xAxis->setNumberFormat(QStringLiteral("f"));
+    xAxis->setNumberPrecision(0);
+    if (x.lower > 0 && x.upper / x.lower > 20) {
+        xAxis->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        xAxis->setTicker(ticker);
+        xAxis->setRange(x.lower / 1.3, x.upper * 1.3);
+    } else {
+        xAxis->setScaleType(QCPAxis::stLinear);
+        xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        const double pad = std::max(1.0, (x.upper - x.lower) * 0.05);
+        xAxis->setRange(x.lower - pad, x.upper + pad);
+    }
+    xAxis->setLabel(xAxis->scaleType() == QCPAxis::stLogarithmic ? tr("cost per month (USD, logarithmic)")
+                                                                 : tr("cost per month (USD)"));
     replot();
 }
 

@@ -117,6 +117,9 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     m_table->setObjectName(QStringLiteral("planTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
+    // Enabling sorting sorts by the first column; the model's own order is the ranking.
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_proxy->sort(-1);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -295,6 +298,63 @@ void PlanView::setStore(cl::ScenarioStore* store) {
     m_frontier->setPlan(nullptr, nullptr);
     m_cliff->setPlan(nullptr, nullptr, -1);
     refresh();
+    restoreInputs();
+}
+
+namespace {
+
+constexpr const char* kInputsSetting = "plan/inputs";
+
+}  // namespace
+
+void PlanView::saveInputs() {
+    if (!m_store || m_store->isReadOnly()) return;
+    nlohmann::json j;
+    for (const QString& t : checkedData(m_types)) j["server_types"].push_back(t.toStdString());
+    for (const QString& p : checkedData(m_policies)) j["policies"].push_back(p.toStdString());
+    for (const QString& t : m_targets->texts()) j["targets"].push_back(t.toStdString());
+    j["growth"] = m_growth->value();
+    j["seeds"] = m_seeds->value();
+    j["budget"] = m_budget->value();
+    j["prefix"] = m_prefix->text().toStdString();
+    try {
+        m_store->setSetting(kInputsSetting, j.dump());
+    } catch (const std::exception&) {
+        // Remembering the inputs is a convenience; a plan does not fail for it.
+    }
+}
+
+void PlanView::restoreInputs() {
+    if (!m_store) return;
+    try {
+        const std::string text = m_store->setting(kInputsSetting);
+        if (text.empty()) return;
+        const nlohmann::json j = nlohmann::json::parse(text);
+        auto strings = [&](const char* key) {
+            QStringList out;
+            if (j.contains(key) && j[key].is_array())
+                for (const auto& v : j[key])
+                    if (v.is_string()) out << QString::fromStdString(v.get<std::string>());
+            return out;
+        };
+        auto tickOnly = [](QListWidget* list, const QStringList& ids) {
+            if (ids.isEmpty()) return;
+            for (int i = 0; i < list->count(); ++i)
+                list->item(i)->setCheckState(
+                    ids.contains(list->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        };
+        tickOnly(m_types, strings("server_types"));
+        tickOnly(m_policies, strings("policies"));
+        if (const QStringList targets = strings("targets"); !targets.isEmpty())
+            m_targets->setTargets(targets);
+        if (j.value("growth", 0.0) > 0) m_growth->setValue(j["growth"].get<double>());
+        if (j.value("seeds", 0) > 0) m_seeds->setValue(j["seeds"].get<int>());
+        m_budget->setValue(j.value("budget", 0.0));
+        if (const std::string prefix = j.value("prefix", std::string()); !prefix.empty())
+            m_prefix->setText(QString::fromStdString(prefix));
+    } catch (const std::exception&) {
+        // Settings of another version or damaged: the defaults stay.
+    }
 }
 
 void PlanView::refresh() {
@@ -383,6 +443,7 @@ bool PlanView::runPlan() {
     request->growth = m_growth->value();
     if (m_budget->value() > 0) request->budget_per_month = m_budget->value();
 
+    saveInputs();
     delete m_work;
     m_work = new PlanWork(QString::fromStdString(m_store->path()), *request, base, prefix, this);
     m_request = request;
@@ -436,12 +497,19 @@ void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool can
                       .arg(*c.servers)
                       .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
                            QString::fromStdString(c.policy), formatMoney(cost));
-        if (m_report->headroom.computed)
-            summary += QStringLiteral(" ") +
-                       tr("Headroom: it meets the targets up to %1%2% more load (to within %3%).")
-                           .arg(m_report->headroom.at_least ? tr("at least ") : QString())
-                           .arg(std::round((m_report->headroom.over_planned - 1) * 100))
-                           .arg(std::round(m_report->headroom.resolution * 100));
+        if (m_report->headroom.computed) {
+            const cl::PlanHeadroom& h = m_report->headroom;
+            if (h.over_planned <= 1.0)
+                summary += QStringLiteral(" ") + tr("No headroom: %1% more load already misses a target.")
+                                                     .arg(std::round(h.resolution * 100));
+            else
+                summary +=
+                    QStringLiteral(" ") + tr("Headroom: it meets the targets with up to %1%2% more load "
+                                             "(to within %3%).")
+                                              .arg(h.at_least ? tr("at least ") : QString())
+                                              .arg(std::round((h.over_planned - 1) * 100))
+                                              .arg(std::round(h.resolution * 100));
+        }
     } else if (m_report->error.empty() && !m_report->interrupted) {
         summary = tr("<b>No candidate meets every target</b>%1. The table says why for each.")
                       .arg(m_request->budget_per_month ? tr(" within the budget") : QString());

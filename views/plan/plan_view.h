@@ -82,6 +82,9 @@ signals:
 
 private:
     void buildInputs(QWidget* panel);
+    // The inputs of the last plan run, kept in the workspace's settings (architecture.md 9.2).
+    void saveInputs();
+    void restoreInputs();
     void onFinished(std::shared_ptr<const cl::PlanReport> report, bool cancelled);
     void showSelectedCliff();
     void updateButtons();
