@@ -115,17 +115,23 @@ WhatIfStrip::WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent) : QWidget(parent),
     auto* layout = new QHBoxLayout(this);
     const int margin = fontMetrics().height() / 3;
     layout->setContentsMargins(margin * 2, margin, margin * 2, margin);
-    layout->setSpacing(em * 3);
+    layout->setSpacing(em * 2);
+    // The strip never widens the window (1366 pixels wide screens): in a narrow editor the
+    // status gives up its room first, then the figures are cut at the right.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("whatIfTitle"));
     m_title->setTextFormat(Qt::RichText);
-    layout->addWidget(m_title);
 
+    // The figures above; the title, the status and the progress below.
+    auto* column = new QVBoxLayout;
+    column->setSpacing(margin / 2);
     m_figures = new QWidget(this);
     auto* cells = new QHBoxLayout(m_figures);
     cells->setContentsMargins(0, 0, 0, 0);
-    cells->setSpacing(em * 3);
+    cells->setSpacing(em * 5 / 2);
     for (int f = 0; f < FigureCount; ++f) {
         auto* cell = new QLabel(m_figures);
         cell->setTextFormat(Qt::RichText);
@@ -133,24 +139,26 @@ WhatIfStrip::WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent) : QWidget(parent),
         cells->addWidget(cell);
         m_cells[static_cast<std::size_t>(f)] = cell;
     }
-    layout->addWidget(m_figures);
+    cells->addStretch(1);
+    column->addWidget(m_figures);
 
-    auto* side = new QVBoxLayout;
-    side->setSpacing(margin / 2);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->setSpacing(em * 2);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("whatIfStatus"));
     m_status->setWordWrap(true);
-    m_status->setMinimumWidth(em * 24);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
     m_progress->setTextVisible(false);
-    m_progress->setMaximumHeight(margin * 2);
-    m_progress->setMaximumWidth(em * 30);
+    m_progress->setMaximumHeight(fontMetrics().height() * 2 / 3);
+    m_progress->setFixedWidth(em * 24);
     m_progress->setToolTip(tr("How many of the trace's jobs the simulation has finished"));
-    side->addWidget(m_status);
-    side->addWidget(m_progress);
-    side->addStretch(1);
-    layout->addLayout(side, 1);
+    statusRow->addWidget(m_title);
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_progress, 0, Qt::AlignVCenter);
+    column->addLayout(statusRow);
+    layout->addLayout(column, 1);
 
     setAutoFillBackground(true);
     connect(m_whatIf, &LiveWhatIf::changed, this, &WhatIfStrip::refresh);
@@ -198,7 +206,15 @@ WhatIfStrip::Values WhatIfStrip::values(Figure figure) const {
 
 QString WhatIfStrip::valueText(Figure figure) const {
     const Values v = values(figure);
+    if (!v.has_current && figure == CostPerMonth) return tr("no prices");
     return v.has_current ? valueOf(figure, v.current) : QStringLiteral("\u2013");
+}
+
+QString WhatIfStrip::shortDeltaText(Figure figure) const {
+    // The change without its percentage, which the tooltip gives.
+    const QString full = deltaText(figure);
+    const qsizetype paren = full.indexOf(QStringLiteral(" ("));
+    return paren < 0 ? full : full.left(paren);
 }
 
 QString WhatIfStrip::deltaText(Figure figure) const {
@@ -243,12 +259,23 @@ void WhatIfStrip::refresh() {
     const State state = m_whatIf->state();
     const QString scenario = m_whatIf->scenario();
     const QPalette pal = palette();
-    const QColor muted = pal.color(QPalette::Disabled, QPalette::WindowText);
     const QColor text = pal.color(QPalette::WindowText);
+    const QColor window = pal.color(QPalette::Window);
+    const auto mix = [&text, &window](double towardWindow) {
+        const auto channel = [towardWindow](int a, int b) {
+            return static_cast<int>(std::lround(a + (b - a) * towardWindow));
+        };
+        return QColor(channel(text.red(), window.red()), channel(text.green(), window.green()),
+                      channel(text.blue(), window.blue()));
+    };
+    // Labels a third of the way to the window colour (still well above 4.5:1 on both themes);
+    // figures being recomputed halfway, plainly dimmed.
+    const QColor muted = mix(0.35);
+    const QColor faded = mix(0.55);
 
-    m_title->setText(QStringLiteral("<b>%1</b><br><span style=\"color:%2\">%3</span>")
+    m_title->setText(QStringLiteral("<b>%1</b> <span style=\"color:%2\">%3</span>")
                          .arg(tr("What if"), muted.name(),
-                              scenario.isEmpty() ? tr("no scenario") : scenario.toHtmlEscaped()));
+                              scenario.isEmpty() ? tr("(no scenario)") : scenario.toHtmlEscaped()));
     m_title->setToolTip(
         tr("Each edit of the cluster simulates the selected scenario's trace, with its policy and "
            "settings, on the edited cluster in the background, about a third of a second after the "
@@ -273,19 +300,24 @@ void WhatIfStrip::refresh() {
         const Values v = values(f);
         const int verdict = deltaVerdict(f);
         const QString delta = deltaText(f);
+        const QString shortDelta = shortDeltaText(f);
         QString deltaHtml;
         if (v.has_stored && v.has_current) {
-            const QColor c = dim ? muted : verdict > 0 ? better : verdict < 0 ? worse : muted;
+            const QColor c = dim ? faded : verdict > 0 ? better : verdict < 0 ? worse : muted;
             const QString arrow = v.current > v.stored   ? QStringLiteral("\u25b2\u00a0")
                                   : v.current < v.stored ? QStringLiteral("\u25bc\u00a0")
                                                          : QString();
-            deltaHtml = QStringLiteral("&nbsp;<span style=\"color:%1\">%2%3</span>")
-                            .arg(c.name(), arrow,
-                                 delta.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+            deltaHtml =
+                QStringLiteral("&nbsp;<span style=\"color:%1\">%2%3</span>")
+                    .arg(c.name(), arrow,
+                         shortDelta.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
         }
+        // A cluster without prices has no cost to show: said in the muted colour, not bold.
+        const bool unpriced = f == CostPerMonth && !v.has_current;
         m_cells[static_cast<std::size_t>(i)]->setText(
-            QStringLiteral("<span style=\"color:%1\">%2</span><br><b style=\"color:%3\">%4</b>%5")
-                .arg(muted.name(), figureName(f).toHtmlEscaped(), (dim ? muted : text).name(),
+            QStringLiteral("<span style=\"color:%1\">%2</span><br><span style=\"color:%3;%4\">%5</span>%6")
+                .arg(muted.name(), figureName(f).toHtmlEscaped(), (dim || unpriced ? faded : text).name(),
+                     unpriced ? QString() : QStringLiteral("font-weight:bold"),
                      valueText(f).toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")),
                      deltaHtml));
         QString tip =

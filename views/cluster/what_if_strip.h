@@ -28,9 +28,12 @@ public:
     explicit WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent = nullptr);
 
     // Plain texts of a figure's value and change ("2.4 h", "+12 min (+8.3 %)"; an en dash
-    // when there is none), and whether the change is better (1), worse (-1) or neither (0).
+    // when there is none, "no prices" for a cluster without prices), and whether the change is better (1),
+    // worse (-1) or neither (0).
     QString valueText(Figure figure) const;
     QString deltaText(Figure figure) const;
+    // The change as the strip shows it, without the percentage ("+12 min").
+    QString shortDeltaText(Figure figure) const;
     int deltaVerdict(Figure figure) const;
     // The line beside the figures: what is simulated, or why nothing is.
     QString statusText() const;
