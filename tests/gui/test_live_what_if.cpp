@@ -20,7 +20,6 @@
 #include "core/policies/simulate_policy.h"
 #include "core/store/demo_workspace.h"
 #include "core/store/live_what_if.h"
-#include "core/store/live_what_if_cache.h"
 #include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_document.h"
@@ -74,48 +73,6 @@ class TestLiveWhatIf : public QObject {
     Q_OBJECT
 
 private slots:
-    void cacheKeepsTheMostRecentlyUsed() {
-        cl::WhatIfCache cache(2);
-        cl::WhatIfFigures a, b, c;
-        a.avg_jct = 1;
-        b.avg_jct = 2;
-        c.avg_jct = 3;
-        cache.put("a", a);
-        cache.put("b", b);
-        QVERIFY(cache.find("a"));  // a is now the most recent
-        cache.put("c", c);
-        QCOMPARE(cache.size(), std::size_t(2));
-        QVERIFY(!cache.find("b"));
-        QCOMPARE(cache.find("a")->avg_jct, 1.0);
-        QCOMPARE(cache.find("c")->avg_jct, 3.0);
-    }
-
-    void keyIgnoresNameAndPricesOnly() {
-        cl::Cluster c = cl::builtinCluster("muri-testbed-64");
-        const std::string key = cl::whatIfKey(c, "h", "v");
-        cl::Cluster renamed = c;
-        renamed.name = "another";
-        renamed.servers[0].price.basis = cl::PriceBasis::Hourly;
-        renamed.servers[0].price.per_hour = 12.5;
-        QCOMPARE(cl::whatIfKey(renamed, "h", "v"), key);
-        cl::Cluster smaller = c;
-        smaller.servers.pop_back();
-        QVERIFY(cl::whatIfKey(smaller, "h", "v") != key);
-        QVERIFY(cl::whatIfKey(c, "other scenario", "v") != key);
-        QVERIFY(cl::whatIfKey(c, "h", "other engine") != key);
-    }
-
-    void meanUtilizationIntegratesSteps() {
-        std::vector<cl::TimeSample> s(3);
-        s[0].t = 0, s[0].gpu_utilization = 1.0;
-        s[1].t = 10, s[1].gpu_utilization = 0.5;
-        s[2].t = 40, s[2].gpu_utilization = 0.0;
-        // 1.0 for 10 s, 0.5 for 30 s over 40 s.
-        QCOMPARE(cl::meanGpuUtilization(s), 25.0 / 40.0);
-        QVERIFY(std::isnan(cl::meanGpuUtilization({})));
-        QCOMPARE(cl::meanGpuUtilization({s[1]}), 0.5);
-    }
-
     void withoutScenarioSaysSo() {
         ClusterEditor editor;
         editor.setCluster(cl::builtinCluster("muri-testbed-64"));
