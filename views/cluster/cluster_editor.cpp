@@ -27,9 +27,11 @@
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/cluster_tree_model.h"
+#include "views/cluster/live_what_if.h"
 #include "views/cluster/server_presets.h"
 #include "views/cluster/server_properties_panel.h"
 #include "views/cluster/topology_dialog.h"
+#include "views/cluster/what_if_strip.h"
 
 namespace cl::views {
 
@@ -37,6 +39,8 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_diagram = new ClusterDiagram(m_document, this);
     m_panel = new ServerPropertiesPanel(m_document, this);
     m_totals = new ClusterTotalsBar(m_document, this);
+    m_whatIf = new LiveWhatIf(m_document, this);
+    m_whatIfStrip = new WhatIfStrip(m_whatIf, this);
     m_toolbar = new QToolBar(tr("Cluster editor"), this);
     m_treeModel = new ClusterTreeModel(this);
     m_tree = new QTreeView(this);
@@ -89,6 +93,11 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     layout->addWidget(m_toolbar);
     layout->addWidget(m_status);
     layout->addWidget(m_splitter, 1);
+    auto* whatIfLine = new QFrame(this);
+    whatIfLine->setFrameShape(QFrame::HLine);
+    whatIfLine->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(whatIfLine);
+    layout->addWidget(m_whatIfStrip);
     layout->addWidget(line);
     layout->addWidget(m_totals);
 
@@ -113,7 +122,15 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     updateStatus();
 }
 
-ClusterEditor::~ClusterEditor() = default;
+ClusterEditor::~ClusterEditor() {
+    // Before the document they read: the strip reads the what-if, which waits for its worker.
+    delete m_whatIfStrip;
+    delete m_whatIf;
+}
+
+void ClusterEditor::setWhatIfScenario(const QString& workspacePath, const QString& scenario) {
+    m_whatIf->setScenario(workspacePath, scenario);
+}
 
 void ClusterEditor::createActions() {
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);

@@ -23,7 +23,9 @@ class ClusterDiagram;
 class ClusterDocument;
 class ClusterTotalsBar;
 class ClusterTreeModel;
+class LiveWhatIf;
 class ServerPropertiesPanel;
+class WhatIfStrip;
 
 class ClusterEditor : public QWidget {
     Q_OBJECT
@@ -63,6 +65,11 @@ public:
     ClusterDiagram* diagram() const { return m_diagram; }
     ServerPropertiesPanel* propertiesPanel() const { return m_panel; }
     ClusterTotalsBar* totalsBar() const { return m_totals; }
+    // The live what-if under the diagram (issue 22): the scenario whose trace each edit is
+    // simulated with (an empty name: none), and the strip that shows the figures.
+    void setWhatIfScenario(const QString& workspacePath, const QString& scenario);
+    LiveWhatIf* liveWhatIf() const { return m_whatIf; }
+    WhatIfStrip* whatIfStrip() const { return m_whatIfStrip; }
     QToolBar* toolBar() const { return m_toolbar; }
     // The cluster as a tree (switch tiers, pods, switches, servers, sockets, GPU groups,
     // GPUs); its selection and the diagram's are the document's.
@@ -117,6 +124,8 @@ private:
     ClusterDiagram* m_diagram = nullptr;
     ServerPropertiesPanel* m_panel = nullptr;
     ClusterTotalsBar* m_totals = nullptr;
+    LiveWhatIf* m_whatIf = nullptr;
+    WhatIfStrip* m_whatIfStrip = nullptr;
     QToolBar* m_toolbar = nullptr;
     QTreeView* m_tree = nullptr;
     QLabel* m_status = nullptr;

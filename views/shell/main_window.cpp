@@ -45,6 +45,7 @@
 #include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
+#include "views/cluster/live_what_if.h"
 #include "views/common/app_theme.h"
 #include "views/common/format.h"
 #include "views/interleave/interleave_panel.h"
@@ -715,6 +716,7 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_charts->clear();
     m_store = std::move(store);
     m_editor->setCluster(cl::Cluster{});
+    m_editor->setWhatIfScenario({}, {});
     m_shownScenario.clear();
     showTrace(nullptr);
     m_shownTraceId = 0;
@@ -759,6 +761,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
         m_runPanel->setScenario(nullptr);
         m_results->showScenario({});
         m_shownScenario.clear();
+        m_editor->setWhatIfScenario({}, {});
         return;
     }
     try {
@@ -786,6 +789,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
         m_results->showScenario(name);
         if (otherCluster && !m_restoringScenario)
             m_editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);
+        m_editor->setWhatIfScenario(m_path, name);
         // The trace browser is reloaded only for another trace (which resets its filters).
         if (m_shownTraceId != info.spec.trace_id) {
             showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
@@ -914,6 +918,9 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
                 }
                 m_browser->refresh();
                 if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
+                // The live what-if had nothing to compare with until this run.
+                LiveWhatIf* whatIf = m_editor->liveWhatIf();
+                if (whatIf->scenario() == name && !whatIf->stored()) whatIf->reload();
             });
     connect(m_job.get(), &ScenarioRunBatch::runFailed, this,
             [this](const QString& name, const QString& message) {

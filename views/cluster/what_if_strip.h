@@ -1,0 +1,70 @@
+#pragma once
+// The strip under the cluster editor's diagram that shows the live what-if (issue 22;
+// docs/architecture.md section 1.8): the selected scenario's trace simulated on the edited
+// cluster, as average and p95 JCT, average queueing, mean GPU utilisation and cost per month,
+// each with its change against the scenario's stored run, better in green and worse in red
+// (tuned to the palette so both themes read), with the sign and an arrow for colour-blind
+// readers. It shows what LiveWhatIf holds and computes nothing.
+#include <array>
+
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QPalette;
+class QProgressBar;
+
+namespace cl::views {
+
+class LiveWhatIf;
+
+class WhatIfStrip : public QWidget {
+    Q_OBJECT
+
+public:
+    enum Figure { AvgJct = 0, P95Jct, Queueing, Utilization, CostPerMonth, FigureCount };
+
+    explicit WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent = nullptr);
+
+    // Plain texts of a figure's value and change ("2.4 h", "+12 min (+8.3 %)"; an en dash
+    // when there is none, "no prices" for a cluster without prices), and whether the change is better (1),
+    // worse (-1) or neither (0).
+    QString valueText(Figure figure) const;
+    QString deltaText(Figure figure) const;
+    // The change as the strip shows it, without the percentage ("+12 min").
+    QString shortDeltaText(Figure figure) const;
+    int deltaVerdict(Figure figure) const;
+    // The line beside the figures: what is simulated, or why nothing is.
+    QString statusText() const;
+    QLabel* figureLabel(Figure figure) const { return m_cells[figure]; }
+    QProgressBar* progressBar() const { return m_progress; }
+
+    // Legible green and red on the palette's window colour (contrast at least 4.5:1).
+    static QColor betterColor(const QPalette& palette);
+    static QColor worseColor(const QPalette& palette);
+
+public slots:
+    void refresh();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Values {
+        double stored;
+        double current;
+        bool has_stored;
+        bool has_current;
+    };
+    Values values(Figure figure) const;
+
+    LiveWhatIf* m_whatIf;
+    QLabel* m_title;
+    QWidget* m_figures;
+    std::array<QLabel*, FigureCount> m_cells{};
+    QLabel* m_status;
+    QProgressBar* m_progress;
+};
+
+}  // namespace cl::views
