@@ -5,20 +5,7 @@ file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(DB ${OUT}/w.sqlite)
 
-function(cli expect_rc)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "clusterloom-cli ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}\n${err}")
-  endif()
-  set(OUT_TEXT "${out}" PARENT_SCOPE)
-  set(ERR_TEXT "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect text pattern)
-  if(NOT text MATCHES "${pattern}")
-    message(FATAL_ERROR "expected '${pattern}' in:\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_check_helpers.cmake)
 
 cli(0 generate --out ${OUT}/trace.csv --jobs 60 --rate 12 --seed 3 --gpus 1:0.5,2:0.2,4:0.2,8:0.1)
 set(PLAN plan --db ${DB} --trace ${OUT}/trace.csv --cluster sjf-bsbf-16 --server-types v100x8,t4x4
