@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
 
@@ -275,9 +276,9 @@ PlanReport Planner::run() {
             if (e.no_queueing)
                 c.note = "no count meets the targets: with " + std::to_string(top) +
                          " servers no job waits and a target is still missed";
-            else if (top < r_.max_servers)
-                c.note = "no count meets the targets: more than " + std::to_string(top) +
-                         " servers change nothing and a target is still missed";
+            else if (top < r_.max_servers && known.size() >= 2)
+                c.note = "no count meets the targets: " + std::to_string(std::next(known.rbegin())->first) + " and " +
+                         std::to_string(top) + " servers give the same figures, and a target is still missed";
             else
                 c.note = "no count up to " + std::to_string(top) + " servers meets the targets";
         }
