@@ -23,7 +23,7 @@ struct ComparisonGroup {
     std::vector<SimResult> runs;       // jobs (per-job records) and summary are used
     // What the group's cluster costs (docs/architecture.md 7.8), when known; its runs differ only
     // by seed, so they share the cluster. cluster_servers says whether anything is priced.
-    std::optional<ClusterCost> cost;
+    std::optional<ClusterCost> cost{};
     int cluster_servers = 0;
 };
 

@@ -28,6 +28,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "core/metrics/cluster_cost.h"
+#include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/chart_style.h"
 #include "views/common/format.h"
@@ -627,7 +629,13 @@ void ComparisonView::loadSelection() {
             }
             if (!m_loaded.contains(id)) m_loaded.insert(id, m_store->loadRun(id, /*with_segments=*/false));
             kept.insert(id, m_loaded.value(id));
-            compared.push_back({id, runLabel(info), m_loaded.value(id)});
+            ComparisonModel::Run run{id, runLabel(info), m_loaded.value(id), std::nullopt, 0};
+            // The cost of the run's cluster as the scenario ran it (docs/architecture.md 7.8).
+            const cl::Cluster cluster =
+                cl::scenarioCluster(*m_store, m_store->scenario(info.scenario_name).spec);
+            run.cost = cl::clusterCost(cluster);
+            run.cluster_servers = static_cast<int>(cluster.servers.size());
+            compared.push_back(std::move(run));
         } catch (const std::exception& e) {
             failures << tr("run %1: %2").arg(id).arg(QString::fromUtf8(e.what()));
         }
@@ -1020,14 +1028,16 @@ void ComparisonView::rebuildSizes() {
         const SizeSplit& s = m_splits[static_cast<std::size_t>(r)];
         values.push_back({s.small_avg_jct, s.large_avg_jct});
         labels.push_back({formatDuration(s.small_avg_jct), formatDuration(s.large_avg_jct)});
-        tips.push_back({tr("%1 \u2014 small jobs: average JCT %2 over %3 of %4 completed")
+        tips.push_back({tr("%1 \u2014 small jobs: average JCT %2 over %3 of %4 completed; p95 %5, p99 %6")
                             .arg(m_model->label(r), formatDurationExact(s.small_avg_jct))
                             .arg(s.small_completed)
-                            .arg(s.small_jobs),
-                        tr("%1 \u2014 large jobs: average JCT %2 over %3 of %4 completed")
+                            .arg(s.small_jobs)
+                            .arg(formatDuration(s.small_p95_jct), formatDuration(s.small_p99_jct)),
+                        tr("%1 \u2014 large jobs: average JCT %2 over %3 of %4 completed; p95 %5, p99 %6")
                             .arg(m_model->label(r), formatDurationExact(s.large_avg_jct))
                             .arg(s.large_completed)
-                            .arg(s.large_jobs)});
+                            .arg(s.large_jobs)
+                            .arg(formatDuration(s.large_p95_jct), formatDuration(s.large_p99_jct))});
         for (double v : {s.small_avg_jct, s.large_avg_jct})
             if (!std::isnan(v)) top = std::max(top, v);
     }
