@@ -49,7 +49,9 @@ endif()
 # unpriced server; the unpriced default cluster has none (null in JSON, not $0).
 cli(0 scenario create priced --db ${DB} --trace ${FIX}/small.csv --cluster ${FIX}/priced_3.json --policy fifo
     --quiet)
-cli(0 run --db ${DB} --scenario priced)
+cli(0 run --db ${DB} --scenario priced --scenario base)
+expect("${OUT_TEXT}" "priced +\\$14600.00 +[0-9.]+ min +\\$[0-9.]+ +cost excludes 1 unpriced server")
+expect("${OUT_TEXT}" "base +- +[0-9.]+ min +- +no priced server")
 cli(0 compare --db ${DB} base priced --json ${OUT}/cost.json)
 expect("${OUT_TEXT}" "cost \\(USD\\)")
 expect("${OUT_TEXT}" "priced +\\$14600.00 +\\$[0-9.]+ +cost excludes 1 unpriced server")

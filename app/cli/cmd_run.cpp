@@ -66,6 +66,17 @@ int runStoredScenarios(const Args& args) {
     }
     std::cout << "workspace " << store.path() << "\n\n"
               << cl::formatSummaryTable(results, args.get("baseline"));
+    // Each scenario's cluster as it ran (docs/architecture.md 7.8).
+    std::vector<cl::ClusterCost> costs;
+    std::vector<int> servers;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (report.run_ids[i] == 0) continue;
+        const cl::Cluster cluster = cl::scenarioCluster(store, specs[i]);
+        costs.push_back(cl::clusterCost(cluster));
+        servers.push_back(static_cast<int>(cluster.servers.size()));
+    }
+    if (const std::string text = cl::formatRunCosts(results, costs, servers); !text.empty())
+        std::cout << "\n" << text;
     return report.failed > 0 ? 1 : 0;
 }
 

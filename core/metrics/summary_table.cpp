@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/metrics/job_size.h"
 
@@ -107,6 +108,27 @@ std::string formatRunCost(const std::vector<SimResult>& results, const ClusterCo
         rows.push_back(
             {r.policy, humanDuration(r.summary.makespan), formatUsd(costForSpan(cost, r.summary.makespan))});
     return out + renderTextTable(rows);
+}
+
+std::string formatRunCosts(const std::vector<SimResult>& results, const std::vector<ClusterCost>& costs,
+                           const std::vector<int>& servers) {
+    if (costs.size() != results.size() || servers.size() != results.size())
+        throw std::invalid_argument("formatRunCosts: one cost and server count per result");
+    bool any = false;
+    std::vector<std::vector<std::string>> rows = {
+        {"cost (USD)", "per month", "makespan", "cost of the span", "note"}};
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const SimResult& r = results[i];
+        if (!costs[i].anyPriced(servers[i])) {
+            rows.push_back({r.policy, "-", humanDuration(r.summary.makespan), "-", "no priced server"});
+            continue;
+        }
+        any = true;
+        rows.push_back({r.policy, formatUsd(costs[i].per_month), humanDuration(r.summary.makespan),
+                        formatUsd(costForSpan(costs[i], r.summary.makespan)),
+                        unpricedNote(costs[i].unpriced_servers)});
+    }
+    return any ? renderTextTable(rows) : "";
 }
 
 std::string renderTextTable(const std::vector<std::vector<std::string>>& rows) {
