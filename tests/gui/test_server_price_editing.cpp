@@ -65,8 +65,9 @@ private slots:
         chooseBasis(panel, cl::PriceBasis::Hourly);
         QVERIFY(panel.lineEdit(Field::PricePerHour)->isEnabled());
         QVERIFY(!panel.lineEdit(Field::PurchasePrice)->isEnabled());
-        QVERIFY(!panel.fieldError(Field::PricePerHour).isEmpty());
         QVERIFY(!panel.apply());
+        QVERIFY2(panel.fieldError(Field::PricePerHour).contains("USD per hour"),
+                 qPrintable(panel.fieldError(Field::PricePerHour)));
         QCOMPARE(doc.undoStack()->count(), 0);
 
         QTest::keyClicks(panel.lineEdit(Field::PricePerHour), "24.48");
@@ -111,7 +112,7 @@ private slots:
         panel.setText(Field::PurchasePrice, "200000");
         panel.setText(Field::AmortizationYears, "0");
         QVERIFY(!panel.apply());  // zero years is refused, naming the field
-        QVERIFY2(panel.fieldError(Field::AmortizationYears).contains("years above 0"),
+        QVERIFY2(panel.fieldError(Field::AmortizationYears).contains("years above 0, at most 50"),
                  qPrintable(panel.fieldError(Field::AmortizationYears)));
         panel.setText(Field::AmortizationYears, "4");
         panel.setText(Field::PowerPerHour, "1.5");

@@ -203,9 +203,9 @@ private slots:
 
     void headersHaveTitlesAndTooltips() {
         SummaryTableModel model;
-        const QStringList expected{"Policy",    "Avg JCT",      "Median JCT",   "p95 JCT",   "p99 JCT",
-                                   "Makespan",  "Avg queueing", "p95 queueing", "Small p95", "Small p99",
-                                   "Large p95", "Large p99",    "Cost",         "Cost/month"};
+        const QStringList expected{"Policy",    "Avg JCT",      "Median JCT",   "p95 JCT",  "p99 JCT",
+                                   "Makespan",  "Avg queueing", "p95 queueing", "Cost",     "Cost/month",
+                                   "Small p95", "Small p99",    "Large p95",    "Large p99"};
         QCOMPARE(model.columnCount(), int(expected.size()));
         for (int c = 0; c < model.columnCount(); ++c) {
             QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), expected.at(c));

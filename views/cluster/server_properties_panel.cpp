@@ -8,11 +8,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include "core/metrics/cluster_cost.h"
@@ -118,17 +121,26 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
       m_message(new QLabel(this)),
       m_apply(new QPushButton(tr("&Apply"), this)),
       m_revert(new QPushButton(tr("&Revert"), this)) {
+    // The fields scroll when the panel is short (a 768-pixel screen); Apply and Revert stay in view.
     auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("serverPropertiesScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    auto* body = new QVBoxLayout(content);
     QFont heading_font = m_heading->font();
     heading_font.setBold(true);
     m_heading->setFont(heading_font);
     m_heading->setWordWrap(true);
-    outer->addWidget(m_heading);
+    body->addWidget(m_heading);
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    outer->addLayout(form);
+    body->addLayout(form);
 
     m_rack->setEditable(true);
     m_rack->setInsertPolicy(QComboBox::NoInsert);
@@ -295,7 +307,13 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
 
     m_message->setWordWrap(true);
     m_message->setPalette(error_palette);
-    outer->addWidget(m_message);
+    body->addWidget(m_message);
+    body->addStretch(1);
+    scroll->setWidget(content);
+    // As wide as the fields need: only the height scrolls.
+    scroll->setMinimumWidth(content->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    outer->addWidget(scroll, 1);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     m_revert->setToolTip(tr("Show the current values again, dropping unapplied edits"));
@@ -303,8 +321,8 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     m_apply->setDefault(true);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_apply);
+    buttons->setContentsMargins(body->contentsMargins());
     outer->addLayout(buttons);
-    outer->addStretch(1);
     setMinimumWidth(fontMetrics().averageCharWidth() * 34);
 
     connect(m_apply, &QPushButton::clicked, this, &ServerPropertiesPanel::apply);
@@ -419,18 +437,15 @@ QString ServerPropertiesPanel::check(Field f) const {
             const auto v = parseNumber(t);
             const double max = f == Field::PurchasePrice ? L::kMaxPurchasePrice : L::kMaxPricePerHour;
             if (v && *v >= 0 && *v <= max) return {};
-            if (f == Field::PricePerHour)
-                return tr("The price per hour must be a number of US dollars from 0 to %1.").arg(number(max));
-            if (f == Field::PowerPerHour)
-                return tr("The power cost per hour must be a number of US dollars from 0 to %1.")
-                    .arg(number(max));
-            return tr("The purchase price must be a number of US dollars from 0 to %1.").arg(number(max));
+            // Short: the message sits under a narrow field.
+            if (f == Field::PricePerHour) return tr("Enter USD per hour, 0 to %1.").arg(number(max));
+            if (f == Field::PowerPerHour) return tr("Enter power USD per hour, 0 to %1.").arg(number(max));
+            return tr("Enter the purchase price in USD, 0 to %1.").arg(number(max));
         }
         case Field::AmortizationYears: {
             const auto v = parseNumber(t);
             if (v && *v > 0 && *v <= L::kMaxAmortizationYears) return {};
-            return tr("The amortization must be a number of years above 0 and at most %1.")
-                .arg(L::kMaxAmortizationYears);
+            return tr("Enter years above 0, at most %1.").arg(L::kMaxAmortizationYears);
         }
         case Field::PriceSource:
             return {};
@@ -537,8 +552,15 @@ void ServerPropertiesPanel::loadPrice() {
         approximate.insert(s.price.approximate);
         selected.servers.push_back(s);
     }
+    // A long source reads from its start, and whole in the tooltip.
+    QLineEdit* source = row(Field::PriceSource).edit;
+    source->setCursorPosition(0);
+    source->setToolTip(source->text().isEmpty()
+                           ? tr("Where the figures come from, with their date (a price list, a quote)")
+                           : tr("Source of the price: %1").arg(source->text()));
     m_priceBasisInitial = bases.size() == 1 ? *bases.begin() : -1;
     m_priceBasis->setEnabled(!sel.isEmpty());
+    m_priceBasis->setPlaceholderText(sel.isEmpty() ? QString() : tr("(mixed)"));
     m_priceBasis->setCurrentIndex(m_priceBasisInitial < 0 ? -1 : m_priceBasis->findData(m_priceBasisInitial));
     m_approximateInitial = approximate.size() > 1    ? Qt::PartiallyChecked
                            : approximate.count(true) ? Qt::Checked
@@ -583,9 +605,6 @@ void ServerPropertiesPanel::enablePriceFields() {
     const bool priced = any && basis != static_cast<int>(cl::PriceBasis::None);
     enable(Field::PriceSource, priced);
     m_approximate->setEnabled(priced);
-    // Required figures of a newly chosen basis say so at once.
-    for (Field f : {Field::PricePerHour, Field::PurchasePrice, Field::AmortizationYears, Field::PowerPerHour})
-        if (row(f).edit->isEnabled() && !m_loading) validate(f);
 }
 
 QString ServerPropertiesPanel::architectureText() const {

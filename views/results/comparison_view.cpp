@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QPicture>
 #include <QRegularExpression>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -142,8 +143,27 @@ double offeredLoadPerHour(const std::vector<cl::JobRecord>& jobs) {
     return static_cast<double>(jobs.size() - 1) / span * 3600.0;
 }
 
+namespace {
+
+// The first `columns` columns of a model, for the report's table.
+class LeadingColumnsProxy : public QSortFilterProxyModel {
+public:
+    LeadingColumnsProxy(int columns, QObject* parent) : QSortFilterProxyModel(parent), m_columns(columns) {}
+
+protected:
+    bool filterAcceptsColumn(int column, const QModelIndex&) const override { return column < m_columns; }
+
+private:
+    int m_columns;
+};
+
+}  // namespace
+
 ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_model = new ComparisonModel(this);
+    auto* report = new LeadingColumnsProxy(ComparisonModel::P95QueueingColumn, this);
+    report->setSourceModel(m_model);
+    m_reportTable = report;
     buildUi();
     connect(m_model, &ComparisonModel::baselineChanged, this, [this](int) {
         syncBaselineCombo();
@@ -598,6 +618,27 @@ void ComparisonView::setRuns(const QList<qint64>& runIds) {
         if (!m_selected.contains(id)) m_selected << id;
     fillRunList(m_selected);
     loadSelection();
+}
+
+QString ComparisonView::reportTailAndCostHtml() const {
+    const auto cell = [this](int row, int column) {
+        return m_model->index(row, column).data().toString().toHtmlEscaped();
+    };
+    const auto header = [this](int column) {
+        return m_model->headerData(column, Qt::Horizontal).toString().toHtmlEscaped();
+    };
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">%1</th>")
+                       .arg(header(ComparisonModel::RunColumn));
+    const int columns[] = {ComparisonModel::P95QueueingColumn, ComparisonModel::P95QueueingRelativeColumn,
+                           ComparisonModel::CostColumn, ComparisonModel::CostPerMonthColumn};
+    for (int c : columns) html += QStringLiteral("<th align=\"right\">%1</th>").arg(header(c));
+    html += QStringLiteral("</tr>");
+    for (int r = 0; r < m_model->rowCount(); ++r) {
+        html += QStringLiteral("<tr><td>%1</td>").arg(cell(r, ComparisonModel::RunColumn));
+        for (int c : columns) html += QStringLiteral("<td align=\"right\">%1</td>").arg(cell(r, c));
+        html += QStringLiteral("</tr>");
+    }
+    return html + QStringLiteral("</table>");
 }
 
 QList<qint64> ComparisonView::runs() const {

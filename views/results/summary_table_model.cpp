@@ -49,6 +49,13 @@ constexpr ColumnInfo kColumns[] = {
     {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "p95 queueing"),
      QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
                        "95th percentile of the queueing delay (nearest rank): 5% of jobs waited longer")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "What the cluster costs for the run's makespan, from its servers' prices; \u2013 "
+                       "when no server is priced")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost/month"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "What the cluster costs per month (730 hours); \u2013 when no server is priced")},
     {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Small p95"),
      QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
                        "95th percentile JCT of small jobs (at most 8 GPUs); \u2013 when none completed")},
@@ -61,13 +68,6 @@ constexpr ColumnInfo kColumns[] = {
     {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Large p99"),
      QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
                        "99th percentile JCT of large jobs (more than 8 GPUs); \u2013 when none completed")},
-    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost"),
-     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
-                       "What the cluster costs for the run's makespan, from its servers' prices; \u2013 "
-                       "when no server is priced")},
-    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost/month"),
-     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
-                       "What the cluster costs per month (730 hours); \u2013 when no server is priced")},
 };
 static_assert(std::size(kColumns) == SummaryTableModel::ColumnCount);
 

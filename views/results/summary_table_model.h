@@ -27,12 +27,13 @@ public:
         MakespanColumn,
         AvgQueueingColumn,
         P95QueueingColumn,
+        // Before the size classes, so that a small screen shows them without scrolling.
+        CostColumn,  // the cluster's cost for the run's makespan (docs/architecture.md 7.8)
+        CostPerMonthColumn,
         SmallP95JctColumn,
         SmallP99JctColumn,
         LargeP95JctColumn,
         LargeP99JctColumn,
-        CostColumn,  // the cluster's cost for the run's makespan (docs/architecture.md 7.8)
-        CostPerMonthColumn,
         ColumnCount
     };
 
