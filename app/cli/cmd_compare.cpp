@@ -6,7 +6,9 @@
 #include "cli/workspace.h"
 #include "core/io/builtin_data.h"
 #include "core/io/json_doc.h"
+#include "core/metrics/cluster_cost.h"
 #include "core/metrics/comparison.h"
+#include "core/store/scenario_runner.h"
 
 namespace cli {
 
@@ -36,8 +38,9 @@ int compareCommand(const std::vector<std::string>& argv) {
     Args args(
         "compare",
         "Compare the latest finished runs of stored scenarios: avg JCT, makespan and p99 JCT with their "
-        "speedup over the baseline, per-model and small/large breakdowns. Scenarios that differ only by "
-        "seed are one column: mean and 95% confidence interval.",
+        "speedup over the baseline, p95 JCT and queueing, per-model and small/large breakdowns, and the "
+        "cluster's cost per month and for each run's span. Scenarios that differ only by seed are one "
+        "column: mean and 95% confidence interval.",
         {dbOption(),
          {"baseline", "NAME", "scenario the others are compared with (default the first)"},
          {"csv", "FILE", "also write the table as CSV"},
@@ -71,6 +74,10 @@ int compareCommand(const std::vector<std::string>& argv) {
         if (it == groups.end()) {
             groups.push_back({info.spec, {}, {}});
             it = std::prev(groups.end());
+            // The seeds of a group share the cluster, so it is priced once.
+            const cl::Cluster cluster = cl::scenarioCluster(store, info.spec);
+            it->group.cost = cl::clusterCost(cluster);
+            it->group.cluster_servers = static_cast<int>(cluster.servers.size());
         }
         for (auto s : it->group.seeds)
             if (s == info.spec.seed)

@@ -13,6 +13,7 @@
 #include "cli/workspace.h"
 #include "core/io/builtin_data.h"
 #include "core/io/result_writers.h"
+#include "core/metrics/cluster_cost.h"
 #include "core/metrics/summary_table.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
@@ -65,6 +66,17 @@ int runStoredScenarios(const Args& args) {
     }
     std::cout << "workspace " << store.path() << "\n\n"
               << cl::formatSummaryTable(results, args.get("baseline"));
+    // Each scenario's cluster as it ran (docs/architecture.md 7.8).
+    std::vector<cl::ClusterCost> costs;
+    std::vector<int> servers;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (report.run_ids[i] == 0) continue;
+        const cl::Cluster cluster = cl::scenarioCluster(store, specs[i]);
+        costs.push_back(cl::clusterCost(cluster));
+        servers.push_back(static_cast<int>(cluster.servers.size()));
+    }
+    if (const std::string text = cl::formatRunCosts(results, costs, servers); !text.empty())
+        std::cout << "\n" << text;
     return report.failed > 0 ? 1 : 0;
 }
 
@@ -154,6 +166,10 @@ int runCommand(const std::vector<std::string>& argv) {
     std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name
               << " (" << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
     std::cout << cl::formatSummaryTable(results, baseline);
+    const cl::ClusterCost cost = cl::clusterCost(cluster);
+    const int servers = static_cast<int>(cluster.servers.size());
+    if (const std::string text = cl::formatRunCost(results, cost, servers); !text.empty())
+        std::cout << "\n" << text;
 
     if (args.has("out")) {
         std::filesystem::path dir = args.get("out");
@@ -193,7 +209,15 @@ int runCommand(const std::vector<std::string>& argv) {
                                       {"trace_jobs", trace.jobs.size()},
                                       {"conventions", base.conventions.name},
                                       {"engine_version", cl::engineVersion()}};
-            cl::writeJson(cl::metricsJson(results, context), (dir / "metrics.json").string());
+            nlohmann::json metrics = cl::metricsJson(results, context);
+            // The cost (docs/architecture.md 7.8) only for a priced cluster: 0 would read as free.
+            if (cost.anyPriced(servers)) {
+                metrics["cost_per_month"] = cost.per_month;
+                metrics["unpriced_servers"] = cost.unpriced_servers;
+                for (const auto& r : results)
+                    metrics["policies"][r.policy]["span_cost"] = cl::costForSpan(cost, r.summary.makespan);
+            }
+            cl::writeJson(metrics, (dir / "metrics.json").string());
             std::cout << "  metrics.json\n";
         }
     }

@@ -60,11 +60,32 @@ void writeSeriesCsv(const SimResult& r, const std::string& path) {
     f.commit();
 }
 
+namespace {
+// NaN (a size class without a completed job) is written as null.
+nlohmann::json maybeNumber(double v) {
+    return std::isnan(v) ? nlohmann::json() : nlohmann::json(v);
+}
+}  // namespace
+
 nlohmann::json summaryJson(const Summary& s) {
-    return {{"jobs", s.jobs},         {"completed", s.completed},
-            {"avg_jct", s.avg_jct},   {"median_jct", s.median_jct},
-            {"p95_jct", s.p95_jct},   {"p99_jct", s.p99_jct},
-            {"makespan", s.makespan}, {"avg_queueing_delay", s.avg_queueing_delay}};
+    // The new figures take the planning targets' names (docs/architecture.md 7.7).
+    return {{"jobs", s.jobs},
+            {"completed", s.completed},
+            {"avg_jct", s.avg_jct},
+            {"median_jct", s.median_jct},
+            {"p95_jct", s.p95_jct},
+            {"p99_jct", s.p99_jct},
+            {"makespan", s.makespan},
+            {"avg_queueing_delay", s.avg_queueing_delay},
+            {"p95_queueing", s.p95_queueing_delay},
+            {"small:completed", s.small.completed},
+            {"small:avg_jct", maybeNumber(s.small.avg_jct)},
+            {"small:p95_jct", maybeNumber(s.small.p95_jct)},
+            {"small:p99_jct", maybeNumber(s.small.p99_jct)},
+            {"large:completed", s.large.completed},
+            {"large:avg_jct", maybeNumber(s.large.avg_jct)},
+            {"large:p95_jct", maybeNumber(s.large.p95_jct)},
+            {"large:p99_jct", maybeNumber(s.large.p99_jct)}};
 }
 
 nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context) {

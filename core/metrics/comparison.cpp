@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "core/metrics/jct_stats.h"
 #include "core/metrics/summary_table.h"
 #include "core/util/number_format.h"
 
@@ -74,6 +75,20 @@ Estimate categoryEstimate(const std::vector<SimResult>& runs,
     return estimate(per_run);
 }
 
+// The nearest-rank percentile of each run's completed JCTs in the category (section 7.2), as an
+// estimate over the runs that had such a job.
+Estimate categoryPercentile(const std::vector<SimResult>& runs,
+                            const std::function<bool(const JobRecord&)>& in, double p) {
+    std::vector<double> per_run;
+    for (const auto& r : runs) {
+        std::vector<double> jcts;
+        for (const auto& j : r.jobs)
+            if (j.completed && in(j)) jcts.push_back(j.jct);
+        if (!jcts.empty()) per_run.push_back(percentile(std::move(jcts), p));
+    }
+    return estimate(per_run);
+}
+
 std::map<std::string, Estimate> byModel(const std::vector<SimResult>& runs) {
     std::map<std::string, std::vector<double>> per_run;
     for (const auto& r : runs) {
@@ -98,9 +113,25 @@ ComparisonRow buildRow(const ComparisonGroup& g) {
     row.p99_jct = estimateOf(g.runs, &Summary::p99_jct);
     row.median_jct = estimateOf(g.runs, &Summary::median_jct);
     row.avg_queueing_delay = estimateOf(g.runs, &Summary::avg_queueing_delay);
+    row.p95_jct = estimateOf(g.runs, &Summary::p95_jct);
+    row.p95_queueing = estimateOf(g.runs, &Summary::p95_queueing_delay);
     row.avg_jct_by_model = byModel(g.runs);
-    row.avg_jct_small = categoryEstimate(g.runs, [](const JobRecord& j) { return !isLargeJob(j.gpus); });
-    row.avg_jct_large = categoryEstimate(g.runs, [](const JobRecord& j) { return isLargeJob(j.gpus); });
+    const auto small = [](const JobRecord& j) { return !isLargeJob(j.gpus); };
+    const auto large = [](const JobRecord& j) { return isLargeJob(j.gpus); };
+    row.avg_jct_small = categoryEstimate(g.runs, small);
+    row.avg_jct_large = categoryEstimate(g.runs, large);
+    row.p95_jct_small = categoryPercentile(g.runs, small, 0.95);
+    row.p99_jct_small = categoryPercentile(g.runs, small, 0.99);
+    row.p95_jct_large = categoryPercentile(g.runs, large, 0.95);
+    row.p99_jct_large = categoryPercentile(g.runs, large, 0.99);
+    if (g.cost && g.cost->anyPriced(g.cluster_servers)) {
+        row.priced = true;
+        row.cost_per_month = g.cost->per_month;
+        row.unpriced_servers = g.cost->unpriced_servers;
+        std::vector<double> span_costs;
+        for (const auto& r : g.runs) span_costs.push_back(costForSpan(*g.cost, r.summary.makespan));
+        row.span_cost = estimate(span_costs);
+    }
     return row;
 }
 
@@ -160,15 +191,50 @@ std::string modelTable(const Comparison& c) {
     return renderTextTable(t);
 }
 
+// One line per metric, one column per group.
+using RowMetric = std::function<std::string(const ComparisonRow&)>;
+void addLine(Table& t, const Comparison& c, const std::string& name, const RowMetric& cell) {
+    std::vector<std::string> line = {name};
+    for (const auto& r : c.rows) line.push_back(cell(r));
+    t.push_back(line);
+}
+
+std::string tailTable(const Comparison& c) {
+    Table t = {groupHeader(c, "tail")};
+    addLine(t, c, "p95 JCT", [](const ComparisonRow& r) { return estimateText(r.p95_jct); });
+    addLine(t, c, "p95 queueing", [](const ComparisonRow& r) { return estimateText(r.p95_queueing); });
+    return renderTextTable(t);
+}
+
 std::string sizeTable(const Comparison& c, const std::string& small, const std::string& large) {
     Table t = {groupHeader(c, "jobs")};
-    std::vector<std::string> s = {small}, l = {large};
+    addLine(t, c, small, [](const ComparisonRow& r) { return estimateText(r.avg_jct_small); });
+    addLine(t, c, large, [](const ComparisonRow& r) { return estimateText(r.avg_jct_large); });
+    addLine(t, c, "small p95 JCT", [](const ComparisonRow& r) { return estimateText(r.p95_jct_small); });
+    addLine(t, c, "small p99 JCT", [](const ComparisonRow& r) { return estimateText(r.p99_jct_small); });
+    addLine(t, c, "large p95 JCT", [](const ComparisonRow& r) { return estimateText(r.p95_jct_large); });
+    addLine(t, c, "large p99 JCT", [](const ComparisonRow& r) { return estimateText(r.p99_jct_large); });
+    return renderTextTable(t);
+}
+
+std::string usdEstimateText(const Estimate& e) {
+    if (e.n < 2) return formatUsd(e.mean);
+    return formatUsd(e.mean) + " +- " + formatUsd(e.ci95);
+}
+
+// Empty when no group's cluster is priced: a cost of $0 would read as a free cluster.
+std::string costTable(const Comparison& c) {
+    if (std::none_of(c.rows.begin(), c.rows.end(), [](const ComparisonRow& r) { return r.priced; }))
+        return "";
+    Table t = {{"group", "per month", "for the span", "note"}};
     for (const auto& r : c.rows) {
-        s.push_back(estimateText(r.avg_jct_small));
-        l.push_back(estimateText(r.avg_jct_large));
+        if (!r.priced) {
+            t.push_back({r.label, "-", "-", "no priced server"});
+            continue;
+        }
+        t.push_back({r.label, formatUsd(r.cost_per_month), usdEstimateText(r.span_cost),
+                     r.unpriced_servers > 0 ? unpricedNote(r.unpriced_servers) : ""});
     }
-    t.push_back(s);
-    t.push_back(l);
     return renderTextTable(t);
 }
 
@@ -212,7 +278,17 @@ nlohmann::json rowJson(const ComparisonRow& r) {
          {{"avg_jct", r.avg_jct_speedup}, {"makespan", r.makespan_speedup}, {"p99_jct", r.p99_jct_speedup}}},
         {"by_model", models},
         {"small", estimateJson(r.avg_jct_small)},
-        {"large", estimateJson(r.avg_jct_large)}};
+        {"large", estimateJson(r.avg_jct_large)},
+        {"p95_jct", estimateJson(r.p95_jct)},
+        {"p95_queueing", estimateJson(r.p95_queueing)},
+        {"small:p95_jct", estimateJson(r.p95_jct_small)},
+        {"small:p99_jct", estimateJson(r.p99_jct_small)},
+        {"large:p95_jct", estimateJson(r.p95_jct_large)},
+        {"large:p99_jct", estimateJson(r.p99_jct_large)},
+        // null when the cluster has no priced server: a cost of 0 would read as a free cluster
+        {"cost_per_month", r.priced ? nlohmann::json(r.cost_per_month) : nlohmann::json()},
+        {"span_cost", r.priced ? estimateJson(r.span_cost) : nlohmann::json()},
+        {"unpriced_servers", r.unpriced_servers}};
 }
 
 }  // namespace
@@ -270,7 +346,10 @@ std::string formatComparisonText(const Comparison& c) {
     if (!models.empty()) out += "\nper model (avg JCT)\n" + models;
     std::string small = "small (<" + std::to_string(kLargeJobAboveGpus + 1) + " GPUs)";
     std::string large = "large (>=" + std::to_string(kLargeJobAboveGpus + 1) + " GPUs)";
+    out += "\n" + tailTable(c);
     out += "\n" + small + " / " + large + "\n" + sizeTable(c, small, large);
+    std::string cost = costTable(c);
+    if (!cost.empty()) out += "\ncost (USD)\n" + cost;
     return out;
 }
 
@@ -282,10 +361,27 @@ std::string formatComparisonCsv(const Comparison& c) {
         csvLine(out, r, "p99_jct", r.p99_jct, &r.p99_jct_speedup);
         csvLine(out, r, "median_jct", r.median_jct);
         csvLine(out, r, "avg_queueing_delay", r.avg_queueing_delay);
+        csvLine(out, r, "p95_jct", r.p95_jct);
+        csvLine(out, r, "p95_queueing", r.p95_queueing);
         // A size class no run had is left out, like a model no run had: a 0 mean would read as data.
-        if (r.avg_jct_small.n > 0) csvLine(out, r, "avg_jct_small", r.avg_jct_small);
-        if (r.avg_jct_large.n > 0) csvLine(out, r, "avg_jct_large", r.avg_jct_large);
+        if (r.avg_jct_small.n > 0) {
+            csvLine(out, r, "avg_jct_small", r.avg_jct_small);
+            csvLine(out, r, "small:p95_jct", r.p95_jct_small);
+            csvLine(out, r, "small:p99_jct", r.p99_jct_small);
+        }
+        if (r.avg_jct_large.n > 0) {
+            csvLine(out, r, "avg_jct_large", r.avg_jct_large);
+            csvLine(out, r, "large:p95_jct", r.p95_jct_large);
+            csvLine(out, r, "large:p99_jct", r.p99_jct_large);
+        }
         for (const auto& [m, e] : r.avg_jct_by_model) csvLine(out, r, "avg_jct_model:" + m, e);
+        // Likewise a cluster without any price: no cost rows rather than a cost of 0.
+        if (r.priced) {
+            csvLine(out, r, "cost_per_month", Estimate{r.cost_per_month, 0.0, r.runs});
+            csvLine(out, r, "span_cost", r.span_cost);
+            csvLine(out, r, "unpriced_servers",
+                    Estimate{static_cast<double>(r.unpriced_servers), 0.0, r.runs});
+        }
     }
     return out;
 }

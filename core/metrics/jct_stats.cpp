@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/metrics/job_size.h"
+
 namespace cl {
 
 double percentile(std::vector<double> values, double p) {
@@ -22,10 +24,26 @@ double median(std::vector<double> values) {
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
+namespace {
+
+SizeClassSummary sizeClassSummary(const std::vector<double>& jcts) {
+    SizeClassSummary c;
+    c.completed = static_cast<int>(jcts.size());
+    if (jcts.empty()) return c;
+    double sum = 0.0;
+    for (double v : jcts) sum += v;
+    c.avg_jct = sum / static_cast<double>(jcts.size());
+    c.p95_jct = percentile(jcts, 0.95);
+    c.p99_jct = percentile(jcts, 0.99);
+    return c;
+}
+
+}  // namespace
+
 Summary summarize(const std::vector<JobRecord>& jobs) {
     Summary s;
     s.jobs = static_cast<int>(jobs.size());
-    std::vector<double> jcts;
+    std::vector<double> jcts, queueing, large_jcts, small_jcts;
     double first_submit = std::numeric_limits<double>::infinity();
     double last_end = 0.0;
     double queue_sum = 0.0;
@@ -34,9 +52,13 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
         if (!j.completed) continue;
         ++s.completed;
         jcts.push_back(j.jct);
+        queueing.push_back(j.queueing_delay);
+        (isLargeJob(j.gpus) ? large_jcts : small_jcts).push_back(j.jct);
         last_end = std::max(last_end, j.end);
         queue_sum += j.queueing_delay;
     }
+    s.large = sizeClassSummary(large_jcts);
+    s.small = sizeClassSummary(small_jcts);
     if (jcts.empty()) return s;
     double sum = 0.0;
     for (double v : jcts) sum += v;
@@ -46,6 +68,7 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
     s.p99_jct = percentile(jcts, 0.99);
     s.makespan = last_end - first_submit;
     s.avg_queueing_delay = queue_sum / static_cast<double>(jcts.size());
+    s.p95_queueing_delay = percentile(queueing, 0.95);
     return s;
 }
 

@@ -9,6 +9,8 @@ namespace cl {
 double percentile(std::vector<double> values, double p);
 // The middle value; the mean of the two middle values for an even count.
 double median(std::vector<double> values);
+// Over the given (measured) jobs, docs/architecture.md section 7.2; the size classes split at
+// kLargeJobAboveGpus (section 7.3).
 Summary summarize(const std::vector<JobRecord>& jobs);
 
 }  // namespace cl

@@ -75,6 +75,15 @@ struct TimeSample {
     double memory_allocated = 0;
 };
 
+// The JCTs of one size class of jobs (docs/architecture.md section 7.3: large jobs ask for more
+// GPUs than kLargeJobAboveGpus). NaN when the class completed no job: it has no value, not 0.
+struct SizeClassSummary {
+    int completed = 0;
+    double avg_jct = std::numeric_limits<double>::quiet_NaN();
+    double p95_jct = std::numeric_limits<double>::quiet_NaN();
+    double p99_jct = std::numeric_limits<double>::quiet_NaN();
+};
+
 struct Summary {
     int jobs = 0;
     int completed = 0;
@@ -84,6 +93,8 @@ struct Summary {
     double p99_jct = 0;
     double makespan = 0;  // last end - first submit
     double avg_queueing_delay = 0;
+    double p95_queueing_delay = 0;  // the planning target p95_queueing (section 7.7)
+    SizeClassSummary large{}, small{};
 };
 
 struct SimResult {

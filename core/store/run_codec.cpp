@@ -105,13 +105,47 @@ std::size_t storedRunRows(const SimResult& r) {
            groupedBy(r.batches, &BatchChange::job).size();
 }
 
+namespace {
+// Whether run_summaries has the columns of schema 8: a store opened at an older version (as the
+// migration tests do, to write runs as older builds did) stores the summary without them.
+bool hasSchema8Summary(SqliteDb& db) {
+    Statement s =
+        db.prepare("SELECT count(*) FROM pragma_table_info('run_summaries') WHERE name = 'large_completed'");
+    return s.step() && s.int64At(0) > 0;
+}
+}  // namespace
+
 void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
     const Summary& m = r.summary;
-    db.prepare(
-          "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
-          "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
-          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
-        .bind(1, run_id)
+    if (!hasSchema8Summary(db)) {
+        db.prepare(
+              "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
+              "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
+              "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
+            .bind(1, run_id)
+            .bind(2, r.policy)
+            .bind(3, r.conventions)
+            .bind(4, m.jobs)
+            .bind(5, m.completed)
+            .bind(6, m.avg_jct)
+            .bind(7, m.median_jct)
+            .bind(8, m.p95_jct)
+            .bind(9, m.p99_jct)
+            .bind(10, m.makespan)
+            .bind(11, m.avg_queueing_delay)
+            .bind(12, static_cast<std::int64_t>(r.events))
+            .bind(13, r.wall_seconds)
+            .run();
+        return;
+    }
+    Statement insert = db.prepare(
+        "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
+        "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds, p95_queueing_delay, "
+        "large_completed, large_avg_jct, large_p95_jct, large_p99_jct, small_completed, small_avg_jct, "
+        "small_p95_jct, small_p99_jct) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+        "?21, ?22)");
+    insert.bind(1, run_id)
         .bind(2, r.policy)
         .bind(3, r.conventions)
         .bind(4, m.jobs)
@@ -124,7 +158,17 @@ void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
         .bind(11, m.avg_queueing_delay)
         .bind(12, static_cast<std::int64_t>(r.events))
         .bind(13, r.wall_seconds)
-        .run();
+        .bind(14, m.p95_queueing_delay)
+        .bind(15, m.large.completed)
+        .bind(19, m.small.completed);
+    // A class without a completed job has no figures (NULL, read back as NaN).
+    bindMaybe(insert, 16, m.large.avg_jct);
+    bindMaybe(insert, 17, m.large.p95_jct);
+    bindMaybe(insert, 18, m.large.p99_jct);
+    bindMaybe(insert, 20, m.small.avg_jct);
+    bindMaybe(insert, 21, m.small.p95_jct);
+    bindMaybe(insert, 22, m.small.p99_jct);
+    insert.run();
 }
 
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {

@@ -39,12 +39,17 @@ Cluster withServerCount(const Cluster& cluster, int servers) {
     return c;
 }
 
+Cluster scenarioCluster(ScenarioStore& store, const ScenarioSpec& spec) {
+    Cluster cluster = store.cluster(spec.cluster_id);
+    if (spec.parameters.server_count > 0) cluster = withServerCount(cluster, spec.parameters.server_count);
+    return cluster;
+}
+
 ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenario) {
     const ScenarioSpec& spec = scenario.spec;
     const ScenarioParameters& p = spec.parameters;
     ScenarioInputs in;
-    in.cluster = store.cluster(spec.cluster_id);
-    if (p.server_count > 0) in.cluster = withServerCount(in.cluster, p.server_count);
+    in.cluster = scenarioCluster(store, spec);
     in.profiles = store.profiles(spec.profiles_id);
     in.trace = store.trace(spec.trace_id);
     if (!p.transforms.empty()) in.trace = applyTransforms(in.trace, p.transforms);

@@ -30,6 +30,10 @@ struct ScenarioInputs {
 // (named after it) — "what if we add 16 servers".
 Cluster withServerCount(const Cluster& cluster, int servers);
 
+// The cluster a stored scenario runs on: its stored cluster, resized to the scenario's server
+// count when it sets one. What a run's cost is priced on (docs/architecture.md 7.8).
+Cluster scenarioCluster(ScenarioStore& store, const ScenarioSpec& spec);
+
 // Applies, in order: the transforms, the load factor, the model reassignment (every job
 // draws a model from the profile set's models with the scenario's seed). Throws
 // std::invalid_argument for a bad transform spec.

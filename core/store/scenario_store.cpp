@@ -14,6 +14,7 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
+#include "core/metrics/jct_stats.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
 #include "core/store/content_hash.h"
@@ -720,10 +721,50 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT r.id, r.scenario_id, s.name, r.engine_version, r.content_hash, r.started, r.finished, r.status, "
     "r.message, m.policy, m.jobs, m.completed, m.avg_jct, m.median_jct, m.p95_jct, m.p99_jct, m.makespan, "
-    "m.avg_queueing_delay, m.events, m.wall_seconds, s.policy "
+    "m.avg_queueing_delay, m.events, m.wall_seconds, s.policy, m.p95_queueing_delay, m.large_completed, "
+    "m.large_avg_jct, m.large_p95_jct, m.large_p99_jct, m.small_completed, m.small_avg_jct, m.small_p95_jct, "
+    "m.small_p99_jct, s.parameters_json "
     "FROM runs r JOIN scenarios s ON s.id = r.scenario_id LEFT JOIN run_summaries m ON m.run_id = r.id ";
 
-RunInfo runFrom(const Statement& s) {
+double maybeDoubleAt(const Statement& s, int column) {
+    return s.isNull(column) ? std::numeric_limits<double>::quiet_NaN() : s.doubleAt(column);
+}
+
+SizeClassSummary sizeClassFrom(const Statement& s, int first_column) {
+    SizeClassSummary c;
+    c.completed = s.intAt(first_column);
+    c.avg_jct = maybeDoubleAt(s, first_column + 1);
+    c.p95_jct = maybeDoubleAt(s, first_column + 2);
+    c.p99_jct = maybeDoubleAt(s, first_column + 3);
+    return c;
+}
+
+// A run stored before schema 8 has no p95 queueing delay or size-class figures: they are derived
+// from its per-job records over the jobs its summary measured (the scenario's measured window).
+void deriveMissingSummary(SqliteDb& db, RunInfo& r, const std::string& parameters_json) {
+    std::vector<JobRecord> jobs =
+        readRunJobs(db, r.id, static_cast<std::size_t>(std::max(0, r.summary.jobs)));
+    std::size_t first = 0;
+    if (jobs.size() != static_cast<std::size_t>(r.summary.jobs)) {
+        try {
+            first = static_cast<std::size_t>(
+                ScenarioParameters::fromJson(nlohmann::json::parse(parameters_json)).measure_first);
+        } catch (const std::exception&) {
+            first = 0;  // the window's size still holds: measure from the start
+        }
+        const std::size_t count =
+            std::min<std::size_t>(static_cast<std::size_t>(r.summary.jobs), jobs.size());
+        first = std::min(first, jobs.size() - count);
+        jobs = std::vector<JobRecord>(jobs.begin() + static_cast<std::ptrdiff_t>(first),
+                                      jobs.begin() + static_cast<std::ptrdiff_t>(first + count));
+    }
+    const Summary derived = summarize(jobs);
+    r.summary.p95_queueing_delay = derived.p95_queueing_delay;
+    r.summary.large = derived.large;
+    r.summary.small = derived.small;
+}
+
+RunInfo runFrom(SqliteDb& db, const Statement& s) {
     RunInfo r;
     r.id = s.int64At(0);
     r.scenario_id = s.int64At(1);
@@ -746,6 +787,13 @@ RunInfo runFrom(const Statement& s) {
         r.summary.avg_queueing_delay = s.doubleAt(17);
         r.events = s.int64At(18);
         r.wall_seconds = s.doubleAt(19);
+        if (s.isNull(22)) {
+            deriveMissingSummary(db, r, s.textAt(30));
+        } else {
+            r.summary.p95_queueing_delay = s.doubleAt(21);
+            r.summary.large = sizeClassFrom(s, 22);
+            r.summary.small = sizeClassFrom(s, 26);
+        }
     }
     return r;
 }
@@ -758,7 +806,7 @@ std::optional<RunInfo> ScenarioStore::finishedRunWithHash(const std::string& con
                               "ORDER BY r.id DESC LIMIT 1");
     s.bind(1, content_hash).bind(2, engine_version);
     if (!s.step()) return std::nullopt;
-    return runFrom(s);
+    return runFrom(db_, s);
 }
 
 std::vector<RunInfo> ScenarioStore::runs(std::optional<std::int64_t> scenario_id) {
@@ -766,7 +814,7 @@ std::vector<RunInfo> ScenarioStore::runs(std::optional<std::int64_t> scenario_id
     Statement s = db_.prepare(std::string(kRunColumns) + (scenario_id ? "WHERE r.scenario_id = ?1 " : "") +
                               "ORDER BY r.id");
     if (scenario_id) s.bind(1, *scenario_id);
-    while (s.step()) out.push_back(runFrom(s));
+    while (s.step()) out.push_back(runFrom(db_, s));
     return out;
 }
 
@@ -774,7 +822,7 @@ RunInfo ScenarioStore::runInfo(std::int64_t run_id) {
     Statement s = db_.prepare(std::string(kRunColumns) + "WHERE r.id = ?1");
     s.bind(1, run_id);
     if (!s.step()) throw StoreError(path() + ": no run with id " + std::to_string(run_id));
-    return runFrom(s);
+    return runFrom(db_, s);
 }
 
 SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {

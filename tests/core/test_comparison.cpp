@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/metrics/comparison.h"
+#include "core/util/number_format.h"
 
 using namespace cl;
 
@@ -203,13 +204,15 @@ private slots:
         std::string csv = formatComparisonCsv(compareGroups(twoGroups()));
         auto l = lines(csv);
         QCOMPARE(l.at(0), std::string("label,metric,mean,ci95,runs,speedup"));
-        QCOMPARE(l.size(), std::size_t(1 + 2 * 5));  // five summary metrics, no breakdowns
+        QCOMPARE(l.size(), std::size_t(1 + 2 * 7));  // seven summary metrics, no breakdowns
         QCOMPARE(l.at(1).rfind("fifo,avg_jct,12,", 0), std::size_t(0));
         QVERIFY(l.at(1).size() > 2 && l.at(1).substr(l.at(1).size() - 4) == ",3,1");
         QCOMPARE(l.at(4).rfind("fifo,median_jct,6,", 0), std::size_t(0));
         QVERIFY(l.at(4).substr(l.at(4).size() - 3) == ",3,");  // no speedup for the median
-        QCOMPARE(l.at(6), std::string("muri,avg_jct,6,0,1,2"));
-        QCOMPARE(l.at(9), std::string("muri,median_jct,3,0,1,"));  // no speedup for this metric
+        QCOMPARE(l.at(6), std::string("fifo,p95_jct,0,0,3,"));
+        QCOMPARE(l.at(7), std::string("fifo,p95_queueing,0,0,3,"));
+        QCOMPARE(l.at(8), std::string("muri,avg_jct,6,0,1,2"));
+        QCOMPARE(l.at(11), std::string("muri,median_jct,3,0,1,"));  // no speedup for this metric
     }
 
     void csvRoundTripsExactly() {
@@ -218,7 +221,7 @@ private slots:
         groups[1].runs[0].summary.avg_jct = awkward;
         Comparison c = compareGroups(groups);
         auto l = lines(formatComparisonCsv(c));
-        const std::string& row = l.at(6);
+        const std::string& row = l.at(8);
         QCOMPARE(row.rfind("muri,avg_jct,", 0), std::size_t(0));
         // fields: label, metric, mean, ci95, runs, speedup
         std::vector<std::string> f;
@@ -246,8 +249,8 @@ private slots:
             groups[1].runs[0].summary.avg_queueing_delay = v;
             auto l = lines(formatComparisonCsv(compareGroups(groups)));
             const std::string prefix = "muri,avg_queueing_delay,";
-            QCOMPARE(l.at(10).rfind(prefix, 0), std::size_t(0));
-            std::string field = l.at(10).substr(prefix.size());
+            QCOMPARE(l.at(12).rfind(prefix, 0), std::size_t(0));
+            std::string field = l.at(12).substr(prefix.size());
             field = field.substr(0, field.find(','));
             double parsed = 1;
             std::from_chars(field.data(), field.data() + field.size(), parsed);
@@ -266,7 +269,9 @@ private slots:
         QVERIFY(std::find(l.begin(), l.end(), label + ",avg_jct_large,1000,0,1,") != l.end());
         QVERIFY(std::find(l.begin(), l.end(), label + ",avg_jct_model:resnet18,100,0,1,") != l.end());
         QVERIFY(std::find(l.begin(), l.end(), label + ",\"avg_jct_model:bert,large\",1000,0,1,") != l.end());
-        QCOMPARE(l.size(), std::size_t(1 + 5 + 2 + 2));
+        QVERIFY(std::find(l.begin(), l.end(), label + ",small:p99_jct,100,0,1,") != l.end());
+        QVERIFY(std::find(l.begin(), l.end(), label + ",large:p95_jct,1000,0,1,") != l.end());
+        QCOMPARE(l.size(), std::size_t(1 + 7 + 3 + 3 + 2));
     }
 
     void csvLeavesOutMissingSizeClass() {
@@ -275,6 +280,9 @@ private slots:
         std::string csv = formatComparisonCsv(compareGroups({group("g", {a})}));
         QVERIFY(csv.find("avg_jct_small") != std::string::npos);
         QVERIFY(csv.find("avg_jct_large") == std::string::npos);
+        QVERIFY(csv.find("small:p95_jct") != std::string::npos);
+        QVERIFY(csv.find("large:p95_jct") == std::string::npos);
+        QVERIFY(csv.find("cost") == std::string::npos);  // no price: no cost rows
     }
 
     void jsonFields() {
@@ -327,6 +335,101 @@ private slots:
         // The single-run group shows a bare mean.
         QVERIFY(l.at(4).rfind("muri", 0) == 0);
         QVERIFY(l.at(4).find("+-") == std::string::npos);
+    }
+
+    // Percentiles per size class: nearest rank over each run's completed jobs of the class, then
+    // the estimate over the runs that had one (docs/architecture.md 7.2, 7.3).
+    void sizeClassPercentiles() {
+        SimResult a = runWith(1, 1, 1);
+        for (int k = 1; k <= 20; ++k) a.jobs.push_back(job("m", 1 + k % 8, 10.0 * k));  // small 10..200
+        for (int k = 1; k <= 4; ++k) a.jobs.push_back(job("m", 16, 1000.0 * k));        // large 1000..4000
+        a.jobs.push_back(job("m", 32, 99999, false));                                   // not completed
+        SimResult b = runWith(1, 1, 1);
+        for (int k = 1; k <= 10; ++k) b.jobs.push_back(job("m", 2, 30.0 * k));  // small 30..300, no large
+        const ComparisonRow r = compareGroups({group("g", {a, b})}).rows[0];
+        // small: run a p95 = rank 19 of 20 = 190, p99 = rank 20 = 200; run b p95 = p99 = rank 10 = 300
+        QCOMPARE(r.p95_jct_small.n, 2);
+        QCOMPARE(r.p95_jct_small.mean, (190.0 + 300.0) / 2);
+        QCOMPARE(r.p95_jct_small.ci95, 12.706 * std::sqrt((55.0 * 55.0 * 2) / 1) / std::sqrt(2.0));
+        QCOMPARE(r.p99_jct_small.mean, (200.0 + 300.0) / 2);
+        // large: only run a, 4 values: rank ceil(3.8) = ceil(3.96) = 4
+        QCOMPARE(r.p95_jct_large.n, 1);
+        QCOMPARE(r.p95_jct_large.mean, 4000.0);
+        QCOMPARE(r.p99_jct_large.mean, 4000.0);
+        QCOMPARE(r.p99_jct_large.ci95, 0.0);
+        const nlohmann::json j = comparisonJson(compareGroups({group("g", {a, b})})).at("rows").at(0);
+        QCOMPARE(j.at("small:p95_jct").at("mean").get<double>(), 245.0);
+        QCOMPARE(j.at("large:p99_jct").at("n").get<int>(), 1);
+        QVERIFY(formatComparisonText(compareGroups({group("g", {a, b})})).find("large p99 JCT") !=
+                std::string::npos);
+    }
+
+    void tailFromSummaries() {
+        auto groups = twoGroups();
+        for (std::size_t i = 0; i < 3; ++i) {
+            groups[0].runs[i].summary.p95_jct = 30.0 + 10.0 * double(i);         // 30, 40, 50
+            groups[0].runs[i].summary.p95_queueing_delay = 5.0 * double(i + 1);  // 5, 10, 15
+        }
+        const ComparisonRow r = compareGroups(groups).rows[0];
+        QCOMPARE(r.p95_jct.mean, 40.0);
+        QCOMPARE(r.p95_jct.ci95, 4.303 * 10.0 / std::sqrt(3.0));
+        QCOMPARE(r.p95_queueing.mean, 10.0);
+        const nlohmann::json j = comparisonJson(compareGroups(groups)).at("rows").at(0);
+        QCOMPARE(j.at("p95_queueing").at("mean").get<double>(), 10.0);
+        QCOMPARE(j.at("p95_jct").at("n").get<int>(), 3);
+        const std::string text = formatComparisonText(compareGroups(groups));
+        QVERIFY(text.find("p95 queueing") != std::string::npos);
+    }
+
+    // Cost (section 7.8): the group's cluster per month, and each run's makespan at its hourly
+    // price as an estimate over the seeds. Unpriced servers are named; nothing priced, no cost.
+    void costPerGroup() {
+        auto groups = twoGroups();  // fifo makespans 100, 110, 120 s; muri 80 s
+        ClusterCost priced;
+        priced.per_hour = 36.0;  // USD: 1 cent a second
+        priced.per_month = 36.0 * kHoursPerMonth;
+        priced.unpriced_servers = 2;
+        groups[0].cost = priced;
+        groups[0].cluster_servers = 8;
+        ClusterCost unpriced;
+        unpriced.unpriced_servers = 4;
+        groups[1].cost = unpriced;
+        groups[1].cluster_servers = 4;
+        const Comparison c = compareGroups(groups);
+        const ComparisonRow& fifo = c.rows[0];
+        QVERIFY(fifo.priced);
+        QCOMPARE(fifo.cost_per_month, 26280.0);
+        QCOMPARE(fifo.unpriced_servers, 2);
+        QCOMPARE(fifo.span_cost.n, 3);
+        QCOMPARE(fifo.span_cost.mean, 1.1);  // (1.00 + 1.10 + 1.20) / 3
+        QCOMPARE(fifo.span_cost.ci95, 4.303 * 0.1 / std::sqrt(3.0));
+        QVERIFY(!c.rows[1].priced);
+
+        const std::string text = formatComparisonText(c);
+        QVERIFY(text.find("cost (USD)") != std::string::npos);
+        QVERIFY(text.find("$26280.00") != std::string::npos);
+        QVERIFY(text.find("$1.10 +- $0.25") != std::string::npos);
+        QVERIFY(text.find("cost excludes 2 unpriced servers") != std::string::npos);
+        QVERIFY(text.find("no priced server") != std::string::npos);
+
+        const auto l = lines(formatComparisonCsv(c));
+        QVERIFY(std::find(l.begin(), l.end(), "fifo,cost_per_month,26280,0,3,") != l.end());
+        QVERIFY(std::find(l.begin(), l.end(), "fifo,unpriced_servers,2,0,3,") != l.end());
+        const std::string span_line = "fifo,span_cost," + formatNumberPlain(fifo.span_cost.mean) + "," +
+                                      formatNumberPlain(fifo.span_cost.ci95) + ",3,";
+        QVERIFY(std::find(l.begin(), l.end(), span_line) != l.end());
+        QVERIFY(std::none_of(l.begin(), l.end(),
+                             [](const std::string& x) { return x.rfind("muri,cost", 0) == 0; }));
+
+        const nlohmann::json j = comparisonJson(c);
+        QCOMPARE(j.at("rows").at(0).at("cost_per_month").get<double>(), 26280.0);
+        QCOMPARE(j.at("rows").at(0).at("span_cost").at("mean").get<double>(), 1.1);
+        QCOMPARE(j.at("rows").at(0).at("unpriced_servers").get<int>(), 2);
+        QVERIFY(j.at("rows").at(1).at("cost_per_month").is_null());
+        QVERIFY(j.at("rows").at(1).at("span_cost").is_null());
+
+        // Without any priced group the text has no cost table at all.
+        QVERIFY(formatComparisonText(compareGroups(twoGroups())).find("cost") == std::string::npos);
     }
 
     void errors() {

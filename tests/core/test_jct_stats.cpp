@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/metrics/jct_stats.h"
+#include "core/metrics/job_size.h"
+#include "core/metrics/plan_target.h"
 
 using namespace cl;
 
@@ -124,6 +126,63 @@ private slots:
         QCOMPARE(s.completed, 0);
         QCOMPARE(s.p99_jct, 0.0);
         QCOMPARE(s.makespan, 0.0);
+        QCOMPARE(s.p95_queueing_delay, 0.0);
+        // A size class without a completed job has no figures (NaN), not zeros.
+        QCOMPARE(s.small.completed, 0);
+        QVERIFY(std::isnan(s.small.avg_jct) && std::isnan(s.small.p95_jct) && std::isnan(s.small.p99_jct));
+        QCOMPARE(s.large.completed, 0);
+        QVERIFY(std::isnan(s.large.avg_jct) && std::isnan(s.large.p95_jct) && std::isnan(s.large.p99_jct));
+    }
+
+    // p95 queueing and the JCTs per size class (docs/architecture.md 7.2, 7.3): 30 small jobs
+    // (1 to 8 GPUs, the 8-GPU ones still small) with JCT 100 k, 10 large ones (16 GPUs) with JCT
+    // 1000 k, queueing delays 1..40 s in shuffled order, and an unfinished large job.
+    void tailAndSizeClasses() {
+        std::vector<JobRecord> jobs;
+        std::vector<int> waits(40);
+        std::iota(waits.begin(), waits.end(), 1);
+        std::mt19937 rng(4);
+        std::shuffle(waits.begin(), waits.end(), rng);
+        for (int k = 1; k <= 30; ++k) {
+            JobRecord j = finished(k, 0.0, waits[std::size_t(k - 1)], waits[std::size_t(k - 1)] + 100.0 * k);
+            j.jct = 100.0 * k;
+            j.gpus = 1 + (k % 8);  // 1..8
+            jobs.push_back(j);
+        }
+        for (int k = 1; k <= 10; ++k) {
+            const double wait = waits[std::size_t(29 + k)];
+            JobRecord j = finished(30 + k, 0.0, wait, wait + 1000.0 * k);
+            j.jct = 1000.0 * k;
+            j.gpus = 16;
+            jobs.push_back(j);
+        }
+        JobRecord unfinished;
+        unfinished.index = 41;
+        unfinished.gpus = 32;
+        jobs.push_back(unfinished);
+
+        const Summary s = summarize(jobs);
+        QCOMPARE(s.completed, 40);
+        QCOMPARE(s.p95_queueing_delay, 38.0);  // rank ceil(0.95 x 40) = 38 of 1..40
+        QCOMPARE(s.small.completed, 30);
+        QCOMPARE(s.small.avg_jct, 1550.0);  // 100 x 15.5
+        QCOMPARE(s.small.p95_jct, 2900.0);  // rank ceil(28.5) = 29
+        QCOMPARE(s.small.p99_jct, 3000.0);  // rank ceil(29.7) = 30
+        QCOMPARE(s.large.completed, 10);
+        QCOMPARE(s.large.avg_jct, 5500.0);
+        QCOMPARE(s.large.p95_jct, 10000.0);  // rank ceil(9.5) = 10
+        QCOMPARE(s.large.p99_jct, 10000.0);
+
+        // The planning targets compute the same figures from the same records (section 7.7).
+        const auto target = [&](const char* text) {
+            return planTargetValue(parsePlanTarget(text), jobs, kLargeJobAboveGpus);
+        };
+        QCOMPARE(target("p95_queueing<=1h"), s.p95_queueing_delay);
+        QCOMPARE(target("small:p95_jct<=1h"), s.small.p95_jct);
+        QCOMPARE(target("small:p99_jct<=1h"), s.small.p99_jct);
+        QCOMPARE(target("large:p95_jct<=1h"), s.large.p95_jct);
+        QCOMPARE(target("large:p99_jct<=1h"), s.large.p99_jct);
+        QCOMPARE(target("large:avg_jct<=1h"), s.large.avg_jct);
     }
 
     // summarize: 200 finished jobs with JCT k^2 (k = 1..200) in shuffled order, plus one job

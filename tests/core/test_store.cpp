@@ -27,6 +27,7 @@
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
+#include "core/metrics/jct_stats.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/store/cluster_names.h"
@@ -137,7 +138,26 @@ std::string diffSummaries(const Summary& a, const Summary& b) {
     DIFF_DOUBLE("summary p99_jct", a.p99_jct, b.p99_jct);
     DIFF_DOUBLE("summary makespan", a.makespan, b.makespan);
     DIFF_DOUBLE("summary avg_queueing_delay", a.avg_queueing_delay, b.avg_queueing_delay);
+    DIFF_DOUBLE("summary p95_queueing_delay", a.p95_queueing_delay, b.p95_queueing_delay);
+    for (const auto& [name, x, y] :
+         {std::tuple{"small", &a.small, &b.small}, std::tuple{"large", &a.large, &b.large}}) {
+        const std::string at = std::string("summary ") + name + " ";
+        DIFF_FIELD(at + "completed", x->completed, y->completed);
+        DIFF_DOUBLE(at + "avg_jct", x->avg_jct, y->avg_jct);
+        DIFF_DOUBLE(at + "p95_jct", x->p95_jct, y->p95_jct);
+        DIFF_DOUBLE(at + "p99_jct", x->p99_jct, y->p99_jct);
+    }
     return {};
+}
+
+// A run stored before schema 8 reads back with the summary figures that schema added derived
+// from its per-job records (docs/architecture.md 7.2).
+SimResult withDerivedSummary(SimResult r) {
+    const Summary derived = summarize(r.jobs);
+    r.summary.p95_queueing_delay = derived.p95_queueing_delay;
+    r.summary.small = derived.small;
+    r.summary.large = derived.large;
+    return r;
 }
 
 std::vector<GpuSegment> sortedSegments(std::vector<GpuSegment> v) {
@@ -1198,7 +1218,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 8), "no workspace schema 8");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 9), "no workspace schema 9");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1248,7 +1268,7 @@ private slots:
         QCOMPARE(runs[0].status, RunStatus::Finished);
         QCOMPARE(runs[0].engine_version, std::string(kFixtureEngine));
         QCOMPARE(runs[0].content_hash, info.content_hash);
-        SimResult expected = fixtureResult();
+        SimResult expected = withDerivedSummary(fixtureResult());
         for (auto& t : expected.series) {  // version 1 kept none of these
             t.blocking_index = kNaN;
             t.storage_utilization = t.cpu_utilization = t.gpu_compute_utilization = t.network_utilization =
@@ -1299,7 +1319,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 7);
+        QCOMPARE(store.schemaVersion(), 8);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1315,7 +1335,7 @@ private slots:
                 1LL);
 
         // The old run reads as it was, its allocated shares unknown and no allocation changes.
-        SimResult expected = v3;
+        SimResult expected = withDerivedSummary(v3);
         for (auto& t : expected.series) t.cpu_allocated = t.memory_allocated = kNaN;
         const SimResult back = store.loadRun(run);
         VERIFY_SAME(diffResults(back, expected));
@@ -1347,6 +1367,38 @@ private slots:
         QCOMPARE(store.loadRun(run, false).series.size(), handMadeResult().series.size());
     }
 
+    // Schema 8 added summary figures; a run stored before has them derived from its per-job
+    // records over the jobs it measured (the scenario's window), in listings and loaded runs.
+    void summaryFiguresOfOlderRunsAreDerived() {
+        const std::string path = freshPath();
+        SimResult v7 = fixtureResult();
+        v7.jobs[1].gpus = 16;  // a large job inside the window
+        v7.jobs[2].queueing_delay = 12.5;
+        v7.jobs[2].first_start = v7.jobs[2].submit + 12.5;
+        const std::vector<JobRecord> window(v7.jobs.begin() + 1, v7.jobs.begin() + 3);
+        v7.summary = summarize(window);
+        std::int64_t run = 0;
+        {
+            ScenarioStore old(path, 7);
+            ScenarioSpec spec = specFor("windowed", storeSmallInputs(old));
+            spec.parameters.measure_first = 1;
+            spec.parameters.measure_last = 2;
+            run = old.beginRun(old.createScenario(spec), "v7-engine");
+            old.saveRun(run, v7);
+        }
+        ScenarioStore store(path);
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_summaries WHERE large_completed IS NULL"), 1LL);
+        const Summary listed = store.runInfo(run).summary;
+        VERIFY_SAME(diffSummaries(listed, summarize(window)));
+        QCOMPARE(listed.large.completed, 1);
+        QCOMPARE(listed.large.p99_jct, 90.0);  // job 1: 5 .. 95
+        QCOMPARE(listed.small.completed, 1);
+        QCOMPARE(listed.small.p95_jct, 215.0);  // job 2: 10 .. 225
+        QCOMPARE(listed.p95_queueing_delay, 12.5);
+        VERIFY_SAME(diffSummaries(store.loadRun(run).summary, summarize(window)));
+        VERIFY_SAME(diffSummaries(store.runs().at(0).summary, summarize(window)));
+    }
+
     void version4WorkspaceMigrates() {
         const std::string path = freshPath();
         // A version-4 run: everything but batch changes (saveRun of that schema wrote none).
@@ -1363,7 +1415,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 7);
+        QCOMPARE(store.schemaVersion(), 8);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);
@@ -1375,7 +1427,7 @@ private slots:
 
         // The old run reads as it was, with no batch changes.
         const SimResult back = store.loadRun(run);
-        VERIFY_SAME(diffResults(back, v4));
+        VERIFY_SAME(diffResults(back, withDerivedSummary(v4)));
         QVERIFY(back.batches.empty());
         QCOMPARE(back.allocations.size(), std::size_t(4));
 

@@ -35,7 +35,15 @@ using Metric = ComparisonModel::Metric;
 
 namespace {
 
-constexpr Metric kMetrics[] = {Metric::AvgJct, Metric::P99Jct, Metric::Makespan, Metric::AvgQueueing};
+constexpr Metric kMetrics[] = {Metric::AvgJct, Metric::P99Jct, Metric::Makespan, Metric::AvgQueueing,
+                               Metric::P95Queueing};
+
+// What the model's ratio is (ComparisonModel::relative): values under a millisecond count as
+// zero, and nothing is a multiple of a zero baseline (a run whose p95 queueing is 0).
+double expectedRatio(double value, double base) {
+    const auto zeroed = [](double s) { return std::abs(s) < ComparisonModel::kNearZeroSeconds ? 0.0 : s; };
+    return zeroed(base) > 0 ? zeroed(value) / zeroed(base) : NAN;
+}
 
 double summaryValue(const Summary& s, Metric m) {
     switch (m) {
@@ -47,6 +55,8 @@ double summaryValue(const Summary& s, Metric m) {
             return s.makespan;
         case Metric::AvgQueueing:
             return s.avg_queueing_delay;
+        case Metric::P95Queueing:
+            return s.p95_queueing_delay;
     }
     return NAN;
 }
@@ -61,6 +71,7 @@ JobRecord job(const std::string& model, int gpus, double jct, bool completed = t
 }
 
 bool nearlyEqual(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);  // both "n/a"
     return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
 }
 
@@ -162,10 +173,11 @@ private slots:
                 const double v = summaryValue(results_.at(ids[r]).summary, m);
                 const double base = summaryValue(results_.at(fifo_).summary, m);
                 QCOMPARE(model.value(r, m), v);
-                QVERIFY(nearlyEqual(model.relative(r, m), v / base));
+                QVERIFY(nearlyEqual(model.relative(r, m), expectedRatio(v, base)));
                 const int column = 1 + 2 * int(m);
                 QCOMPARE(model.index(r, column).data(ComparisonModel::RawValueRole).toDouble(), v);
-                QCOMPARE(model.index(r, column + 1).data().toString(), ComparisonModel::ratioText(v / base));
+                QCOMPARE(model.index(r, column + 1).data().toString(),
+                         ComparisonModel::ratioText(expectedRatio(v, base)));
             }
         QCOMPARE(model.index(0, ComparisonModel::AvgJctRelativeColumn).data().toString(),
                  ComparisonModel::ratioText(1.0));
@@ -183,8 +195,9 @@ private slots:
         QCOMPARE(model.comparison().baseline, std::string("muri-s"));
         for (int r = 0; r < 3; ++r)
             for (Metric m : kMetrics)
-                QVERIFY(nearlyEqual(model.relative(r, m), summaryValue(results_.at(ids[r]).summary, m) /
-                                                              summaryValue(results_.at(muri_).summary, m)));
+                QVERIFY(nearlyEqual(model.relative(r, m),
+                                    expectedRatio(summaryValue(results_.at(ids[r]).summary, m),
+                                                  summaryValue(results_.at(muri_).summary, m))));
         QCOMPARE(model.relative(2, Metric::Makespan), 1.0);
         model.setBaseline(7);  // ignored
         QCOMPARE(model.baseline(), 2);
@@ -195,6 +208,43 @@ private slots:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.baseline(), -1);
+    }
+
+    // The cost columns (docs/architecture.md 7.8): the run's cluster for its makespan and per
+    // month, naming unpriced servers; an en dash for a cluster with no priced server.
+    void costColumns() {
+        SimResult run;
+        run.summary.jobs = run.summary.completed = 10;
+        run.summary.avg_jct = 600.0;
+        run.summary.makespan = 7200.0;
+        ComparisonModel::Run priced{1, QStringLiteral("priced"), run};
+        cl::ClusterCost cost;
+        cost.per_hour = 25.0;
+        cost.per_month = 25.0 * cl::kHoursPerMonth;
+        cost.unpriced_servers = 1;
+        priced.cost = cost;
+        priced.cluster_servers = 3;
+        ComparisonModel::Run unpriced{2, QStringLiteral("unpriced"), run};
+        cl::ClusterCost none;
+        none.unpriced_servers = 3;
+        unpriced.cost = none;
+        unpriced.cluster_servers = 3;
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRuns({priced, unpriced});
+        const auto shown = [&](int row, int column) { return model.index(row, column).data().toString(); };
+        QCOMPARE(shown(0, ComparisonModel::CostColumn),
+                 QStringLiteral("$%1 (1 unpriced)").arg(QLocale().toString(50.0, 'f', 2)));  // 2 h at $25
+        QCOMPARE(shown(0, ComparisonModel::CostPerMonthColumn),
+                 QStringLiteral("$%1 (1 unpriced)").arg(QLocale().toString(18250.0, 'f', 0)));
+        QCOMPARE(model.index(0, ComparisonModel::CostColumn).data(ComparisonModel::RawValueRole).toDouble(),
+                 50.0);
+        QCOMPARE(shown(1, ComparisonModel::CostColumn), QStringLiteral("\u2013"));
+        QCOMPARE(shown(1, ComparisonModel::CostPerMonthColumn), QStringLiteral("\u2013"));
+        QCOMPARE(model.headerData(ComparisonModel::CostColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Cost"));
+        QCOMPARE(model.headerData(ComparisonModel::P95QueueingColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("p95 queueing"));
     }
 
     void zeroQueueingHasNoMultiple() {

@@ -1077,7 +1077,7 @@ private slots:
         QVERIFY(lines[1].section(QLatin1Char(':'), 1) != lines[2].section(QLatin1Char(':'), 1));
 
         // The summary table as the report lays it out: every value on one line, whole.
-        const QAbstractItemModel* table = window.comparisonView()->model();
+        const QAbstractItemModel* table = window.comparisonView()->reportTable();
         QPdfWriter device(dir.filePath(QStringLiteral("measure.pdf")));
         device.setResolution(96);
         const cl::views::ReportTableLayout shape =

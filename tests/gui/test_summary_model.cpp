@@ -139,6 +139,53 @@ private slots:
                      .isValid());
     }
 
+    // The summary's p95 queueing and size classes (docs/architecture.md 7.2): a class without a
+    // completed job shows an en dash. The cost (section 7.8) is the cluster's for the makespan,
+    // with the unpriced servers said in the cell; an unpriced cluster shows no figure.
+    void tailSizeClassesAndCost() {
+        SummaryTableModel model;
+        model.setPolicies({"fifo", "srtf", "srsf"});
+        cl::Summary s = sampleSummary();
+        s.p95_queueing_delay = 90.0;
+        s.small.completed = 40;
+        s.small.p95_jct = 600.0;
+        s.small.p99_jct = 7200.0;
+        model.setSummary("fifo", s);
+        QCOMPARE(cell(model, 0, SummaryTableModel::P95QueueingColumn), QStringLiteral("90 s"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::SmallP95JctColumn), QStringLiteral("10 min"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::SmallP99JctColumn), QStringLiteral("2 h"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::LargeP95JctColumn), QStringLiteral("\u2013"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::LargeP99JctColumn), QStringLiteral("\u2013"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::CostColumn), QStringLiteral("\u2013"));  // no cost given
+
+        cl::ClusterCost cost;
+        cost.per_hour = 50.0;
+        cost.per_month = 50.0 * cl::kHoursPerMonth;
+        cost.unpriced_servers = 2;
+        model.setCost("fifo", cost, 6);
+        // 36 h makespan at $50/h
+        QCOMPARE(cell(model, 0, SummaryTableModel::CostColumn), QStringLiteral("$1800 (2 unpriced)"));
+        QCOMPARE(cell(model, 0, SummaryTableModel::CostPerMonthColumn),
+                 QStringLiteral("$36500 (2 unpriced)"));
+        QCOMPARE(model.data(model.index(0, SummaryTableModel::CostColumn), SummaryTableModel::RawValueRole)
+                     .toDouble(),
+                 1800.0);
+        QVERIFY(cell(model, 0, SummaryTableModel::CostColumn, Qt::ToolTipRole)
+                    .contains("cost excludes 2 unpriced servers"));
+
+        s.large.completed = 3;
+        s.large.p99_jct = 86400.0;
+        model.setSummary("srtf", s);
+        cl::ClusterCost unpriced;
+        unpriced.unpriced_servers = 6;
+        model.setCost("srtf", unpriced, 6);
+        QCOMPARE(cell(model, 1, SummaryTableModel::LargeP99JctColumn), QStringLiteral("24 h"));
+        QCOMPARE(cell(model, 1, SummaryTableModel::CostColumn), QStringLiteral("\u2013"));
+        QVERIFY(std::isnan(model.cost(1, SummaryTableModel::CostPerMonthColumn)));
+        // A row without a run shows dashes in every new column too.
+        QCOMPARE(cell(model, 2, SummaryTableModel::CostColumn), QStringLiteral("\u2013"));
+    }
+
     void showsProgressFailureAndCancellation() {
         SummaryTableModel model;
         model.setPolicies({"fifo", "srtf", "srsf"});
@@ -156,8 +203,10 @@ private slots:
 
     void headersHaveTitlesAndTooltips() {
         SummaryTableModel model;
-        const QStringList expected{"Policy",  "Avg JCT",  "Median JCT",  "p95 JCT",
-                                   "p99 JCT", "Makespan", "Avg queueing"};
+        const QStringList expected{"Policy",    "Avg JCT",      "Median JCT",   "p95 JCT",  "p99 JCT",
+                                   "Makespan",  "Avg queueing", "p95 queueing", "Cost",     "Cost/month",
+                                   "Small p95", "Small p99",    "Large p95",    "Large p99"};
+        QCOMPARE(model.columnCount(), int(expected.size()));
         for (int c = 0; c < model.columnCount(); ++c) {
             QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), expected.at(c));
             QVERIFY2(model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().size() > 10,

@@ -23,7 +23,7 @@ bool sameServer(const cl::Server& a, const cl::Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
            a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
            a.network_gbps == b.network_gbps && a.architecture == b.architecture && a.state == b.state &&
-           a.unavailable == b.unavailable;
+           a.unavailable == b.unavailable && a.price == b.price;
 }
 
 // "node07" -> ("node", "07"); "gpu" -> ("gpu", "").
@@ -77,7 +77,12 @@ bool ServerChanges::isEmpty() const {
 int ServerChanges::fieldCount() const {
     return int(name.has_value()) + int(rack.has_value()) + int(gpu_type.has_value()) + int(gpus.has_value()) +
            int(gpu_memory_gb.has_value()) + int(cpu_cores.has_value()) + int(memory_gb.has_value()) +
-           int(network_gbps.has_value()) + int(architecture.has_value());
+           int(network_gbps.has_value()) + int(architecture.has_value()) + int(changesPrice());
+}
+
+bool ServerChanges::changesPrice() const {
+    return price_basis || price_per_hour || purchase_price || amortization_years || power_per_hour ||
+           price_source || price_approximate;
 }
 
 void ServerChanges::applyTo(cl::Server& s) const {
@@ -98,6 +103,21 @@ void ServerChanges::applyTo(cl::Server& s) const {
     } else if (s.architecture.described() &&
                (s.gpus != s.architecture.gpus() || s.cpu_cores != s.architecture.cores())) {
         s.architecture = cl::ServerArchitecture{};
+    }
+    if (price_basis) s.price.basis = *price_basis;
+    if (price_per_hour) s.price.per_hour = *price_per_hour;
+    if (purchase_price) s.price.purchase = *purchase_price;
+    if (amortization_years) s.price.amortization_years = *amortization_years;
+    if (power_per_hour) s.price.power_per_hour = *power_per_hour;
+    if (price_source) s.price.source = *price_source;
+    if (price_approximate) s.price.approximate = *price_approximate;
+    // A server keeps only the figures of its basis (what its layout writes), none when unpriced.
+    if (!s.price.stated()) {
+        s.price = cl::ServerPrice{};
+    } else if (s.price.basis == cl::PriceBasis::Hourly) {
+        s.price.purchase = s.price.amortization_years = s.price.power_per_hour = 0.0;
+    } else {
+        s.price.per_hour = 0.0;
     }
 }
 
@@ -124,6 +144,21 @@ QString serverProblem(const cl::Server& s) {
     if (!(s.network_gbps > 0 && s.network_gbps <= L::kMaxNetworkGbps))
         return ClusterDocument::tr("NIC bandwidth must be above 0 and at most %1 Gb/s (is %2).")
             .arg(number(L::kMaxNetworkGbps), number(s.network_gbps));
+    const cl::ServerPrice& p = s.price;
+    if (p.basis == cl::PriceBasis::Hourly && !(p.per_hour >= 0 && p.per_hour <= L::kMaxPricePerHour))
+        return ClusterDocument::tr("The price per hour must be from 0 to %1 USD (is %2).")
+            .arg(number(L::kMaxPricePerHour), number(p.per_hour));
+    if (p.basis == cl::PriceBasis::Amortized) {
+        if (!(p.purchase >= 0 && p.purchase <= L::kMaxPurchasePrice))
+            return ClusterDocument::tr("The purchase price must be from 0 to %1 USD (is %2).")
+                .arg(number(L::kMaxPurchasePrice), number(p.purchase));
+        if (!(p.amortization_years > 0 && p.amortization_years <= L::kMaxAmortizationYears))
+            return ClusterDocument::tr("The amortization must be above 0 and at most %1 years (is %2).")
+                .arg(number(L::kMaxAmortizationYears), number(p.amortization_years));
+        if (!(p.power_per_hour >= 0 && p.power_per_hour <= L::kMaxPricePerHour))
+            return ClusterDocument::tr("The power cost per hour must be from 0 to %1 USD (is %2).")
+                .arg(number(L::kMaxPricePerHour), number(p.power_per_hour));
+    }
     return {};
 }
 

@@ -25,6 +25,9 @@ struct ServerLimits {
     static constexpr double kMaxMemoryGb = 65536.0;
     static constexpr double kMaxGpuMemoryGb = 1024.0;
     static constexpr double kMaxNetworkGbps = 10000.0;
+    static constexpr double kMaxPricePerHour = 1e6;   // USD
+    static constexpr double kMaxPurchasePrice = 1e9;  // USD
+    static constexpr double kMaxAmortizationYears = 50.0;
 };
 
 // What a multi-server edit changes; unset fields keep each server's value.
@@ -41,8 +44,18 @@ struct ServerChanges {
     // architecture wins over gpus / cpu_cores in the same change). A gpus or cpu_cores change
     // alone that no longer fits a described architecture drops it to "not described".
     std::optional<cl::ServerArchitecture> architecture;
+    // The price (docs/architecture.md 7.8), field by field so that a multi-server edit keeps
+    // what it does not set. Setting the basis to None clears the whole price.
+    std::optional<cl::PriceBasis> price_basis;
+    std::optional<double> price_per_hour;
+    std::optional<double> purchase_price;
+    std::optional<double> amortization_years;
+    std::optional<double> power_per_hour;
+    std::optional<std::string> price_source;
+    std::optional<bool> price_approximate;
 
     bool isEmpty() const;
+    bool changesPrice() const;
     int fieldCount() const;
     void applyTo(cl::Server& server) const;
 };

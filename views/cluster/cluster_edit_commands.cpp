@@ -170,6 +170,7 @@ QString propertiesUndoText(const ServerChanges& changes, const IndexedServers& s
     if (changes.memory_gb) fields << tr("DRAM");
     if (changes.network_gbps) fields << tr("NIC bandwidth");
     if (changes.architecture) fields << tr("architecture");
+    if (changes.changesPrice()) fields << tr("price");
     if (fields.size() == 1) return tr("Change %1 of %2").arg(fields.front(), target);
     if (fields.size() == 2) return tr("Change %1 and %2 of %3").arg(fields[0], fields[1], target);
     return tr("Change %1 properties of %2").arg(fields.size()).arg(target);

@@ -7,8 +7,10 @@
 #include <QLabel>
 #include <QLocale>
 
+#include "core/metrics/cluster_cost.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/server_presets.h"
+#include "views/common/cost_text.h"
 
 namespace cl::views {
 
@@ -78,7 +80,11 @@ QString formatGigabytes(double gb) {
 }
 
 ClusterTotalsBar::ClusterTotalsBar(ClusterDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_totals(new QLabel(this)), m_selection(new QLabel(this)) {
+    : QWidget(parent),
+      m_document(document),
+      m_totals(new QLabel(this)),
+      m_selection(new QLabel(this)),
+      m_cost(new QLabel(this)) {
     auto* layout = new QHBoxLayout(this);
     const int margin = fontMetrics().height() / 3;
     layout->setContentsMargins(margin * 2, margin, margin * 2, margin);
@@ -87,7 +93,10 @@ ClusterTotalsBar::ClusterTotalsBar(ClusterDocument* document, QWidget* parent)
     m_totals->setWordWrap(true);
     m_selection->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_selection->setToolTip(tr("What the selected servers hold"));
+    m_cost->setObjectName(QStringLiteral("clusterCost"));
+    m_cost->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     layout->addWidget(m_totals, 1);
+    layout->addWidget(m_cost);
     layout->addWidget(m_selection);
     setAutoFillBackground(true);
     connect(document, &ClusterDocument::changed, this, &ClusterTotalsBar::refresh);
@@ -111,6 +120,10 @@ QString ClusterTotalsBar::selectionText() const {
     return m_selection->text();
 }
 
+QString ClusterTotalsBar::costText() const {
+    return m_cost->text();
+}
+
 void ClusterTotalsBar::refresh() {
     const cl::Cluster& cluster = m_document->cluster();
     const Totals t = totalsOf(cluster);
@@ -124,6 +137,16 @@ void ClusterTotalsBar::refresh() {
     m_totals->setToolTip(tr("Cluster totals. Square colours match the GPU squares in the diagram.\n"
                             "Relative training speed per GPU type (built-in profiles):\n") +
                          tips.join(QLatin1Char('\n')));
+
+    const cl::ClusterCost cost = cl::clusterCost(cluster);
+    const int servers = static_cast<int>(cluster.servers.size());
+    m_cost->setVisible(cost.anyPriced(servers));
+    m_cost->setText(cost.anyPriced(servers) ? monthlyCostText(cost, servers) : QString());
+    m_cost->setToolTip(cost.anyPriced(servers)
+                           ? tr("What the cluster costs (730 hours a month); edit prices in the server "
+                                "properties.\n") +
+                                 priceSourcesText(cluster)
+                           : QString());
 
     const QList<int>& selection = m_document->selection();
     if (selection.isEmpty()) {

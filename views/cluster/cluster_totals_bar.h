@@ -1,7 +1,7 @@
 #pragma once
 // The always-visible totals line under the cluster editor: servers, racks, GPUs by type (with
 // the type's colour, doubling as the diagram's legend), CPU:GPU ratio, DRAM per GPU, total GPU
-// memory, and what the selection holds.
+// memory, what the cluster costs per month when it is priced, and what the selection holds.
 #include <QString>
 #include <QWidget>
 
@@ -22,6 +22,10 @@ public:
     // The texts shown, without markup.
     QString totalsText() const;
     QString selectionText() const;
+    // What the cluster costs per month (docs/architecture.md 7.8), naming its unpriced servers;
+    // empty when no server is priced. Its tooltip lists the prices and their sources.
+    QString costText() const;
+    QLabel* costLabel() const { return m_cost; }
 
     // "8 servers · 1 rack · 64 GPUs: 64 V100 · CPU:GPU 11.5:1 · DRAM/GPU 65 GB · GPU memory 2 TB"
     static QString plainTotals(const cl::Cluster& cluster);
@@ -33,6 +37,7 @@ private:
     ClusterDocument* m_document;
     QLabel* m_totals;
     QLabel* m_selection;
+    QLabel* m_cost;
 };
 
 // 512 -> "512 GB", 2048 -> "2 TB", 1536 -> "1.5 TB".

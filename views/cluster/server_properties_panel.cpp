@@ -5,18 +5,24 @@
 #include <optional>
 #include <set>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
+#include "core/metrics/cluster_cost.h"
 #include "core/model/server_architecture.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/server_presets.h"
+#include "views/common/cost_text.h"
 
 namespace cl::views {
 
@@ -64,12 +70,40 @@ QString valueOf(const cl::Server& s, Field f) {
             return number(s.memory_gb);
         case Field::Network:
             return number(s.network_gbps);
+        // A figure of another basis than the server's shows empty: it is not part of its price.
+        case Field::PricePerHour:
+            return s.price.basis == cl::PriceBasis::Hourly ? number(s.price.per_hour) : QString();
+        case Field::PurchasePrice:
+            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.purchase) : QString();
+        case Field::AmortizationYears:
+            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.amortization_years)
+                                                              : QString();
+        case Field::PowerPerHour:
+            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.power_per_hour) : QString();
+        case Field::PriceSource:
+            return QString::fromStdString(s.price.source);
     }
     return {};
 }
 
-constexpr Field kFields[] = {Field::Name,      Field::Rack,     Field::GpuType, Field::Gpus,
-                             Field::GpuMemory, Field::CpuCores, Field::Memory,  Field::Network};
+constexpr Field kFields[] = {Field::Name,
+                             Field::Rack,
+                             Field::GpuType,
+                             Field::Gpus,
+                             Field::GpuMemory,
+                             Field::CpuCores,
+                             Field::Memory,
+                             Field::Network,
+                             Field::PricePerHour,
+                             Field::PurchasePrice,
+                             Field::AmortizationYears,
+                             Field::PowerPerHour,
+                             Field::PriceSource};
+
+bool isPriceFigure(Field f) {
+    return f == Field::PricePerHour || f == Field::PurchasePrice || f == Field::AmortizationYears ||
+           f == Field::PowerPerHour;
+}
 
 }  // namespace
 
@@ -81,20 +115,32 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
       m_gpuType(new QComboBox(this)),
       m_speed(new QLabel(this)),
       m_architecture(new QComboBox(this)),
+      m_priceBasis(new QComboBox(this)),
+      m_approximate(new QCheckBox(tr("Appr&oximate figure"), this)),
+      m_priceSummary(new QLabel(this)),
       m_message(new QLabel(this)),
       m_apply(new QPushButton(tr("&Apply"), this)),
       m_revert(new QPushButton(tr("&Revert"), this)) {
+    // The fields scroll when the panel is short (a 768-pixel screen); Apply and Revert stay in view.
     auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("serverPropertiesScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    auto* body = new QVBoxLayout(content);
     QFont heading_font = m_heading->font();
     heading_font.setBold(true);
     m_heading->setFont(heading_font);
     m_heading->setWordWrap(true);
-    outer->addWidget(m_heading);
+    body->addWidget(m_heading);
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    outer->addLayout(form);
+    body->addLayout(form);
 
     m_rack->setEditable(true);
     m_rack->setInsertPolicy(QComboBox::NoInsert);
@@ -123,9 +169,50 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
          tr("Host memory per server in GB, above 0 and at most %1").arg(L::kMaxMemoryGb)},
         {Field::Network, tr("N&IC (Gb/s):"),
          tr("Network bandwidth per server in Gb/s, above 0 and at most %1").arg(L::kMaxNetworkGbps)},
+        {Field::PricePerHour, tr("P&er hour (USD):"),
+         tr("Rental price of one server per hour in US dollars, e.g. a cloud's on-demand list price")},
+        {Field::PurchasePrice, tr("P&urchase (USD):"), tr("Purchase price of one server in US dollars")},
+        {Field::AmortizationYears, tr("Amortized over (&years):"),
+         tr("Years over which the purchase price is spread, above 0 and at most %1")
+             .arg(L::kMaxAmortizationYears)},
+        {Field::PowerPerHour, tr("Po&wer per hour (USD):"),
+         tr("Cost of the server's power and cooling per hour of use, in US dollars")},
+        {Field::PriceSource, tr("Price &source:"),
+         tr("Where the figures come from, with their date (a price list, a quote)")},
     };
     QPalette error_palette = palette();
     error_palette.setColor(QPalette::WindowText, kErrorColor);
+    QPalette dim = palette();
+    dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
+    // The hardware's internals close the hardware; the price (section 7.8) follows under a heading.
+    const auto addArchitectureAndPriceHeading = [&] {
+        auto* arch_label = new QLabel(tr("Arc&hitecture:"), this);
+        arch_label->setBuddy(m_architecture);
+        form->addRow(arch_label, m_architecture);
+        auto* heading = new QLabel(tr("Price"), this);
+        QFont bold = heading->font();
+        bold.setBold(true);
+        heading->setFont(bold);
+        heading->setToolTip(
+            tr("What the server costs to have, for the cost of runs and plans; the simulator never reads "
+               "it. Servers without a price count as free, and reports say how many there are."));
+        form->addRow(heading);
+        m_priceBasis->addItem(tr("none"), static_cast<int>(cl::PriceBasis::None));
+        m_priceBasis->setItemData(0, tr("No price: the server counts as free and is reported as unpriced"),
+                                  Qt::ToolTipRole);
+        m_priceBasis->addItem(tr("per hour"), static_cast<int>(cl::PriceBasis::Hourly));
+        m_priceBasis->setItemData(1, tr("A rental price per server-hour, e.g. a cloud's list price"),
+                                  Qt::ToolTipRole);
+        m_priceBasis->addItem(tr("purchase, amortized"), static_cast<int>(cl::PriceBasis::Amortized));
+        m_priceBasis->setItemData(
+            2, tr("A purchase price spread over years (730 hours a month), plus power per hour"),
+            Qt::ToolTipRole);
+        m_priceBasis->setPlaceholderText(tr("(mixed)"));
+        m_priceBasis->setToolTip(tr("How the server's price is stated; applied with Apply"));
+        auto* basis_label = new QLabel(tr("Price &basis:"), this);
+        basis_label->setBuddy(m_priceBasis);
+        form->addRow(basis_label, m_priceBasis);
+    };
     for (const Spec& spec : specs) {
         Row& r = row(spec.field);
         QWidget* field_widget = nullptr;
@@ -151,15 +238,20 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
             m_speed->setToolTip(
                 tr("Relative training speed of this GPU type versus V100 in the built-in profiles"));
             m_speed->setWordWrap(true);
-            QPalette dim = palette();
-            dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
             m_speed->setPalette(dim);
             cell->addWidget(m_speed);
         }
         cell->addWidget(r.error);
+        if (spec.field == Field::PricePerHour) addArchitectureAndPriceHeading();
         auto* label = new QLabel(spec.label, this);
         label->setBuddy(field_widget);
         form->addRow(label, cell);
+        if (spec.field == Field::PriceSource) {
+            form->addRow(QString(), m_approximate);
+            m_priceSummary->setWordWrap(true);
+            m_priceSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            form->addRow(QString(), m_priceSummary);
+        }
         const Field f = spec.field;
         connect(r.edit, &QLineEdit::textChanged, this, [this, f] {
             if (m_loading) return;
@@ -184,9 +276,6 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     m_architecture->setToolTip(
         tr("CPU sockets and PCIe GPU groups inside the server; choosing a preset "
            "sets GPU count and CPU cores to match (one undo step)"));
-    auto* arch_label = new QLabel(tr("Arc&hitecture:"), this);
-    arch_label->setBuddy(m_architecture);
-    form->addRow(arch_label, m_architecture);
     connect(m_architecture, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_loading || index < 0) return;
         const QString name = m_architecture->itemData(index).toString();
@@ -197,6 +286,20 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
         m_loading = false;
     });
 
+    m_approximate->setToolTip(tr("No published figure was found: the price is an estimate"));
+    m_priceSummary->setPalette(dim);
+    connect(m_priceBasis, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_loading) return;
+        enablePriceFields();
+        m_message->clear();
+        updateButtons();
+    });
+    connect(m_approximate, &QCheckBox::stateChanged, this, [this] {
+        if (m_loading) return;
+        m_message->clear();
+        updateButtons();
+    });
+
     for (const QString& type : knownGpuTypes()) {
         m_gpuType->addItem(type);
         m_gpuType->setItemData(m_gpuType->count() - 1, gpuSpeedText(type), Qt::ToolTipRole);
@@ -204,7 +307,13 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
 
     m_message->setWordWrap(true);
     m_message->setPalette(error_palette);
-    outer->addWidget(m_message);
+    body->addWidget(m_message);
+    body->addStretch(1);
+    scroll->setWidget(content);
+    // As wide as the fields need: only the height scrolls.
+    scroll->setMinimumWidth(content->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    outer->addWidget(scroll, 1);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     m_revert->setToolTip(tr("Show the current values again, dropping unapplied edits"));
@@ -212,8 +321,8 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     m_apply->setDefault(true);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_apply);
+    buttons->setContentsMargins(body->contentsMargins());
     outer->addLayout(buttons);
-    outer->addStretch(1);
     setMinimumWidth(fontMetrics().averageCharWidth() * 34);
 
     connect(m_apply, &QPushButton::clicked, this, &ServerPropertiesPanel::apply);
@@ -258,14 +367,28 @@ bool ServerPropertiesPanel::changed(Field f) const {
 bool ServerPropertiesPanel::hasChanges() const {
     for (Field f : kFields)
         if (changed(f)) return true;
-    return false;
+    return priceBasisChanged() || approximateChanged();
+}
+
+int ServerPropertiesPanel::priceBasis() const {
+    return m_priceBasis->currentIndex() < 0 ? -1 : m_priceBasis->currentData().toInt();
+}
+
+bool ServerPropertiesPanel::priceBasisChanged() const {
+    return m_priceBasis->isEnabled() && priceBasis() >= 0 && priceBasis() != m_priceBasisInitial;
+}
+
+bool ServerPropertiesPanel::approximateChanged() const {
+    return m_approximate->isEnabled() && m_approximate->checkState() != m_approximateInitial &&
+           m_approximate->checkState() != Qt::PartiallyChecked;
 }
 
 QString ServerPropertiesPanel::check(Field f) const {
     const Row& r = row(f);
     if (!r.edit->isEnabled()) return {};
     const QString t = r.edit->text().trimmed();
-    if (r.mixed && t.isEmpty()) return {};  // left as each server has it
+    // Left as each server has it, unless the servers take a new basis: then it needs its figures.
+    if (r.mixed && t.isEmpty() && !(isPriceFigure(f) && priceBasisChanged())) return {};
     switch (f) {
         case Field::Name: {
             if (t.isEmpty()) return tr("Enter a server name.");
@@ -308,6 +431,24 @@ QString ServerPropertiesPanel::check(Field f) const {
             if (f == Field::Memory) return tr("DRAM must be a number above 0 and at most %1 GB.").arg(max);
             return tr("NIC bandwidth must be a number above 0 and at most %1 Gb/s.").arg(max);
         }
+        case Field::PricePerHour:
+        case Field::PowerPerHour:
+        case Field::PurchasePrice: {
+            const auto v = parseNumber(t);
+            const double max = f == Field::PurchasePrice ? L::kMaxPurchasePrice : L::kMaxPricePerHour;
+            if (v && *v >= 0 && *v <= max) return {};
+            // Short: the message sits under a narrow field.
+            if (f == Field::PricePerHour) return tr("Enter USD per hour, 0 to %1.").arg(number(max));
+            if (f == Field::PowerPerHour) return tr("Enter power USD per hour, 0 to %1.").arg(number(max));
+            return tr("Enter the purchase price in USD, 0 to %1.").arg(number(max));
+        }
+        case Field::AmortizationYears: {
+            const auto v = parseNumber(t);
+            if (v && *v > 0 && *v <= L::kMaxAmortizationYears) return {};
+            return tr("Enter years above 0, at most %1.").arg(L::kMaxAmortizationYears);
+        }
+        case Field::PriceSource:
+            return {};
     }
     return {};
 }
@@ -346,6 +487,14 @@ bool ServerPropertiesPanel::apply() {
     if (changed(Field::CpuCores)) c.cpu_cores = *parseWhole(text(Field::CpuCores).trimmed());
     if (changed(Field::Memory)) c.memory_gb = *parseNumber(text(Field::Memory).trimmed());
     if (changed(Field::Network)) c.network_gbps = *parseNumber(text(Field::Network).trimmed());
+    if (priceBasisChanged()) c.price_basis = static_cast<cl::PriceBasis>(priceBasis());
+    if (changed(Field::PricePerHour)) c.price_per_hour = *parseNumber(text(Field::PricePerHour).trimmed());
+    if (changed(Field::PurchasePrice)) c.purchase_price = *parseNumber(text(Field::PurchasePrice).trimmed());
+    if (changed(Field::AmortizationYears))
+        c.amortization_years = *parseNumber(text(Field::AmortizationYears).trimmed());
+    if (changed(Field::PowerPerHour)) c.power_per_hour = *parseNumber(text(Field::PowerPerHour).trimmed());
+    if (changed(Field::PriceSource)) c.price_source = str(Field::PriceSource);
+    if (approximateChanged()) c.price_approximate = m_approximate->checkState() == Qt::Checked;
     return submit(c);
 }
 
@@ -386,9 +535,76 @@ void ServerPropertiesPanel::revert() {
         m_heading->setText(tr("%1 servers selected").arg(sel.size()));
     m_message->clear();
     loadArchitecture();
+    loadPrice();
     m_loading = false;
     updateSpeedLabel();
     updateButtons();
+}
+
+void ServerPropertiesPanel::loadPrice() {
+    const QList<int>& sel = m_document->selection();
+    std::set<int> bases;
+    std::set<bool> approximate;
+    cl::Cluster selected;
+    for (int i : sel) {
+        const cl::Server& s = m_document->server(i);
+        bases.insert(static_cast<int>(s.price.basis));
+        approximate.insert(s.price.approximate);
+        selected.servers.push_back(s);
+    }
+    // A long source reads from its start, and whole in the tooltip.
+    QLineEdit* source = row(Field::PriceSource).edit;
+    source->setCursorPosition(0);
+    source->setToolTip(source->text().isEmpty()
+                           ? tr("Where the figures come from, with their date (a price list, a quote)")
+                           : tr("Source of the price: %1").arg(source->text()));
+    m_priceBasisInitial = bases.size() == 1 ? *bases.begin() : -1;
+    m_priceBasis->setEnabled(!sel.isEmpty());
+    m_priceBasis->setPlaceholderText(sel.isEmpty() ? QString() : tr("(mixed)"));
+    m_priceBasis->setCurrentIndex(m_priceBasisInitial < 0 ? -1 : m_priceBasis->findData(m_priceBasisInitial));
+    m_approximateInitial = approximate.size() > 1    ? Qt::PartiallyChecked
+                           : approximate.count(true) ? Qt::Checked
+                                                     : Qt::Unchecked;
+    m_approximate->setTristate(m_approximateInitial == Qt::PartiallyChecked);
+    m_approximate->setCheckState(m_approximateInitial);
+    enablePriceFields();
+
+    // What the selection costs as it is in the document, and where its prices come from.
+    if (sel.isEmpty()) {
+        m_priceSummary->clear();
+        m_priceSummary->setToolTip(QString());
+        return;
+    }
+    const cl::ClusterCost cost = cl::clusterCost(selected);
+    const int servers = static_cast<int>(selected.servers.size());
+    m_priceSummary->setText(
+        cost.anyPriced(servers)
+            ? tr("Selection: %1/h, %2").arg(formatUsd(cost.per_hour), monthlyCostText(cost, servers))
+            : tr("Selection: not priced"));
+    m_priceSummary->setToolTip(priceSourcesText(selected));
+}
+
+void ServerPropertiesPanel::enablePriceFields() {
+    const bool any = !m_document->selection().isEmpty();
+    const int basis = priceBasis();
+    const auto enable = [this](Field f, bool on) {
+        Row& r = row(f);
+        if (r.edit->isEnabled() == on) return;
+        r.edit->setEnabled(on);
+        if (!on) {  // a disabled figure is not part of the price: drop what was typed
+            r.edit->setText(r.initial);
+            r.error->clear();
+            r.error->hide();
+        }
+    };
+    enable(Field::PricePerHour, any && basis == static_cast<int>(cl::PriceBasis::Hourly));
+    const bool amortized = any && basis == static_cast<int>(cl::PriceBasis::Amortized);
+    enable(Field::PurchasePrice, amortized);
+    enable(Field::AmortizationYears, amortized);
+    enable(Field::PowerPerHour, amortized);
+    const bool priced = any && basis != static_cast<int>(cl::PriceBasis::None);
+    enable(Field::PriceSource, priced);
+    m_approximate->setEnabled(priced);
 }
 
 QString ServerPropertiesPanel::architectureText() const {

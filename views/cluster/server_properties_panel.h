@@ -7,6 +7,7 @@
 #include <QString>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -21,8 +22,24 @@ class ServerPropertiesPanel : public QWidget {
     Q_OBJECT
 
 public:
-    enum class Field { Name, Rack, GpuType, Gpus, GpuMemory, CpuCores, Memory, Network };
-    static constexpr int kFieldCount = 8;
+    // The price fields (docs/architecture.md 7.8) are enabled by the price basis: PricePerHour for
+    // "per hour", PurchasePrice, AmortizationYears and PowerPerHour for "purchase, amortized".
+    enum class Field {
+        Name,
+        Rack,
+        GpuType,
+        Gpus,
+        GpuMemory,
+        CpuCores,
+        Memory,
+        Network,
+        PricePerHour,
+        PurchasePrice,
+        AmortizationYears,
+        PowerPerHour,
+        PriceSource
+    };
+    static constexpr int kFieldCount = 13;
 
     explicit ServerPropertiesPanel(ClusterDocument* document, QWidget* parent = nullptr);
 
@@ -40,6 +57,13 @@ public:
     QComboBox* architectureCombo() const { return m_architecture; }
     // The preset name shared by the selection, "" = not described, "(custom)", "(mixed)".
     QString architectureText() const;
+    // The price basis: items "none", "per hour", "purchase, amortized" holding cl::PriceBasis as
+    // int data; no current item when the selection's bases differ. Applied with Apply.
+    QComboBox* priceBasisCombo() const { return m_priceBasis; }
+    // Tri-state: partially checked when the selection differs.
+    QCheckBox* approximateCheck() const { return m_approximate; }
+    // What the selected servers cost together, with their price sources in the tooltip.
+    QLabel* priceSummary() const { return m_priceSummary; }
 
 public slots:
     // Validates every field and, if all are valid, applies the changed ones as one command.
@@ -70,6 +94,11 @@ private:
     void updateButtons();
     void updateSpeedLabel();
     void loadArchitecture();
+    void loadPrice();
+    void enablePriceFields();
+    int priceBasis() const;  // the combo's cl::PriceBasis, or -1 when none is chosen (mixed)
+    bool priceBasisChanged() const;
+    bool approximateChanged() const;
 
     ClusterDocument* m_document;
     std::array<Row, kFieldCount> m_rows;
@@ -78,6 +107,11 @@ private:
     QComboBox* m_gpuType;
     QLabel* m_speed;
     QComboBox* m_architecture;
+    QComboBox* m_priceBasis;
+    QCheckBox* m_approximate;
+    QLabel* m_priceSummary;
+    int m_priceBasisInitial = -1;
+    Qt::CheckState m_approximateInitial = Qt::Unchecked;
     QLabel* m_message;
     QPushButton* m_apply;
     QPushButton* m_revert;

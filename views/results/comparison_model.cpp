@@ -7,6 +7,7 @@
 #include <QFont>
 #include <QLocale>
 
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 #include "views/results/run_breakdown.h"
 
@@ -30,6 +31,8 @@ const cl::Estimate& estimateOf(const cl::ComparisonRow& row, ComparisonModel::Me
             return row.makespan;
         case ComparisonModel::Metric::AvgQueueing:
             return row.avg_queueing_delay;
+        case ComparisonModel::Metric::P95Queueing:
+            return row.p95_queueing;
     }
     throw std::logic_error("ComparisonModel: unknown metric");
 }
@@ -56,6 +59,8 @@ QString ComparisonModel::metricName(Metric metric) {
             return tr("Makespan");
         case Metric::AvgQueueing:
             return tr("Avg queueing");
+        case Metric::P95Queueing:
+            return tr("p95 queueing");
     }
     return {};
 }
@@ -70,6 +75,8 @@ QString ComparisonModel::metricToolTip(Metric metric) {
             return tr("Time from the first submission to the last completion");
         case Metric::AvgQueueing:
             return tr("Average time from submission to a job's first start");
+        case Metric::P95Queueing:
+            return tr("95th percentile of the time from submission to a job's first start (nearest rank)");
     }
     return {};
 }
@@ -92,6 +99,15 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (section == RunColumn) {
         if (role == Qt::DisplayRole) return tr("Run");
         if (role == Qt::ToolTipRole) return tr("Scenario and policy of the run; the baseline is in bold");
+        return {};
+    }
+    if (section == CostColumn || section == CostPerMonthColumn) {
+        if (role == Qt::DisplayRole) return section == CostColumn ? tr("Cost") : tr("Cost/month");
+        if (role == Qt::ToolTipRole)
+            return section == CostColumn
+                       ? tr("What the run's cluster costs for its makespan, from its servers' prices")
+                       : tr("What the run's cluster costs per month (730 hours)");
+        if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
     const auto metric = static_cast<Metric>((section - 1) / 2);
@@ -133,6 +149,28 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
                 return {};
         }
     }
+    if (column == CostColumn || column == CostPerMonthColumn) {
+        const cl::ComparisonRow& c = m_comparison.rows[static_cast<std::size_t>(row)];
+        const double usd = !c.priced              ? std::numeric_limits<double>::quiet_NaN()
+                           : column == CostColumn ? c.span_cost.mean
+                                                  : c.cost_per_month;
+        switch (role) {
+            case Qt::DisplayRole:
+                if (std::isnan(usd)) return QStringLiteral("\u2013");
+                return c.unpriced_servers > 0
+                           ? tr("%1 (%2 unpriced)").arg(formatUsd(usd)).arg(c.unpriced_servers)
+                           : formatUsd(usd);
+            case Qt::ToolTipRole:
+                if (!c.priced) return tr("No server of this run's cluster is priced");
+                return c.unpriced_servers > 0 ? unpricedServersText(c.unpriced_servers) : QVariant();
+            case Qt::TextAlignmentRole:
+                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            case RawValueRole:
+                return usd;
+            default:
+                return {};
+        }
+    }
     const auto metric = static_cast<Metric>((column - 1) / 2);
     const bool relative_column = (column - 1) % 2 == 1;
     const double v = relative_column ? relative(row, metric) : value(row, metric);
@@ -160,7 +198,8 @@ void ComparisonModel::setRuns(std::vector<Run> runs) {
     m_groups.clear();
     for (std::size_t i = 0; i < runs.size(); ++i) {
         m_rows.push_back({runs[i].id, runs[i].label});
-        m_groups.push_back({groupKey(i), {0}, {std::move(runs[i].result)}});
+        m_groups.push_back(
+            {groupKey(i), {0}, {std::move(runs[i].result)}, runs[i].cost, runs[i].cluster_servers});
     }
     m_baseline = m_rows.empty() ? -1 : 0;
     if (baseline_id != 0 && rowOfRun(baseline_id) >= 0) m_baseline = rowOfRun(baseline_id);

@@ -2,6 +2,7 @@
 // The comparison table (docs/architecture.md section 7.5): one row per selected run, the headline
 // metrics of its summary and each of them relative to a baseline run ("0.62×": a run taking 62%
 // of the baseline's time). The figures come from cl::compareGroups (one group per run).
+#include <optional>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -17,8 +18,8 @@ class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum class Metric { AvgJct = 0, P99Jct, Makespan, AvgQueueing };
-    static constexpr int kMetricCount = 4;
+    enum class Metric { AvgJct = 0, P99Jct, Makespan, AvgQueueing, P95Queueing };
+    static constexpr int kMetricCount = 5;
 
     enum Column {
         RunColumn = 0,
@@ -30,6 +31,10 @@ public:
         MakespanRelativeColumn,
         AvgQueueingColumn,
         AvgQueueingRelativeColumn,
+        P95QueueingColumn,
+        P95QueueingRelativeColumn,
+        CostColumn,          // the cluster's cost for the run's makespan (docs/architecture.md 7.8)
+        CostPerMonthColumn,  // en dash when the run's cluster has no priced server
         ColumnCount
     };
 
@@ -40,6 +45,8 @@ public:
         qint64 id = 0;
         QString label;  // "scenario · policy"
         cl::SimResult result;
+        std::optional<cl::ClusterCost> cost{};  // of the run's cluster, when known
+        int cluster_servers = 0;
     };
 
     explicit ComparisonModel(QObject* parent = nullptr);

@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QPicture>
 #include <QRegularExpression>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -28,6 +29,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "core/metrics/cluster_cost.h"
+#include "core/store/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/chart_style.h"
 #include "views/common/format.h"
@@ -140,8 +143,27 @@ double offeredLoadPerHour(const std::vector<cl::JobRecord>& jobs) {
     return static_cast<double>(jobs.size() - 1) / span * 3600.0;
 }
 
+namespace {
+
+// The first `columns` columns of a model, for the report's table.
+class LeadingColumnsProxy : public QSortFilterProxyModel {
+public:
+    LeadingColumnsProxy(int columns, QObject* parent) : QSortFilterProxyModel(parent), m_columns(columns) {}
+
+protected:
+    bool filterAcceptsColumn(int column, const QModelIndex&) const override { return column < m_columns; }
+
+private:
+    int m_columns;
+};
+
+}  // namespace
+
 ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_model = new ComparisonModel(this);
+    auto* report = new LeadingColumnsProxy(ComparisonModel::P95QueueingColumn, this);
+    report->setSourceModel(m_model);
+    m_reportTable = report;
     buildUi();
     connect(m_model, &ComparisonModel::baselineChanged, this, [this](int) {
         syncBaselineCombo();
@@ -598,6 +620,27 @@ void ComparisonView::setRuns(const QList<qint64>& runIds) {
     loadSelection();
 }
 
+QString ComparisonView::reportTailAndCostHtml() const {
+    const auto cell = [this](int row, int column) {
+        return m_model->index(row, column).data().toString().toHtmlEscaped();
+    };
+    const auto header = [this](int column) {
+        return m_model->headerData(column, Qt::Horizontal).toString().toHtmlEscaped();
+    };
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">%1</th>")
+                       .arg(header(ComparisonModel::RunColumn));
+    const int columns[] = {ComparisonModel::P95QueueingColumn, ComparisonModel::P95QueueingRelativeColumn,
+                           ComparisonModel::CostColumn, ComparisonModel::CostPerMonthColumn};
+    for (int c : columns) html += QStringLiteral("<th align=\"right\">%1</th>").arg(header(c));
+    html += QStringLiteral("</tr>");
+    for (int r = 0; r < m_model->rowCount(); ++r) {
+        html += QStringLiteral("<tr><td>%1</td>").arg(cell(r, ComparisonModel::RunColumn));
+        for (int c : columns) html += QStringLiteral("<td align=\"right\">%1</td>").arg(cell(r, c));
+        html += QStringLiteral("</tr>");
+    }
+    return html + QStringLiteral("</table>");
+}
+
 QList<qint64> ComparisonView::runs() const {
     QList<qint64> ids;
     for (int r = 0; r < m_model->rowCount(); ++r) ids << m_model->runId(r);
@@ -627,7 +670,13 @@ void ComparisonView::loadSelection() {
             }
             if (!m_loaded.contains(id)) m_loaded.insert(id, m_store->loadRun(id, /*with_segments=*/false));
             kept.insert(id, m_loaded.value(id));
-            compared.push_back({id, runLabel(info), m_loaded.value(id)});
+            ComparisonModel::Run run{id, runLabel(info), m_loaded.value(id), std::nullopt, 0};
+            // The cost of the run's cluster as the scenario ran it (docs/architecture.md 7.8).
+            const cl::Cluster cluster =
+                cl::scenarioCluster(*m_store, m_store->scenario(info.scenario_name).spec);
+            run.cost = cl::clusterCost(cluster);
+            run.cluster_servers = static_cast<int>(cluster.servers.size());
+            compared.push_back(std::move(run));
         } catch (const std::exception& e) {
             failures << tr("run %1: %2").arg(id).arg(QString::fromUtf8(e.what()));
         }
@@ -1020,14 +1069,16 @@ void ComparisonView::rebuildSizes() {
         const SizeSplit& s = m_splits[static_cast<std::size_t>(r)];
         values.push_back({s.small_avg_jct, s.large_avg_jct});
         labels.push_back({formatDuration(s.small_avg_jct), formatDuration(s.large_avg_jct)});
-        tips.push_back({tr("%1 \u2014 small jobs: average JCT %2 over %3 of %4 completed")
+        tips.push_back({tr("%1 \u2014 small jobs: average JCT %2 over %3 of %4 completed; p95 %5, p99 %6")
                             .arg(m_model->label(r), formatDurationExact(s.small_avg_jct))
                             .arg(s.small_completed)
-                            .arg(s.small_jobs),
-                        tr("%1 \u2014 large jobs: average JCT %2 over %3 of %4 completed")
+                            .arg(s.small_jobs)
+                            .arg(formatDuration(s.small_p95_jct), formatDuration(s.small_p99_jct)),
+                        tr("%1 \u2014 large jobs: average JCT %2 over %3 of %4 completed; p95 %5, p99 %6")
                             .arg(m_model->label(r), formatDurationExact(s.large_avg_jct))
                             .arg(s.large_completed)
-                            .arg(s.large_jobs)});
+                            .arg(s.large_jobs)
+                            .arg(formatDuration(s.large_p95_jct), formatDuration(s.large_p99_jct))});
         for (double v : {s.small_avg_jct, s.large_avg_jct})
             if (!std::isnan(v)) top = std::max(top, v);
     }

@@ -91,6 +91,11 @@ public:
     void paintExport(QPainter& painter, const QRectF& rect, const QString& title);
 
     ComparisonModel* model() const { return m_model; }
+    // The table the PDF report lays out on an A4 page: the model's headline columns, up to the
+    // average queueing and its ratio. The p95 queueing and the cost follow it in the report as
+    // reportTailAndCostHtml(), since all fourteen columns do not fit a portrait page.
+    const QAbstractItemModel* reportTable() const { return m_reportTable; }
+    QString reportTailAndCostHtml() const;
     QCustomPlot* plot(Chart chart) const { return m_plots[chart]; }
     QString message() const;  // the banner text; empty when hidden
 
@@ -121,6 +126,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QAbstractItemModel* m_reportTable = nullptr;
     struct ValueLabel {
         QCPItemText* item = nullptr;
         double key = 0.0;

@@ -1,6 +1,7 @@
 #include "views/results/results_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <QTextStream>
 #include <QVBoxLayout>
 
+#include "core/metrics/cluster_cost.h"
 #include "core/metrics/interleaving_effect.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/store/scenario_runner.h"
@@ -52,9 +54,10 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(SummaryTableModel::PolicyColumn,
-                                                      QHeaderView::ResizeToContents);
+    // Fourteen columns: each as wide as its contents, the table scrolling sideways on a small
+    // screen rather than eliding the figures.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setToolTip(tr("Latest run of every scenario in this family; select a row to plot its run"));
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -129,6 +132,7 @@ void ResultsView::refresh() {
                 family.push_back(std::move(info));
         for (const auto& info : family) names << QString::fromStdString(info.spec.name);
         m_model->setPolicies(names);
+        QHash<QPair<qint64, int>, QPair<cl::ClusterCost, int>> costs;  // by cluster id and server count
         for (const auto& info : family) {
             const QString name = QString::fromStdString(info.spec.name);
             m_policyOf.insert(name, QString::fromStdString(info.spec.policy));
@@ -138,9 +142,18 @@ void ResultsView::refresh() {
                 runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
             m_latestRun.insert(name, latest.id);
             switch (latest.status) {
-                case cl::RunStatus::Finished:
+                case cl::RunStatus::Finished: {
                     m_model->setSummary(name, latest.summary);
+                    // The scenario's cluster, resized as it ran: its cost for the run (section 7.8).
+                    const QPair<qint64, int> key(info.spec.cluster_id, info.spec.parameters.server_count);
+                    if (!costs.contains(key)) {
+                        const cl::Cluster cluster = cl::scenarioCluster(*m_store, info.spec);
+                        costs.insert(key,
+                                     {cl::clusterCost(cluster), static_cast<int>(cluster.servers.size())});
+                    }
+                    m_model->setCost(name, costs.value(key).first, costs.value(key).second);
                     break;
+                }
                 case cl::RunStatus::Running:
                     m_model->setRunning(name, 0.0);
                     break;
@@ -220,9 +233,7 @@ void ResultsView::explainInterleaving(const QString& name, const cl::SimResult& 
                 other.profiles_id != spec.profiles_id || other.conventions != spec.conventions ||
                 other.parameters != spec.parameters)
                 continue;
-            cl::Cluster cluster = m_store->cluster(spec.cluster_id);
-            if (spec.parameters.server_count > 0)
-                cluster = cl::withServerCount(cluster, spec.parameters.server_count);
+            const cl::Cluster cluster = cl::scenarioCluster(*m_store, spec);
             const cl::SimResult exclusive = m_store->loadRun(run, false);
             const cl::InterleavingEffect effect =
                 cl::interleavingEffect(shared, exclusive, cluster.totalGpus());
@@ -257,8 +268,12 @@ bool ResultsView::exportCsv(const QString& path, QString* error) const {
         return false;
     }
     QTextStream out(&file);
+    // The new figures take the planning targets' names (docs/architecture.md 7.7), with the unit.
     out << "scenario,policy,run_id,jobs,avg_jct_s,median_jct_s,p95_jct_s,p99_jct_s,makespan_s,avg_queueing_"
-           "s\n";
+           "s,p95_queueing_s,small:p95_jct_s,small:p99_jct_s,large:p95_jct_s,large:p99_jct_s,span_cost_usd,"
+           "cost_per_month_usd\n";
+    // NaN (no such job, no price) is an empty field.
+    const auto field = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 10); };
     const QStringList names = m_model->policies();
     for (int row = 0; row < names.size(); ++row) {
         const auto summary = m_model->summary(row);
@@ -272,9 +287,14 @@ bool ResultsView::exportCsv(const QString& path, QString* error) const {
                 << QString::number(summary->p95_jct, 'g', 10) << ','
                 << QString::number(summary->p99_jct, 'g', 10) << ','
                 << QString::number(summary->makespan, 'g', 10) << ','
-                << QString::number(summary->avg_queueing_delay, 'g', 10);
+                << QString::number(summary->avg_queueing_delay, 'g', 10) << ','
+                << field(summary->p95_queueing_delay) << ',' << field(summary->small.p95_jct) << ','
+                << field(summary->small.p99_jct) << ',' << field(summary->large.p95_jct) << ','
+                << field(summary->large.p99_jct) << ','
+                << field(m_model->cost(row, SummaryTableModel::CostColumn)) << ','
+                << field(m_model->cost(row, SummaryTableModel::CostPerMonthColumn));
         else
-            out << ",,,,,,,";
+            out << ",,,,,,,,,,,,,,";
         out << '\n';
     }
     if (!file.commit()) {

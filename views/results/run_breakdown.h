@@ -29,6 +29,9 @@ struct SizeSplit {
     int small_jobs = 0, large_jobs = 0;            // all jobs of the run
     int small_completed = 0, large_completed = 0;  // those that finished
     double small_avg_jct = 0.0, large_avg_jct = 0.0;
+    // Nearest-rank percentiles of the completed jobs' JCTs (docs/architecture.md 7.2); NaN for
+    // a class without a completed job, like the averages.
+    double small_p95_jct = 0.0, small_p99_jct = 0.0, large_p95_jct = 0.0, large_p99_jct = 0.0;
 };
 SizeSplit splitBySize(const std::vector<JobRecord>& jobs, int threshold = kDefaultLargeJobThreshold);
 

@@ -11,6 +11,7 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
@@ -45,6 +46,28 @@ constexpr ColumnInfo kColumns[] = {
     {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Avg queueing"),
      QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
                        "Average queueing delay: mean time from submission to a job's first start")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "p95 queueing"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "95th percentile of the queueing delay (nearest rank): 5% of jobs waited longer")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "What the cluster costs for the run's makespan, from its servers' prices; \u2013 "
+                       "when no server is priced")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Cost/month"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "What the cluster costs per month (730 hours); \u2013 when no server is priced")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Small p95"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "95th percentile JCT of small jobs (at most 8 GPUs); \u2013 when none completed")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Small p99"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "99th percentile JCT of small jobs (at most 8 GPUs); \u2013 when none completed")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Large p95"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "95th percentile JCT of large jobs (more than 8 GPUs); \u2013 when none completed")},
+    {QT_TRANSLATE_NOOP("cl::views::SummaryTableModel", "Large p99"),
+     QT_TRANSLATE_NOOP("cl::views::SummaryTableModel",
+                       "99th percentile JCT of large jobs (more than 8 GPUs); \u2013 when none completed")},
 };
 static_assert(std::size(kColumns) == SummaryTableModel::ColumnCount);
 
@@ -74,9 +97,28 @@ double SummaryTableModel::metric(const cl::Summary& s, int column) {
             return s.makespan;
         case AvgQueueingColumn:
             return s.avg_queueing_delay;
+        case P95QueueingColumn:
+            return s.p95_queueing_delay;
+        case SmallP95JctColumn:
+            return s.small.p95_jct;
+        case SmallP99JctColumn:
+            return s.small.p99_jct;
+        case LargeP95JctColumn:
+            return s.large.p95_jct;
+        case LargeP99JctColumn:
+            return s.large.p99_jct;
         default:
             return std::numeric_limits<double>::quiet_NaN();
     }
+}
+
+double SummaryTableModel::cost(int row, int column) const {
+    if (row < 0 || row >= m_rows.size()) return std::numeric_limits<double>::quiet_NaN();
+    const Row& r = m_rows[row];
+    if (!r.cost || !r.summary) return std::numeric_limits<double>::quiet_NaN();
+    if (column == CostColumn) return cl::costForSpan(*r.cost, r.summary->makespan);
+    if (column == CostPerMonthColumn) return r.cost->per_month;
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
@@ -109,6 +151,7 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
         }
     }
 
+    const bool isCost = column == CostColumn || column == CostPerMonthColumn;
     switch (role) {
         case Qt::DisplayRole:
             switch (row.state) {
@@ -125,14 +168,35 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
                 case RowState::Cancelled:
                     return column == AvgJctColumn ? tr("cancelled") : QStringLiteral("\u2013");
                 case RowState::Done:
+                    if (isCost) {
+                        const double usd = cost(index.row(), column);
+                        if (std::isnan(usd)) return QStringLiteral("\u2013");
+                        // A partly priced cluster says so in the cell, not only in the tooltip.
+                        return row.cost->unpriced_servers > 0 ? tr("%1 (%2 unpriced)")
+                                                                    .arg(formatUsd(usd))
+                                                                    .arg(row.cost->unpriced_servers)
+                                                              : formatUsd(usd);
+                    }
                     return formatDuration(metric(*row.summary, column));
             }
             return {};
         case RawValueRole:
+            if (isCost) return cost(index.row(), column);
             if (row.summary) return metric(*row.summary, column);
             return {};
         case Qt::ToolTipRole:
             if (row.state == RowState::Failed) return row.message;
+            if (isCost) {
+                if (!row.summary) return {};
+                if (!row.cost) return tr("No server of this run's cluster is priced");
+                QString tip = tr("%1 per hour, %2 per month; %3 for the makespan of %4")
+                                  .arg(formatUsd(row.cost->per_hour), formatUsd(row.cost->per_month),
+                                       formatUsd(cost(index.row(), CostColumn)),
+                                       formatDurationExact(row.summary->makespan));
+                if (row.cost->unpriced_servers > 0)
+                    tip += QLatin1Char('\n') + unpricedServersText(row.cost->unpriced_servers);
+                return tip;
+            }
             if (row.summary) return formatDurationExact(metric(*row.summary, column));
             return {};
         case Qt::TextAlignmentRole:
@@ -173,7 +237,7 @@ void SummaryTableModel::setPolicies(const QStringList& policies) {
     m_rows.clear();
     m_rows.reserve(policies.size());
     for (const QString& policy : policies)
-        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}});
+        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}, std::nullopt});
     endResetModel();
 }
 
@@ -209,6 +273,16 @@ void SummaryTableModel::setSummary(const QString& policy, const cl::Summary& sum
     m_rows[row].fraction_done = 1.0;
     m_rows[row].summary = summary;
     m_rows[row].message.clear();
+    emitRowChanged(row);
+}
+
+void SummaryTableModel::setCost(const QString& policy, const cl::ClusterCost& cost, int servers) {
+    const int row = rowOf(policy);
+    if (row < 0) return;
+    if (cost.anyPriced(servers))
+        m_rows[row].cost = cost;
+    else
+        m_rows[row].cost.reset();
     emitRowChanged(row);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // One row per policy, one column per summary metric of its run (docs/architecture.md
-// section 7.2). The model only displays cl::Summary values that a run produced; it computes nothing.
+// section 7.2) and the cost of its cluster for the run (section 7.8). The model displays the
+// cl::Summary a run produced and the cost it is given; it computes nothing else.
 #include <optional>
 
 #include <QAbstractTableModel>
@@ -8,6 +9,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include "core/metrics/cluster_cost.h"
 #include "core/model/sim_result.h"
 
 namespace cl::views {
@@ -24,6 +26,14 @@ public:
         P99JctColumn,
         MakespanColumn,
         AvgQueueingColumn,
+        P95QueueingColumn,
+        // Before the size classes, so that a small screen shows them without scrolling.
+        CostColumn,  // the cluster's cost for the run's makespan (docs/architecture.md 7.8)
+        CostPerMonthColumn,
+        SmallP95JctColumn,
+        SmallP99JctColumn,
+        LargeP95JctColumn,
+        LargeP99JctColumn,
         ColumnCount
     };
 
@@ -51,6 +61,9 @@ public:
 
     void setRunning(const QString& policy, double fraction_done);
     void setSummary(const QString& policy, const cl::Summary& summary);
+    // The cost of the row's cluster; without one (or with no priced server) the cost cells
+    // show an en dash. `servers` is the cluster's server count.
+    void setCost(const QString& policy, const cl::ClusterCost& cost, int servers);
     void setFailed(const QString& policy, const QString& message);
     // Marks every row that has no result yet as cancelled.
     void setUnfinishedCancelled();
@@ -58,7 +71,10 @@ public:
     RowState state(int row) const;
     std::optional<cl::Summary> summary(int row) const;
 
-    static double metric(const cl::Summary& summary, int column);  // seconds; NaN for PolicyColumn
+    // Seconds; NaN for PolicyColumn, the cost columns and a size class without a completed job.
+    static double metric(const cl::Summary& summary, int column);
+    // USD of a cost column for the row, NaN when its cluster is not priced or it has no result.
+    double cost(int row, int column) const;
 
 private:
     struct Row {
@@ -67,6 +83,7 @@ private:
         double fraction_done = 0.0;
         std::optional<cl::Summary> summary;
         QString message;
+        std::optional<cl::ClusterCost> cost;  // only when some server is priced
     };
 
     void emitRowChanged(int row);

@@ -501,9 +501,15 @@ bool MainWindow::writeComparisonReport(const QString& path, QString* error) {
         });
         titles << title;
     }
+    ReportContent content;
+    content.title = tr("ClusterLoom comparison");
+    content.scenarioDescriptions = descriptions;
+    content.summaryTable = m_compare->reportTable();
+    // The columns a portrait page has no room for (docs/architecture.md 7.5, 7.8).
+    content.sections.append({tr("Queueing tail and cost"), m_compare->reportTailAndCostHtml(), {}, 0.55});
+    for (int i = 0; i < charts.size(); ++i) content.sections.append({titles[i], QString(), charts[i], 0.62});
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = writeReport(path, tr("ClusterLoom comparison"), descriptions, m_compare->model(), charts,
-                                titles, error);
+    const bool ok = writeReport(path, content, error);
     QApplication::restoreOverrideCursor();
     m_compare->setCurrentChart(shown);
     if (ok) log(tr("Wrote the comparison report %1").arg(path));
