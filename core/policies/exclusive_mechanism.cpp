@@ -17,6 +17,13 @@ void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
 
 std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
                                                       const std::vector<int>& jobs) {
+    std::vector<Assignment> out;
+    packFresh(in, jobs, &out, nullptr);
+    return out;
+}
+
+void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<int>& jobs,
+                                   std::vector<Assignment>* placed, std::vector<int>* admitted) {
     pool_->reset();
     // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
     // nobody else can fit and the walk stops.
@@ -24,13 +31,18 @@ std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
     for (std::size_t i = jobs.size(); i-- > 0;)
         suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
-    std::vector<Assignment> out;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;
-        Assignment a{jobs[i], {}};
-        if (placement_->place(in.by_index[jobs[i]]->gpus, *pool_, a.gpus)) out.push_back(std::move(a));
+        const int gpus = in.by_index[jobs[i]]->gpus;
+        if (placed) {
+            Assignment a{jobs[i], {}};
+            a.gpus.reserve(gpus);
+            if (placement_->place(gpus, *pool_, a.gpus)) placed->push_back(std::move(a));
+        } else {
+            scratch_gpus_.clear();
+            if (placement_->place(gpus, *pool_, scratch_gpus_)) admitted->push_back(jobs[i]);
+        }
     }
-    return out;
 }
 
 bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,
@@ -52,6 +64,7 @@ bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<
             return false;
         }
         Assignment a{j, {}};
+        a.gpus.reserve(s.gpus);
         if (placement_->place(s.gpus, *pool_, a.gpus)) {
             d.start.push_back(std::move(a));
         } else if (!skip_unfit) {
@@ -89,11 +102,12 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
         if (s.running) free_gpus -= s.gpus;
     if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false)) return d;
 
+    // Which jobs the packing admits is all packAround needs; the packed GPUs themselves only
+    // when the admitted jobs do not fit around the running ones (the same walk, done again).
+    admitted_.clear();
+    packFresh(in, ranked_, nullptr, &admitted_);
+    if (packAround(in, admitted_, d, /*skip_unfit=*/false)) return d;
     std::vector<Assignment> packed = packFresh(in, ranked_);
-    std::vector<int> admitted;
-    admitted.reserve(packed.size());
-    for (const auto& a : packed) admitted.push_back(a.job);
-    if (packAround(in, admitted, d, /*skip_unfit=*/false)) return d;
     d.keep.clear();
     d.start = std::move(packed);
     keepHeldGpusWithinServers(in, d.start);

@@ -35,6 +35,9 @@ private:
     void ensurePool(const Cluster& cluster);
     // Packs `jobs` (in order) into an empty cluster; the admitted ones are returned.
     std::vector<Assignment> packFresh(const SchedulerInput& in, const std::vector<int>& jobs);
+    // The same walk, either collecting the placements or (placed == nullptr) only the admitted jobs.
+    void packFresh(const SchedulerInput& in, const std::vector<int>& jobs, std::vector<Assignment>* placed,
+                   std::vector<int>* admitted);
     // Running jobs of `jobs` keep their GPUs, the others are placed around them in order.
     // With skip_unfit, jobs that do not fit wait; otherwise returns false at the first one.
     bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit);
@@ -49,6 +52,8 @@ private:
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> ranked_;
     std::vector<int> suffix_min_;
+    std::vector<int> admitted_;
+    std::vector<int> scratch_gpus_;
 };
 
 }  // namespace cl
