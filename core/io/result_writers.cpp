@@ -1,13 +1,16 @@
 #include "core/io/result_writers.h"
 
+#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -32,11 +35,19 @@ public:
         char tmp[24];
         buf_.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, v).ptr);
     }
-    // "%.17g", empty for NaN (unfinished values).
+    // "%.17g", empty for NaN (unfinished values). The same times recur on many rows (every
+    // segment that ends at one event), so recent texts are kept by the value's bits.
     void num(double v) {
         if (std::isnan(v)) return;
-        char tmp[64];
-        buf_.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::general, 17).ptr);
+        const auto bits = std::bit_cast<std::uint64_t>(v);
+        Cached& c = cache_[(bits ^ (bits >> 29) ^ (bits >> 43)) & (kCacheSize - 1)];
+        if (c.length == 0 || c.bits != bits) {
+            c.bits = bits;
+            c.length = static_cast<std::uint8_t>(
+                std::to_chars(c.text, c.text + sizeof c.text, v, std::chars_format::general, 17).ptr -
+                c.text);
+        }
+        buf_.append(c.text, c.length);
     }
     void csvText(const std::string& s) {
         if (s.find_first_of(",\"\n") == std::string::npos) {
@@ -62,9 +73,31 @@ public:
 
 private:
     static constexpr std::size_t kFlushAt = 1 << 20;
+    static constexpr std::size_t kCacheSize = 4096;
+    struct Cached {
+        std::uint64_t bits = 0;
+        std::uint8_t length = 0;  // 0 = empty; "%.17g" of a double is at most 24 characters
+        char text[31];
+    };
     std::ostream& out_;
     std::string buf_;
+    std::vector<Cached> cache_ = std::vector<Cached>(kCacheSize);
 };
+
+void segmentRows(RowBuffer& o, std::span<const GpuSegment> segments) {
+    for (const auto& s : segments) {
+        o.integer(s.gpu);
+        o.ch(',');
+        o.num(s.t0);
+        o.ch(',');
+        o.num(s.t1);
+        o.ch(',');
+        o.integer(s.job);
+        o.endRow();
+    }
+}
+
+constexpr std::string_view kSegmentsHeader = "gpu,t0,t1,job_index\n";
 
 }  // namespace
 
@@ -100,19 +133,46 @@ void writeJobsCsv(const SimResult& r, const std::string& path) {
 void writeSegmentsCsv(const SimResult& r, const std::string& path) {
     AtomicFile f(path);
     RowBuffer o(f.stream());
-    o.text("gpu,t0,t1,job_index\n");
-    for (const auto& s : r.segments) {
-        o.integer(s.gpu);
-        o.ch(',');
-        o.num(s.t0);
-        o.ch(',');
-        o.num(s.t1);
-        o.ch(',');
-        o.integer(s.job);
-        o.endRow();
-    }
+    o.text(kSegmentsHeader);
+    segmentRows(o, r.segments);
     o.flush();
     f.commit();
+}
+
+struct SegmentsCsvWriter::Impl {
+    std::string path;
+    std::optional<AtomicFile> file;
+    std::optional<RowBuffer> rows;
+    std::size_t count = 0;
+
+    void open() {
+        if (file) return;
+        file.emplace(path);
+        rows.emplace(file->stream());
+        rows->text(kSegmentsHeader);
+    }
+};
+
+SegmentsCsvWriter::SegmentsCsvWriter(std::string path) : impl_(std::make_unique<Impl>()) {
+    impl_->path = std::move(path);
+}
+
+SegmentsCsvWriter::~SegmentsCsvWriter() = default;
+
+void SegmentsCsvWriter::write(std::span<const GpuSegment> segments) {
+    impl_->open();
+    segmentRows(*impl_->rows, segments);
+    impl_->count += segments.size();
+}
+
+std::size_t SegmentsCsvWriter::rows() const {
+    return impl_->count;
+}
+
+void SegmentsCsvWriter::commit() {
+    impl_->open();
+    impl_->rows->flush();
+    impl_->file->commit();
 }
 
 void writeSeriesCsv(const SimResult& r, const std::string& path) {

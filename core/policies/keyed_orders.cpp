@@ -17,7 +17,7 @@ void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
     scratch_.clear();
     scratch_.reserve(list_.size());
     for (int j : list_) scratch_.emplace_back(key(*in.by_index[j]), j);
-    stableSortByKey(scratch_);
+    stableSortByKey(scratch_, sort_buffer_);
     for (std::size_t i = 0; i < scratch_.size(); ++i) list_[i] = scratch_[i].second;
     ranked = list_;
 }

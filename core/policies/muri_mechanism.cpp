@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/util/portable_random.h"
+#include "core/util/stable_sort_by_key.h"
 
 namespace cl {
 
@@ -46,6 +47,16 @@ double MuriScheduler::key(const JobState& j) const {
     return o == "srsf" ? remaining * j.gpus : remaining;
 }
 
+// Stable sorts of the persistent ranking (util/stable_sort_by_key.h: the same order as
+// std::stable_sort, without its buffer per call).
+template <class Key>
+void MuriScheduler::sortList(Key key) {
+    keyed_.clear();
+    for (int j : list_) keyed_.emplace_back(key(j), j);
+    mergeSortByKey(keyed_, sort_buffer_);
+    for (std::size_t i = 0; i < keyed_.size(); ++i) list_[i] = keyed_[i].second;
+}
+
 Decision MuriScheduler::schedule(const SchedulerInput& in) {
     ensurePool(*in.cluster);
     const int k = options_.grouping.max_group_size;
@@ -58,6 +69,9 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         type_of_job_.resize(in.by_index.size(), -1);
         true_type_of_job_.resize(in.by_index.size(), -1);
         shares_.resize(in.by_index.size(), 0);
+        key_of_.resize(in.by_index.size(), 0.0);
+        used_.resize(in.by_index.size(), 0);
+        pack_of_.resize(in.by_index.size(), -1);
     }
     for (int j : in.arrived) {
         const JobState* s = in.by_index[j];
@@ -87,9 +101,11 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         }
     }
 
-    std::vector<double> key_of(in.by_index.size(), 0.0);
+    // Per-job scratch arrays live across events and only the active jobs' entries are touched
+    // (three whole-trace arrays per event were most of a deep queue's time).
+    std::vector<double>& key_of = key_of_;
     for (int j : list_) key_of[j] = key(*in.by_index[j]);
-    std::stable_sort(list_.begin(), list_.end(), [&](int a, int b) { return key_of[a] < key_of[b]; });
+    sortList([&](int j) { return key_of[j]; });
 
     // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
     std::vector<MuriBucket> buckets;
@@ -101,10 +117,12 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         buckets[it->second].candidates.push_back({j, type_of_job_[j]});
     }
     std::vector<int> chosen(buckets.size(), 0), slots(buckets.size(), 0);
-    std::vector<char> used(in.by_index.size(), 0);
+    std::vector<char>& used = used_;
+    for (int j : list_) used[j] = 0;
     pool_->reset();
     std::vector<int> scratch;
     for (int j : list_) {
+        if (pool_->totalFree() == 0) break;  // nobody else fits (every job needs a GPU)
         if (used[j]) continue;
         const JobState& s = *in.by_index[j];
         scratch.clear();
@@ -149,19 +167,25 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         for (int j : p.jobs) p.priority = std::min(p.priority, key_of[j]);
         packs.push_back(std::move(p));
     }
-    std::stable_sort(packs.begin(), packs.end(),
-                     [](const Pack& a, const Pack& b) { return a.priority < b.priority; });
+    keyed_.clear();
+    for (std::size_t p = 0; p < packs.size(); ++p)
+        keyed_.emplace_back(packs[p].priority, static_cast<int>(p));
+    mergeSortByKey(keyed_, sort_buffer_);
+    std::vector<Pack> sorted_packs;
+    sorted_packs.reserve(packs.size());
+    for (const auto& [priority, p] : keyed_) sorted_packs.push_back(std::move(packs[p]));
+    packs = std::move(sorted_packs);
 
     // 4. Admission in priority order, then placement in descending GPU count.
-    std::vector<int> pack_of(in.by_index.size(), -1);
+    std::vector<int>& pack_of = pack_of_;
+    for (int j : list_) pack_of[j] = -1;
     pool_->reset();
     for (std::size_t p = 0; p < packs.size(); ++p) {
         scratch.clear();
         if (!placement_->place(packs[p].gpus, *pool_, scratch)) continue;
         for (int j : packs[p].jobs) pack_of[j] = static_cast<int>(p);
     }
-    std::stable_sort(list_.begin(), list_.end(),
-                     [&](int a, int b) { return in.by_index[a]->gpus > in.by_index[b]->gpus; });
+    sortList([&](int j) { return -static_cast<double>(in.by_index[j]->gpus); });  // most GPUs first
     Decision d;
     std::vector<std::vector<int>> pack_gpus(packs.size());
     pool_->reset();

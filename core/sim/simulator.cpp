@@ -70,7 +70,8 @@ public:
           scheduler_(&scheduler) {
         const std::string policy = scheduler.name();
         max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
-        recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_);
+        recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_,
+                          options.record_segments ? options.segment_sink : SegmentSink{});
         gpu_holders_.assign(cluster.totalGpus(), 0);
         round_interval_ = scheduler_->roundInterval();
         // Under conventions that charge the restart overhead in every interval between events,
