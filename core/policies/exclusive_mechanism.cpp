@@ -12,7 +12,38 @@ ExclusiveScheduler::ExclusiveScheduler(std::string name, std::unique_ptr<Priorit
 void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
     if (pool_ && pool_cluster_ == &cluster) return;
     pool_ = std::make_unique<GpuPool>(cluster);
+    occupied_ = std::make_unique<GpuPool>(cluster);
+    held_of_.clear();
     pool_cluster_ = &cluster;
+}
+
+// The GPUs that running jobs hold, kept from decision to decision: a job holds what its last
+// start gave it until it stops (the engine applies every decision as given).
+void ExclusiveScheduler::forgetCompleted(const SchedulerInput& in) {
+    if (held_of_.size() < in.by_index.size()) held_of_.resize(in.by_index.size());
+    for (int j : in.completed) {
+        for (int g : held_of_[j]) occupied_->release(g);
+        held_of_[j].clear();
+    }
+}
+
+void ExclusiveScheduler::noteDecision(const SchedulerInput& in, const Decision& d) {
+    std::size_t running = 0;
+    for (const JobState& s : in.active) running += s.running ? 1 : 0;
+    if (d.keep.size() != running) {  // some running job stops or moves
+        if (kept_.size() < in.by_index.size()) kept_.resize(in.by_index.size(), 0);
+        for (int j : d.keep) kept_[j] = 1;
+        for (const JobState& s : in.active) {
+            if (!s.running || kept_[s.index]) continue;
+            for (int g : held_of_[s.index]) occupied_->release(g);
+            held_of_[s.index].clear();
+        }
+        for (int j : d.keep) kept_[j] = 0;
+    }
+    for (const Assignment& a : d.start) {
+        held_of_[a.job] = a.gpus;
+        for (int g : a.gpus) occupied_->take(g);
+    }
 }
 
 std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
@@ -46,16 +77,22 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
 }
 
 bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,
-                                    bool skip_unfit) {
-    pool_->reset();
+                                    bool skip_unfit, bool all_running) {
+    // The pool starts as what the running jobs among `jobs` hold: what all running jobs hold,
+    // less those of the others. The same busy GPUs as taking each one's, with less work.
+    pool_->copyStateFrom(*occupied_);
+    if (!all_running) {
+        if (kept_.size() < in.by_index.size()) kept_.resize(in.by_index.size(), 0);
+        for (int j : jobs) kept_[j] = 1;
+        for (const JobState& s : in.active)
+            if (s.running && !kept_[s.index])
+                for (int g : s.held) pool_->release(g);
+        for (int j : jobs) kept_[j] = 0;
+    }
     d.keep.clear();
     d.start.clear();
-    for (int j : jobs) {
-        const JobState& s = *in.by_index[j];
-        if (!s.running) continue;
-        pool_->takeAll(s.held);
-        d.keep.push_back(j);
-    }
+    for (int j : jobs)
+        if (in.by_index[j]->running) d.keep.push_back(j);
     for (int j : jobs) {
         const JobState& s = *in.by_index[j];
         if (s.running) continue;
@@ -90,7 +127,7 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
     }
     order_->rank(in, ranked_);
     if (!order_->preemptive()) {
-        packAround(in, ranked_, d, /*skip_unfit=*/true);
+        packAround(in, ranked_, d, /*skip_unfit=*/true, /*all_running=*/true);
         return d;
     }
     if (!options_.keep_running_in_place) {
@@ -100,13 +137,14 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
     int free_gpus = in.cluster->totalGpus();
     for (const JobState& s : in.active)
         if (s.running) free_gpus -= s.gpus;
-    if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false)) return d;
+    if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false, /*all_running=*/true))
+        return d;
 
     // Which jobs the packing admits is all packAround needs; the packed GPUs themselves only
     // when the admitted jobs do not fit around the running ones (the same walk, done again).
     admitted_.clear();
     packFresh(in, ranked_, nullptr, &admitted_);
-    if (packAround(in, admitted_, d, /*skip_unfit=*/false)) return d;
+    if (packAround(in, admitted_, d, /*skip_unfit=*/false, /*all_running=*/false)) return d;
     std::vector<Assignment> packed = packFresh(in, ranked_);
     d.keep.clear();
     d.start = std::move(packed);
@@ -156,8 +194,10 @@ void ExclusiveScheduler::keepHeldGpusWithinServers(const SchedulerInput& in, std
 
 Decision ExclusiveScheduler::schedule(const SchedulerInput& in) {
     ensurePool(*in.cluster);
+    forgetCompleted(in);
     order_->observe(in);
     Decision d = decide(in);
+    noteDecision(in, d);
     d.wakeup = order_->nextChange(in, d);
     return d;
 }

@@ -41,6 +41,13 @@ void GpuPool::reset() {
     total_free_ = total_gpus_;
 }
 
+void GpuPool::copyStateFrom(const GpuPool& other) {
+    free_ = other.free_;
+    busy_ = other.busy_;
+    level_ = other.level_;
+    total_free_ = other.total_free_;
+}
+
 void GpuPool::take(int gpu) {
     if (busy_[gpu]) return;
     int s = gpu_server_[gpu];

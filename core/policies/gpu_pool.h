@@ -15,6 +15,8 @@ public:
     explicit GpuPool(const Cluster& cluster);
 
     void reset();  // every GPU free
+    // Takes over which GPUs are busy from another pool of the same cluster.
+    void copyStateFrom(const GpuPool& other);
     int servers() const { return static_cast<int>(capacity_.size()); }
     int totalFree() const { return total_free_; }
     int serverFree(int s) const { return free_[s]; }
