@@ -62,6 +62,7 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
     for (std::size_t i = jobs.size(); i-- > 0;)
         suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
+    pool_->setCountsOnly(placed == nullptr);  // admission depends on free counts alone
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;
         const int gpus = in.by_index[jobs[i]]->gpus;
@@ -74,6 +75,7 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
             if (placement_->place(gpus, *pool_, scratch_gpus_)) admitted->push_back(jobs[i]);
         }
     }
+    pool_->setCountsOnly(false);
 }
 
 bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,
@@ -154,39 +156,52 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
 
 void ExclusiveScheduler::keepHeldGpusWithinServers(const SchedulerInput& in, std::vector<Assignment>& plan) {
     // The packed plan fixes how many GPUs each job gets on each server; which ids on that
-    // server is free to choose, so running jobs keep the ones they hold.
+    // server is free to choose, so running jobs keep the ones they hold. (Per server, the
+    // plan's jobs in plan order; flat scratch arrays instead of a vector per server and job.)
     const int servers = pool_->servers();
-    std::vector<std::vector<std::pair<std::size_t, int>>> on_server(servers);  // (assignment, count)
+    server_count_.resize(servers, 0);
+    entries_.clear();
     for (std::size_t i = 0; i < plan.size(); ++i) {
-        std::vector<int> count(servers, 0);
-        for (int g : plan[i].gpus) ++count[pool_->serverOf(g)];
-        for (int s = 0; s < servers; ++s)
-            if (count[s]) on_server[s].push_back({i, count[s]});
+        touched_.clear();
+        for (int g : plan[i].gpus)
+            if (server_count_[pool_->serverOf(g)]++ == 0) touched_.push_back(pool_->serverOf(g));
+        std::sort(touched_.begin(), touched_.end());
+        for (int s : touched_) {
+            entries_.push_back({s, static_cast<int>(i), server_count_[s]});
+            server_count_[s] = 0;
+        }
         plan[i].gpus.clear();
     }
+    // Entries by server, keeping plan order within a server (a counting sort).
+    server_begin_.assign(servers + 1, 0);
+    for (const Entry& e : entries_) ++server_begin_[e.server + 1];
+    for (int s = 0; s < servers; ++s) server_begin_[s + 1] += server_begin_[s];
+    by_server_.resize(entries_.size());
+    fill_.assign(server_begin_.begin(), server_begin_.end() - 1);
+    for (const Entry& e : entries_) by_server_[fill_[e.server]++] = e;
     for (int s = 0; s < servers; ++s) {
-        if (on_server[s].empty()) continue;
-        std::vector<char> taken(pool_->serverCapacity(s), 0);
-        std::vector<int> still(on_server[s].size(), 0);
-        for (std::size_t k = 0; k < on_server[s].size(); ++k) {
-            auto [i, need] = on_server[s][k];
-            const JobState& job = *in.by_index[plan[i].job];
+        const int first = server_begin_[s], last = server_begin_[s + 1];
+        if (first == last) continue;
+        taken_.assign(pool_->serverCapacity(s), 0);
+        for (int k = first; k < last; ++k) {
+            Entry& e = by_server_[k];
+            Assignment& a = plan[e.plan];
+            const JobState& job = *in.by_index[a.job];
             if (job.running)
                 for (int g : job.held) {
-                    if (need == 0) break;
+                    if (e.count == 0) break;
                     if (pool_->serverOf(g) != s) continue;
-                    taken[g - pool_->firstGpu(s)] = 1;
-                    plan[i].gpus.push_back(g);
-                    --need;
+                    taken_[g - pool_->firstGpu(s)] = 1;
+                    a.gpus.push_back(g);
+                    --e.count;  // now: still to choose
                 }
-            still[k] = need;
         }
         int next = 0;
-        for (std::size_t k = 0; k < on_server[s].size(); ++k) {
-            for (int n = still[k]; n > 0; --n) {
-                while (taken[next]) ++next;
-                taken[next] = 1;
-                plan[on_server[s][k].first].gpus.push_back(pool_->firstGpu(s) + next);
+        for (int k = first; k < last; ++k) {
+            for (int n = by_server_[k].count; n > 0; --n) {
+                while (taken_[next]) ++next;
+                taken_[next] = 1;
+                plan[by_server_[k].plan].gpus.push_back(pool_->firstGpu(s) + next);
             }
         }
     }

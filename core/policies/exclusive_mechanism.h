@@ -56,6 +56,15 @@ private:
     std::unique_ptr<GpuPool> occupied_;      // GPUs held by running jobs (after the last decision)
     std::vector<std::vector<int>> held_of_;  // per job index: the GPUs its last start gave it
     std::vector<char> kept_;                 // scratch marks per job index
+    // keepHeldGpusWithinServers scratch: (server, plan index, GPUs there) per job and server.
+    struct Entry {
+        int server = 0;
+        int plan = 0;
+        int count = 0;
+    };
+    std::vector<Entry> entries_, by_server_;
+    std::vector<int> server_count_, server_begin_, fill_, touched_;
+    std::vector<char> taken_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> ranked_;
     std::vector<int> suffix_min_;

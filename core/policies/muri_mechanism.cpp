@@ -1,7 +1,6 @@
 #include "core/policies/muri_mechanism.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 #include "core/util/portable_random.h"
@@ -108,14 +107,24 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     sortList([&](int j) { return key_of[j]; });
 
     // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
-    std::vector<MuriBucket> buckets;
-    std::map<int, int> bucket_of_gpus;
+    // Buckets in the order their GPU count first appears in the ranking; their vectors are
+    // kept from event to event.
+    std::vector<MuriBucket>& buckets = buckets_;
+    std::size_t bucket_count = 0;
     for (int j : list_) {
         const JobState& s = *in.by_index[j];
-        auto [it, fresh] = bucket_of_gpus.emplace(s.gpus, static_cast<int>(buckets.size()));
-        if (fresh) buckets.push_back({s.gpus, {}});
-        buckets[it->second].candidates.push_back({j, type_of_job_[j]});
+        if (bucket_of_gpus_.size() <= static_cast<std::size_t>(s.gpus))
+            bucket_of_gpus_.resize(s.gpus + 1, -1);
+        int& b = bucket_of_gpus_[s.gpus];
+        if (b < 0) {
+            b = static_cast<int>(bucket_count++);
+            if (buckets.size() < bucket_count) buckets.emplace_back();
+            buckets[b].gpus = s.gpus;
+            buckets[b].candidates.clear();
+        }
+        buckets[b].candidates.push_back({j, type_of_job_[j]});
     }
+    buckets.resize(bucket_count);
     std::vector<int> chosen(buckets.size(), 0), slots(buckets.size(), 0);
     std::vector<char>& used = used_;
     for (int j : list_) used[j] = 0;
@@ -127,13 +136,16 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         scratch.clear();
         if (!placement_->place(s.gpus, *pool_, scratch)) continue;
-        int b = bucket_of_gpus[s.gpus];
+        int b = bucket_of_gpus_[s.gpus];
         int up = std::min<int>(chosen[b] + k, static_cast<int>(buckets[b].candidates.size()));
         for (int i = chosen[b]; i < up; ++i) used[buckets[b].candidates[i].job] = 1;
         chosen[b] = up;
         ++slots[b];
     }
-    for (std::size_t b = 0; b < buckets.size(); ++b) buckets[b].candidates.resize(chosen[b]);
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+        buckets[b].candidates.resize(chosen[b]);
+        bucket_of_gpus_[buckets[b].gpus] = -1;
+    }
 
     // 2. Grouping.
     std::vector<MuriGroup> groups =

@@ -73,6 +73,8 @@ private:
     std::vector<double> key_of_;
     std::vector<char> used_;
     std::vector<int> pack_of_;
+    std::vector<MuriBucket> buckets_;
+    std::vector<int> bucket_of_gpus_;            // bucket per GPU count (-1 = none this event)
     std::vector<std::pair<double, int>> keyed_;  // sort scratch
     std::vector<std::pair<double, int>> sort_buffer_;
 };

@@ -416,10 +416,10 @@ private:
             // The mechanism's speed model: shared iteration time, or the job's own.
             const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus,
                          old_memory = job.memory_gb;
+            const double speed = speedOn(a.job, job.held);
             job.current_iteration_time =
-                (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) /
-                speedOn(a.job, job.held);
-            if (options_.record_series) job.shares = resourceShares(a.job);
+                (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speed;
+            if (options_.record_series) job.shares = resourceShares(a.job, speed);
             takeAllocation(a, job, t);
             if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
                 job.memory_gb != old_memory)
@@ -478,12 +478,12 @@ private:
 
     // Per running job: the share of its iteration each resource (storage, CPU, GPU, network)
     // is busy, from its stage times (TimeSample documents the rule).
-    std::array<double, 4> resourceShares(int j) const {
+    std::array<double, 4> resourceShares(int j, double speed) const {
         const EngineJob& job = jobs_[j];
         const std::vector<double>& st = job.stage_times;
         if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0)
             return {0.0, 0.0, 1.0, 0.0};
-        const double period = job.current_iteration_time * speedOn(j, job.held);  // in reference-GPU time
+        const double period = job.current_iteration_time * speed;  // in reference-GPU time
         const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
         if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
         return {share(st[0]), share(st[0]), share(st[1]),
