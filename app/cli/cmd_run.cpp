@@ -141,10 +141,33 @@ int runCommand(const std::vector<std::string>& argv) {
 
     std::mutex err_mutex;
     auto started = std::chrono::steady_clock::now();
-    std::vector<std::future<cl::SimResult>> futures;
+    // Segments go to their file while each run goes (a queued Muri run has tens of millions of
+    // them; kept until the end they took gigabytes).
+    // A policy named twice keeps the old way (written at the end, the last run's file wins).
+    const bool stream_segments = args.has("out") && outputs.segments && base.record_segments;
+    std::vector<std::unique_ptr<cl::SegmentsCsvWriter>> segment_writers;
+    std::vector<std::filesystem::path> run_dirs;
     for (const auto& policy : policies) {
-        futures.push_back(std::async(std::launch::async, [&, policy] {
+        const std::string name = cl::makeScheduler(policy, base.conventions, tuning)->name();
+        std::filesystem::path sub = std::filesystem::path(args.get("out")) / safeFileName(name);
+        const bool first = std::find(run_dirs.begin(), run_dirs.end(), sub) == run_dirs.end();
+        segment_writers.push_back(stream_segments && first ? std::make_unique<cl::SegmentsCsvWriter>(
+                                                                 (sub / "segments.csv").string())
+                                                           : nullptr);
+        run_dirs.push_back(sub);
+    }
+    std::vector<std::future<cl::SimResult>> futures;
+    for (std::size_t p = 0; p < policies.size(); ++p) {
+        const std::string& policy = policies[p];
+        cl::SegmentsCsvWriter* segment_writer = segment_writers[p].get();
+        futures.push_back(std::async(std::launch::async, [&, p, policy, segment_writer] {
             cl::SimOptions opts = base;
+            if (segment_writer) {
+                std::filesystem::create_directories(run_dirs[p]);
+                opts.segment_sink = [segment_writer](std::span<const cl::GpuSegment> s) {
+                    segment_writer->write(s);
+                };
+            }
             int last_decile = -1;
             opts.progress = [&, policy](double done) {
                 double secs =
@@ -177,7 +200,8 @@ int runCommand(const std::vector<std::string>& argv) {
         // What was written, row counts included: a user sees at once when a run's outputs grow
         // with its preemptions.
         std::cout << "\nwrote to " << dir.string() << ":\n";
-        for (const auto& r : results) {
+        for (std::size_t p = 0; p < results.size(); ++p) {
+            const cl::SimResult& r = results[p];
             std::filesystem::path sub = dir / safeFileName(r.policy);
             std::filesystem::create_directories(sub);
             std::cout << "  " << r.policy << ":";
@@ -195,8 +219,13 @@ int runCommand(const std::vector<std::string>& argv) {
                 wrote("series.csv", r.series.size());
             }
             if (outputs.segments && base.record_segments) {
-                cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
-                wrote("segments.csv", r.segments.size());
+                if (segment_writers[p]) {
+                    segment_writers[p]->commit();
+                    wrote("segments.csv", segment_writers[p]->rows());
+                } else {
+                    cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
+                    wrote("segments.csv", r.segments.size());
+                }
             }
             if (!outputs.jobs && !outputs.series && !(outputs.segments && base.record_segments))
                 std::cout << " no CSV";

@@ -1,5 +1,7 @@
 #pragma once
 // Output writers for run results ("tracers" kept out of the simulation logic).
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,24 @@ namespace cl {
 void writeJobsCsv(const SimResult& result, const std::string& path);
 // gpu,t0,t1,job_index
 void writeSegmentsCsv(const SimResult& result, const std::string& path);
+
+// The same file written while the run goes, from SimOptions::segment_sink, so that a run's
+// segments need not be held in memory. The file is created at the first write; commit()
+// completes it (an uncommitted writer leaves nothing behind).
+class SegmentsCsvWriter {
+public:
+    explicit SegmentsCsvWriter(std::string path);
+    ~SegmentsCsvWriter();
+    SegmentsCsvWriter(const SegmentsCsvWriter&) = delete;
+    SegmentsCsvWriter& operator=(const SegmentsCsvWriter&) = delete;
+    void write(std::span<const GpuSegment> segments);
+    std::size_t rows() const;
+    void commit();  // throws std::runtime_error naming the file on I/O failure
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 // t,queue_length,running_jobs,blocking_index,gpu_utilization
 void writeSeriesCsv(const SimResult& result, const std::string& path);
 

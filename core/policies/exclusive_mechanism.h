@@ -35,9 +35,16 @@ private:
     void ensurePool(const Cluster& cluster);
     // Packs `jobs` (in order) into an empty cluster; the admitted ones are returned.
     std::vector<Assignment> packFresh(const SchedulerInput& in, const std::vector<int>& jobs);
+    // The same walk, either collecting the placements or (placed == nullptr) only the admitted jobs.
+    void packFresh(const SchedulerInput& in, const std::vector<int>& jobs, std::vector<Assignment>* placed,
+                   std::vector<int>* admitted);
     // Running jobs of `jobs` keep their GPUs, the others are placed around them in order.
     // With skip_unfit, jobs that do not fit wait; otherwise returns false at the first one.
-    bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit);
+    // all_running: `jobs` holds every running job (the pool then starts from occupied_).
+    bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit,
+                    bool all_running);
+    void forgetCompleted(const SchedulerInput& in);
+    void noteDecision(const SchedulerInput& in, const Decision& d);
     Decision decide(const SchedulerInput& in);
     void keepHeldGpusWithinServers(const SchedulerInput& in, std::vector<Assignment>& plan);
 
@@ -46,9 +53,23 @@ private:
     std::unique_ptr<Placement> placement_;
     ExclusiveOptions options_;
     std::unique_ptr<GpuPool> pool_;
+    std::unique_ptr<GpuPool> occupied_;      // GPUs held by running jobs (after the last decision)
+    std::vector<std::vector<int>> held_of_;  // per job index: the GPUs its last start gave it
+    std::vector<char> kept_;                 // scratch marks per job index
+    // keepHeldGpusWithinServers scratch: (server, plan index, GPUs there) per job and server.
+    struct Entry {
+        int server = 0;
+        int plan = 0;
+        int count = 0;
+    };
+    std::vector<Entry> entries_, by_server_;
+    std::vector<int> server_count_, server_begin_, fill_, touched_;
+    std::vector<char> taken_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> ranked_;
     std::vector<int> suffix_min_;
+    std::vector<int> admitted_;
+    std::vector<int> scratch_gpus_;
 };
 
 }  // namespace cl

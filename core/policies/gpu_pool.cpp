@@ -41,6 +41,13 @@ void GpuPool::reset() {
     total_free_ = total_gpus_;
 }
 
+void GpuPool::copyStateFrom(const GpuPool& other) {
+    free_ = other.free_;
+    busy_ = other.busy_;
+    level_ = other.level_;
+    total_free_ = other.total_free_;
+}
+
 void GpuPool::take(int gpu) {
     if (busy_[gpu]) return;
     int s = gpu_server_[gpu];
@@ -78,6 +85,13 @@ void GpuPool::release(int gpu) {
 
 void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
     setLevel(s, false);
+    if (counts_only_) {
+        n = std::min(n, free_[s]);
+        free_[s] -= n;
+        total_free_ -= n;
+        setLevel(s, true);
+        return;
+    }
     for (int g = first_gpu_[s]; n > 0 && g < first_gpu_[s] + capacity_[s]; ++g) {
         if (busy_[g]) continue;
         busy_[g] = 1;

@@ -15,6 +15,8 @@ public:
     explicit GpuPool(const Cluster& cluster);
 
     void reset();  // every GPU free
+    // Takes over which GPUs are busy from another pool of the same cluster.
+    void copyStateFrom(const GpuPool& other);
     int servers() const { return static_cast<int>(capacity_.size()); }
     int totalFree() const { return total_free_; }
     int serverFree(int s) const { return free_[s]; }
@@ -32,6 +34,10 @@ public:
     const std::vector<int>& serversByCapacity() const { return by_capacity_; }
     // Takes the n lowest-numbered free GPUs of server s (n <= serverFree(s)).
     void takeOnServer(int s, int n, std::vector<int>& out);
+    // Counts only: takeOnServer then only lowers the free counts and lists no GPU, and which
+    // GPUs are free is unknown until the next reset() or copyStateFrom(). For walks that only
+    // ask whether jobs fit (placements decide by free counts alone).
+    void setCountsOnly(bool on) { counts_only_ = on; }
 
     // Lowest-index server with at least n free GPUs, skipping `exclude` (-1 = none found).
     int firstServerWithFree(int n, const std::vector<char>* exclude = nullptr) const;
@@ -51,6 +57,7 @@ private:
     int total_free_ = 0;
     int total_gpus_ = 0;
     int max_capacity_ = 0;
+    bool counts_only_ = false;
     std::vector<std::vector<std::uint64_t>> level_;  // level_[f] = bitset of servers with f free
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/policies/priority_order.h"
+#include "core/util/stable_sort_by_key.h"
 
 namespace cl {
 
@@ -16,8 +17,7 @@ void KeyedOrder::rank(const SchedulerInput& in, std::vector<int>& ranked) {
     scratch_.clear();
     scratch_.reserve(list_.size());
     for (int j : list_) scratch_.emplace_back(key(*in.by_index[j]), j);
-    std::stable_sort(scratch_.begin(), scratch_.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    stableSortByKey(scratch_, sort_buffer_);
     for (std::size_t i = 0; i < scratch_.size(); ++i) list_[i] = scratch_[i].second;
     ranked = list_;
 }

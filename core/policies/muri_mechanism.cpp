@@ -1,10 +1,10 @@
 #include "core/policies/muri_mechanism.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 #include "core/util/portable_random.h"
+#include "core/util/stable_sort_by_key.h"
 
 namespace cl {
 
@@ -46,6 +46,16 @@ double MuriScheduler::key(const JobState& j) const {
     return o == "srsf" ? remaining * j.gpus : remaining;
 }
 
+// Stable sorts of the persistent ranking (util/stable_sort_by_key.h: the same order as
+// std::stable_sort, without its buffer per call).
+template <class Key>
+void MuriScheduler::sortList(Key key) {
+    keyed_.clear();
+    for (int j : list_) keyed_.emplace_back(key(j), j);
+    mergeSortByKey(keyed_, sort_buffer_);
+    for (std::size_t i = 0; i < keyed_.size(); ++i) list_[i] = keyed_[i].second;
+}
+
 Decision MuriScheduler::schedule(const SchedulerInput& in) {
     ensurePool(*in.cluster);
     const int k = options_.grouping.max_group_size;
@@ -58,6 +68,9 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         type_of_job_.resize(in.by_index.size(), -1);
         true_type_of_job_.resize(in.by_index.size(), -1);
         shares_.resize(in.by_index.size(), 0);
+        key_of_.resize(in.by_index.size(), 0.0);
+        used_.resize(in.by_index.size(), 0);
+        pack_of_.resize(in.by_index.size(), -1);
     }
     for (int j : in.arrived) {
         const JobState* s = in.by_index[j];
@@ -87,35 +100,52 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         }
     }
 
-    std::vector<double> key_of(in.by_index.size(), 0.0);
+    // Per-job scratch arrays live across events and only the active jobs' entries are touched
+    // (three whole-trace arrays per event were most of a deep queue's time).
+    std::vector<double>& key_of = key_of_;
     for (int j : list_) key_of[j] = key(*in.by_index[j]);
-    std::stable_sort(list_.begin(), list_.end(), [&](int a, int b) { return key_of[a] < key_of[b]; });
+    sortList([&](int j) { return key_of[j]; });
 
     // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
-    std::vector<MuriBucket> buckets;
-    std::map<int, int> bucket_of_gpus;
+    // Buckets in the order their GPU count first appears in the ranking; their vectors are
+    // kept from event to event.
+    std::vector<MuriBucket>& buckets = buckets_;
+    std::size_t bucket_count = 0;
     for (int j : list_) {
         const JobState& s = *in.by_index[j];
-        auto [it, fresh] = bucket_of_gpus.emplace(s.gpus, static_cast<int>(buckets.size()));
-        if (fresh) buckets.push_back({s.gpus, {}});
-        buckets[it->second].candidates.push_back({j, type_of_job_[j]});
+        if (bucket_of_gpus_.size() <= static_cast<std::size_t>(s.gpus))
+            bucket_of_gpus_.resize(s.gpus + 1, -1);
+        int& b = bucket_of_gpus_[s.gpus];
+        if (b < 0) {
+            b = static_cast<int>(bucket_count++);
+            if (buckets.size() < bucket_count) buckets.emplace_back();
+            buckets[b].gpus = s.gpus;
+            buckets[b].candidates.clear();
+        }
+        buckets[b].candidates.push_back({j, type_of_job_[j]});
     }
+    buckets.resize(bucket_count);
     std::vector<int> chosen(buckets.size(), 0), slots(buckets.size(), 0);
-    std::vector<char> used(in.by_index.size(), 0);
+    std::vector<char>& used = used_;
+    for (int j : list_) used[j] = 0;
     pool_->reset();
     std::vector<int> scratch;
     for (int j : list_) {
+        if (pool_->totalFree() == 0) break;  // nobody else fits (every job needs a GPU)
         if (used[j]) continue;
         const JobState& s = *in.by_index[j];
         scratch.clear();
         if (!placement_->place(s.gpus, *pool_, scratch)) continue;
-        int b = bucket_of_gpus[s.gpus];
+        int b = bucket_of_gpus_[s.gpus];
         int up = std::min<int>(chosen[b] + k, static_cast<int>(buckets[b].candidates.size()));
         for (int i = chosen[b]; i < up; ++i) used[buckets[b].candidates[i].job] = 1;
         chosen[b] = up;
         ++slots[b];
     }
-    for (std::size_t b = 0; b < buckets.size(); ++b) buckets[b].candidates.resize(chosen[b]);
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+        buckets[b].candidates.resize(chosen[b]);
+        bucket_of_gpus_[buckets[b].gpus] = -1;
+    }
 
     // 2. Grouping.
     std::vector<MuriGroup> groups =
@@ -149,19 +179,25 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         for (int j : p.jobs) p.priority = std::min(p.priority, key_of[j]);
         packs.push_back(std::move(p));
     }
-    std::stable_sort(packs.begin(), packs.end(),
-                     [](const Pack& a, const Pack& b) { return a.priority < b.priority; });
+    keyed_.clear();
+    for (std::size_t p = 0; p < packs.size(); ++p)
+        keyed_.emplace_back(packs[p].priority, static_cast<int>(p));
+    mergeSortByKey(keyed_, sort_buffer_);
+    std::vector<Pack> sorted_packs;
+    sorted_packs.reserve(packs.size());
+    for (const auto& [priority, p] : keyed_) sorted_packs.push_back(std::move(packs[p]));
+    packs = std::move(sorted_packs);
 
     // 4. Admission in priority order, then placement in descending GPU count.
-    std::vector<int> pack_of(in.by_index.size(), -1);
+    std::vector<int>& pack_of = pack_of_;
+    for (int j : list_) pack_of[j] = -1;
     pool_->reset();
     for (std::size_t p = 0; p < packs.size(); ++p) {
         scratch.clear();
         if (!placement_->place(packs[p].gpus, *pool_, scratch)) continue;
         for (int j : packs[p].jobs) pack_of[j] = static_cast<int>(p);
     }
-    std::stable_sort(list_.begin(), list_.end(),
-                     [&](int a, int b) { return in.by_index[a]->gpus > in.by_index[b]->gpus; });
+    sortList([&](int j) { return -static_cast<double>(in.by_index[j]->gpus); });  // most GPUs first
     Decision d;
     std::vector<std::vector<int>> pack_gpus(packs.size());
     pool_->reset();

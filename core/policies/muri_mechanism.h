@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/policies/gpu_pool.h"
@@ -53,6 +54,8 @@ public:
 private:
     double key(const JobState& job) const;
     void ensurePool(const Cluster& cluster);
+    template <class Key>
+    void sortList(Key key);
 
     std::string name_;
     MuriOptions options_;
@@ -66,6 +69,14 @@ private:
     std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
     std::vector<int> true_type_of_job_;
     std::vector<char> shares_;  // job ran in a group after the last decision
+    // Scratch per job index, valid for the active jobs of one decision.
+    std::vector<double> key_of_;
+    std::vector<char> used_;
+    std::vector<int> pack_of_;
+    std::vector<MuriBucket> buckets_;
+    std::vector<int> bucket_of_gpus_;            // bucket per GPU count (-1 = none this event)
+    std::vector<std::pair<double, int>> keyed_;  // sort scratch
+    std::vector<std::pair<double, int>> sort_buffer_;
 };
 
 }  // namespace cl

@@ -45,6 +45,7 @@ protected:
 private:
     std::vector<int> list_;
     std::vector<std::pair<double, int>> scratch_;
+    std::vector<std::pair<double, int>> sort_buffer_;
 };
 
 std::unique_ptr<PriorityOrder> makeFifoOrder();

@@ -1,19 +1,27 @@
 #include "core/sim/run_recorder.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "core/sim/simulator.h"
 
 namespace cl {
 
+namespace {
+constexpr std::size_t kStreamBatch = 1 << 14;
+}
+
 RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool record_series,
-                         int max_jobs_per_gpu)
+                         int max_jobs_per_gpu, SegmentSink sink)
     : record_segments_(record_segments),
       record_series_(record_series),
       max_jobs_per_gpu_(max_jobs_per_gpu),
-      open_(cluster.totalGpus()) {}
+      open_(cluster.totalGpus()),
+      sink_(std::move(sink)),
+      next_stream_at_(kStreamBatch) {}
 
 void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
+    now_ = t;
     for (int g : gpus) {
         auto& here = open_.at(g);
         Open* slot = nullptr;
@@ -30,11 +38,12 @@ void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
                                   " job(s), at most " + std::to_string(max_jobs_per_gpu_) + " may share it");
         if (!slot) {  // a free slot, preferably the one this job just left (segments merge)
             for (auto& o : here)
-                if (o.job < 0 && o.last_segment >= 0 && segments_[o.last_segment].job == job) slot = &o;
+                if (o.job < 0 && o.last_segment >= 0 && o.last_job == job) slot = &o;
             for (auto& o : here)
                 if (o.job < 0 && !slot) {
                     slot = &o;
                     slot->last_segment = -1;
+                    slot->last_job = -1;
                 }
             if (!slot) slot = &here.emplace_back();
         }
@@ -46,22 +55,57 @@ void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
 }
 
 void RunRecorder::stopJob(int job, const std::vector<int>& gpus, double t) {
+    now_ = t;
     for (int g : gpus) {
         for (auto& o : open_.at(g)) {
             if (o.job != job) continue;
             if (record_segments_ && t > o.t0) {
-                if (o.last_segment >= 0 && segments_[o.last_segment].job == job &&
-                    segments_[o.last_segment].gpu == g && segments_[o.last_segment].t1 == o.t0) {
-                    segments_[o.last_segment].t1 = t;  // same job kept the GPU across a re-placement
+                if (o.last_segment >= 0 && o.last_job == job && o.last_t1 == o.t0) {
+                    // Same job kept the GPU across a re-placement. mayStillGrow() kept such a
+                    // segment back from the sink.
+                    if (o.last_segment < streamed_)
+                        throw std::logic_error("run recorder: a streamed segment would grow");
+                    segment(o.last_segment).t1 = t;
                 } else {
-                    o.last_segment = static_cast<long long>(segments_.size());
+                    o.last_segment = streamed_ + static_cast<long long>(segments_.size() - head_);
+                    o.last_job = job;
                     segments_.push_back({g, o.t0, t, job});
                 }
+                o.last_t1 = t;
             }
             o.job = -1;
             o.t0 = t;
         }
     }
+    if (sink_ && segments_.size() - head_ >= next_stream_at_) streamFinished(false);
+}
+
+// Whether a closed segment can still be extended: only by its slot, when its job holds that
+// slot again from the instant the segment ended (stopJob's merge), which needs either that
+// continuation now or a restart still at the segment's end time.
+bool RunRecorder::mayStillGrow(long long index) const {
+    const GpuSegment& s = segments_[head_ + static_cast<std::size_t>(index - streamed_)];
+    if (s.t1 >= now_) return true;
+    for (const Open& o : open_[static_cast<std::size_t>(s.gpu)])
+        if (o.last_segment == index) return o.job == s.job && o.t0 == s.t1;
+    return false;
+}
+
+void RunRecorder::streamFinished(bool all) {
+    std::size_t end = head_;
+    while (end < segments_.size() && (all || !mayStillGrow(streamed_ + static_cast<long long>(end - head_))))
+        ++end;
+    if (end > head_) {
+        sink_(std::span<const GpuSegment>(segments_.data() + head_, end - head_));
+        streamed_ += static_cast<long long>(end - head_);
+        head_ = end;
+    }
+    // Drop what was handed over once it is at least half of the buffer (amortised O(1)).
+    if (head_ > 0 && head_ >= segments_.size() - head_) {
+        segments_.erase(segments_.begin(), segments_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+    }
+    next_stream_at_ = segments_.size() - head_ + kStreamBatch;
 }
 
 namespace {
@@ -93,10 +137,13 @@ void RunRecorder::finish(double t) {
     for (std::size_t g = 0; g < open_.size(); ++g)
         for (const auto& o : std::vector<Open>(open_[g]))
             if (o.job >= 0) stopJob(o.job, {static_cast<int>(g)}, t);
+    if (sink_) streamFinished(true);
 }
 
 void RunRecorder::moveInto(SimResult& result) {
-    result.segments = std::move(segments_);
+    if (head_ > 0) segments_.erase(segments_.begin(), segments_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+    result.segments = std::move(segments_);  // empty when a sink took them
     result.series = std::move(series_);
 }
 

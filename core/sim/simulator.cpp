@@ -11,6 +11,8 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/metrics/jct_stats.h"
 #include "core/sim/job_resolution.h"
@@ -68,7 +70,8 @@ public:
           scheduler_(&scheduler) {
         const std::string policy = scheduler.name();
         max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
-        recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_);
+        recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_,
+                          options.record_segments ? options.segment_sink : SegmentSink{});
         gpu_holders_.assign(cluster.totalGpus(), 0);
         round_interval_ = scheduler_->roundInterval();
         // Under conventions that charge the restart overhead in every interval between events,
@@ -79,12 +82,16 @@ public:
         result_.conventions = conv_.name;
         gpu_type_.reserve(cluster.totalGpus());
         for (const auto& s : cluster.servers) {
+            auto known = std::find(gpu_type_names_.begin(), gpu_type_names_.end(), s.gpu_type);
+            const int type = static_cast<int>(known - gpu_type_names_.begin());
+            if (known == gpu_type_names_.end()) gpu_type_names_.push_back(s.gpu_type);
             for (int g = 0; g < s.gpus; ++g) {
-                gpu_type_.push_back(&s.gpu_type);
+                gpu_type_.push_back(type);
                 gpu_cpu_share_.push_back(static_cast<double>(s.cpu_cores) / s.gpus);
                 gpu_memory_share_.push_back(s.memory_gb / s.gpus);
             }
         }
+        total_gpus_ = cluster.totalGpus();
         total_cpus_ = cluster.totalCpuCores();
         total_memory_gb_ = cluster.totalMemoryGb();
         if (conv_.round_quantized && round_interval_ <= 0)
@@ -92,6 +99,7 @@ public:
                                         "' need a policy with scheduling rounds; '" + policy +
                                         "' has none (use a Synergy mechanism, e.g. fifo+tune)");
         prepareJobs();
+        prepareSpeedTable();
     }
 
     SimResult run() {
@@ -195,7 +203,7 @@ private:
     double nextEventTime(double now) const {
         if (conv_.round_quantized) return nextBoundary(now);
         double t = next_arrival_ < arrival_order_.size() ? jobs_[arrival_order_[next_arrival_]].submit : kInf;
-        for (int j : running_) t = std::min(t, jobs_[j].predicted_end);
+        t = std::min(t, earliest_end_);  // running_ and its predicted ends are as apply() left them
         if (wakeup_ > now) t = std::min(t, wakeup_);
         // Periodic rounds (k x interval) while jobs run; with nothing running a round could
         // not change anything that the last event did not already try, nor with nobody
@@ -291,16 +299,38 @@ private:
         job.held.clear();
     }
 
+    // The profile's speed factor of the job's model on each GPU type, looked up once per model
+    // and type (a map lookup by name per GPU and decision was a tenth of a queued run).
     double speedOn(int j, const std::vector<int>& gpus) const {
         double speed = kInf;
-        const std::string& model = trace_.jobs[j].model;
-        for (int g : gpus) speed = std::min(speed, profiles_.speedFactor(model, *gpu_type_[g]));
+        const double* factors =
+            &speed_table_[static_cast<std::size_t>(model_of_job_[j]) * gpu_type_names_.size()];
+        for (int g : gpus) speed = std::min(speed, factors[gpu_type_[g]]);
         return (speed > 0 && std::isfinite(speed)) ? speed : 1.0;
     }
 
+    void prepareSpeedTable() {
+        std::vector<const std::string*> models;
+        model_of_job_.resize(trace_.jobs.size());
+        std::unordered_map<std::string_view, int> model_id;
+        for (std::size_t i = 0; i < trace_.jobs.size(); ++i) {
+            const std::string& m = trace_.jobs[i].model;
+            auto [it, fresh] = model_id.emplace(m, static_cast<int>(models.size()));
+            if (fresh) models.push_back(&m);
+            model_of_job_[i] = it->second;
+        }
+        speed_table_.clear();
+        speed_table_.reserve(models.size() * gpu_type_names_.size());
+        for (const std::string* m : models)
+            for (const std::string& type : gpu_type_names_)
+                speed_table_.push_back(profiles_.speedFactor(*m, type));
+    }
+
     void apply(const Decision& d, double t) {
+        // Marks of this decision's jobs; cleared again below (a whole-trace fill per event was
+        // a tenth of a run's time on a large trace).
         std::vector<char>& chosen = scratch_chosen_;
-        chosen.assign(jobs_.size(), 0);
+        if (chosen.size() != jobs_.size()) chosen.assign(jobs_.size(), 0);
         auto invalid = [&](const std::string& why) {
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
@@ -312,8 +342,12 @@ private:
         }
         // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
         // checked it per GPU made each decision O(GPUs x servers).
-        const int total_gpus = cluster_.totalGpus();
-        for (const auto& a : d.start) {
+        const int total_gpus = total_gpus_;
+        // Each start's GPUs, sorted: checked here, taken below (buffers reused across decisions).
+        std::vector<std::vector<int>>& target = scratch_targets_;
+        if (target.size() < d.start.size()) target.resize(d.start.size());
+        for (std::size_t i = 0; i < d.start.size(); ++i) {
+            const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
                 (jobs_[a.job].status != Status::Pending && jobs_[a.job].status != Status::Running) ||
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
@@ -321,7 +355,8 @@ private:
             chosen[a.job] = 1;
             for (int g : a.gpus)
                 if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
-            std::vector<int> sorted = a.gpus;
+            std::vector<int>& sorted = target[i];
+            sorted.assign(a.gpus.begin(), a.gpus.end());
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
@@ -343,14 +378,13 @@ private:
             ++records_[j].preemptions;
             decision_changed_ = true;
         }
+        for (int j : d.keep) chosen[j] = 0;
+        for (const auto& a : d.start) chosen[a.job] = 0;
         running_.clear();
         // Jobs that move release their old GPUs before anyone takes new ones.
-        std::vector<std::vector<int>> target(d.start.size());
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            target[i] = a.gpus;
-            std::sort(target[i].begin(), target[i].end());
             if (job.status == Status::Running && target[i] != job.held) {
                 recorder_->stopJob(a.job, job.held, t);
                 releaseGpus(job);
@@ -373,7 +407,7 @@ private:
                         invalid("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
                                 ", which is not free (the policy runs at most " +
                                 std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
-                job.held = std::move(target[i]);
+                job.held.swap(target[i]);  // the old holding's buffer serves the next decision
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
                 ++records_[a.job].restarts;
@@ -382,10 +416,10 @@ private:
             // The mechanism's speed model: shared iteration time, or the job's own.
             const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus,
                          old_memory = job.memory_gb;
+            const double speed = speedOn(a.job, job.held);
             job.current_iteration_time =
-                (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) /
-                speedOn(a.job, job.held);
-            if (options_.record_series) job.shares = resourceShares(a.job);
+                (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speed;
+            if (options_.record_series) job.shares = resourceShares(a.job, speed);
             takeAllocation(a, job, t);
             if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
                 job.memory_gb != old_memory)
@@ -395,6 +429,7 @@ private:
             job.last_update = t;
             running_.push_back(a.job);
         }
+        earliest_end_ = kInf;
         for (int j : running_) {
             EngineJob& job = jobs_[j];
             if (conv_.round_quantized) {
@@ -405,6 +440,7 @@ private:
             job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
             if (!std::isfinite(job.predicted_end))
                 throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
+            earliest_end_ = std::min(earliest_end_, job.predicted_end);
         }
     }
 
@@ -442,12 +478,12 @@ private:
 
     // Per running job: the share of its iteration each resource (storage, CPU, GPU, network)
     // is busy, from its stage times (TimeSample documents the rule).
-    std::array<double, 4> resourceShares(int j) const {
+    std::array<double, 4> resourceShares(int j, double speed) const {
         const EngineJob& job = jobs_[j];
         const std::vector<double>& st = job.stage_times;
         if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0)
             return {0.0, 0.0, 1.0, 0.0};
-        const double period = job.current_iteration_time * speedOn(j, job.held);  // in reference-GPU time
+        const double period = job.current_iteration_time * speed;  // in reference-GPU time
         const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
         if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
         return {share(st[0]), share(st[0]), share(st[1]),
@@ -471,18 +507,21 @@ private:
         int busy = 0;
         std::array<double, 4> used{};
         double cpus = 0.0, memory = 0.0;
-        for (int j : running_) {
-            cpus += jobs_[j].cpus;
-            memory += jobs_[j].memory_gb;
-        }
-        if (scheduler_->maxJobsPerGpu() <= 1) {
-            for (int j : running_) {
-                busy += jobs_[j].gpus;
-                for (int r = 0; r < 4; ++r) used[r] += jobs_[j].shares[r] * jobs_[j].gpus;
+        if (max_jobs_per_gpu_ <= 1) {
+            for (int j : running_) {  // one pass; every sum still adds in running_ order
+                const EngineJob& job = jobs_[j];
+                cpus += job.cpus;
+                memory += job.memory_gb;
+                busy += job.gpus;
+                for (int r = 0; r < 4; ++r) used[r] += job.shares[r] * job.gpus;
             }
         } else {
-            if (gpu_load_.size() != static_cast<std::size_t>(cluster_.totalGpus()))
-                gpu_load_.assign(cluster_.totalGpus(), {-1.0, 0.0, 0.0, 0.0});
+            for (int j : running_) {
+                cpus += jobs_[j].cpus;
+                memory += jobs_[j].memory_gb;
+            }
+            if (gpu_load_.size() != static_cast<std::size_t>(total_gpus_))
+                gpu_load_.assign(total_gpus_, {-1.0, 0.0, 0.0, 0.0});
             touched_.clear();
             for (int j : running_) {
                 const auto& shares = jobs_[j].shares;
@@ -506,7 +545,7 @@ private:
         s.queue_length = pending;
         s.running_jobs = static_cast<int>(running_.size());
         s.blocking_index = pending ? blocking / pending : 0.0;
-        const double all = cluster_.totalGpus();
+        const double all = total_gpus_;
         s.gpu_utilization = all > 0 ? busy / all : 0.0;
         s.storage_utilization = all > 0 ? used[0] / all : 0.0;
         s.cpu_utilization = all > 0 ? used[1] / all : 0.0;
@@ -518,11 +557,13 @@ private:
     }
 
     void buildInput(double t, SchedulerInput& in) {
-        states_.clear();
-        states_.reserve(active_.size());
-        for (int j : active_) {
+        // Filled in place: building each state on the stack and copying it in was most of the
+        // engine's own time per event.
+        states_.resize(active_.size());
+        for (std::size_t i = 0; i < active_.size(); ++i) {
+            const int j = active_[i];
             const EngineJob& job = jobs_[j];
-            JobState s;
+            JobState& s = states_[i];
             s.index = j;
             s.gpus = job.gpus;
             s.submit = job.submit;
@@ -538,7 +579,6 @@ private:
             s.batch_size = trace_.jobs[j].batch_size;
             s.running = job.status == Status::Running;
             s.held = job.held;
-            states_.push_back(s);
         }
         for (std::size_t i = 0; i < states_.size(); ++i) by_index_[states_[i].index] = &states_[i];
         in.now = t;
@@ -635,9 +675,12 @@ private:
 
     std::vector<EngineJob> jobs_;
     std::vector<JobRecord> records_;
-    std::vector<const std::string*> gpu_type_;
-    std::vector<double> gpu_cpu_share_;     // per GPU: its server's cores / GPUs
-    std::vector<double> gpu_memory_share_;  // per GPU: its server's GB / GPUs
+    std::vector<std::string> gpu_type_names_;  // distinct GPU types of the cluster
+    std::vector<int> gpu_type_;                // per GPU: index into gpu_type_names_
+    std::vector<int> model_of_job_;            // per job: row of speed_table_
+    std::vector<double> speed_table_;          // per model and GPU type: the speed factor
+    std::vector<double> gpu_cpu_share_;        // per GPU: its server's cores / GPUs
+    std::vector<double> gpu_memory_share_;     // per GPU: its server's GB / GPUs
     double total_cpus_ = 0.0;
     double total_memory_gb_ = 0.0;
     std::vector<AllocationChange> allocations_;
@@ -655,6 +698,9 @@ private:
     std::vector<JobState> states_;
     std::vector<const JobState*> by_index_;
     std::vector<char> scratch_chosen_;
+    std::vector<std::vector<int>> scratch_targets_;
+    int total_gpus_ = 0;
+    double earliest_end_ = kInf;  // the smallest predicted end of a running job, set by apply()
     double wakeup_ = kInf;
     double round_interval_ = 0.0;
     bool rounds_only_place_waiting_ = false;

@@ -1,6 +1,7 @@
 #pragma once
 // The event-driven engine (docs/architecture.md section 2). Deterministic for a given input.
 #include <functional>
+#include <span>
 #include <string>
 
 #include "core/model/cluster.h"
@@ -17,6 +18,11 @@ struct SimOptions {
     // Called now and then with the fraction of jobs finished; return false to cancel.
     std::function<bool(double fraction_done)> progress;
     bool record_segments = true;
+    // When set (and record_segments), segments are handed over here as soon as they can no
+    // longer change, in the order SimResult::segments would list them, and the result keeps
+    // none: a run with tens of millions of segments can write them to a file as it goes
+    // (docs/architecture.md section 2.8). Called on the simulating thread.
+    std::function<void(std::span<const GpuSegment>)> segment_sink;
     bool record_series = true;
     // Skip periodic rounds while nobody waits under a policy whose rounds only place waiting
     // jobs (Scheduler::roundsOnlyPlaceWaitingJobs). Off only to test that skipping changes
