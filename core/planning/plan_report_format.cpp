@@ -60,12 +60,6 @@ const PlanEvaluation* evaluationOf(const PlanReport& report, const CandidateResu
     return nullptr;
 }
 
-std::string money(double usd) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.0f USD", usd);
-    return buf;
-}
-
 std::string metricText(const Estimate& e) {
     if (std::isnan(e.mean)) return "-";
     // An interval that rounds to nothing (seeds that change no job) is left out.
@@ -207,7 +201,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         const CandidateResult& c = report.candidates[*it->second];
         const PlanEvaluation* e = evaluationOf(report, c);
         std::vector<std::string> r = {p, serverTypeKey(request.server_types[c.server_type]),
-                                      std::to_string(*c.servers), money(e->cost_per_month)};
+                                      std::to_string(*c.servers), formatUsd(e->cost_per_month)};
         for (const PlanTarget& t : request.targets) r.push_back(metricText(e->metrics.at(planMetricKey(t))));
         rows.push_back(r);
     }
@@ -216,7 +210,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         const CandidateResult& c = report.candidates[*report.chosen];
         out += "\nCheapest plan: " + std::to_string(*c.servers) + " x " +
                serverTypeKey(request.server_types[c.server_type]) + " with " + c.policy + ", " +
-               money(evaluationOf(report, c)->cost_per_month) + " a month";
+               formatUsd(evaluationOf(report, c)->cost_per_month) + " a month";
         if (evaluationOf(report, c)->unpriced_servers > 0)
             out += " (" + std::to_string(evaluationOf(report, c)->unpriced_servers) +
                    " servers unpriced, counted as free)";
@@ -237,7 +231,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         }
     } else if (report.error.empty() && !report.interrupted) {
         out += "\nNo candidate meets every target";
-        if (request.budget_per_month) out += " within " + money(*request.budget_per_month) + " a month";
+        if (request.budget_per_month) out += " within " + formatUsd(*request.budget_per_month) + " a month";
         out += ".\n";
     }
     out += "\nCandidates:\n";
@@ -247,7 +241,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         std::string note = c.note;
         if (c.servers && !c.within_budget) note = "over budget" + (note.empty() ? "" : "; " + note);
         cand.push_back({serverTypeKey(request.server_types[c.server_type]), c.policy,
-                        c.servers ? std::to_string(*c.servers) : "-", e ? money(e->cost_per_month) : "-",
+                        c.servers ? std::to_string(*c.servers) : "-", e ? formatUsd(e->cost_per_month) : "-",
                         note});
     }
     out += renderTextTable(cand);
@@ -258,7 +252,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
                                                     "server type", "policy", "servers", "meets all"}};
         for (std::size_t i : report.frontier) {
             const PlanEvaluation& e = report.evaluations[i];
-            f.push_back({money(e.cost_per_month),
+            f.push_back({formatUsd(e.cost_per_month),
                          metricText(e.metrics.at(planMetricKey(request.targets.front()))),
                          serverTypeKey(request.server_types[e.server_type]), e.policy,
                          std::to_string(e.servers), e.feasible ? "yes" : "no"});

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include <QCoreApplication>
 #include <QLocale>
 
 namespace cl::views {
@@ -23,10 +22,6 @@ QString number(double value) {
 }
 
 }  // namespace
-
-QString formatMoney(double usd) {
-    return QCoreApplication::translate("cl::views::Format", "%1 USD").arg(QLocale().toString(usd, 'f', 0));
-}
 
 QString formatDuration(double seconds) {
     if (std::isnan(seconds) || seconds < 0.0) return QStringLiteral("\u2013");

@@ -8,9 +8,6 @@ namespace cl::views {
 // "3.2 h", "4.1 d". NaN or a negative value gives an en dash (no value).
 QString formatDuration(double seconds);
 
-// An amount of US dollars, whole, with the locale's grouping: "74,999 USD" (docs/architecture.md 7.8).
-QString formatMoney(double usd);
-
 // The same value spelled out exactly, for tooltips: "11,520 s (3.20 h)".
 QString formatDurationExact(double seconds);
 

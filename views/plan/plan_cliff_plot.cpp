@@ -6,6 +6,7 @@
 #include <QToolTip>
 
 #include "views/common/chart_style.h"
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
@@ -116,7 +117,7 @@ void PlanCliffPlot::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     const cl::PlanEvaluation& e = **it;
-    QString tip = tr("%n server(s), %1 a month", "", e.servers).arg(formatMoney(e.cost_per_month));
+    QString tip = tr("%n server(s), %1 a month", "", e.servers).arg(formatUsd(e.cost_per_month));
     for (const cl::PlanTarget& t : m_request->targets) {
         const double v = e.metrics.at(cl::planMetricKey(t)).mean;
         tip += QStringLiteral("\n%1: %2")

@@ -7,6 +7,7 @@
 #include <QToolTip>
 
 #include "views/common/chart_style.h"
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
@@ -18,7 +19,7 @@ QString pointText(const cl::PlanRequest& r, const cl::PlanEvaluation& e) {
         QCoreApplication::translate("cl::views::PlanFrontierPlot", "%1 \u00d7 %2 with %3\n%4 a month")
             .arg(e.servers)
             .arg(QString::fromStdString(cl::serverTypeKey(r.server_types[e.server_type])),
-                 QString::fromStdString(e.policy), formatMoney(e.cost_per_month));
+                 QString::fromStdString(e.policy), formatUsd(e.cost_per_month));
     for (const cl::PlanTarget& t : r.targets) {
         const cl::Estimate& est = e.metrics.at(cl::planMetricKey(t));
         text += QStringLiteral("\n%1: %2")

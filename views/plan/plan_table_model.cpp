@@ -5,6 +5,7 @@
 
 #include <QFont>
 
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
@@ -141,7 +142,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
                 return c.servers ? QString::number(*c.servers) : QStringLiteral("\u2013");
             case CostPerMonth:
                 if (sort) return e ? e->cost_per_month : 1e18;
-                return e ? formatMoney(e->cost_per_month) : QStringLiteral("\u2013");
+                return e ? formatUsd(e->cost_per_month) : QStringLiteral("\u2013");
             default:
                 break;
         }

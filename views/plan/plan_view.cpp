@@ -27,6 +27,7 @@
 #include "core/io/builtin_data.h"
 #include "core/metrics/cluster_cost.h"
 #include "core/planning/plan_runner.h"
+#include "views/common/cost_text.h"
 #include "views/common/format.h"
 #include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
@@ -216,7 +217,7 @@ void PlanView::buildInputs(QWidget* panel) {
             const double hourly = cl::pricePerHour(p.server.price);
             checkable(m_types,
                       tr("%1 \u2014 %2 a month")
-                          .arg(QString::fromStdString(p.id), formatMoney(hourly * cl::kHoursPerMonth)),
+                          .arg(QString::fromStdString(p.id), formatUsd(hourly * cl::kHoursPerMonth)),
                       QString::fromStdString(p.id), false,
                       QString::fromStdString(p.label) + QStringLiteral("\n") +
                           QString::fromStdString(p.source) + QStringLiteral("\n") +
@@ -496,7 +497,7 @@ void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool can
         summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
                       .arg(*c.servers)
                       .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
-                           QString::fromStdString(c.policy), formatMoney(cost));
+                           QString::fromStdString(c.policy), formatUsd(cost));
         if (m_report->headroom.computed) {
             const cl::PlanHeadroom& h = m_report->headroom;
             if (h.over_planned <= 1.0)
@@ -578,7 +579,7 @@ bool PlanView::exportReport(const QString& path, QString* error) const {
                .arg(m_request->growth)
                .arg(m_request->seeds.size())
                .arg(m_request->budget_per_month
-                        ? tr("; budget %1 a month").arg(formatMoney(*m_request->budget_per_month))
+                        ? tr("; budget %1 a month").arg(formatUsd(*m_request->budget_per_month))
                         : QString())
         << m_summary->text().remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
     content.summaryTable = m_model;
