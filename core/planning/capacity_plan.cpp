@@ -277,8 +277,9 @@ PlanReport Planner::run() {
                 c.note = "no count meets the targets: with " + std::to_string(top) +
                          " servers no job waits and a target is still missed";
             else if (top < r_.max_servers && known.size() >= 2)
-                c.note = "no count meets the targets: " + std::to_string(std::next(known.rbegin())->first) + " and " +
-                         std::to_string(top) + " servers give the same figures, and a target is still missed";
+                c.note = "no count meets the targets: " + std::to_string(std::next(known.rbegin())->first) +
+                         " and " + std::to_string(top) +
+                         " servers give the same figures, and a target is still missed";
             else
                 c.note = "no count up to " + std::to_string(top) + " servers meets the targets";
         }
