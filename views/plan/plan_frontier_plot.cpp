@@ -124,7 +124,17 @@ void PlanFrontierPlot::rebuild() {
     QCPRange y = yAxis->range();
     y.expand(first.value_s / m_unit);
     y.lower = std::min(0.0, y.lower);
-    yAxis->setRange(y.lower, y.upper * 1.08 + 1e-9);
+    // The small clusters of a search's first brackets can sit far above the target and squeeze
+    // the region that matters to a strip; the axis then stops at four times the target.
+    const double clip = 4.0 * first.value_s / m_unit;
+    const bool clipped =
+        first.value_s > 0 && y.upper > clip &&
+        (first.comparison == cl::TargetComparison::AtMost || first.comparison == cl::TargetComparison::Below);
+    yAxis->setRange(y.lower, (clipped ? clip : y.upper) * 1.08 + 1e-9);
+    // Said in the tooltip: the axis label has no room for it beside the chart.
+    setToolTip(tr("Every cluster evaluated at the planned load. Filled: meets every target. The line is "
+                  "the frontier: the cheapest cluster for each level of the metric.") +
+               (clipped ? tr(" The metric axis stops at four times the target.") : QString()));
     // Costs spread over orders of magnitude when a search doubled far past the answer: a
     // logarithmic axis keeps the cheap end, where the frontier usually lies, readable.
     QCPRange x = xAxis->range();
