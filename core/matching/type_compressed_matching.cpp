@@ -152,6 +152,56 @@ std::vector<std::vector<char>> gomoryHuCandidates(const std::vector<double>& cap
     return candidates;
 }
 
+// True when the current optimal basic solution is the LP's only optimum: every nonbasic
+// variable (structural or a row's auxiliary) has a reduced cost clearly away from zero, so
+// moving any of them off its bound loses objective, and every other feasible point moves one.
+// The test is conservative: a reduced cost within the tolerance counts as zero (then the caller
+// runs branch-and-bound, which is exact either way). Weights are integers of order 1e6, and the
+// reduced costs of a nondegenerate optimum are at least a half in exact arithmetic for
+// matching relaxations; the tolerance sits far above double rounding and below that.
+bool hasUniqueOptimum(glp_prob* lp) {
+    constexpr double kZeroReducedCost = 0.25;
+    for (int j = 1; j <= glp_get_num_cols(lp); ++j)
+        if (glp_get_col_stat(lp, j) != GLP_BS && std::fabs(glp_get_col_dual(lp, j)) < kZeroReducedCost)
+            return false;
+    for (int i = 1; i <= glp_get_num_rows(lp); ++i)
+        if (glp_get_row_stat(lp, i) != GLP_BS && std::fabs(glp_get_row_dual(lp, i)) < kZeroReducedCost)
+            return false;
+    return true;
+}
+
+// The pairs of an integer solution (value(j) of GLPK column j, 1-based), checked for
+// integrality, bounds and node counts in integer arithmetic, with its weight in int64.
+template <class Value>
+TypeMatchingResult readSolution(const std::vector<Column>& columns, const std::vector<int>& count_per_type,
+                                Value value_of) {
+    TypeMatchingResult result;
+    const int types = static_cast<int>(count_per_type.size());
+    std::vector<long long> used(static_cast<std::size_t>(types), 0);
+    for (int j = 0; j < static_cast<int>(columns.size()); ++j) {
+        const Column& c = columns[static_cast<std::size_t>(j)];
+        const double value = value_of(j + 1);
+        const long long pairs = std::llround(value);
+        if (std::fabs(value - static_cast<double>(pairs)) > 1e-6 || pairs < 0 || pairs > c.upper) {
+            throw std::runtime_error("typeCompressedMatching: GLPK returned an invalid value " +
+                                     std::to_string(value) + " for pair (" + std::to_string(c.a) + ", " +
+                                     std::to_string(c.b) + ")");
+        }
+        if (pairs == 0) continue;
+        used[static_cast<std::size_t>(c.a)] += pairs;
+        used[static_cast<std::size_t>(c.b)] += pairs;  // twice for a == b
+        result.pairs.emplace_back(c.a, c.b, static_cast<int>(pairs));
+        result.total_weight += pairs * c.weight;
+    }
+    for (int a = 0; a < types; ++a) {
+        if (used[static_cast<std::size_t>(a)] > count_per_type[static_cast<std::size_t>(a)]) {
+            throw std::runtime_error("typeCompressedMatching: GLPK solution uses too many nodes of type " +
+                                     std::to_string(a));
+        }
+    }
+    return result;
+}
+
 }  // namespace
 
 TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
@@ -195,9 +245,8 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
             columns.push_back({a, b, w, upper});
         }
     }
-    TypeMatchingResult result;
     if (columns.empty()) {
-        return result;
+        return {};
     }
     // At most total_nodes / 2 pairs, each worth at most max_weight: keep every objective value
     // an exactly representable double.
@@ -288,6 +337,7 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     std::vector<double> x(static_cast<std::size_t>(ncols));
     constexpr int kMaxCutRounds = 50;
     double last_objective = std::numeric_limits<double>::infinity();
+    bool unique_integral_optimum = false;
     for (int round = 0;; ++round) {
         lp_parm.tm_lim = remainingMs();
         lp_parm.meth =
@@ -303,7 +353,10 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
             integral = integral && std::fabs(x[static_cast<std::size_t>(j)] -
                                              std::round(x[static_cast<std::size_t>(j)])) < 1e-7;
         }
-        if (integral) break;
+        if (integral) {
+            unique_integral_optimum = hasUniqueOptimum(lp.get());
+            break;
+        }
         // Stop cutting once the bound stalls. With many ties (small integer weights) the LP
         // optimum can stay on a degenerate face whose fractional vertices the loop would chase
         // for hundreds of rounds; the bound is then (nearly) the integer optimum already and
@@ -372,6 +425,13 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
         if (added == 0) break;  // no violated odd set: the bound is the integer optimum
     }
 
+    // An integral LP optimum that is the only optimum is the only integer optimum too (every
+    // integer solution is feasible for the relaxation with its valid cuts, and none can do
+    // better than the relaxation's bound). Branch-and-bound, exact, would return exactly it, so
+    // it is read off the LP instead: the same answer at a fraction of the time (most rounds of
+    // a deep queue end here; docs/architecture.md section 2.9).
+    if (unique_integral_optimum)
+        return readSolution(columns, count_per_type, [&](int j) { return glp_get_col_prim(lp.get(), j); });
     glp_iocp parm;
     glp_init_iocp(&parm);
     parm.presolve = GLP_ON;
@@ -393,55 +453,41 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
                                  std::to_string(status) + ")");
     }
 
-    std::vector<long long> used(static_cast<std::size_t>(types), 0);
-    for (int j = 0; j < ncols; ++j) {
-        const Column& c = columns[static_cast<std::size_t>(j)];
-        const double value = glp_mip_col_val(lp.get(), j + 1);
-        const long long pairs = std::llround(value);
-        if (std::fabs(value - static_cast<double>(pairs)) > 1e-6 || pairs < 0 || pairs > c.upper) {
-            throw std::runtime_error("typeCompressedMatching: GLPK returned an invalid value " +
-                                     std::to_string(value) + " for pair (" + std::to_string(c.a) + ", " +
-                                     std::to_string(c.b) + ")");
-        }
-        if (pairs == 0) continue;
-        used[static_cast<std::size_t>(c.a)] += pairs;
-        used[static_cast<std::size_t>(c.b)] += pairs;  // twice for a == b
-        result.pairs.emplace_back(c.a, c.b, static_cast<int>(pairs));
-        result.total_weight += pairs * c.weight;
-    }
-    for (int a = 0; a < types; ++a) {
-        if (used[static_cast<std::size_t>(a)] > count_per_type[static_cast<std::size_t>(a)]) {
-            throw std::runtime_error("typeCompressedMatching: GLPK solution uses too many nodes of type " +
-                                     std::to_string(a));
-        }
-    }
-    return result;
+    return readSolution(columns, count_per_type, [&](int j) { return glp_mip_col_val(lp.get(), j); });
 }
 
 std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatchingResult& result) {
-    // Nodes of each type in increasing index order.
-    std::vector<std::vector<int>> nodes_of_type;
+    MateExpander expander;
+    return expander.expand(node_type, result.pairs);
+}
+
+const std::vector<int>& MateExpander::expand(std::span<const int> node_type,
+                                             std::span<const std::tuple<int, int, int>> pairs) {
+    // Flat arrays kept between calls, not a vector per type: the grouping expands a matching at
+    // every round of every event (docs/architecture.md section 2.9).
+    std::size_t types = 0;
     for (std::size_t v = 0; v < node_type.size(); ++v) {
         const int t = node_type[v];
         if (t < 0) {
             throw std::invalid_argument("expandToMates: node " + std::to_string(v) + " has negative type " +
                                         std::to_string(t));
         }
-        if (static_cast<std::size_t>(t) >= nodes_of_type.size()) {
-            nodes_of_type.resize(static_cast<std::size_t>(t) + 1);
-        }
-        nodes_of_type[static_cast<std::size_t>(t)].push_back(static_cast<int>(v));
+        types = std::max(types, static_cast<std::size_t>(t) + 1);
     }
-    const std::size_t types = nodes_of_type.size();
-    // quota[a]: (partner type b, pairs of types a and b still to realise); symmetric.
-    std::vector<std::vector<std::pair<std::size_t, long long>>> quota(types);
-    auto quotaOf = [&](std::size_t a, std::size_t b) -> long long& {
-        for (auto& [t, c] : quota[a])
-            if (t == b) return c;
-        return quota[a].emplace_back(b, 0).second;
-    };
-    std::vector<long long> needed(types, 0);
-    for (const auto& [a, b, count] : result.pairs) {
+    // Nodes of each type in increasing index order: nodes_of_type_[first_[t], first_[t + 1]).
+    first_.assign(types + 1, 0);
+    for (const int t : node_type) ++first_[static_cast<std::size_t>(t) + 1];
+    for (std::size_t t = 0; t < types; ++t) first_[t + 1] += first_[t];
+    nodes_of_type_.resize(node_type.size());
+    next_.assign(first_.begin(), first_.end() - 1);
+    for (std::size_t v = 0; v < node_type.size(); ++v)
+        nodes_of_type_[static_cast<std::size_t>(next_[static_cast<std::size_t>(node_type[v])]++)] =
+            static_cast<int>(v);
+    // Quotas (type a, partner type b, pairs still to realise), both directions, one entry per
+    // (a, b), grouped by a: quota_[quota_first_[a], quota_first_[a + 1]).
+    quota_.clear();
+    needed_.assign(types, 0);
+    for (const auto& [a, b, count] : pairs) {
         if (count < 0) {
             throw std::invalid_argument("expandToMates: negative count for pair (" + std::to_string(a) +
                                         ", " + std::to_string(b) + ")");
@@ -452,52 +498,74 @@ std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatc
                                             std::to_string(t) + " and there are none");
             }
         }
-        quotaOf(static_cast<std::size_t>(a), static_cast<std::size_t>(b)) += count;
-        if (a != b) quotaOf(static_cast<std::size_t>(b), static_cast<std::size_t>(a)) += count;
-        needed[static_cast<std::size_t>(a)] += count;
-        needed[static_cast<std::size_t>(b)] += count;
+        const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+        quota_.push_back({ua, ub, count});
+        if (a != b) quota_.push_back({ub, ua, count});
+        needed_[ua] += count;
+        needed_[ub] += count;
     }
     for (std::size_t t = 0; t < types; ++t) {
-        if (needed[t] > static_cast<long long>(nodes_of_type[t].size())) {
+        if (needed_[t] > static_cast<long long>(first_[t + 1] - first_[t])) {
             throw std::invalid_argument("expandToMates: the matching needs more nodes of type " +
                                         std::to_string(t) + " than there are");
         }
     }
+    std::sort(quota_.begin(), quota_.end(),
+              [](const Quota& x, const Quota& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    std::size_t merged = 0;  // one entry per (a, b)
+    for (std::size_t i = 0; i < quota_.size(); ++i) {
+        if (merged > 0 && quota_[merged - 1].a == quota_[i].a && quota_[merged - 1].b == quota_[i].b)
+            quota_[merged - 1].count += quota_[i].count;
+        else
+            quota_[merged++] = quota_[i];
+    }
+    quota_.resize(merged);
+    quota_first_.assign(types + 1, 0);
+    for (const Quota& q : quota_) ++quota_first_[q.a + 1];
+    for (std::size_t t = 0; t < types; ++t) quota_first_[t + 1] += quota_first_[t];
 
     // Nodes are in priority order (lower index first) and which node of a type ends up with
     // which partner decides which groups form first, so every node, in index order, takes the
     // earliest still free partner its type's remaining pairs allow. This always completes:
     // a type's remaining pairs never need more nodes than it has left.
-    std::vector<int> mate(node_type.size(), -1);
-    std::vector<char> taken(node_type.size(), 0);
-    std::vector<std::size_t> next(types, 0);  // first possibly free node of each type
+    mate_.assign(node_type.size(), -1);
+    taken_.assign(node_type.size(), 0);
+    next_.assign(first_.begin(), first_.end() - 1);  // first possibly free node of each type
     auto firstFree = [&](std::size_t t) -> int {
-        auto& i = next[t];
-        while (i < nodes_of_type[t].size() && taken[static_cast<std::size_t>(nodes_of_type[t][i])]) ++i;
-        return i < nodes_of_type[t].size() ? nodes_of_type[t][i] : -1;
+        int& i = next_[t];
+        while (i < first_[t + 1] &&
+               taken_[static_cast<std::size_t>(nodes_of_type_[static_cast<std::size_t>(i)])])
+            ++i;
+        return i < first_[t + 1] ? nodes_of_type_[static_cast<std::size_t>(i)] : -1;
     };
     for (std::size_t u = 0; u < node_type.size(); ++u) {
-        if (taken[u]) continue;
-        const std::size_t a = static_cast<std::size_t>(node_type[u]);
-        taken[u] = 1;
+        if (taken_[u]) continue;
+        const auto a = static_cast<std::size_t>(node_type[u]);
+        taken_[u] = 1;
         int best = -1;
-        std::size_t best_type = 0;
-        for (const auto& [b, count] : quota[a]) {
-            if (count == 0) continue;
-            const int v = firstFree(b);
+        std::size_t best_entry = 0;
+        for (std::size_t e = quota_first_[a]; e < quota_first_[a + 1]; ++e) {
+            if (quota_[e].count == 0) continue;
+            const int v = firstFree(quota_[e].b);
             if (v >= 0 && (best < 0 || v < best)) {
                 best = v;
-                best_type = b;
+                best_entry = e;
             }
         }
         if (best < 0) continue;
-        taken[static_cast<std::size_t>(best)] = 1;
-        mate[u] = best;
-        mate[static_cast<std::size_t>(best)] = static_cast<int>(u);
-        --quotaOf(a, best_type);
-        if (a != best_type) --quotaOf(best_type, a);
+        taken_[static_cast<std::size_t>(best)] = 1;
+        mate_[u] = best;
+        mate_[static_cast<std::size_t>(best)] = static_cast<int>(u);
+        const std::size_t b = quota_[best_entry].b;
+        --quota_[best_entry].count;
+        if (a != b)
+            for (std::size_t e = quota_first_[b]; e < quota_first_[b + 1]; ++e)
+                if (quota_[e].b == a) {
+                    --quota_[e].count;
+                    break;
+                }
     }
-    return mate;
+    return mate_;
 }
 
 }  // namespace cl

@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -70,5 +71,29 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
 // negative node type, a negative count, or a result that needs more nodes of a type than
 // node_type has.
 std::vector<int> expandToMates(const std::vector<int>& node_type, const TypeMatchingResult& result);
+
+// expandToMates for callers that expand again and again (a grouping at every event): the same
+// mates, with the working arrays kept between calls. The result stays valid until the next
+// call.
+class MateExpander {
+public:
+    const std::vector<int>& expand(std::span<const int> node_type,
+                                   std::span<const std::tuple<int, int, int>> pairs);
+
+private:
+    struct Quota {
+        std::size_t a = 0;
+        std::size_t b = 0;
+        long long count = 0;
+    };
+    std::vector<int> first_;
+    std::vector<int> nodes_of_type_;
+    std::vector<int> next_;
+    std::vector<Quota> quota_;
+    std::vector<std::size_t> quota_first_;
+    std::vector<long long> needed_;
+    std::vector<int> mate_;
+    std::vector<char> taken_;
+};
 
 }  // namespace cl

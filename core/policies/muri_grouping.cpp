@@ -1,10 +1,11 @@
 #include "core/policies/muri_grouping.h"
 
 #include <algorithm>
-#include <functional>
+#include <array>
 #include <map>
-#include <span>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 #include "core/matching/max_weight_matching.h"
 #include "core/matching/type_compressed_matching.h"
@@ -39,13 +40,23 @@ struct BucketNodes {
     }
 };
 
-// The member types of a, then of b, in member order (the efficiency sums them in this order).
-std::vector<int> typesOf(const MuriBucket& bucket, std::span<const int> a, std::span<const int> b = {}) {
-    std::vector<int> t;
-    t.reserve(a.size() + b.size());
-    for (int m : a) t.push_back(bucket.candidates[m].type);
-    for (int m : b) t.push_back(bucket.candidates[m].type);
-    return t;
+// A node's member types as one number: sorted, each + 1 in 15 bits (MuriGroupTimer has fewer
+// than 0x7fff types), the first in the highest bits and 0 for "no member". Comparing two keys
+// compares the sorted type lists lexicographically (a proper prefix first), the canonical
+// order of node types.
+std::uint64_t nodeKey(const MuriBucket& bucket, std::span<const int> members) {
+    std::array<int, 4> t{};
+    const std::size_t n = members.size();
+    for (std::size_t i = 0; i < n; ++i) {  // insertion sort of at most four types
+        const int v = bucket.candidates[members[i]].type;
+        std::size_t k = i;
+        for (; k > 0 && t[k - 1] > v; --k) t[k] = t[k - 1];
+        t[k] = v;
+    }
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        key = (key << 15) | (i < n ? static_cast<std::uint64_t>(t[i]) + 1 : 0);
+    return key;
 }
 
 // Type-pair counts of a concrete matching, to cache it as a type-compressed solution.
@@ -62,69 +73,98 @@ std::vector<std::tuple<int, int, int>> typePairs(const std::vector<int>& mate,
     return pairs;
 }
 
+struct InstanceHash {
+    std::size_t operator()(const std::vector<std::uint64_t>& v) const noexcept {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
+        for (std::uint64_t x : v) {
+            h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdULL;
+        }
+        return static_cast<std::size_t>(h ^ (h >> 33));
+    }
+};
+
+}  // namespace
+
+struct MuriGrouper::Workspace {
+    bool cache_rounds = true;
+    // Solutions of type-compressed rounds by canonical instance: (node type key, count) per
+    // node type, in key order.
+    std::unordered_map<std::vector<std::uint64_t>, std::vector<std::tuple<int, int, int>>, InstanceHash>
+        rounds;
+    std::uint64_t hits = 0;
+    std::uint64_t solved = 0;
+
+    std::vector<BucketNodes> nodes;  // per bucket
+    std::vector<Node> current;       // the round's nodes while the next ones are built
+    // One round's scratch.
+    std::vector<std::pair<std::uint64_t, int>> keyed;  // (node key, node), sorted
+    std::vector<std::uint64_t> instance;
+    std::vector<int> node_type;
+    std::vector<int> counts;
+    std::vector<int> representative;  // first node (lowest index) of each node type
+    std::vector<std::int64_t> table;  // weight per node type pair, -1 = not yet computed
+    std::vector<int> mate;
+    MateExpander expander;
+    MuriGrouping result;
+
+    void matchBucket(const MuriBucket& bucket, const BucketNodes& bn, const MuriGroupingOptions& options,
+                     MuriGroupTimer& timer);
+    void group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots, int cluster_gpus,
+               const MuriGroupingOptions& options, MuriGroupTimer& timer);
+};
+
 // One matching round on one bucket: mate[u] for every node (-1 unmatched). Nodes with the
 // same member types are interchangeable, so the round is solved (and cached) per type mix.
-std::vector<int> matchBucket(const MuriBucket& bucket, const BucketNodes& bn,
-                             const MuriGroupingOptions& options, MuriGroupTimer& timer,
-                             MuriMatchingCache* cache) {
+void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketNodes& bn,
+                                         const MuriGroupingOptions& options, MuriGroupTimer& timer) {
     const std::vector<Node>& nodes = bn.nodes;
     const int n = static_cast<int>(nodes.size());
-    if (n < 2) return std::vector<int>(n, -1);  // nothing to pair, whichever solver or cache
+    mate.assign(static_cast<std::size_t>(n), -1);
+    if (n < 2) return;  // nothing to pair, whichever solver or cache
     // Node types in canonical order (by sorted member types, then nodes in index order), so
     // equal instances share a key.
-    std::vector<int> sorted_types;  // per node, its member types sorted, at offset[u]
-    std::vector<int> offset(n + 1, 0);
-    sorted_types.reserve(bn.arena.size());
-    for (int u = 0; u < n; ++u) {
-        for (int m : bn.members(nodes[u])) sorted_types.push_back(bucket.candidates[m].type);
-        offset[u + 1] = static_cast<int>(sorted_types.size());
-        std::sort(sorted_types.begin() + offset[u], sorted_types.end());
-    }
-    const auto typeKey = [&](int u) {
-        return std::span<const int>(sorted_types.data() + offset[u],
-                                    static_cast<std::size_t>(offset[u + 1] - offset[u]));
-    };
-    std::vector<int> by_type(n);
-    for (int u = 0; u < n; ++u) by_type[u] = u;
-    std::sort(by_type.begin(), by_type.end(), [&](int u, int v) {
-        const auto a = typeKey(u), b = typeKey(v);
-        if (std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end())) return true;
-        if (std::lexicographical_compare(b.begin(), b.end(), a.begin(), a.end())) return false;
-        return u < v;
-    });
-    std::vector<int> node_type(n), counts;
-    std::vector<std::span<const int>> representative;  // the members of the first node of each type
-    std::vector<int> instance;  // canonical key: member types, -1, count, -2 per node type
+    keyed.resize(static_cast<std::size_t>(n));
+    for (int u = 0; u < n; ++u) keyed[u] = {nodeKey(bucket, bn.members(nodes[u])), u};
+    std::sort(keyed.begin(), keyed.end());
+    node_type.resize(static_cast<std::size_t>(n));
+    counts.clear();
+    representative.clear();
+    instance.clear();
     for (int i = 0; i < n;) {
-        const auto key = typeKey(by_type[i]);
+        const std::uint64_t key = keyed[i].first;
         int j = i;
-        while (j < n && std::ranges::equal(typeKey(by_type[j]), key))
-            node_type[by_type[j++]] = static_cast<int>(counts.size());
+        while (j < n && keyed[j].first == key) node_type[keyed[j++].second] = static_cast<int>(counts.size());
         counts.push_back(j - i);
-        representative.push_back(bn.members(nodes[by_type[i]]));
-        instance.insert(instance.end(), key.begin(), key.end());
-        instance.push_back(-1);
-        instance.push_back(j - i);
-        instance.push_back(-2);
+        representative.push_back(keyed[i].second);
+        instance.push_back(key);
+        instance.push_back(static_cast<std::uint64_t>(j - i));
         i = j;
     }
-    TypeMatchingResult result;
-    if (cache)
-        if (auto it = cache->rounds.find(instance); it != cache->rounds.end()) {
-            result.pairs = it->second;
-            return expandToMates(node_type, result);
+    if (cache_rounds)
+        if (auto it = rounds.find(instance); it != rounds.end()) {
+            ++hits;
+            mate = expander.expand(node_type, it->second);
+            return;
         }
 
     const int types = static_cast<int>(counts.size());
-    std::vector<std::int64_t> table(static_cast<std::size_t>(types) * types, -1);
+    table.assign(static_cast<std::size_t>(types) * types, -1);
     auto weight = [&](int a, int b) -> std::int64_t {
         std::int64_t& w = table[static_cast<std::size_t>(a) * types + b];
         if (w < 0) {
-            const auto ma = representative[a];
-            const auto mb = representative[b];
+            const auto ma = bn.members(nodes[representative[a]]);
+            const auto mb = bn.members(nodes[representative[b]]);
             w = 0;
-            if (ma.size() + mb.size() <= static_cast<std::size_t>(options.max_group_size))
-                w = fixedPointWeight(timer.efficiency(typesOf(bucket, ma, mb), options.worst_ordering));
+            if (ma.size() + mb.size() <= static_cast<std::size_t>(options.max_group_size)) {
+                // The member types of a, then of b, in member order (the efficiency sums them
+                // in this order).
+                std::array<int, 8> member_types{};
+                std::size_t k = 0;
+                for (int m : ma) member_types[k++] = bucket.candidates[m].type;
+                for (int m : mb) member_types[k++] = bucket.candidates[m].type;
+                w = fixedPointWeight(timer.efficiency({member_types.data(), k}, options.worst_ordering));
+            }
             table[static_cast<std::size_t>(b) * types + a] = w;
         }
         return w;
@@ -143,38 +183,35 @@ std::vector<int> matchBucket(const MuriBucket& bucket, const BucketNodes& bn,
     for (int a = 0; a < types && !any_edge; ++a)
         for (int b = a; b < types && !any_edge; ++b)
             if ((a != b || counts[a] >= 2) && weight(a, b) > 0) any_edge = true;
-    if (!any_edge) return std::vector<int>(n, -1);
+    if (!any_edge) return;
 
-    bool compressed =
+    ++solved;
+    const bool compressed =
         options.force_type_compressed || (!options.force_full_graph && n > options.full_graph_max_nodes);
-    std::vector<int> mate;
+    TypeMatchingResult result;
     if (compressed) {
         try {
             result = typeCompressedMatching(counts, weight, /*time_limit_ms=*/200);
-            mate = expandToMates(node_type, result);
         } catch (const std::runtime_error&) {
-            mate = fullGraph();  // exact as well, only slower
-            result.pairs = typePairs(mate, node_type);
-            mate = expandToMates(node_type, result);
+            result.pairs = typePairs(fullGraph(), node_type);  // exact as well, only slower
         }
     } else {
-        mate = fullGraph();
-        result.pairs = typePairs(mate, node_type);
-        // Which node of a type gets which partner is free (same weight) but decides which
-        // groups form first; let one rule decide it whichever solver ran or the cache answered.
-        mate = expandToMates(node_type, result);
+        result.pairs = typePairs(fullGraph(), node_type);
     }
-    if (cache) cache->rounds.emplace(std::move(instance), std::move(result.pairs));
-    return mate;
+    // Which node of a type gets which partner is free (same weight) but decides which groups
+    // form first; one rule decides it whichever solver ran or the cache answered.
+    mate = expander.expand(node_type, result.pairs);
+    if (cache_rounds) rounds.emplace(instance, std::move(result.pairs));
 }
 
-}  // namespace
-
-std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
-                                       int cluster_gpus, const MuriGroupingOptions& options,
-                                       MuriGroupTimer& timer, MuriMatchingCache* cache) {
+void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
+                                   int cluster_gpus, const MuriGroupingOptions& options,
+                                   MuriGroupTimer& timer) {
+    if (options.max_group_size < 1 || options.max_group_size > 4)
+        throw std::invalid_argument("a Muri group has 1 to 4 jobs, not " +
+                                    std::to_string(options.max_group_size));
     long long required = 0;
-    std::vector<BucketNodes> nodes(buckets.size());
+    if (nodes.size() < buckets.size()) nodes.resize(buckets.size());
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         const int n = static_cast<int>(buckets[b].candidates.size());
         required += static_cast<long long>(n) * buckets[b].gpus;
@@ -193,20 +230,20 @@ std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, c
             BucketNodes packed;
             const int k = options.max_group_size;
             const int n = static_cast<int>(buckets[b].candidates.size());
-            std::vector<int> group;
+            std::vector<int> members;
             for (int s = 0; s < slots[b]; ++s) {
                 if (s * k >= n) break;
-                group.assign(1, s * k);
+                members.assign(1, s * k);
                 for (int j = 1; j < k && s * k + j < n; ++j) {
                     if (required > cluster_gpus) {
-                        group.push_back(s * k + j);
+                        members.push_back(s * k + j);
                         required -= buckets[b].gpus;
                     } else {
                         const int single = s * k + j;
                         packed.add(std::span<const int>(&single, 1));
                     }
                 }
-                packed.add(group);
+                packed.add(members);
             }
             nodes[b] = std::move(packed);
         }
@@ -214,11 +251,11 @@ std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, c
         for (int round = 0; round < options.max_group_size && required > cluster_gpus; ++round) {
             for (std::size_t b = 0; b < buckets.size(); ++b) {
                 BucketNodes& bn = nodes[b];
-                std::vector<int> mate = matchBucket(buckets[b], bn, options, timer, cache);
+                matchBucket(buckets[b], bn, options, timer);
                 // Merges append at most every current member once: no reallocation while the
                 // loop holds spans into the arena.
                 bn.arena.reserve(2 * bn.arena.size());
-                const std::vector<Node> current = std::move(bn.nodes);
+                current.swap(bn.nodes);
                 bn.nodes.clear();
                 // Pairs are taken in node order (a pair at its second node), merged while the
                 // candidates still need more GPUs than the cluster has.
@@ -239,13 +276,48 @@ std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, c
         }
     }
 
-    std::vector<MuriGroup> groups;
+    result.groups.clear();
+    result.members.clear();
     for (std::size_t b = 0; b < buckets.size(); ++b)
         for (const Node& node : nodes[b].nodes) {
             const auto members = nodes[b].members(node);
-            groups.push_back(
-                {buckets[b].gpus, std::vector<int>(members.begin(), members.end()), static_cast<int>(b)});
+            result.groups.push_back(
+                {buckets[b].gpus, static_cast<int>(b), static_cast<int>(result.members.size()), node.size});
+            result.members.insert(result.members.end(), members.begin(), members.end());
         }
+}
+
+MuriGrouper::MuriGrouper(bool cache_rounds) : work_(std::make_unique<Workspace>()) {
+    work_->cache_rounds = cache_rounds;
+}
+MuriGrouper::~MuriGrouper() = default;
+MuriGrouper::MuriGrouper(MuriGrouper&&) noexcept = default;
+MuriGrouper& MuriGrouper::operator=(MuriGrouper&&) noexcept = default;
+
+const MuriGrouping& MuriGrouper::group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
+                                       int cluster_gpus, const MuriGroupingOptions& options,
+                                       MuriGroupTimer& timer) {
+    work_->group(buckets, slots, cluster_gpus, options, timer);
+    return work_->result;
+}
+
+std::uint64_t MuriGrouper::cacheHits() const {
+    return work_->hits;
+}
+std::uint64_t MuriGrouper::solvedRounds() const {
+    return work_->solved;
+}
+
+std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
+                                       int cluster_gpus, const MuriGroupingOptions& options,
+                                       MuriGroupTimer& timer) {
+    MuriGrouper grouper(/*cache_rounds=*/false);
+    const MuriGrouping& grouping = grouper.group(buckets, slots, cluster_gpus, options, timer);
+    std::vector<MuriGroup> groups;
+    for (const MuriGrouping::Group& g : grouping.groups) {
+        const auto members = grouping.membersOf(g);
+        groups.push_back({g.gpus, std::vector<int>(members.begin(), members.end()), g.bucket});
+    }
     return groups;
 }
 

@@ -5,7 +5,9 @@
 // merges of at most max_group_size jobs), finds a maximum weighted matching, and merges
 // matched pairs in node order while the candidates still need more GPUs than the cluster
 // has. At most max_group_size rounds (so groups of 3 occur).
-#include <map>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -24,7 +26,7 @@ struct MuriBucket {
 };
 
 struct MuriGroupingOptions {
-    int max_group_size = 4;
+    int max_group_size = 4;  // 1 to 4 (the group timer's limit)
     bool worst_ordering = false;
     bool use_matching = true;  // false: "no Blossom" ablation, pack in priority order
     // Small rounds use LEMON's matching on the full graph; larger ones the type-compressed
@@ -35,22 +37,61 @@ struct MuriGroupingOptions {
     int full_graph_max_nodes = 48;
 };
 
-// Solutions of type-compressed matching rounds by their canonical instance (node types with
-// counts): the same candidate mix recurs across events.
-struct MuriMatchingCache {
-    std::map<std::vector<int>, std::vector<std::tuple<int, int, int>>> rounds;
-};
-
 struct MuriGroup {
     int gpus = 0;
     std::vector<int> members;  // indices into the bucket's candidates
     int bucket = 0;
 };
 
-// `slots[b]` = how many placements the candidates of bucket b were admitted with (only used
-// without matching: candidates fill those slots max_group_size at a time).
+// One grouping, flat: group g's members (indices into its bucket's candidates) are
+// members[g.first, g.first + g.size). Flat so that a scheduler regrouping at every event
+// allocates nothing once its buffers have grown (docs/architecture.md section 2.9).
+struct MuriGrouping {
+    struct Group {
+        int gpus = 0;
+        int bucket = 0;
+        int first = 0;
+        int size = 0;
+    };
+    std::vector<Group> groups;
+    std::vector<int> members;
+
+    std::span<const int> membersOf(const Group& g) const {
+        return {members.data() + g.first, static_cast<std::size_t>(g.size)};
+    }
+};
+
+// Groups candidates again and again (one scheduler's events), keeping its working buffers and,
+// when asked, the solutions of matching rounds by their canonical instance (node types with
+// counts), since the same candidate mix recurs across events. With the cache a round's answer
+// can depend on earlier rounds (the full-graph solver's choice among equal matchings is
+// remembered), so it is a property of the grouper, kept for a whole simulation.
+class MuriGrouper {
+public:
+    explicit MuriGrouper(bool cache_rounds = true);
+    ~MuriGrouper();
+    MuriGrouper(MuriGrouper&&) noexcept;
+    MuriGrouper& operator=(MuriGrouper&&) noexcept;
+
+    // `slots[b]` = how many placements the candidates of bucket b were admitted with (only
+    // used without matching: candidates fill those slots max_group_size at a time). The
+    // result stays valid until the next call. Throws std::invalid_argument for a
+    // max_group_size outside 1..4.
+    const MuriGrouping& group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
+                              int cluster_gpus, const MuriGroupingOptions& options, MuriGroupTimer& timer);
+
+    // Matching rounds answered so far without a solver, and solved (for benchmarks).
+    std::uint64_t cacheHits() const;
+    std::uint64_t solvedRounds() const;
+
+private:
+    struct Workspace;
+    std::unique_ptr<Workspace> work_;
+};
+
+// One grouping without a round cache (tests and benchmarks).
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
                                        int cluster_gpus, const MuriGroupingOptions& options,
-                                       MuriGroupTimer& timer, MuriMatchingCache* cache = nullptr);
+                                       MuriGroupTimer& timer);
 
 }  // namespace cl

@@ -1,6 +1,8 @@
 #include "core/policies/muri_mechanism.h"
 
 #include <algorithm>
+#include <limits>
+#include <span>
 #include <stdexcept>
 
 #include "core/util/portable_random.h"
@@ -18,8 +20,10 @@ MuriScheduler::MuriScheduler(std::string name, MuriOptions options, std::unique_
         throw std::invalid_argument("profiling noise must be in [0, 1)");
     if (options_.profiling_noise > 0) options_.grouping.force_full_graph = true;  // no two jobs alike
     auto valid = orderNames();
-    if (std::find(valid.begin(), valid.end(), options_.order) == valid.end())
+    auto it = std::find(valid.begin(), valid.end(), options_.order);
+    if (it == valid.end())
         throw std::invalid_argument("the muri mechanism cannot use order '" + options_.order + "'");
+    order_ = static_cast<Order>(it - valid.begin());
 }
 
 std::vector<std::string> MuriScheduler::orderNames() {
@@ -33,17 +37,25 @@ void MuriScheduler::ensurePool(const Cluster& cluster) {
 }
 
 double MuriScheduler::key(const JobState& j) const {
-    const std::string& o = options_.order;
-    if (o == "fifo") return j.submit;
-    if (o == "sjf") return j.iterations * j.solo_iteration_time;
-    if (o == "las") return j.attained;
-    if (o == "las2d") return j.attained * j.gpus;
+    switch (order_) {
+        case Order::Fifo:
+            return j.submit;
+        case Order::Sjf:
+            return j.iterations * j.solo_iteration_time;
+        case Order::Las:
+            return j.attained;
+        case Order::Las2d:
+            return j.attained * j.gpus;
+        case Order::Srtf:
+        case Order::Srsf:
+            break;
+    }
     // Remaining time at solo speed; the authors' simulator ranks a job that never ran by
     // the duration its trace states.
     double remaining = (options_.artifact_keys && j.attained == 0.0 && j.duration > 0)
                            ? j.duration
                            : j.remaining * j.solo_iteration_time;
-    return o == "srsf" ? remaining * j.gpus : remaining;
+    return order_ == Order::Srsf ? remaining * j.gpus : remaining;
 }
 
 // Stable sorts of the persistent ranking (util/stable_sort_by_key.h: the same order as
@@ -57,6 +69,14 @@ void MuriScheduler::sortList(Key key) {
 }
 
 Decision MuriScheduler::schedule(const SchedulerInput& in) {
+    Decision d;
+    scheduleInto(in, d);
+    return d;
+}
+
+void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
+    d.keep.clear();
+    d.wakeup = std::numeric_limits<double>::infinity();
     ensurePool(*in.cluster);
     const int k = options_.grouping.max_group_size;
 
@@ -94,9 +114,9 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
                 break;
             }
         if (quiet) {
-            Decision d;
+            d.start.clear();
             for (const JobState& s : in.active) d.keep.push_back(s.index);
-            return d;
+            return;
         }
     }
 
@@ -148,72 +168,78 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     }
 
     // 2. Grouping.
-    std::vector<MuriGroup> groups =
-        groupCandidates(buckets, slots, in.cluster->totalGpus(), options_.grouping, timer_, &matching_cache_);
+    const MuriGrouping& grouping =
+        grouper_.group(buckets, slots, in.cluster->totalGpus(), options_.grouping, timer_);
 
     // 3. Autopack: split groups slower than running their members one after the other.
-    struct Pack {
-        int gpus = 0;
-        std::vector<int> jobs;
-        std::vector<int> types;  // true profiles: what the group achieves
-        double priority = 0.0;
-    };
-    std::vector<Pack> packs;
-    for (const MuriGroup& g : groups) {
-        Pack p;
-        p.gpus = g.gpus;
+    std::vector<Pack>& packs = packs_;
+    packs.clear();
+    pack_jobs_.clear();
+    pack_types_.clear();
+    for (const MuriGrouping::Group& g : grouping.groups) {
+        const int first = static_cast<int>(pack_jobs_.size());
         double solo_sum = 0.0;
-        for (int m : g.members) {
+        for (int m : grouping.membersOf(g)) {
             const MuriCandidate& c = buckets[g.bucket].candidates[m];
-            p.jobs.push_back(c.job);
-            p.types.push_back(true_type_of_job_[c.job]);
-            solo_sum += true_timer_.soloTime(p.types.back());
+            pack_jobs_.push_back(c.job);
+            pack_types_.push_back(true_type_of_job_[c.job]);
+            solo_sum += true_timer_.soloTime(pack_types_.back());
         }
-        if (options_.autopack && p.jobs.size() > 1 &&
-            true_timer_.iterationTime(p.types, false) / solo_sum > 1.0) {
-            for (std::size_t i = 0; i < p.jobs.size(); ++i)
-                packs.push_back({p.gpus, {p.jobs[i]}, {p.types[i]}, key_of[p.jobs[i]]});
+        const std::span<const int> types(pack_types_.data() + first, static_cast<std::size_t>(g.size));
+        if (options_.autopack && g.size > 1 && true_timer_.iterationTime(types, false) / solo_sum > 1.0) {
+            for (int i = first; i < first + g.size; ++i)
+                packs.push_back({g.gpus, i, 1, key_of[pack_jobs_[i]]});
             continue;
         }
-        p.priority = key_of[p.jobs[0]];
-        for (int j : p.jobs) p.priority = std::min(p.priority, key_of[j]);
-        packs.push_back(std::move(p));
+        double priority = key_of[pack_jobs_[first]];
+        for (int i = first; i < first + g.size; ++i) priority = std::min(priority, key_of[pack_jobs_[i]]);
+        packs.push_back({g.gpus, first, g.size, priority});
     }
     keyed_.clear();
     for (std::size_t p = 0; p < packs.size(); ++p)
         keyed_.emplace_back(packs[p].priority, static_cast<int>(p));
     mergeSortByKey(keyed_, sort_buffer_);
-    std::vector<Pack> sorted_packs;
-    sorted_packs.reserve(packs.size());
-    for (const auto& [priority, p] : keyed_) sorted_packs.push_back(std::move(packs[p]));
-    packs = std::move(sorted_packs);
+    sorted_packs_.clear();
+    for (const auto& [priority, p] : keyed_) sorted_packs_.push_back(packs[p]);
+    packs.swap(sorted_packs_);
+    const auto jobsOf = [&](const Pack& pack) {
+        return std::span<const int>(pack_jobs_.data() + pack.first, static_cast<std::size_t>(pack.size));
+    };
 
     // 4. Admission in priority order, then placement in descending GPU count.
     std::vector<int>& pack_of = pack_of_;
     for (int j : list_) pack_of[j] = -1;
     pool_->reset();
+    std::size_t admitted_jobs = 0;
     for (std::size_t p = 0; p < packs.size(); ++p) {
         scratch.clear();
         if (!placement_->place(packs[p].gpus, *pool_, scratch)) continue;
-        for (int j : packs[p].jobs) pack_of[j] = static_cast<int>(p);
+        for (int j : jobsOf(packs[p])) pack_of[j] = static_cast<int>(p);
+        admitted_jobs += static_cast<std::size_t>(packs[p].size);
     }
     sortList([&](int j) { return -static_cast<double>(in.by_index[j]->gpus); });  // most GPUs first
-    Decision d;
-    std::vector<std::vector<int>> pack_gpus(packs.size());
+    // The assignments of the last decision are reused with their GPU lists: allocating and
+    // growing them at every event was a fifth of a deep queue's time.
+    d.start.reserve(admitted_jobs);
+    std::size_t starts = 0;
+    std::vector<std::vector<int>>& pack_gpus = pack_gpus_;
+    if (pack_gpus.size() < packs.size()) pack_gpus.resize(packs.size());
+    for (std::size_t p = 0; p < packs.size(); ++p) pack_gpus[p].clear();
     pool_->reset();
     if (options_.keep_when_nobody_waits) {
         // Clean conventions: a group (or single) that already runs together keeps its GPUs.
         for (std::size_t p = 0; p < packs.size(); ++p) {
-            const JobState& first = *in.by_index[packs[p].jobs[0]];
+            const auto jobs = jobsOf(packs[p]);
+            const JobState& first = *in.by_index[jobs[0]];
             if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
-            bool together = std::all_of(packs[p].jobs.begin(), packs[p].jobs.end(), [&](int j) {
+            bool together = std::all_of(jobs.begin(), jobs.end(), [&](int j) {
                 const JobState& s = *in.by_index[j];
                 return s.running &&
                        std::equal(s.held.begin(), s.held.end(), first.held.begin(), first.held.end());
             });
             bool free =
                 std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
-            bool admitted = pack_of[packs[p].jobs[0]] == static_cast<int>(p);
+            bool admitted = pack_of[jobs[0]] == static_cast<int>(p);
             if (!together || !free || !admitted) continue;
             pool_->takeAll(first.held);
             pack_gpus[p].assign(first.held.begin(), first.held.end());
@@ -224,20 +250,26 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
         if (p < 0) continue;
         const Pack& pack = packs[p];
         if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
-        Assignment a;
+        if (starts == d.start.size()) d.start.emplace_back();
+        Assignment& a = d.start[starts++];
+        std::vector<int> gpus = std::move(a.gpus);
+        a = Assignment{};
+        a.gpus = std::move(gpus);
+        a.gpus.assign(pack_gpus[p].begin(), pack_gpus[p].end());
         a.job = j;
-        a.gpus = pack_gpus[p];
         a.group = p;
         a.shared_iteration_time =
-            pack.jobs.size() > 1 ? true_timer_.iterationTime(pack.types, options_.grouping.worst_ordering)
-                                 : in.by_index[j]->solo_iteration_time;
+            pack.size > 1
+                ? true_timer_.iterationTime(std::span<const int>(pack_types_.data() + pack.first,
+                                                                 static_cast<std::size_t>(pack.size)),
+                                            options_.grouping.worst_ordering)
+                : in.by_index[j]->solo_iteration_time;
         a.restart_overhead = 0.0;
-        for (int member : pack.jobs) a.restart_overhead += in.by_index[member]->restart_overhead;
-        d.start.push_back(std::move(a));
+        for (int member : jobsOf(pack)) a.restart_overhead += in.by_index[member]->restart_overhead;
     }
+    d.start.resize(starts);
     for (const JobState& s : in.active) shares_[s.index] = 0;
-    for (const auto& a : d.start) shares_[a.job] = packs[a.group].jobs.size() > 1;
-    return d;
+    for (const auto& a : d.start) shares_[a.job] = packs[a.group].size > 1;
 }
 
 }  // namespace cl

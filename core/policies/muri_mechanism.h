@@ -47,6 +47,7 @@ public:
     MuriScheduler(std::string name, MuriOptions options, std::unique_ptr<Placement> placement);
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
+    void scheduleInto(const SchedulerInput& input, Decision& out) override;
     int maxJobsPerGpu() const override { return options_.grouping.max_group_size; }
 
     static std::vector<std::string> orderNames();
@@ -59,10 +60,12 @@ private:
 
     std::string name_;
     MuriOptions options_;
+    // options_.order, resolved once (the key is computed per job and event).
+    enum class Order { Fifo, Sjf, Srtf, Srsf, Las, Las2d } order_ = Order::Srsf;
     std::unique_ptr<Placement> placement_;
     MuriGroupTimer timer_;       // what the scheduler believes (noisy profiles in the ablation)
     MuriGroupTimer true_timer_;  // what groups achieve
-    MuriMatchingCache matching_cache_;
+    MuriGrouper grouper_;        // keeps its round cache for the whole simulation
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
     std::vector<int> list_;         // persistent ranking (stable sorts keep ties in their last order)
@@ -77,6 +80,19 @@ private:
     std::vector<int> bucket_of_gpus_;            // bucket per GPU count (-1 = none this event)
     std::vector<std::pair<double, int>> keyed_;  // sort scratch
     std::vector<std::pair<double, int>> sort_buffer_;
+    // A decision's packs (groups after autopack), flat: pack p's jobs and true types are
+    // pack_jobs_[packs_[p].first, + size) and pack_types_ likewise.
+    struct Pack {
+        int gpus = 0;
+        int first = 0;
+        int size = 0;
+        double priority = 0.0;
+    };
+    std::vector<Pack> packs_;
+    std::vector<Pack> sorted_packs_;
+    std::vector<int> pack_jobs_;
+    std::vector<int> pack_types_;
+    std::vector<std::vector<int>> pack_gpus_;
 };
 
 }  // namespace cl

@@ -81,6 +81,11 @@ public:
     virtual ~Scheduler() = default;
     virtual std::string name() const = 0;
     virtual Decision schedule(const SchedulerInput& input) = 0;
+    // The same decision written into `out`, which the engine keeps from event to event: a
+    // mechanism that decides for every running job at every event can reuse the assignments'
+    // buffers instead of allocating them again (docs/architecture.md section 2.9). `out` holds
+    // the previous decision; every field must be set.
+    virtual void scheduleInto(const SchedulerInput& input, Decision& out) { out = schedule(input); }
     // Periodic scheduling round in seconds (0 = only on events).
     virtual double roundInterval() const { return 0.0; }
     // True when a periodic round can only place waiting jobs (a non-preemptive policy whose

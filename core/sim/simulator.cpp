@@ -638,7 +638,8 @@ private:
 
             SchedulerInput in;
             buildInput(t, in);
-            Decision d = scheduler_->schedule(in);
+            Decision& d = decision_;
+            scheduler_->scheduleInto(in, d);
             clearInput();
             wakeup_ = conv_.round_quantized ? kInf : d.wakeup;
             apply(d, t);
@@ -699,6 +700,7 @@ private:
     std::vector<const JobState*> by_index_;
     std::vector<char> scratch_chosen_;
     std::vector<std::vector<int>> scratch_targets_;
+    Decision decision_;  // the scheduler writes each decision here, reusing its buffers
     int total_gpus_ = 0;
     double earliest_end_ = kInf;  // the smallest predicted end of a running job, set by apply()
     double wakeup_ = kInf;
