@@ -155,10 +155,10 @@ std::vector<std::vector<char>> gomoryHuCandidates(const std::vector<double>& cap
 // True when the current optimal basic solution is the LP's only optimum: every nonbasic
 // variable (structural or a row's auxiliary) has a reduced cost clearly away from zero, so
 // moving any of them off its bound loses objective, and every other feasible point moves one.
-// The test is conservative: a reduced cost within the tolerance counts as zero (then the caller
-// runs branch-and-bound, which is exact either way). Weights are integers of order 1e6, and the
-// reduced costs of a nondegenerate optimum are at least a half in exact arithmetic for
-// matching relaxations; the tolerance sits far above double rounding and below that.
+// The test errs one way only: a reduced cost below 0.25 counts as zero. That is far above the
+// rounding of doubles at these magnitudes (integer weights of order 1e6), so a true zero is
+// never taken for nonzero; a true nonzero below it only sends the round to branch-and-bound,
+// which is exact either way.
 bool hasUniqueOptimum(glp_prob* lp) {
     constexpr double kZeroReducedCost = 0.25;
     for (int j = 1; j <= glp_get_num_cols(lp); ++j)

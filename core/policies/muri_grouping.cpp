@@ -98,7 +98,17 @@ struct MuriGrouper::Workspace {
     std::vector<BucketNodes> nodes;  // per bucket
     std::vector<Node> current;       // the round's nodes while the next ones are built
     // One round's scratch.
-    std::vector<std::pair<std::uint64_t, int>> keyed;  // (node key, node), sorted
+    // Distinct node keys: an open-addressing table (a slot is in use when its stamp is this
+    // round's), local type ids in order of first appearance, then their rank in key order.
+    std::vector<std::uint64_t> slot_key;
+    std::vector<int> slot_type;
+    std::vector<std::uint64_t> slot_stamp;
+    std::uint64_t stamp = 0;
+    std::vector<std::pair<std::uint64_t, int>> distinct;  // (node key, local type)
+    std::vector<int> local_type;                          // per node
+    std::vector<int> local_count;
+    std::vector<int> local_first;
+    std::vector<int> rank;  // local type -> node type
     std::vector<std::uint64_t> instance;
     std::vector<int> node_type;
     std::vector<int> counts;
@@ -122,25 +132,53 @@ void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketN
     const int n = static_cast<int>(nodes.size());
     mate.assign(static_cast<std::size_t>(n), -1);
     if (n < 2) return;  // nothing to pair, whichever solver or cache
-    // Node types in canonical order (by sorted member types, then nodes in index order), so
-    // equal instances share a key.
-    keyed.resize(static_cast<std::size_t>(n));
-    for (int u = 0; u < n; ++u) keyed[u] = {nodeKey(bucket, bn.members(nodes[u])), u};
-    std::sort(keyed.begin(), keyed.end());
+    // Node types in canonical order (by sorted member types; the representative of a type is
+    // its lowest-indexed node), so equal instances share a key. The distinct keys are found
+    // with a small hash table and only they are sorted: thousands of nodes share a few dozen
+    // keys.
+    std::size_t capacity = 16;
+    while (capacity < 2 * static_cast<std::size_t>(n)) capacity *= 2;
+    if (slot_key.size() < capacity) {
+        slot_key.resize(capacity);
+        slot_type.resize(capacity);
+        slot_stamp.assign(capacity, 0);
+        stamp = 0;
+    }
+    ++stamp;
+    const std::size_t mask = capacity - 1;
+    local_type.resize(static_cast<std::size_t>(n));
+    distinct.clear();  // (key, local type)
+    local_count.clear();
+    local_first.clear();
+    for (int u = 0; u < n; ++u) {
+        const std::uint64_t key = nodeKey(bucket, bn.members(nodes[u]));
+        std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+        while (slot_stamp[h] == stamp && slot_key[h] != key) h = (h + 1) & mask;
+        if (slot_stamp[h] != stamp) {
+            slot_stamp[h] = stamp;
+            slot_key[h] = key;
+            slot_type[h] = static_cast<int>(distinct.size());
+            distinct.emplace_back(key, static_cast<int>(distinct.size()));
+            local_count.push_back(0);
+            local_first.push_back(u);
+        }
+        local_type[u] = slot_type[h];
+        ++local_count[static_cast<std::size_t>(slot_type[h])];
+    }
+    std::sort(distinct.begin(), distinct.end());
+    rank.resize(distinct.size());
     node_type.resize(static_cast<std::size_t>(n));
     counts.clear();
     representative.clear();
     instance.clear();
-    for (int i = 0; i < n;) {
-        const std::uint64_t key = keyed[i].first;
-        int j = i;
-        while (j < n && keyed[j].first == key) node_type[keyed[j++].second] = static_cast<int>(counts.size());
-        counts.push_back(j - i);
-        representative.push_back(keyed[i].second);
+    for (const auto& [key, local] : distinct) {
+        rank[static_cast<std::size_t>(local)] = static_cast<int>(counts.size());
+        counts.push_back(local_count[static_cast<std::size_t>(local)]);
+        representative.push_back(local_first[static_cast<std::size_t>(local)]);
         instance.push_back(key);
-        instance.push_back(static_cast<std::uint64_t>(j - i));
-        i = j;
+        instance.push_back(static_cast<std::uint64_t>(counts.back()));
     }
+    for (int u = 0; u < n; ++u) node_type[u] = rank[static_cast<std::size_t>(local_type[u])];
     if (cache_rounds)
         if (auto it = rounds.find(instance); it != rounds.end()) {
             ++hits;

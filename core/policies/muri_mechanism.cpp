@@ -1,6 +1,7 @@
 #include "core/policies/muri_mechanism.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -58,14 +59,50 @@ double MuriScheduler::key(const JobState& j) const {
     return order_ == Order::Srsf ? remaining * j.gpus : remaining;
 }
 
-// Stable sorts of the persistent ranking (util/stable_sort_by_key.h: the same order as
-// std::stable_sort, without its buffer per call).
-template <class Key>
-void MuriScheduler::sortList(Key key) {
-    keyed_.clear();
-    for (int j : list_) keyed_.emplace_back(key(j), j);
-    mergeSortByKey(keyed_, sort_buffer_);
-    for (std::size_t i = 0; i < keyed_.size(); ++i) list_[i] = keyed_[i].second;
+// The ranking at this event: the list stably sorted by key. The authors' ranking is one
+// persistent list that is sorted by key and then, for placement, by descending GPU count, so
+// that ties in key keep the GPU order of the last event (docs/architecture.md section 5.1).
+// Sorting the last key ranking by (key, then for jobs already ranked descending GPU count) is
+// the same order without the second sort of the whole list, and as the last ranking is nearly
+// sorted, the adaptive sort does little work (util/stable_sort_by_key.h). Jobs that arrived
+// since keep their arrival order among equal keys, after the ranked ones.
+void MuriScheduler::rankByKey(const SchedulerInput& in, bool any_nan) {
+    if (any_nan) {
+        // No strict weak order: do literally what the authors' list does (the sorts' NaN
+        // fallback decides ties as it always did).
+        keyed_.clear();
+        for (std::size_t i = 0; i < ranked_; ++i)
+            keyed_.emplace_back(-static_cast<double>(in.by_index[list_[i]]->gpus), list_[i]);
+        mergeSortByKey(keyed_, sort_buffer_);
+        for (std::size_t i = 0; i < ranked_; ++i) list_[i] = keyed_[i].second;
+        keyed_.clear();
+        for (int j : list_) keyed_.emplace_back(key_of_[j], j);
+        mergeSortByKey(keyed_, sort_buffer_);
+        for (std::size_t i = 0; i < keyed_.size(); ++i) list_[i] = keyed_[i].second;
+    } else {
+        // The last ranking and the arrivals are sorted apart, then merged (a ranked job first
+        // on a tie): an arrival with a small key would otherwise move across the whole list.
+        const auto less = [](const RankEntry& a, const RankEntry& b) {
+            return a.key < b.key || (a.key == b.key && a.tie < b.tie);
+        };
+        ranking_.clear();
+        arrivals_.clear();
+        for (std::size_t i = 0; i < list_.size(); ++i) {
+            const int j = list_[i];
+            if (i < ranked_)
+                ranking_.push_back({key_of_[j], -in.by_index[j]->gpus, j});
+            else
+                arrivals_.push_back({key_of_[j], 0, j});
+        }
+        stableSortBy(ranking_, ranking_buffer_, less);
+        stableSortBy(arrivals_, ranking_buffer_, less);
+        std::size_t a = 0, b = 0, out = 0;
+        while (a < ranking_.size() && b < arrivals_.size())
+            list_[out++] = less(arrivals_[b], ranking_[a]) ? arrivals_[b++].job : ranking_[a++].job;
+        while (a < ranking_.size()) list_[out++] = ranking_[a++].job;
+        while (b < arrivals_.size()) list_[out++] = arrivals_[b++].job;
+    }
+    ranked_ = list_.size();
 }
 
 Decision MuriScheduler::schedule(const SchedulerInput& in) {
@@ -80,8 +117,18 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     ensurePool(*in.cluster);
     const int k = options_.grouping.max_group_size;
 
-    // 1. The ranking: one persistent list, stably sorted by the order's key.
-    if (!in.completed.empty()) std::erase_if(list_, [&](int j) { return in.by_index[j] == nullptr; });
+    // 1. The ranking: one persistent list, stably sorted by the order's key. Completed jobs
+    // leave it in place; arrivals join at its end.
+    if (!in.completed.empty()) {
+        std::size_t kept = 0, kept_ranked = 0;
+        for (std::size_t i = 0; i < list_.size(); ++i) {
+            if (in.by_index[list_[i]] == nullptr) continue;
+            if (i < ranked_) ++kept_ranked;
+            list_[kept++] = list_[i];
+        }
+        list_.resize(kept);
+        ranked_ = kept_ranked;
+    }
     for (int j : in.arrived)
         if (in.by_index[j]) list_.push_back(j);
     if (type_of_job_.size() < in.by_index.size()) {
@@ -123,15 +170,28 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     // Per-job scratch arrays live across events and only the active jobs' entries are touched
     // (three whole-trace arrays per event were most of a deep queue's time).
     std::vector<double>& key_of = key_of_;
-    for (int j : list_) key_of[j] = key(*in.by_index[j]);
-    sortList([&](int j) { return key_of[j]; });
+    bool any_nan = false;
+    for (int j : list_) {
+        key_of[j] = key(*in.by_index[j]);
+        any_nan = any_nan || std::isnan(key_of[j]);
+    }
+    rankByKey(in, any_nan);
 
     // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
     // Buckets in the order their GPU count first appears in the ranking; their vectors are
-    // kept from event to event.
+    // kept from event to event. The ranking is read into the buckets only as far as the slots
+    // need (a deep queue's tail cannot be admitted): a bucket first seen further down would
+    // have had no candidate and comes after every bucket that has one, so the groups are the
+    // same.
     std::vector<MuriBucket>& buckets = buckets_;
     std::size_t bucket_count = 0;
-    for (int j : list_) {
+    std::vector<int>& chosen = chosen_;
+    std::vector<int>& slots = slots_;
+    chosen.clear();
+    slots.clear();
+    std::size_t read = 0;  // list_[0, read) is in the buckets
+    const auto readNext = [&] {
+        const int j = list_[read++];
         const JobState& s = *in.by_index[j];
         if (bucket_of_gpus_.size() <= static_cast<std::size_t>(s.gpus))
             bucket_of_gpus_.resize(s.gpus + 1, -1);
@@ -141,30 +201,38 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             if (buckets.size() < bucket_count) buckets.emplace_back();
             buckets[b].gpus = s.gpus;
             buckets[b].candidates.clear();
+            chosen.push_back(0);
+            slots.push_back(0);
         }
         buckets[b].candidates.push_back({j, type_of_job_[j]});
-    }
-    buckets.resize(bucket_count);
-    std::vector<int> chosen(buckets.size(), 0), slots(buckets.size(), 0);
+    };
     std::vector<char>& used = used_;
-    for (int j : list_) used[j] = 0;
     pool_->reset();
-    std::vector<int> scratch;
-    for (int j : list_) {
+    std::vector<int>& scratch = scratch_;
+    for (std::size_t i = 0; i < list_.size(); ++i) {
         if (pool_->totalFree() == 0) break;  // nobody else fits (every job needs a GPU)
+        while (read <= i) readNext();
+        const int j = list_[i];
         if (used[j]) continue;
         const JobState& s = *in.by_index[j];
         scratch.clear();
         if (!placement_->place(s.gpus, *pool_, scratch)) continue;
-        int b = bucket_of_gpus_[s.gpus];
+        const int b = bucket_of_gpus_[s.gpus];
+        while (buckets[b].candidates.size() < static_cast<std::size_t>(chosen[b] + k) && read < list_.size())
+            readNext();
         int up = std::min<int>(chosen[b] + k, static_cast<int>(buckets[b].candidates.size()));
-        for (int i = chosen[b]; i < up; ++i) used[buckets[b].candidates[i].job] = 1;
+        for (int c = chosen[b]; c < up; ++c) used[buckets[b].candidates[c].job] = 1;
         chosen[b] = up;
         ++slots[b];
     }
+    buckets.resize(bucket_count);
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         buckets[b].candidates.resize(chosen[b]);
         bucket_of_gpus_[buckets[b].gpus] = -1;
+        for (const MuriCandidate& c : buckets[b].candidates) {
+            used[c.job] = 0;  // all clear again for the next event
+            pack_of_[c.job] = -1;
+        }
     }
 
     // 2. Grouping.
@@ -207,8 +275,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     };
 
     // 4. Admission in priority order, then placement in descending GPU count.
-    std::vector<int>& pack_of = pack_of_;
-    for (int j : list_) pack_of[j] = -1;
+    std::vector<int>& pack_of = pack_of_;  // -1 for every candidate (above)
     pool_->reset();
     std::size_t admitted_jobs = 0;
     for (std::size_t p = 0; p < packs.size(); ++p) {
@@ -217,7 +284,12 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         for (int j : jobsOf(packs[p])) pack_of[j] = static_cast<int>(p);
         admitted_jobs += static_cast<std::size_t>(packs[p].size);
     }
-    sortList([&](int j) { return -static_cast<double>(in.by_index[j]->gpus); });  // most GPUs first
+    // Placement walks the admitted jobs by descending GPU count, ties in ranking order: the
+    // buckets by descending GPU count, each in its candidates' (ranking) order.
+    bucket_order_.clear();
+    for (std::size_t b = 0; b < buckets.size(); ++b) bucket_order_.push_back(static_cast<int>(b));
+    std::sort(bucket_order_.begin(), bucket_order_.end(),
+              [&](int a, int b) { return buckets[a].gpus > buckets[b].gpus; });  // GPU counts differ
     // The assignments of the last decision are reused with their GPU lists: allocating and
     // growing them at every event was a fifth of a deep queue's time.
     d.start.reserve(admitted_jobs);
@@ -245,28 +317,30 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             pack_gpus[p].assign(first.held.begin(), first.held.end());
         }
     }
-    for (int j : list_) {
-        int p = pack_of[j];
-        if (p < 0) continue;
-        const Pack& pack = packs[p];
-        if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
-        if (starts == d.start.size()) d.start.emplace_back();
-        Assignment& a = d.start[starts++];
-        std::vector<int> gpus = std::move(a.gpus);
-        a = Assignment{};
-        a.gpus = std::move(gpus);
-        a.gpus.assign(pack_gpus[p].begin(), pack_gpus[p].end());
-        a.job = j;
-        a.group = p;
-        a.shared_iteration_time =
-            pack.size > 1
-                ? true_timer_.iterationTime(std::span<const int>(pack_types_.data() + pack.first,
-                                                                 static_cast<std::size_t>(pack.size)),
-                                            options_.grouping.worst_ordering)
-                : in.by_index[j]->solo_iteration_time;
-        a.restart_overhead = 0.0;
-        for (int member : jobsOf(pack)) a.restart_overhead += in.by_index[member]->restart_overhead;
-    }
+    for (const int b : bucket_order_)
+        for (const MuriCandidate& c : buckets[b].candidates) {
+            const int j = c.job;
+            const int p = pack_of[j];
+            if (p < 0) continue;
+            const Pack& pack = packs[p];
+            if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
+            if (starts == d.start.size()) d.start.emplace_back();
+            Assignment& a = d.start[starts++];
+            std::vector<int> gpus = std::move(a.gpus);
+            a = Assignment{};
+            a.gpus = std::move(gpus);
+            a.gpus.assign(pack_gpus[p].begin(), pack_gpus[p].end());
+            a.job = j;
+            a.group = p;
+            a.shared_iteration_time =
+                pack.size > 1
+                    ? true_timer_.iterationTime(std::span<const int>(pack_types_.data() + pack.first,
+                                                                     static_cast<std::size_t>(pack.size)),
+                                                options_.grouping.worst_ordering)
+                    : in.by_index[j]->solo_iteration_time;
+            a.restart_overhead = 0.0;
+            for (int member : jobsOf(pack)) a.restart_overhead += in.by_index[member]->restart_overhead;
+        }
     d.start.resize(starts);
     for (const JobState& s : in.active) shares_[s.index] = 0;
     for (const auto& a : d.start) shares_[a.job] = packs[a.group].size > 1;

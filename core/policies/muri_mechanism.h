@@ -55,8 +55,7 @@ public:
 private:
     double key(const JobState& job) const;
     void ensurePool(const Cluster& cluster);
-    template <class Key>
-    void sortList(Key key);
+    void rankByKey(const SchedulerInput& in, bool any_nan);
 
     std::string name_;
     MuriOptions options_;
@@ -68,7 +67,16 @@ private:
     MuriGrouper grouper_;        // keeps its round cache for the whole simulation
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
-    std::vector<int> list_;         // persistent ranking (stable sorts keep ties in their last order)
+    std::vector<int> list_;   // persistent ranking (stable sorts keep ties in their last order)
+    std::size_t ranked_ = 0;  // list_[0, ranked_) is the last ranking, the rest arrived since
+    struct RankEntry {
+        double key = 0.0;
+        int tie = 0;  // -GPU count for jobs ranked before, 0 for arrivals since
+        int job = 0;
+    };
+    std::vector<RankEntry> ranking_;
+    std::vector<RankEntry> arrivals_;
+    std::vector<RankEntry> ranking_buffer_;
     std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
     std::vector<int> true_type_of_job_;
     std::vector<char> shares_;  // job ran in a group after the last decision
@@ -77,6 +85,10 @@ private:
     std::vector<char> used_;
     std::vector<int> pack_of_;
     std::vector<MuriBucket> buckets_;
+    std::vector<int> chosen_;  // per bucket: candidates admitted so far
+    std::vector<int> slots_;   // per bucket: slots opened
+    std::vector<int> scratch_;
+    std::vector<int> bucket_order_;              // buckets by descending GPU count
     std::vector<int> bucket_of_gpus_;            // bucket per GPU count (-1 = none this event)
     std::vector<std::pair<double, int>> keyed_;  // sort scratch
     std::vector<std::pair<double, int>> sort_buffer_;

@@ -68,4 +68,49 @@ inline void stableSortByKey(std::vector<KeyedId>& v, std::vector<KeyedId>& buffe
     }
 }
 
+// The same two steps for any element and strict weak order `less` (no NaN fallback: callers
+// with floating-point keys check for NaN first): a bounded insertion sort for nearly sorted
+// lists, then a bottom-up merge sort. Stable, so the result equals std::stable_sort's.
+template <class T, class Less>
+void stableSortBy(std::vector<T>& v, std::vector<T>& buffer, Less less) {
+    const std::size_t n = v.size();
+    std::size_t budget = 4 * n + 64;
+    bool sorted = true;
+    for (std::size_t i = 1; i < n && sorted; ++i) {
+        if (!less(v[i], v[i - 1])) continue;
+        const T x = v[i];
+        std::size_t k = i;
+        while (k > 0 && less(x, v[k - 1]) && budget > 0) {
+            v[k] = v[k - 1];
+            --k;
+            --budget;
+        }
+        v[k] = x;
+        sorted = budget > 0;
+    }
+    if (sorted) return;
+    constexpr std::size_t kRun = 16;
+    for (std::size_t lo = 0; lo < n; lo += kRun) {  // short runs by insertion (strict less: stable)
+        const std::size_t hi = std::min(lo + kRun, n);
+        for (std::size_t i = lo + 1; i < hi; ++i) {
+            const T x = v[i];
+            std::size_t k = i;
+            for (; k > lo && less(x, v[k - 1]); --k) v[k] = v[k - 1];
+            v[k] = x;
+        }
+    }
+    if (n <= kRun) return;
+    buffer.resize(n);
+    for (std::size_t width = kRun; width < n; width *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+            const std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+            std::size_t a = lo, b = mid, out = lo;
+            while (a < mid && b < hi) buffer[out++] = less(v[b], v[a]) ? v[b++] : v[a++];
+            while (a < mid) buffer[out++] = v[a++];
+            while (b < hi) buffer[out++] = v[b++];
+        }
+        v.swap(buffer);
+    }
+}
+
 }  // namespace cl
