@@ -322,7 +322,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             const int j = c.job;
             const int p = pack_of[j];
             if (p < 0) continue;
-            const Pack& pack = packs[p];
+            Pack& pack = packs[p];
             if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
             if (starts == d.start.size()) d.start.emplace_back();
             Assignment& a = d.start[starts++];
@@ -332,12 +332,12 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             a.gpus.assign(pack_gpus[p].begin(), pack_gpus[p].end());
             a.job = j;
             a.group = p;
-            a.shared_iteration_time =
-                pack.size > 1
-                    ? true_timer_.iterationTime(std::span<const int>(pack_types_.data() + pack.first,
-                                                                     static_cast<std::size_t>(pack.size)),
-                                                options_.grouping.worst_ordering)
-                    : in.by_index[j]->solo_iteration_time;
+            if (pack.size > 1 && pack.shared_time < 0)  // once per group, not per member
+                pack.shared_time =
+                    true_timer_.iterationTime(std::span<const int>(pack_types_.data() + pack.first,
+                                                                   static_cast<std::size_t>(pack.size)),
+                                              options_.grouping.worst_ordering);
+            a.shared_iteration_time = pack.size > 1 ? pack.shared_time : in.by_index[j]->solo_iteration_time;
             a.restart_overhead = 0.0;
             for (int member : jobsOf(pack)) a.restart_overhead += in.by_index[member]->restart_overhead;
         }

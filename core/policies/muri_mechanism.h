@@ -99,6 +99,7 @@ private:
         int first = 0;
         int size = 0;
         double priority = 0.0;
+        double shared_time = -1.0;  // the group's iteration time, once computed
     };
     std::vector<Pack> packs_;
     std::vector<Pack> sorted_packs_;
