@@ -209,8 +209,13 @@ class TestMatching : public QObject {
             QVERIFY2(problem.empty(), (ctx + ": " + problem).c_str());
             QVERIFY2(matchingWeight(mate, in.edges) == tc.total_weight, ctx.c_str());
             QVERIFY2(expandToMates(in.node_type, tc) == mate, ctx.c_str());  // deterministic
+            // One expander reused across every instance (as the grouping reuses it) expands
+            // the same mates as a fresh one.
+            QVERIFY2(reused_expander_.expand(in.node_type, tc.pairs) == mate, ctx.c_str());
         }
     }
+
+    MateExpander reused_expander_;
 
 private slots:
     // (a) LEMON against exhaustive search on small random graphs.

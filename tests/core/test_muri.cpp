@@ -20,6 +20,7 @@
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
 #include "core/util/portable_random.h"
+#include "core/util/stable_sort_by_key.h"
 #include "core/workload/trace_generator.h"
 
 using namespace cl;
@@ -116,6 +117,36 @@ class TestMuri : public QObject {
     Q_OBJECT
 
 private slots:
+    // The ranking's adaptive sort gives std::stable_sort's order: on shuffled lists, on nearly
+    // sorted ones (the last ranking with a few keys moved) and on lists with many ties.
+    void adaptiveStableSortEqualsStdStableSort() {
+        struct Entry {
+            double key = 0.0;
+            int tie = 0;
+            int id = 0;
+        };
+        const auto less = [](const Entry& a, const Entry& b) {
+            return a.key < b.key || (a.key == b.key && a.tie < b.tie);
+        };
+        std::vector<Entry> buffer;
+        for (int instance = 0; instance < 300; ++instance) {
+            PortableRng rng(deriveSeed(77, static_cast<std::uint64_t>(instance)));
+            const int n = static_cast<int>(rng.below(3000));
+            const int distinct_keys = 1 + static_cast<int>(rng.below(instance % 3 == 0 ? 5 : 100000));
+            std::vector<Entry> v(static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i)
+                v[i] = {static_cast<double>(rng.below(distinct_keys)), -static_cast<int>(rng.below(4)), i};
+            if (instance % 2 == 1) {  // nearly sorted: sorted, then a few entries moved
+                std::stable_sort(v.begin(), v.end(), less);
+                for (int moved = 0; moved < 5 && n > 0; ++moved) v[rng.below(n)].key = rng.below(distinct_keys);
+            }
+            std::vector<Entry> expected = v;
+            std::stable_sort(expected.begin(), expected.end(), less);
+            stableSortBy(v, buffer, less);
+            for (int i = 0; i < n; ++i) QCOMPARE(v[i].id, expected[i].id);
+        }
+    }
+
     void presetsAreKnown() {
         auto presets = presetNames();
         for (const char* p : {"muri-s", "muri-l", "muri-l-worst-order", "muri-l-no-blossom", "muri-l-k2",
