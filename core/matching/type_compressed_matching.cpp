@@ -4,7 +4,6 @@
 #include <glpk.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -206,13 +205,14 @@ TypeMatchingResult readSolution(const std::vector<Column>& columns, const std::v
 
 TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
                                           const std::function<std::int64_t(int, int)>& weight,
-                                          int time_limit_ms) {
+                                          TypeMatchingLimits limits) {
     if (!weight) {
         throw std::invalid_argument("typeCompressedMatching: empty weight function");
     }
-    if (time_limit_ms <= 0) {
-        throw std::invalid_argument("typeCompressedMatching: time limit must be positive, got " +
-                                    std::to_string(time_limit_ms));
+    if (limits.simplex_iterations <= 0 || limits.branch_nodes <= 0) {
+        throw std::invalid_argument("typeCompressedMatching: limits must be positive, got " +
+                                    std::to_string(limits.simplex_iterations) + " simplex iterations and " +
+                                    std::to_string(limits.branch_nodes) + " branch-and-bound nodes");
     }
     const int types = static_cast<int>(count_per_type.size());
     long long total_nodes = 0;
@@ -292,16 +292,15 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     }
     glp_load_matrix(lp.get(), static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
 
-    using Clock = std::chrono::steady_clock;
-    const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(time_limit_ms);
-    auto remainingMs = [&]() -> int {
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    // The simplex iterations left for the relaxation's solves (GLPK counts them on the problem).
+    auto iterationsLeft = [&]() -> int {
+        const int left = limits.simplex_iterations - glp_get_it_cnt(lp.get());
         if (left <= 0) {
-            throw std::runtime_error("typeCompressedMatching: time limit of " +
-                                     std::to_string(time_limit_ms) + " ms exceeded");
+            throw std::runtime_error("typeCompressedMatching: limit of " +
+                                     std::to_string(limits.simplex_iterations) +
+                                     " simplex iterations reached");
         }
-        return static_cast<int>(left);
+        return left;
     };
 
     // Strengthen the relaxation with Edmonds' odd-set (blossom) inequalities before branching:
@@ -339,7 +338,7 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     double last_objective = std::numeric_limits<double>::infinity();
     bool unique_integral_optimum = false;
     for (int round = 0;; ++round) {
-        lp_parm.tm_lim = remainingMs();
+        lp_parm.it_lim = iterationsLeft();
         lp_parm.meth =
             round == 0 ? GLP_PRIMAL : GLP_DUALP;  // after adding rows the basis stays dual feasible
         const int lp_rc = glp_simplex(lp.get(), &lp_parm);
@@ -436,7 +435,17 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     glp_init_iocp(&parm);
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
-    parm.tm_lim = remainingMs();
+    // Stop branch-and-bound after limits.branch_nodes subproblems (glp_intopt then returns
+    // GLP_ESTOP, reported below).
+    struct NodeLimit {
+        int nodes = 0;
+    } node_limit{limits.branch_nodes};
+    parm.cb_info = &node_limit;
+    parm.cb_func = [](glp_tree* tree, void* info) {
+        int active = 0, current = 0, total = 0;
+        glp_ios_tree_size(tree, &active, &current, &total);
+        if (total > static_cast<NodeLimit*>(info)->nodes) glp_ios_terminate(tree);
+    };
     parm.mip_gap = 0.0;
     // GLPK prunes a subproblem whose bound is within tol_obj * (1 + |incumbent|) of the
     // incumbent. All objective values are integers, so a tolerance below one unit keeps the

@@ -48,7 +48,13 @@ struct TypeMatchingResult {
     std::int64_t total_weight = 0;
 };
 
-inline constexpr int kDefaultTypeMatchingTimeLimitMs = 10'000;
+// How much work a solve may do before it gives up (std::runtime_error). Counted in work, not
+// time, so that whether a solve finishes never depends on the machine or its load (a caller
+// that falls back to another solver on failure stays deterministic).
+struct TypeMatchingLimits {
+    int simplex_iterations = 1'000'000;  // over every LP solve of the relaxation, > 0
+    int branch_nodes = 100'000;          // branch-and-bound subproblems, > 0
+};
 
 // count_per_type[a] = number of nodes of type a (types are 0..count_per_type.size()-1).
 // weight(a, b) is called only with a <= b, at most once per type pair with enough nodes
@@ -57,11 +63,11 @@ inline constexpr int kDefaultTypeMatchingTimeLimitMs = 10'000;
 //
 // Throws std::invalid_argument for a negative count, an empty weight function, a weight
 // above kMaxMatchingEdgeWeight, or a problem whose objective could exceed 2^52 (doubles in
-// GLPK would no longer be exact); std::runtime_error if GLPK fails, hits the time limit
-// (time_limit_ms, must be > 0) or does not report an optimal integer solution.
+// GLPK would no longer be exact) or limits that are not positive; std::runtime_error if GLPK
+// fails, reaches a limit or does not report an optimal integer solution.
 TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
                                           const std::function<std::int64_t(int, int)>& weight,
-                                          int time_limit_ms = kDefaultTypeMatchingTimeLimitMs);
+                                          TypeMatchingLimits limits = {});
 
 // A concrete mate vector (as returned by maxWeightMatching) realising result for the nodes
 // 0..node_type.size()-1, node v having type node_type[v] >= 0. Deterministic and independent

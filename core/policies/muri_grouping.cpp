@@ -229,7 +229,10 @@ void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketN
     TypeMatchingResult result;
     if (compressed) {
         try {
-            result = typeCompressedMatching(counts, weight, /*time_limit_ms=*/200);
+            // About a thousand times a typical round's work; beyond it LEMON on the full graph
+            // is faster. Work, not time, so the fallback never depends on the machine's load.
+            result =
+                typeCompressedMatching(counts, weight, {.simplex_iterations = 20'000, .branch_nodes = 2'000});
         } catch (const std::runtime_error&) {
             result.pairs = typePairs(fullGraph(), node_type);  // exact as well, only slower
         }

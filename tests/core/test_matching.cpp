@@ -387,13 +387,29 @@ private slots:
         const auto one = [](int, int) { return std::int64_t{1}; };
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2, -1}, one));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, {}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, one, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 typeCompressedMatching({2}, one, {.simplex_iterations = 0}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({2}, [](int, int) {
                                      return kMaxMatchingEdgeWeight + 1;
                                  }));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typeCompressedMatching({20'000'000}, [](int, int) {
                                      return kMaxMatchingEdgeWeight;
                                  }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 typeCompressedMatching({2}, one, {.branch_nodes = -1}));
+    }
+
+    // The limits count work, not time: a solve that needs more simplex iterations than allowed
+    // fails the same way on every machine, and one allowed enough finishes.
+    void typeCompressedWorkLimitIsDeterministic() {
+        std::vector<int> count(30);
+        for (int a = 0; a < 30; ++a) count[static_cast<std::size_t>(a)] = 1 + a % 7;
+        const auto weight = [](int a, int b) { return std::int64_t{1 + (a * 7 + b * 13) % 97}; };
+        for (int repeat = 0; repeat < 3; ++repeat)
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                     typeCompressedMatching(count, weight, {.simplex_iterations = 1}));
+        const TypeMatchingResult r = typeCompressedMatching(count, weight);
+        QVERIFY(r.total_weight > 0);
     }
 
     void fixedPoint() {
