@@ -45,6 +45,17 @@ Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int serv
     return c;
 }
 
+ServerPreset baseServerType(const Cluster& base) {
+    if (base.servers.empty()) throw std::invalid_argument("base cluster '" + base.name + "' has no servers");
+    ServerPreset own;
+    own.id = "base";
+    own.label = base.name;
+    own.server = base.servers.front();
+    own.server.name.clear();
+    own.server.rack.clear();
+    return own;
+}
+
 int minimumServers(bool keep_base) {
     return keep_base ? 0 : 1;
 }

@@ -56,6 +56,10 @@ using PlanEvaluator =
 // (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
 // std::invalid_argument when the result has no server.
 Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base);
+// The base cluster's own server type (what --server-types and the Plan view default to): a
+// preset with id "base", labelled with the cluster's name, whose server is the base's first one
+// without its name and rack. Throws std::invalid_argument when the base has no servers.
+ServerPreset baseServerType(const Cluster& base);
 // The smallest count a search over this type may try (1, or 0 when servers are added to a base).
 int minimumServers(bool keep_base);
 // The smallest count of the type whose candidate cluster holds the request's largest job.

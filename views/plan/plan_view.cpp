@@ -424,13 +424,7 @@ bool PlanView::runPlan() {
         if (request->base.servers.empty()) return refuse(tr("The base cluster has no servers."));
         for (const QString& id : checkedData(m_types)) {
             if (id == QLatin1String("base")) {
-                cl::ServerPreset own;
-                own.id = "base";
-                own.label = request->base.name;
-                own.server = request->base.servers.front();
-                own.server.name.clear();
-                own.server.rack.clear();
-                request->server_types.push_back(own);
+                request->server_types.push_back(cl::baseServerType(request->base));
             } else if (const cl::ServerPreset* preset = cl::findServerPreset(id.toStdString())) {
                 request->server_types.push_back(*preset);
             }
