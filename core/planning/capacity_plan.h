@@ -85,6 +85,8 @@ struct CandidateResult {
     int server_type = 0;
     std::string policy;
     std::optional<int> servers;  // the smallest count found to meet every target
+    // Index into PlanReport::evaluations of that count at the planned load (set with servers).
+    std::optional<std::size_t> evaluation;
     bool within_budget = true;
     bool monotone = true;  // the targets' metrics fall with capacity around the answer
     std::string note;      // why there is no answer, or where a metric is not monotone
@@ -115,6 +117,9 @@ struct PlanReport {
     bool interrupted = false;
     std::string error;  // why the plan stopped early
 };
+
+// The evaluation of a candidate's answer at the planned load, or nullptr when it has none.
+const PlanEvaluation* evaluationOf(const PlanReport& report, const CandidateResult& candidate);
 
 struct PlanProgress {
     std::string phase;  // "search", "neighbours", "cliff", "headroom"

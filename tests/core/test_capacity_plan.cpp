@@ -216,6 +216,14 @@ private slots:
             // Where the metric is not monotone the plan may stop above the smallest count, and
             // then it must say so.
             if (c.monotone) ++monotone;
+            // Each answer carries its evaluation at the planned load.
+            QCOMPARE(c.evaluation.has_value(), c.servers.has_value());
+            if (const PlanEvaluation* e = evaluationOf(report, c)) {
+                QCOMPARE(e->server_type, c.server_type);
+                QCOMPARE(e->policy, c.policy);
+                QCOMPARE(e->servers, *c.servers);
+                QCOMPARE(e->load_factor, r.growth);
+            }
             QVERIFY2(
                 c.servers == smallest || !c.monotone,
                 qPrintable(QString::fromStdString(c.policy) + " on type " + QString::number(c.server_type) +

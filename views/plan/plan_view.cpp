@@ -484,10 +484,8 @@ void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool can
     QString summary;
     if (m_report->chosen) {
         const cl::CandidateResult& c = m_report->candidates[*m_report->chosen];
-        double cost = 0;
-        for (const cl::PlanEvaluation& e : m_report->evaluations)
-            if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers)
-                cost = e.cost_per_month;
+        const cl::PlanEvaluation* e = cl::evaluationOf(*m_report, c);
+        const double cost = e ? e->cost_per_month : 0.0;
         summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
                       .arg(*c.servers)
                       .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
