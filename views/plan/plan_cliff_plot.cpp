@@ -16,6 +16,7 @@ PlanCliffPlot::PlanCliffPlot(QWidget* parent) : PlanPlot(parent) {
     setToolTip(
         tr("Each target's metric as a multiple of its target value (1 = exactly at the target) "
            "for server counts around the plan's answer (the vertical line)"));
+    rebuild();
 }
 
 void PlanCliffPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
@@ -31,16 +32,15 @@ int PlanCliffPlot::pointCount() const {
 }
 
 void PlanCliffPlot::rebuild() {
-    clearPlottables();
-    clearItems();
     m_points.clear();
     if (!m_request || !m_report || m_candidate < 0 ||
         m_candidate >= static_cast<int>(m_report->candidates.size())) {
-        legend->setVisible(false);
-        replot();
+        setTitle(tr("Cliff: the targets against the server count"));
+        showEmpty(m_report ? tr("Select a row of the table to see its cliff")
+                           : tr("Run a plan to see the cliff"));
         return;
     }
-    legend->setVisible(true);
+    startDrawing();
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(m_candidate)];
     for (const cl::PlanEvaluation& e : m_report->evaluations)
         if (e.server_type == c.server_type && e.policy == c.policy) m_points.push_back(&e);

@@ -37,6 +37,7 @@ PlanFrontierPlot::PlanFrontierPlot(QWidget* parent) : PlanPlot(parent) {
     setToolTip(
         tr("Every cluster evaluated at the planned load. Filled: meets every target. The line is "
            "the frontier: the cheapest cluster for each level of the metric"));
+    rebuild();
 }
 
 void PlanFrontierPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
@@ -47,20 +48,11 @@ void PlanFrontierPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
 }
 
 void PlanFrontierPlot::rebuild() {
-    clearPlottables();
-    clearItems();
     if (!m_request || !m_report || m_request->targets.empty()) {
-        legend->setVisible(false);
-        auto* hint = new QCPItemText(this);
-        hint->setText(tr("No plan yet"));
-        hint->setColor(palette().color(QPalette::PlaceholderText));
-        hint->setFont(font());
-        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-        hint->position->setCoords(0.5, 0.5);
-        replot();
+        showEmpty(tr("Run a plan to see the frontier"));
         return;
     }
-    legend->setVisible(true);
+    startDrawing();
     const cl::PlanTarget& first = m_request->targets.front();
     const std::string key = cl::planMetricKey(first);
     // Hours, or days when the metric runs to several days.
