@@ -116,13 +116,11 @@ int planCommand(const std::vector<std::string>& argv) {
     std::vector<std::string> types = listOf(args, "server-types");
     if (types.empty()) {
         if (request.keep_base) throw UsageError("--keep-base needs --server-types to add");
-        cl::ServerPreset own;
-        own.id = "base";
-        own.label = request.base.name;
-        own.server = request.base.servers.front();
-        own.server.name.clear();
-        own.server.rack.clear();
-        request.server_types.push_back(own);
+        try {
+            request.server_types.push_back(cl::baseServerType(request.base));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--cluster: ") + e.what());
+        }
     }
     for (const std::string& t : types) {
         try {

@@ -45,6 +45,21 @@ Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int serv
     return c;
 }
 
+ServerPreset baseServerType(const Cluster& base) {
+    if (base.servers.empty()) throw std::invalid_argument("base cluster '" + base.name + "' has no servers");
+    ServerPreset own;
+    own.id = "base";
+    own.label = base.name;
+    own.server = base.servers.front();
+    own.server.name.clear();
+    own.server.rack.clear();
+    return own;
+}
+
+const PlanEvaluation* evaluationOf(const PlanReport& report, const CandidateResult& candidate) {
+    return candidate.evaluation ? &report.evaluations.at(*candidate.evaluation) : nullptr;
+}
+
 int minimumServers(bool keep_base) {
     return keep_base ? 0 : 1;
 }
@@ -249,7 +264,10 @@ PlanReport Planner::run() {
                 start = std::max(lowest, (r_.base.totalGpus() + gpus - 1) / gpus);
             }
             searches.emplace_back(start, lowest, std::max(lowest, r_.max_servers));
-            report_.candidates.push_back({static_cast<int>(t), p, std::nullopt, true, true, ""});
+            CandidateResult c;
+            c.server_type = static_cast<int>(t);
+            c.policy = p;
+            report_.candidates.push_back(std::move(c));
         }
     for (;;) {
         std::vector<PointKey> keys;
@@ -388,6 +406,10 @@ PlanReport Planner::run() {
             report_.headroom_scan.push_back(e);
         }
     }
+    for (CandidateResult& c : report_.candidates)
+        if (c.servers)
+            if (auto it = index.find({c.server_type, c.policy, *c.servers, 0}); it != index.end())
+                c.evaluation = it->second;
     std::vector<std::size_t> by_cost(report_.evaluations.size());
     for (std::size_t i = 0; i < by_cost.size(); ++i) by_cost[i] = i;
     const bool lower = lowerIsBetter(r_.targets.front());

@@ -56,6 +56,10 @@ using PlanEvaluator =
 // (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
 // std::invalid_argument when the result has no server.
 Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base);
+// The base cluster's own server type (what --server-types and the Plan view default to): a
+// preset with id "base", labelled with the cluster's name, whose server is the base's first one
+// without its name and rack. Throws std::invalid_argument when the base has no servers.
+ServerPreset baseServerType(const Cluster& base);
 // The smallest count a search over this type may try (1, or 0 when servers are added to a base).
 int minimumServers(bool keep_base);
 // The smallest count of the type whose candidate cluster holds the request's largest job.
@@ -81,6 +85,8 @@ struct CandidateResult {
     int server_type = 0;
     std::string policy;
     std::optional<int> servers;  // the smallest count found to meet every target
+    // Index into PlanReport::evaluations of that count at the planned load (set with servers).
+    std::optional<std::size_t> evaluation;
     bool within_budget = true;
     bool monotone = true;  // the targets' metrics fall with capacity around the answer
     std::string note;      // why there is no answer, or where a metric is not monotone
@@ -111,6 +117,9 @@ struct PlanReport {
     bool interrupted = false;
     std::string error;  // why the plan stopped early
 };
+
+// The evaluation of a candidate's answer at the planned load, or nullptr when it has none.
+const PlanEvaluation* evaluationOf(const PlanReport& report, const CandidateResult& candidate);
 
 struct PlanProgress {
     std::string phase;  // "search", "neighbours", "cliff", "headroom"

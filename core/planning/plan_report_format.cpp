@@ -53,13 +53,6 @@ nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
     return o;
 }
 
-const PlanEvaluation* evaluationOf(const PlanReport& report, const CandidateResult& c) {
-    if (!c.servers) return nullptr;
-    for (const PlanEvaluation& e : report.evaluations)
-        if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers) return &e;
-    return nullptr;
-}
-
 std::string metricText(const Estimate& e) {
     if (std::isnan(e.mean)) return "-";
     // An interval that rounds to nothing (seeds that change no job) is left out.
@@ -208,12 +201,12 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     out += renderTextTable(rows);
     if (report.chosen) {
         const CandidateResult& c = report.candidates[*report.chosen];
+        const PlanEvaluation* e = evaluationOf(report, c);
         out += "\nCheapest plan: " + std::to_string(*c.servers) + " x " +
                serverTypeKey(request.server_types[c.server_type]) + " with " + c.policy + ", " +
-               formatUsd(evaluationOf(report, c)->cost_per_month) + " a month";
-        if (evaluationOf(report, c)->unpriced_servers > 0)
-            out += " (" + std::to_string(evaluationOf(report, c)->unpriced_servers) +
-                   " servers unpriced, counted as free)";
+               formatUsd(e->cost_per_month) + " a month";
+        if (e->unpriced_servers > 0)
+            out += " (" + std::to_string(e->unpriced_servers) + " servers unpriced, counted as free)";
         out += "\n";
         if (report.headroom.computed && report.headroom.over_planned <= 1.0) {
             char buf[160];

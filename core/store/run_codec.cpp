@@ -8,6 +8,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace cl {
 
@@ -106,69 +107,97 @@ std::size_t storedRunRows(const SimResult& r) {
 }
 
 namespace {
+// One figure column of run_summaries: the Summary field it holds, integer or real. A nullable
+// real is NULL for NaN: a size class without a completed job has no figures.
+struct SummaryColumn {
+    const char* name;
+    int* (*count)(Summary&);
+    double* (*figure)(Summary&);
+    bool nullable = false;
+};
+// The figure columns in table order, those of schema 1 first, then the ones schema 8 added. The
+// one table serves the write (at either schema) and the read.
+constexpr SummaryColumn kSummaryColumns[] = {
+    {"jobs", [](Summary& m) { return &m.jobs; }, nullptr},
+    {"completed", [](Summary& m) { return &m.completed; }, nullptr},
+    {"avg_jct", nullptr, [](Summary& m) { return &m.avg_jct; }},
+    {"median_jct", nullptr, [](Summary& m) { return &m.median_jct; }},
+    {"p95_jct", nullptr, [](Summary& m) { return &m.p95_jct; }},
+    {"p99_jct", nullptr, [](Summary& m) { return &m.p99_jct; }},
+    {"makespan", nullptr, [](Summary& m) { return &m.makespan; }},
+    {"avg_queueing_delay", nullptr, [](Summary& m) { return &m.avg_queueing_delay; }},
+    // Schema 8.
+    {"p95_queueing_delay", nullptr, [](Summary& m) { return &m.p95_queueing_delay; }},
+    {"large_completed", [](Summary& m) { return &m.large.completed; }, nullptr},
+    {"large_avg_jct", nullptr, [](Summary& m) { return &m.large.avg_jct; }, true},
+    {"large_p95_jct", nullptr, [](Summary& m) { return &m.large.p95_jct; }, true},
+    {"large_p99_jct", nullptr, [](Summary& m) { return &m.large.p99_jct; }, true},
+    {"small_completed", [](Summary& m) { return &m.small.completed; }, nullptr},
+    {"small_avg_jct", nullptr, [](Summary& m) { return &m.small.avg_jct; }, true},
+    {"small_p95_jct", nullptr, [](Summary& m) { return &m.small.p95_jct; }, true},
+    {"small_p99_jct", nullptr, [](Summary& m) { return &m.small.p99_jct; }, true},
+};
+constexpr std::size_t kSchema1SummaryColumns = 8;
+// A column of schema 8 (large_completed): NULL in a row written before it, by an older build.
+constexpr std::size_t kSchema8Marker = 9;
+static_assert(std::string_view(kSummaryColumns[kSchema8Marker].name) == "large_completed");
+
 // Whether run_summaries has the columns of schema 8: a store opened at an older version (as the
 // migration tests do, to write runs as older builds did) stores the summary without them.
 bool hasSchema8Summary(SqliteDb& db) {
-    Statement s =
-        db.prepare("SELECT count(*) FROM pragma_table_info('run_summaries') WHERE name = 'large_completed'");
+    Statement s = db.prepare("SELECT count(*) FROM pragma_table_info('run_summaries') WHERE name = ?1");
+    s.bind(1, kSummaryColumns[kSchema8Marker].name);
     return s.step() && s.int64At(0) > 0;
 }
 }  // namespace
 
 void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
-    const Summary& m = r.summary;
-    if (!hasSchema8Summary(db)) {
-        db.prepare(
-              "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
-              "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds) "
-              "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
-            .bind(1, run_id)
-            .bind(2, r.policy)
-            .bind(3, r.conventions)
-            .bind(4, m.jobs)
-            .bind(5, m.completed)
-            .bind(6, m.avg_jct)
-            .bind(7, m.median_jct)
-            .bind(8, m.p95_jct)
-            .bind(9, m.p99_jct)
-            .bind(10, m.makespan)
-            .bind(11, m.avg_queueing_delay)
-            .bind(12, static_cast<std::int64_t>(r.events))
-            .bind(13, r.wall_seconds)
-            .run();
-        return;
+    const std::size_t figures = hasSchema8Summary(db) ? std::size(kSummaryColumns) : kSchema1SummaryColumns;
+    std::string names = "run_id, policy, conventions, events, wall_seconds";
+    std::string values = "?1, ?2, ?3, ?4, ?5";
+    constexpr int kFirstFigure = 6;
+    for (std::size_t i = 0; i < figures; ++i) {
+        names += std::string(", ") + kSummaryColumns[i].name;
+        values += ", ?" + std::to_string(kFirstFigure + static_cast<int>(i));
     }
-    Statement insert = db.prepare(
-        "INSERT INTO run_summaries(run_id, policy, conventions, jobs, completed, avg_jct, median_jct, "
-        "p95_jct, p99_jct, makespan, avg_queueing_delay, events, wall_seconds, p95_queueing_delay, "
-        "large_completed, large_avg_jct, large_p95_jct, large_p99_jct, small_completed, small_avg_jct, "
-        "small_p95_jct, small_p99_jct) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-        "?21, ?22)");
+    Statement insert = db.prepare("INSERT INTO run_summaries(" + names + ") VALUES(" + values + ")");
     insert.bind(1, run_id)
         .bind(2, r.policy)
         .bind(3, r.conventions)
-        .bind(4, m.jobs)
-        .bind(5, m.completed)
-        .bind(6, m.avg_jct)
-        .bind(7, m.median_jct)
-        .bind(8, m.p95_jct)
-        .bind(9, m.p99_jct)
-        .bind(10, m.makespan)
-        .bind(11, m.avg_queueing_delay)
-        .bind(12, static_cast<std::int64_t>(r.events))
-        .bind(13, r.wall_seconds)
-        .bind(14, m.p95_queueing_delay)
-        .bind(15, m.large.completed)
-        .bind(19, m.small.completed);
-    // A class without a completed job has no figures (NULL, read back as NaN).
-    bindMaybe(insert, 16, m.large.avg_jct);
-    bindMaybe(insert, 17, m.large.p95_jct);
-    bindMaybe(insert, 18, m.large.p99_jct);
-    bindMaybe(insert, 20, m.small.avg_jct);
-    bindMaybe(insert, 21, m.small.p95_jct);
-    bindMaybe(insert, 22, m.small.p99_jct);
+        .bind(4, static_cast<std::int64_t>(r.events))
+        .bind(5, r.wall_seconds);
+    Summary m = r.summary;
+    for (std::size_t i = 0; i < figures; ++i) {
+        const SummaryColumn& c = kSummaryColumns[i];
+        const int index = kFirstFigure + static_cast<int>(i);
+        if (c.count)
+            insert.bind(index, *c.count(m));
+        else if (c.nullable)
+            bindMaybe(insert, index, *c.figure(m));
+        else
+            insert.bind(index, *c.figure(m));
+    }
     insert.run();
+}
+
+std::string runSummaryFigureColumns(const std::string& prefix) {
+    std::string list;
+    for (const SummaryColumn& c : kSummaryColumns) list += (list.empty() ? "" : ", ") + prefix + c.name;
+    return list;
+}
+
+bool readRunSummaryFigures(const Statement& s, int first_column, Summary& summary) {
+    const bool schema8 = !s.isNull(first_column + static_cast<int>(kSchema8Marker));
+    const std::size_t figures = schema8 ? std::size(kSummaryColumns) : kSchema1SummaryColumns;
+    for (std::size_t i = 0; i < figures; ++i) {
+        const SummaryColumn& c = kSummaryColumns[i];
+        const int column = first_column + static_cast<int>(i);
+        if (c.count)
+            *c.count(summary) = s.intAt(column);
+        else
+            *c.figure(summary) = c.nullable ? maybeAt(s, column) : s.doubleAt(column);
+    }
+    return schema8;
 }
 
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {

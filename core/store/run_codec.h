@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/model/sim_result.h"
@@ -22,6 +23,12 @@ std::size_t storedRunRows(const SimResult& r);
 
 // run_summaries: the summary, policy, conventions, events and wall time.
 void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r);
+// The summary's figure columns as a SELECT list, each name after `prefix` ("m." for a join), in
+// the order readRunSummaryFigures reads them.
+std::string runSummaryFigureColumns(const std::string& prefix);
+// Reads those columns from `first_column` on into `summary`. False for a row written before
+// schema 8: its p95 queueing delay and size-class figures are then left as they were.
+bool readRunSummaryFigures(const Statement& s, int first_column, Summary& summary);
 // The conventions the run was made under ("" when its summary row is missing).
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id);
 

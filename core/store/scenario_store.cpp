@@ -718,25 +718,16 @@ void ScenarioStore::failRun(std::int64_t run_id, RunStatus status, const std::st
 }
 
 namespace {
-constexpr const char* kRunColumns =
-    "SELECT r.id, r.scenario_id, s.name, r.engine_version, r.content_hash, r.started, r.finished, r.status, "
-    "r.message, m.policy, m.jobs, m.completed, m.avg_jct, m.median_jct, m.p95_jct, m.p99_jct, m.makespan, "
-    "m.avg_queueing_delay, m.events, m.wall_seconds, s.policy, m.p95_queueing_delay, m.large_completed, "
-    "m.large_avg_jct, m.large_p95_jct, m.large_p99_jct, m.small_completed, m.small_avg_jct, m.small_p95_jct, "
-    "m.small_p99_jct, s.parameters_json "
-    "FROM runs r JOIN scenarios s ON s.id = r.scenario_id LEFT JOIN run_summaries m ON m.run_id = r.id ";
-
-double maybeDoubleAt(const Statement& s, int column) {
-    return s.isNull(column) ? std::numeric_limits<double>::quiet_NaN() : s.doubleAt(column);
-}
-
-SizeClassSummary sizeClassFrom(const Statement& s, int first_column) {
-    SizeClassSummary c;
-    c.completed = s.intAt(first_column);
-    c.avg_jct = maybeDoubleAt(s, first_column + 1);
-    c.p95_jct = maybeDoubleAt(s, first_column + 2);
-    c.p99_jct = maybeDoubleAt(s, first_column + 3);
-    return c;
+// A run's row: its columns up to kSummaryFigures (m.run_id is NULL when the run has no summary),
+// then the summary's figures (core/store/run_codec.h).
+constexpr int kSummaryFigures = 15;
+const std::string& runColumns() {
+    static const std::string columns =
+        "SELECT r.id, r.scenario_id, s.name, r.engine_version, r.content_hash, r.started, r.finished, "
+        "r.status, r.message, m.policy, m.events, m.wall_seconds, s.policy, s.parameters_json, m.run_id, " +
+        runSummaryFigureColumns("m.") +
+        " FROM runs r JOIN scenarios s ON s.id = r.scenario_id LEFT JOIN run_summaries m ON m.run_id = r.id ";
+    return columns;
 }
 
 // A run stored before schema 8 has no p95 queueing delay or size-class figures: they are derived
@@ -775,25 +766,11 @@ RunInfo runFrom(SqliteDb& db, const Statement& s) {
     r.finished = s.textAt(6);
     r.status = statusFrom(s.textAt(7));
     r.message = s.textAt(8);
-    r.policy = s.isNull(9) ? s.textAt(20) : s.textAt(9);
-    if (!s.isNull(10)) {
-        r.summary.jobs = s.intAt(10);
-        r.summary.completed = s.intAt(11);
-        r.summary.avg_jct = s.doubleAt(12);
-        r.summary.median_jct = s.doubleAt(13);
-        r.summary.p95_jct = s.doubleAt(14);
-        r.summary.p99_jct = s.doubleAt(15);
-        r.summary.makespan = s.doubleAt(16);
-        r.summary.avg_queueing_delay = s.doubleAt(17);
-        r.events = s.int64At(18);
-        r.wall_seconds = s.doubleAt(19);
-        if (s.isNull(22)) {
-            deriveMissingSummary(db, r, s.textAt(30));
-        } else {
-            r.summary.p95_queueing_delay = s.doubleAt(21);
-            r.summary.large = sizeClassFrom(s, 22);
-            r.summary.small = sizeClassFrom(s, 26);
-        }
+    r.policy = s.isNull(9) ? s.textAt(12) : s.textAt(9);
+    if (!s.isNull(14)) {
+        r.events = s.int64At(10);
+        r.wall_seconds = s.doubleAt(11);
+        if (!readRunSummaryFigures(s, kSummaryFigures, r.summary)) deriveMissingSummary(db, r, s.textAt(13));
     }
     return r;
 }
@@ -801,7 +778,7 @@ RunInfo runFrom(SqliteDb& db, const Statement& s) {
 
 std::optional<RunInfo> ScenarioStore::finishedRunWithHash(const std::string& content_hash,
                                                           const std::string& engine_version) {
-    Statement s = db_.prepare(std::string(kRunColumns) +
+    Statement s = db_.prepare(runColumns() +
                               "WHERE r.content_hash = ?1 AND r.engine_version = ?2 AND r.status = 'finished' "
                               "ORDER BY r.id DESC LIMIT 1");
     s.bind(1, content_hash).bind(2, engine_version);
@@ -811,15 +788,15 @@ std::optional<RunInfo> ScenarioStore::finishedRunWithHash(const std::string& con
 
 std::vector<RunInfo> ScenarioStore::runs(std::optional<std::int64_t> scenario_id) {
     std::vector<RunInfo> out;
-    Statement s = db_.prepare(std::string(kRunColumns) + (scenario_id ? "WHERE r.scenario_id = ?1 " : "") +
-                              "ORDER BY r.id");
+    Statement s =
+        db_.prepare(runColumns() + (scenario_id ? "WHERE r.scenario_id = ?1 " : "") + "ORDER BY r.id");
     if (scenario_id) s.bind(1, *scenario_id);
     while (s.step()) out.push_back(runFrom(db_, s));
     return out;
 }
 
 RunInfo ScenarioStore::runInfo(std::int64_t run_id) {
-    Statement s = db_.prepare(std::string(kRunColumns) + "WHERE r.id = ?1");
+    Statement s = db_.prepare(runColumns() + "WHERE r.id = ?1");
     s.bind(1, run_id);
     if (!s.step()) throw StoreError(path() + ": no run with id " + std::to_string(run_id));
     return runFrom(db_, s);

@@ -148,6 +148,31 @@ private slots:
         QCOMPARE(candidateCluster(base, quad, 0, true).servers.size(), std::size_t(3));
     }
 
+    void baseServerTypeIsTheBasesFirstServer() {
+        Cluster base = test::servers(3, 8);
+        base.name = "lab";
+        base.servers[0].rack = "r1";
+        base.servers[0].price.per_hour = 4.5;
+        base.servers[1].gpus = 4;  // only the first server names the type
+        const ServerPreset own = baseServerType(base);
+        QCOMPARE(own.id, std::string("base"));
+        QCOMPARE(own.label, std::string("lab"));
+        QVERIFY(own.server.name.empty());
+        QVERIFY(own.server.rack.empty());
+        Server expected = base.servers[0];
+        expected.name.clear();
+        expected.rack.clear();
+        QVERIFY(own.server == expected);
+        // Retyping the base to its own type and keeping its size keeps its servers' hardware.
+        const Cluster same = candidateCluster(base, own, 3, false);
+        QVERIFY(same.servers[0] == base.servers[0]);
+        QCOMPARE(same.servers[2].name, base.servers[2].name);
+        QCOMPARE(same.totalGpus(), 24);
+
+        base.servers.clear();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, baseServerType(base));
+    }
+
     void planEqualsExhaustiveSweep_data() {
         QTest::addColumn<quint64>("trace_seed");
         QTest::addColumn<double>("rate");
@@ -191,6 +216,14 @@ private slots:
             // Where the metric is not monotone the plan may stop above the smallest count, and
             // then it must say so.
             if (c.monotone) ++monotone;
+            // Each answer carries its evaluation at the planned load.
+            QCOMPARE(c.evaluation.has_value(), c.servers.has_value());
+            if (const PlanEvaluation* e = evaluationOf(report, c)) {
+                QCOMPARE(e->server_type, c.server_type);
+                QCOMPARE(e->policy, c.policy);
+                QCOMPARE(e->servers, *c.servers);
+                QCOMPARE(e->load_factor, r.growth);
+            }
             QVERIFY2(
                 c.servers == smallest || !c.monotone,
                 qPrintable(QString::fromStdString(c.policy) + " on type " + QString::number(c.server_type) +

@@ -67,6 +67,30 @@ cl::SimResult simulateDirectly(const Workspace& w, const cl::Cluster& cluster) {
 // Waits (in a test function) until the what-if has figures for the edited cluster.
 #define WAIT_READY(whatIf) QTRY_VERIFY_WITH_TIMEOUT((whatIf)->state() == State::Ready, kTimeoutMs)
 
+// The editor on the scenario's own stored cluster, with the live what-if following the scenario.
+// The caller waits for its figures (WAIT_READY).
+void openScenarioCluster(ClusterEditor& editor, const Workspace& w) {
+    editor.setCluster(w.store().cluster(w.clusterId), w.clusterId);
+    editor.setWhatIfScenario(w.path, kScenario);
+}
+
+// The figures the what-if shows equal the ones of a simulation result.
+void compareFigures(const cl::WhatIfFigures& shown, const cl::SimResult& result) {
+    QCOMPARE(shown.avg_jct, result.summary.avg_jct);
+    QCOMPARE(shown.p95_jct, result.summary.p95_jct);
+    QCOMPARE(shown.avg_queueing, result.summary.avg_queueing_delay);
+    QCOMPARE(shown.gpu_utilization, cl::meanGpuUtilization(result.series));
+}
+
+// Every figure but the cost is unchanged against the stored run.
+void verifyNoChange(const WhatIfStrip& strip) {
+    for (int f = 0; f < WhatIfStrip::CostPerMonth; ++f) {
+        const auto figure = static_cast<WhatIfStrip::Figure>(f);
+        QCOMPARE(strip.deltaText(figure), QStringLiteral("\u00b10"));
+        QCOMPARE(strip.deltaVerdict(figure), 0);
+    }
+}
+
 }  // namespace
 
 class TestLiveWhatIf : public QObject {
@@ -116,23 +140,18 @@ private slots:
         cl::ScenarioStore store = w.store();
         const cl::SimResult run = store.loadRun(w.runId, false);
         ClusterEditor editor;
-        editor.setCluster(store.cluster(w.clusterId), w.clusterId);
-        editor.setWhatIfScenario(w.path, kScenario);
-        WAIT_READY(editor.liveWhatIf());
+        openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
+        WAIT_READY(whatIf);
         QCOMPARE(whatIf->simulationsStarted(), 0);
         QVERIFY(whatIf->isScenarioCluster());
         QVERIFY(whatIf->stored() && whatIf->current());
-        QCOMPARE(whatIf->stored()->avg_jct, run.summary.avg_jct);
-        QCOMPARE(whatIf->stored()->p95_jct, run.summary.p95_jct);
-        QCOMPARE(whatIf->stored()->avg_queueing, run.summary.avg_queueing_delay);
-        QCOMPARE(whatIf->stored()->gpu_utilization, cl::meanGpuUtilization(run.series));
+        compareFigures(*whatIf->stored(), run);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(whatIf->current()->avg_jct, run.summary.avg_jct);
         WhatIfStrip* strip = editor.whatIfStrip();
-        for (int f = 0; f < WhatIfStrip::CostPerMonth; ++f) {
-            QCOMPARE(strip->deltaText(static_cast<WhatIfStrip::Figure>(f)), QStringLiteral("\u00b10"));
-            QCOMPARE(strip->deltaVerdict(static_cast<WhatIfStrip::Figure>(f)), 0);
-        }
+        verifyNoChange(*strip);
+        if (QTest::currentTestFailed()) return;
         QVERIFY2(strip->statusText().contains(QStringLiteral("own cluster")),
                  qPrintable(strip->statusText()));
     }
@@ -145,8 +164,7 @@ private slots:
         const cl::Cluster testbed = store.cluster(w.clusterId);
         const cl::SimResult run = store.loadRun(w.runId, false);
         ClusterEditor editor;
-        editor.setCluster(testbed, w.clusterId);
-        editor.setWhatIfScenario(w.path, kScenario);
+        openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
         WhatIfStrip* strip = editor.whatIfStrip();
         WAIT_READY(whatIf);
@@ -159,11 +177,8 @@ private slots:
         WAIT_READY(whatIf);
         QCOMPARE(whatIf->simulationsStarted(), 1);
 
-        const cl::SimResult direct = simulateDirectly(w, editor.cluster());
-        QCOMPARE(whatIf->current()->avg_jct, direct.summary.avg_jct);
-        QCOMPARE(whatIf->current()->p95_jct, direct.summary.p95_jct);
-        QCOMPARE(whatIf->current()->avg_queueing, direct.summary.avg_queueing_delay);
-        QCOMPARE(whatIf->current()->gpu_utilization, cl::meanGpuUtilization(direct.series));
+        compareFigures(*whatIf->current(), simulateDirectly(w, editor.cluster()));
+        if (QTest::currentTestFailed()) return;
         QVERIFY(whatIf->current()->avg_jct > run.summary.avg_jct);
         QCOMPARE(strip->deltaVerdict(WhatIfStrip::AvgJct), -1);
         QVERIFY2(strip->deltaText(WhatIfStrip::AvgJct).startsWith(QLatin1Char('+')),
@@ -191,11 +206,8 @@ private slots:
     // a price does not reach the simulator, so it needs no simulation and changes the cost.
     void noCapacityChangeAndPrices() {
         Workspace w;
-        cl::ScenarioStore store = w.store();
-        const cl::Cluster testbed = store.cluster(w.clusterId);
         ClusterEditor editor;
-        editor.setCluster(testbed, w.clusterId);
-        editor.setWhatIfScenario(w.path, kScenario);
+        openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
         WhatIfStrip* strip = editor.whatIfStrip();
         WAIT_READY(whatIf);
@@ -203,8 +215,8 @@ private slots:
         QVERIFY(editor.document()->renameServer(0, QStringLiteral("renamed-node")));
         WAIT_READY(whatIf);
         QCOMPARE(whatIf->simulationsStarted(), 1);
-        for (int f = 0; f < WhatIfStrip::CostPerMonth; ++f)
-            QCOMPARE(strip->deltaText(static_cast<WhatIfStrip::Figure>(f)), QStringLiteral("\u00b10"));
+        verifyNoChange(*strip);
+        if (QTest::currentTestFailed()) return;
 
         cl::Cluster priced = editor.cluster();
         for (cl::Server& s : priced.servers) {
@@ -229,8 +241,7 @@ private slots:
         cl::ScenarioStore store = w.store();
         const cl::Cluster testbed = store.cluster(w.clusterId);
         ClusterEditor editor;
-        editor.setCluster(testbed, w.clusterId);
-        editor.setWhatIfScenario(w.path, kScenario);
+        openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
         WAIT_READY(whatIf);
         whatIf->setSettleDelay(0);
@@ -254,8 +265,7 @@ private slots:
         cl::Cluster one = store.cluster(w.clusterId);
         one.servers.resize(1);  // 8 GPUs; the demo trace has 16-GPU jobs
         ClusterEditor editor;
-        editor.setCluster(store.cluster(w.clusterId), w.clusterId);
-        editor.setWhatIfScenario(w.path, kScenario);
+        openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
         WAIT_READY(whatIf);
         QVERIFY(editor.document()->replaceCluster(one, QStringLiteral("one server")));

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -62,6 +63,20 @@ private slots:
         view.setStore(m_store.get());
         QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(view.traceCombo()->count(), 1);
+        // Before a plan the charts are empty: no axes, a hint in the middle of the whole chart.
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (cl::views::PlanPlot* plot : {static_cast<cl::views::PlanPlot*>(view.frontierPlot()),
+                                          static_cast<cl::views::PlanPlot*>(view.cliffPlot())}) {
+            QVERIFY2(plot->hint().startsWith("Run a plan to see the"), qPrintable(plot->hint()));
+            QVERIFY(!plot->xAxis->visible() && !plot->yAxis->visible());
+            qobject_cast<QStackedWidget*>(plot->parentWidget())->setCurrentWidget(plot);
+            QTRY_VERIFY(plot->isVisible() && plot->width() > 300);
+            plot->replot();
+            QCOMPARE(plot->axisRect()->outerRect().width(), plot->viewport().width());
+            QCOMPARE(plot->viewport().width(), plot->width());
+        }
+        qobject_cast<QStackedWidget*>(view.frontierPlot()->parentWidget())
+            ->setCurrentWidget(view.frontierPlot());
         tick(view.serverTypeList(), {"v100x8", "t4x4"});
         tick(view.policyList(), {"fifo", "srtf"});
         view.targetsEditor()->setTargets({"avg_queueing<=1h"});
@@ -107,6 +122,7 @@ private slots:
             previous = cost;
         }
         QVERIFY(view.frontierPlot()->graphCount() > 0);
+        QVERIFY(view.frontierPlot()->hint().isEmpty() && view.frontierPlot()->xAxis->visible());
         QVERIFY(view.cliffPlot()->pointCount() >= 3);
         QVERIFY(view.statusLabel()->text().contains("gui-plan/"));
 

@@ -16,13 +16,22 @@ ThemedPlot::ThemedPlot(QWidget* parent) : QCustomPlot(parent) {
     // The legend under the axes in rows, so it never covers the data.
     axisRect()->insetLayout()->take(legend);
     plotLayout()->addElement(2, 0, legend);
-    plotLayout()->setRowStretchFactor(2, 0.001);
+    plotLayout()->setRowStretchFactor(2, 0.001);  // row 2: see placeLegend
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(6);
     legend->setBorderPen(Qt::NoPen);
     legend->setVisible(false);
     setMouseTracking(true);
+    connect(this, &QCustomPlot::beforeReplot, this, &ThemedPlot::placeLegend);
     restyle();
+}
+
+void ThemedPlot::placeLegend() {
+    const bool placed = legend->layout() == plotLayout();
+    if (legend->itemCount() == 0 && placed)
+        plotLayout()->take(legend);
+    else if (legend->itemCount() > 0 && !placed)
+        plotLayout()->addElement(2, 0, legend);
 }
 
 void ThemedPlot::setTitle(const QString& title) {

@@ -27,6 +27,10 @@ protected:
     virtual void restyle();
 
 private:
+    // Keeps the legend in the layout only while it has entries: QCustomPlot caps a layout column
+    // at its elements' largest size, and an empty legend's is a few pixels, which squeezed an
+    // empty chart's axes into a narrow box.
+    void placeLegend();
     QCPTextElement* m_title = nullptr;
 };
 

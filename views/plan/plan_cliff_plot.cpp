@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
-#include <QToolTip>
-
 #include "views/common/chart_style.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
 
-PlanCliffPlot::PlanCliffPlot(QWidget* parent) : ThemedPlot(parent) {
+PlanCliffPlot::PlanCliffPlot(QWidget* parent) : PlanPlot(parent) {
     setTitle(tr("Cliff: the targets against the server count"));
     xAxis->setLabel(tr("servers"));
     yAxis->setLabel(tr("metric / target"));
-    legend->setVisible(true);
     setToolTip(
         tr("Each target's metric as a multiple of its target value (1 = exactly at the target) "
            "for server counts around the plan's answer (the vertical line)"));
+    rebuild();
 }
 
 void PlanCliffPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
@@ -33,22 +31,16 @@ int PlanCliffPlot::pointCount() const {
     return static_cast<int>(m_points.size());
 }
 
-void PlanCliffPlot::restyle() {
-    ThemedPlot::restyle();
-    rebuild();
-}
-
 void PlanCliffPlot::rebuild() {
-    clearPlottables();
-    clearItems();
     m_points.clear();
     if (!m_request || !m_report || m_candidate < 0 ||
         m_candidate >= static_cast<int>(m_report->candidates.size())) {
-        legend->setVisible(false);
-        replot();
+        setTitle(tr("Cliff: the targets against the server count"));
+        showEmpty(m_report ? tr("Select a row of the table to see its cliff")
+                           : tr("Run a plan to see the cliff"));
         return;
     }
-    legend->setVisible(true);
+    startDrawing();
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(m_candidate)];
     for (const cl::PlanEvaluation& e : m_report->evaluations)
         if (e.server_type == c.server_type && e.policy == c.policy) m_points.push_back(&e);
@@ -107,15 +99,11 @@ void PlanCliffPlot::rebuild() {
     replot();
 }
 
-void PlanCliffPlot::mouseMoveEvent(QMouseEvent* event) {
-    QCustomPlot::mouseMoveEvent(event);
-    const int servers = static_cast<int>(std::lround(xAxis->pixelToCoord(event->pos().x())));
+QString PlanCliffPlot::tipAt(const QPoint& pos) const {
+    const int servers = static_cast<int>(std::lround(xAxis->pixelToCoord(pos.x())));
     const auto it = std::find_if(m_points.begin(), m_points.end(),
                                  [&](const cl::PlanEvaluation* e) { return e->servers == servers; });
-    if (it == m_points.end() || !axisRect()->rect().contains(event->pos())) {
-        QToolTip::hideText();
-        return;
-    }
+    if (it == m_points.end() || !axisRect()->rect().contains(pos)) return {};
     const cl::PlanEvaluation& e = **it;
     QString tip = tr("%n server(s), %1 a month", "", e.servers).arg(formatUsd(e.cost_per_month));
     for (const cl::PlanTarget& t : m_request->targets) {
@@ -125,7 +113,7 @@ void PlanCliffPlot::mouseMoveEvent(QMouseEvent* event) {
                         std::isnan(v) ? QStringLiteral("\u2013") : formatDuration(v));
     }
     tip += e.feasible ? tr("\nmeets every target") : tr("\nmisses a target");
-    QToolTip::showText(mapToGlobal(event->pos()), tip, this);
+    return tip;
 }
 
 }  // namespace cl::views

@@ -4,14 +4,13 @@
 // an upper bound), so targets of different sizes share one axis; the answer is marked. A tooltip
 // gives the figures of the count under the mouse.
 #include <memory>
-#include <string>
+#include <vector>
 
-#include "core/planning/capacity_plan.h"
-#include "views/common/themed_plot.h"
+#include "views/plan/plan_plot.h"
 
 namespace cl::views {
 
-class PlanCliffPlot : public ThemedPlot {
+class PlanCliffPlot : public PlanPlot {
     Q_OBJECT
 
 public:
@@ -24,13 +23,10 @@ public:
     int pointCount() const;
 
 protected:
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void restyle() override;
+    void rebuild() override;
+    QString tipAt(const QPoint& pos) const override;
 
 private:
-    void rebuild();
-    std::shared_ptr<const cl::PlanRequest> m_request;
-    std::shared_ptr<const cl::PlanReport> m_report;
     int m_candidate = -1;
     std::vector<const cl::PlanEvaluation*> m_points;  // by server count
 };

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <map>
 
-#include <QToolTip>
-
 #include "views/common/chart_style.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
@@ -33,13 +31,13 @@ QString pointText(const cl::PlanRequest& r, const cl::PlanEvaluation& e) {
 
 }  // namespace
 
-PlanFrontierPlot::PlanFrontierPlot(QWidget* parent) : ThemedPlot(parent) {
+PlanFrontierPlot::PlanFrontierPlot(QWidget* parent) : PlanPlot(parent) {
     setTitle(tr("Cost against the first target's metric"));
     xAxis->setLabel(tr("cost per month (USD)"));
-    legend->setVisible(true);
     setToolTip(
         tr("Every cluster evaluated at the planned load. Filled: meets every target. The line is "
            "the frontier: the cheapest cluster for each level of the metric"));
+    rebuild();
 }
 
 void PlanFrontierPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
@@ -49,26 +47,12 @@ void PlanFrontierPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
     rebuild();
 }
 
-void PlanFrontierPlot::restyle() {
-    ThemedPlot::restyle();
-    rebuild();
-}
-
 void PlanFrontierPlot::rebuild() {
-    clearPlottables();
-    clearItems();
     if (!m_request || !m_report || m_request->targets.empty()) {
-        legend->setVisible(false);
-        auto* hint = new QCPItemText(this);
-        hint->setText(tr("No plan yet"));
-        hint->setColor(palette().color(QPalette::PlaceholderText));
-        hint->setFont(font());
-        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-        hint->position->setCoords(0.5, 0.5);
-        replot();
+        showEmpty(tr("Run a plan to see the frontier"));
         return;
     }
-    legend->setVisible(true);
+    startDrawing();
     const cl::PlanTarget& first = m_request->targets.front();
     const std::string key = cl::planMetricKey(first);
     // Hours, or days when the metric runs to several days.
@@ -176,14 +160,9 @@ int PlanFrontierPlot::evaluationAt(const QPoint& pos) const {
     return best;
 }
 
-void PlanFrontierPlot::mouseMoveEvent(QMouseEvent* event) {
-    QCustomPlot::mouseMoveEvent(event);
-    const int i = evaluationAt(event->pos());
-    if (i >= 0)
-        QToolTip::showText(mapToGlobal(event->pos()),
-                           pointText(*m_request, m_report->evaluations[static_cast<std::size_t>(i)]), this);
-    else
-        QToolTip::hideText();
+QString PlanFrontierPlot::tipAt(const QPoint& pos) const {
+    const int i = evaluationAt(pos);
+    return i >= 0 ? pointText(*m_request, m_report->evaluations[static_cast<std::size_t>(i)]) : QString();
 }
 
 }  // namespace cl::views

@@ -6,12 +6,11 @@
 // under the mouse.
 #include <memory>
 
-#include "core/planning/capacity_plan.h"
-#include "views/common/themed_plot.h"
+#include "views/plan/plan_plot.h"
 
 namespace cl::views {
 
-class PlanFrontierPlot : public ThemedPlot {
+class PlanFrontierPlot : public PlanPlot {
     Q_OBJECT
 
 public:
@@ -23,13 +22,10 @@ public:
     int evaluationAt(const QPoint& pos) const;
 
 protected:
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void restyle() override;
+    void rebuild() override;
+    QString tipAt(const QPoint& pos) const override;
 
 private:
-    void rebuild();
-    std::shared_ptr<const cl::PlanRequest> m_request;
-    std::shared_ptr<const cl::PlanReport> m_report;
     double m_unit = 3600.0;  // seconds per unit of the metric axis
 };
 

@@ -31,18 +31,17 @@ void PlanTableModel::setPlan(std::shared_ptr<const cl::PlanRequest> request,
     m_report = std::move(report);
     m_rows.clear();
     if (m_report) {
-        for (std::size_t i = 0; i < m_report->candidates.size(); ++i) m_rows.push_back(static_cast<int>(i));
+        for (std::size_t i = 0; i < m_report->candidates.size(); ++i)
+            m_rows.push_back({static_cast<int>(i), cl::evaluationOf(*m_report, m_report->candidates[i])});
         // Plans (feasible, within budget) by cost, then the other feasible ones, then the rest.
-        auto rank = [this](int i) {
-            const cl::CandidateResult& c = m_report->candidates[i];
+        auto rank = [this](const Row& r) {
+            const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(r.candidate)];
             return !c.servers ? 2 : (c.within_budget ? 0 : 1);
         };
-        std::stable_sort(m_rows.begin(), m_rows.end(), [&](int a, int b) {
+        std::stable_sort(m_rows.begin(), m_rows.end(), [&](const Row& a, const Row& b) {
             if (rank(a) != rank(b)) return rank(a) < rank(b);
-            const cl::PlanEvaluation* ea = evaluationOf(a);
-            const cl::PlanEvaluation* eb = evaluationOf(b);
-            if (ea && eb && ea->cost_per_month != eb->cost_per_month)
-                return ea->cost_per_month < eb->cost_per_month;
+            if (a.answer && b.answer && a.answer->cost_per_month != b.answer->cost_per_month)
+                return a.answer->cost_per_month < b.answer->cost_per_month;
             return false;
         });
     }
@@ -54,26 +53,19 @@ void PlanTableModel::clear() {
 }
 
 int PlanTableModel::candidateAt(int row) const {
-    return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[static_cast<std::size_t>(row)] : -1;
+    return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[static_cast<std::size_t>(row)].candidate
+                                                             : -1;
 }
 
 int PlanTableModel::chosenRow() const {
     if (!m_report || !m_report->chosen) return -1;
     for (std::size_t r = 0; r < m_rows.size(); ++r)
-        if (m_rows[r] == static_cast<int>(*m_report->chosen)) return static_cast<int>(r);
+        if (m_rows[r].candidate == static_cast<int>(*m_report->chosen)) return static_cast<int>(r);
     return -1;
 }
 
 int PlanTableModel::targets() const {
     return m_request ? static_cast<int>(m_request->targets.size()) : 0;
-}
-
-const cl::PlanEvaluation* PlanTableModel::evaluationOf(int candidate) const {
-    const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
-    if (!c.servers) return nullptr;
-    for (const cl::PlanEvaluation& e : m_report->evaluations)
-        if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers) return &e;
-    return nullptr;
 }
 
 int PlanTableModel::rowCount(const QModelIndex& parent) const {
@@ -114,9 +106,10 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
 
 QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !m_report) return {};
-    const int candidate = candidateAt(index.row());
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const int candidate = row.candidate;
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
-    const cl::PlanEvaluation* e = evaluationOf(candidate);
+    const cl::PlanEvaluation* e = row.answer;
     const int noteColumn = FirstTarget + targets();
     const bool chosen = m_report->chosen && static_cast<int>(*m_report->chosen) == candidate;
     const auto plan = m_report->plans.find(c.policy);

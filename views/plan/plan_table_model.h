@@ -2,6 +2,7 @@
 // The ranked candidates of a capacity plan: one row per (server type, policy), the ones that
 // meet every target first, cheapest first; the chosen plan in bold, each policy's plan marked.
 #include <memory>
+#include <vector>
 
 #include <QAbstractTableModel>
 
@@ -35,10 +36,14 @@ public:
 
 private:
     int targets() const;
-    const cl::PlanEvaluation* evaluationOf(int candidate) const;
+    // What a row shows, resolved once when the plan is set.
+    struct Row {
+        int candidate = 0;                           // index into PlanReport::candidates
+        const cl::PlanEvaluation* answer = nullptr;  // its answer at the planned load, if any
+    };
     std::shared_ptr<const cl::PlanRequest> m_request;
     std::shared_ptr<const cl::PlanReport> m_report;
-    std::vector<int> m_rows;  // candidate per row, in rank order
+    std::vector<Row> m_rows;  // in rank order
 };
 
 }  // namespace cl::views

@@ -424,13 +424,7 @@ bool PlanView::runPlan() {
         if (request->base.servers.empty()) return refuse(tr("The base cluster has no servers."));
         for (const QString& id : checkedData(m_types)) {
             if (id == QLatin1String("base")) {
-                cl::ServerPreset own;
-                own.id = "base";
-                own.label = request->base.name;
-                own.server = request->base.servers.front();
-                own.server.name.clear();
-                own.server.rack.clear();
-                request->server_types.push_back(own);
+                request->server_types.push_back(cl::baseServerType(request->base));
             } else if (const cl::ServerPreset* preset = cl::findServerPreset(id.toStdString())) {
                 request->server_types.push_back(*preset);
             }
@@ -490,10 +484,8 @@ void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool can
     QString summary;
     if (m_report->chosen) {
         const cl::CandidateResult& c = m_report->candidates[*m_report->chosen];
-        double cost = 0;
-        for (const cl::PlanEvaluation& e : m_report->evaluations)
-            if (e.server_type == c.server_type && e.policy == c.policy && e.servers == *c.servers)
-                cost = e.cost_per_month;
+        const cl::PlanEvaluation* e = cl::evaluationOf(*m_report, c);
+        const double cost = e ? e->cost_per_month : 0.0;
         summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
                       .arg(*c.servers)
                       .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),

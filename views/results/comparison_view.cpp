@@ -288,24 +288,15 @@ void ComparisonView::buildUi() {
             m_loadNote->setVisible(false);
             pageLayout->addWidget(m_loadNote);
         }
-        auto* plot = new QCustomPlot(page);
+        // The shared chart look (title, legend in rows under the axes, palette colours).
+        auto* plot = new ThemedPlot(page);
         plot->setAntialiasedElements(QCP::aeAll);
         plot->setNoAntialiasingOnDrag(true);
-        plot->plotLayout()->insertRow(0);
-        m_titles[c] = new QCPTextElement(plot, QString());
-        plot->plotLayout()->addElement(0, 0, m_titles[c]);
-        // The legend under the axes, in rows that wrap, so it never covers a bar or a line.
-        plot->axisRect()->insetLayout()->take(plot->legend);
-        plot->plotLayout()->addElement(2, 0, plot->legend);
-        plot->plotLayout()->setRowStretchFactor(2, 0.001);
-        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        plot->legend->setBorderPen(Qt::NoPen);
         plot->legend->setVisible(true);
         plot->installEventFilter(this);
-        // The legend wraps to the width the plot is about to be laid out at.
+        // The legend wraps to the width its entries need, measured as the plot is laid out.
         connect(plot, &QCustomPlot::beforeReplot, plot,
                 [plot] { fitLegend(plot, plot->viewport().width()); });
-        plot->setMouseTracking(true);
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, c](QMouseEvent* event) { showBarTip(static_cast<Chart>(c), event->pos()); });
         pageLayout->addWidget(plot, 1);
@@ -332,45 +323,13 @@ void ComparisonView::buildUi() {
     const QFontMetrics fm(font());
     split->setSizes({fm.averageCharWidth() * 32, fm.averageCharWidth() * 140});
     vsplit->setSizes({fm.height() * 30, fm.height() * 8});
-    applyFonts();
-}
-
-void ComparisonView::applyFonts() {
-    const QFont base = font();
-    QFont title = base;
-    title.setBold(true);
-    title.setPointSizeF(base.pointSizeF() * 1.15);
-    const QColor text = palette().color(QPalette::Text);
-    for (int c = 0; c < ChartCount; ++c) {
-        QCustomPlot* plot = m_plots[c];
-        plot->setBackground(palette().brush(QPalette::Base));
-        m_titles[c]->setFont(title);
-        m_titles[c]->setTextColor(text);
-        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
-            axis->setLabelFont(base);
-            axis->setTickLabelFont(base);
-            axis->setLabelColor(text);
-            axis->setTickLabelColor(text);
-            axis->setBasePen(QPen(text, 1));
-            axis->setTickPen(QPen(text, 1));
-            axis->setSubTickPen(QPen(text, 1));
-            QColor grid = palette().color(QPalette::Mid);
-            grid.setAlpha(90);
-            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-        }
-        plot->legend->setFont(base);
-        plot->legend->setTextColor(text);
-        plot->legend->setBrush(Qt::NoBrush);
-    }
 }
 
 void ComparisonView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (!m_tabs) return;  // during construction
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        applyFonts();
-        rebuildAll();
-    }
+    // The plots restyle themselves (ThemedPlot); their series take the new palette's colours.
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) rebuildAll();
 }
 
 bool ComparisonView::eventFilter(QObject* watched, QEvent* event) {
@@ -806,7 +765,7 @@ void ComparisonView::preparePlot(Chart chart, const QString& title) {
     plot->xAxis->grid()->setVisible(!hasBars(chart));
     m_bars[chart] = {};
     m_barTips[chart].clear();
-    m_titles[chart]->setText(title);
+    m_plots[chart]->setTitle(title);
     plot->legend->setVisible(m_model->rowCount() > 0);
 }
 
@@ -1268,11 +1227,11 @@ void ComparisonView::showBarTip(Chart chart, const QPoint& pos) {
 
 void ComparisonView::paintExport(QPainter& painter, const QRectF& rect, const QString& title) {
     const Chart chart = currentChart();
-    QCustomPlot* plot = m_plots[chart];
+    ThemedPlot* plot = m_plots[chart];
     const int width = std::max(1, qRound(rect.width()));
     const int height = std::max(1, qRound(rect.height()));
-    const QString shownTitle = m_titles[chart]->text();
-    if (!title.isEmpty()) m_titles[chart]->setText(title);
+    const QString shownTitle = plot->title();
+    if (!title.isEmpty()) m_plots[chart]->setTitle(title);
     if (hasBars(chart))
         layoutLabels(chart, QSizeF(width - (plot->viewport().width() - plot->axisRect()->width()),
                                    height - (plot->viewport().height() - plot->axisRect()->height())));
@@ -1289,7 +1248,7 @@ void ComparisonView::paintExport(QPainter& painter, const QRectF& rect, const QS
     painter.setClipRect(QRectF(0, 0, width, height), Qt::IntersectClip);
     painter.drawPicture(0, 0, picture);
     painter.restore();
-    m_titles[chart]->setText(shownTitle);
+    plot->setTitle(shownTitle);
     fitLabelsToWidget(chart);
 }
 

@@ -15,14 +15,13 @@
 #include <QWidget>
 
 #include "core/model/sim_result.h"
+#include "views/common/themed_plot.h"
 #include "views/results/comparison_model.h"
 #include "views/results/run_breakdown.h"
 
 class QCheckBox;
 class QComboBox;
 class QCPItemText;
-class QCPTextElement;
-class QCustomPlot;
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
@@ -96,7 +95,7 @@ public:
     // reportTailAndCostHtml(), since all fourteen columns do not fit a portrait page.
     const QAbstractItemModel* reportTable() const { return m_reportTable; }
     QString reportTailAndCostHtml() const;
-    QCustomPlot* plot(Chart chart) const { return m_plots[chart]; }
+    ThemedPlot* plot(Chart chart) const { return m_plots[chart]; }
     QString message() const;  // the banner text; empty when hidden
 
     // What the charts plot, read back from the plots (row = the model's row).
@@ -166,7 +165,6 @@ private:
                         const std::vector<QStringList>& labels, const std::vector<QStringList>& tips);
     void layoutLabels(Chart chart, QSizeF axisRectSize);
     void fitLabelsToWidget(Chart chart);
-    void applyFonts();
     void showBarTip(Chart chart, const QPoint& pos);
 
     cl::ScenarioStore* m_store = nullptr;
@@ -185,8 +183,7 @@ private:
     QLabel* m_banner = nullptr;
     QLabel* m_traceWarning = nullptr;
     QTableView* m_table = nullptr;
-    QCustomPlot* m_plots[ChartCount] = {};
-    QCPTextElement* m_titles[ChartCount] = {};
+    ThemedPlot* m_plots[ChartCount] = {};
     BarLayout m_bars[ChartCount];
     std::vector<std::vector<QString>> m_barTips[ChartCount];  // [series][key index]
     QStringList m_models;
