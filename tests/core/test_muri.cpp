@@ -138,7 +138,8 @@ private slots:
                 v[i] = {static_cast<double>(rng.below(distinct_keys)), -static_cast<int>(rng.below(4)), i};
             if (instance % 2 == 1) {  // nearly sorted: sorted, then a few entries moved
                 std::stable_sort(v.begin(), v.end(), less);
-                for (int moved = 0; moved < 5 && n > 0; ++moved) v[rng.below(n)].key = rng.below(distinct_keys);
+                for (int moved = 0; moved < 5 && n > 0; ++moved)
+                    v[rng.below(n)].key = rng.below(distinct_keys);
             }
             std::vector<Entry> expected = v;
             std::stable_sort(expected.begin(), expected.end(), less);
