@@ -55,6 +55,14 @@ public:
         }
         buf_.append(c.text, c.length);
     }
+    // One row: the fields separated by commas, each written as its type is (text quoted as
+    // CSV needs, numbers as num() and integer() write them).
+    template <class... Fields>
+    void row(const Fields&... fields) {
+        bool first = true;
+        ((first ? void(first = false) : ch(','), field(fields)), ...);
+        endRow();
+    }
     void csvText(const std::string& s) {
         if (s.find_first_of(",\"\n") == std::string::npos) {
             buf_.append(s);
@@ -78,6 +86,11 @@ public:
     }
 
 private:
+    void field(double v) { num(v); }
+    void field(int v) { integer(v); }
+    void field(long long v) { integer(v); }
+    void field(const std::string& s) { csvText(s); }
+
     static constexpr std::size_t kFlushAt = 1 << 20;
     static constexpr std::size_t kCacheSize = 4096;
     struct Cached {
@@ -91,16 +104,7 @@ private:
 };
 
 void segmentRows(RowBuffer& o, std::span<const GpuSegment> segments) {
-    for (const auto& s : segments) {
-        o.integer(s.gpu);
-        o.ch(',');
-        o.num(s.t0);
-        o.ch(',');
-        o.num(s.t1);
-        o.ch(',');
-        o.integer(s.job);
-        o.endRow();
-    }
+    for (const auto& s : segments) o.row(s.gpu, s.t0, s.t1, s.job);
 }
 
 constexpr std::string_view kSegmentsHeader = "gpu,t0,t1,job_index\n";
@@ -123,25 +127,9 @@ void writeJobsCsv(const SimResult& r, const std::string& path) {
              "job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,"
              "preemptions,restarts\n",
              [&](RowBuffer& o) {
-                 for (const auto& j : r.jobs) {
-                     o.integer(j.index);
-                     o.ch(',');
-                     o.csvText(j.id);
-                     o.ch(',');
-                     o.csvText(j.model);
-                     o.ch(',');
-                     o.integer(j.gpus);
-                     for (double v : {j.iterations, j.submit, j.first_start, j.end, j.jct, j.queueing_delay,
-                                      j.pending_time}) {
-                         o.ch(',');
-                         o.num(v);
-                     }
-                     o.ch(',');
-                     o.integer(j.preemptions);
-                     o.ch(',');
-                     o.integer(j.restarts);
-                     o.endRow();
-                 }
+                 for (const auto& j : r.jobs)
+                     o.row(j.index, j.id, j.model, j.gpus, j.iterations, j.submit, j.first_start, j.end,
+                           j.jct, j.queueing_delay, j.pending_time, j.preemptions, j.restarts);
              });
 }
 
@@ -267,19 +255,10 @@ void writeSeriesCsv(const SimResult& r, const std::string& path) {
              "t,queue_length,running_jobs,blocking_index,gpu_utilization,storage_utilization,cpu_utilization,"
              "gpu_compute_utilization,network_utilization\n",
              [&](RowBuffer& o) {
-                 for (const auto& s : r.series) {
-                     o.num(s.t);
-                     o.ch(',');
-                     o.integer(s.queue_length);
-                     o.ch(',');
-                     o.integer(s.running_jobs);
-                     for (double v : {s.blocking_index, s.gpu_utilization, s.storage_utilization,
-                                      s.cpu_utilization, s.gpu_compute_utilization, s.network_utilization}) {
-                         o.ch(',');
-                         o.num(v);
-                     }
-                     o.endRow();
-                 }
+                 for (const auto& s : r.series)
+                     o.row(s.t, s.queue_length, s.running_jobs, s.blocking_index, s.gpu_utilization,
+                           s.storage_utilization, s.cpu_utilization, s.gpu_compute_utilization,
+                           s.network_utilization);
              });
 }
 
