@@ -15,6 +15,7 @@ void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
     occupied_ = std::make_unique<GpuPool>(cluster);
     held_of_.clear();
     pool_cluster_ = &cluster;
+    counts_decide_ = placement_->decidesByFreeCounts() && counts_.assign(cluster);
 }
 
 // The GPUs that running jobs hold, kept from decision to decision: a job holds what its last
@@ -55,13 +56,21 @@ std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
 
 void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<int>& jobs,
                                    std::vector<Assignment>* placed, std::vector<int>* admitted) {
-    pool_->reset();
     // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
     // nobody else can fit and the walk stops.
     suffix_min_.resize(jobs.size() + 1);
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
     for (std::size_t i = jobs.size(); i-- > 0;)
         suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
+    if (!placed && counts_decide_) {  // admission only, and free counts decide it
+        counts_.reset();
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            if (counts_.total_free < suffix_min_[i]) break;
+            if (placement_->admit(in.by_index[jobs[i]]->gpus, counts_)) admitted->push_back(jobs[i]);
+        }
+        return;
+    }
+    pool_->reset();
     pool_->setCountsOnly(placed == nullptr);  // admission depends on free counts alone
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;

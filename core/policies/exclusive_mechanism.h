@@ -66,6 +66,8 @@ private:
     std::vector<int> server_count_, server_begin_, fill_, touched_;
     std::vector<char> taken_;
     const Cluster* pool_cluster_ = nullptr;
+    FreeCounts counts_;           // the admission walk's pool when the placement allows it
+    bool counts_decide_ = false;  // equal servers and a placement that decides by free counts
     std::vector<int> ranked_;
     std::vector<int> suffix_min_;
     std::vector<int> admitted_;
