@@ -145,7 +145,7 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
         d.start = packFresh(in, ranked_);
         return d;
     }
-    int free_gpus = in.cluster->totalGpus();
+    int free_gpus = pool_->totalGpus();  // Cluster::totalGpus() walks the servers
     for (const JobState& s : in.active)
         if (s.running) free_gpus -= s.gpus;
     if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false, /*all_running=*/true))

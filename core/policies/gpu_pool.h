@@ -19,6 +19,7 @@ public:
     void copyStateFrom(const GpuPool& other);
     int servers() const { return static_cast<int>(capacity_.size()); }
     int totalFree() const { return total_free_; }
+    int totalGpus() const { return total_gpus_; }
     int serverFree(int s) const { return free_[s]; }
     int serverCapacity(int s) const { return capacity_[s]; }
     int serverOf(int gpu) const { return gpu_server_[gpu]; }

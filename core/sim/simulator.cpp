@@ -11,6 +11,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -47,15 +48,16 @@ struct alignas(64) EngineJob {
     double last_update = 0.0;
     double debt = 0.0;  // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
+    // Then what sample() adds up per job at every event, in the next line.
+    std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
+    double cpus = 0.0;               // auxiliary resources held while running (cores, GB)
+    double memory_gb = 0.0;
     double submit = 0.0;
     double iterations = 0.0;
     double solo_iteration_time = 0.0;  // reference-GPU iteration time
     double own_overhead = 0.0;         // its profile's restart overhead
     std::vector<double> stage_times;
     std::vector<int> held;
-    std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
-    double cpus = 0.0;               // auxiliary resources held while running (cores, GB)
-    double memory_gb = 0.0;
     double speedup = 0.0;  // last recorded AllocationChange's speedup (0 = none recorded)
     int sub_batch = 0;     // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
@@ -499,7 +501,8 @@ private:
         if (!options_.record_series) return;
         int pending = 0;
         double blocking = 0.0;
-        for (int j : active_) {
+        const bool nobody_waits = active_.size() == running_.size();  // the loop would add nothing
+        for (int j : nobody_waits ? std::span<const int>() : std::span<const int>(active_)) {
             const EngineJob& job = jobs_[j];
             if (job.status == Status::Running) continue;
             ++pending;
