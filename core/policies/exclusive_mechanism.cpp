@@ -29,9 +29,7 @@ void ExclusiveScheduler::forgetCompleted(const SchedulerInput& in) {
 }
 
 void ExclusiveScheduler::noteDecision(const SchedulerInput& in, const Decision& d) {
-    std::size_t running = 0;
-    for (const JobState& s : in.active) running += s.running ? 1 : 0;
-    if (d.keep.size() != running) {  // some running job stops or moves
+    if (d.keep.size() != running_) {  // some running job stops or moves
         if (kept_.size() < in.by_index.size()) kept_.resize(in.by_index.size(), 0);
         for (int j : d.keep) kept_[j] = 1;
         for (const JobState& s : in.active) {
@@ -126,11 +124,17 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
     Decision d;
     int waiting = 0;
     int waiting_gpus = 0;
+    int running_gpus = 0;
     for (const JobState& s : in.active) {
-        if (s.running) continue;
+        if (s.running) {
+            running_gpus += s.gpus;
+            continue;
+        }
         ++waiting;
         waiting_gpus += s.gpus;
     }
+    running_ = in.active.size() - static_cast<std::size_t>(waiting);
+    d.keep.reserve(running_);
     const bool sticky = options_.keep_running_in_place || !order_->preemptive();
     if (waiting == 0 && sticky) {
         for (const JobState& s : in.active) d.keep.push_back(s.index);
@@ -145,9 +149,7 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
         d.start = packFresh(in, ranked_);
         return d;
     }
-    int free_gpus = pool_->totalGpus();  // Cluster::totalGpus() walks the servers
-    for (const JobState& s : in.active)
-        if (s.running) free_gpus -= s.gpus;
+    const int free_gpus = pool_->totalGpus() - running_gpus;  // Cluster::totalGpus() walks the servers
     if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false, /*all_running=*/true))
         return d;
 

@@ -72,6 +72,7 @@ private:
     std::vector<int> suffix_min_;
     std::vector<int> admitted_;
     std::vector<int> scratch_gpus_;
+    std::size_t running_ = 0;  // running jobs at this event, counted by decide()
 };
 
 }  // namespace cl
