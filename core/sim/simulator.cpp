@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <numeric>
@@ -33,13 +34,12 @@ std::string formatSeconds(double s) {
     return buf;
 }
 
-enum class Status { Future, Pending, Running, Done };
+enum class Status : std::uint8_t { Future, Pending, Running, Done };
 
 // What every event reads of a running job (advance, predicted ends, the scheduler's input)
 // comes first, in one cache line: the loop visits hundreds of running jobs per event
 // (docs/architecture.md section 2.9).
 struct alignas(64) EngineJob {
-    Status status = Status::Future;
     int gpus = 1;
     double current_iteration_time = 0.0;  // on the GPUs it holds now
     double overhead = 0.0;                // restart overhead it pays now (a group may pay more)
@@ -131,6 +131,7 @@ private:
         const int total_gpus = cluster_.totalGpus();
         const int n = static_cast<int>(trace_.jobs.size());
         jobs_.resize(n);
+        status_.assign(n, Status::Future);
         records_.resize(n);
         for (int i = 0; i < n; ++i) {
             const Job& src = trace_.jobs[i];
@@ -284,7 +285,7 @@ private:
         EngineJob& job = jobs_[j];
         recorder_->stopJob(j, job.held, t);
         releaseGpus(job);
-        job.status = Status::Done;
+        status_[j] = Status::Done;
         job.predicted_end = kInf;
         JobRecord& rec = records_[j];
         rec.end = t;
@@ -340,8 +341,7 @@ private:
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
         for (int j : d.keep) {
-            if (j < 0 || j >= static_cast<int>(jobs_.size()) || jobs_[j].status != Status::Running ||
-                chosen[j])
+            if (j < 0 || j >= static_cast<int>(jobs_.size()) || status_[j] != Status::Running || chosen[j])
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
             chosen[j] = 1;
         }
@@ -354,7 +354,7 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
-                (jobs_[a.job].status != Status::Pending && jobs_[a.job].status != Status::Running) ||
+                (status_[a.job] != Status::Pending && status_[a.job] != Status::Running) ||
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
@@ -373,7 +373,7 @@ private:
             EngineJob& job = jobs_[j];
             recorder_->stopJob(j, job.held, t);
             releaseGpus(job);
-            job.status = Status::Pending;
+            status_[j] = Status::Pending;
             job.predicted_end = kInf;
             job.current_iteration_time =
                 job.solo_iteration_time;  // waiting jobs are ranked at reference speed
@@ -391,7 +391,7 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            if (job.status == Status::Running && target[i] != job.held) {
+            if (status_[a.job] == Status::Running && target[i] != job.held) {
                 recorder_->stopJob(a.job, job.held, t);
                 releaseGpus(job);
             }
@@ -403,7 +403,7 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            bool was_running = job.status == Status::Running;
+            bool was_running = status_[a.job] == Status::Running;
             job.overhead =
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
@@ -431,7 +431,7 @@ private:
                 job.memory_gb != old_memory)
                 decision_changed_ = true;
             recordBatch(a, job, t);
-            job.status = Status::Running;
+            status_[a.job] = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
         }
@@ -503,8 +503,8 @@ private:
         double blocking = 0.0;
         const bool nobody_waits = active_.size() == running_.size();  // the loop would add nothing
         for (int j : nobody_waits ? std::span<const int>() : std::span<const int>(active_)) {
+            if (status_[j] == Status::Running) continue;
             const EngineJob& job = jobs_[j];
-            if (job.status == Status::Running) continue;
             ++pending;
             double waited = (t - job.submit) - job.attained;
             double remaining = job.remaining * job.current_iteration_time;
@@ -578,14 +578,15 @@ private:
         s.stage_times = job.stage_times;
         s.model = trace_.jobs[j].model;
         s.batch_size = trace_.jobs[j].batch_size;
-        refreshState(s, job);
+        refreshState(s, j);
     }
 
-    static void refreshState(JobState& s, const EngineJob& job) {
+    void refreshState(JobState& s, int j) const {
+        const EngineJob& job = jobs_[j];
         s.remaining = job.remaining;
         s.current_iteration_time = job.current_iteration_time;
         s.attained = job.attained;
-        s.running = job.status == Status::Running;
+        s.running = status_[j] == Status::Running;
         s.held = job.held;
     }
 
@@ -605,7 +606,7 @@ private:
         fresh_from_ = states_.size();
         const auto refresh = [&](int j) {
             if (const JobState* s = by_index_[j])
-                refreshState(states_[static_cast<std::size_t>(s - states_.data())], jobs_[j]);
+                refreshState(states_[static_cast<std::size_t>(s - states_.data())], j);
         };
         for (int j : running_) refresh(j);
         for (int j : stopped_) refresh(j);
@@ -621,7 +622,7 @@ private:
 
     // Completed jobs leave active_ and states_ (the same positions) and the scheduler's index.
     void dropCompleted() {
-        const auto done = [&](int j) { return jobs_[j].status == Status::Done; };
+        const auto done = [&](int j) { return status_[j] == Status::Done; };
         std::erase_if(running_, done);
         auto first = std::find_if(active_.begin(), active_.end(), done);
         const std::size_t from = static_cast<std::size_t>(first - active_.begin());
@@ -635,7 +636,7 @@ private:
 
     [[noreturn]] void stuck() const {
         for (int j : active_) {
-            if (jobs_[j].status != Status::Pending) continue;
+            if (status_[j] != Status::Pending) continue;
             throw SimulationError("job '" + trace_.jobs[j].id + "' (" + std::to_string(jobs_[j].gpus) +
                                   " GPUs) can never be placed by policy '" + result_.policy +
                                   "' on cluster '" + cluster_.name +
@@ -663,11 +664,11 @@ private:
                 EngineJob& job = jobs_[j];
                 job.last_update = t;
                 if (job.iterations <= 0) {  // nothing to compute: done on arrival
-                    job.status = Status::Running;
+                    status_[j] = Status::Running;
                     complete(j, t);
                     continue;
                 }
-                job.status = Status::Pending;
+                status_[j] = Status::Pending;
                 active_.push_back(j);
                 states_.emplace_back().index = j;  // filled by buildInput()
                 arrived_now_.push_back(j);
@@ -710,6 +711,9 @@ private:
     SimResult result_;
 
     std::vector<EngineJob> jobs_;
+    // Per job, apart from the rest: the loops over active jobs test it for every one of them,
+    // and 64 share a cache line here.
+    std::vector<Status> status_;
     std::vector<JobRecord> records_;
     std::vector<std::string> gpu_type_names_;  // distinct GPU types of the cluster
     std::vector<int> gpu_type_;                // per GPU: index into gpu_type_names_
