@@ -56,15 +56,16 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
                                    std::vector<Assignment>* placed, std::vector<int>* admitted) {
     // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
     // nobody else can fit and the walk stops.
+    demand_.resize(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) demand_[i] = in.by_index[jobs[i]]->gpus;
     suffix_min_.resize(jobs.size() + 1);
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
-    for (std::size_t i = jobs.size(); i-- > 0;)
-        suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
+    for (std::size_t i = jobs.size(); i-- > 0;) suffix_min_[i] = std::min(suffix_min_[i + 1], demand_[i]);
     if (!placed && counts_decide_) {  // admission only, and free counts decide it
         counts_.reset();
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             if (counts_.total_free < suffix_min_[i]) break;
-            if (placement_->admit(in.by_index[jobs[i]]->gpus, counts_)) admitted->push_back(jobs[i]);
+            if (placement_->admit(demand_[i], counts_)) admitted->push_back(jobs[i]);
         }
         return;
     }
@@ -72,7 +73,7 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
     pool_->setCountsOnly(placed == nullptr);  // admission depends on free counts alone
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;
-        const int gpus = in.by_index[jobs[i]]->gpus;
+        const int gpus = demand_[i];
         if (placed) {
             Assignment a{jobs[i], {}};
             a.gpus.reserve(gpus);

@@ -384,7 +384,6 @@ private:
             decision_changed_ = true;
             stopped_.push_back(j);
         }
-        for (int j : d.keep) chosen[j] = 0;
         for (const auto& a : d.start) chosen[a.job] = 0;
         running_.clear();
         // Jobs that move release their old GPUs before anyone takes new ones.
@@ -396,10 +395,9 @@ private:
                 releaseGpus(job);
             }
         }
-        for (int j : d.keep) {
-            jobs_[j].last_update = t;
-            running_.push_back(j);
-        }
+        // Kept jobs were running, so advance(t) has set their last_update to t already.
+        running_.assign(d.keep.begin(), d.keep.end());
+        for (int j : d.keep) chosen[j] = 0;
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
