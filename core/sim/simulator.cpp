@@ -34,7 +34,8 @@ std::string formatSeconds(double s) {
     return buf;
 }
 
-enum class Status : std::uint8_t { Future, Pending, Running, Done };
+// Chosen: a running job that the decision being applied keeps or starts (apply() only).
+enum class Status : std::uint8_t { Future, Pending, Running, Done, Chosen };
 
 // What every event reads of a running job (advance, predicted ends, the scheduler's input)
 // comes first, in one cache line: the loop visits hundreds of running jobs per event
@@ -333,17 +334,19 @@ private:
     }
 
     void apply(const Decision& d, double t) {
-        // Marks of this decision's jobs; cleared again below (a whole-trace fill per event was
-        // a tenth of a run's time on a large trace).
+        // Marks of the jobs this decision starts; cleared again below (a whole-trace fill per
+        // event was a tenth of a run's time on a large trace). Running jobs it keeps or starts
+        // are marked Status::Chosen instead until the stops are done, so that the passes over
+        // the (hundreds of) running jobs read one array.
         std::vector<char>& chosen = scratch_chosen_;
         if (chosen.size() != jobs_.size()) chosen.assign(jobs_.size(), 0);
         auto invalid = [&](const std::string& why) {
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
         for (int j : d.keep) {
-            if (j < 0 || j >= static_cast<int>(jobs_.size()) || status_[j] != Status::Running || chosen[j])
+            if (j < 0 || j >= static_cast<int>(jobs_.size()) || status_[j] != Status::Running)
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
-            chosen[j] = 1;
+            status_[j] = Status::Chosen;
         }
         // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
         // checked it per GPU made each decision O(GPUs x servers).
@@ -358,6 +361,7 @@ private:
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
+            if (status_[a.job] == Status::Running) status_[a.job] = Status::Chosen;
             for (int g : a.gpus)
                 if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
             std::vector<int>& sorted = target[i];
@@ -369,7 +373,7 @@ private:
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
-            if (chosen[j]) continue;
+            if (status_[j] == Status::Chosen) continue;
             EngineJob& job = jobs_[j];
             recorder_->stopJob(j, job.held, t);
             releaseGpus(job);
@@ -384,8 +388,11 @@ private:
             decision_changed_ = true;
             stopped_.push_back(j);
         }
-        for (const auto& a : d.start) chosen[a.job] = 0;
-        running_.clear();
+        for (const auto& a : d.start) {
+            chosen[a.job] = 0;
+            if (status_[a.job] == Status::Chosen) status_[a.job] = Status::Running;
+        }
+        for (int j : d.keep) status_[j] = Status::Running;
         // Jobs that move release their old GPUs before anyone takes new ones.
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
@@ -397,7 +404,6 @@ private:
         }
         // Kept jobs were running, so advance(t) has set their last_update to t already.
         running_.assign(d.keep.begin(), d.keep.end());
-        for (int j : d.keep) chosen[j] = 0;
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
