@@ -50,8 +50,8 @@ struct alignas(64) EngineJob {
     double debt = 0.0;  // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
     // Then what sample() adds up per job at every event, in the next line.
-    std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
-    double cpus = 0.0;               // auxiliary resources held while running (cores, GB)
+    std::array<double, 4> gpus_x_shares{};  // shares x gpus: what sample() adds per job
+    double cpus = 0.0;                      // auxiliary resources held while running (cores, GB)
     double memory_gb = 0.0;
     double submit = 0.0;
     double iterations = 0.0;
@@ -59,8 +59,9 @@ struct alignas(64) EngineJob {
     double own_overhead = 0.0;         // its profile's restart overhead
     std::vector<double> stage_times;
     std::vector<int> held;
-    double speedup = 0.0;  // last recorded AllocationChange's speedup (0 = none recorded)
-    int sub_batch = 0;     // last recorded BatchChange (0 = none recorded)
+    std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
+    double speedup = 0.0;            // last recorded AllocationChange's speedup (0 = none recorded)
+    int sub_batch = 0;               // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
 };
 
@@ -253,6 +254,7 @@ private:
                 job.remaining = 0.0;
                 completed_now_.push_back(j);
             }
+            refreshState(j);
         }
     }
 
@@ -279,6 +281,7 @@ private:
                 job.debt -= lost;
             }
             job.remaining = std::max(0.0, job.remaining - (elapsed - lost) / job.current_iteration_time);
+            refreshState(j);
         }
     }
 
@@ -429,7 +432,10 @@ private:
             const double speed = speedOn(a.job, job.held);
             job.current_iteration_time =
                 (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speed;
-            if (options_.record_series) job.shares = resourceShares(a.job, speed);
+            if (options_.record_series) {
+                job.shares = resourceShares(a.job, speed);
+                for (int r = 0; r < 4; ++r) job.gpus_x_shares[r] = job.shares[r] * job.gpus;
+            }
             takeAllocation(a, job, t);
             if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
                 job.memory_gb != old_memory)
@@ -525,7 +531,7 @@ private:
                 cpus += job.cpus;
                 memory += job.memory_gb;
                 busy += job.gpus;
-                for (int r = 0; r < 4; ++r) used[r] += job.shares[r] * job.gpus;
+                for (int r = 0; r < 4; ++r) used[r] += job.gpus_x_shares[r];
             }
         } else {
             for (int j : running_) {
@@ -585,6 +591,14 @@ private:
         refreshState(s, j);
     }
 
+    // The state of an active job whose progress or holding changed: the running ones as
+    // advance() moves them on, those a decision stopped in buildInput(). by_index_ is right
+    // then: states_ changes only after advance(), and buildInput() resets the index first.
+    void refreshState(int j) {
+        if (const JobState* s = by_index_[j])
+            refreshState(states_[static_cast<std::size_t>(s - states_.data())], j);
+    }
+
     void refreshState(JobState& s, int j) const {
         const EngineJob& job = jobs_[j];
         s.remaining = job.remaining;
@@ -595,9 +609,10 @@ private:
     }
 
     // states_ follows active_ from event to event (docs/architecture.md section 2.9): arrivals
-    // are appended and completed jobs erased in loop(); here only the jobs whose state can have
-    // changed since the last event are refreshed: the running ones (they progressed) and those
-    // the last decision stopped. Pending jobs do not change while they wait. Rebuilding every
+    // are appended and completed jobs erased in loop(); only the jobs whose state can have
+    // changed since the last event are refreshed: the running ones (they progressed; advance()
+    // refreshes them) and those the last decision stopped. Pending jobs do not change while
+    // they wait. Rebuilding every
     // active job's state per event was a fifth of the engine's own time.
     void buildInput(double t, SchedulerInput& in) {
         if (states_.data() != states_base_) {
@@ -608,12 +623,7 @@ private:
         stale_from_ = states_.size();
         for (std::size_t i = fresh_from_; i < states_.size(); ++i) fillState(states_[i], states_[i].index);
         fresh_from_ = states_.size();
-        const auto refresh = [&](int j) {
-            if (const JobState* s = by_index_[j])
-                refreshState(states_[static_cast<std::size_t>(s - states_.data())], j);
-        };
-        for (int j : running_) refresh(j);
-        for (int j : stopped_) refresh(j);
+        for (int j : stopped_) refreshState(j);  // the running ones advance() refreshed
         stopped_.clear();
         in.now = t;
         in.cluster = &cluster_;
