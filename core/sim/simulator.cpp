@@ -346,10 +346,14 @@ private:
         auto invalid = [&](const std::string& why) {
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
+        // Locals: a store through the byte array may alias anything, so the compiler would
+        // reload jobs_.size() and status_.data() at every job otherwise.
+        const int job_count = static_cast<int>(jobs_.size());
+        Status* const status = status_.data();
         for (int j : d.keep) {
-            if (j < 0 || j >= static_cast<int>(jobs_.size()) || status_[j] != Status::Running)
+            if (j < 0 || j >= job_count || status[j] != Status::Running)
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
-            status_[j] = Status::Chosen;
+            status[j] = Status::Chosen;
         }
         // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
         // checked it per GPU made each decision O(GPUs x servers).
@@ -376,7 +380,7 @@ private:
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
-            if (status_[j] == Status::Chosen) continue;
+            if (status[j] == Status::Chosen) continue;
             EngineJob& job = jobs_[j];
             recorder_->stopJob(j, job.held, t);
             releaseGpus(job);
@@ -395,7 +399,7 @@ private:
             chosen[a.job] = 0;
             if (status_[a.job] == Status::Chosen) status_[a.job] = Status::Running;
         }
-        for (int j : d.keep) status_[j] = Status::Running;
+        for (int j : d.keep) status[j] = Status::Running;
         // Jobs that move release their old GPUs before anyone takes new ones.
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
