@@ -36,7 +36,10 @@ protected:
     void keys(const SchedulerInput& in, const std::vector<int>& list,
               std::vector<std::pair<double, int>>& out) const override {
         const Order& order = static_cast<const Order&>(*this);
-        for (int j : list) out.emplace_back(order.key(*in.by_index[j]), j);
+        const std::size_t first = out.size();
+        out.resize(first + list.size());
+        std::pair<double, int>* to = out.data() + first;
+        for (int j : list) *to++ = {order.key(*in.by_index[j]), j};
     }
 };
 
