@@ -21,7 +21,13 @@ AtomicFile::AtomicFile(std::string path) : impl_(new Impl) {
     impl_->path = std::move(path);
     impl_->tmp = impl_->path + ".tmp";
     impl_->out.open(impl_->tmp, std::ios::binary | std::ios::trunc);
-    if (!impl_->out) throw std::runtime_error("cannot write " + impl_->path + ": " + std::strerror(errno));
+    if (!impl_->out) {
+        // The destructor does not run when the constructor throws.
+        const int error = errno;
+        const std::string message = "cannot write " + impl_->path + ": " + std::strerror(error);
+        delete impl_;
+        throw std::runtime_error(message);
+    }
     impl_->out << std::setprecision(17);
 }
 

@@ -18,8 +18,10 @@ void writeJobsCsv(const SimResult& result, const std::string& path);
 void writeSegmentsCsv(const SimResult& result, const std::string& path);
 
 // The same file written while the run goes, from SimOptions::segment_sink, so that a run's
-// segments need not be held in memory. The file is created at the first write; commit()
-// completes it (an uncommitted writer leaves nothing behind).
+// segments need not be held in memory. The file is created at the first write; the rows are
+// formatted and written on a thread of the writer's own (write() hands over a copy, and waits
+// while several batches are still unwritten); commit() completes the file, and an I/O failure
+// is thrown by it or by a later write(). An uncommitted writer leaves nothing behind.
 class SegmentsCsvWriter {
 public:
     explicit SegmentsCsvWriter(std::string path);

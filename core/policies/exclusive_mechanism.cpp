@@ -15,6 +15,7 @@ void ExclusiveScheduler::ensurePool(const Cluster& cluster) {
     occupied_ = std::make_unique<GpuPool>(cluster);
     held_of_.clear();
     pool_cluster_ = &cluster;
+    counts_decide_ = placement_->decidesByFreeCounts() && counts_.assign(cluster);
 }
 
 // The GPUs that running jobs hold, kept from decision to decision: a job holds what its last
@@ -28,9 +29,7 @@ void ExclusiveScheduler::forgetCompleted(const SchedulerInput& in) {
 }
 
 void ExclusiveScheduler::noteDecision(const SchedulerInput& in, const Decision& d) {
-    std::size_t running = 0;
-    for (const JobState& s : in.active) running += s.running ? 1 : 0;
-    if (d.keep.size() != running) {  // some running job stops or moves
+    if (d.keep.size() != running_) {  // some running job stops or moves
         if (kept_.size() < in.by_index.size()) kept_.resize(in.by_index.size(), 0);
         for (int j : d.keep) kept_[j] = 1;
         for (const JobState& s : in.active) {
@@ -55,17 +54,26 @@ std::vector<Assignment> ExclusiveScheduler::packFresh(const SchedulerInput& in,
 
 void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<int>& jobs,
                                    std::vector<Assignment>* placed, std::vector<int>* admitted) {
-    pool_->reset();
     // Smallest demand among the jobs not yet considered: once the free GPUs fall below it,
     // nobody else can fit and the walk stops.
+    demand_.resize(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) demand_[i] = in.by_index[jobs[i]]->gpus;
     suffix_min_.resize(jobs.size() + 1);
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
-    for (std::size_t i = jobs.size(); i-- > 0;)
-        suffix_min_[i] = std::min(suffix_min_[i + 1], in.by_index[jobs[i]]->gpus);
+    for (std::size_t i = jobs.size(); i-- > 0;) suffix_min_[i] = std::min(suffix_min_[i + 1], demand_[i]);
+    if (!placed && counts_decide_) {  // admission only, and free counts decide it
+        counts_.reset();
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            if (counts_.total_free < suffix_min_[i]) break;
+            if (placement_->admit(demand_[i], counts_)) admitted->push_back(jobs[i]);
+        }
+        return;
+    }
+    pool_->reset();
     pool_->setCountsOnly(placed == nullptr);  // admission depends on free counts alone
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;
-        const int gpus = in.by_index[jobs[i]]->gpus;
+        const int gpus = demand_[i];
         if (placed) {
             Assignment a{jobs[i], {}};
             a.gpus.reserve(gpus);
@@ -117,11 +125,17 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
     Decision d;
     int waiting = 0;
     int waiting_gpus = 0;
+    int running_gpus = 0;
     for (const JobState& s : in.active) {
-        if (s.running) continue;
+        if (s.running) {
+            running_gpus += s.gpus;
+            continue;
+        }
         ++waiting;
         waiting_gpus += s.gpus;
     }
+    running_ = in.active.size() - static_cast<std::size_t>(waiting);
+    d.keep.reserve(running_);
     const bool sticky = options_.keep_running_in_place || !order_->preemptive();
     if (waiting == 0 && sticky) {
         for (const JobState& s : in.active) d.keep.push_back(s.index);
@@ -136,9 +150,7 @@ Decision ExclusiveScheduler::decide(const SchedulerInput& in) {
         d.start = packFresh(in, ranked_);
         return d;
     }
-    int free_gpus = in.cluster->totalGpus();
-    for (const JobState& s : in.active)
-        if (s.running) free_gpus -= s.gpus;
+    const int free_gpus = pool_->totalGpus() - running_gpus;  // Cluster::totalGpus() walks the servers
     if (waiting_gpus <= free_gpus && packAround(in, ranked_, d, /*skip_unfit=*/false, /*all_running=*/true))
         return d;
 

@@ -66,10 +66,14 @@ private:
     std::vector<int> server_count_, server_begin_, fill_, touched_;
     std::vector<char> taken_;
     const Cluster* pool_cluster_ = nullptr;
+    FreeCounts counts_;           // the admission walk's pool when the placement allows it
+    bool counts_decide_ = false;  // equal servers and a placement that decides by free counts
     std::vector<int> ranked_;
     std::vector<int> suffix_min_;
+    std::vector<int> demand_;  // packFresh: GPUs of each job of the walk
     std::vector<int> admitted_;
     std::vector<int> scratch_gpus_;
+    std::size_t running_ = 0;  // running jobs at this event, counted by decide()
 };
 
 }  // namespace cl

@@ -20,31 +20,29 @@ GpuPool::GpuPool(const Cluster& cluster) {
     std::stable_sort(by_capacity_.begin(), by_capacity_.end(),
                      [&](int a, int b) { return capacity_[a] > capacity_[b]; });
     busy_.assign(g, 0);
-    free_.assign(capacity_.size(), 0);
-    level_.assign(max_capacity_ + 1, std::vector<std::uint64_t>((capacity_.size() + 63) / 64, 0));
-    reset();
-}
-
-void GpuPool::setLevel(int s, bool on) {
-    auto& word = level_[free_[s]][s / 64];
-    std::uint64_t bit = std::uint64_t{1} << (s % 64);
-    word = on ? (word | bit) : (word & ~bit);
+    free_ = capacity_;
+    words_ = (capacity_.size() + 63) / 64;
+    levels_.assign(static_cast<std::size_t>(max_capacity_ + 1) * words_, 0);
+    level_size_.assign(max_capacity_ + 1, 0);
+    for (int s = 0; s < servers(); ++s) setLevel(s, true);
+    empty_levels_ = levels_;
+    empty_level_size_ = level_size_;
+    total_free_ = total_gpus_;
 }
 
 void GpuPool::reset() {
-    for (auto& l : level_) std::fill(l.begin(), l.end(), 0);
+    levels_ = empty_levels_;
+    level_size_ = empty_level_size_;
+    free_ = capacity_;
     std::fill(busy_.begin(), busy_.end(), 0);
-    for (int s = 0; s < servers(); ++s) {
-        free_[s] = capacity_[s];
-        setLevel(s, true);
-    }
     total_free_ = total_gpus_;
 }
 
 void GpuPool::copyStateFrom(const GpuPool& other) {
     free_ = other.free_;
     busy_ = other.busy_;
-    level_ = other.level_;
+    levels_ = other.levels_;
+    level_size_ = other.level_size_;
     total_free_ = other.total_free_;
 }
 
@@ -104,8 +102,8 @@ void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
 }
 
 int GpuPool::lowestInLevel(int level, const std::vector<char>* exclude) const {
-    const auto& words = level_[level];
-    for (std::size_t w = 0; w < words.size(); ++w) {
+    const std::uint64_t* words = &levels_[static_cast<std::size_t>(level) * words_];
+    for (std::size_t w = 0; w < words_; ++w) {
         std::uint64_t bits = words[w];
         while (bits) {
             int s = static_cast<int>(w * 64) + std::countr_zero(bits);
@@ -119,6 +117,7 @@ int GpuPool::lowestInLevel(int level, const std::vector<char>* exclude) const {
 int GpuPool::firstServerWithFree(int n, const std::vector<char>* exclude) const {
     int best = -1;
     for (int f = std::max(n, 1); f <= max_capacity_; ++f) {
+        if (level_size_[f] == 0) continue;
         int s = lowestInLevel(f, exclude);
         if (s >= 0 && (best < 0 || s < best)) best = s;
     }
@@ -127,6 +126,7 @@ int GpuPool::firstServerWithFree(int n, const std::vector<char>* exclude) const 
 
 int GpuPool::bestFitServer(int n, const std::vector<char>* exclude) const {
     for (int f = std::max(n, 1); f <= max_capacity_; ++f) {
+        if (level_size_[f] == 0) continue;
         int s = lowestInLevel(f, exclude);
         if (s >= 0) return s;
     }

@@ -19,6 +19,7 @@ public:
     void copyStateFrom(const GpuPool& other);
     int servers() const { return static_cast<int>(capacity_.size()); }
     int totalFree() const { return total_free_; }
+    int totalGpus() const { return total_gpus_; }
     int serverFree(int s) const { return free_[s]; }
     int serverCapacity(int s) const { return capacity_[s]; }
     int serverOf(int gpu) const { return gpu_server_[gpu]; }
@@ -45,7 +46,19 @@ public:
     int bestFitServer(int n, const std::vector<char>* exclude = nullptr) const;
 
 private:
-    void setLevel(int s, bool on);
+    // Moves server s into (on) or out of (off) the level of its current free count.
+    void setLevel(int s, bool on) {
+        const auto level = static_cast<std::size_t>(free_[s]);
+        std::uint64_t& word = levels_[level * words_ + static_cast<std::size_t>(s >> 6)];
+        const std::uint64_t bit = std::uint64_t{1} << (s & 63);
+        if (on) {
+            word |= bit;
+            ++level_size_[level];
+        } else {
+            word &= ~bit;
+            --level_size_[level];
+        }
+    }
     int lowestInLevel(int level, const std::vector<char>* exclude) const;
 
     std::vector<int> capacity_;
@@ -58,7 +71,13 @@ private:
     int total_gpus_ = 0;
     int max_capacity_ = 0;
     bool counts_only_ = false;
-    std::vector<std::vector<std::uint64_t>> level_;  // level_[f] = bitset of servers with f free
+    // Level f is the bitset of servers with f free GPUs, words_ words from levels_[f * words_]
+    // (one array: a vector per level cost an indirection per update); level_size_[f] counts
+    // them, so that searches skip empty levels. empty_* are both for an all-free pool: reset()
+    // copies them.
+    std::size_t words_ = 0;
+    std::vector<std::uint64_t> levels_, empty_levels_;
+    std::vector<int> level_size_, empty_level_size_;
 };
 
 }  // namespace cl

@@ -40,6 +40,46 @@ public:
         return true;
     }
 
+    // Best fit chooses by free counts; first fit ("yarn") by index, which counts do not tell.
+    bool decidesByFreeCounts() const override { return !first_fit_; }
+
+    // place()'s choices with every server of counts.capacity GPUs: the best-fitting server is
+    // the lowest level with a server at or above the demand; whole free servers are taken while
+    // the remainder is at least a server; the remainder's server is not one of those.
+    bool admit(int gpus, FreeCounts& counts) const override {
+        if (gpus > counts.total_free) return false;
+        const int capacity = counts.capacity;
+        std::vector<int>& with = counts.servers_with;
+        const auto pick = [&](int n, int whole_taken) {
+            for (int f = std::max(n, 1); f <= capacity; ++f)
+                if (with[f] - (f == capacity ? whole_taken : 0) > 0) return f;
+            return -1;
+        };
+        const int single = pick(gpus, 0);
+        if (single >= 0) {
+            --with[single];
+            ++with[single - gpus];
+            counts.total_free -= gpus;
+            return true;
+        }
+        const int whole = std::min(with[capacity], gpus / capacity);
+        const int remaining = gpus - whole * capacity;
+        int rest = -1;
+        if (remaining > 0) {
+            rest = pick(remaining, whole);
+            if (rest < 0) return false;
+        }
+        if (whole == 0 && rest < 0) return false;
+        with[capacity] -= whole;
+        with[0] += whole;
+        if (rest >= 0) {
+            --with[rest];
+            ++with[rest - remaining];
+        }
+        counts.total_free -= gpus;
+        return true;
+    }
+
 private:
     int pick(int n, const GpuPool& pool, const std::vector<char>* exclude) const {
         return first_fit_ ? pool.firstServerWithFree(n, exclude) : pool.bestFitServer(n, exclude);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/policies/free_counts.h"
 #include "core/policies/gpu_pool.h"
 
 namespace cl {
@@ -20,6 +21,12 @@ public:
     // On success takes the GPUs from the pool, appends them to `out` and returns true;
     // on failure leaves pool and `out` unchanged.
     virtual bool place(int gpus, GpuPool& pool, std::vector<int>& out) const = 0;
+    // True when whether jobs fit depends only on how many servers have how many free GPUs (in
+    // a cluster of equal servers): admit() then answers as place() would, much faster.
+    virtual bool decidesByFreeCounts() const { return false; }
+    // Whether place() would place a job of `gpus` GPUs on a pool with these free counts; if
+    // so, takes them from the counts. Only when decidesByFreeCounts().
+    virtual bool admit(int /*gpus*/, FreeCounts& /*counts*/) const { return false; }
 };
 
 std::unique_ptr<Placement> makeConsolidatedPlacement(bool first_fit_servers);

@@ -41,6 +41,10 @@ protected:
     // Called before the keys of one ranking are computed (orders whose keys need context).
     virtual void prepare(const SchedulerInput&) {}
     virtual double key(const JobState& job) const = 0;
+    // Appends (key, job) for every listed job, in list order. By key() per job unless an order
+    // computes them in one loop without a virtual call per job (docs/architecture.md 2.9).
+    virtual void keys(const SchedulerInput& input, const std::vector<int>& list,
+                      std::vector<std::pair<double, int>>& out) const;
 
 private:
     std::vector<int> list_;

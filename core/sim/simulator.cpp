@@ -7,10 +7,12 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -32,29 +34,34 @@ std::string formatSeconds(double s) {
     return buf;
 }
 
-enum class Status { Future, Pending, Running, Done };
+// Chosen: a running job that the decision being applied keeps or starts (apply() only).
+enum class Status : std::uint8_t { Future, Pending, Running, Done, Chosen };
 
-struct EngineJob {
-    Status status = Status::Future;
+// What every event reads of a running job (advance, predicted ends, the scheduler's input)
+// comes first, in one cache line: the loop visits hundreds of running jobs per event
+// (docs/architecture.md section 2.9).
+struct alignas(64) EngineJob {
     int gpus = 1;
-    double submit = 0.0;
-    double iterations = 0.0;
-    double solo_iteration_time = 0.0;     // reference-GPU iteration time
     double current_iteration_time = 0.0;  // on the GPUs it holds now
     double overhead = 0.0;                // restart overhead it pays now (a group may pay more)
-    double own_overhead = 0.0;            // its profile's restart overhead
-    std::vector<double> stage_times;
     double remaining = 0.0;
     double attained = 0.0;
     double last_update = 0.0;
     double debt = 0.0;  // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
+    // Then what sample() adds up per job at every event, in the next line.
+    std::array<double, 4> gpus_x_shares{};  // shares x gpus: what sample() adds per job
+    double cpus = 0.0;                      // auxiliary resources held while running (cores, GB)
+    double memory_gb = 0.0;
+    double submit = 0.0;
+    double iterations = 0.0;
+    double solo_iteration_time = 0.0;  // reference-GPU iteration time
+    double own_overhead = 0.0;         // its profile's restart overhead
+    std::vector<double> stage_times;
     std::vector<int> held;
     std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
-    double cpus = 0.0;               // auxiliary resources held while running (cores, GB)
-    double memory_gb = 0.0;
-    double speedup = 0.0;  // last recorded AllocationChange's speedup (0 = none recorded)
-    int sub_batch = 0;     // last recorded BatchChange (0 = none recorded)
+    double speedup = 0.0;            // last recorded AllocationChange's speedup (0 = none recorded)
+    int sub_batch = 0;               // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
 };
 
@@ -126,6 +133,7 @@ private:
         const int total_gpus = cluster_.totalGpus();
         const int n = static_cast<int>(trace_.jobs.size());
         jobs_.resize(n);
+        status_.assign(n, Status::Future);
         records_.resize(n);
         for (int i = 0; i < n; ++i) {
             const Job& src = trace_.jobs[i];
@@ -246,6 +254,7 @@ private:
                 job.remaining = 0.0;
                 completed_now_.push_back(j);
             }
+            refreshState(j);
         }
     }
 
@@ -272,6 +281,7 @@ private:
                 job.debt -= lost;
             }
             job.remaining = std::max(0.0, job.remaining - (elapsed - lost) / job.current_iteration_time);
+            refreshState(j);
         }
     }
 
@@ -279,7 +289,7 @@ private:
         EngineJob& job = jobs_[j];
         recorder_->stopJob(j, job.held, t);
         releaseGpus(job);
-        job.status = Status::Done;
+        status_[j] = Status::Done;
         job.predicted_end = kInf;
         JobRecord& rec = records_[j];
         rec.end = t;
@@ -327,18 +337,23 @@ private:
     }
 
     void apply(const Decision& d, double t) {
-        // Marks of this decision's jobs; cleared again below (a whole-trace fill per event was
-        // a tenth of a run's time on a large trace).
+        // Marks of the jobs this decision starts; cleared again below (a whole-trace fill per
+        // event was a tenth of a run's time on a large trace). Running jobs it keeps or starts
+        // are marked Status::Chosen instead until the stops are done, so that the passes over
+        // the (hundreds of) running jobs read one array.
         std::vector<char>& chosen = scratch_chosen_;
         if (chosen.size() != jobs_.size()) chosen.assign(jobs_.size(), 0);
         auto invalid = [&](const std::string& why) {
             throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
         };
+        // Locals: a store through the byte array may alias anything, so the compiler would
+        // reload jobs_.size() and status_.data() at every job otherwise.
+        const int job_count = static_cast<int>(jobs_.size());
+        Status* const status = status_.data();
         for (int j : d.keep) {
-            if (j < 0 || j >= static_cast<int>(jobs_.size()) || jobs_[j].status != Status::Running ||
-                chosen[j])
+            if (j < 0 || j >= job_count || status[j] != Status::Running)
                 invalid("keeps job #" + std::to_string(j) + " which is not running");
-            chosen[j] = 1;
+            status[j] = Status::Chosen;
         }
         // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
         // checked it per GPU made each decision O(GPUs x servers).
@@ -349,10 +364,11 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
-                (jobs_[a.job].status != Status::Pending && jobs_[a.job].status != Status::Running) ||
+                (status_[a.job] != Status::Pending && status_[a.job] != Status::Running) ||
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
+            if (status_[a.job] == Status::Running) status_[a.job] = Status::Chosen;
             for (int g : a.gpus)
                 if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
             std::vector<int>& sorted = target[i];
@@ -364,11 +380,11 @@ private:
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
-            if (chosen[j]) continue;
+            if (status[j] == Status::Chosen) continue;
             EngineJob& job = jobs_[j];
             recorder_->stopJob(j, job.held, t);
             releaseGpus(job);
-            job.status = Status::Pending;
+            status_[j] = Status::Pending;
             job.predicted_end = kInf;
             job.current_iteration_time =
                 job.solo_iteration_time;  // waiting jobs are ranked at reference speed
@@ -377,27 +393,28 @@ private:
             job.sub_batch = 0;
             ++records_[j].preemptions;
             decision_changed_ = true;
+            stopped_.push_back(j);
         }
-        for (int j : d.keep) chosen[j] = 0;
-        for (const auto& a : d.start) chosen[a.job] = 0;
-        running_.clear();
+        for (const auto& a : d.start) {
+            chosen[a.job] = 0;
+            if (status_[a.job] == Status::Chosen) status_[a.job] = Status::Running;
+        }
+        for (int j : d.keep) status[j] = Status::Running;
         // Jobs that move release their old GPUs before anyone takes new ones.
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            if (job.status == Status::Running && target[i] != job.held) {
+            if (status_[a.job] == Status::Running && target[i] != job.held) {
                 recorder_->stopJob(a.job, job.held, t);
                 releaseGpus(job);
             }
         }
-        for (int j : d.keep) {
-            jobs_[j].last_update = t;
-            running_.push_back(j);
-        }
+        // Kept jobs were running, so advance(t) has set their last_update to t already.
+        running_.assign(d.keep.begin(), d.keep.end());
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            bool was_running = job.status == Status::Running;
+            bool was_running = status_[a.job] == Status::Running;
             job.overhead =
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!was_running || target[i] != job.held) {
@@ -419,17 +436,20 @@ private:
             const double speed = speedOn(a.job, job.held);
             job.current_iteration_time =
                 (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speed;
-            if (options_.record_series) job.shares = resourceShares(a.job, speed);
+            if (options_.record_series) {
+                job.shares = resourceShares(a.job, speed);
+                for (int r = 0; r < 4; ++r) job.gpus_x_shares[r] = job.shares[r] * job.gpus;
+            }
             takeAllocation(a, job, t);
             if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
                 job.memory_gb != old_memory)
                 decision_changed_ = true;
             recordBatch(a, job, t);
-            job.status = Status::Running;
+            status_[a.job] = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
         }
-        earliest_end_ = kInf;
+        double earliest = kInf;  // a local: the member would be stored back at every job
         for (int j : running_) {
             EngineJob& job = jobs_[j];
             if (conv_.round_quantized) {
@@ -440,8 +460,9 @@ private:
             job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
             if (!std::isfinite(job.predicted_end))
                 throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
-            earliest_end_ = std::min(earliest_end_, job.predicted_end);
+            earliest = std::min(earliest, job.predicted_end);
         }
+        earliest_end_ = earliest;
     }
 
     // The CPU and memory a starting or re-allocated job holds: the mechanism's allocation, else
@@ -494,9 +515,10 @@ private:
         if (!options_.record_series) return;
         int pending = 0;
         double blocking = 0.0;
-        for (int j : active_) {
+        const bool nobody_waits = active_.size() == running_.size();  // the loop would add nothing
+        for (int j : nobody_waits ? std::span<const int>() : std::span<const int>(active_)) {
+            if (status_[j] == Status::Running) continue;
             const EngineJob& job = jobs_[j];
-            if (job.status == Status::Running) continue;
             ++pending;
             double waited = (t - job.submit) - job.attained;
             double remaining = job.remaining * job.current_iteration_time;
@@ -513,7 +535,7 @@ private:
                 cpus += job.cpus;
                 memory += job.memory_gb;
                 busy += job.gpus;
-                for (int r = 0; r < 4; ++r) used[r] += job.shares[r] * job.gpus;
+                for (int r = 0; r < 4; ++r) used[r] += job.gpus_x_shares[r];
             }
         } else {
             for (int j : running_) {
@@ -556,31 +578,57 @@ private:
         recorder_->sample(s);
     }
 
+    // The scheduler's view of an active job: all of it when the job arrives, then only what an
+    // event can change (progress, speed, GPUs), for the jobs whose state changed.
+    void fillState(JobState& s, int j) const {
+        const EngineJob& job = jobs_[j];
+        s.index = j;
+        s.gpus = job.gpus;
+        s.submit = job.submit;
+        s.iterations = job.iterations;
+        s.duration = trace_.jobs[j].duration;
+        s.solo_iteration_time = job.solo_iteration_time;
+        s.restart_overhead = job.own_overhead;
+        s.stage_times = job.stage_times;
+        s.model = trace_.jobs[j].model;
+        s.batch_size = trace_.jobs[j].batch_size;
+        refreshState(s, j);
+    }
+
+    // The state of an active job whose progress or holding changed: the running ones as
+    // advance() moves them on, those a decision stopped in buildInput(). by_index_ is right
+    // then: states_ changes only after advance(), and buildInput() resets the index first.
+    void refreshState(int j) {
+        if (const JobState* s = by_index_[j])
+            refreshState(states_[static_cast<std::size_t>(s - states_.data())], j);
+    }
+
+    void refreshState(JobState& s, int j) const {
+        const EngineJob& job = jobs_[j];
+        s.remaining = job.remaining;
+        s.current_iteration_time = job.current_iteration_time;
+        s.attained = job.attained;
+        s.running = status_[j] == Status::Running;
+        s.held = job.held;
+    }
+
+    // states_ follows active_ from event to event (docs/architecture.md section 2.9): arrivals
+    // are appended and completed jobs erased in loop(); only the jobs whose state can have
+    // changed since the last event are refreshed: the running ones (they progressed; advance()
+    // refreshes them) and those the last decision stopped. Pending jobs do not change while
+    // they wait. Rebuilding every
+    // active job's state per event was a fifth of the engine's own time.
     void buildInput(double t, SchedulerInput& in) {
-        // Filled in place: building each state on the stack and copying it in was most of the
-        // engine's own time per event.
-        states_.resize(active_.size());
-        for (std::size_t i = 0; i < active_.size(); ++i) {
-            const int j = active_[i];
-            const EngineJob& job = jobs_[j];
-            JobState& s = states_[i];
-            s.index = j;
-            s.gpus = job.gpus;
-            s.submit = job.submit;
-            s.iterations = job.iterations;
-            s.remaining = job.remaining;
-            s.current_iteration_time = job.current_iteration_time;
-            s.attained = job.attained;
-            s.duration = trace_.jobs[j].duration;
-            s.solo_iteration_time = job.solo_iteration_time;
-            s.restart_overhead = job.own_overhead;
-            s.stage_times = job.stage_times;
-            s.model = trace_.jobs[j].model;
-            s.batch_size = trace_.jobs[j].batch_size;
-            s.running = job.status == Status::Running;
-            s.held = job.held;
+        if (states_.data() != states_base_) {
+            stale_from_ = 0;
+            states_base_ = states_.data();
         }
-        for (std::size_t i = 0; i < states_.size(); ++i) by_index_[states_[i].index] = &states_[i];
+        for (std::size_t i = stale_from_; i < states_.size(); ++i) by_index_[states_[i].index] = &states_[i];
+        stale_from_ = states_.size();
+        for (std::size_t i = fresh_from_; i < states_.size(); ++i) fillState(states_[i], states_[i].index);
+        fresh_from_ = states_.size();
+        for (int j : stopped_) refreshState(j);  // the running ones advance() refreshed
+        stopped_.clear();
         in.now = t;
         in.cluster = &cluster_;
         in.active = states_;
@@ -590,13 +638,23 @@ private:
         in.profiles = &profiles_;
     }
 
-    void clearInput() {
-        for (const auto& s : states_) by_index_[s.index] = nullptr;
+    // Completed jobs leave active_ and states_ (the same positions) and the scheduler's index.
+    void dropCompleted() {
+        const auto done = [&](int j) { return status_[j] == Status::Done; };
+        std::erase_if(running_, done);
+        auto first = std::find_if(active_.begin(), active_.end(), done);
+        const std::size_t from = static_cast<std::size_t>(first - active_.begin());
+        for (std::size_t i = from; i < active_.size(); ++i)
+            if (done(active_[i])) by_index_[active_[i]] = nullptr;
+        std::erase_if(active_, done);
+        std::erase_if(states_, [&](const JobState& st) { return done(st.index); });
+        stale_from_ = std::min(stale_from_, from);
+        fresh_from_ = std::min(fresh_from_, states_.size());
     }
 
     [[noreturn]] void stuck() const {
         for (int j : active_) {
-            if (jobs_[j].status != Status::Pending) continue;
+            if (status_[j] != Status::Pending) continue;
             throw SimulationError("job '" + trace_.jobs[j].id + "' (" + std::to_string(jobs_[j].gpus) +
                                   " GPUs) can never be placed by policy '" + result_.policy +
                                   "' on cluster '" + cluster_.name +
@@ -617,22 +675,20 @@ private:
             ++result_.events;
 
             for (int j : completed_now_) complete(j, t);
-            if (!completed_now_.empty()) {
-                std::erase_if(running_, [&](int j) { return jobs_[j].status == Status::Done; });
-                std::erase_if(active_, [&](int j) { return jobs_[j].status == Status::Done; });
-            }
+            if (!completed_now_.empty()) dropCompleted();
             while (next_arrival_ < arrival_order_.size() &&
                    jobs_[arrival_order_[next_arrival_]].submit <= t) {
                 int j = arrival_order_[next_arrival_++];
                 EngineJob& job = jobs_[j];
                 job.last_update = t;
                 if (job.iterations <= 0) {  // nothing to compute: done on arrival
-                    job.status = Status::Running;
+                    status_[j] = Status::Running;
                     complete(j, t);
                     continue;
                 }
-                job.status = Status::Pending;
+                status_[j] = Status::Pending;
                 active_.push_back(j);
+                states_.emplace_back().index = j;  // filled by buildInput()
                 arrived_now_.push_back(j);
             }
 
@@ -640,7 +696,6 @@ private:
             buildInput(t, in);
             Decision& d = decision_;
             scheduler_->scheduleInto(in, d);
-            clearInput();
             wakeup_ = conv_.round_quantized ? kInf : d.wakeup;
             apply(d, t);
             sample(t);
@@ -675,6 +730,9 @@ private:
     SimResult result_;
 
     std::vector<EngineJob> jobs_;
+    // Per job, apart from the rest: the loops over active jobs test it for every one of them,
+    // and 64 share a cache line here.
+    std::vector<Status> status_;
     std::vector<JobRecord> records_;
     std::vector<std::string> gpu_type_names_;  // distinct GPU types of the cluster
     std::vector<int> gpu_type_;                // per GPU: index into gpu_type_names_
@@ -696,8 +754,12 @@ private:
     std::vector<int> running_;
     std::vector<int> arrived_now_;
     std::vector<int> completed_now_;
-    std::vector<JobState> states_;
+    std::vector<JobState> states_;  // per active job, in active_'s order
     std::vector<const JobState*> by_index_;
+    const JobState* states_base_ = nullptr;  // states_.data() when by_index_ was last set
+    std::size_t stale_from_ = 0;             // by_index_ is right for states_ before this
+    std::size_t fresh_from_ = 0;             // states_ from here on are arrivals not yet filled
+    std::vector<int> stopped_;               // jobs the last decision stopped
     std::vector<char> scratch_chosen_;
     std::vector<std::vector<int>> scratch_targets_;
     Decision decision_;  // the scheduler writes each decision here, reusing its buffers

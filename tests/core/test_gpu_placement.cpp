@@ -3,8 +3,10 @@
 // (tests/core/test_placement.cpp is the topology placement simulator, section 6.)
 #include <QtTest>
 
+#include <random>
 #include <vector>
 
+#include "core/policies/free_counts.h"
 #include "core/policies/gpu_pool.h"
 #include "core/policies/placement.h"
 
@@ -142,6 +144,49 @@ private slots:
         QCOMPARE(place(*makeCountPlacement(), 4, pool), (std::vector<int>{1, 2, 3, 7}));
         QCOMPARE(place(*makeCountPlacement(), 3, pool), (std::vector<int>{-1}));
         QCOMPARE(pool.totalFree(), 2);
+    }
+
+    // Admission by free counts (Placement::admit, used by the exclusive mechanism's admission
+    // walk) answers as placing on a pool does, job after job, and leaves the same number of
+    // servers with each number of free GPUs: random demands up to three servers' worth, on
+    // clusters of equal servers of several sizes.
+    void admissionByCountsAgreesWithPlacing() {
+        const auto bestFit = makeConsolidatedPlacement(false);
+        QVERIFY(bestFit->decidesByFreeCounts());
+        std::mt19937 rng(7);
+        for (const auto& [servers, capacity] :
+             std::vector<std::pair<int, int>>{{1, 4}, {3, 4}, {5, 8}, {70, 8}, {4, 2}}) {
+            const Cluster c = serversOf(std::vector<int>(servers, capacity));
+            std::uniform_int_distribution<int> demand(1, 3 * capacity);
+            for (int round = 0; round < 40; ++round) {
+                GpuPool pool(c);
+                FreeCounts counts;
+                QVERIFY(counts.assign(c));
+                for (int job = 0; job < 4 * servers; ++job) {
+                    // Mostly small jobs, as in the traces, so that pools fragment.
+                    const int gpus = job % 3 == 0 ? demand(rng) : 1 + demand(rng) % capacity;
+                    std::vector<int> out;
+                    QCOMPARE(bestFit->admit(gpus, counts), bestFit->place(gpus, pool, out));
+                    QCOMPARE(counts.total_free, pool.totalFree());
+                    std::vector<int> with(capacity + 1, 0);
+                    for (int s = 0; s < pool.servers(); ++s) ++with[pool.serverFree(s)];
+                    QCOMPARE(counts.servers_with, with);
+                }
+            }
+        }
+    }
+
+    // Counts do not decide for first fit (the first server by index) nor for servers of
+    // different sizes.
+    void countsDecideOnlyForBestFitOnEqualServers() {
+        QVERIFY(!makeConsolidatedPlacement(true)->decidesByFreeCounts());
+        QVERIFY(!makeFirstFitPlacement()->decidesByFreeCounts());
+        QVERIFY(!makeCountPlacement()->decidesByFreeCounts());
+        FreeCounts counts;
+        QVERIFY(!counts.assign(serversOf({4, 8})));
+        QVERIFY(counts.assign(serversOf({8, 8})));
+        QCOMPARE(counts.total_free, 16);
+        QCOMPARE(counts.servers_with, (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 2}));
     }
 };
 
