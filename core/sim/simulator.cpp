@@ -63,6 +63,11 @@ struct alignas(64) EngineJob {
     double speedup = 0.0;            // last recorded AllocationChange's speedup (0 = none recorded)
     int sub_batch = 0;               // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
+    // Counted here, beside held, and copied into the job's record at the end: a record is a
+    // cache line away, and Muri restarts thousands of jobs per event.
+    int restarts = 0;
+    int preemptions = 0;
+    double first_start = std::numeric_limits<double>::quiet_NaN();
 };
 
 class Engine {
@@ -112,6 +117,11 @@ public:
     SimResult run() {
         auto started = std::chrono::steady_clock::now();
         loop();
+        for (std::size_t j = 0; j < records_.size(); ++j) {
+            records_[j].restarts = jobs_[j].restarts;
+            records_[j].preemptions = jobs_[j].preemptions;
+            records_[j].first_start = jobs_[j].first_start;
+        }
         result_.jobs = std::move(records_);
         result_.summary = measuredSummary();
         recorder_->moveInto(result_);
@@ -291,14 +301,14 @@ private:
         releaseGpus(job);
         status_[j] = Status::Done;
         job.predicted_end = kInf;
+        if (std::isnan(job.first_start)) job.first_start = t;
         JobRecord& rec = records_[j];
         rec.end = t;
         rec.jct = t - job.submit;
         rec.running_time = job.attained;
         rec.pending_time = rec.jct - job.attained;
         rec.completed = true;
-        if (std::isnan(rec.first_start)) rec.first_start = t;
-        rec.queueing_delay = rec.first_start - job.submit;
+        rec.queueing_delay = job.first_start - job.submit;
         ++finished_;
         if (j >= measure_first_ && j <= measure_last_) --measured_left_;
     }
@@ -391,7 +401,7 @@ private:
             job.overhead = job.own_overhead;
             job.speedup = 0.0;
             job.sub_batch = 0;
-            ++records_[j].preemptions;
+            ++job.preemptions;
             decision_changed_ = true;
             stopped_.push_back(j);
         }
@@ -427,8 +437,8 @@ private:
                 job.held.swap(target[i]);  // the old holding's buffer serves the next decision
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
-                ++records_[a.job].restarts;
-                if (std::isnan(records_[a.job].first_start)) records_[a.job].first_start = t;
+                ++job.restarts;
+                if (std::isnan(job.first_start)) job.first_start = t;
             }
             // The mechanism's speed model: shared iteration time, or the job's own.
             const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus,
