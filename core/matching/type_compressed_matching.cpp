@@ -206,6 +206,13 @@ TypeMatchingResult readSolution(const std::vector<Column>& columns, const std::v
 TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
                                           const std::function<std::int64_t(int, int)>& weight,
                                           TypeMatchingLimits limits) {
+    return typeCompressedMatching(count_per_type, weight, limits, nullptr);
+}
+
+TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          TypeMatchingLimits limits, OptimalBasis* basis) {
+    if (basis) *basis = OptimalBasis{};
     if (!weight) {
         throw std::invalid_argument("typeCompressedMatching: empty weight function");
     }
@@ -333,6 +340,7 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     glp_init_smcp(&lp_parm);
     lp_parm.msg_lev = GLP_MSG_OFF;
     std::set<std::vector<int>> cuts_added;
+    std::vector<std::vector<int>> cut_rows;  // the types of each cut row, in row order
     std::vector<double> x(static_cast<std::size_t>(ncols));
     constexpr int kMaxCutRounds = 50;
     double last_objective = std::numeric_limits<double>::infinity();
@@ -413,6 +421,7 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
             if (static_cast<double>(count_s) - 2.0 * x_inside >= 1.0 - 1e-4)
                 continue;  // not (clearly) violated
             if (!cuts_added.insert(members).second) continue;
+            cut_rows.push_back(members);
             const int row = glp_add_rows(lp.get(), 1);
             glp_set_row_bnds(lp.get(), row, GLP_UP, 0.0, static_cast<double>((count_s - 1) / 2));
             std::vector<int> ind(1, 0);
@@ -429,8 +438,30 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     // better than the relaxation's bound). Branch-and-bound, exact, would return exactly it, so
     // it is read off the LP instead: the same answer at a fraction of the time (most rounds of
     // a deep queue end here; docs/architecture.md section 2.9).
-    if (unique_integral_optimum)
-        return readSolution(columns, count_per_type, [&](int j) { return glp_get_col_prim(lp.get(), j); });
+    if (unique_integral_optimum) {
+        TypeMatchingResult result =
+            readSolution(columns, count_per_type, [&](int j) { return glp_get_col_prim(lp.get(), j); });
+        if (basis) {
+            basis->types = types;
+            for (int a = 0; a < types; ++a) {
+                basis->self_pairable.push_back(count_per_type[static_cast<std::size_t>(a)] >= 2);
+                basis->row_basic.push_back(glp_get_row_stat(lp.get(), a + 1) == GLP_BS);
+            }
+            for (int j = 0; j < ncols; ++j) {
+                const Column& c = columns[static_cast<std::size_t>(j)];
+                const int stat = glp_get_col_stat(lp.get(), j + 1);
+                basis->columns.push_back({c.a, c.b, c.weight,
+                                          stat == GLP_BS   ? OptimalBasis::Status::Basic
+                                          : stat == GLP_NU ? OptimalBasis::Status::AtUpper
+                                                           : OptimalBasis::Status::AtLower});
+            }
+            for (std::size_t k = 0; k < cut_rows.size(); ++k)
+                basis->row_basic.push_back(glp_get_row_stat(lp.get(), types + 1 + static_cast<int>(k)) ==
+                                           GLP_BS);
+            basis->cuts = std::move(cut_rows);
+        }
+        return result;
+    }
     glp_iocp parm;
     glp_init_iocp(&parm);
     parm.presolve = GLP_ON;

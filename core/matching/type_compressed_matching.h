@@ -69,6 +69,32 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
                                           const std::function<std::int64_t(int, int)>& weight,
                                           TypeMatchingLimits limits = {});
 
+// The optimal basis of a solve whose relaxation (degree rows and the blossom cuts it added) had
+// a unique, integral optimum. Reduced costs depend on the matrix and the weights, not on the
+// counts, so for other counts of the same types (same weights, same columns, cuts still of odd
+// count) the basis is still the unique optimum wherever its basic solution is feasible; if that
+// solution is integral it is the only integer optimum (optimal_basis_cache.h).
+struct OptimalBasis {
+    enum class Status : char { Basic, AtLower, AtUpper };
+    struct Column {
+        int a = 0;
+        int b = 0;
+        std::int64_t weight = 0;
+        Status status = Status::AtLower;
+    };
+    int types = 0;                       // 0: no basis (the solve did not end that way)
+    std::vector<char> self_pairable;     // per type: count >= 2 (decides whether (a, a) is a column)
+    std::vector<Column> columns;         // in column order
+    std::vector<std::vector<int>> cuts;  // the types of each cut row
+    std::vector<char> row_basic;         // degree rows (one per type), then cut rows
+};
+
+// typeCompressedMatching that also hands out its optimal basis when it has one (basis->types
+// > 0), for OptimalBasisCache.
+TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          TypeMatchingLimits limits, OptimalBasis* basis);
+
 // A concrete mate vector (as returned by maxWeightMatching) realising result for the nodes
 // 0..node_type.size()-1, node v having type node_type[v] >= 0. Deterministic and independent
 // of the order of result.pairs: nodes are visited in index order (the grouping lists them in

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/matching/max_weight_matching.h"
+#include "core/matching/optimal_basis_cache.h"
 #include "core/matching/type_compressed_matching.h"
 
 namespace cl {
@@ -94,6 +95,11 @@ struct MuriGrouper::Workspace {
         rounds;
     std::uint64_t hits = 0;
     std::uint64_t solved = 0;
+    std::uint64_t reused_bases = 0;
+    // Optimal bases by node types: most rounds that miss the cache differ from an earlier one
+    // only in counts, and that round's basis answers them without GLPK (optimal_basis_cache.h).
+    OptimalBasisCache bases;
+    std::vector<std::uint64_t> type_ids;
 
     std::vector<BucketNodes> nodes;  // per bucket
     std::vector<Node> current;       // the round's nodes while the next ones are built
@@ -231,8 +237,17 @@ void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketN
         try {
             // About a thousand times a typical round's work; beyond it LEMON on the full graph
             // is faster. Work, not time, so the fallback never depends on the machine's load.
-            result =
-                typeCompressedMatching(counts, weight, {.simplex_iterations = 20'000, .branch_nodes = 2'000});
+            type_ids.clear();
+            for (std::size_t i = 0; i < instance.size(); i += 2) type_ids.push_back(instance[i]);
+            if (auto reused = bases.solve(type_ids, counts)) {
+                result = std::move(*reused);
+                ++reused_bases;
+            } else {
+                OptimalBasis basis;
+                result = typeCompressedMatching(
+                    counts, weight, {.simplex_iterations = 20'000, .branch_nodes = 2'000}, &basis);
+                bases.remember(type_ids, std::move(basis));
+            }
         } catch (const std::runtime_error&) {
             result.pairs = typePairs(fullGraph(), node_type);  // exact as well, only slower
         }
@@ -347,6 +362,9 @@ std::uint64_t MuriGrouper::cacheHits() const {
 }
 std::uint64_t MuriGrouper::solvedRounds() const {
     return work_->solved;
+}
+std::uint64_t MuriGrouper::reusedBases() const {
+    return work_->reused_bases;
 }
 
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,

@@ -80,9 +80,11 @@ public:
     const MuriGrouping& group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,
                               int cluster_gpus, const MuriGroupingOptions& options, MuriGroupTimer& timer);
 
-    // Matching rounds answered so far without a solver, and solved (for benchmarks).
+    // Matching rounds answered so far from the round cache, solved, and of those solved, read
+    // off a remembered optimal basis instead of GLPK (for benchmarks).
     std::uint64_t cacheHits() const;
     std::uint64_t solvedRounds() const;
+    std::uint64_t reusedBases() const;
 
 private:
     struct Workspace;

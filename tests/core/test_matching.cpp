@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/matching/max_weight_matching.h"
+#include "core/matching/optimal_basis_cache.h"
 #include "core/matching/type_compressed_matching.h"
 
 using namespace cl;
@@ -397,6 +398,45 @@ private slots:
                                  }));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  typeCompressedMatching({2}, one, {.branch_nodes = -1}));
+    }
+
+    // A remembered optimal basis answers other counts of the same types exactly as a fresh
+    // solve does (the answer is the unique optimum either way), and answers most of them.
+    void optimalBasisCacheEqualsFreshSolves() {
+        int reused = 0, solved = 0;
+        for (int series = 0; series < 20; ++series) {
+            Rng rng(9000 + static_cast<std::uint64_t>(series));
+            const int types = 3 + static_cast<int>(rng.uniform(0, 7));
+            std::vector<std::vector<std::int64_t>> table(types, std::vector<std::int64_t>(types, 0));
+            for (int a = 0; a < types; ++a)
+                for (int b = a; b < types; ++b)
+                    table[a][b] = table[b][a] =
+                        rng.uniform(0, 4) == 0 ? 0 : 900'000 + rng.uniform(0, 200'000);
+            const auto weight = [&](int a, int b) { return table[a][b]; };
+            std::vector<std::uint64_t> ids(static_cast<std::size_t>(types));
+            for (int a = 0; a < types; ++a) ids[a] = static_cast<std::uint64_t>(a + 1);
+            std::vector<int> counts(static_cast<std::size_t>(types));
+            for (int& c : counts) c = 1 + static_cast<int>(rng.uniform(0, 40));
+            OptimalBasisCache cache;
+            for (int step = 0; step < 60; ++step) {
+                // Counts drift by one or two, as between two scheduling events.
+                for (int& c : counts) c = std::max(1, c + static_cast<int>(rng.uniform(0, 4)) - 2);
+                const TypeMatchingResult fresh = typeCompressedMatching(counts, weight);
+                if (auto answer = cache.solve(ids, counts)) {
+                    ++reused;
+                    QCOMPARE(answer->pairs, fresh.pairs);
+                    QCOMPARE(answer->total_weight, fresh.total_weight);
+                } else {
+                    ++solved;
+                    OptimalBasis basis;
+                    const TypeMatchingResult again = typeCompressedMatching(counts, weight, {}, &basis);
+                    QCOMPARE(again.pairs, fresh.pairs);
+                    cache.remember(ids, std::move(basis));
+                }
+            }
+        }
+        QVERIFY2(reused > solved,
+                 (std::to_string(reused) + " reused, " + std::to_string(solved) + " solved").c_str());
     }
 
     // The limits count work, not time: a solve that needs more simplex iterations than allowed
