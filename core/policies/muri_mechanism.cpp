@@ -304,10 +304,14 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             const auto jobs = jobsOf(packs[p]);
             const JobState& first = *in.by_index[jobs[0]];
             if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
-            bool together = std::all_of(jobs.begin(), jobs.end(), [&](int j) {
+            // The other members hold the same GPUs (compared in a loop: lists are short, and a
+            // memcmp call per job was a twentieth of a deep queue's time).
+            bool together = std::all_of(jobs.begin() + 1, jobs.end(), [&](int j) {
                 const JobState& s = *in.by_index[j];
-                return s.running &&
-                       std::equal(s.held.begin(), s.held.end(), first.held.begin(), first.held.end());
+                if (!s.running || s.held.size() != first.held.size()) return false;
+                for (std::size_t g = 0; g < s.held.size(); ++g)
+                    if (s.held[g] != first.held[g]) return false;
+                return true;
             });
             bool free =
                 std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });

@@ -40,6 +40,15 @@ enum class Status : std::uint8_t { Future, Pending, Running, Done, Chosen };
 // What every event reads of a running job (advance, predicted ends, the scheduler's input)
 // comes first, in one cache line: the loop visits hundreds of running jobs per event
 // (docs/architecture.md section 2.9).
+// Whether two GPU lists are equal: a loop the compiler inlines, as lists hold one to a few dozen
+// ids and a memcmp call per job and decision was a twentieth of a Muri run.
+inline bool sameGpus(const std::vector<int>& a, const std::vector<int>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 struct alignas(64) EngineJob {
     int gpus = 1;
     double current_iteration_time = 0.0;  // on the GPUs it holds now
@@ -414,7 +423,7 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            if (status_[a.job] == Status::Running && target[i] != job.held) {
+            if (status_[a.job] == Status::Running && !sameGpus(target[i], job.held)) {
                 recorder_->stopJob(a.job, job.held, t);
                 releaseGpus(job);
             }
@@ -427,7 +436,7 @@ private:
             bool was_running = status_[a.job] == Status::Running;
             job.overhead =
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
-            if (!was_running || target[i] != job.held) {
+            if (!was_running || !sameGpus(target[i], job.held)) {
                 decision_changed_ = true;
                 for (int g : target[i])
                     if (++gpu_holders_[g] > max_jobs_per_gpu_)
