@@ -342,8 +342,12 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
                                                                    static_cast<std::size_t>(pack.size)),
                                               options_.grouping.worst_ordering);
             a.shared_iteration_time = pack.size > 1 ? pack.shared_time : in.by_index[j]->solo_iteration_time;
-            a.restart_overhead = 0.0;
-            for (int member : jobsOf(pack)) a.restart_overhead += in.by_index[member]->restart_overhead;
+            if (pack.restart_overhead < 0) {  // once per group, in member order
+                pack.restart_overhead = 0.0;
+                for (int member : jobsOf(pack))
+                    pack.restart_overhead += in.by_index[member]->restart_overhead;
+            }
+            a.restart_overhead = pack.restart_overhead;
         }
     d.start.resize(starts);
     for (const JobState& s : in.active) shares_[s.index] = 0;

@@ -99,7 +99,8 @@ private:
         int first = 0;
         int size = 0;
         double priority = 0.0;
-        double shared_time = -1.0;  // the group's iteration time, once computed
+        double shared_time = -1.0;       // the group's iteration time, once computed
+        double restart_overhead = -1.0;  // the sum of its members' restart overheads, once computed
     };
     std::vector<Pack> packs_;
     std::vector<Pack> sorted_packs_;
