@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "views/common/chart_style.h"
@@ -62,6 +63,7 @@ void PlanFrontierPlot::rebuild() {
     m_unit = largest > 3 * 86400.0 ? 86400.0 : 3600.0;
     yAxis->setLabel((m_unit > 3600.0 ? tr("%1 (days)") : tr("%1 (hours)")).arg(QString::fromStdString(key)));
     const QColor text = palette().color(QPalette::Text);
+    double lowest = std::numeric_limits<double>::infinity();  // the lowest point drawn
     std::map<std::string, int> colour;
     for (std::size_t i = 0; i < m_request->policies.size(); ++i)
         colour[m_request->policies[i]] = static_cast<int>(i);
@@ -80,6 +82,7 @@ void PlanFrontierPlot::rebuild() {
             const double y = e.metrics.at(key).mean;
             if (std::isnan(y)) continue;
             (e.feasible ? meets : misses)->addData(e.cost_per_month, y / m_unit);
+            lowest = std::min(lowest, y / m_unit);
         }
     }
     QCPGraph* frontier = addGraph();
@@ -109,10 +112,11 @@ void PlanFrontierPlot::rebuild() {
     y.expand(first.value_s / m_unit);
     y.lower = std::min(0.0, y.lower);
     // The small clusters of a search's first brackets can sit far above the target and squeeze
-    // the region that matters to a strip; the axis then stops at four times the target.
+    // the region that matters to a strip; the axis then stops at four times the target (unless
+    // every point lies above that: the chart would show none of them).
     const double clip = 4.0 * first.value_s / m_unit;
     const bool clipped =
-        first.value_s > 0 && y.upper > clip &&
+        first.value_s > 0 && y.upper > clip && lowest <= clip &&
         (first.comparison == cl::TargetComparison::AtMost || first.comparison == cl::TargetComparison::Below);
     yAxis->setRange(y.lower, (clipped ? clip : y.upper) * 1.08 + 1e-9);
     // Said in the tooltip: the axis label has no room for it beside the chart.
@@ -132,8 +136,10 @@ void PlanFrontierPlot::rebuild() {
     } else {
         xAxis->setScaleType(QCPAxis::stLinear);
         xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        // Costs are never negative: with every cluster unpriced (all at $0) the axis starts at 0.
         const double pad = std::max(1.0, (x.upper - x.lower) * 0.05);
-        xAxis->setRange(x.lower - pad, x.upper + pad);
+        const double lower = std::max(0.0, x.lower - pad);
+        xAxis->setRange(lower, std::max(x.upper + pad, lower + 1.0));
     }
     xAxis->setLabel(xAxis->scaleType() == QCPAxis::stLogarithmic ? tr("cost per month (USD, logarithmic)")
                                                                  : tr("cost per month (USD)"));
