@@ -77,6 +77,8 @@ struct alignas(64) EngineJob {
     int restarts = 0;
     int preemptions = 0;
     double first_start = std::numeric_limits<double>::quiet_NaN();
+    double speed = 1.0;                 // speedOn(held), set when it takes its GPUs
+    bool allocation_from_gpus = false;  // cpus and memory_gb are held's GPU-proportional share
 };
 
 class Engine {
@@ -380,6 +382,9 @@ private:
         // Each start's GPUs, sorted: checked here, taken below (buffers reused across decisions).
         std::vector<std::vector<int>>& target = scratch_targets_;
         if (target.size() < d.start.size()) target.resize(d.start.size());
+        // Per start: 1 when the job runs on and keeps exactly its GPUs (no target then).
+        std::vector<char>& same = scratch_same_;
+        same.assign(d.start.size(), 0);
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
@@ -387,7 +392,15 @@ private:
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
                 invalid("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
-            if (status_[a.job] == Status::Running) status_[a.job] = Status::Chosen;
+            const bool was_running = status_[a.job] == Status::Running;
+            if (was_running) status_[a.job] = Status::Chosen;
+            // A running job given exactly the GPUs it holds (sorted, distinct, in range: checked
+            // when it took them) needs no sorted copy. Sharing mechanisms re-assign thousands of
+            // running jobs per event, most of them in place (docs/architecture.md section 2.9).
+            if (was_running && sameGpus(a.gpus, jobs_[a.job].held)) {
+                same[i] = 1;
+                continue;
+            }
             for (int g : a.gpus)
                 if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
             std::vector<int>& sorted = target[i];
@@ -395,6 +408,7 @@ private:
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
+            same[i] = was_running && sameGpus(sorted, jobs_[a.job].held);
         }
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
@@ -423,20 +437,35 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            if (status_[a.job] == Status::Running && !sameGpus(target[i], job.held)) {
+            if (status_[a.job] == Status::Running && !same[i]) {
                 recorder_->stopJob(a.job, job.held, t);
                 releaseGpus(job);
             }
         }
         // Kept jobs were running, so advance(t) has set their last_update to t already.
         running_.assign(d.keep.begin(), d.keep.end());
+        // Predicted ends are computed as each start is applied, while its record is in cache; a
+        // time overflow is still reported for the first such job in running_'s order.
+        double earliest = kInf;  // a local: the member would be stored back at every job
+        int first_overflow = -1;
+        const auto predictEnd = [&](int j, EngineJob& job) {
+            if (conv_.round_quantized) {
+                job.predicted_end = kInf;  // completions are noticed at round boundaries
+                return;
+            }
+            double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
+            job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
+            if (!std::isfinite(job.predicted_end) && first_overflow < 0) first_overflow = j;
+            earliest = std::min(earliest, job.predicted_end);
+        };
+        for (int j : d.keep) predictEnd(j, jobs_[j]);
+        const int keep_overflow = first_overflow;
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            bool was_running = status_[a.job] == Status::Running;
             job.overhead =
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
-            if (!was_running || !sameGpus(target[i], job.held)) {
+            if (!same[i]) {
                 decision_changed_ = true;
                 for (int g : target[i])
                     if (++gpu_holders_[g] > max_jobs_per_gpu_)
@@ -444,22 +473,28 @@ private:
                                 ", which is not free (the policy runs at most " +
                                 std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
                 job.held.swap(target[i]);  // the old holding's buffer serves the next decision
+                job.speed = speedOn(a.job, job.held);
                 recorder_->startJob(a.job, job.held, t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
                 ++job.restarts;
                 if (std::isnan(job.first_start)) job.first_start = t;
             }
-            // The mechanism's speed model: shared iteration time, or the job's own.
+            // The mechanism's speed model: shared iteration time, or the job's own. A job that
+            // keeps its GPUs keeps its speed on them, and its shares and GPU-proportional
+            // allocation while its iteration time stays (the same arithmetic would give the
+            // same bits again).
             const double old_iter_time = job.current_iteration_time, old_cpus = job.cpus,
                          old_memory = job.memory_gb;
-            const double speed = speedOn(a.job, job.held);
+            const double speed = job.speed;
             job.current_iteration_time =
                 (a.shared_iteration_time > 0 ? a.shared_iteration_time : job.solo_iteration_time) / speed;
-            if (options_.record_series) {
+            const bool unchanged = same[i] && job.current_iteration_time == old_iter_time;
+            if (options_.record_series && !unchanged) {
                 job.shares = resourceShares(a.job, speed);
                 for (int r = 0; r < 4; ++r) job.gpus_x_shares[r] = job.shares[r] * job.gpus;
             }
-            takeAllocation(a, job, t);
+            if (!(same[i] && job.allocation_from_gpus && a.cpus <= 0 && a.memory_gb <= 0))
+                takeAllocation(a, job, t);
             if (job.current_iteration_time != old_iter_time || job.cpus != old_cpus ||
                 job.memory_gb != old_memory)
                 decision_changed_ = true;
@@ -467,20 +502,12 @@ private:
             status_[a.job] = Status::Running;
             job.last_update = t;
             running_.push_back(a.job);
+            predictEnd(a.job, job);
         }
-        double earliest = kInf;  // a local: the member would be stored back at every job
-        for (int j : running_) {
-            EngineJob& job = jobs_[j];
-            if (conv_.round_quantized) {
-                job.predicted_end = kInf;  // completions are noticed at round boundaries
-                continue;
-            }
-            double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
-            job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
-            if (!std::isfinite(job.predicted_end))
-                throw SimulationError("job '" + trace_.jobs[j].id + "' would never finish (time overflow)");
-            earliest = std::min(earliest, job.predicted_end);
-        }
+        if (first_overflow >= 0)
+            throw SimulationError("job '" +
+                                  trace_.jobs[keep_overflow >= 0 ? keep_overflow : first_overflow].id +
+                                  "' would never finish (time overflow)");
         earliest_end_ = earliest;
     }
 
@@ -497,8 +524,10 @@ private:
             job.cpus = a.cpus;
             job.memory_gb = a.memory_gb;
             job.speedup = speedup;
+            job.allocation_from_gpus = false;
             return;
         }
+        job.allocation_from_gpus = true;
         job.cpus = 0.0;
         job.memory_gb = 0.0;
         for (int g : job.held) {
@@ -781,6 +810,7 @@ private:
     std::vector<int> stopped_;               // jobs the last decision stopped
     std::vector<char> scratch_chosen_;
     std::vector<std::vector<int>> scratch_targets_;
+    std::vector<char> scratch_same_;
     Decision decision_;  // the scheduler writes each decision here, reusing its buffers
     int total_gpus_ = 0;
     double earliest_end_ = kInf;  // the smallest predicted end of a running job, set by apply()
