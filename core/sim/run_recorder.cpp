@@ -20,7 +20,7 @@ RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool reco
       sink_(std::move(sink)),
       next_stream_at_(kStreamBatch) {}
 
-void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
+void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
         auto& here = open_.at(g);
@@ -54,7 +54,7 @@ void RunRecorder::startJob(int job, const std::vector<int>& gpus, double t) {
     }
 }
 
-void RunRecorder::stopJob(int job, const std::vector<int>& gpus, double t) {
+void RunRecorder::stopJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
         for (auto& o : open_.at(g)) {
@@ -135,8 +135,10 @@ void RunRecorder::sample(const TimeSample& s) {
 
 void RunRecorder::finish(double t) {
     for (std::size_t g = 0; g < open_.size(); ++g)
-        for (const auto& o : std::vector<Open>(open_[g]))
-            if (o.job >= 0) stopJob(o.job, {static_cast<int>(g)}, t);
+        for (const auto& o : std::vector<Open>(open_[g])) {
+            const int gpu = static_cast<int>(g);
+            if (o.job >= 0) stopJob(o.job, std::span<const int>(&gpu, 1), t);
+        }
     if (sink_) streamFinished(true);
 }
 

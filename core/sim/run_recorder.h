@@ -23,8 +23,8 @@ public:
                 SegmentSink sink = {});
 
     // Throws SimulationError if one of the GPUs already holds max_jobs_per_gpu other jobs.
-    void startJob(int job, const std::vector<int>& gpus, double t);
-    void stopJob(int job, const std::vector<int>& gpus, double t);
+    void startJob(int job, std::span<const int> gpus, double t);
+    void stopJob(int job, std::span<const int> gpus, double t);
     void sample(const TimeSample& s);
     void finish(double t);  // closes segments still open (a cancelled run), hands the rest to the sink
     void moveInto(SimResult& result);

@@ -37,20 +37,21 @@ std::string formatSeconds(double s) {
 // Chosen: a running job that the decision being applied keeps or starts (apply() only).
 enum class Status : std::uint8_t { Future, Pending, Running, Done, Chosen };
 
-// What every event reads of a running job (advance, predicted ends, the scheduler's input)
-// comes first, in one cache line: the loop visits hundreds of running jobs per event
-// (docs/architecture.md section 2.9).
 // Whether two GPU lists are equal: a loop the compiler inlines, as lists hold one to a few dozen
 // ids and a memcmp call per job and decision was a twentieth of a Muri run.
-inline bool sameGpus(const std::vector<int>& a, const std::vector<int>& b) {
+inline bool sameGpus(std::span<const int> a, std::span<const int> b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
         if (a[i] != b[i]) return false;
     return true;
 }
 
+// A job's record, laid out by who reads it (docs/architecture.md section 2.9): the loop visits
+// hundreds to thousands of running jobs per event, so each pass should touch few cache lines.
 struct alignas(64) EngineJob {
+    // What every event reads of a running job (advance, predicted ends, the scheduler's input).
     int gpus = 1;
+    int held_count = 0;                   // held() is empty or all gpus of the job
     double current_iteration_time = 0.0;  // on the GPUs it holds now
     double overhead = 0.0;                // restart overhead it pays now (a group may pay more)
     double remaining = 0.0;
@@ -58,27 +59,36 @@ struct alignas(64) EngineJob {
     double last_update = 0.0;
     double debt = 0.0;  // restart overhead still to pay (clean conventions)
     double predicted_end = kInf;
-    // Then what sample() adds up per job at every event, in the next line.
+    // What applying a decision reads: the GPUs it holds, sorted. A job's GPU count never
+    // changes, so the list is in the record when it is short (most jobs have at most
+    // kInlineGpus GPUs; a list on the heap was a cache miss per job in every pass), else in the
+    // engine's arena. held_ids points into the record, which jobs_ never moves after
+    // prepareJobs().
+    static constexpr int kInlineGpus = 8;
+    std::array<int, kInlineGpus> held_inline{};
+    int* held_ids = nullptr;
+    double speed = 1.0;                // speedOn(held), set when it takes its GPUs
+    double solo_iteration_time = 0.0;  // reference-GPU iteration time
+    double own_overhead = 0.0;         // its profile's restart overhead
+    // What sample() adds up per job at every event.
     std::array<double, 4> gpus_x_shares{};  // shares x gpus: what sample() adds per job
     double cpus = 0.0;                      // auxiliary resources held while running (cores, GB)
     double memory_gb = 0.0;
     double submit = 0.0;
     double iterations = 0.0;
-    double solo_iteration_time = 0.0;  // reference-GPU iteration time
-    double own_overhead = 0.0;         // its profile's restart overhead
-    std::vector<double> stage_times;
-    std::vector<int> held;
     std::array<double, 4> shares{};  // resource use per held GPU while running (TimeSample)
     double speedup = 0.0;            // last recorded AllocationChange's speedup (0 = none recorded)
-    int sub_batch = 0;               // last recorded BatchChange (0 = none recorded)
     double interference = 0.0;
-    // Counted here, beside held, and copied into the job's record at the end: a record is a
-    // cache line away, and Muri restarts thousands of jobs per event.
+    int sub_batch = 0;  // last recorded BatchChange (0 = none recorded)
+    // Counted here and copied into the job's record at the end: a record is a cache line away,
+    // and Muri restarts thousands of jobs per event.
     int restarts = 0;
     int preemptions = 0;
-    double first_start = std::numeric_limits<double>::quiet_NaN();
-    double speed = 1.0;                 // speedOn(held), set when it takes its GPUs
     bool allocation_from_gpus = false;  // cpus and memory_gb are held's GPU-proportional share
+    double first_start = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> stage_times;
+
+    std::span<const int> held() const { return {held_ids, static_cast<std::size_t>(held_count)}; }
 };
 
 class Engine {
@@ -154,6 +164,7 @@ private:
         const int total_gpus = cluster_.totalGpus();
         const int n = static_cast<int>(trace_.jobs.size());
         jobs_.resize(n);
+        std::size_t held_arena_size = 0;
         status_.assign(n, Status::Future);
         records_.resize(n);
         for (int i = 0; i < n; ++i) {
@@ -196,6 +207,7 @@ private:
             j.overhead = conv_.free_restarts ? 0.0 : r.restart_overhead;
             j.own_overhead = j.overhead;
             j.stage_times = std::move(r.stage_times);
+            held_arena_size += src.gpus > EngineJob::kInlineGpus ? static_cast<std::size_t>(src.gpus) : 0;
             JobRecord& rec = records_[i];
             rec.index = i;
             rec.id = src.id;
@@ -204,6 +216,16 @@ private:
             rec.iterations = r.iterations;
             rec.solo_iteration_time = r.solo_iteration_time;
             rec.submit = src.submit_time;
+        }
+        held_arena_.assign(held_arena_size, 0);
+        for (std::size_t i = 0, next = 0; i < jobs_.size(); ++i) {
+            EngineJob& j = jobs_[i];
+            if (j.gpus <= EngineJob::kInlineGpus) {
+                j.held_ids = j.held_inline.data();
+            } else {
+                j.held_ids = held_arena_.data() + next;
+                next += static_cast<std::size_t>(j.gpus);
+            }
         }
         arrival_order_.resize(n);
         std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
@@ -308,7 +330,7 @@ private:
 
     void complete(int j, double t) {
         EngineJob& job = jobs_[j];
-        recorder_->stopJob(j, job.held, t);
+        recorder_->stopJob(j, job.held(), t);
         releaseGpus(job);
         status_[j] = Status::Done;
         job.predicted_end = kInf;
@@ -326,13 +348,13 @@ private:
 
     // The job no longer holds its GPUs (it stopped, moves or finished).
     void releaseGpus(EngineJob& job) {
-        for (int g : job.held) --gpu_holders_[g];
-        job.held.clear();
+        for (int g : job.held()) --gpu_holders_[g];
+        job.held_count = 0;
     }
 
     // The profile's speed factor of the job's model on each GPU type, looked up once per model
     // and type (a map lookup by name per GPU and decision was a tenth of a queued run).
-    double speedOn(int j, const std::vector<int>& gpus) const {
+    double speedOn(int j, std::span<const int> gpus) const {
         double speed = kInf;
         const double* factors =
             &speed_table_[static_cast<std::size_t>(model_of_job_[j]) * gpu_type_names_.size()];
@@ -397,7 +419,7 @@ private:
             // A running job given exactly the GPUs it holds (sorted, distinct, in range: checked
             // when it took them) needs no sorted copy. Sharing mechanisms re-assign thousands of
             // running jobs per event, most of them in place (docs/architecture.md section 2.9).
-            if (was_running && sameGpus(a.gpus, jobs_[a.job].held)) {
+            if (was_running && sameGpus(a.gpus, jobs_[a.job].held())) {
                 same[i] = 1;
                 continue;
             }
@@ -408,14 +430,14 @@ private:
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
-            same[i] = was_running && sameGpus(sorted, jobs_[a.job].held);
+            same[i] = was_running && sameGpus(sorted, jobs_[a.job].held());
         }
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
         for (int j : running_) {
             if (status[j] == Status::Chosen) continue;
             EngineJob& job = jobs_[j];
-            recorder_->stopJob(j, job.held, t);
+            recorder_->stopJob(j, job.held(), t);
             releaseGpus(job);
             status_[j] = Status::Pending;
             job.predicted_end = kInf;
@@ -438,7 +460,7 @@ private:
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
             if (status_[a.job] == Status::Running && !same[i]) {
-                recorder_->stopJob(a.job, job.held, t);
+                recorder_->stopJob(a.job, job.held(), t);
                 releaseGpus(job);
             }
         }
@@ -472,9 +494,10 @@ private:
                         invalid("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
                                 ", which is not free (the policy runs at most " +
                                 std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
-                job.held.swap(target[i]);  // the old holding's buffer serves the next decision
-                job.speed = speedOn(a.job, job.held);
-                recorder_->startJob(a.job, job.held, t);
+                std::copy(target[i].begin(), target[i].end(), job.held_ids);
+                job.held_count = job.gpus;
+                job.speed = speedOn(a.job, job.held());
+                recorder_->startJob(a.job, job.held(), t);
                 if (!conv_.overhead_every_interval) job.debt = job.overhead;
                 ++job.restarts;
                 if (std::isnan(job.first_start)) job.first_start = t;
@@ -530,7 +553,7 @@ private:
         job.allocation_from_gpus = true;
         job.cpus = 0.0;
         job.memory_gb = 0.0;
-        for (int g : job.held) {
+        for (int g : job.held()) {
             job.cpus += gpu_cpu_share_[g];
             job.memory_gb += gpu_memory_share_[g];
         }
@@ -595,7 +618,7 @@ private:
             touched_.clear();
             for (int j : running_) {
                 const auto& shares = jobs_[j].shares;
-                for (int g : jobs_[j].held) {
+                for (int g : jobs_[j].held()) {
                     auto& load = gpu_load_[g];
                     if (load[0] < 0) {
                         load = {0.0, 0.0, 0.0, 0.0};
@@ -657,7 +680,7 @@ private:
         s.current_iteration_time = job.current_iteration_time;
         s.attained = job.attained;
         s.running = status_[j] == Status::Running;
-        s.held = job.held;
+        s.held = job.held();
     }
 
     // states_ follows active_ from event to event (docs/architecture.md section 2.9): arrivals
@@ -778,6 +801,7 @@ private:
     SimResult result_;
 
     std::vector<EngineJob> jobs_;
+    std::vector<int> held_arena_;  // the held GPUs of jobs with more than EngineJob::kInlineGpus
     // Per job, apart from the rest: the loops over active jobs test it for every one of them,
     // and 64 share a cache line here.
     std::vector<Status> status_;
