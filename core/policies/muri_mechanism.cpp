@@ -66,17 +66,17 @@ double MuriScheduler::key(const JobState& j) const {
 // the same order without the second sort of the whole list, and as the last ranking is nearly
 // sorted, the adaptive sort does little work (util/stable_sort_by_key.h). Jobs that arrived
 // since keep their arrival order among equal keys, after the ranked ones.
-void MuriScheduler::rankByKey(const SchedulerInput& in, bool any_nan) {
+void MuriScheduler::rankByKey(bool any_nan) {
     if (any_nan) {
         // No strict weak order: do literally what the authors' list does (the sorts' NaN
         // fallback decides ties as it always did).
         keyed_.clear();
         for (std::size_t i = 0; i < ranked_; ++i)
-            keyed_.emplace_back(-static_cast<double>(in.by_index[list_[i]]->gpus), list_[i]);
+            keyed_.emplace_back(-static_cast<double>(job_[list_[i]].gpus), list_[i]);
         mergeSortByKey(keyed_, sort_buffer_);
         for (std::size_t i = 0; i < ranked_; ++i) list_[i] = keyed_[i].second;
         keyed_.clear();
-        for (int j : list_) keyed_.emplace_back(key_of_[j], j);
+        for (int j : list_) keyed_.emplace_back(job_[j].key, j);
         mergeSortByKey(keyed_, sort_buffer_);
         for (std::size_t i = 0; i < keyed_.size(); ++i) list_[i] = keyed_[i].second;
     } else {
@@ -90,9 +90,9 @@ void MuriScheduler::rankByKey(const SchedulerInput& in, bool any_nan) {
         for (std::size_t i = 0; i < list_.size(); ++i) {
             const int j = list_[i];
             if (i < ranked_)
-                ranking_.push_back({key_of_[j], -in.by_index[j]->gpus, j});
+                ranking_.push_back({job_[j].key, -job_[j].gpus, j});
             else
-                arrivals_.push_back({key_of_[j], 0, j});
+                arrivals_.push_back({job_[j].key, 0, j});
         }
         stableSortBy(ranking_, ranking_buffer_, less);
         stableSortBy(arrivals_, ranking_buffer_, less);
@@ -131,32 +131,28 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     }
     for (int j : in.arrived)
         if (in.by_index[j]) list_.push_back(j);
-    if (type_of_job_.size() < in.by_index.size()) {
-        type_of_job_.resize(in.by_index.size(), -1);
-        true_type_of_job_.resize(in.by_index.size(), -1);
-        shares_.resize(in.by_index.size(), 0);
-        key_of_.resize(in.by_index.size(), 0.0);
-        used_.resize(in.by_index.size(), 0);
-        pack_of_.resize(in.by_index.size(), -1);
-    }
+    if (job_.size() < in.by_index.size()) job_.resize(in.by_index.size());
     for (int j : in.arrived) {
         const JobState* s = in.by_index[j];
         if (!s) continue;
-        true_type_of_job_[j] = true_timer_.typeOf(s->stage_times, s->solo_iteration_time);
+        MuriJob& job = job_[j];
+        job.gpus = s->gpus;
+        job.restart_overhead = s->restart_overhead;
+        job.true_type = true_timer_.typeOf(s->stage_times, s->solo_iteration_time);
         if (options_.profiling_noise > 0) {
             PortableRng rng(deriveSeed(options_.noise_seed, static_cast<std::uint64_t>(j)));
             std::vector<double> noisy(s->stage_times.begin(), s->stage_times.end());
             for (double& t : noisy) t *= 1.0 + options_.profiling_noise * (2.0 * rng.uniform01() - 1.0);
-            type_of_job_[j] = timer_.typeOf(noisy, s->solo_iteration_time);
+            job.type = timer_.typeOf(noisy, s->solo_iteration_time);
         } else {
-            type_of_job_[j] = timer_.typeOf(s->stage_times, s->solo_iteration_time);
+            job.type = timer_.typeOf(s->stage_times, s->solo_iteration_time);
         }
     }
 
     if (options_.keep_when_nobody_waits) {
         bool quiet = true;
         for (const JobState& s : in.active)
-            if (!s.running || shares_[s.index]) {
+            if (!s.running || job_[s.index].shares) {
                 quiet = false;
                 break;
             }
@@ -169,13 +165,13 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
 
     // Per-job scratch arrays live across events and only the active jobs' entries are touched
     // (three whole-trace arrays per event were most of a deep queue's time).
-    std::vector<double>& key_of = key_of_;
     bool any_nan = false;
     for (int j : list_) {
-        key_of[j] = key(*in.by_index[j]);
-        any_nan = any_nan || std::isnan(key_of[j]);
+        double& job_key = job_[j].key;
+        job_key = key(*in.by_index[j]);
+        any_nan = any_nan || std::isnan(job_key);
     }
-    rankByKey(in, any_nan);
+    rankByKey(any_nan);
 
     // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
     // Buckets in the order their GPU count first appears in the ranking; their vectors are
@@ -192,36 +188,34 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     std::size_t read = 0;  // list_[0, read) is in the buckets
     const auto readNext = [&] {
         const int j = list_[read++];
-        const JobState& s = *in.by_index[j];
-        if (bucket_of_gpus_.size() <= static_cast<std::size_t>(s.gpus))
-            bucket_of_gpus_.resize(s.gpus + 1, -1);
-        int& b = bucket_of_gpus_[s.gpus];
+        const MuriJob& job = job_[j];
+        if (bucket_of_gpus_.size() <= static_cast<std::size_t>(job.gpus))
+            bucket_of_gpus_.resize(job.gpus + 1, -1);
+        int& b = bucket_of_gpus_[job.gpus];
         if (b < 0) {
             b = static_cast<int>(bucket_count++);
             if (buckets.size() < bucket_count) buckets.emplace_back();
-            buckets[b].gpus = s.gpus;
+            buckets[b].gpus = job.gpus;
             buckets[b].candidates.clear();
             chosen.push_back(0);
             slots.push_back(0);
         }
-        buckets[b].candidates.push_back({j, type_of_job_[j]});
+        buckets[b].candidates.push_back({j, job.type});
     };
-    std::vector<char>& used = used_;
     pool_->reset();
     std::vector<int>& scratch = scratch_;
     for (std::size_t i = 0; i < list_.size(); ++i) {
         if (pool_->totalFree() == 0) break;  // nobody else fits (every job needs a GPU)
         while (read <= i) readNext();
-        const int j = list_[i];
-        if (used[j]) continue;
-        const JobState& s = *in.by_index[j];
+        const MuriJob& job = job_[list_[i]];
+        if (job.used) continue;
         scratch.clear();
-        if (!placement_->place(s.gpus, *pool_, scratch)) continue;
-        const int b = bucket_of_gpus_[s.gpus];
+        if (!placement_->place(job.gpus, *pool_, scratch)) continue;
+        const int b = bucket_of_gpus_[job.gpus];
         while (buckets[b].candidates.size() < static_cast<std::size_t>(chosen[b] + k) && read < list_.size())
             readNext();
         int up = std::min<int>(chosen[b] + k, static_cast<int>(buckets[b].candidates.size()));
-        for (int c = chosen[b]; c < up; ++c) used[buckets[b].candidates[c].job] = 1;
+        for (int c = chosen[b]; c < up; ++c) job_[buckets[b].candidates[c].job].used = true;
         chosen[b] = up;
         ++slots[b];
     }
@@ -230,8 +224,8 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         buckets[b].candidates.resize(chosen[b]);
         bucket_of_gpus_[buckets[b].gpus] = -1;
         for (const MuriCandidate& c : buckets[b].candidates) {
-            used[c.job] = 0;  // all clear again for the next event
-            pack_of_[c.job] = -1;
+            job_[c.job].used = false;  // all clear again for the next event
+            job_[c.job].pack = -1;
         }
     }
 
@@ -250,17 +244,17 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         for (int m : grouping.membersOf(g)) {
             const MuriCandidate& c = buckets[g.bucket].candidates[m];
             pack_jobs_.push_back(c.job);
-            pack_types_.push_back(true_type_of_job_[c.job]);
+            pack_types_.push_back(job_[c.job].true_type);
             solo_sum += true_timer_.soloTime(pack_types_.back());
         }
         const std::span<const int> types(pack_types_.data() + first, static_cast<std::size_t>(g.size));
         if (options_.autopack && g.size > 1 && true_timer_.iterationTime(types, false) / solo_sum > 1.0) {
             for (int i = first; i < first + g.size; ++i)
-                packs.push_back({g.gpus, i, 1, key_of[pack_jobs_[i]]});
+                packs.push_back({g.gpus, i, 1, job_[pack_jobs_[i]].key});
             continue;
         }
-        double priority = key_of[pack_jobs_[first]];
-        for (int i = first; i < first + g.size; ++i) priority = std::min(priority, key_of[pack_jobs_[i]]);
+        double priority = job_[pack_jobs_[first]].key;
+        for (int i = first; i < first + g.size; ++i) priority = std::min(priority, job_[pack_jobs_[i]].key);
         packs.push_back({g.gpus, first, g.size, priority});
     }
     keyed_.clear();
@@ -275,13 +269,12 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     };
 
     // 4. Admission in priority order, then placement in descending GPU count.
-    std::vector<int>& pack_of = pack_of_;  // -1 for every candidate (above)
     pool_->reset();
     std::size_t admitted_jobs = 0;
     for (std::size_t p = 0; p < packs.size(); ++p) {
         scratch.clear();
         if (!placement_->place(packs[p].gpus, *pool_, scratch)) continue;
-        for (int j : jobsOf(packs[p])) pack_of[j] = static_cast<int>(p);
+        for (int j : jobsOf(packs[p])) job_[j].pack = static_cast<int>(p);  // -1 before (above)
         admitted_jobs += static_cast<std::size_t>(packs[p].size);
     }
     // Placement walks the admitted jobs by descending GPU count, ties in ranking order: the
@@ -315,7 +308,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             });
             bool free =
                 std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
-            bool admitted = pack_of[jobs[0]] == static_cast<int>(p);
+            bool admitted = job_[jobs[0]].pack == static_cast<int>(p);
             if (!together || !free || !admitted) continue;
             pool_->takeAll(first.held);
             pack_gpus[p].assign(first.held.begin(), first.held.end());
@@ -324,7 +317,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     for (const int b : bucket_order_)
         for (const MuriCandidate& c : buckets[b].candidates) {
             const int j = c.job;
-            const int p = pack_of[j];
+            const int p = job_[j].pack;
             if (p < 0) continue;
             Pack& pack = packs[p];
             if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
@@ -344,14 +337,13 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             a.shared_iteration_time = pack.size > 1 ? pack.shared_time : in.by_index[j]->solo_iteration_time;
             if (pack.restart_overhead < 0) {  // once per group, in member order
                 pack.restart_overhead = 0.0;
-                for (int member : jobsOf(pack))
-                    pack.restart_overhead += in.by_index[member]->restart_overhead;
+                for (int member : jobsOf(pack)) pack.restart_overhead += job_[member].restart_overhead;
             }
             a.restart_overhead = pack.restart_overhead;
         }
     d.start.resize(starts);
-    for (const JobState& s : in.active) shares_[s.index] = 0;
-    for (const auto& a : d.start) shares_[a.job] = packs[a.group].size > 1;
+    for (const JobState& s : in.active) job_[s.index].shares = false;
+    for (const auto& a : d.start) job_[a.job].shares = packs[a.group].size > 1;
 }
 
 }  // namespace cl

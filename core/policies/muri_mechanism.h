@@ -55,7 +55,7 @@ public:
 private:
     double key(const JobState& job) const;
     void ensurePool(const Cluster& cluster);
-    void rankByKey(const SchedulerInput& in, bool any_nan);
+    void rankByKey(bool any_nan);
 
     std::string name_;
     MuriOptions options_;
@@ -77,13 +77,20 @@ private:
     std::vector<RankEntry> ranking_;
     std::vector<RankEntry> arrivals_;
     std::vector<RankEntry> ranking_buffer_;
-    std::vector<int> type_of_job_;  // MuriGroupTimer type per job index (-1 = not yet known)
-    std::vector<int> true_type_of_job_;
-    std::vector<char> shares_;  // job ran in a group after the last decision
-    // Scratch per job index, valid for the active jobs of one decision.
-    std::vector<double> key_of_;
-    std::vector<char> used_;
-    std::vector<int> pack_of_;
+    // What the mechanism keeps per job index, in one record: a decision visits thousands of
+    // jobs in ranking order, and an array per field was a cache miss per field and job
+    // (docs/architecture.md section 2.9).
+    struct MuriJob {
+        double key = 0.0;               // the order's key at this decision (active jobs)
+        double restart_overhead = 0.0;  // its own (JobState::restart_overhead), set on arrival
+        int gpus = 0;                   // set on arrival
+        int type = -1;                  // MuriGroupTimer type (-1 = not yet known)
+        int true_type = -1;
+        int pack = -1;        // its pack in this decision (-1 = none); -1 between decisions
+        bool used = false;    // admitted as a candidate in this decision; false between decisions
+        bool shares = false;  // ran in a group after the last decision
+    };
+    std::vector<MuriJob> job_;
     std::vector<MuriBucket> buckets_;
     std::vector<int> chosen_;  // per bucket: candidates admitted so far
     std::vector<int> slots_;   // per bucket: slots opened
