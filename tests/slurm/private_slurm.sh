@@ -54,10 +54,10 @@ private_slurm_require_packages() {
 # Prints a TCP port nobody listens on (IPv4 or IPv6), from a range unlikely to be taken by other
 # services; the Slurm defaults 6817/6818 are avoided so a system Slurm does not collide.
 private_slurm_free_port() {
-    local used port tries
+    local used port
     used=" $(awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); printf "%d ", strtonum("0x" a[2]) }' \
         /proc/net/tcp /proc/net/tcp6 2>/dev/null) ${*:-} "
-    for tries in $(seq 1 200); do
+    for _ in $(seq 1 200); do
         port=$((20000 + RANDOM % 20000))
         [[ "$used" == *" $port "* ]] || {
             echo "$port"
@@ -92,10 +92,10 @@ private_slurm_marked_pids() {
 
 # Kills the given pids: SIGTERM, up to PRIVATE_SLURM_KILL_GRACE seconds (3) to exit, then SIGKILL.
 private_slurm_kill_pids() {
-    local pid alive i
+    local pid alive
     [[ $# -eq 0 ]] && return 0
     kill -TERM "$@" 2>/dev/null
-    for i in $(seq 1 $((${PRIVATE_SLURM_KILL_GRACE:-3} * 10))); do
+    for _ in $(seq 1 $((${PRIVATE_SLURM_KILL_GRACE:-3} * 10))); do
         alive=()
         for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
         [[ ${#alive[@]} -eq 0 ]] && return 0
@@ -216,10 +216,10 @@ private_slurm_start() {
     PRIVATE_SLURM_WATCHDOG_PID=$!
 
     local ctld_port slurmd_port
-    ctld_port="$(private_slurm_free_port)" && slurmd_port="$(private_slurm_free_port "$ctld_port")" || {
+    if ! ctld_port="$(private_slurm_free_port)" || ! slurmd_port="$(private_slurm_free_port "$ctld_port")"; then
         private_slurm_log "no free TCP port found"
         return 1
-    }
+    fi
     private_slurm_write_conf "$PRIVATE_SLURM_DIR" "$ctld_port" "$slurmd_port"
 
     # munged wants its key private to its user; --force accepts running as root and a folder
@@ -243,6 +243,8 @@ private_slurm_start() {
     private_slurm_log "up in ${PRIVATE_SLURM_STARTUP_SECONDS} s: $PRIVATE_SLURM_DIR (slurmctld port $ctld_port, slurmd port $slurmd_port)"
 }
 
+private_slurm_jobs_done() { [[ -z "$(squeue --noheader --jobs="$1" --format=%i 2>/dev/null)" ]]; }
+
 private_slurm_no_jobs() { [[ -z "$(squeue --noheader --format=%i 2>/dev/null)" ]]; }
 
 private_slurm_node_idle() {
@@ -252,9 +254,9 @@ private_slurm_node_idle() {
 # private_slurm_wait_for WHAT SECONDS COMMAND...: polls COMMAND every 0.2 s; on time-out names
 # WHAT, and says which daemon died if one did.
 private_slurm_wait_for() {
-    local what="$1" seconds="$2" i
+    local what="$1" seconds="$2"
     shift 2
-    for i in $(seq 1 $((seconds * 5))); do
+    for _ in $(seq 1 $((seconds * 5))); do
         "$@" && return 0
         private_slurm_check_daemons || return 1
         sleep 0.2
@@ -323,8 +325,7 @@ private_slurm_wait_jobs() {
     local seconds="$1" ids
     shift
     ids="$(IFS=,; echo "$*")"
-    private_slurm_jobs_done() { [[ -z "$(squeue --noheader --jobs="$ids" --format=%i 2>/dev/null)" ]]; }
-    private_slurm_wait_for "jobs $ids to finish" "$seconds" private_slurm_jobs_done
+    private_slurm_wait_for "jobs $ids to finish" "$seconds" private_slurm_jobs_done "$ids"
 }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
