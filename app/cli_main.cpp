@@ -25,6 +25,8 @@ const std::map<std::string, std::pair<int (*)(const std::vector<std::string>&), 
              {cli::scenarioCommand, "create, list, show, duplicate, rename or delete stored scenarios"}},
             {"compare", {cli::compareCommand, "compare stored scenarios' runs (speedups, CI over seeds)"}},
             {"sweep", {cli::sweepCommand, "run a cross product of settings in parallel into the workspace"}},
+            {"run-spec", {cli::runSpecCommand, "run one emitted run spec into a shard workspace (sweep --emit)"}},
+            {"workspace", {cli::workspaceCommand, "merge shard workspaces into a workspace (workspace merge)"}},
             {"plan",
              {cli::planCommand,
               "the cheapest cluster and policy meeting targets (p95_jct<=8h ...), frontier, cliff, "
