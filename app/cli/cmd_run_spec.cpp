@@ -17,8 +17,9 @@ int runSpecCommand(const std::vector<std::string>& argv) {
     args.positionals("SPEC", 1, 1);
     if (!args.parse(argv)) return 0;
     const cl::RunInfo run = cl::runSpecIntoShard(args.positional().front(), args.require("shard"));
-    std::cout << run.scenario_name << ": avg JCT " << run.summary.avg_jct << " s, makespan " << run.summary.makespan
-              << " s, " << "simulated in " << run.wall_seconds << " s, into " << args.get("shard") << "\n";
+    std::cout << run.scenario_name << ": avg JCT " << run.summary.avg_jct << " s, makespan "
+              << run.summary.makespan << " s, "
+              << "simulated in " << run.wall_seconds << " s, into " << args.get("shard") << "\n";
     return 0;
 }
 

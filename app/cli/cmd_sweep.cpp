@@ -55,17 +55,34 @@ double measureOneRun(cl::ScenarioStore& store, const cl::ScenarioInfo& info) {
 
 int emitSweep(const Args& args, cl::ScenarioStore& store, const std::vector<cl::ScenarioSpec>& specs) {
     const bool slurm = args.has("slurm");
-    for (const char* option : {"specs-per-task", "array-limit", "partition", "account", "sbatch-option", "time-limit"})
+    for (const char* option :
+         {"specs-per-task", "array-limit", "partition", "account", "sbatch-option", "time-limit"})
         if (args.has(option) && !slurm) throw UsageError(std::string("--") + option + " needs --slurm");
+    // Refused before anything is stored: a used folder, an array Slurm would not take.
+    {
+        std::error_code ec;
+        const std::string dir = args.get("emit");
+        if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
+            throw std::runtime_error(dir + ": exists and is not empty; emit into a new folder");
+    }
+    if (slurm && args.has("specs-per-task") && args.getInt("specs-per-task") > 0 &&
+        cl::arrayTasks(static_cast<int>(specs.size()), static_cast<int>(args.getInt("specs-per-task"))) >
+            cl::kMaxArrayTasks)
+        throw std::runtime_error(
+            std::to_string(specs.size()) + " specs at " + args.get("specs-per-task") +
+            " per task make more array tasks than Slurm's default MaxArraySize allows (" +
+            std::to_string(cl::kMaxArrayTasks) + "); give a larger --specs-per-task or leave it out");
     const std::vector<cl::ScenarioInfo> infos = cl::createSweepScenarios(store, specs);
     const bool force = args.has("force");
     std::vector<cl::ScenarioInfo> pending;
     for (const auto& info : infos)
-        if (force || !store.finishedRunWithHash(info.content_hash, cl::engineVersion())) pending.push_back(info);
+        if (force || !store.finishedRunWithHash(info.content_hash, cl::engineVersion()))
+            pending.push_back(info);
     auto bounded = [&](const char* name, long long lo, long long hi) {
         const long long v = args.getInt(name);
         if (v < lo || v > hi)
-            throw UsageError(std::string("--") + name + " must be " + std::to_string(lo) + ".." + std::to_string(hi));
+            throw UsageError(std::string("--") + name + " must be " + std::to_string(lo) + ".." +
+                             std::to_string(hi));
         return static_cast<int>(v);
     };
     cl::EmitOptions options;
@@ -75,8 +92,8 @@ int emitSweep(const Args& args, cl::ScenarioStore& store, const std::vector<cl::
     options.specs_per_task = slurm ? cl::specsPerTask(static_cast<int>(pending.size()), requested) : 1;
     const cl::EmittedFolder folder = cl::emitRunSpecs(store, infos, args.get("emit"), options);
     std::cout << folder.names.size() << " run specs (" << folder.already_stored
-              << " scenarios already have a finished run) and " << folder.inputs << " inputs written to " << folder.dir
-              << "\n";
+              << " scenarios already have a finished run) and " << folder.inputs << " inputs written to "
+              << folder.dir << "\n";
     if (slurm && !folder.names.empty()) {
         cl::SlurmArrayOptions s;
         s.specs_per_task = options.specs_per_task;
@@ -95,8 +112,9 @@ int emitSweep(const Args& args, cl::ScenarioStore& store, const std::vector<cl::
         }
         s.merge_minutes = cl::mergeTimeLimitMinutes(specs_count);
         cl::writeSlurmArrayScripts(folder.dir, specs_count, options.cli, cl::emittedWorkspace(folder.dir), s);
-        std::cout << "Slurm: " << cl::arrayTasks(specs_count, s.specs_per_task) << " array tasks of " << s.specs_per_task
-                  << " specs; submit with " << folder.dir << "/submit.sh (then resubmit-failed.sh for failed tasks)\n";
+        std::cout << "Slurm: " << cl::arrayTasks(specs_count, s.specs_per_task) << " array tasks of "
+                  << s.specs_per_task << " specs; submit with " << folder.dir
+                  << "/submit.sh (then resubmit-failed.sh for failed tasks)\n";
     } else if (!folder.names.empty()) {
         std::cout << "run them: cd " << cl::shellWord(folder.dir)
                   << " && xargs -P 4 -I{} sh -c {} < commands.txt\nthen: " << cl::shellWord(options.cli)
@@ -134,7 +152,8 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"force", "", "run again scenarios that already have an identical finished run"},
         {"quiet", "", "no progress line"},
         {"emit", "DIR",
-         "do not run: write one run spec per simulation, their inputs and commands.txt into the new folder DIR "
+         "do not run: write one run spec per simulation, their inputs and commands.txt into the new folder "
+         "DIR "
          "(run each line, then 'workspace merge --emitted DIR')"},
         {"cli", "PATH", "with --emit: the clusterloom-cli the command lines call (default this one)"},
         {"slurm", "", "with --emit: also write array.sbatch, merge.sbatch, submit.sh and resubmit-failed.sh"},

@@ -25,17 +25,20 @@ const char* kWorkspaceHelp =
 void printMerge(const cl::ShardMerge& m) {
     if (m.merged)
         std::cout << "merged " << m.shard << ": " << m.runs_added << " runs added, " << m.runs_skipped
-                  << " already stored" << (m.runs_unfinished ? ", " + std::to_string(m.runs_unfinished) + " unfinished left out" : "")
+                  << " already stored"
+                  << (m.runs_unfinished ? ", " + std::to_string(m.runs_unfinished) + " unfinished left out"
+                                        : "")
                   << "\n";
     else
         std::cout << "refused " << m.shard << ": " << m.error << "\n";
 }
 
 int merge(const std::vector<std::string>& argv) {
-    Args args("workspace merge", kWorkspaceHelp,
-              {{"into", "WS", "the workspace the shards are merged into (with --emitted: default DIR/workspace)"},
-               {"emitted", "DIR", "merge the shards of a sweep --emit folder and list what is missing"},
-               {"quiet", "", "only the totals and refusals"}});
+    Args args(
+        "workspace merge", kWorkspaceHelp,
+        {{"into", "WS", "the workspace the shards are merged into (with --emitted: default DIR/workspace)"},
+         {"emitted", "DIR", "merge the shards of a sweep --emit folder and list what is missing"},
+         {"quiet", "", "only the totals and refusals"}});
     args.positionals("SHARD...", 0, 1000000);
     if (!args.parse(argv)) return 0;
     const bool quiet = args.has("quiet");
@@ -64,8 +67,8 @@ int merge(const std::vector<std::string>& argv) {
         std::cout << "\n";
         missing = !e.missing.empty();
     }
-    std::cout << merged << " shards merged into " << store.path() << ": " << added << " runs added, " << skipped
-              << " already stored; " << refused << " refused\n";
+    std::cout << merged << " shards merged into " << store.path() << ": " << added << " runs added, "
+              << skipped << " already stored; " << refused << " refused\n";
     return refused > 0 || missing ? 1 : 0;
 }
 
