@@ -15,13 +15,15 @@
 #
 # Cleanup, because a test that leaves a slurmctld behind breaks the next run and the machine:
 # - on exit, SIGINT, SIGTERM and SIGHUP a trap cancels the jobs and stops every daemon by pid;
-# - a watchdog (its own session, so a Ctrl-C of the test's process group does not reach it)
-#   checks every PRIVATE_SLURM_WATCHDOG_SECONDS (2) whether the starting shell is still alive and,
-#   once it is gone (killed with SIGKILL, e.g. by CTest's timeout), kills the daemons by pid and
-#   every process left over from the cluster's jobs;
-# - processes started by the cluster (slurmstepd, the jobs) are found by the environment variable
+# - a watchdog (detached, in its own session: neither a Ctrl-C of the test's process group nor
+#   CTest's kill of the test's process tree reaches it) checks every
+#   PRIVATE_SLURM_WATCHDOG_SECONDS (2) whether the starting shell is still alive and, once it is
+#   gone (killed with SIGKILL, e.g. by CTest's timeout), kills the daemons by pid and every
+#   process left over from the cluster's jobs;
+# - processes started by the cluster are found by the environment variable
 #   CLUSTERLOOM_PRIVATE_SLURM=<folder>, which the daemons and, through sbatch's default
-#   --export=ALL, the jobs inherit. Only those processes are ever signalled.
+#   --export=ALL, the jobs inherit, and slurmstepd (which clears its environment) by slurmd's
+#   log file in the folder, which it holds open. Only those processes are ever signalled.
 #
 # Environment: PRIVATE_SLURM_KEEP_LOGS=DIR copies the daemon logs there when the cluster stops
 # after a failure (the temporary folder itself is always removed).
@@ -109,10 +111,11 @@ private_slurm_kill_pids() {
 # search for marked processes never finds the watchdog itself.
 private_slurm_watchdog() {
     local parent="$1" dir="$2"
-    while kill -0 "$parent" 2>/dev/null && [[ ! -e "$dir/stopped" ]]; do
+    echo "$$" >"$dir/run/watchdog.pid"
+    while kill -0 "$parent" 2>/dev/null && [[ -d "$dir" && ! -e "$dir/stopped" ]]; do
         sleep "$PRIVATE_SLURM_WATCHDOG_SECONDS"
     done
-    [[ -e "$dir/stopped" ]] && exit 0
+    [[ -d "$dir" && ! -e "$dir/stopped" ]] || exit 0
     echo "$(date -u +%T) the shell $parent is gone: stopping the cluster in $dir"
     local pids
     # The daemons by the pids recorded when they started, and what their jobs left.
@@ -210,10 +213,13 @@ private_slurm_start() {
     trap 'private_slurm_stop; exit 143' TERM
     trap 'private_slurm_stop; exit 129' HUP
 
-    # The watchdog starts before any daemon, so a kill during start-up is covered too.
-    env -u CLUSTERLOOM_PRIVATE_SLURM setsid bash "$PRIVATE_SLURM_SELF" --watchdog "$$" "$PRIVATE_SLURM_DIR" \
-        </dev/null >>"$PRIVATE_SLURM_DIR/log/watchdog.log" 2>&1 &
-    PRIVATE_SLURM_WATCHDOG_PID=$!
+    # The watchdog starts before any daemon, so a kill during start-up is covered too. It is
+    # detached (started from a subshell that exits at once, so it is no child of this shell):
+    # CTest's timeout kills the test's whole process tree, which must not include the watchdog.
+    (
+        env -u CLUSTERLOOM_PRIVATE_SLURM setsid bash "$PRIVATE_SLURM_SELF" --watchdog "$$" "$PRIVATE_SLURM_DIR" \
+            </dev/null >>"$PRIVATE_SLURM_DIR/log/watchdog.log" 2>&1 &
+    )
 
     local ctld_port slurmd_port
     if ! ctld_port="$(private_slurm_free_port)" || ! slurmd_port="$(private_slurm_free_port "$ctld_port")"; then
@@ -295,7 +301,8 @@ private_slurm_stop() {
     local status=$?
     [[ -z "${PRIVATE_SLURM_DIR:-}" || ! -d "$PRIVATE_SLURM_DIR" ]] && return "$status"
     touch "$PRIVATE_SLURM_DIR/stopped"
-    [[ -n "${PRIVATE_SLURM_WATCHDOG_PID:-}" ]] && kill "$PRIVATE_SLURM_WATCHDOG_PID" 2>/dev/null
+    local watchdog
+    read -r watchdog 2>/dev/null <"$PRIVATE_SLURM_DIR/run/watchdog.pid" && kill "$watchdog" 2>/dev/null
     local pids marked
     # Found before the jobs are cancelled: a slurmstepd closes slurmd's log (by which it is
     # recognised) while it ends its job.
