@@ -34,20 +34,23 @@ PRIVATE_SLURM_NODE=clnode1
 
 private_slurm_log() { printf 'private slurm: %s\n' "$*" >&2; }
 
+# The path of a program: the daemons live in /usr/sbin, which a user's PATH may lack.
+private_slurm_tool() { command -v "$1" 2>/dev/null || echo "/usr/sbin/$1"; }
+
 # Fails (never skips: a skipped test would count as passed) when a package is missing, naming the
 # Debian package to install.
 private_slurm_require_packages() {
-    local missing=() tool package
-    for tool in munged:munge mungekey:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client \
-        scontrol:slurm-client squeue:slurm-client scancel:slurm-client; do
+    local missing=() tool package path
+    for tool in munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client scontrol:slurm-client \
+        squeue:slurm-client scancel:slurm-client sinfo:slurm-client; do
         package="${tool#*:}"
         tool="${tool%%:*}"
-        if ! command -v "$tool" >/dev/null 2>&1 && [[ ! -x "/usr/sbin/$tool" ]]; then
-            missing+=("$tool (Debian package $package)")
-        fi
+        path="$(private_slurm_tool "$tool")"
+        [[ -f "$path" && -x "$path" ]] || missing+=("$tool (Debian package $package)")
     done
     if [[ ${#missing[@]} -gt 0 ]]; then
-        private_slurm_log "FAIL: missing ${missing[*]}."
+        path="$(printf '%s, ' "${missing[@]}")"
+        private_slurm_log "FAIL: missing ${path%, }."
         private_slurm_log "Install them with: apt-get install slurm-wlm munge (scripts/quickstart.sh does)."
         return 1
     fi
@@ -232,7 +235,7 @@ private_slurm_start() {
     # under /tmp (a sticky, world-writable parent).
     dd if=/dev/urandom of="$PRIVATE_SLURM_DIR/munge/munge.key" bs=1024 count=1 status=none
     chmod 600 "$PRIVATE_SLURM_DIR/munge/munge.key"
-    private_slurm_spawn munged munged --foreground --force \
+    private_slurm_spawn munged "$(private_slurm_tool munged)" --foreground --force \
         --socket="$PRIVATE_SLURM_DIR/munge/munge.socket" \
         --key-file="$PRIVATE_SLURM_DIR/munge/munge.key" \
         --pid-file="$PRIVATE_SLURM_DIR/run/munged.pid" \
@@ -242,8 +245,8 @@ private_slurm_start() {
     private_slurm_wait_for "munged's socket" 10 test -S "$PRIVATE_SLURM_DIR/munge/munge.socket" || return 1
 
     # -i: ignore any saved state (there is none; the folder is new); -D: stay in the foreground.
-    private_slurm_spawn slurmctld slurmctld -D -i -f "$SLURM_CONF"
-    private_slurm_spawn slurmd slurmd -D -N "$PRIVATE_SLURM_NODE" -f "$SLURM_CONF"
+    private_slurm_spawn slurmctld "$(private_slurm_tool slurmctld)" -D -i -f "$SLURM_CONF"
+    private_slurm_spawn slurmd "$(private_slurm_tool slurmd)" -D -N "$PRIVATE_SLURM_NODE" -f "$SLURM_CONF"
     private_slurm_wait_for "node $PRIVATE_SLURM_NODE to be idle" 30 private_slurm_node_idle || return 1
     PRIVATE_SLURM_STARTUP_SECONDS="$(awk -v a="$started_at" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"
     private_slurm_log "up in ${PRIVATE_SLURM_STARTUP_SECONDS} s: $PRIVATE_SLURM_DIR (slurmctld port $ctld_port, slurmd port $slurmd_port)"
