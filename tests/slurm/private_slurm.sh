@@ -156,8 +156,9 @@ ClusterName=clusterloomtest
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
+# The daemons run as whoever starts them: root in CI; a plain user works too (its jobs are its own).
+SlurmUser=$(id -un)
+SlurmdUser=$(id -un)
 AuthType=auth/munge
 AuthInfo=socket=$dir/munge/munge.socket
 CredType=cred/munge
