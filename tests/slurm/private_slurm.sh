@@ -180,6 +180,9 @@ SwitchType=switch/none
 MpiDefault=none
 PlugStackConfig=$dir/etc/plugstack.conf
 SchedulerType=sched/backfill
+# Start the next pending batch job as soon as one ends, not in the next three-second round (the
+# default): a 12-task array limited to two at a time then takes 5 s instead of 17.
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes=gpu
