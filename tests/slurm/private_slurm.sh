@@ -147,13 +147,17 @@ private_slurm_spawn() {
 }
 
 private_slurm_write_conf() {
-    local dir="$1" ctld_port="$2" slurmd_port="$3" host
-    # slurmctld runs only where SlurmctldHost names this machine; the address in parentheses is
-    # what every daemon and client connects to.
-    host="$(hostname -s)"
+    local dir="$1" ctld_port="$2" slurmd_port="$3"
     cat >"$dir/etc/slurm.conf" <<EOF
 ClusterName=clusterloomtest
-SlurmctldHost=$host(127.0.0.1)
+# "localhost" rather than the host's name: slurmctld accepts it as naming this machine, and it
+# resolves from /etc/hosts on every machine, so no name is ever looked up in DNS. The address
+# in parentheses, and the node's NodeAddr, are what every daemon and client connects to. The
+# daemons still listen on every address: Slurm 22.05 binds to one address only to the one the
+# host's name resolves to (CommunicationParameters=NoInAddrAny), which is 127.0.1.1 or a LAN
+# address on Debian, where nothing would reach it; an outside connection would not hold the
+# private munge key.
+SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 # The daemons run as whoever starts them: root in CI; a plain user works too (its jobs are its own).
@@ -192,7 +196,7 @@ SlurmdParameters=config_overrides
 # Finished jobs stay visible to scontrol and squeue while the test looks at them.
 MinJobAge=600
 KillWait=2
-NodeName=$PRIVATE_SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=$host CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:a100:4 State=UNKNOWN
+NodeName=$PRIVATE_SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:a100:4 State=UNKNOWN
 PartitionName=debug Nodes=$PRIVATE_SLURM_NODE Default=YES MaxTime=INFINITE State=UP
 EOF
     # Four empty files stand for the GPUs: slurmd only needs the device paths to exist.
