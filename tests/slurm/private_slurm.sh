@@ -199,7 +199,7 @@ KillWait=2
 NodeName=$PRIVATE_SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:a100:4 State=UNKNOWN
 PartitionName=debug Nodes=$PRIVATE_SLURM_NODE Default=YES MaxTime=INFINITE State=UP
 EOF
-    # Four empty files stand for the GPUs: slurmd only needs the device paths to exist.
+    # Four empty files stand for the GPUs: slurmd logs that they are no devices, and counts them.
     cat >"$dir/etc/gres.conf" <<EOF
 AutoDetect=off
 NodeName=$PRIVATE_SLURM_NODE Name=gpu Type=a100 File=$dir/dev/gpu[0-3]
