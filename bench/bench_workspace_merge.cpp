@@ -8,6 +8,7 @@
 // Run: build/release/bench/bench_workspace_merge
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -80,10 +81,12 @@ void BM_MergeThousandTrace1Shards(benchmark::State& state) {
     Shards& s = shards();
     const std::string ws = (s.dir.path / "merged.sqlite").string();
     int merged = 0;
+    double wall_seconds = 0.0;  // the rate is by the clock, not CPU time (the merge also waits on I/O)
     for (auto _ : state) {
         state.PauseTiming();
         for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(ws + suffix);
         state.ResumeTiming();
+        const auto start = std::chrono::steady_clock::now();
         cl::ScenarioStore store(ws);
         merged = 0;
         for (const auto& file : s.files) {
@@ -94,10 +97,11 @@ void BM_MergeThousandTrace1Shards(benchmark::State& state) {
             }
             ++merged;
         }
+        wall_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     { cl::ScenarioStore checkpointed(ws); }  // the write-ahead log folded in, as on close
-    state.counters["shards_per_s"] = benchmark::Counter(
-        static_cast<double>(merged) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["shards_per_s"] =
+        static_cast<double>(merged) * static_cast<double>(state.iterations()) / wall_seconds;
     state.counters["shard_bytes"] = static_cast<double>(s.shard_bytes);
     state.counters["workspace_bytes_per_run"] = static_cast<double>(fs::file_size(ws)) / merged;
 }
