@@ -59,9 +59,11 @@ private_slurm_require_packages() {
 # Prints a TCP port nobody listens on (IPv4 or IPv6), from a range unlikely to be taken by other
 # services; the Slurm defaults 6817/6818 are avoided so a system Slurm does not collide.
 private_slurm_free_port() {
-    local used port
-    used=" $(awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); printf "%d ", strtonum("0x" a[2]) }' \
-        /proc/net/tcp /proc/net/tcp6 2>/dev/null) ${*:-} "
+    local used=" ${*:-} " port _slot local_address _remote state _rest
+    # /proc/net/tcp*: "sl local_address(hex ip:hex port) rem_address st ...", st 0A = LISTEN.
+    while read -r _slot local_address _remote state _rest; do
+        [[ "$state" == 0A ]] && used+="$((16#${local_address##*:})) "
+    done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -v local_address)
     for _ in $(seq 1 200); do
         port=$((20000 + RANDOM % 20000))
         [[ "$used" == *" $port "* ]] || {
@@ -97,7 +99,7 @@ private_slurm_marked_pids() {
 
 # Kills the given pids: SIGTERM, up to PRIVATE_SLURM_KILL_GRACE seconds (3) to exit, then SIGKILL.
 private_slurm_kill_pids() {
-    local pid alive
+    local pid alive=("$@")
     [[ $# -eq 0 ]] && return 0
     kill -TERM "$@" 2>/dev/null
     for _ in $(seq 1 $((${PRIVATE_SLURM_KILL_GRACE:-3} * 10))); do
@@ -106,7 +108,7 @@ private_slurm_kill_pids() {
         [[ ${#alive[@]} -eq 0 ]] && return 0
         sleep 0.1
     done
-    kill -KILL "$@" 2>/dev/null
+    kill -KILL "${alive[@]}" 2>/dev/null
     return 0
 }
 
@@ -120,9 +122,8 @@ private_slurm_watchdog() {
     done
     [[ -d "$dir" && ! -e "$dir/stopped" ]] || exit 0
     echo "$(date -u +%T) the shell $parent is gone: stopping the cluster in $dir"
-    local pids
     # The daemons by the pids recorded when they started, and what their jobs left.
-    local marked
+    local pids marked
     mapfile -t pids < <(cat "$dir/daemons.pids" 2>/dev/null)
     mapfile -t marked < <(private_slurm_marked_pids "$dir")
     # No grace: nobody is left to wait for a clean shutdown, and the interval is the promise.
@@ -153,10 +154,10 @@ ClusterName=clusterloomtest
 # "localhost" rather than the host's name: slurmctld accepts it as naming this machine, and it
 # resolves from /etc/hosts on every machine, so no name is ever looked up in DNS. The address
 # in parentheses, and the node's NodeAddr, are what every daemon and client connects to. The
-# daemons still listen on every address: Slurm 22.05 binds to one address only to the one the
-# host's name resolves to (CommunicationParameters=NoInAddrAny), which is 127.0.1.1 or a LAN
-# address on Debian, where nothing would reach it; an outside connection would not hold the
-# private munge key.
+# daemons still listen on every address: Slurm 22.05 binds to a single address only to the one
+# the host's name resolves to (CommunicationParameters=NoInAddrAny), on Debian 127.0.1.1 or a
+# LAN address, which the connections to 127.0.0.1 would miss; and a connection from elsewhere
+# would lack the private munge key.
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
@@ -220,9 +221,9 @@ private_slurm_start() {
     mkdir -p "$PRIVATE_SLURM_DIR"/{etc,munge,state,spool,log,run,dev}
     : >"$PRIVATE_SLURM_DIR/daemons.pids"
     trap 'private_slurm_stop' EXIT
-    trap 'private_slurm_stop; trap - INT; kill -INT $$' INT
-    trap 'private_slurm_stop; exit 143' TERM
-    trap 'private_slurm_stop; exit 129' HUP
+    trap 'private_slurm_stop 130; trap - INT; kill -INT $$' INT
+    trap 'private_slurm_stop 143; exit 143' TERM
+    trap 'private_slurm_stop 129; exit 129' HUP
 
     # The watchdog starts before any daemon, so a kill during start-up is covered too. It is
     # detached (started from a subshell that exits at once, so it is no child of this shell):
@@ -310,6 +311,8 @@ private_slurm_dump_logs() {
 # mark; removes the folder. Safe to call twice.
 private_slurm_stop() {
     local status=$?
+    # A signal's trap gives the status the shell will exit with (the logs are kept then too).
+    [[ -n "${1:-}" ]] && status="$1"
     [[ -z "${PRIVATE_SLURM_DIR:-}" || ! -d "$PRIVATE_SLURM_DIR" ]] && return "$status"
     touch "$PRIVATE_SLURM_DIR/stopped"
     local watchdog
