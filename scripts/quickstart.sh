@@ -23,6 +23,7 @@ PACKAGES=(
     xvfb xauth
     clang libclang-rt-14-dev clang-format
     dpkg-dev file librsvg2-bin desktop-file-utils appstream help2man
+    slurm-wlm munge
 )
 
 usage() {

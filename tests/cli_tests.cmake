@@ -209,3 +209,9 @@ set_tests_properties(cli_slurm_walkthrough PROPERTIES LABELS core)
 add_test(NAME cli_import_slurm_needs_an_input COMMAND ${CLI} import slurm --out ${CLI_OUT}/nothing)
 set_tests_properties(cli_import_slurm_needs_an_input PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "give --sacct FILE, --nodes FILE or both")
+
+# Emitted sweeps, run-spec shards, their merge and the Slurm scripts (docs/architecture.md 9.7).
+add_test(NAME cli_emit_merge
+         COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/emit-merge -DFIX=${FIX}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_emit_merge_check.cmake)
+set_tests_properties(cli_emit_merge PROPERTIES LABELS core)

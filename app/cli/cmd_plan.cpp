@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/experiments/experiment_common.h"
+#include "cli/run_emission.h"
 #include "cli/workspace.h"
 #include "core/io/builtin_data.h"
 #include "core/io/json_doc.h"
@@ -58,10 +59,15 @@ int planCommand(const std::vector<std::string>& argv) {
         {"csv", "FILE", "write every evaluated point as CSV"},
         {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
         {"quiet", "", "no progress on stderr"}};
+    for (const auto& o : emitOptions()) options.push_back(o);
     Args args("plan",
               "Find, for each server type and policy, the smallest cluster that meets every --target at the "
               "--growth load, rank them by cost, and report the frontier, the cliff and the headroom. Every "
-              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them.",
+              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them. With "
+              "--emit DIR "
+              "nothing is simulated: the points the search needs next that are not stored are written as run "
+              "specs; run and merge them (workspace merge --emitted DIR), then plan --emit again into a new "
+              "folder, until it prints the plan.",
               options);
     if (!args.parse(argv)) return 0;
     if (!args.has("trace")) throw UsageError("plan needs --trace FILE");
@@ -109,6 +115,7 @@ int planCommand(const std::vector<std::string>& argv) {
     const long long threads = args.getInt("threads");
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");
 
+    checkEmitOptions(args, 0);
     cl::ScenarioStore store = openWorkspace(args);
     cl::ScenarioSpec base;
     applyScenarioSettings(args, store, base, true, quiet);
@@ -147,8 +154,19 @@ int planCommand(const std::vector<std::string>& argv) {
             std::cerr << "\r" << phase << ": " << p.finished + p.failed << "/" << p.total << " runs ("
                       << p.running << " running)" << std::string(20, ' ') << std::flush;
     };
+    std::vector<cl::ScenarioInfo> missing;
+    if (args.has("emit")) run.missing = &missing;
     const cl::PlanReport report = cl::runPlan(store, request, base, run);
     if (!quiet) std::cerr << "\n";
+    if (!missing.empty()) {
+        checkEmitOptions(args, missing.size());
+        const cl::EmittedFolder folder = emitRuns(args, store, missing);
+        std::cout << "plan: the search needs " << missing.size()
+                  << " more simulations, not stored yet; run them, "
+                  << "merge them (workspace merge --emitted " << folder.dir
+                  << "), then run this plan with --emit again into a new folder\n";
+        return 0;
+    }
 
     std::cout << cl::planText(request, report);
     std::cout << "Scenarios: " << run.prefix << "/... in " << store.path() << "\n";

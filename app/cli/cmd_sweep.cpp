@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/experiments/experiment_common.h"
+#include "cli/run_emission.h"
 #include "cli/workspace.h"
 #include "core/store/scenario_runner.h"
 
@@ -59,6 +60,7 @@ int sweepCommand(const std::vector<std::string>& argv) {
         {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
         {"force", "", "run again scenarios that already have an identical finished run"},
         {"quiet", "", "no progress line"}};
+    for (const auto& o : emitOptions()) options.push_back(o);
     Args args(
         "sweep",
         "Run the cross product of chosen settings in parallel and store every result as a run of its own "
@@ -107,6 +109,11 @@ int sweepCommand(const std::vector<std::string>& argv) {
         cl::checkPolicy(p, cl::Conventions::clean());  // fail fast, with the list
 
     std::vector<cl::ScenarioSpec> specs = cl::expandSweep(store, prefix, base, axes);
+    checkEmitOptions(args, specs.size());
+    if (args.has("emit")) {
+        emitRuns(args, store, cl::createSweepScenarios(store, specs));
+        return 0;
+    }
     cl::SweepOptions opts;
     const long long threads = args.getInt("threads");
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");

@@ -20,5 +20,7 @@ int placementCommand(const std::vector<std::string>& args);
 int fitInterferenceCommand(const std::vector<std::string>& args);
 int importCommand(const std::vector<std::string>& args);
 int profileCommand(const std::vector<std::string>& args);
+int workspaceCommand(const std::vector<std::string>& args);
+int runSpecCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/io/builtin_data.h"
 #include "core/util/number_format.h"
 #include "core/workload/trace_transforms.h"
 
@@ -24,6 +25,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         for (const Job& j : trace.jobs) planned.largest_job_gpus = std::max(planned.largest_job_gpus, j.gpus);
     }
     std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
+    std::atomic<bool> emitting_stop{false};                   // set once a batch has points to emit
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
         std::vector<ScenarioSpec> specs;
         for (const PlanPoint& p : points) {
@@ -40,18 +42,30 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.parameters.load_factor = base.parameters.load_factor * p.load_factor;
             specs.push_back(std::move(s));
         }
+        std::vector<std::optional<std::vector<JobRecord>>> out(points.size());
+        if (options.missing) {
+            const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
+            const std::string version = engineVersion();
+            for (std::size_t i = 0; i < infos.size(); ++i) {
+                if (auto run = store.finishedRunWithHash(infos[i].content_hash, version))
+                    out[i] = store.loadRun(run->id, /*with_segments=*/false).jobs;
+                else
+                    options.missing->push_back(infos[i]);
+            }
+            if (!options.missing->empty()) emitting_stop.store(true);
+            return out;
+        }
         SweepOptions sweep;
         sweep.threads = options.threads;
         sweep.stop = options.stop;
         sweep.progress = options.runs;
         const SweepReport report = runSweep(store, specs, sweep);
-        std::vector<std::optional<std::vector<JobRecord>>> out(points.size());
         for (std::size_t i = 0; i < points.size(); ++i)
             if (report.run_ids[i] != 0)
                 out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false).jobs;
         return out;
     };
-    return planCapacity(planned, evaluate, options.phase, options.stop);
+    return planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);
 }
 
 }  // namespace cl

@@ -19,6 +19,11 @@ struct PlanRunOptions {
     const std::atomic<bool>* stop = nullptr;
     std::function<void(const PlanProgress&)> phase;  // a new batch starts
     std::function<void(const SweepProgress&)> runs;  // a run of the batch finished
+    // Set for plan --emit (docs/architecture.md 9.7): nothing is simulated. Every point of a batch
+    // gets its scenario; one without a finished run of this engine is appended here, and the
+    // plan stops after that batch (interrupted). Empty after the plan: every point was stored,
+    // and the report is the plan's answer.
+    std::vector<ScenarioInfo>* missing = nullptr;
 };
 
 // `base` holds the trace, profiles, conventions and parameters every point shares (its cluster,

@@ -50,7 +50,9 @@ std::vector<double> stageTimesFrom(const std::string& text, const std::string& w
     return out;
 }
 
-std::string traceHash(const Trace& t) {
+}  // namespace
+
+std::string traceContentHash(const Trace& t) {
     ContentHasher h;
     h.add(t.name);
     for (const auto& line : t.provenance) h.add(line);
@@ -79,6 +81,8 @@ std::string traceHash(const Trace& t) {
     }
     return h.hex();
 }
+
+namespace {
 
 RunStatus statusFrom(const std::string& s) {
     if (s == "finished") return RunStatus::Finished;
@@ -319,7 +323,7 @@ std::int64_t ScenarioStore::putProfiles(const ProfileSet& profiles) {
 }
 
 std::int64_t ScenarioStore::putTrace(const Trace& trace) {
-    const std::string hash = traceHash(trace);
+    const std::string hash = traceContentHash(trace);
     Transaction tx(db_);
     if (auto id = idWithHash(db_, "traces", hash)) return *id;
     db_.prepare("INSERT INTO traces(name, content_hash, jobs, created) VALUES(?1, ?2, ?3, ?4)")

@@ -86,6 +86,10 @@ struct StoredItem {
     long long size = 0;  // servers / models / jobs
 };
 
+// A trace's content hash as the store computes it (docs/architecture.md section 9.3): what an
+// emitted input file is checked against after it is read back.
+std::string traceContentHash(const Trace& trace);
+
 // Called while a run's results are written, with rows written so far and the total.
 using WriteProgress = std::function<void(std::size_t done, std::size_t total)>;
 
