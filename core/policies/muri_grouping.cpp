@@ -123,21 +123,59 @@ struct MuriGrouper::Workspace {
     std::vector<int> mate;
     MateExpander expander;
     MuriGrouping result;
+    // The last round of each GPU count and round number: its node keys in node order and the
+    // mates found. From one event to the next most buckets have the same candidates (an
+    // arrival or completion changes one), and the same node keys in the same order give the
+    // same mates: the same instance, answered by the same cached solution and expanded by the
+    // same rule (docs/architecture.md section 2.9). Only with cache_rounds, whose answers are
+    // a function of the instance.
+    struct LastRound {
+        std::vector<std::uint64_t> node_keys;
+        std::vector<int> mate;
+    };
+    std::unordered_map<std::uint64_t, LastRound> last_rounds;  // by (GPU count, round)
+    std::vector<std::uint64_t> node_keys;
+    std::uint64_t repeated_rounds = 0;
 
-    void matchBucket(const MuriBucket& bucket, const BucketNodes& bn, const MuriGroupingOptions& options,
-                     MuriGroupTimer& timer);
+    void matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
+                     const MuriGroupingOptions& options, MuriGroupTimer& timer);
+    void solveRound(const MuriBucket& bucket, const BucketNodes& bn, const MuriGroupingOptions& options,
+                    MuriGroupTimer& timer);
     void group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots, int cluster_gpus,
                const MuriGroupingOptions& options, MuriGroupTimer& timer);
 };
 
 // One matching round on one bucket: mate[u] for every node (-1 unmatched). Nodes with the
 // same member types are interchangeable, so the round is solved (and cached) per type mix.
-void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketNodes& bn,
+void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
                                          const MuriGroupingOptions& options, MuriGroupTimer& timer) {
+    const std::size_t n = bn.nodes.size();
+    if (n < 2) {
+        mate.assign(n, -1);  // nothing to pair, whichever solver or cache
+        return;
+    }
+    node_keys.resize(n);
+    for (std::size_t u = 0; u < n; ++u) node_keys[u] = nodeKey(bucket, bn.members(bn.nodes[u]));
+    if (!cache_rounds) return solveRound(bucket, bn, options, timer);
+    LastRound& last =
+        last_rounds[static_cast<std::uint64_t>(bucket.gpus) * 4 + static_cast<std::uint64_t>(round)];
+    if (last.node_keys == node_keys) {
+        ++repeated_rounds;
+        mate = last.mate;
+        return;
+    }
+    solveRound(bucket, bn, options, timer);
+    last.node_keys = node_keys;
+    last.mate = mate;
+}
+
+// One round from scratch (node_keys set): node types, then the cached solution of the
+// instance, a reused basis, GLPK or LEMON.
+void MuriGrouper::Workspace::solveRound(const MuriBucket& bucket, const BucketNodes& bn,
+                                        const MuriGroupingOptions& options, MuriGroupTimer& timer) {
     const std::vector<Node>& nodes = bn.nodes;
     const int n = static_cast<int>(nodes.size());
     mate.assign(static_cast<std::size_t>(n), -1);
-    if (n < 2) return;  // nothing to pair, whichever solver or cache
     // Node types in canonical order (by sorted member types; the representative of a type is
     // its lowest-indexed node), so equal instances share a key. The distinct keys are found
     // with a small hash table and only they are sorted: thousands of nodes share a few dozen
@@ -157,7 +195,7 @@ void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketN
     local_count.clear();
     local_first.clear();
     for (int u = 0; u < n; ++u) {
-        const std::uint64_t key = nodeKey(bucket, bn.members(nodes[u]));
+        const std::uint64_t key = node_keys[static_cast<std::size_t>(u)];
         std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
         while (slot_stamp[h] == stamp && slot_key[h] != key) h = (h + 1) & mask;
         if (slot_stamp[h] != stamp) {
@@ -307,7 +345,7 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
         for (int round = 0; round < options.max_group_size && required > cluster_gpus; ++round) {
             for (std::size_t b = 0; b < buckets.size(); ++b) {
                 BucketNodes& bn = nodes[b];
-                matchBucket(buckets[b], bn, options, timer);
+                matchBucket(buckets[b], bn, round, options, timer);
                 // Merges append at most every current member once: no reallocation while the
                 // loop holds spans into the arena.
                 bn.arena.reserve(2 * bn.arena.size());
@@ -365,6 +403,9 @@ std::uint64_t MuriGrouper::solvedRounds() const {
 }
 std::uint64_t MuriGrouper::reusedBases() const {
     return work_->reused_bases;
+}
+std::uint64_t MuriGrouper::repeatedRounds() const {
+    return work_->repeated_rounds;
 }
 
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,

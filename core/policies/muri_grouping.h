@@ -81,10 +81,13 @@ public:
                               int cluster_gpus, const MuriGroupingOptions& options, MuriGroupTimer& timer);
 
     // Matching rounds answered so far from the round cache, solved, and of those solved, read
-    // off a remembered optimal basis instead of GLPK (for benchmarks).
+    // off a remembered optimal basis instead of GLPK (for benchmarks); and rounds whose nodes
+    // were those of the last round of their GPU count and number, answered with its mates
+    // before any of these.
     std::uint64_t cacheHits() const;
     std::uint64_t solvedRounds() const;
     std::uint64_t reusedBases() const;
+    std::uint64_t repeatedRounds() const;
 
 private:
     struct Workspace;

@@ -212,6 +212,52 @@ private slots:
                  groupCandidates({bucket}, {2}, 2, compressed, timer).size());
     }
 
+    // A grouper kept across events (as the scheduler keeps it) answers rounds whose nodes
+    // repeat the last round of their GPU count and number with that round's mates. Over 300
+    // events whose buckets change as a queue does (one candidate joins or leaves one bucket,
+    // the others stay), it groups exactly as a fresh grouper per event, and most rounds are
+    // such repeats.
+    void keptGrouperEqualsFreshGrouperPerEvent() {
+        ProfileSet profiles = builtinProfiles();
+        std::vector<std::string> models = profiles.modelNames();
+        MuriGroupTimer timer{Contention{}};
+        PortableRng rng(deriveSeed(2026, 11));
+        const auto randomType = [&](int gpus) {
+            const auto* p = profiles.find(models[rng.below(models.size())])->at(gpus);
+            return timer.typeOf(p->stage_times, p->solo_iteration_time * 1.015);
+        };
+        std::vector<MuriBucket> buckets = {{1, {}}, {2, {}}, {4, {}}};
+        int next_job = 0;
+        for (auto& b : buckets)
+            for (int i = 0; i < 60; ++i) b.candidates.push_back({next_job++, randomType(b.gpus)});
+        MuriGroupingOptions options;
+        MuriGrouper kept;
+        const auto flat = [](const MuriGrouping& g) {
+            std::vector<std::vector<int>> out;
+            for (const auto& group : g.groups) {
+                const auto m = g.membersOf(group);
+                out.emplace_back(m.begin(), m.end());
+                out.back().push_back(group.bucket);
+            }
+            return out;
+        };
+        for (int event = 0; event < 300; ++event) {
+            MuriBucket& b = buckets[rng.below(buckets.size())];
+            const auto at = static_cast<std::ptrdiff_t>(rng.below(b.candidates.size() + 1));
+            if (rng.below(2) == 0 && b.candidates.size() > 2)
+                b.candidates.erase(b.candidates.begin() +
+                                   std::min<std::ptrdiff_t>(at, b.candidates.size() - 1));
+            else
+                b.candidates.insert(b.candidates.begin() + at, {next_job++, randomType(b.gpus)});
+            const std::vector<int> slot_counts(buckets.size(), 1);
+            const int cluster_gpus = 64;  // the candidates need more: two rounds of merges
+            MuriGrouper fresh;
+            const auto expected = flat(fresh.group(buckets, slot_counts, cluster_gpus, options, timer));
+            QCOMPARE(flat(kept.group(buckets, slot_counts, cluster_gpus, options, timer)), expected);
+        }
+        QVERIFY(kept.repeatedRounds() > kept.solvedRounds() + kept.cacheHits());
+    }
+
     // 100 random candidate sets drawn from the built-in profiles (model and GPU count): the
     // type-compressed solver and LEMON on the full graph reach the same total weight.
     void typeCompressedEqualsLemonOnBuiltinProfiles() {
