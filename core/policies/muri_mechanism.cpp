@@ -342,8 +342,15 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             a.restart_overhead = pack.restart_overhead;
         }
     d.start.resize(starts);
-    for (const JobState& s : in.active) job_[s.index].shares = false;
-    for (const auto& a : d.start) job_[a.job].shares = packs[a.group].size > 1;
+    // Only the jobs of the last decision's groups were marked (the quiet path above returns
+    // only when none is).
+    for (int j : sharing_) job_[j].shares = false;
+    sharing_.clear();
+    for (const auto& a : d.start)
+        if (packs[a.group].size > 1) {
+            job_[a.job].shares = true;
+            sharing_.push_back(a.job);
+        }
 }
 
 }  // namespace cl

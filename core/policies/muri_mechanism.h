@@ -91,6 +91,7 @@ private:
         bool shares = false;  // ran in a group after the last decision
     };
     std::vector<MuriJob> job_;
+    std::vector<int> sharing_;  // the jobs marked MuriJob::shares
     std::vector<MuriBucket> buckets_;
     std::vector<int> chosen_;  // per bucket: candidates admitted so far
     std::vector<int> slots_;   // per bucket: slots opened

@@ -609,16 +609,15 @@ private:
                 for (int r = 0; r < 4; ++r) used[r] += job.gpus_x_shares[r];
             }
         } else {
-            for (int j : running_) {
-                cpus += jobs_[j].cpus;
-                memory += jobs_[j].memory_gb;
-            }
             if (gpu_load_.size() != static_cast<std::size_t>(total_gpus_))
                 gpu_load_.assign(total_gpus_, {-1.0, 0.0, 0.0, 0.0});
             touched_.clear();
-            for (int j : running_) {
-                const auto& shares = jobs_[j].shares;
-                for (int g : jobs_[j].held()) {
+            for (int j : running_) {  // one pass; every sum still adds in running_ order
+                const EngineJob& job = jobs_[j];
+                cpus += job.cpus;
+                memory += job.memory_gb;
+                const auto& shares = job.shares;
+                for (int g : job.held()) {
                     auto& load = gpu_load_[g];
                     if (load[0] < 0) {
                         load = {0.0, 0.0, 0.0, 0.0};

@@ -68,6 +68,9 @@ void stableSortBy(std::vector<T>& v, std::vector<T>& buffer, Less less) {
 inline bool keyLess(const KeyedId& a, const KeyedId& b) {
     return a.first < b.first;
 }
+// keyLess as a type of its own, so that the sorts inline it (through a function pointer, a call
+// per comparison was a twentieth of a Muri run's time).
+inline constexpr auto kKeyLess = [](const KeyedId& a, const KeyedId& b) { return a.first < b.first; };
 
 inline bool anyNanKey(const std::vector<KeyedId>& v) {
     for (const auto& e : v)
@@ -79,12 +82,12 @@ inline bool anyNanKey(const std::vector<KeyedId>& v) {
 // all, as before.
 inline void mergeSortByKey(std::vector<KeyedId>& v, std::vector<KeyedId>& buffer) {
     if (anyNanKey(v)) return std::stable_sort(v.begin(), v.end(), keyLess);
-    mergeSortBy(v, buffer, keyLess);
+    mergeSortBy(v, buffer, kKeyLess);
 }
 
 inline void stableSortByKey(std::vector<KeyedId>& v, std::vector<KeyedId>& buffer) {
     if (anyNanKey(v)) return mergeSortByKey(v, buffer);
-    stableSortBy(v, buffer, keyLess);
+    stableSortBy(v, buffer, kKeyLess);
 }
 
 }  // namespace cl
