@@ -248,14 +248,21 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             solo_sum += true_timer_.soloTime(pack_types_.back());
         }
         const std::span<const int> types(pack_types_.data() + first, static_cast<std::size_t>(g.size));
-        if (options_.autopack && g.size > 1 && true_timer_.iterationTime(types, false) / solo_sum > 1.0) {
-            for (int i = first; i < first + g.size; ++i)
-                packs.push_back({g.gpus, i, 1, job_[pack_jobs_[i]].key});
-            continue;
+        // The group's time in its best ordering, which is also its shared time unless the
+        // worst ordering is asked for (computed once, not again at placement).
+        double together = -1.0;
+        if (options_.autopack && g.size > 1) {
+            together = true_timer_.iterationTime(types, false);
+            if (together / solo_sum > 1.0) {
+                for (int i = first; i < first + g.size; ++i)
+                    packs.push_back({g.gpus, i, 1, job_[pack_jobs_[i]].key});
+                continue;
+            }
         }
         double priority = job_[pack_jobs_[first]].key;
         for (int i = first; i < first + g.size; ++i) priority = std::min(priority, job_[pack_jobs_[i]].key);
         packs.push_back({g.gpus, first, g.size, priority});
+        if (!options_.grouping.worst_ordering) packs.back().shared_time = together;
     }
     keyed_.clear();
     for (std::size_t p = 0; p < packs.size(); ++p)
