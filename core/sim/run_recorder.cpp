@@ -1,5 +1,6 @@
 #include "core/sim/run_recorder.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -16,14 +17,16 @@ RunRecorder::RunRecorder(const Cluster& cluster, bool record_segments, bool reco
     : record_segments_(record_segments),
       record_series_(record_series),
       max_jobs_per_gpu_(max_jobs_per_gpu),
-      open_(cluster.totalGpus()),
+      slots_per_gpu_(static_cast<std::size_t>(std::max(1, max_jobs_per_gpu))),
+      open_(static_cast<std::size_t>(cluster.totalGpus()) * slots_per_gpu_),
+      open_count_(static_cast<std::size_t>(cluster.totalGpus()), 0),
       sink_(std::move(sink)),
       next_stream_at_(kStreamBatch) {}
 
 void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
-        auto& here = open_.at(g);
+        const std::span<Open> here = slotsOf(g);
         Open* slot = nullptr;
         int others = 0;
         for (auto& o : here) {
@@ -45,7 +48,11 @@ void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
                     slot->last_segment = -1;
                     slot->last_job = -1;
                 }
-            if (!slot) slot = &here.emplace_back();
+            if (!slot) {  // a GPU never has more slots than jobs may share it (checked above)
+                int& count = open_count_[static_cast<std::size_t>(g)];
+                slot =
+                    &open_[static_cast<std::size_t>(g) * slots_per_gpu_ + static_cast<std::size_t>(count++)];
+            }
         }
         if (slot->job != job) {
             slot->job = job;
@@ -57,7 +64,7 @@ void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
 void RunRecorder::stopJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
-        for (auto& o : open_.at(g)) {
+        for (Open& o : slotsOf(g)) {
             if (o.job != job) continue;
             if (record_segments_ && t > o.t0) {
                 if (o.last_segment >= 0 && o.last_job == job && o.last_t1 == o.t0) {
@@ -86,7 +93,7 @@ void RunRecorder::stopJob(int job, std::span<const int> gpus, double t) {
 bool RunRecorder::mayStillGrow(long long index) const {
     const GpuSegment& s = segments_[head_ + static_cast<std::size_t>(index - streamed_)];
     if (s.t1 >= now_) return true;
-    for (const Open& o : open_[static_cast<std::size_t>(s.gpu)])
+    for (const Open& o : slotsOf(s.gpu))
         if (o.last_segment == index) return o.job == s.job && o.t0 == s.t1;
     return false;
 }
@@ -134,11 +141,12 @@ void RunRecorder::sample(const TimeSample& s) {
 }
 
 void RunRecorder::finish(double t) {
-    for (std::size_t g = 0; g < open_.size(); ++g)
-        for (const auto& o : std::vector<Open>(open_[g])) {
-            const int gpu = static_cast<int>(g);
+    for (std::size_t g = 0; g < open_count_.size(); ++g) {
+        const int gpu = static_cast<int>(g);
+        const std::span<Open> here = slotsOf(gpu);
+        for (const Open& o : std::vector<Open>(here.begin(), here.end()))
             if (o.job >= 0) stopJob(o.job, std::span<const int>(&gpu, 1), t);
-        }
+    }
     if (sink_) streamFinished(true);
 }
 

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <functional>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/model/cluster.h"
@@ -48,7 +50,25 @@ private:
     bool record_segments_;
     bool record_series_;
     int max_jobs_per_gpu_;
-    std::vector<std::vector<Open>> open_;  // per GPU, the jobs on it (usually one)
+    // Per GPU, its slots (the jobs on it, usually one): GPU g's are
+    // open_[g * slots_per_gpu_, + open_count_[g]), in the order they were first used. One array,
+    // not a vector per GPU: a sharing run starts and stops thousands of jobs per event.
+    std::size_t firstSlot(int gpu) const {
+        if (gpu < 0 || static_cast<std::size_t>(gpu) >= open_count_.size())
+            throw std::out_of_range("run recorder: no GPU " + std::to_string(gpu));
+        return static_cast<std::size_t>(gpu) * slots_per_gpu_;
+    }
+    std::span<Open> slotsOf(int gpu) {
+        const std::size_t first = firstSlot(gpu);
+        return {open_.data() + first, static_cast<std::size_t>(open_count_[static_cast<std::size_t>(gpu)])};
+    }
+    std::span<const Open> slotsOf(int gpu) const {
+        const std::size_t first = firstSlot(gpu);
+        return {open_.data() + first, static_cast<std::size_t>(open_count_[static_cast<std::size_t>(gpu)])};
+    }
+    std::size_t slots_per_gpu_;
+    std::vector<Open> open_;
+    std::vector<int> open_count_;
     // Closed segments (all of them without a sink); with a sink those from head_ on are not yet
     // handed over, and segments_[head_] has index streamed_.
     std::vector<GpuSegment> segments_;
