@@ -202,7 +202,10 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         }
         buckets[b].candidates.push_back({j, job.type});
     };
+    // The candidate and admission walks only ask whether jobs fit, which every placement
+    // decides by free counts per server: the pool lists no GPU until the placement walk.
     pool_->reset();
+    pool_->setCountsOnly(true);
     std::vector<int>& scratch = scratch_;
     for (std::size_t i = 0; i < list_.size(); ++i) {
         if (pool_->totalFree() == 0) break;  // nobody else fits (every job needs a GPU)
@@ -298,6 +301,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     if (pack_gpus.size() < packs.size()) pack_gpus.resize(packs.size());
     for (std::size_t p = 0; p < packs.size(); ++p) pack_gpus[p].clear();
     pool_->reset();
+    pool_->setCountsOnly(false);
     if (options_.keep_when_nobody_waits) {
         // Clean conventions: a group (or single) that already runs together keeps its GPUs.
         for (std::size_t p = 0; p < packs.size(); ++p) {
