@@ -56,7 +56,9 @@ void checkEmitOptions(const Args& args, std::size_t scenarios) {
     for (const char* option :
          {"specs-per-task", "array-limit", "partition", "account", "sbatch-option", "time-limit"})
         if (args.has(option) && !slurm) throw UsageError(std::string("--") + option + " needs --slurm");
-    // Refused before anything is stored: a used folder, an array Slurm would not take.
+    // Refused before anything is stored: a used folder, an executable path commands.txt cannot
+    // carry, an array Slurm would not take.
+    if (args.has("emit")) cl::checkCommandExecutable(args.has("cli") ? args.get("cli") : thisExecutable());
     {
         std::error_code ec;
         const std::string dir = args.get("emit");

@@ -63,16 +63,15 @@ private slots:
         ScenarioStore emitted(at("emitted.sqlite").string());
         const auto infos = createSweepScenarios(emitted, twoScenarios(emitted));
         EmitOptions options;
-        options.cli = "/opt/clusterloom cli/bin/clusterloom-cli";
+        options.cli = "/opt/clusterloom-1.0/bin/clusterloom-cli";
         const EmittedFolder folder = emitRunSpecs(emitted, infos, at("dir").string(), options);
         QCOMPARE(folder.names.size(), std::size_t(4));
         QCOMPARE(folder.inputs, 3);
         const std::string commands = readAll(at("dir") / "commands.txt");
-        QVERIFY2(
-            commands.rfind("'/opt/clusterloom cli/bin/clusterloom-cli' run-spec specs/00000.json --shard "
-                           "shards/00000.sqlite\n",
-                           0) == 0,
-            commands.c_str());
+        QVERIFY2(commands.rfind("/opt/clusterloom-1.0/bin/clusterloom-cli run-spec specs/00000.json --shard "
+                                "shards/00000.sqlite\n",
+                                0) == 0,
+                 commands.c_str());
         for (std::size_t i = 0; i < folder.names.size(); ++i) {
             const RunInfo run = runSpecIntoShard((at("dir") / specFileName(i)).string(),
                                                  (at("dir") / shardFileName(i)).string());
@@ -196,6 +195,26 @@ private slots:
         o.partition = "gpu a";
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  writeSlurmArrayScripts(at("slurm").string(), 25, "/bin/cli", "/ws", o));
+    }
+
+    // xargs strips the quotes of a line before sh reads it, so a commands.txt line carries no quoted
+    // word: an executable path that would need quoting is refused before the folder is made.
+    void anExecutablePathNeedingQuotesIsRefused() {
+        ScenarioStore store(at("quoted.sqlite").string());
+        const auto infos = createSweepScenarios(store, twoScenarios(store));
+        EmitOptions options;
+        for (const std::string cli : {"/opt/clusterloom cli/bin/clusterloom-cli", "/opt/it's/cli", ""}) {
+            options.cli = cli;
+            try {
+                emitRunSpecs(store, infos, at("quoted").string(), options);
+                QFAIL(("accepted --cli '" + cli + "'").c_str());
+            } catch (const std::invalid_argument& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.rfind("--cli", 0) == 0 && what.find(cli) != std::string::npos, e.what());
+            }
+            QVERIFY(!fs::exists(at("quoted")));
+        }
+        checkCommandExecutable("/usr/local/bin/clusterloom-cli");
     }
 
     void shellWordsAreQuotedOnlyWhenNeeded() {
