@@ -45,8 +45,8 @@ std::vector<OptionSpec> emitOptions() {
         {"account", "A", "with --slurm: the Slurm account"},
         {"sbatch-option", "OPT", "with --slurm: an #SBATCH option passed through, e.g. --qos=long", true},
         {"time-limit", "MIN",
-         "with --slurm: an array task's time limit in minutes (default: 3x one simulation measured here, per "
-         "spec, plus 5)"}};
+         "with --slurm: an array task's time limit in minutes (default: 3x the slowest policy's first "
+         "simulation, measured here, per spec, plus 5)"}};
 }
 
 void checkEmitOptions(const Args& args, std::size_t scenarios) {
