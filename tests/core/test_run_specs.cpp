@@ -137,6 +137,16 @@ private slots:
             e.c_str());
         e = failure(variant("\"policy\"", "\"polcy\"", "key.json"));
         QVERIFY2(e.find("key.json:") != std::string::npos && e.find("polcy") != std::string::npos, e.c_str());
+        // Settings the store refuses name the spec and the setting.
+        e = failure(variant("\"policy\": \"srtf\"", "\"policy\": \"nope\"", "policy.json"));
+        QVERIFY2(e.find("policy.json") != std::string::npos &&
+                     e.find("field 'scenario'") != std::string::npos &&
+                     e.find("unknown order 'nope'") != std::string::npos,
+                 e.c_str());
+        e = failure(variant("\"load_factor\": 1", "\"load_factor\": -1", "load.json"));
+        QVERIFY2(e.find("load.json") != std::string::npos &&
+                     e.find("load factor must be a positive number") != std::string::npos,
+                 e.c_str());
         e = failure(variant("\"engine_version\": \"", "\"engine_version\": \"0.0.0-r0+", "engine.json"));
         QVERIFY2(e.find("field 'engine_version'") != std::string::npos &&
                      e.find("this program is") != std::string::npos,
