@@ -111,7 +111,7 @@ cl::EmittedFolder emitRuns(const Args& args, cl::ScenarioStore& store,
             s.task_minutes = bounded("time-limit", 1, 525600);
         } else {
             // The slowest of each policy's first spec: policies differ by far more than the 3x
-            // margin (Muri-L simulates trace1 in 65 times SRTF's time, README "Scaling out"), and
+            // margin (Muri-L simulates trace1 in 67 times SRTF's time, README "Scaling out"), and
             // specs are emitted policy by policy, so a task may hold only the slowest policy's.
             std::set<std::string> policies;
             std::string slowest;
