@@ -1,5 +1,6 @@
 #include "cli/run_emission.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -129,7 +130,14 @@ cl::EmittedFolder emitRuns(const Args& args, cl::ScenarioStore& store,
                       << ") took " << seconds << " s here: array tasks get --time=" << s.task_minutes
                       << " (3x per spec + 5 min)\n";
         }
-        s.merge_minutes = cl::mergeTimeLimitMinutes(specs_count);
+        long long largest_trace_jobs = 0;
+        for (const auto& trace : store.traces())
+            for (const auto& info : pending)
+                if (info.spec.trace_id == trace.id) {
+                    largest_trace_jobs = std::max(largest_trace_jobs, trace.size);
+                    break;
+                }
+        s.merge_minutes = cl::mergeTimeLimitMinutes(specs_count, largest_trace_jobs);
         cl::writeSlurmArrayScripts(folder.dir, specs_count, options.cli, cl::emittedWorkspace(folder.dir), s);
         std::cout << "Slurm: " << cl::arrayTasks(specs_count, s.specs_per_task) << " array tasks of "
                   << s.specs_per_task << " specs; submit with " << folder.dir

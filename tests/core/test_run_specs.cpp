@@ -170,6 +170,10 @@ private slots:
         QCOMPARE(taskTimeLimitMinutes(100.0, 2), 15);  // 600 s = 10 min, + 5
         QCOMPARE(mergeTimeLimitMinutes(12), 11);
         QCOMPARE(mergeTimeLimitMinutes(10000), 27);
+        QCOMPARE(mergeTimeLimitMinutes(600), 11);
+        // Trace1's shards stay within 0.1 s each; Philly's take 30 us per job: 2.467 s each.
+        QCOMPARE(mergeTimeLimitMinutes(10000, 1494), 27);
+        QCOMPARE(mergeTimeLimitMinutes(10000, 82247), 422);
     }
 
     void scriptsCarryWhatWasAsked() {
