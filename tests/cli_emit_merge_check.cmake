@@ -81,6 +81,16 @@ expect("${ERR_TEXT}" "${OUT}/dir: exists and is not empty")
 cli(0 scenario list --db ${OUT}/other.sqlite)
 expect("${OUT_TEXT}" "no scenarios")
 
+# An executable path that xargs would split (it strips quotes): refused before anything is stored.
+cli(1 ${SWEEP} --db ${OUT}/quoted.sqlite --emit ${OUT}/quoted --cli "/opt/c l/clusterloom-cli")
+expect("${ERR_TEXT}" "--cli /opt/c l/clusterloom-cli: the path holds a space")
+cli(0 scenario list --db ${OUT}/quoted.sqlite)
+expect("${OUT_TEXT}" "no scenarios")
+
+# The task time limit is measured on each policy's first spec, and the slowest one counts.
+cli(0 ${SWEEP} --db ${OUT}/timed.sqlite --emit ${OUT}/timed --slurm)
+expect("${OUT_TEXT}" "the slowest of 3 policies' first simulation \\(v/x1/(sjf-bsbf|sjf|fifo)\\) took")
+
 # Slurm scripts: the range, the limit and the options given.
 cli(0 ${SWEEP} --db ${OUT}/slurm.sqlite --emit ${OUT}/slurm --slurm --specs-per-task 4 --array-limit 2 --partition gpu
     --account lab --sbatch-option=--qos=long --time-limit 7 --cli /opt/cl/bin/clusterloom-cli)

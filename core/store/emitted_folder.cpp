@@ -49,8 +49,19 @@ std::string shardFileName(std::size_t index) {
     return numbered("shards", index, ".sqlite");
 }
 
+void checkCommandExecutable(const std::string& cli) {
+    if (cli.empty()) throw std::invalid_argument("--cli: the executable's path is empty");
+    if (shellWord(cli) != cli)
+        throw std::invalid_argument(
+            "--cli " + cli +
+            ": the path holds a space, quote or other character the shell would need quoted, and "
+            "`xargs -I{} sh -c {} < commands.txt` strips quotes before sh reads the line; give "
+            "--cli a path without them (a symbolic link will do)");
+}
+
 EmittedFolder emitRunSpecs(ScenarioStore& store, const std::vector<ScenarioInfo>& scenarios,
                            const std::string& dir, const EmitOptions& options) {
+    checkCommandExecutable(options.cli);
     if (options.specs_per_task < 1) throw std::invalid_argument("specs per task must be at least 1");
     EmittedFolder out;
     std::error_code ec;
@@ -124,8 +135,8 @@ EmittedFolder emitRunSpecs(ScenarioStore& store, const std::vector<ScenarioInfo>
             [&](const std::string& p) { writeTraceJson(store.trace(trace_id), p); },
             [](const std::string& p) { return traceContentHash(readTraceJson(p)); });
         io::writeTextFile((root / specFileName(index)).string(), runSpecJsonText(spec));
-        commands += shellWord(options.cli) + " run-spec " + specFileName(index) + " --shard " +
-                    shardFileName(index) + "\n";
+        commands +=
+            options.cli + " run-spec " + specFileName(index) + " --shard " + shardFileName(index) + "\n";
         out.names.push_back(info.spec.name);
         ++index;
     }

@@ -25,8 +25,14 @@ struct EmittedFolder {
     int inputs = 0;                  // files in DIR/inputs
 };
 
-// Writes the folder for the scenarios (stored in `store` already). DIR must be new or empty.
-// Every input is read back and checked against its stored content hash before a spec names it.
+// Throws std::invalid_argument when the executable's path holds a character that needs quoting
+// (a space, a quote, a backslash, ...): a commands.txt line goes through xargs, which strips
+// quotes, before sh reads it, so no quoting survives both (docs/architecture.md section 9.7).
+void checkCommandExecutable(const std::string& cli);
+
+// Writes the folder for the scenarios (stored in `store` already). DIR must be new or empty, and
+// options.cli a path checkCommandExecutable accepts. Every input is read back and checked
+// against its stored content hash before a spec names it.
 EmittedFolder emitRunSpecs(ScenarioStore& store, const std::vector<ScenarioInfo>& scenarios,
                            const std::string& dir, const EmitOptions& options);
 

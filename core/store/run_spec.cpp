@@ -156,7 +156,13 @@ RunInfo runSpecIntoShard(const std::string& spec_path, const std::string& shard_
             s.cluster_id = shard.putCluster(cluster);
             s.profiles_id = shard.putProfiles(profiles);
             s.trace_id = shard.putTrace(trace);
-            shard.createScenario(s);
+            try {
+                shard.createScenario(s);
+            } catch (const StoreError& e) {
+                // Settings the store refuses (an unknown policy, a load factor <= 0, ...): the
+                // spec is at fault, so the error names it; the shard is new, so no name is taken.
+                throw ParseError(spec_path, 0, "scenario", e.what());
+            }
             const ScenarioInfo stored = shard.scenario(s.name);
             // The inputs were read back from their files: stored again, they must hash as where
             // they were emitted, or the merged run would not be found by its scenario's hash.

@@ -1,5 +1,6 @@
 #include "core/store/slurm_array_scripts.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -37,8 +38,10 @@ int taskTimeLimitMinutes(double measured_seconds_per_spec, int specs_per_task) {
     return 5 + static_cast<int>(std::ceil(seconds / 60.0));
 }
 
-int mergeTimeLimitMinutes(int specs) {
-    return 10 + (specs + 599) / 600;
+int mergeTimeLimitMinutes(int specs, long long largest_trace_jobs) {
+    const long long per_shard_ms = std::max(100LL, std::max(0LL, largest_trace_jobs) * 30 / 1000);
+    const long long total_ms = static_cast<long long>(std::max(0, specs)) * per_shard_ms;
+    return 10 + static_cast<int>((total_ms + 59999) / 60000);
 }
 
 namespace {

@@ -31,9 +31,11 @@ int arrayTasks(int specs, int specs_per_task);
 // An array task's time limit in minutes: three times the measured seconds of one simulation per
 // spec in the task, plus five minutes for start-up and writing the shard.
 int taskTimeLimitMinutes(double measured_seconds_per_spec, int specs_per_task);
-// The merge job's: ten minutes plus a minute per 600 shards (the merge runs far faster:
-// bench/bench_workspace_merge.cpp).
-int mergeTimeLimitMinutes(int specs);
+// The merge job's: ten minutes plus, per shard, 0.1 s or 30 microseconds per job of the largest
+// trace, whichever is more. A shard's size, and so its merge, grows with its trace: measured 31 ms
+// per shard of Muri trace1's 1,494 jobs (four policies) and 0.4 s per shard of the 82,247-job
+// Philly trace (srtf) (README "Scaling out", bench/bench_workspace_merge.cpp).
+int mergeTimeLimitMinutes(int specs, long long largest_trace_jobs = 0);
 
 // Writes DIR/array.sbatch, merge.sbatch, submit.sh and resubmit-failed.sh (executable) for
 // `specs` specs of DIR/commands.txt. `cli` is the executable the merge calls; `workspace` the

@@ -63,16 +63,15 @@ private slots:
         ScenarioStore emitted(at("emitted.sqlite").string());
         const auto infos = createSweepScenarios(emitted, twoScenarios(emitted));
         EmitOptions options;
-        options.cli = "/opt/clusterloom cli/bin/clusterloom-cli";
+        options.cli = "/opt/clusterloom-1.0/bin/clusterloom-cli";
         const EmittedFolder folder = emitRunSpecs(emitted, infos, at("dir").string(), options);
         QCOMPARE(folder.names.size(), std::size_t(4));
         QCOMPARE(folder.inputs, 3);
         const std::string commands = readAll(at("dir") / "commands.txt");
-        QVERIFY2(
-            commands.rfind("'/opt/clusterloom cli/bin/clusterloom-cli' run-spec specs/00000.json --shard "
-                           "shards/00000.sqlite\n",
-                           0) == 0,
-            commands.c_str());
+        QVERIFY2(commands.rfind("/opt/clusterloom-1.0/bin/clusterloom-cli run-spec specs/00000.json --shard "
+                                "shards/00000.sqlite\n",
+                                0) == 0,
+                 commands.c_str());
         for (std::size_t i = 0; i < folder.names.size(); ++i) {
             const RunInfo run = runSpecIntoShard((at("dir") / specFileName(i)).string(),
                                                  (at("dir") / shardFileName(i)).string());
@@ -138,6 +137,16 @@ private slots:
             e.c_str());
         e = failure(variant("\"policy\"", "\"polcy\"", "key.json"));
         QVERIFY2(e.find("key.json:") != std::string::npos && e.find("polcy") != std::string::npos, e.c_str());
+        // Settings the store refuses name the spec and the setting.
+        e = failure(variant("\"policy\": \"srtf\"", "\"policy\": \"nope\"", "policy.json"));
+        QVERIFY2(e.find("policy.json") != std::string::npos &&
+                     e.find("field 'scenario'") != std::string::npos &&
+                     e.find("unknown order 'nope'") != std::string::npos,
+                 e.c_str());
+        e = failure(variant("\"load_factor\": 1", "\"load_factor\": -1", "load.json"));
+        QVERIFY2(e.find("load.json") != std::string::npos &&
+                     e.find("load factor must be a positive number") != std::string::npos,
+                 e.c_str());
         e = failure(variant("\"engine_version\": \"", "\"engine_version\": \"0.0.0-r0+", "engine.json"));
         QVERIFY2(e.find("field 'engine_version'") != std::string::npos &&
                      e.find("this program is") != std::string::npos,
@@ -161,6 +170,10 @@ private slots:
         QCOMPARE(taskTimeLimitMinutes(100.0, 2), 15);  // 600 s = 10 min, + 5
         QCOMPARE(mergeTimeLimitMinutes(12), 11);
         QCOMPARE(mergeTimeLimitMinutes(10000), 27);
+        QCOMPARE(mergeTimeLimitMinutes(600), 11);
+        // Trace1's shards stay within 0.1 s each; Philly's take 30 us per job: 2.467 s each.
+        QCOMPARE(mergeTimeLimitMinutes(10000, 1494), 27);
+        QCOMPARE(mergeTimeLimitMinutes(10000, 82247), 422);
     }
 
     void scriptsCarryWhatWasAsked() {
@@ -196,6 +209,26 @@ private slots:
         o.partition = "gpu a";
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  writeSlurmArrayScripts(at("slurm").string(), 25, "/bin/cli", "/ws", o));
+    }
+
+    // xargs strips the quotes of a line before sh reads it, so a commands.txt line carries no quoted
+    // word: an executable path that would need quoting is refused before the folder is made.
+    void anExecutablePathNeedingQuotesIsRefused() {
+        ScenarioStore store(at("quoted.sqlite").string());
+        const auto infos = createSweepScenarios(store, twoScenarios(store));
+        EmitOptions options;
+        for (const std::string cli : {"/opt/clusterloom cli/bin/clusterloom-cli", "/opt/it's/cli", ""}) {
+            options.cli = cli;
+            try {
+                emitRunSpecs(store, infos, at("quoted").string(), options);
+                QFAIL(("accepted --cli '" + cli + "'").c_str());
+            } catch (const std::invalid_argument& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.rfind("--cli", 0) == 0 && what.find(cli) != std::string::npos, e.what());
+            }
+            QVERIFY(!fs::exists(at("quoted")));
+        }
+        checkCommandExecutable("/usr/local/bin/clusterloom-cli");
     }
 
     void shellWordsAreQuotedOnlyWhenNeeded() {

@@ -1,8 +1,9 @@
 // Merging shard workspaces (core/store/workspace_merge.h, docs/architecture.md section 9.7):
-// merging twice changes nothing the second time; a damaged, truncated, foreign, table-less or
-// newer-schema shard is refused by name with nothing of it landing while the others merge; a
-// scenario name the workspace has with other settings refuses the shard; a second connection
-// reading the workspace during the merge keeps its consistent view.
+// merging twice changes nothing the second time, and a run of another engine is kept; a
+// damaged, truncated, foreign, table-less or newer-schema shard is refused by name with nothing
+// of it landing while the others merge; a scenario name the workspace has with other settings
+// refuses the shard; a second connection reading the workspace during the merge keeps its
+// consistent view.
 #include <QtTest>
 
 #include <filesystem>
@@ -116,6 +117,28 @@ private slots:
         QCOMPARE(integrity(store), std::string("ok"));
         // The merged scenario reuses its run, as one run here would have.
         QVERIFY(runScenario(store, "sweep/s1").reused);
+    }
+
+    // A run is skipped only when a finished run of the same scenario hash has the same engine
+    // version: the same scenario simulated by another engine is another run, kept beside it.
+    void aRunOfAnotherEngineIsNotSkipped() {
+        ScenarioStore store(at("engines.sqlite"));
+        QVERIFY(mergeShard(store, at("a.sqlite")).merged);
+        fs::copy_file(at("a.sqlite"), at("a-other-engine.sqlite"));
+        {
+            SqliteDb db(at("a-other-engine.sqlite"), SqliteDb::Mode::ReadWrite);
+            db.exec("UPDATE runs SET engine_version = '0.0.1-r1'");
+        }
+        ShardMerge other = mergeShard(store, at("a-other-engine.sqlite"));
+        QVERIFY2(other.merged, other.error.c_str());
+        QCOMPARE(other.runs_added, 1);
+        QCOMPARE(other.runs_skipped, 0);
+        QCOMPARE(other.scenarios_added, 0);  // the same scenario: its second run
+        QCOMPARE(store.runs().size(), std::size_t(2));
+        QVERIFY(store.finishedRunWithHash(store.scenario("sweep/s1").content_hash, "0.0.1-r1").has_value());
+        ShardMerge again = mergeShard(store, at("a-other-engine.sqlite"));
+        QCOMPARE(again.runs_added, 0);
+        QCOMPARE(again.runs_skipped, 1);
     }
 
     // Each bad shard is refused by name with nothing of it landing; the good one still merges.

@@ -33,6 +33,18 @@ job_field() {
     scontrol show job --oneliner "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
 
+# submit SCRIPT: runs the emitted folder's submit.sh or resubmit-failed.sh and sets
+# submitted_array and submitted_merge from the "array JOBID" / "merge JOBID" lines it prints.
+submit() {
+    local printed
+    printed="$(cd "$EMIT" && "./$1" 2>&1)" || fail "$1 failed: $printed"
+    echo "$printed"
+    submitted_array="$(sed -n 's/^array //p' <<<"$printed")"
+    submitted_merge="$(sed -n 's/^merge //p' <<<"$printed")"
+    [[ "$submitted_array" =~ ^[0-9]+$ && "$submitted_merge" =~ ^[0-9]+$ ]] ||
+        fail "$1 should print 'array JOBID' and 'merge JOBID' lines, printed: $printed"
+}
+
 [[ -x "$CLI" ]] || fail "clusterloom-cli not found at $CLI"
 [[ -f "$TRACE" ]] || fail "the shared Muri traces are missing: $TRACE (see ../shared/data/README.md)"
 
@@ -86,12 +98,9 @@ expect_match "commands.txt" "$(sed -n 6p "$EMIT/commands.txt")" \
 
 step "submitting"
 touch "$HOLD"
-submitted="$(cd "$EMIT" && ./submit.sh 2>&1)" || fail "submit.sh failed: $submitted"
-echo "$submitted"
-array_job="$(sed -n 's/^array //p' <<<"$submitted")"
-merge_job="$(sed -n 's/^merge //p' <<<"$submitted")"
-[[ "$array_job" =~ ^[0-9]+$ && "$merge_job" =~ ^[0-9]+$ ]] ||
-    fail "submit.sh should print 'array JOBID' and 'merge JOBID' lines, printed: $submitted"
+submit submit.sh
+array_job="$submitted_array"
+merge_job="$submitted_merge"
 
 task_running() {
     [[ -e "$STARTED" && "$(job_field "${array_job}_$KILLED_TASK" JobState)" == RUNNING ]]
@@ -121,12 +130,9 @@ expect_match "the first merge's log" "$merge_log" "11 shards merged into $WS: 11
 
 step "resubmitting the failed task"
 rm -f "$HOLD"
-resubmitted="$(cd "$EMIT" && ./resubmit-failed.sh 2>&1)" || fail "resubmit-failed.sh failed: $resubmitted"
-echo "$resubmitted"
-array_job2="$(sed -n 's/^array //p' <<<"$resubmitted")"
-merge_job2="$(sed -n 's/^merge //p' <<<"$resubmitted")"
-[[ "$array_job2" =~ ^[0-9]+$ && "$merge_job2" =~ ^[0-9]+$ ]] ||
-    fail "resubmit-failed.sh should print 'array JOBID' and 'merge JOBID' lines, printed: $resubmitted"
+submit resubmit-failed.sh
+array_job2="$submitted_array"
+merge_job2="$submitted_merge"
 expect_match "the resubmitted array" "$(job_field "$array_job2" ArrayTaskId)" "^$KILLED_TASK(%2)?$"
 private_slurm_wait_jobs "$JOB_WAIT_SECONDS" "$array_job2" "$merge_job2" || fail "the resubmitted jobs did not finish"
 merge_log2="$(cat "$EMIT/logs/merge_$merge_job2.out" 2>&1)"
