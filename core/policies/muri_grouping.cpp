@@ -137,8 +137,8 @@ struct MuriGrouper::Workspace {
     std::vector<std::uint64_t> node_keys;
     std::uint64_t repeated_rounds = 0;
 
-    void matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
-                     const MuriGroupingOptions& options, MuriGroupTimer& timer);
+    const std::vector<int>& matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
+                                        const MuriGroupingOptions& options, MuriGroupTimer& timer);
     void solveRound(const MuriBucket& bucket, const BucketNodes& bn, const MuriGroupingOptions& options,
                     MuriGroupTimer& timer);
     void group(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots, int cluster_gpus,
@@ -147,26 +147,31 @@ struct MuriGrouper::Workspace {
 
 // One matching round on one bucket: mate[u] for every node (-1 unmatched). Nodes with the
 // same member types are interchangeable, so the round is solved (and cached) per type mix.
-void MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
-                                         const MuriGroupingOptions& options, MuriGroupTimer& timer) {
+const std::vector<int>& MuriGrouper::Workspace::matchBucket(const MuriBucket& bucket, const BucketNodes& bn,
+                                                            int round, const MuriGroupingOptions& options,
+                                                            MuriGroupTimer& timer) {
     const std::size_t n = bn.nodes.size();
     if (n < 2) {
         mate.assign(n, -1);  // nothing to pair, whichever solver or cache
-        return;
+        return mate;
     }
     node_keys.resize(n);
     for (std::size_t u = 0; u < n; ++u) node_keys[u] = nodeKey(bucket, bn.members(bn.nodes[u]));
-    if (!cache_rounds) return solveRound(bucket, bn, options, timer);
+    if (!cache_rounds) {
+        solveRound(bucket, bn, options, timer);
+        return mate;
+    }
     LastRound& last =
         last_rounds[static_cast<std::uint64_t>(bucket.gpus) * 4 + static_cast<std::uint64_t>(round)];
     if (last.node_keys == node_keys) {
         ++repeated_rounds;
-        mate = last.mate;
-        return;
+        return last.mate;
     }
     solveRound(bucket, bn, options, timer);
-    last.node_keys = node_keys;
-    last.mate = mate;
+    // Kept by swapping: node_keys is rewritten whole by the next round, mate by solveRound().
+    last.node_keys.swap(node_keys);
+    last.mate.swap(mate);
+    return last.mate;
 }
 
 // One round from scratch (node_keys set): node types, then the cached solution of the
@@ -345,7 +350,7 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
         for (int round = 0; round < options.max_group_size && required > cluster_gpus; ++round) {
             for (std::size_t b = 0; b < buckets.size(); ++b) {
                 BucketNodes& bn = nodes[b];
-                matchBucket(buckets[b], bn, round, options, timer);
+                const std::vector<int>& mates = matchBucket(buckets[b], bn, round, options, timer);
                 // Merges append at most every current member once: no reallocation while the
                 // loop holds spans into the arena.
                 bn.arena.reserve(2 * bn.arena.size());
@@ -354,7 +359,7 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
                 // Pairs are taken in node order (a pair at its second node), merged while the
                 // candidates still need more GPUs than the cluster has.
                 for (int u = 0; u < static_cast<int>(current.size()); ++u) {
-                    int v = mate[u];
+                    int v = mates[u];
                     if (v > u) continue;
                     if (v < 0) {
                         bn.nodes.push_back(current[u]);
