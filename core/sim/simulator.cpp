@@ -84,9 +84,13 @@ struct alignas(64) EngineJob {
     // and Muri restarts thousands of jobs per event.
     int restarts = 0;
     int preemptions = 0;
-    bool allocation_from_gpus = false;  // cpus and memory_gb are held's GPU-proportional share
+    bool allocation_from_gpus = false;   // cpus and memory_gb are held's GPU-proportional share
+    std::uint8_t share_stage_count = 0;  // stage_times.size() when 3 or 4 (resourceShares()), else 0
     double first_start = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> stage_times;
+    // The stage times resourceShares() reads, in the record: a sharing run recomputes the
+    // shares of hundreds of jobs per event, and the vector's heap block was a cache miss each.
+    std::array<double, 4> share_stages{};
 
     std::span<const int> held() const { return {held_ids, static_cast<std::size_t>(held_count)}; }
 };
@@ -207,6 +211,10 @@ private:
             j.overhead = conv_.free_restarts ? 0.0 : r.restart_overhead;
             j.own_overhead = j.overhead;
             j.stage_times = std::move(r.stage_times);
+            if (j.stage_times.size() == 3 || j.stage_times.size() == 4) {
+                j.share_stage_count = static_cast<std::uint8_t>(j.stage_times.size());
+                std::copy(j.stage_times.begin(), j.stage_times.end(), j.share_stages.begin());
+            }
             held_arena_size += src.gpus > EngineJob::kInlineGpus ? static_cast<std::size_t>(src.gpus) : 0;
             JobRecord& rec = records_[i];
             rec.index = i;
@@ -572,12 +580,11 @@ private:
     // is busy, from its stage times (TimeSample documents the rule).
     std::array<double, 4> resourceShares(int j, double speed) const {
         const EngineJob& job = jobs_[j];
-        const std::vector<double>& st = job.stage_times;
-        if ((st.size() != 4 && st.size() != 3) || job.current_iteration_time <= 0)
-            return {0.0, 0.0, 1.0, 0.0};
+        const std::array<double, 4>& st = job.share_stages;
+        if (job.share_stage_count == 0 || job.current_iteration_time <= 0) return {0.0, 0.0, 1.0, 0.0};
         const double period = job.current_iteration_time * speed;  // in reference-GPU time
         const auto share = [&](double stage) { return std::clamp(stage / period, 0.0, 1.0); };
-        if (st.size() == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
+        if (job.share_stage_count == 4) return {share(st[0]), share(st[1]), share(st[2]), share(st[3])};
         return {share(st[0]), share(st[0]), share(st[1]),
                 share(st[2])};  // Muri: loading+preprocessing, GPU, network
     }
