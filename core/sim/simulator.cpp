@@ -415,6 +415,7 @@ private:
         // Per start: 1 when the job runs on and keeps exactly its GPUs (no target then).
         std::vector<char>& same = scratch_same_;
         same.assign(d.start.size(), 0);
+        movers_.clear();  // the running jobs given other GPUs (indices into d.start)
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
@@ -439,6 +440,7 @@ private:
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
             same[i] = was_running && sameGpus(sorted, jobs_[a.job].held());
+            if (was_running && !same[i]) movers_.push_back(i);
         }
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
@@ -458,19 +460,14 @@ private:
             decision_changed_ = true;
             stopped_.push_back(j);
         }
-        for (const auto& a : d.start) {
-            chosen[a.job] = 0;
-            if (status_[a.job] == Status::Chosen) status_[a.job] = Status::Running;
-        }
         for (int j : d.keep) status[j] = Status::Running;
-        // Jobs that move release their old GPUs before anyone takes new ones.
-        for (std::size_t i = 0; i < d.start.size(); ++i) {
+        // Jobs that move release their old GPUs before anyone takes new ones. (Started jobs
+        // stay marked until they are applied below.)
+        for (std::size_t i : movers_) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
-            if (status_[a.job] == Status::Running && !same[i]) {
-                recorder_->stopJob(a.job, job.held(), t);
-                releaseGpus(job);
-            }
+            recorder_->stopJob(a.job, job.held(), t);
+            releaseGpus(job);
         }
         // Kept jobs were running, so advance(t) has set their last_update to t already.
         running_.assign(d.keep.begin(), d.keep.end());
@@ -493,6 +490,7 @@ private:
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
+            chosen[a.job] = 0;
             job.overhead =
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!same[i]) {
@@ -841,6 +839,7 @@ private:
     std::vector<char> scratch_chosen_;
     std::vector<std::vector<int>> scratch_targets_;
     std::vector<char> scratch_same_;
+    std::vector<std::size_t> movers_;
     Decision decision_;  // the scheduler writes each decision here, reusing its buffers
     int total_gpus_ = 0;
     double earliest_end_ = kInf;  // the smallest predicted end of a running job, set by apply()
