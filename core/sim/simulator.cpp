@@ -616,7 +616,11 @@ private:
         } else {
             if (gpu_load_.size() != static_cast<std::size_t>(total_gpus_))
                 gpu_load_.assign(total_gpus_, {-1.0, 0.0, 0.0, 0.0});
-            touched_.clear();
+            // Without a branch per GPU (whether it is touched first depends on the grouping):
+            // a GPU touched first takes the job's shares (what 0 + share gives, but for a
+            // negative zero, which the sums below cannot tell apart) and is listed.
+            touched_.resize(static_cast<std::size_t>(total_gpus_) + 1);
+            std::size_t touched = 0;
             for (int j : running_) {  // one pass; every sum still adds in running_ order
                 const EngineJob& job = jobs_[j];
                 cpus += job.cpus;
@@ -624,15 +628,14 @@ private:
                 const auto& shares = job.shares;
                 for (int g : job.held()) {
                     auto& load = gpu_load_[g];
-                    if (load[0] < 0) {
-                        load = {0.0, 0.0, 0.0, 0.0};
-                        touched_.push_back(g);
-                    }
-                    for (int r = 0; r < 4; ++r) load[r] += shares[r];
+                    const bool first = load[0] < 0;
+                    touched_[touched] = g;
+                    touched += first;
+                    for (int r = 0; r < 4; ++r) load[r] = first ? shares[r] : load[r] + shares[r];
                 }
             }
-            busy = static_cast<int>(touched_.size());
-            for (int g : touched_) {
+            busy = static_cast<int>(touched);
+            for (int g : std::span<const int>(touched_.data(), touched)) {
                 for (int r = 0; r < 4; ++r) used[r] += std::min(1.0, gpu_load_[g][r]);
                 gpu_load_[g][0] = -1.0;  // untouched again
             }
