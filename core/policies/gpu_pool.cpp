@@ -27,12 +27,14 @@ GpuPool::GpuPool(const Cluster& cluster) {
     for (int s = 0; s < servers(); ++s) setLevel(s, true);
     empty_levels_ = levels_;
     empty_level_size_ = level_size_;
+    empty_occupied_levels_ = occupied_levels_;
     total_free_ = total_gpus_;
 }
 
 void GpuPool::reset() {
     levels_ = empty_levels_;
     level_size_ = empty_level_size_;
+    occupied_levels_ = empty_occupied_levels_;
     free_ = capacity_;
     std::fill(busy_.begin(), busy_.end(), 0);
     total_free_ = total_gpus_;
@@ -43,6 +45,7 @@ void GpuPool::copyStateFrom(const GpuPool& other) {
     busy_ = other.busy_;
     levels_ = other.levels_;
     level_size_ = other.level_size_;
+    occupied_levels_ = other.occupied_levels_;
     total_free_ = other.total_free_;
 }
 
@@ -125,7 +128,17 @@ int GpuPool::firstServerWithFree(int n, const std::vector<char>* exclude) const 
 }
 
 int GpuPool::bestFitServer(int n, const std::vector<char>* exclude) const {
-    for (int f = std::max(n, 1); f <= max_capacity_; ++f) {
+    const int from = std::max(n, 1);
+    if (from > max_capacity_) return -1;
+    if (max_capacity_ < 64) {  // the occupied levels from `from` up, lowest first
+        for (std::uint64_t levels = occupied_levels_ & (~std::uint64_t{0} << from); levels != 0;
+             levels &= levels - 1) {
+            const int s = lowestInLevel(std::countr_zero(levels), exclude);
+            if (s >= 0) return s;
+        }
+        return -1;
+    }
+    for (int f = from; f <= max_capacity_; ++f) {
         if (level_size_[f] == 0) continue;
         int s = lowestInLevel(f, exclude);
         if (s >= 0) return s;

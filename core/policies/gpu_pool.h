@@ -53,10 +53,10 @@ private:
         const std::uint64_t bit = std::uint64_t{1} << (s & 63);
         if (on) {
             word |= bit;
-            ++level_size_[level];
+            if (++level_size_[level] == 1 && level < 64) occupied_levels_ |= std::uint64_t{1} << level;
         } else {
             word &= ~bit;
-            --level_size_[level];
+            if (--level_size_[level] == 0 && level < 64) occupied_levels_ &= ~(std::uint64_t{1} << level);
         }
     }
     int lowestInLevel(int level, const std::vector<char>* exclude) const;
@@ -78,6 +78,9 @@ private:
     std::size_t words_ = 0;
     std::vector<std::uint64_t> levels_, empty_levels_;
     std::vector<int> level_size_, empty_level_size_;
+    // Bit f set when level f has a server (levels below 64): a best fit finds its level with
+    // one bit scan instead of a data-dependent branch per level (docs/architecture.md 2.9).
+    std::uint64_t occupied_levels_ = 0, empty_occupied_levels_ = 0;
 };
 
 }  // namespace cl
