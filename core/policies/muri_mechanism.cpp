@@ -270,13 +270,10 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     keyed_.clear();
     for (std::size_t p = 0; p < packs.size(); ++p)
         keyed_.emplace_back(packs[p].priority, static_cast<int>(p));
-    // By priority, ties in pack order: as a stable sort by priority, but the pairs are distinct,
-    // so the unstable introsort does it (faster here than a merge sort: packs come bucket by
-    // bucket, not nearly sorted). A NaN priority (no strict weak order) keeps the stable sort.
-    if (anyNanKey(keyed_))
-        mergeSortByKey(keyed_, sort_buffer_);
-    else
-        std::sort(keyed_.begin(), keyed_.end());
+    // By priority, ties in pack order. Packs come bucket by bucket, in no order a comparison sort
+    // could exploit, so a radix sort (stable_sort_by_key.h) does it without mispredicting every
+    // other comparison.
+    radixSortByKey(keyed_, sort_buffer_);
     sorted_packs_.clear();
     for (const auto& [priority, p] : keyed_) sorted_packs_.push_back(packs[p]);
     packs.swap(sorted_packs_);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "core/interleave/group_time.h"
@@ -145,6 +146,45 @@ private slots:
             std::stable_sort(expected.begin(), expected.end(), less);
             stableSortBy(v, buffer, less);
             for (int i = 0; i < n; ++i) QCOMPARE(v[i].id, expected[i].id);
+        }
+    }
+
+    // The radix sort of (key, id) pairs orders as std::stable_sort by key: ties (a negative
+    // zero equal to zero among them) keep their order, negative keys and infinities included.
+    void radixSortByKeyEqualsStdStableSort() {
+        std::vector<KeyedId> buffer;
+        const double specials[] = {0.0,
+                                   -0.0,
+                                   1.0,
+                                   -1.0,
+                                   1e-300,
+                                   -1e300,
+                                   std::numeric_limits<double>::infinity(),
+                                   -std::numeric_limits<double>::infinity(),
+                                   3600.5,
+                                   0.1 + 0.2};
+        for (int instance = 0; instance < 300; ++instance) {
+            PortableRng rng(deriveSeed(78, static_cast<std::uint64_t>(instance)));
+            const int n = static_cast<int>(rng.below(2000));
+            std::vector<KeyedId> v(static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i) {
+                double key = 0.0;
+                switch (instance % 3) {
+                    case 0:  // few distinct keys: many ties
+                        key = specials[rng.below(std::size(specials))];
+                        break;
+                    case 1:  // anything, both signs, 18 decades
+                        key = (rng.uniform01() - 0.5) * std::pow(10.0, static_cast<double>(rng.below(18)));
+                        break;
+                    default:  // remaining times: positive, with repeats
+                        key = static_cast<double>(rng.below(500)) * 7.25;
+                }
+                v[i] = {key, i};
+            }
+            std::vector<KeyedId> expected = v;
+            std::stable_sort(expected.begin(), expected.end(), keyLess);
+            radixSortByKey(v, buffer);
+            for (int i = 0; i < n; ++i) QCOMPARE(v[i].second, expected[i].second);
         }
     }
 
