@@ -27,13 +27,13 @@ void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
         const std::span<Open> here = slotsOf(g);
+        // The slot searches select without branching: which slot holds what depends on the
+        // grouping, and a branch per slot mispredicted often (docs/architecture.md section 2.9).
         Open* slot = nullptr;
         int others = 0;
         for (auto& o : here) {
-            if (o.job == job)
-                slot = &o;
-            else if (o.job >= 0)
-                ++others;
+            slot = o.job == job ? &o : slot;
+            others += static_cast<int>((o.job >= 0) & (o.job != job));
         }
         if (others >= max_jobs_per_gpu_)
             throw SimulationError("GPU " + std::to_string(g) + " over-committed at t=" + std::to_string(t) +
@@ -41,13 +41,14 @@ void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
                                   " job(s), at most " + std::to_string(max_jobs_per_gpu_) + " may share it");
         if (!slot) {  // a free slot, preferably the one this job just left (segments merge)
             for (auto& o : here)
-                if (o.job < 0 && o.last_segment >= 0 && o.last_job == job) slot = &o;
-            for (auto& o : here)
-                if (o.job < 0 && !slot) {
-                    slot = &o;
+                slot = ((o.job < 0) & (o.last_segment >= 0) & (o.last_job == job)) ? &o : slot;
+            if (!slot) {  // the first free slot, which starts afresh
+                for (auto it = here.rbegin(); it != here.rend(); ++it) slot = it->job < 0 ? &*it : slot;
+                if (slot) {
                     slot->last_segment = -1;
                     slot->last_job = -1;
                 }
+            }
             if (!slot) {  // a GPU never has more slots than jobs may share it (checked above)
                 int& count = open_count_[static_cast<std::size_t>(g)];
                 slot =
@@ -64,8 +65,10 @@ void RunRecorder::startJob(int job, std::span<const int> gpus, double t) {
 void RunRecorder::stopJob(int job, std::span<const int> gpus, double t) {
     now_ = t;
     for (int g : gpus) {
-        for (Open& o : slotsOf(g)) {
-            if (o.job != job) continue;
+        Open* mine = nullptr;  // a job holds a GPU in one slot at most
+        for (Open& o : slotsOf(g)) mine = o.job == job ? &o : mine;
+        if (mine) {
+            Open& o = *mine;
             if (record_segments_ && t > o.t0) {
                 if (o.last_segment >= 0 && o.last_job == job && o.last_t1 == o.t0) {
                     // Same job kept the GPU across a re-placement. mayStillGrow() kept such a
