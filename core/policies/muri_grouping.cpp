@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -195,13 +196,16 @@ void MuriGrouper::Workspace::solveRound(const MuriBucket& bucket, const BucketNo
     }
     ++stamp;
     const std::size_t mask = capacity - 1;
+    // Fibonacci hashing takes the product's top bits: its middle bits were zero for every key of
+    // one member (a type in the top 15 bits), so those keys all probed from one slot.
+    const int shift = 64 - std::countr_zero(capacity);
     local_type.resize(static_cast<std::size_t>(n));
     distinct.clear();  // (key, local type)
     local_count.clear();
     local_first.clear();
     for (int u = 0; u < n; ++u) {
         const std::uint64_t key = node_keys[static_cast<std::size_t>(u)];
-        std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+        std::size_t h = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> shift);
         while (slot_stamp[h] == stamp && slot_key[h] != key) h = (h + 1) & mask;
         if (slot_stamp[h] != stamp) {
             slot_stamp[h] = stamp;
