@@ -1,4 +1,4 @@
-// The cluster editor's live what-if (issue 22; docs/architecture.md section 1.8): the Muri
+// The cluster editor's live what-if (docs/architecture.md section 1.8): the Muri
 // artifact's trace1 (1,494 jobs) under srtf with the 64-GPU Muri testbed as the scenario's
 // cluster. Each iteration removes a server in the editor and waits until the strip's figures
 // are those of the edited cluster: the wait for edits to settle (300 ms), the simulation on
@@ -19,7 +19,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/io/trace_readers.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"

@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/placement_simulator.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Capacity planning speed target (issue 22; docs/architecture.md 7.9): a plan over 3 server
+// Capacity planning speed target (docs/architecture.md 7.9): a plan over 3 server
 // types x 3 policies x 3 seeds on the Muri trace1 with the Muri testbed as the base, into a new
 // workspace (nothing reused), in under 60 s on 2 cores. The counter `simulations` counts the
 // runs the plan asked for (seeds included).
@@ -11,7 +11,7 @@
 #include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
-#include "core/planning/plan_runner.h"
+#include "core/runs/plan_runner.h"
 
 namespace {
 

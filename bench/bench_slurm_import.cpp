@@ -1,4 +1,4 @@
-// Slurm import speed and memory target (issue 21, docs/architecture.md section 8.5): reading
+// Slurm import speed and memory target (docs/architecture.md section 8.5): reading
 // 1,000,000 rows of `sacct --parsable2` output takes under 5 s and under 1 GB.
 // The input is generated here, deterministic: jobs with their .batch, .extern and .0 steps, array
 // tasks and pending ranges, heterogeneous components, a mix of states, every ReqMem form and GPU

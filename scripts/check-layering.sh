@@ -14,6 +14,12 @@
 #     folder. views/ includes nothing of app/.
 #   - app/ wires the programs: it includes views/shell/ and views/common/ only (never a feature
 #     folder's internals); the command-line program (app/cli, app/cli_main.cpp) includes no views.
+#   - The docs cannot drift from the tree (docs/architecture.md section 1.3): every core/ folder
+#     has a row in the table of architecture.md section 1.2, every views/ folder one in section
+#     1.4, every CLI command (app/cli/cmd_<command>.cpp) is named in section 1.5, and every folder
+#     of the tree has a line in the README's "Repository layout".
+#   - No comment cites an issue number: issues are not part of the repository, so a comment says
+#     why in its own words or cites our docs or a paper.
 set -uo pipefail
 
 ROOT="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
@@ -30,8 +36,10 @@ CORE_LAYERS=(
     "sim"
     "policies"
     "topology_placement"
-    "store"
     "planning"
+    "store"
+    "runs"
+    "scaleout"
 )
 
 declare -A LAYER_OF
@@ -134,6 +142,87 @@ while IFS= read -r file; do
         fi
     done < <(includes_of "$file")
 done < <(sources ./app)
+
+# The docs name every folder.
+ARCH=docs/architecture.md
+# The text of one section of architecture.md: from its heading ("### 1.2 ...") to the next.
+section_of() {
+    awk -v number="$1" '
+        $1 == "###" && $2 == number { inside = 1; next }
+        inside && /^##/ { exit }
+        inside { print }
+    ' "$ARCH" 2>/dev/null
+}
+# The line of a section's heading in architecture.md (1 when it has none).
+section_line() {
+    awk -v number="$1" '$1 == "###" && $2 == number { print NR; found = 1; exit } END { if (!found) print 1 }' "$ARCH"
+}
+# Every folder of the tree, "a/b/" per line: tracked and new files in a git checkout (so build
+# output and ignored files do not count), else every folder but build/ and hidden ones.
+tree_folders() {
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [[ "$(git rev-parse --show-toplevel)" == "$(pwd -P)" ]]; then
+        { git ls-files; git ls-files --others --exclude-standard; } | grep / | sed 's#/[^/]*$##'
+    else
+        find . -mindepth 1 -type d \( -name build -o -name '.*' ! -name .ci \) -prune -o -type f -print |
+            sed 's#^\./##' | grep / | sed 's#/[^/]*$##'
+    fi | awk -F/ '{ path = ""; for (i = 1; i <= NF; ++i) { path = path $i "/"; print path } }' | LC_ALL=C sort -u
+}
+# The folders of the README's "Repository layout" block, from its indentation (two spaces a level).
+readme_folders() {
+    awk '
+        /^## Repository layout/ { inside = 1; next }
+        inside && /^```/ { if (++fences == 2) exit; next }
+        inside && fences == 1 && $1 ~ /\/$/ {
+            match($0, /^ */); level = int(RLENGTH / 2); stack[level] = $1
+            path = ""; for (i = 0; i <= level; ++i) path = path stack[i]; print path
+        }
+    ' README.md 2>/dev/null | LC_ALL=C sort -u
+}
+if [[ ! -f "$ARCH" ]]; then
+    report "$ARCH:1" "missing: the design document names every folder (section 1)"
+else
+    core_table="$(section_of 1.2)"
+    views_table="$(section_of 1.4)"
+    app_text="$(section_of 1.5)"
+    for dir in core/*/; do
+        [[ -d "$dir" ]] || continue
+        name="$(basename "$dir")"
+        grep -qF -- "| \`$name/\` |" <<<"$core_table" ||
+            report "$ARCH:$(section_line 1.2)" "core/$name/ has no row in the core folder table of section 1.2"
+    done
+    for dir in views/*/; do
+        [[ -d "$dir" ]] || continue
+        name="$(basename "$dir")"
+        grep -qF -- "| \`$name/\` |" <<<"$views_table" ||
+            report "$ARCH:$(section_line 1.4)" "views/$name/ has no row in the views folder table of section 1.4"
+    done
+    for file in app/cli/cmd_*.cpp; do
+        [[ -f "$file" ]] || continue
+        command="$(basename "$file" .cpp)"
+        command="${command#cmd_}"
+        command="${command//_/-}"
+        grep -qF -- "\`$command\`" <<<"$app_text" ||
+            report "$ARCH:$(section_line 1.5)" "the CLI command '$command' ($file) is not named in section 1.5"
+    done
+fi
+while IFS= read -r folder; do
+    report "README.md:$(grep -n '^## Repository layout' README.md 2>/dev/null | cut -d: -f1 | grep . || echo 1)" "the folder $folder has no line in the \"Repository layout\" block"
+done < <(LC_ALL=C comm -23 <(tree_folders) <(readme_folders))
+
+# No comment cites an issue number.
+while IFS=: read -r file line _; do
+    report "$file:$line" "a comment cites an issue number; issues are not part of the repository (say why in the comment's own words)"
+done < <(sources ./core ./views ./app ./tests ./bench ./scripts ./installer |
+    xargs -r grep -nIE '(//|/\*|^[[:space:]]*\*|#).*\b[Ii]ssues? #?[0-9]+' 2>/dev/null | sed 's#^\./##')
+while IFS=: read -r file line _; do
+    report "$file:$line" "a comment cites an issue number; issues are not part of the repository (say why in the comment's own words)"
+done < <(find ./core ./views ./app ./tests ./bench ./scripts ./installer ./CMakeLists.txt -type f \
+    \( -name '*.sh' -o -name '*.cmake' -o -name 'CMakeLists.txt' \) 2>/dev/null | LC_ALL=C sort |
+    xargs -r grep -nIE '#.*\b[Ii]ssues? #?[0-9]+' 2>/dev/null | sed 's#^\./##')
+while IFS=: read -r file line _; do
+    report "$file:$line" "the docs cite an issue number; issues are not part of the repository (say it in the docs' own words)"
+done < <(find . \( -name build -o -name '.*' ! -name . \) -prune -o -type f -name '*.md' -print 2>/dev/null |
+    LC_ALL=C sort | xargs -r grep -nIE '\b[Ii]ssues? #?[0-9]+' 2>/dev/null | sed 's#^\./##')
 
 if ((violations > 0)); then
     echo "check-layering: $violations violation(s); the rules are in docs/architecture.md section 1" >&2

@@ -21,7 +21,7 @@ PACKAGES=(
     libbenchmark-dev libgtest-dev
     libgl1-mesa-dev fonts-dejavu-core
     xvfb xauth
-    clang libclang-rt-14-dev clang-format
+    clang libclang-rt-14-dev clang-format universal-ctags
     dpkg-dev file librsvg2-bin desktop-file-utils appstream help2man
     slurm-wlm munge
 )

@@ -1,5 +1,6 @@
 #include "cli/args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <sstream>
@@ -125,6 +126,36 @@ long long Args::getInt(const std::string& name) const {
     if (ec != std::errc() || p != v.data() + v.size())
         throw UsageError(command_ + ": --" + name + " expects a whole number, got '" + v + "'");
     return d;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', pos), text.size());
+        if (comma > pos) out.push_back(text.substr(pos, comma - pos));
+        pos = comma + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> listItems(const Args& args, const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto& value : args.getAll(name))
+        for (auto& item : splitList(value)) out.push_back(std::move(item));
+    return out;
+}
+
+std::vector<std::uint64_t> seedList(const Args& args, const std::string& name) {
+    std::vector<std::uint64_t> seeds;
+    for (const auto& item : listItems(args, name)) {
+        std::uint64_t seed = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), seed);
+        if (ec != std::errc() || end != item.data() + item.size())
+            throw UsageError("--" + name + ": '" + item + "' is not a seed (a whole number, 0 or more)");
+        seeds.push_back(seed);
+    }
+    return seeds;
 }
 
 }  // namespace cli

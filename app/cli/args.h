@@ -1,6 +1,7 @@
 #pragma once
 // A small declarative command-line parser: every subcommand lists its options with help text,
 // unknown options and missing values are errors with one clear line.
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -55,5 +56,14 @@ private:
     std::size_t positional_min_ = 0, positional_max_ = 0;
     std::vector<std::string> positional_;
 };
+
+// The items of a comma-separated option value, "a,b,,c," -> {"a", "b", "c"}: a doubled or
+// trailing comma adds no empty item, on every command.
+std::vector<std::string> splitList(const std::string& text);
+// The items of every occurrence of a (repeatable) list option, or of its default.
+std::vector<std::string> listItems(const Args& args, const std::string& name);
+// The seeds of a list option (whole numbers from 0 to 2^64 - 1); throws UsageError naming the
+// option and the item that is not a seed. The one seed parser of plan, sweep and the experiments.
+std::vector<std::uint64_t> seedList(const Args& args, const std::string& name);
 
 }  // namespace cli

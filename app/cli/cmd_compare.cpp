@@ -8,7 +8,7 @@
 #include "core/io/json_doc.h"
 #include "core/metrics/cluster_cost.h"
 #include "core/metrics/comparison.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 
 namespace cli {
 

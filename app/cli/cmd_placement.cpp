@@ -15,22 +15,12 @@
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/placement_simulator.h"
 
 namespace cli {
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t pos = 0;
-    while (true) {
-        const std::size_t comma = text.find(',', pos);
-        out.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-        if (comma == std::string::npos) return out;
-        pos = comma + 1;
-    }
-}
 
 std::vector<double> tierList(const std::string& text) {
     std::vector<double> out;

@@ -11,21 +11,10 @@
 #include "core/io/builtin_data.h"
 #include "core/io/json_doc.h"
 #include "core/planning/plan_report_format.h"
-#include "core/planning/plan_runner.h"
 #include "core/policies/simulate_policy.h"
+#include "core/runs/plan_runner.h"
 
 namespace cli {
-
-namespace {
-
-std::vector<std::string> listOf(const Args& args, const char* name) {
-    std::vector<std::string> out;
-    for (const auto& v : args.getAll(name))
-        for (const auto& item : splitList(v)) out.push_back(item);
-    return out;
-}
-
-}  // namespace
 
 int planCommand(const std::vector<std::string>& argv) {
     std::vector<OptionSpec> options = {
@@ -83,21 +72,12 @@ int planCommand(const std::vector<std::string>& argv) {
     }
     if (request.targets.empty())
         throw UsageError("plan needs at least one --target, e.g. --target p95_jct<=8h");
-    request.policies = listOf(args, "policies");
+    request.policies = listItems(args, "policies");
     if (request.policies.empty()) request.policies = {"srtf"};
     for (const auto& p : request.policies)
         cl::checkPolicy(p, cl::Conventions::byName(args.get("conventions")));
     request.seeds.clear();
-    for (const std::string& s : splitList(args.get("seeds"))) {
-        try {
-            std::size_t used = 0;
-            if (!s.empty() && s[0] == '-') throw std::invalid_argument("negative");
-            request.seeds.push_back(std::stoull(s, &used));
-            if (used != s.size()) throw std::invalid_argument("trailing");
-        } catch (const std::exception&) {
-            throw UsageError("--seeds: '" + s + "' is not a seed (0 or more)");
-        }
-    }
+    request.seeds = seedList(args, "seeds");
     if (request.seeds.empty()) throw UsageError("--seeds needs at least one seed");
     request.growth = args.getDouble("growth");
     if (!(request.growth > 0)) throw UsageError("--growth must be a positive load factor");
@@ -120,7 +100,7 @@ int planCommand(const std::vector<std::string>& argv) {
     cl::ScenarioSpec base;
     applyScenarioSettings(args, store, base, true, quiet);
     request.base = store.cluster(base.cluster_id);
-    std::vector<std::string> types = listOf(args, "server-types");
+    std::vector<std::string> types = listItems(args, "server-types");
     if (types.empty()) {
         if (request.keep_base) throw UsageError("--keep-base needs --server-types to add");
         try {

@@ -17,8 +17,9 @@
 #include "core/metrics/summary_table.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
+#include "core/runs/scenario_runner.h"
 #include "core/sim/simulator.h"
-#include "core/store/scenario_runner.h"
+#include "core/util/parallel_runner.h"
 
 namespace cli {
 
@@ -80,10 +81,118 @@ int runStoredScenarios(const Args& args) {
     return report.failed > 0 ? 1 : 0;
 }
 
-}  // namespace
+// What the ad-hoc path (--trace ... --policy ...) runs: each policy's scheduler, built once by
+// the check that refuses a bad name before the trace is read.
+struct PolicyRun {
+    std::string policy;
+    std::unique_ptr<cl::Scheduler> scheduler;
+    std::filesystem::path dir;                        // under --out, named after the scheduler
+    std::unique_ptr<cl::SegmentsCsvWriter> segments;  // streamed while the run goes, or null
+    cl::SimResult result;                             // moved out once every run has ended
+};
 
-int runCommand(const std::vector<std::string>& argv) {
-    Args args(
+// Runs every policy on the one parallel runner (docs/architecture.md 1.2), printing each run's
+// progress by tenths once the runs take longer than a second.
+void simulatePolicies(std::vector<PolicyRun>& runs, const cl::Cluster& cluster, const cl::Trace& trace,
+                      const cl::ProfileSet& profiles, const cl::SimOptions& base, bool quiet) {
+    std::mutex err_mutex;
+    const auto started = std::chrono::steady_clock::now();
+    cl::ParallelRunner runner;
+    auto prepare = [&](std::size_t p) -> cl::ParallelRunner::Work {
+        return [&, p] {
+            PolicyRun& run = runs[p];
+            cl::SimOptions opts = base;
+            if (cl::SegmentsCsvWriter* writer = run.segments.get()) {
+                std::filesystem::create_directories(run.dir);
+                opts.segment_sink = [writer](std::span<const cl::GpuSegment> s) { writer->write(s); };
+            }
+            int last_decile = -1;
+            opts.progress = [&, policy = run.policy](double done) {
+                const double secs =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                const int decile = static_cast<int>(done * 10);
+                if (!quiet && secs > 1.0 && decile != last_decile) {
+                    std::lock_guard lock(err_mutex);
+                    std::cerr << "[" << policy << "] " << decile * 10 << "% of jobs finished\n";
+                    last_decile = decile;
+                }
+                return !runner.cancelled();
+            };
+            run.result = cl::simulate(cluster, trace, profiles, *run.scheduler, opts);
+        };
+    };
+    runner.run(runs.size(), prepare, [](std::size_t, std::exception_ptr error) {
+        if (error) std::rethrow_exception(error);
+    });
+}
+
+// Writes each run's CSV files (jobs.csv on a second thread while this one writes the series and
+// completes the segments, docs/architecture.md section 2.9; a failure of either is thrown here,
+// the files being independent) and says what was written, row counts included: a user sees at
+// once when a run's outputs grow with its preemptions.
+void writeRunFiles(std::vector<PolicyRun>& runs, const std::vector<cl::SimResult>& results,
+                   const std::filesystem::path& dir, const RunOutputs& outputs, bool segments_recorded) {
+    std::cout << "\nwrote to " << dir.string() << ":\n";
+    for (std::size_t p = 0; p < runs.size(); ++p) {
+        PolicyRun& run = runs[p];
+        const cl::SimResult& r = results[p];
+        std::filesystem::path sub = dir / safeFileName(r.policy);
+        std::filesystem::create_directories(sub);
+        std::future<void> jobs_written;
+        if (outputs.jobs)
+            jobs_written = std::async(
+                std::launch::async, [&r, path = (sub / "jobs.csv").string()] { cl::writeJobsCsv(r, path); });
+        if (outputs.series) cl::writeSeriesCsv(r, (sub / "series.csv").string());
+        std::size_t segment_rows = r.segments.size();
+        if (outputs.segments && segments_recorded) {
+            if (run.segments) {
+                run.segments->commit();
+                segment_rows = run.segments->rows();
+            } else {
+                cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
+            }
+        }
+        if (jobs_written.valid()) jobs_written.get();
+        std::cout << "  " << r.policy << ":";
+        const char* separator = " ";
+        auto wrote = [&](const char* file, std::size_t rows) {
+            std::cout << separator << file << " " << rows << " rows";
+            separator = ", ";
+        };
+        if (outputs.jobs) wrote("jobs.csv", r.jobs.size());
+        if (outputs.series) wrote("series.csv", r.series.size());
+        if (outputs.segments && segments_recorded) wrote("segments.csv", segment_rows);
+        if (!outputs.jobs && !outputs.series && !(outputs.segments && segments_recorded))
+            std::cout << " no CSV";
+        std::cout << "\n";
+    }
+}
+
+// metrics.json: every run's summary, what it ran on, and the cost (docs/architecture.md 7.8)
+// only for a priced cluster: 0 would read as free.
+void writeRunMetrics(const std::vector<cl::SimResult>& results, const cl::Cluster& cluster,
+                     const cl::Trace& trace, const cl::SimOptions& base, const std::filesystem::path& dir) {
+    nlohmann::json context = {{"cluster", cluster.name},
+                              {"cluster_gpus", cluster.totalGpus()},
+                              {"trace", trace.name},
+                              {"trace_jobs", trace.jobs.size()},
+                              {"conventions", base.conventions.name},
+                              {"engine_version", cl::engineVersion()}};
+    nlohmann::json metrics = cl::metricsJson(results, context);
+    const cl::ClusterCost cost = cl::clusterCost(cluster);
+    if (cost.anyPriced(static_cast<int>(cluster.servers.size()))) {
+        metrics["cost_per_month"] = cost.per_month;
+        metrics["unpriced_servers"] = cost.unpriced_servers;
+        for (const auto& r : results)
+            metrics["policies"][r.policy]["span_cost"] = cl::costForSpan(cost, r.summary.makespan);
+    }
+    cl::writeJson(metrics, (dir / "metrics.json").string());
+    std::cout << "  metrics.json\n";
+}
+
+// The arguments of `run` (shared by the stored-scenario and ad-hoc paths).
+Args runArgs() {
+    return Args(
         "run",
         "Simulate a trace on a cluster under one or more scheduling policies and print a summary table.\n"
         "Policies: " +
@@ -115,9 +224,12 @@ int runCommand(const std::vector<std::string>& argv) {
          {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
          {"force", "", "with --scenario: run again even if an identical run is stored"},
          {"quiet", "", "no progress or notes on stderr"}});
-    if (!args.parse(argv)) return 0;
+}
+
+// run --trace FILE --policy P ...: simulates the trace under each policy at once and prints
+// the summary table; with --out, writes each run's files and metrics.json.
+int runAdHoc(const Args& args) {
     const bool quiet = args.has("quiet");
-    if (args.has("scenario")) return runStoredScenarios(args);
     cl::SimOptions base;
     base.conventions = cl::Conventions::byName(args.get("conventions"));
     const RunOutputs outputs = parseRunOutputs(args.get("outputs"));
@@ -127,10 +239,25 @@ int runCommand(const std::vector<std::string>& argv) {
     cl::SchedulerTuning tuning;
     if (args.has("xi")) tuning.interference = interferenceRatio(args);
     std::vector<std::string> policies = args.getAll("policy");
-    for (const auto& p : policies) cl::checkPolicy(p, base.conventions, tuning);  // fail fast on bad names
-    std::string baseline = args.get("baseline");
+    const std::string baseline = args.get("baseline");
     if (!baseline.empty() && std::find(policies.begin(), policies.end(), baseline) == policies.end())
         policies.push_back(baseline);
+    // Segments go to their file while each run goes (a queued Muri run has tens of millions of
+    // them; kept until the end they took gigabytes). A policy named twice keeps the old way
+    // (written at the end, the last run's file wins).
+    const bool stream_segments = args.has("out") && outputs.segments && base.record_segments;
+    std::vector<PolicyRun> runs;
+    for (const auto& policy : policies) {
+        PolicyRun run;
+        run.policy = policy;
+        run.scheduler = cl::checkPolicy(policy, base.conventions, tuning);  // fails before any work
+        run.dir = std::filesystem::path(args.get("out")) / safeFileName(run.scheduler->name());
+        const bool first =
+            std::none_of(runs.begin(), runs.end(), [&](const PolicyRun& r) { return r.dir == run.dir; });
+        if (stream_segments && first)
+            run.segments = std::make_unique<cl::SegmentsCsvWriter>((run.dir / "segments.csv").string());
+        runs.push_back(std::move(run));
+    }
 
     cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), args.has("optimistic-profiling"));
     if (args.has("measure"))
@@ -138,124 +265,33 @@ int runCommand(const std::vector<std::string>& argv) {
     cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
     cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
                                 static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
-
-    std::mutex err_mutex;
-    auto started = std::chrono::steady_clock::now();
-    // Segments go to their file while each run goes (a queued Muri run has tens of millions of
-    // them; kept until the end they took gigabytes).
-    // A policy named twice keeps the old way (written at the end, the last run's file wins).
-    const bool stream_segments = args.has("out") && outputs.segments && base.record_segments;
-    std::vector<std::unique_ptr<cl::SegmentsCsvWriter>> segment_writers;
-    std::vector<std::filesystem::path> run_dirs;
-    for (const auto& policy : policies) {
-        const std::string name = cl::makeScheduler(policy, base.conventions, tuning)->name();
-        std::filesystem::path sub = std::filesystem::path(args.get("out")) / safeFileName(name);
-        const bool first = std::find(run_dirs.begin(), run_dirs.end(), sub) == run_dirs.end();
-        segment_writers.push_back(stream_segments && first ? std::make_unique<cl::SegmentsCsvWriter>(
-                                                                 (sub / "segments.csv").string())
-                                                           : nullptr);
-        run_dirs.push_back(sub);
-    }
-    std::vector<std::future<cl::SimResult>> futures;
-    for (std::size_t p = 0; p < policies.size(); ++p) {
-        const std::string& policy = policies[p];
-        cl::SegmentsCsvWriter* segment_writer = segment_writers[p].get();
-        futures.push_back(std::async(std::launch::async, [&, p, policy, segment_writer] {
-            cl::SimOptions opts = base;
-            if (segment_writer) {
-                std::filesystem::create_directories(run_dirs[p]);
-                opts.segment_sink = [segment_writer](std::span<const cl::GpuSegment> s) {
-                    segment_writer->write(s);
-                };
-            }
-            int last_decile = -1;
-            opts.progress = [&, policy](double done) {
-                double secs =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                int decile = static_cast<int>(done * 10);
-                if (!quiet && secs > 1.0 && decile != last_decile) {
-                    std::lock_guard lock(err_mutex);
-                    std::cerr << "[" << policy << "] " << decile * 10 << "% of jobs finished\n";
-                    last_decile = decile;
-                }
-                return true;
-            };
-            return cl::simulatePolicy(cluster, trace, profiles, policy, opts, tuning);
-        }));
-    }
+    simulatePolicies(runs, cluster, trace, profiles, base, quiet);
     std::vector<cl::SimResult> results;
-    for (auto& f : futures) results.push_back(f.get());
+    for (PolicyRun& run : runs) results.push_back(std::move(run.result));
 
     std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name
               << " (" << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
     std::cout << cl::formatSummaryTable(results, baseline);
-    const cl::ClusterCost cost = cl::clusterCost(cluster);
-    const int servers = static_cast<int>(cluster.servers.size());
-    if (const std::string text = cl::formatRunCost(results, cost, servers); !text.empty())
+    if (const std::string text =
+            cl::formatRunCost(results, cl::clusterCost(cluster), static_cast<int>(cluster.servers.size()));
+        !text.empty())
         std::cout << "\n" << text;
-
     if (args.has("out")) {
-        std::filesystem::path dir = args.get("out");
+        const std::filesystem::path dir = args.get("out");
         std::filesystem::create_directories(dir);
-        // What was written, row counts included: a user sees at once when a run's outputs grow
-        // with its preemptions.
-        std::cout << "\nwrote to " << dir.string() << ":\n";
-        for (std::size_t p = 0; p < results.size(); ++p) {
-            const cl::SimResult& r = results[p];
-            std::filesystem::path sub = dir / safeFileName(r.policy);
-            std::filesystem::create_directories(sub);
-            // jobs.csv is written on a second thread while this one writes the series and
-            // completes the segments (docs/architecture.md section 2.9); a failure of either
-            // is thrown here as before, the files being independent.
-            std::future<void> jobs_written;
-            if (outputs.jobs)
-                jobs_written = std::async(std::launch::async, [&r, path = (sub / "jobs.csv").string()] {
-                    cl::writeJobsCsv(r, path);
-                });
-            if (outputs.series) cl::writeSeriesCsv(r, (sub / "series.csv").string());
-            std::size_t segment_rows = r.segments.size();
-            if (outputs.segments && base.record_segments) {
-                if (segment_writers[p]) {
-                    segment_writers[p]->commit();
-                    segment_rows = segment_writers[p]->rows();
-                } else {
-                    cl::writeSegmentsCsv(r, (sub / "segments.csv").string());
-                }
-            }
-            if (jobs_written.valid()) jobs_written.get();
-            std::cout << "  " << r.policy << ":";
-            const char* separator = " ";
-            auto wrote = [&](const char* file, std::size_t rows) {
-                std::cout << separator << file << " " << rows << " rows";
-                separator = ", ";
-            };
-            if (outputs.jobs) wrote("jobs.csv", r.jobs.size());
-            if (outputs.series) wrote("series.csv", r.series.size());
-            if (outputs.segments && base.record_segments) wrote("segments.csv", segment_rows);
-            if (!outputs.jobs && !outputs.series && !(outputs.segments && base.record_segments))
-                std::cout << " no CSV";
-            std::cout << "\n";
-        }
-        if (outputs.metrics) {
-            nlohmann::json context = {{"cluster", cluster.name},
-                                      {"cluster_gpus", cluster.totalGpus()},
-                                      {"trace", trace.name},
-                                      {"trace_jobs", trace.jobs.size()},
-                                      {"conventions", base.conventions.name},
-                                      {"engine_version", cl::engineVersion()}};
-            nlohmann::json metrics = cl::metricsJson(results, context);
-            // The cost (docs/architecture.md 7.8) only for a priced cluster: 0 would read as free.
-            if (cost.anyPriced(servers)) {
-                metrics["cost_per_month"] = cost.per_month;
-                metrics["unpriced_servers"] = cost.unpriced_servers;
-                for (const auto& r : results)
-                    metrics["policies"][r.policy]["span_cost"] = cl::costForSpan(cost, r.summary.makespan);
-            }
-            cl::writeJson(metrics, (dir / "metrics.json").string());
-            std::cout << "  metrics.json\n";
-        }
+        writeRunFiles(runs, results, dir, outputs, base.record_segments);
+        if (outputs.metrics) writeRunMetrics(results, cluster, trace, base, dir);
     }
     return 0;
+}
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& argv) {
+    Args args = runArgs();
+    if (!args.parse(argv)) return 0;
+    if (args.has("scenario")) return runStoredScenarios(args);
+    return runAdHoc(args);
 }
 
 }  // namespace cli

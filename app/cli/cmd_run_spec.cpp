@@ -4,7 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "core/store/run_spec.h"
+#include "core/scaleout/run_spec.h"
 
 namespace cli {
 

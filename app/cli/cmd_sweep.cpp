@@ -9,7 +9,7 @@
 #include "cli/experiments/experiment_common.h"
 #include "cli/run_emission.h"
 #include "cli/workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 
 namespace cli {
 
@@ -18,17 +18,16 @@ namespace {
 template <class T, class Parse>
 std::vector<T> listOption(const Args& args, const char* name, Parse parse) {
     std::vector<T> out;
-    for (const auto& v : args.getAll(name))
-        for (const auto& item : splitList(v)) {
-            try {
-                std::size_t used = 0;
-                T value = parse(item, &used);
-                if (used != item.size()) throw std::invalid_argument("trailing characters");
-                out.push_back(value);
-            } catch (const std::exception&) {
-                throw UsageError(std::string("--") + name + ": '" + item + "' is not a valid value");
-            }
+    for (const auto& item : listItems(args, name)) {
+        try {
+            std::size_t used = 0;
+            T value = parse(item, &used);
+            if (used != item.size()) throw std::invalid_argument("trailing characters");
+            out.push_back(value);
+        } catch (const std::exception&) {
+            throw UsageError(std::string("--") + name + ": '" + item + "' is not a valid value");
         }
+    }
     return out;
 }
 
@@ -101,12 +100,9 @@ int sweepCommand(const std::vector<std::string>& argv) {
     });
     axes.group_sizes = listOption<int>(
         args, "group-sizes", [](const std::string& s, std::size_t* used) { return std::stoi(s, used); });
-    axes.seeds = listOption<std::uint64_t>(args, "seeds", [](const std::string& s, std::size_t* used) {
-        if (!s.empty() && s[0] == '-') throw std::invalid_argument("negative");
-        return static_cast<std::uint64_t>(std::stoull(s, used));
-    });
-    for (const auto& p : axes.policies)
-        cl::checkPolicy(p, cl::Conventions::clean());  // fail fast, with the list
+    axes.seeds = seedList(args, "seeds");
+    // Fail fast, with the list, under the conventions the sweep's scenarios run with.
+    for (const auto& p : axes.policies) cl::checkPolicy(p, cl::Conventions::byName(base.conventions));
 
     std::vector<cl::ScenarioSpec> specs = cl::expandSweep(store, prefix, base, axes);
     checkEmitOptions(args, specs.size());

@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/workspace.h"
-#include "core/store/emitted_folder.h"
+#include "core/scaleout/emitted_folder.h"
 #include "core/store/workspace_merge.h"
 
 namespace cli {

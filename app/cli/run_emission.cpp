@@ -7,8 +7,8 @@
 #include <set>
 
 #include "core/io/builtin_data.h"
-#include "core/store/scenario_runner.h"
-#include "core/store/slurm_array_scripts.h"
+#include "core/scaleout/pending_runs.h"
+#include "core/scaleout/slurm_array_scripts.h"
 
 namespace cli {
 
@@ -20,15 +20,6 @@ std::string thisExecutable() {
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) throw std::runtime_error("cannot tell this program's path (/proc/self/exe): give --cli PATH");
     return exe.string();
-}
-
-// Seconds one simulation of the scenario takes here: what an array task's time limit is
-// estimated from (slurm_array_scripts.h).
-double measureOneRun(cl::ScenarioStore& store, const cl::ScenarioInfo& info) {
-    cl::ScenarioInputs in = cl::resolveScenario(store, info);
-    const auto start = std::chrono::steady_clock::now();
-    cl::simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -80,10 +71,7 @@ cl::EmittedFolder emitRuns(const Args& args, cl::ScenarioStore& store,
                            const std::vector<cl::ScenarioInfo>& infos) {
     const bool slurm = args.has("slurm");
     const bool force = args.declares("force") && args.has("force");
-    std::vector<cl::ScenarioInfo> pending;
-    for (const auto& info : infos)
-        if (force || !store.finishedRunWithHash(info.content_hash, cl::engineVersion()))
-            pending.push_back(info);
+    const std::vector<cl::ScenarioInfo> pending = cl::pendingRuns(store, infos, force);
     auto bounded = [&](const char* name, long long lo, long long hi) {
         const long long v = args.getInt(name);
         if (v < lo || v > hi)
@@ -111,33 +99,13 @@ cl::EmittedFolder emitRuns(const Args& args, cl::ScenarioStore& store,
         if (args.has("time-limit")) {
             s.task_minutes = bounded("time-limit", 1, 525600);
         } else {
-            // The slowest of each policy's first spec: policies differ by far more than the 3x
-            // margin (Muri-L simulates trace1 in 67 times SRTF's time, README "Scaling out"), and
-            // specs are emitted policy by policy, so a task may hold only the slowest policy's.
-            std::set<std::string> policies;
-            std::string slowest;
-            double seconds = -1;
-            for (const auto& info : pending) {
-                if (!policies.insert(info.spec.policy).second) continue;
-                const double measured = measureOneRun(store, info);
-                if (measured > seconds) {
-                    seconds = measured;
-                    slowest = info.spec.name;
-                }
-            }
-            s.task_minutes = cl::taskTimeLimitMinutes(seconds, s.specs_per_task);
-            std::cout << "the slowest of " << policies.size() << " policies' first simulation (" << slowest
-                      << ") took " << seconds << " s here: array tasks get --time=" << s.task_minutes
-                      << " (3x per spec + 5 min)\n";
+            const cl::SlowestPolicy slowest = cl::timeSlowestPolicy(store, pending);
+            s.task_minutes = cl::taskTimeLimitMinutes(slowest.seconds, s.specs_per_task);
+            std::cout << "the slowest of " << slowest.policies << " policies' first simulation ("
+                      << slowest.scenario << ") took " << slowest.seconds
+                      << " s here: array tasks get --time=" << s.task_minutes << " (3x per spec + 5 min)\n";
         }
-        long long largest_trace_jobs = 0;
-        for (const auto& trace : store.traces())
-            for (const auto& info : pending)
-                if (info.spec.trace_id == trace.id) {
-                    largest_trace_jobs = std::max(largest_trace_jobs, trace.size);
-                    break;
-                }
-        s.merge_minutes = cl::mergeTimeLimitMinutes(specs_count, largest_trace_jobs);
+        s.merge_minutes = cl::mergeTimeLimitMinutes(specs_count, cl::largestTraceJobs(store, pending));
         cl::writeSlurmArrayScripts(folder.dir, specs_count, options.cli, cl::emittedWorkspace(folder.dir), s);
         std::cout << "Slurm: " << cl::arrayTasks(specs_count, s.specs_per_task) << " array tasks of "
                   << s.specs_per_task << " specs; submit with " << folder.dir

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/args.h"
-#include "core/store/emitted_folder.h"
+#include "core/scaleout/emitted_folder.h"
 
 namespace cli {
 

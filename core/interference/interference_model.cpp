@@ -47,10 +47,6 @@ void checkCoefficients(const InterferenceCoefficients& c) {
 //   1 + 0.4 * 0.5 * 0.5 = 1.10, so sharing a GPU group's PCIe costs less than sharing a
 //   CPU socket, as the paper's ablation (Table III) suggests.
 // `clusterloom-cli fit-interference` fits measured values instead.
-InterferenceCoefficients defaultInterferenceCoefficients() {
-    return InterferenceCoefficients{};
-}
-
 double cpuSlowdown(const InterferenceCoefficients& c, const TaskInterferenceInput& in) {
     checkCoefficients(c);
     checkNonNegative(in.own_cpu_cores, "own_cpu_cores");

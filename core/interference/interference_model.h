@@ -11,17 +11,9 @@
 // s is 1.0 for a task alone and grows monotonically with co-located load.
 #include <vector>
 
+#include "core/interference/interference_coefficients.h"
+
 namespace cl {
-
-struct InterferenceCoefficients {
-    // The documented defaults (defaultInterferenceCoefficients(), interference_model.cpp).
-    double cpu_a = 0.115;
-    double cpu_b = 2.0;
-    double pcie_a = 0.4;
-    bool operator==(const InterferenceCoefficients&) const = default;
-};
-
-InterferenceCoefficients defaultInterferenceCoefficients();
 
 struct TaskInterferenceInput {
     double own_cpu_cores = 0.0;

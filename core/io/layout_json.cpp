@@ -14,6 +14,7 @@
 #include "core/io/read_helpers.h"
 #include "core/io/server_json.h"
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 
 namespace cl {
 

@@ -262,7 +262,7 @@ double parseUtcOffset(std::string_view text) {
 // One pass over the text without copying it: rows are string_views, cells are split into a
 // reused vector, and a job's strings are made only once its row is accepted. A step row is
 // folded on the spot when it follows its job (as sacct prints it); any other step is checked
-// against the jobs seen at the end. 1,000,000 rows read in well under the 5 s of issue 21
+// against the jobs seen at the end. 1,000,000 rows read in well under the 5 s target
 // (bench/bench_slurm_import.cpp).
 SacctImport parseSacctParsable(std::string_view text, const std::string& file, const SacctOptions& options) {
     SacctImport out;

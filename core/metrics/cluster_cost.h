@@ -1,5 +1,5 @@
 #pragma once
-// What a cluster costs (issue 22; docs/architecture.md 7.8): the sum of its servers' prices per
+// What a cluster costs (docs/architecture.md 7.8): the sum of its servers' prices per
 // hour, per month, and for the span of a run. A run's span is its makespan (first submission to
 // last end): the time the cluster is held for the trace.
 #include "core/model/cluster.h"

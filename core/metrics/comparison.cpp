@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "core/io/csv_field.h"
 #include "core/metrics/jct_stats.h"
 #include "core/metrics/summary_table.h"
 #include "core/util/number_format.h"
@@ -239,14 +240,6 @@ std::string costTable(const Comparison& c) {
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
-
-// RFC 4180: a field with a separator, quote or line break is quoted, quotes doubled.
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
 
 void csvLine(std::string& out, const ComparisonRow& r, const std::string& metric, const Estimate& e,
              const double* speedup_value = nullptr) {

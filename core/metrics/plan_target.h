@@ -1,5 +1,5 @@
 #pragma once
-// A planning target (issue 22; docs/architecture.md 7.7): a metric, a comparison and a value,
+// A planning target (docs/architecture.md 7.7): a metric, a comparison and a value,
 // optionally for large or small jobs only (section 7.3), written as planners say it:
 //     p95_jct<=8h    avg_queueing<=30m    large:p99_jct<=2d    makespan<3d
 // Metrics: avg_jct, median_jct, p95_jct, p99_jct, avg_queueing, p95_queueing, makespan; values are

@@ -1,6 +1,7 @@
 #include "core/model/cluster.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace cl {
 
@@ -51,6 +52,27 @@ std::vector<std::string> Cluster::racks() const {
     for (const auto& s : servers)
         if (!s.rack.empty() && std::find(r.begin(), r.end(), s.rack) == r.end()) r.push_back(s.rack);
     return r;
+}
+
+Cluster withServerCount(const Cluster& cluster, int servers) {
+    if (servers < 1)
+        throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));
+    if (cluster.servers.empty())
+        throw std::invalid_argument("cluster '" + cluster.name + "' has no servers to copy");
+    Cluster c = cluster;
+    const std::size_t n = static_cast<std::size_t>(servers);
+    if (n <= c.servers.size()) {
+        c.servers.resize(n);
+    } else {
+        const Server last = cluster.servers.back();
+        for (std::size_t k = cluster.servers.size(); k < n; ++k) {
+            Server s = last;
+            s.name = last.name + "+" + std::to_string(k - cluster.servers.size() + 1);
+            c.servers.push_back(std::move(s));
+        }
+    }
+    c.name = cluster.name + " (" + std::to_string(servers) + " servers)";
+    return c;
 }
 
 }  // namespace cl

@@ -6,7 +6,7 @@
 
 #include "core/model/server_architecture.h"
 #include "core/model/server_price.h"
-#include "core/topology/network_topology.h"
+#include "core/topology/topology_spec.h"
 
 namespace cl {
 
@@ -46,5 +46,9 @@ struct Cluster {
     std::map<std::string, int> gpusByType() const;
     std::vector<std::string> racks() const;  // distinct, in first-seen order
 };
+
+// The cluster resized to n servers: the first n of its servers, then copies of its last one
+// (named after it) — "what if we add 16 servers".
+Cluster withServerCount(const Cluster& cluster, int servers);
 
 }  // namespace cl

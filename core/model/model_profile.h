@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/interference/interference_model.h"
+#include "core/interference/interference_coefficients.h"
 
 namespace cl {
 

@@ -1,5 +1,5 @@
 #pragma once
-// A ready-made server type (issue 22; docs/architecture.md 7.8): what the cluster editor offers
+// A ready-made server type (docs/architecture.md 7.8): what the cluster editor offers
 // and what `clusterloom-cli plan --server-types` names, read from data/server_presets.json.
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// What a server costs to have (issue 22; docs/architecture.md 7.8): either a rental price per
+// What a server costs to have (docs/architecture.md 7.8): either a rental price per
 // hour (a public cloud's on-demand list price) or a purchase price amortized over years plus
 // the power it draws per hour, whichever the planner states. Prices are in US dollars.
 #include <string>

@@ -1,5 +1,7 @@
 #include "core/model/topology_cluster.h"
 
+#include "core/topology/network_topology.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>

@@ -1,6 +1,6 @@
 #pragma once
-// Finding where a near-monotone yes/no answer flips on an integer axis (issue 22;
-// docs/architecture.md 7.9): the smallest server count that meets the targets, or the smallest
+// Finding where a near-monotone yes/no answer flips on an integer axis
+// (docs/architecture.md 7.9): the smallest server count that meets the targets, or the smallest
 // load step at which a plan stops meeting them. The answer is assumed false below a boundary and
 // true from it on. The search brackets the boundary by doubling (or halving) from a start,
 // then bisects; it asks for one point at a time and is told the answers, so that the caller can

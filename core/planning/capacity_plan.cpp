@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "core/metrics/cluster_cost.h"
+#include "core/model/cluster.h"
 #include "core/planning/boundary_search.h"
-#include "core/store/scenario_runner.h"
 
 namespace cl {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The capacity planner (issue 22; docs/architecture.md 7.9): for every (server type, policy)
+// The capacity planner (docs/architecture.md 7.9): for every (server type, policy)
 // the smallest server count that meets every target at the planned load, ranked by cost, with
 // the cost-vs-metric frontier, the cliff around each answer and the chosen plan's headroom.
 // Pure search over an evaluator that simulates batches of points: the store-backed one lives in

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/io/csv_field.h"
 #include "core/metrics/summary_table.h"
 #include "core/util/number_format.h"
 
@@ -59,13 +60,6 @@ std::string metricText(const Estimate& e) {
     if (e.n > 1 && humanDuration(e.ci95) != "0 s")
         return humanDuration(e.mean) + " +- " + humanDuration(e.ci95);
     return humanDuration(e.mean);
-}
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
 }
 
 std::string csvNumber(double v) {

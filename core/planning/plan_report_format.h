@@ -1,5 +1,5 @@
 #pragma once
-// A plan as text, JSON and CSV (issue 22; docs/architecture.md 7.9). The JSON is
+// A plan as text, JSON and CSV (docs/architecture.md 7.9). The JSON is
 // {"plans": {POLICY: {"feasible", "server_type", "servers", "cost_per_month", "metrics"}},
 //  "frontier": [...], "cliff": [...], "headroom": {...}, "candidates": [...], "targets": [...]}
 // with "feasible": false and no servers for a policy no candidate serves.

@@ -324,9 +324,10 @@ std::string policyProblem(const std::string& policy, const Conventions& conventi
     return {};
 }
 
-void checkPolicy(const std::string& policy, const Conventions& conventions, const SchedulerTuning& tuning) {
-    if (std::string problem = policyProblem(policy, conventions, tuning); !problem.empty())
-        throw std::invalid_argument(problem);
+std::unique_ptr<Scheduler> checkPolicy(const std::string& policy, const Conventions& conventions,
+                                       const SchedulerTuning& tuning) {
+    // makeScheduler throws policyProblem's text: the check and the build are one call.
+    return makeScheduler(policy, conventions, tuning);
 }
 
 }  // namespace cl

@@ -30,9 +30,10 @@ std::unique_ptr<Scheduler> makeScheduler(const std::string& policy, const Conven
 // The store, the scenario dialog, the run panel and every CLI command ask this.
 std::string policyProblem(const std::string& policy, const Conventions& conventions,
                           const SchedulerTuning& tuning = {});
-// Throws std::invalid_argument with policyProblem's text when there is one.
-void checkPolicy(const std::string& policy, const Conventions& conventions,
-                 const SchedulerTuning& tuning = {});
+// Throws std::invalid_argument with policyProblem's text when there is one; else returns the
+// scheduler the check built, so a command that goes on to run the policy builds it once.
+std::unique_ptr<Scheduler> checkPolicy(const std::string& policy, const Conventions& conventions,
+                                       const SchedulerTuning& tuning = {});
 
 // The exclusive policies an interleaving (Muri) policy is judged against, closest first: its
 // own order without sharing (muri-s: srsf; muri-l and its ablations: las2d; ORDER+muri: ORDER),

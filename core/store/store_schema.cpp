@@ -198,8 +198,8 @@ ALTER TABLE trace_jobs ADD COLUMN memory_gb REAL NOT NULL DEFAULT 0;
 ALTER TABLE trace_jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';
 )sql";
 
-// Version 8: the summary's p95 queueing delay and the JCTs of large and small jobs (issue 22,
-// docs/architecture.md 7.2). Migrated runs have NULL, and the store derives the figures from the
+// Version 8: the summary's p95 queueing delay and the JCTs of large and small jobs
+// (docs/architecture.md 7.2). Migrated runs have NULL, and the store derives the figures from the
 // run's per-job records when it reads them; a class without a completed job is NULL too.
 constexpr const char* kSchemaV8 = R"sql(
 ALTER TABLE run_summaries ADD COLUMN p95_queueing_delay REAL;

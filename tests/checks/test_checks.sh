@@ -34,8 +34,13 @@ expect_layering() {
     done
 }
 
-# A clean tree: each rule's allowed case.
+# A clean tree: each rule's allowed case, with docs that name every folder.
 TREE="$WORK/clean"
+put docs/architecture.md '# Architecture' '### 1.2 Core' '| `util/` | helpers |' '| `model/` | values |' \
+    '| `sim/` | engine |' '| `store/` | persistence |' '### 1.3 Checks' '### 1.4 Views' '| `common/` | shared |' \
+    '| `results/` | results |' '| `shell/` | window |' '### 1.5 App' 'Commands: `run`.'
+put README.md '# Tree' '## Repository layout' '' '```' 'app/   programs' '  cli/ commands' 'core/  engine' \
+    '  util/' '  model/' '  sim/' '  store/' 'docs/' 'views/' '  common/' '  results/' '  shell/' '```'
 put core/util/portable_random.h '#pragma once' '#include <vector>'
 put core/model/cluster.h '#pragma once' '#include "core/util/portable_random.h"' '#include "core/model/job.h"'
 put core/sim/simulator.h '#pragma once' '#include "core/model/cluster.h"'
@@ -75,6 +80,43 @@ plant app_internal app/gui_main.cpp '#include "views/shell/main_window.h"' '#inc
 expect_layering "app includes a feature folder's internals" 1 "app/gui_main.cpp:2: app includes \"views/workspace/scenario_browser.h\""
 plant cli_views app/cli/cmd_demo.cpp '#include "cli/args.h"' '#include "views/common/format.h"'
 expect_layering "the CLI includes views" 1 "app/cli/cmd_demo.cpp:2: the command-line program includes"
+
+plant folder_not_in_docs core/extra2/thing.cpp '#include "core/model/cluster.h"'
+sed -i 's#^| `util/` | helpers |$#| `util/` | helpers |\n| `extra2/` | planted |#' "$TREE/docs/architecture.md"
+expect_layering "a folder missing from the README layout" 1 "README.md:2: the folder core/extra2/ has no line"
+plant views_folder_not_in_docs views/planted/planted_view.cpp '#include "views/common/format.h"'
+expect_layering "a views folder missing from architecture.md" 1 "docs/architecture.md:8: views/planted/ has no row"
+plant command_not_in_docs app/cli/cmd_planted_thing.cpp '#include "cli/args.h"'
+expect_layering "a CLI command missing from architecture.md" 1 "the CLI command 'planted-thing' (app/cli/cmd_planted_thing.cpp) is not named in section 1.5"
+# The word is split here so that this file itself cites no issue.
+issue_word="iss""ue"
+plant issue_comment core/sim/engine.cpp '#include "core/model/cluster.h"' "// Fixed as $issue_word 12 asked."
+expect_layering "a comment citing an issue number" 1 "core/sim/engine.cpp:2: a comment cites an issue number"
+plant issue_comment_script app/cli/cmd_run.cpp '#include "cli/args.h"' "int x = 0;  // see $issue_word #7"
+expect_layering "a trailing comment citing an issue number" 1 "app/cli/cmd_run.cpp:2: a comment cites an issue number"
+plant issue_in_docs core/sim/notes.md '# Notes' "Settled in $issue_word 31."
+expect_layering "docs citing an issue number" 1 "core/sim/notes.md:2: the docs cite an issue number"
+
+# check-function-length: a function of 150 lines passes, one of 151 fails naming its file and line.
+TREE="$WORK/length"
+mkdir -p "$TREE/core/util"
+{
+    echo 'namespace cl {'
+    echo 'int fine(int x) {'
+    for ((i = 0; i < 148; ++i)); do echo '    x += 1;'; done
+    echo '    return x; }'
+    echo ''
+    echo 'int tooLong(int x) {'
+    for ((i = 0; i < 149; ++i)); do echo '    x += 1;'; done
+    echo '    return x; }'
+    echo '}  // namespace cl'
+} >"$TREE/core/util/lengths.cpp"
+out="$("$SOURCE_DIR/scripts/check-function-length.sh" "$TREE" 2>&1)"
+rc=$?
+[[ $rc -eq 1 ]] || fail "check-function-length exit $rc on a 151-line function, expected 1:"$'\n'"$out"
+grep -qF "core/util/lengths.cpp:153: cl::tooLong is 151 lines long (at most 150)" <<<"$out" ||
+    fail "check-function-length does not name cl::tooLong:"$'\n'"$out"
+grep -qF "cl::fine" <<<"$out" && fail "check-function-length names the 150-line cl::fine:"$'\n'"$out"
 
 # The repository itself passes.
 out="$("$SOURCE_DIR/scripts/check-layering.sh" "$SOURCE_DIR" 2>&1)" || fail "the repository breaks its layering:"$'\n'"$out"

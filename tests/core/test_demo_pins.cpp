@@ -1,6 +1,6 @@
 // Exact results of the bundled demo (data/traces/demo.json on the muri-testbed-64 cluster with the
 // built-in profiles, clean conventions) under every order and preset that runs there, and of
-// every scenario of the demo workspace (core/store/demo_workspace.cpp): average, median, p95 and
+// every scenario of the demo workspace (core/runs/demo_workspace.cpp): average, median, p95 and
 // p99 JCT, average queueing delay and makespan, to a relative 1e-9.
 //
 // These pins catch any change of what the engine computes, however small, that no hand-made
@@ -21,8 +21,8 @@
 #include "core/io/builtin_data.h"
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 
 using namespace cl;

@@ -9,10 +9,10 @@
 #include "core/io/builtin_data.h"
 #include "core/metrics/gpu_utilization.h"
 #include "core/policies/simulate_policy.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/live_what_if.h"
-#include "core/store/live_what_if_cache.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/live_what_if.h"
+#include "core/runs/live_what_if_cache.h"
+#include "core/runs/scenario_runner.h"
 
 using namespace cl;
 

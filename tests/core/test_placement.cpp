@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/model/topology_cluster.h"
+#include "core/topology/network_topology.h"
 #include "core/topology_placement/placement_simulator.h"
 
 using namespace cl;

@@ -1,4 +1,4 @@
-// Run specs and the emitted folder (core/store/run_spec.h, emitted_folder.h,
+// Run specs and the emitted folder (core/scaleout/run_spec.h, emitted_folder.h,
 // slurm_array_scripts.h; docs/architecture.md section 9.7): an emitted scenario run from its spec
 // into a shard and merged back is the run a local run stores; bad specs and inputs fail naming
 // file and field; the array's size keeps to Slurm's default MaxArraySize; the scripts carry what
@@ -11,10 +11,10 @@
 #include "core/io/builtin_data.h"
 #include "core/io/parse_error.h"
 #include "core/io/trace_readers.h"
-#include "core/store/emitted_folder.h"
-#include "core/store/run_spec.h"
-#include "core/store/scenario_runner.h"
-#include "core/store/slurm_array_scripts.h"
+#include "core/runs/scenario_runner.h"
+#include "core/scaleout/emitted_folder.h"
+#include "core/scaleout/run_spec.h"
+#include "core/scaleout/slurm_array_scripts.h"
 #include "core/store/workspace_merge.h"
 #include "store_test_support.h"
 

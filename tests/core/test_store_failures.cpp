@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "core/io/builtin_data.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "store_test_support.h"

@@ -11,7 +11,7 @@
 #include "core/io/layout_io.h"
 #include "core/io/trace_readers.h"
 #include "core/metrics/comparison.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
 

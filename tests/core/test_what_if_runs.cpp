@@ -5,9 +5,9 @@
 #include <stdexcept>
 
 #include "core/model/server_architecture.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
-#include "core/store/what_if_variants.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
+#include "core/runs/what_if_variants.h"
 
 using namespace cl;
 

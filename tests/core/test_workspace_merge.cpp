@@ -11,7 +11,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/io/trace_readers.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/store/workspace_merge.h"
 #include "store_test_support.h"

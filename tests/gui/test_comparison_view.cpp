@@ -21,8 +21,8 @@
 
 #include "core/io/builtin_data.h"
 #include "core/metrics/comparison.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/synergy_workload.h"
 #include "views/results/comparison_model.h"

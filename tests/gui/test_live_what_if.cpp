@@ -1,4 +1,4 @@
-// The live what-if under the cluster editor's diagram (issue 22): with a scenario chosen, an
+// The live what-if under the cluster editor's diagram: with a scenario chosen, an
 // edit re-simulates its trace on the edited cluster in the background and the strip shows the
 // figures and their changes against the scenario's stored run; undo and redo bring figures of
 // a cluster seen before back at once, from the cache, without simulating. The demo trace on the
@@ -18,9 +18,9 @@
 #include "core/metrics/cluster_cost.h"
 #include "core/metrics/gpu_utilization.h"
 #include "core/policies/simulate_policy.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/live_what_if.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/live_what_if.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"

@@ -49,8 +49,8 @@
 
 #include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "views/charts/run_picker.h"

@@ -6,8 +6,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/results/results_view.h"
 #include "views/results/summary_table_model.h"

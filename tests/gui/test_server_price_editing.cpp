@@ -1,4 +1,4 @@
-// Server prices in the cluster editor (issue 22; docs/architecture.md 7.8): the properties
+// Server prices in the cluster editor (docs/architecture.md 7.8): the properties
 // panel's price fields edit the selected servers as one undoable command, a basis that needs
 // figures asks for them, undo restores the price exactly, and the totals bar shows the cluster's
 // cost per month with its unpriced servers and price sources.

@@ -20,7 +20,7 @@
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/format.h"
 #include "views/workspace/scenario_browser.h"

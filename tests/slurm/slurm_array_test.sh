@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # slurm_array: an emitted sweep run as a Slurm job array on a real (private, single-node) Slurm,
-# merged back, equals the same sweep run locally (issue 23, docs/architecture.md sections 9.7 and
+# merged back, equals the same sweep run locally (docs/architecture.md sections 9.7 and
 # 11). One array task is killed on purpose while it runs: the merge must report it, and
 # resubmitting the failed tasks must complete the workspace.
 #

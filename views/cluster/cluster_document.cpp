@@ -8,6 +8,7 @@
 #include <QSet>
 #include <QUndoStack>
 
+#include "core/topology/network_topology.h"
 #include "views/cluster/cluster_edit_commands.h"
 #include "views/cluster/server_presets.h"
 

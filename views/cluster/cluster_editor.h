@@ -65,7 +65,7 @@ public:
     ClusterDiagram* diagram() const { return m_diagram; }
     ServerPropertiesPanel* propertiesPanel() const { return m_panel; }
     ClusterTotalsBar* totalsBar() const { return m_totals; }
-    // The live what-if under the diagram (issue 22): the scenario whose trace each edit is
+    // The live what-if under the diagram: the scenario whose trace each edit is
     // simulated with (an empty name: none), and the strip that shows the figures.
     void setWhatIfScenario(const QString& workspacePath, const QString& scenario);
     LiveWhatIf* liveWhatIf() const { return m_whatIf; }

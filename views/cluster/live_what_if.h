@@ -1,8 +1,8 @@
 #pragma once
-// Drives the cluster editor's live what-if (issue 22; docs/architecture.md section 1.8): with a
+// Drives the cluster editor's live what-if (docs/architecture.md section 1.8): with a
 // scenario chosen, every edit of the document's cluster simulates the scenario's trace on the
 // edited cluster on a worker thread, after the edits have settled for a moment; a newer edit
-// cancels the older simulation. Figures are kept by content (core/store/live_what_if_cache.h),
+// cancels the older simulation. Figures are kept by content (core/runs/live_what_if_cache.h),
 // so undo and redo to a cluster seen before show its figures at once, without simulating.
 #include <atomic>
 #include <functional>
@@ -15,8 +15,8 @@
 #include <QTimer>
 
 #include "core/metrics/cluster_cost.h"
-#include "core/store/live_what_if.h"
-#include "core/store/live_what_if_cache.h"
+#include "core/runs/live_what_if.h"
+#include "core/runs/live_what_if_cache.h"
 
 namespace cl::views {
 

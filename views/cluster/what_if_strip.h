@@ -1,6 +1,6 @@
 #pragma once
-// The strip under the cluster editor's diagram that shows the live what-if (issue 22;
-// docs/architecture.md section 1.8): the selected scenario's trace simulated on the edited
+// The strip under the cluster editor's diagram that shows the live what-if
+// (docs/architecture.md section 1.8): the selected scenario's trace simulated on the edited
 // cluster, as average and p95 JCT, average queueing, mean GPU utilisation and cost per month,
 // each with its change against the scenario's stored run, better in green and worse in red
 // (tuned to the palette so both themes read), with the sign and an arrow for colour-blind

@@ -26,7 +26,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/metrics/cluster_cost.h"
-#include "core/planning/plan_runner.h"
+#include "core/runs/plan_runner.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
 #include "views/common/report_writer.h"

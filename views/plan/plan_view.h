@@ -1,5 +1,5 @@
 #pragma once
-// The Plan view (issue 22; docs/architecture.md 7.9): the planner's question asked in the GUI.
+// The Plan view (docs/architecture.md 7.9): the planner's question asked in the GUI.
 // Inputs on the left (trace, base cluster, profiles, candidate server types from the presets,
 // policies, targets as rows, growth, seeds, budget, scenario prefix); a run on a worker thread
 // with progress and cancel; the ranked candidates, the frontier and the cliff on the right;

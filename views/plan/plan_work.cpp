@@ -4,7 +4,7 @@
 
 #include <QMetaObject>
 
-#include "core/planning/plan_runner.h"
+#include "core/runs/plan_runner.h"
 
 namespace cl::views {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Runs a capacity plan (core/planning/plan_runner.h) on a worker thread with its own workspace
+// Runs a capacity plan (core/runs/plan_runner.h) on a worker thread with its own workspace
 // connection, reporting progress to the GUI thread by queued calls. Cancel stops after the
 // running simulations (they are kept, as on the command line); the plan found so far arrives
 // in finished() either way. The destructor cancels and waits.

@@ -30,7 +30,7 @@
 #include <QVBoxLayout>
 
 #include "core/metrics/cluster_cost.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/chart_style.h"
 #include "views/common/format.h"

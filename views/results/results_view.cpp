@@ -18,7 +18,7 @@
 #include "core/metrics/cluster_cost.h"
 #include "core/metrics/interleaving_effect.h"
 #include "core/policies/scheduler_registry.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/results/summary_table_model.h"
 #include "views/results/utilization_plot.h"

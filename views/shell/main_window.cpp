@@ -38,10 +38,10 @@
 #include <QVBoxLayout>
 
 #include "core/io/builtin_data.h"
-#include "core/store/demo_workspace.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/demo_workspace.h"
+#include "core/runs/scenario_runner.h"
+#include "core/runs/what_if_variants.h"
 #include "core/store/scenario_store.h"
-#include "core/store/what_if_variants.h"
 #include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"

@@ -18,7 +18,7 @@
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/charts/run_picker.h"
 #include "views/charts/run_series.h"

@@ -19,8 +19,8 @@
 #include <QVBoxLayout>
 
 #include "core/policies/scheduler_registry.h"
+#include "core/runs/what_if_variants.h"
 #include "core/store/scenario_store.h"
-#include "core/store/what_if_variants.h"
 
 namespace cl::views {
 

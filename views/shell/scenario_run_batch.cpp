@@ -8,7 +8,7 @@
 
 #include <QMetaObject>
 
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 
 namespace cl::views {

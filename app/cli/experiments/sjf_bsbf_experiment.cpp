@@ -22,6 +22,7 @@
 #include "core/metrics/size_class_stats.h"
 #include "core/policies/simulate_policy.h"
 #include "core/sim/simulator.h"
+#include "core/util/parallel_runner.h"
 #include "core/workload/philly_busiest_workload.h"
 
 namespace cli {
@@ -107,10 +108,9 @@ double smallQueue(const cl::SizeBreakdown& b) {
     return b.small.avg_queueing / 3600.0;
 }
 
-}  // namespace
-
-int sjfBsbfExperiment(const std::vector<std::string>& argv) {
-    Args args(
+// The options of `experiment sjf-bsbf`.
+Args sjfBsbfArgs() {
+    return Args(
         "experiment sjf-bsbf",
         "SJF-BSBF's large-scale simulations: FIFO, SJF, Tiresias, SJF-FFS and SJF-BSBF on 64 GPUs (16 "
         "servers x\n"
@@ -147,94 +147,14 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
           "xi <= 1.25 and is below it at 1.5-2.0; 'all' = both",
           false, "none"},
          {"out", "DIR", "folder for the tables (CSV)", false, "clusterloom-sjf-bsbf"}});
-    if (!args.parse(argv)) return 0;
+}
 
-    std::vector<int> sizes;
-    for (const auto& s : splitList(args.get("jobs"))) sizes.push_back(parsePositiveInt("--jobs", s));
-    std::vector<std::uint64_t> seeds;
-    for (const auto& s : splitList(args.get("seeds")))
-        seeds.push_back(static_cast<std::uint64_t>(parsePositiveInt("--seeds", s)));
-    if (sizes.empty() || seeds.empty()) throw UsageError("--jobs and --seeds need at least one value");
-    const std::vector<std::string> policies = splitList(args.get("policies"));
-    const double xi = parseRatio("--xi", args.get("xi"));
-    std::vector<double> sweep;
-    if (args.get("xi-sweep") != "none")
-        for (const auto& s : splitList(args.get("xi-sweep"))) sweep.push_back(parseRatio("--xi-sweep", s));
-    int threads = static_cast<int>(args.getInt("threads"));
-
-    const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"));
-    const cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
-    cl::PhillyWorkloadOptions w;
-    w.max_gpus = cluster.totalGpus();
-    w.hour_of_day = !args.has("absolute-window");
-    w.keep_philly_duration = args.has("philly-durations");
-    const std::string workloads = publicDatasetOption(args, "pollux-workloads", "pollux/workloads");
-    if (workloads != "none") w.configurations = cl::polluxConfigurations(workloads);
-    const std::vector<cl::PhillyJobRow> rows =
-        cl::readPhillyJobRows(publicDatasetOption(args, "philly", "philly/philly_jobs.csv"));
-    std::map<std::pair<int, std::uint64_t>, cl::Trace> traces;
-    for (int n : sizes)
-        for (std::uint64_t seed : seeds) {
-            w.jobs = n;
-            w.seed = seed;
-            traces.emplace(std::make_pair(n, seed), cl::phillyBusiestWorkload(rows, w, &profiles).trace);
-        }
-
-    const std::filesystem::path out = args.get("out");
-    std::filesystem::create_directories(out);
-    for (const auto& [key, trace] : traces)
-        cl::writeTraceCsv(trace, (out / ("workload_" + std::to_string(key.first) + "_seed" +
-                                         std::to_string(key.second) + ".csv"))
-                                     .string());
-
-    // The ablation: the same cluster with GPUs whose memory never binds, so that sharing never
-    // forces accumulation (the reason the paper's orders can differ from ours; README).
-    const bool ablation = !args.has("no-memory-ablation");
-    cl::Cluster unbound = cluster;
-    for (cl::Server& server : unbound.servers) server.gpu_memory_gb = kUnboundGpuMemoryGb;
-    std::vector<Cell> cells;
-    for (int n : sizes)
-        for (const auto& p : policies)
-            for (std::uint64_t seed : seeds) {
-                cells.push_back({n, seed, p, 0.0, false, {}, 0.0});
-                if (ablation) cells.push_back({n, seed, p, 0.0, true, {}, 0.0});
-            }
-    const int sweep_jobs = sizes.front();
-    for (double x : sweep)
-        for (const char* p : {"sjf-ffs", "sjf-bsbf"})
-            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x, false, {}, 0.0});
-    const auto started = std::chrono::steady_clock::now();
-    parallelFor(cells.size(), threads, [&](std::size_t i) {
-        Cell& c = cells[i];
-        cl::SimOptions o;
-        o.record_series = false;
-        const auto t0 = std::chrono::steady_clock::now();
-        cl::SimResult r =
-            cl::simulatePolicy(c.unbound_memory ? unbound : cluster, traces.at({c.jobs, c.seed}), profiles,
-                               c.policy, o, cl::SchedulerTuning{.interference = c.xi > 0 ? c.xi : xi});
-        c.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        c.stats = cl::breakdownBySize(r);
-    });
-    const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-    std::cout << "SJF-BSBF experiment: " << cluster.totalGpus() << " GPUs (" << cluster.name << "), xi " << xi
-              << ", profiles " << profiles.name << ", mean over " << seeds.size()
-              << " sampling seed(s); hours\n";
-    std::string csv =
-        "jobs,seed,policy,xi,gpu_memory,avg_jct_h,large_jct_h,small_jct_h,avg_queue_h,large_queue_h,small_"
-        "queue_h,"
-        "large_jobs,small_jobs,wall_s\n";
-    for (const Cell& c : cells)
-        csv += std::to_string(c.jobs) + "," + std::to_string(c.seed) + "," + c.policy + "," +
-               fixed(c.xi > 0 ? c.xi : xi, 2) + "," + (c.unbound_memory ? "unbound" : "cluster") + "," +
-               fixed(allJct(c.stats), 4) + "," + fixed(largeJct(c.stats), 4) + "," +
-               fixed(smallJct(c.stats), 4) + "," + fixed(allQueue(c.stats), 4) + "," +
-               fixed(largeQueue(c.stats), 4) + "," + fixed(smallQueue(c.stats), 4) + "," +
-               std::to_string(c.stats.large.jobs) + "," + std::to_string(c.stats.small.jobs) + "," +
-               fixed(c.wall_s, 4) + "\n";
-
+// Prints the tables of each workload size next to the paper's (Tables III-IV), then the same
+// with GPU memory that never binds; true when the paper's order of average JCT holds on every
+// workload with the cluster's own memory.
+bool printTables(const std::vector<Cell>& cells, const std::vector<int>& sizes,
+                 const std::vector<std::string>& policies, bool ablation) {
     bool ordered = true;
-    bool swept = true;
     for (int variant = 0; variant < (ablation ? 2 : 1); ++variant) {
         if (variant == 1)
             std::cout << "\nAblation: the same, with GPU memory that never binds ("
@@ -286,29 +206,128 @@ int sjfBsbfExperiment(const std::vector<std::string>& argv) {
             }
         }
     }
-    if (!sweep.empty()) {
-        std::cout << "\nFig. 6(b), " << sweep_jobs << " jobs: average JCT (h) by interference ratio\n"
-                  << "     xi   sjf-ffs  sjf-bsbf  bsbf vs ffs   expected\n";
-        std::string sweep_csv = "xi,sjf_ffs_h,sjf_bsbf_h,bsbf_below_ffs_percent\n";
-        for (double x : sweep) {
-            const double ffs = meanOf(cells, sweep_jobs, "sjf-ffs", x, allJct);
-            const double bsbf = meanOf(cells, sweep_jobs, "sjf-bsbf", x, allJct);
-            const double diff = (1.0 - bsbf / ffs) * 100.0;
-            const bool equal_expected = x <= 1.25 + 1e-9;
-            const bool holds =
-                equal_expected ? std::abs(bsbf / ffs - 1.0) <= 0.01 : (x >= 1.5 - 1e-9 ? bsbf < ffs : true);
-            swept = swept && holds;
-            std::cout << std::setw(7) << fixed(x) << std::setw(10) << fixed(ffs, 3) << std::setw(10)
-                      << fixed(bsbf, 3) << std::setw(12) << (fixed(diff, 1) + "%") << "   "
-                      << (equal_expected ? "equal within 1%"
-                                         : (x >= 1.5 - 1e-9 ? "bsbf below (paper 8-13%)" : "-"))
-                      << (holds ? "" : "  DOES NOT HOLD") << "\n";
-            sweep_csv += fixed(x) + "," + fixed(ffs, 4) + "," + fixed(bsbf, 4) + "," + fixed(diff, 2) + "\n";
-        }
-        cl::AtomicFile f((out / "sjf_bsbf_xi_sweep.csv").string());
-        f.stream() << sweep_csv;
-        f.commit();
+    return ordered;
+}
+
+// Prints and writes the interference-ratio sweep of Fig. 6(b); true when BSBF equals FFS within
+// 1% at xi <= 1.25 and is below it at 1.5-2.0.
+bool printSweep(const std::vector<Cell>& cells, const std::vector<double>& sweep, int sweep_jobs,
+                const std::filesystem::path& out) {
+    bool swept = true;
+    std::cout << "\nFig. 6(b), " << sweep_jobs << " jobs: average JCT (h) by interference ratio\n"
+              << "     xi   sjf-ffs  sjf-bsbf  bsbf vs ffs   expected\n";
+    std::string sweep_csv = "xi,sjf_ffs_h,sjf_bsbf_h,bsbf_below_ffs_percent\n";
+    for (double x : sweep) {
+        const double ffs = meanOf(cells, sweep_jobs, "sjf-ffs", x, allJct);
+        const double bsbf = meanOf(cells, sweep_jobs, "sjf-bsbf", x, allJct);
+        const double diff = (1.0 - bsbf / ffs) * 100.0;
+        const bool equal_expected = x <= 1.25 + 1e-9;
+        const bool holds =
+            equal_expected ? std::abs(bsbf / ffs - 1.0) <= 0.01 : (x >= 1.5 - 1e-9 ? bsbf < ffs : true);
+        swept = swept && holds;
+        std::cout << std::setw(7) << fixed(x) << std::setw(10) << fixed(ffs, 3) << std::setw(10)
+                  << fixed(bsbf, 3) << std::setw(12) << (fixed(diff, 1) + "%") << "   "
+                  << (equal_expected ? "equal within 1%"
+                                     : (x >= 1.5 - 1e-9 ? "bsbf below (paper 8-13%)" : "-"))
+                  << (holds ? "" : "  DOES NOT HOLD") << "\n";
+        sweep_csv += fixed(x) + "," + fixed(ffs, 4) + "," + fixed(bsbf, 4) + "," + fixed(diff, 2) + "\n";
     }
+    cl::AtomicFile f((out / "sjf_bsbf_xi_sweep.csv").string());
+    f.stream() << sweep_csv;
+    f.commit();
+    return swept;
+}
+
+}  // namespace
+
+int sjfBsbfExperiment(const std::vector<std::string>& argv) {
+    Args args = sjfBsbfArgs();
+    if (!args.parse(argv)) return 0;
+
+    std::vector<int> sizes;
+    for (const auto& s : splitList(args.get("jobs"))) sizes.push_back(parsePositiveInt("--jobs", s));
+    const std::vector<std::uint64_t> seeds = seedList(args, "seeds");
+    if (sizes.empty() || seeds.empty()) throw UsageError("--jobs and --seeds need at least one value");
+    const std::vector<std::string> policies = splitList(args.get("policies"));
+    const double xi = parseRatio("--xi", args.get("xi"));
+    std::vector<double> sweep;
+    if (args.get("xi-sweep") != "none")
+        for (const auto& s : splitList(args.get("xi-sweep"))) sweep.push_back(parseRatio("--xi-sweep", s));
+    int threads = static_cast<int>(args.getInt("threads"));
+
+    const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"));
+    const cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    cl::PhillyWorkloadOptions w;
+    w.max_gpus = cluster.totalGpus();
+    w.hour_of_day = !args.has("absolute-window");
+    w.keep_philly_duration = args.has("philly-durations");
+    const std::string workloads = publicDatasetOption(args, "pollux-workloads", "pollux/workloads");
+    if (workloads != "none") w.configurations = cl::polluxConfigurations(workloads);
+    const std::vector<cl::PhillyJobRow> rows =
+        cl::readPhillyJobRows(publicDatasetOption(args, "philly", "philly/philly_jobs.csv"));
+    std::map<std::pair<int, std::uint64_t>, cl::Trace> traces;
+    for (int n : sizes)
+        for (std::uint64_t seed : seeds) {
+            w.jobs = n;
+            w.seed = seed;
+            traces.emplace(std::make_pair(n, seed), cl::phillyBusiestWorkload(rows, w, &profiles).trace);
+        }
+
+    const std::filesystem::path out = args.get("out");
+    std::filesystem::create_directories(out);
+    for (const auto& [key, trace] : traces)
+        cl::writeTraceCsv(trace, (out / ("workload_" + std::to_string(key.first) + "_seed" +
+                                         std::to_string(key.second) + ".csv"))
+                                     .string());
+
+    // The ablation: the same cluster with GPUs whose memory never binds, so that sharing never
+    // forces accumulation (the reason the paper's orders can differ from ours; README).
+    const bool ablation = !args.has("no-memory-ablation");
+    cl::Cluster unbound = cluster;
+    for (cl::Server& server : unbound.servers) server.gpu_memory_gb = kUnboundGpuMemoryGb;
+    std::vector<Cell> cells;
+    for (int n : sizes)
+        for (const auto& p : policies)
+            for (std::uint64_t seed : seeds) {
+                cells.push_back({n, seed, p, 0.0, false, {}, 0.0});
+                if (ablation) cells.push_back({n, seed, p, 0.0, true, {}, 0.0});
+            }
+    const int sweep_jobs = sizes.front();
+    for (double x : sweep)
+        for (const char* p : {"sjf-ffs", "sjf-bsbf"})
+            for (std::uint64_t seed : seeds) cells.push_back({sweep_jobs, seed, p, x, false, {}, 0.0});
+    const auto started = std::chrono::steady_clock::now();
+    cl::parallelFor(cells.size(), threads, [&](std::size_t i) {
+        Cell& c = cells[i];
+        cl::SimOptions o;
+        o.record_series = false;
+        const auto t0 = std::chrono::steady_clock::now();
+        cl::SimResult r =
+            cl::simulatePolicy(c.unbound_memory ? unbound : cluster, traces.at({c.jobs, c.seed}), profiles,
+                               c.policy, o, cl::SchedulerTuning{.interference = c.xi > 0 ? c.xi : xi});
+        c.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        c.stats = cl::breakdownBySize(r);
+    });
+    const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    std::cout << "SJF-BSBF experiment: " << cluster.totalGpus() << " GPUs (" << cluster.name << "), xi " << xi
+              << ", profiles " << profiles.name << ", mean over " << seeds.size()
+              << " sampling seed(s); hours\n";
+    std::string csv =
+        "jobs,seed,policy,xi,gpu_memory,avg_jct_h,large_jct_h,small_jct_h,avg_queue_h,large_queue_h,small_"
+        "queue_h,"
+        "large_jobs,small_jobs,wall_s\n";
+    for (const Cell& c : cells)
+        csv += std::to_string(c.jobs) + "," + std::to_string(c.seed) + "," + c.policy + "," +
+               fixed(c.xi > 0 ? c.xi : xi, 2) + "," + (c.unbound_memory ? "unbound" : "cluster") + "," +
+               fixed(allJct(c.stats), 4) + "," + fixed(largeJct(c.stats), 4) + "," +
+               fixed(smallJct(c.stats), 4) + "," + fixed(allQueue(c.stats), 4) + "," +
+               fixed(largeQueue(c.stats), 4) + "," + fixed(smallQueue(c.stats), 4) + "," +
+               std::to_string(c.stats.large.jobs) + "," + std::to_string(c.stats.small.jobs) + "," +
+               fixed(c.wall_s, 4) + "\n";
+
+    const bool ordered = printTables(cells, sizes, policies, ablation);
+    const bool swept = sweep.empty() || printSweep(cells, sweep, sweep_jobs, out);
     {
         cl::AtomicFile f((out / "sjf_bsbf_tables.csv").string());
         f.stream() << csv;

@@ -23,8 +23,9 @@
 #include "core/io/builtin_data.h"
 #include "core/io/svg_line_chart.h"
 #include "core/policies/simulate_policy.h"
+#include "core/runs/scenario_runner.h"
 #include "core/sim/simulator.h"
-#include "core/store/scenario_runner.h"
+#include "core/util/parallel_runner.h"
 #include "core/workload/synergy_workload.h"
 
 namespace cli {
@@ -144,29 +145,18 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     cl::SynergyWorkload workload;
     workload.jobs_per_hour = args.getDouble("rate");
     workload.jobs = static_cast<int>(args.getInt("jobs"));
-    std::vector<std::uint64_t> seeds;
-    for (const auto& text : splitList(args.get("seeds"))) {
-        try {
-            std::size_t used = 0;
-            if (!text.empty() && text[0] == '-') throw std::invalid_argument("negative");
-            seeds.push_back(std::stoull(text, &used));
-            if (used != text.size()) throw std::invalid_argument("trailing");
-        } catch (const std::exception&) {
-            throw UsageError("--seeds: '" + text + "' is not a seed");
-        }
-    }
+    const std::vector<std::uint64_t> seeds = seedList(args, "seeds");
     if (seeds.empty()) throw UsageError("--seeds needs at least one seed");
     workload.seed = seeds.front();
     workload.multi_gpu = args.has("multi-gpu");
     if (last >= workload.jobs)
         throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " +
                          std::to_string(workload.jobs));
-    int threads = static_cast<int>(args.getInt("threads"));
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = static_cast<int>(args.getInt("threads"));
     const std::vector<std::string> mechanisms = splitList(args.get("mechanisms"));
     const std::vector<std::string> conventions = splitList(args.get("conventions"));
-    for (const auto& c : conventions) cl::Conventions::byName(c);
-    for (const auto& m : mechanisms) cl::checkPolicy("fifo+" + m, cl::Conventions::clean());
+    for (const auto& c : conventions)
+        for (const auto& m : mechanisms) cl::checkPolicy("fifo+" + m, cl::Conventions::byName(c));
 
     const cl::ProfileSet profiles = resolveProfiles("synergy", args.has("optimistic-profiling"));
     const cl::Cluster cluster = cl::builtinCluster("synergy-128");
@@ -189,7 +179,7 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     for (const auto& c : conventions)
         for (const auto& m : mechanisms)
             for (std::uint64_t seed : seeds) cells.push_back({c, m, seed});
-    parallelFor(cells.size(), threads, [&](std::size_t i) {
+    cl::parallelFor(cells.size(), threads, [&](std::size_t i) {
         cl::SimOptions o;
         o.conventions = cl::Conventions::byName(cells[i].conventions);
         o.measure_first = first;

@@ -1,4 +1,4 @@
-#include "core/store/what_if_variants.h"
+#include "core/runs/what_if_variants.h"
 
 #include <algorithm>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "core/store/run_spec.h"
+#include "core/scaleout/run_spec.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -12,8 +12,8 @@
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/content_hash.h"
-#include "core/store/scenario_runner.h"
 
 namespace cl {
 

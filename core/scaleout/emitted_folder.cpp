@@ -1,4 +1,4 @@
-#include "core/store/emitted_folder.h"
+#include "core/scaleout/emitted_folder.h"
 
 #include <cctype>
 #include <cstdio>
@@ -15,9 +15,9 @@
 #include "core/io/profile_io.h"
 #include "core/io/trace_readers.h"
 #include "core/io/trace_writers.h"
+#include "core/scaleout/run_spec.h"
+#include "core/scaleout/slurm_array_scripts.h"
 #include "core/store/content_hash.h"
-#include "core/store/run_spec.h"
-#include "core/store/slurm_array_scripts.h"
 
 namespace cl {
 

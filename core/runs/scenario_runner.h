@@ -26,10 +26,6 @@ struct ScenarioInputs {
     SimOptions options;
 };
 
-// The cluster resized to n servers: the first n of its servers, then copies of its last one
-// (named after it) — "what if we add 16 servers".
-Cluster withServerCount(const Cluster& cluster, int servers);
-
 // The cluster a stored scenario runs on: its stored cluster, resized to the scenario's server
 // count when it sets one. What a run's cost is priced on (docs/architecture.md 7.8).
 Cluster scenarioCluster(ScenarioStore& store, const ScenarioSpec& spec);

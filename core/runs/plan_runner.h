@@ -1,5 +1,5 @@
 #pragma once
-// The capacity planner over a workspace (issue 22; docs/architecture.md 7.9): every point the
+// The capacity planner over a workspace (docs/architecture.md 7.9): every point the
 // planner asks for becomes a scenario named PREFIX/TYPE/POLICY/nSERVERS/xLOAD/sSEED with its run,
 // simulated in parallel by runSweep. A rerun finds the runs it needs already stored and reuses
 // them, so Compare and the timeline can open any point.
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/planning/capacity_plan.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 
 namespace cl {

@@ -1,5 +1,5 @@
 #pragma once
-// The live what-if of the cluster editor (issue 22; docs/architecture.md section 1.8): a
+// The live what-if of the cluster editor (docs/architecture.md section 1.8): a
 // scenario's trace simulated again on the cluster being edited, summed up in the figures the
 // editor's strip compares with the scenario's stored run. The editor calls these from worker
 // threads; nothing here is stored in the workspace.
@@ -11,7 +11,7 @@
 
 #include "core/model/cluster.h"
 #include "core/model/sim_result.h"
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 
 namespace cl {

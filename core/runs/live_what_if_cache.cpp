@@ -1,4 +1,4 @@
-#include "core/store/live_what_if_cache.h"
+#include "core/runs/live_what_if_cache.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/store/live_what_if.h"
+#include "core/runs/live_what_if.h"
 
 #include <stdexcept>
 

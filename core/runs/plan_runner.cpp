@@ -1,4 +1,4 @@
-#include "core/planning/plan_runner.h"
+#include "core/runs/plan_runner.h"
 
 #include <algorithm>
 #include <map>

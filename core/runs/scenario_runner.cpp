@@ -1,43 +1,18 @@
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 
 #include <charconv>
-#include <chrono>
 #include <cmath>
-#include <future>
-#include <list>
-#include <memory>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "core/io/builtin_data.h"
 #include "core/store/cluster_names.h"
 #include "core/util/number_format.h"
+#include "core/util/parallel_runner.h"
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_transforms.h"
 
 namespace cl {
-
-Cluster withServerCount(const Cluster& cluster, int servers) {
-    if (servers < 1)
-        throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));
-    if (cluster.servers.empty())
-        throw std::invalid_argument("cluster '" + cluster.name + "' has no servers to copy");
-    Cluster c = cluster;
-    const std::size_t n = static_cast<std::size_t>(servers);
-    if (n <= c.servers.size()) {
-        c.servers.resize(n);
-    } else {
-        const Server last = cluster.servers.back();
-        for (std::size_t k = cluster.servers.size(); k < n; ++k) {
-            Server s = last;
-            s.name = last.name + "+" + std::to_string(k - cluster.servers.size() + 1);
-            c.servers.push_back(std::move(s));
-        }
-    }
-    c.name = cluster.name + " (" + std::to_string(servers) + " servers)";
-    return c;
-}
 
 Cluster scenarioCluster(ScenarioStore& store, const ScenarioSpec& spec) {
     Cluster cluster = store.cluster(spec.cluster_id);
@@ -139,8 +114,6 @@ RunOutcome runScenarioStoringOnlyOutcomes(ScenarioStore& store, const std::strin
     return runScenarioImpl(store, name, force, progress, false);
 }
 
-namespace {}  // namespace
-
 std::vector<ScenarioSpec> expandSweep(ScenarioStore& store, const std::string& prefix,
                                       const ScenarioSpec& base, const SweepAxes& axes) {
     struct ClusterChoice {
@@ -209,12 +182,6 @@ bool sameSettings(const ScenarioSpec& a, const ScenarioSpec& b) {
            a.seed == b.seed;
 }
 
-struct InFlight {
-    std::size_t spec = 0;
-    std::int64_t run_id = 0;
-    std::future<SimResult> result;
-};
-
 }  // namespace
 
 std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::vector<ScenarioSpec>& specs) {
@@ -243,12 +210,8 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
     // still lists what it was meant to run.
     const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
 
-    const int threads = options.threads > 0
-                            ? options.threads
-                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const std::string version = engineVersion();
-    // Set when storing fails: the simulations still running are cancelled, not waited for.
-    auto abort = std::make_shared<std::atomic<bool>>(false);
+    ParallelRunner runner(options.threads);
     auto stopped = [&] { return options.stop && options.stop->load(); };
     SweepProgress progress;
     progress.total = static_cast<int>(specs.size());
@@ -256,92 +219,78 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
         progress.last = name;
         if (options.progress) options.progress(progress);
     };
+    std::vector<std::int64_t> begun(specs.size(), 0);  // the run row of each started simulation
+    std::vector<SimResult> results(specs.size());      // filled by the worker, emptied once stored
 
-    std::list<InFlight> flying;
-    std::size_t next = 0;
-    try {
-        while (next < specs.size() || !flying.empty()) {
-            while (!stopped() && next < specs.size() && static_cast<int>(flying.size()) < threads) {
-                const std::size_t i = next++;
-                const ScenarioInfo& info = infos[i];
-                if (!options.force)
-                    if (auto earlier = store.finishedRunWithHash(info.content_hash, version)) {
-                        report.run_ids[i] = earlier->id;
-                        ++report.reused;
-                        ++progress.finished;
-                        report_progress(info.spec.name);
-                        continue;
-                    }
-                ScenarioInputs in;
-                try {
-                    in = resolveScenario(store, info);
-                } catch (const std::exception& e) {
-                    report.errors.push_back(info.spec.name + ": " + e.what());
-                    ++report.failed;
-                    ++progress.failed;
-                    report_progress(info.spec.name);
-                    continue;
-                }
-                const std::int64_t run_id = store.beginRun(info.id, version);
-                in.options.record_segments = true;
-                in.options.progress = [stop = options.stop, abort](double) {
-                    return !(stop && stop->load()) && !abort->load();
-                };
-                InFlight f;
-                f.spec = i;
-                f.run_id = run_id;
-                f.result = std::async(std::launch::async, [in = std::move(in)] {
-                    return simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options,
-                                          in.tuning);
-                });
-                flying.push_back(std::move(f));
-                ++progress.running;
+    auto prepare = [&](std::size_t i) -> ParallelRunner::Work {
+        if (stopped()) {
+            runner.cancel();
+            return {};
+        }
+        const ScenarioInfo& info = infos[i];
+        if (!options.force)
+            if (auto earlier = store.finishedRunWithHash(info.content_hash, version)) {
+                report.run_ids[i] = earlier->id;
+                ++report.reused;
+                ++progress.finished;
                 report_progress(info.spec.name);
+                return {};
             }
-            if (stopped() && next < specs.size() && flying.empty()) break;
-            if (flying.empty()) continue;
-            // Store whichever simulation finishes first; the store is used from this thread only.
-            auto it = flying.begin();
-            while (it != flying.end() &&
-                   it->result.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready)
-                ++it;
-            if (it == flying.end()) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
-                continue;
-            }
-            const std::string& name = infos[it->spec].spec.name;
-            --progress.running;
-            try {
-                SimResult r = it->result.get();
-                if (r.cancelled) {
-                    store.failRun(it->run_id, RunStatus::Cancelled, "sweep interrupted");
-                    ++report.cancelled;
-                } else {
-                    store.saveRun(it->run_id, r);
-                    report.run_ids[it->spec] = it->run_id;
-                    ++progress.finished;
-                }
-            } catch (const StoreError&) {
-                throw;
-            } catch (const std::exception& e) {
-                store.failRun(it->run_id, RunStatus::Failed, e.what());
-                report.errors.push_back(name + ": " + e.what());
-                ++report.failed;
-                ++progress.failed;
-            }
-            report_progress(name);
-            flying.erase(it);
+        ScenarioInputs in;
+        try {
+            in = resolveScenario(store, info);
+        } catch (const std::exception& e) {
+            report.errors.push_back(info.spec.name + ": " + e.what());
+            ++report.failed;
+            ++progress.failed;
+            report_progress(info.spec.name);
+            return {};
         }
-    } catch (...) {
-        // Storing failed (disk full, the workspace deleted under us, ...): cancel what still
-        // runs and record every unfinished run as failed before reporting the error.
-        abort->store(true);
-        for (auto& f : flying) {
-            if (f.result.valid()) f.result.wait();
-            markFailed(store, f.run_id, "the sweep stopped on an error while storing another run");
+        begun[i] = store.beginRun(info.id, version);
+        in.options.record_segments = true;
+        // Set when storing fails or on a stop: the simulations still running are cancelled,
+        // not waited for.
+        in.options.progress = [stop = options.stop, &runner](double) {
+            return !(stop && stop->load()) && !runner.cancelled();
+        };
+        ++progress.running;
+        report_progress(info.spec.name);
+        return [&results, i, in = std::move(in)] {
+            results[i] = simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
+        };
+    };
+    // Every result is stored on this thread, whichever simulation finishes first.
+    auto finished = [&](std::size_t i, std::exception_ptr error) {
+        const std::string& name = infos[i].spec.name;
+        --progress.running;
+        try {
+            if (error) std::rethrow_exception(error);
+            SimResult r = std::move(results[i]);
+            results[i] = SimResult{};
+            if (r.cancelled) {
+                store.failRun(begun[i], RunStatus::Cancelled, "sweep interrupted");
+                ++report.cancelled;
+            } else {
+                store.saveRun(begun[i], r);
+                report.run_ids[i] = begun[i];
+                ++progress.finished;
+            }
+        } catch (const StoreError&) {
+            throw;
+        } catch (const std::exception& e) {
+            store.failRun(begun[i], RunStatus::Failed, e.what());
+            report.errors.push_back(name + ": " + e.what());
+            ++report.failed;
+            ++progress.failed;
         }
-        throw;
-    }
+        report_progress(name);
+    };
+    // Storing failed (disk full, the workspace deleted under us, ...): every unfinished run is
+    // recorded as failed before the error is reported.
+    auto abandoned = [&](std::size_t i) {
+        markFailed(store, begun[i], "the sweep stopped on an error while storing another run");
+    };
+    runner.run(specs.size(), prepare, finished, abandoned);
     return report;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The live what-if's figures by whatIfKey (core/store/live_what_if.h), the least recently used
+// The live what-if's figures by whatIfKey (core/runs/live_what_if.h), the least recently used
 // dropped beyond a capacity: undo and redo in the cluster editor find the figures of a cluster
 // seen before without simulating it again (docs/architecture.md section 1.8).
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "core/store/live_what_if.h"
+#include "core/runs/live_what_if.h"
 
 namespace cl {
 

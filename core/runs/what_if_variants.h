@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/scenario_runner.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 
 namespace cl {

@@ -1,4 +1,4 @@
-#include "core/store/demo_workspace.h"
+#include "core/runs/demo_workspace.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/store/slurm_array_scripts.h"
+#include "core/scaleout/slurm_array_scripts.h"
 
 #include <algorithm>
 #include <cctype>
