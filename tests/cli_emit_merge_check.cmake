@@ -175,7 +175,7 @@ endif()
 # merged, the next round goes on, until the plan answers exactly as the plan run locally does.
 cli(0 generate --out ${OUT}/plan-trace.csv --jobs 60 --rate 12 --seed 3 --gpus 1:0.5,2:0.2,4:0.2,8:0.1)
 set(PLAN plan --trace ${OUT}/plan-trace.csv --cluster sjf-bsbf-16 --server-types v100x8,t4x4 --policies fifo,srtf
-    --target avg_queueing<=1h --target p95_jct<=2d --seeds 1,2 --growth 1.2 --quiet)
+    --target avg_queueing<=1h --target p95_jct<=2d --seeds 1,2 --load 1.2 --quiet)
 cli(0 ${PLAN} --db ${OUT}/plan-local.sqlite --threads 2)
 string(REPLACE "${OUT}/plan-local.sqlite" "WS" local_plan "${OUT_TEXT}")
 set(answered FALSE)

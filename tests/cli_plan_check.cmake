@@ -9,7 +9,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_check_helpers.cmake)
 
 cli(0 generate --out ${OUT}/trace.csv --jobs 60 --rate 12 --seed 3 --gpus 1:0.5,2:0.2,4:0.2,8:0.1)
 set(PLAN plan --db ${DB} --trace ${OUT}/trace.csv --cluster sjf-bsbf-16 --server-types v100x8,t4x4
-    --policies fifo,srtf --target avg_queueing<=1h --target p95_jct<=2d --seeds 1,2 --growth 1.2 --quiet)
+    --policies fifo,srtf --target avg_queueing<=1h --target p95_jct<=2d --seeds 1,2 --load 1.2 --quiet)
 cli(0 ${PLAN} --json ${OUT}/plan.json --csv ${OUT}/plan.csv)
 expect("${OUT_TEXT}" "Targets: avg_queueing<=1h, p95_jct<=2d at load x1.2, mean over 2 seeds")
 expect("${OUT_TEXT}" "Cheapest plan: [0-9]+ x (v100x8|t4x4) with (fifo|srtf)")

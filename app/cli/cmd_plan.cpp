@@ -31,8 +31,8 @@ int planCommand(const std::vector<std::string>& argv) {
         {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},
         {"policies", "LIST", "policies to consider, e.g. srtf,muri-s", true},
         {"target", "EXPR", "a target every plan must meet, e.g. p95_jct<=8h, large:p99_jct<=2d", true},
-        {"growth", "F", "planned load as a factor of the trace's (1.25 = 25% more jobs), as --load", false,
-         "1"},
+        {"load", "F", "planned load factor of the trace (1.25 = 25% more jobs), as a scenario's --load",
+         false, "1"},
         {"seeds", "LIST", "seeds each point runs with; targets hold for the mean", false, "1"},
         {"budget", "USD", "largest cost per month a plan may have"},
         {"max-servers", "N", "largest server count of one type to try", false, "4096"},
@@ -51,7 +51,7 @@ int planCommand(const std::vector<std::string>& argv) {
     for (const auto& o : emitOptions()) options.push_back(o);
     Args args("plan",
               "Find, for each server type and policy, the smallest cluster that meets every --target at the "
-              "--growth load, rank them by cost, and report the frontier, the cliff and the headroom. Every "
+              "--load factor, rank them by cost, and report the frontier, the cliff and the headroom. Every "
               "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them. With "
               "--emit DIR "
               "nothing is simulated: the points the search needs next that are not stored are written as run "
@@ -79,8 +79,8 @@ int planCommand(const std::vector<std::string>& argv) {
     request.seeds.clear();
     request.seeds = seedList(args, "seeds");
     if (request.seeds.empty()) throw UsageError("--seeds needs at least one seed");
-    request.growth = args.getDouble("growth");
-    if (!(request.growth > 0)) throw UsageError("--growth must be a positive load factor");
+    request.load_factor = args.getDouble("load");
+    if (!(request.load_factor > 0)) throw UsageError("--load must be a positive load factor");
     if (args.has("budget")) {
         request.budget_per_month = args.getDouble("budget");
         if (!(*request.budget_per_month >= 0)) throw UsageError("--budget must be 0 or more (USD per month)");

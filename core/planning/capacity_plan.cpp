@@ -115,7 +115,7 @@ private:
     }
     // Rounded to 1e-9 so that names and reports read "x1.15", not "x1.1500000000000001".
     double loadOf(int step) const {
-        return std::round(r_.growth * (1.0 + step * r_.headroom_resolution) * 1e9) / 1e9;
+        return std::round(r_.load_factor * (1.0 + step * r_.headroom_resolution) * 1e9) / 1e9;
     }
     // Evaluates the points not evaluated yet, in one batch; false when the plan must stop.
     bool evaluate(const std::vector<PointKey>& keys, const std::string& phase);
@@ -447,7 +447,7 @@ PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluat
     if (request.policies.empty()) throw std::invalid_argument("a plan needs at least one policy");
     if (request.targets.empty()) throw std::invalid_argument("a plan needs at least one target (--target)");
     if (request.seeds.empty()) throw std::invalid_argument("a plan needs at least one seed");
-    if (!(request.growth > 0)) throw std::invalid_argument("growth must be a positive load factor");
+    if (!(request.load_factor > 0)) throw std::invalid_argument("the load factor must be a positive number");
     if (!(request.headroom_resolution > 0 && request.headroom_resolution <= 1))
         throw std::invalid_argument("the headroom resolution must be in (0, 1]");
     if (!(request.headroom_max > 1)) throw std::invalid_argument("the headroom search must go above 1");

@@ -26,7 +26,7 @@ struct PlanRequest {
     std::vector<std::string> policies;
     std::vector<PlanTarget> targets;  // at least one; the first is the frontier's metric
     std::vector<std::uint64_t> seeds = {1};
-    double growth = 1.0;                     // the planned load (a load factor, as --load)
+    double load_factor = 1.0;                // the planned load, as a scenario's load factor
     std::optional<double> budget_per_month;  // USD; dearer candidates are not plans
     int max_servers = 4096;
     int large_above_gpus = 8;           // the large/small split of targets (section 7.3)

@@ -73,7 +73,7 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
     nlohmann::ordered_json j;
     j["targets"] = nlohmann::ordered_json::array();
     for (const PlanTarget& t : request.targets) j["targets"].push_back(t.text);
-    j["growth"] = request.growth;
+    j["load_factor"] = request.load_factor;
     if (request.budget_per_month) j["budget_per_month"] = *request.budget_per_month;
     j["seeds"] = request.seeds;
     nlohmann::ordered_json plans = nlohmann::ordered_json::object();
@@ -173,7 +173,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     std::string out;
     std::string targets;
     for (const PlanTarget& t : request.targets) targets += (targets.empty() ? "" : ", ") + t.text;
-    out += "Targets: " + targets + " at load x" + formatNumber(request.growth) + ", mean over " +
+    out += "Targets: " + targets + " at load x" + formatNumber(request.load_factor) + ", mean over " +
            std::to_string(request.seeds.size()) + (request.seeds.size() == 1 ? " seed" : " seeds") + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"policy", "plan", "servers", "cost/month"}};
     for (const PlanTarget& t : request.targets) rows.front().push_back(planMetricKey(t));

@@ -222,7 +222,7 @@ private slots:
                 QCOMPARE(e->server_type, c.server_type);
                 QCOMPARE(e->policy, c.policy);
                 QCOMPARE(e->servers, *c.servers);
-                QCOMPARE(e->load_factor, r.growth);
+                QCOMPARE(e->load_factor, r.load_factor);
             }
             QVERIFY2(
                 c.servers == smallest || !c.monotone,
@@ -274,7 +274,7 @@ private slots:
         r.targets = {parsePlanTarget("avg_queueing<=2h")};
         r.seeds = {1};
         r.max_servers = 16;
-        r.growth = 1.25;
+        r.load_factor = 1.25;
         r.headroom_resolution = 0.1;
         r.headroom_max = 4.0;
         DirectEvaluator eval{r, smallTrace(4, 6.0, profiles), profiles, {}};
@@ -306,7 +306,7 @@ private slots:
         r.policies = {"srtf"};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, planCapacity(r, none));
         r.targets = {parsePlanTarget("p95_jct<=8h")};
-        r.growth = 0;
+        r.load_factor = 0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, planCapacity(r, none));
     }
 

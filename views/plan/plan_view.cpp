@@ -435,7 +435,7 @@ bool PlanView::runPlan() {
     if (request->server_types.empty()) return refuse(tr("Tick at least one server type."));
     request->seeds.clear();
     for (int s = 1; s <= m_seeds->value(); ++s) request->seeds.push_back(static_cast<std::uint64_t>(s));
-    request->growth = m_growth->value();
+    request->load_factor = m_growth->value();
     if (m_budget->value() > 0) request->budget_per_month = m_budget->value();
 
     saveInputs();
@@ -544,7 +544,7 @@ QString PlanView::selectedScenario() const {
     if (candidate < 0) return {};
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
     if (!c.servers) return {};
-    cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->growth, m_request->seeds.front()};
+    cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->load_factor, m_request->seeds.front()};
     return QString::fromStdString(cl::planScenarioName(m_reportPrefix.toStdString(), *m_request, point));
 }
 
@@ -568,7 +568,7 @@ bool PlanView::exportReport(const QString& path, QString* error) const {
     content.scenarioDescriptions
         << tr("Targets: %1; load \u00d7%2; seeds 1\u2013%3%4.")
                .arg(targets.join(QStringLiteral(", ")))
-               .arg(m_request->growth)
+               .arg(m_request->load_factor)
                .arg(m_request->seeds.size())
                .arg(m_request->budget_per_month
                         ? tr("; budget %1 a month").arg(formatUsd(*m_request->budget_per_month))
