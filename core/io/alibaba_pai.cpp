@@ -31,16 +31,13 @@ std::unordered_map<std::string, double> gpusByJob(const std::string& task_table,
                  "plan_mem", "plan_gpu", "gpu_type"});
     std::unordered_map<std::string, double> gpus;
     gpus.reserve(t.rows().size());
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            std::string job = t.text(row, 0, false);
-            double instances = t.nonNegative(row, 2);
-            // plan_gpu is a percentage of one GPU; CPU-only tasks leave it empty.
-            double percent = t.text(row, 8).empty() ? 0.0 : t.nonNegative(row, 8);
-            gpus[job] += instances * percent / 100.0;
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        std::string job = t.text(row, 0, false);
+        double instances = t.nonNegative(row, 2);
+        // plan_gpu is a percentage of one GPU; CPU-only tasks leave it empty.
+        double percent = t.text(row, 8).empty() ? 0.0 : t.nonNegative(row, 8);
+        gpus[job] += instances * percent / 100.0;
+    });
     return gpus;
 }
 
@@ -58,36 +55,33 @@ Trace readAlibabaPai(const std::string& job_table, const std::string& task_table
     trace.jobs.reserve(t.rows().size());
     Examples no_gpu, no_times;
     double earliest = std::numeric_limits<double>::infinity();
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, 0, false);
-            j.user = t.text(row, 2);
-            // Jobs that never started or are still running have empty times: skipped below.
-            const bool has_start = !t.text(row, 4).empty();
-            const bool has_end = !t.text(row, 5).empty();
-            double start = has_start ? t.nonNegative(row, 4) : 0.0;
-            double end = has_end ? t.nonNegative(row, 5) : 0.0;
-            if (has_start) earliest = std::min(earliest, start);
-            auto it = gpus.find(j.id);
-            if (it == gpus.end() || it->second <= 0.0) {
-                no_gpu.add(j.id);
-                return;
-            }
-            if (!has_start || !has_end || end < start) {
-                no_times.add(j.id);
-                return;
-            }
-            // Shares like 3 x 33.3% must not round up to 2 GPUs because of float noise.
-            long long whole = std::max(1LL, static_cast<long long>(std::ceil(it->second - 1e-6)));
-            io::checkJobGpus(whole, t.file(), row.line, "plan_gpu");
-            j.gpus = static_cast<int>(whole);
-            j.submit_time = start;  // made relative below
-            j.duration = end - start;
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, 0, false);
+        j.user = t.text(row, 2);
+        // Jobs that never started or are still running have empty times: skipped below.
+        const bool has_start = !t.text(row, 4).empty();
+        const bool has_end = !t.text(row, 5).empty();
+        double start = has_start ? t.nonNegative(row, 4) : 0.0;
+        double end = has_end ? t.nonNegative(row, 5) : 0.0;
+        if (has_start) earliest = std::min(earliest, start);
+        auto it = gpus.find(j.id);
+        if (it == gpus.end() || it->second <= 0.0) {
+            no_gpu.add(j.id);
+            return;
+        }
+        if (!has_start || !has_end || end < start) {
+            no_times.add(j.id);
+            return;
+        }
+        // Shares like 3 x 33.3% must not round up to 2 GPUs because of float noise.
+        long long whole = std::max(1LL, static_cast<long long>(std::ceil(it->second - 1e-6)));
+        io::checkJobGpus(whole, t.file(), row.line, "plan_gpu");
+        j.gpus = static_cast<int>(whole);
+        j.submit_time = start;  // made relative below
+        j.duration = end - start;
+        trace.jobs.push_back(std::move(j));
+    });
     for (Job& j : trace.jobs) j.submit_time -= earliest;
     const std::string file = io::fileName(job_table);
     if (no_gpu.count > 0)

@@ -35,29 +35,26 @@ Trace readHeliosCsv(const std::string& path, const TraceReadOptions& opts) {
     int skipped = 0;
     long long cpu_jobs = 0;
     double earliest = std::numeric_limits<double>::infinity();
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, c_id, false);
-            j.submit_time = submitSeconds(t, row, c_submit);
-            long long gpus = t.integer(row, c_gpus);
-            if (gpus < 0) io::checkJobGpus(gpus, t.file(), row.line, t.fieldName(c_gpus));
-            // The submit clock starts at the first submission in the file, CPU jobs included,
-            // so that times stay comparable with other analyses of the same log.
-            earliest = std::min(earliest, j.submit_time);
-            if (gpus == 0) {  // a CPU-only job: nothing for a GPU scheduler to place
-                ++cpu_jobs;
-                return;
-            }
-            io::checkJobGpus(gpus, t.file(), row.line, t.fieldName(c_gpus));
-            j.gpus = static_cast<int>(gpus);
-            j.duration = t.nonNegative(row, c_duration);
-            j.user = t.text(row, c_user);
-            j.vc = t.text(row, c_vc);
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, c_id, false);
+        j.submit_time = submitSeconds(t, row, c_submit);
+        long long gpus = t.integer(row, c_gpus);
+        if (gpus < 0) io::checkJobGpus(gpus, t.file(), row.line, t.fieldName(c_gpus));
+        // The submit clock starts at the first submission in the file, CPU jobs included,
+        // so that times stay comparable with other analyses of the same log.
+        earliest = std::min(earliest, j.submit_time);
+        if (gpus == 0) {  // a CPU-only job: nothing for a GPU scheduler to place
+            ++cpu_jobs;
+            return;
+        }
+        io::checkJobGpus(gpus, t.file(), row.line, t.fieldName(c_gpus));
+        j.gpus = static_cast<int>(gpus);
+        j.duration = t.nonNegative(row, c_duration);
+        j.user = t.text(row, c_user);
+        j.vc = t.text(row, c_vc);
+        trace.jobs.push_back(std::move(j));
+    });
     for (Job& j : trace.jobs) j.submit_time -= earliest;
     if (cpu_jobs > 0)
         io::warn(opts,

@@ -50,30 +50,27 @@ Trace readMuriTraceCsv(const std::string& path, const TraceReadOptions& opts) {
     Trace trace;
     trace.jobs.reserve(t.rows().size());
     int skipped = 0;
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, c_id, false);
-            j.gpus = io::jobGpus(t, row, c_gpus);
-            j.submit_time = seconds(row, c_submit);
-            j.iterations = t.nonNegative(row, c_iters);
-            j.model = t.text(row, c_model);
-            io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(c_model));
-            j.duration = seconds(row, c_duration);
-            // The inter-arrival interval only documents how the trace was generated; the
-            // submit time already carries it, so it is validated and otherwise ignored.
-            t.nonNegative(row, c_interval);
-            if (muri) {
-                j.batch_size = io::nonNegativeInt(t, row, c_batch);
-                j.solo_iteration_time = seconds(row, c_iter_time);
-                j.stage_times.reserve(3);
-                for (int c : c_stage) j.stage_times.push_back(seconds(row, c));
-                j.priority = io::nonNegativeInt(t, row, c_prio);
-            }
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, c_id, false);
+        j.gpus = io::jobGpus(t, row, c_gpus);
+        j.submit_time = seconds(row, c_submit);
+        j.iterations = t.nonNegative(row, c_iters);
+        j.model = t.text(row, c_model);
+        io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(c_model));
+        j.duration = seconds(row, c_duration);
+        // The inter-arrival interval only documents how the trace was generated; the
+        // submit time already carries it, so it is validated and otherwise ignored.
+        t.nonNegative(row, c_interval);
+        if (muri) {
+            j.batch_size = io::nonNegativeInt(t, row, c_batch);
+            j.solo_iteration_time = seconds(row, c_iter_time);
+            j.stage_times.reserve(3);
+            for (int c : c_stage) j.stage_times.push_back(seconds(row, c));
+            j.priority = io::nonNegativeInt(t, row, c_prio);
+        }
+        trace.jobs.push_back(std::move(j));
+    });
     io::finishImport(trace, path, muri ? "Muri trace CSV" : "Tiresias trace CSV", skipped);
     return trace;
 }

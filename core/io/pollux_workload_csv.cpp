@@ -18,19 +18,16 @@ Trace readPolluxWorkloadCsv(const std::string& path, const TraceReadOptions& opt
     Trace trace;
     trace.jobs.reserve(t.rows().size());
     int skipped = 0;
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, c_name, false);
-            j.submit_time = t.nonNegative(row, c_time);
-            j.model = t.text(row, c_app);
-            io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(c_app));
-            j.gpus = io::jobGpus(t, row, c_gpus);
-            j.batch_size = io::nonNegativeInt(t, row, c_batch);
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, c_name, false);
+        j.submit_time = t.nonNegative(row, c_time);
+        j.model = t.text(row, c_app);
+        io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(c_app));
+        j.gpus = io::jobGpus(t, row, c_gpus);
+        j.batch_size = io::nonNegativeInt(t, row, c_batch);
+        trace.jobs.push_back(std::move(j));
+    });
     io::finishImport(trace, path, "Pollux workload CSV", skipped);
     return trace;
 }

@@ -59,6 +59,17 @@ bool guardRow(const TraceReadOptions& opts, int& skipped, Fn&& fn) {
     }
 }
 
+// The row loop of every CSV trace reader: each row of `table`, checked to have the header's
+// width, handed to fn under guardRow's skip_invalid_rows policy.
+template <class Fn>
+void forEachRow(const CsvTable& table, const TraceReadOptions& opts, int& skipped, Fn&& fn) {
+    for (const CsvRow& row : table.rows())
+        guardRow(opts, skipped, [&] {
+            table.requireRowWidth(row);
+            fn(row);
+        });
+}
+
 // Name (file stem) and provenance line of an imported trace.
 void finishImport(Trace& trace, const std::string& path, const std::string& format, int skipped_rows);
 

@@ -26,19 +26,16 @@ Trace readSynergyReplayCsv(const std::string& path, const TraceReadOptions& opts
     Trace trace;
     trace.jobs.reserve(t.rows().size());
     int skipped = 0;
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, 0, false);
-            j.model = profileModelName(t.text(row, 1));
-            io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(1));
-            j.submit_time = t.nonNegative(row, 2);
-            j.iterations = t.nonNegative(row, 3);
-            j.gpus = io::jobGpus(t, row, 4);
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, 0, false);
+        j.model = profileModelName(t.text(row, 1));
+        io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(1));
+        j.submit_time = t.nonNegative(row, 2);
+        j.iterations = t.nonNegative(row, 3);
+        j.gpus = io::jobGpus(t, row, 4);
+        trace.jobs.push_back(std::move(j));
+    });
     io::finishImport(trace, path, "Synergy replay CSV", skipped);
     return trace;
 }

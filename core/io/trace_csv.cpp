@@ -55,36 +55,33 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
     trace.jobs.reserve(t.rows().size());
     std::unordered_map<std::string, int> seen;  // id -> line
     int skipped = 0;
-    for (const CsvRow& row : t.rows()) {
-        io::guardRow(opts, skipped, [&] {
-            t.requireRowWidth(row);
-            Job j;
-            j.id = t.text(row, c_id, false);
-            j.submit_time = t.nonNegative(row, c_submit);
-            j.gpus = io::jobGpus(t, row, c_gpus);
-            if (c_model) {
-                j.model = t.text(row, *c_model);
-                io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(*c_model));
-            }
-            if (c_iters) j.iterations = t.nonNegative(row, *c_iters);
-            if (c_duration) j.duration = t.nonNegative(row, *c_duration);
-            if (c_batch) j.batch_size = io::nonNegativeInt(t, row, *c_batch);
-            if (c_user) j.user = t.text(row, *c_user);
-            if (c_vc) j.vc = t.text(row, *c_vc);
-            if (c_name) j.name = t.text(row, *c_name);
-            if (c_account) j.account = t.text(row, *c_account);
-            if (c_partition) j.partition = t.text(row, *c_partition);
-            if (c_cpus) j.cpus = io::nonNegativeInt(t, row, *c_cpus);
-            if (c_memory) j.memory_gb = t.nonNegative(row, *c_memory);
-            if (c_gpu_type) j.gpu_type = t.text(row, *c_gpu_type);
-            auto [it, fresh] = seen.emplace(j.id, row.line);
-            if (!fresh)
-                throw ParseError(
-                    t.file(), row.line, t.fieldName(c_id),
-                    "duplicate job id '" + j.id + "' (first on line " + std::to_string(it->second) + ")");
-            trace.jobs.push_back(std::move(j));
-        });
-    }
+    io::forEachRow(t, opts, skipped, [&](const CsvRow& row) {
+        Job j;
+        j.id = t.text(row, c_id, false);
+        j.submit_time = t.nonNegative(row, c_submit);
+        j.gpus = io::jobGpus(t, row, c_gpus);
+        if (c_model) {
+            j.model = t.text(row, *c_model);
+            io::checkModel(opts, j.model, t.file(), row.line, t.fieldName(*c_model));
+        }
+        if (c_iters) j.iterations = t.nonNegative(row, *c_iters);
+        if (c_duration) j.duration = t.nonNegative(row, *c_duration);
+        if (c_batch) j.batch_size = io::nonNegativeInt(t, row, *c_batch);
+        if (c_user) j.user = t.text(row, *c_user);
+        if (c_vc) j.vc = t.text(row, *c_vc);
+        if (c_name) j.name = t.text(row, *c_name);
+        if (c_account) j.account = t.text(row, *c_account);
+        if (c_partition) j.partition = t.text(row, *c_partition);
+        if (c_cpus) j.cpus = io::nonNegativeInt(t, row, *c_cpus);
+        if (c_memory) j.memory_gb = t.nonNegative(row, *c_memory);
+        if (c_gpu_type) j.gpu_type = t.text(row, *c_gpu_type);
+        auto [it, fresh] = seen.emplace(j.id, row.line);
+        if (!fresh)
+            throw ParseError(
+                t.file(), row.line, t.fieldName(c_id),
+                "duplicate job id '" + j.id + "' (first on line " + std::to_string(it->second) + ")");
+        trace.jobs.push_back(std::move(j));
+    });
     io::finishImport(trace, path, "ClusterLoom trace CSV", skipped);
     return trace;
 }
