@@ -144,12 +144,12 @@ void applyScenarioSettings(const Args& args, cl::ScenarioStore& store, cl::Scena
     if (args.has("cluster-name") && !given("cluster"))
         throw UsageError("--cluster-name names the layout of --cluster; give --cluster too");
     if (given("cluster")) spec.cluster_id = storeCluster(args, store);
+    if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;
     if (given("policy")) {
-        cl::checkPolicy(args.get("policy"),
-                        cl::Conventions::clean());  // unknown names fail here, with the list
+        // Unknown names fail here, with the list, under the conventions the scenario runs with.
+        cl::checkPolicy(args.get("policy"), cl::Conventions::byName(spec.conventions));
         spec.policy = args.get("policy");
     }
-    if (given("conventions")) spec.conventions = cl::Conventions::byName(args.get("conventions")).name;
     if (given("load")) spec.parameters.load_factor = args.getDouble("load");
     auto bounded = [&](const char* name, long long lo, long long hi) {
         long long v = args.getInt(name);

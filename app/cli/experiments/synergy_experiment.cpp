@@ -99,9 +99,8 @@ Mean meanOf(const std::vector<Cell>& cells, const std::string& conventions, cons
     return m;
 }
 
-}  // namespace
-
-int synergyExperiment(const std::vector<std::string>& argv) {
+// The options of `experiment synergy`.
+Args synergyArgs() {
     Args args(
         "experiment",
         "Reproduce a paper experiment. 'synergy': FIFO, single-GPU jobs, 128 GPUs (16 servers of 8 GPUs /\n"
@@ -135,64 +134,13 @@ int synergyExperiment(const std::vector<std::string>& argv) {
          dbOption(),
          {"out", "DIR", "folder for the table (CSV) and the chart", false, "clusterloom-synergy"}});
     args.positionals("NAME", 1, 1);
-    if (!args.parse(argv)) return 0;
-    if (args.positional()[0] != "synergy")
-        throw UsageError("unknown experiment '" + args.positional()[0] +
-                         "' (experiments: synergy, sjf-bsbf)");
+    return args;
+}
 
-    const auto measure_window = parseMeasureWindow(args.get("measure"));
-    const auto first = measure_window.first, last = measure_window.second;
-    cl::SynergyWorkload workload;
-    workload.jobs_per_hour = args.getDouble("rate");
-    workload.jobs = static_cast<int>(args.getInt("jobs"));
-    const std::vector<std::uint64_t> seeds = seedList(args, "seeds");
-    if (seeds.empty()) throw UsageError("--seeds needs at least one seed");
-    workload.seed = seeds.front();
-    workload.multi_gpu = args.has("multi-gpu");
-    if (last >= workload.jobs)
-        throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " +
-                         std::to_string(workload.jobs));
-    const int threads = static_cast<int>(args.getInt("threads"));
-    const std::vector<std::string> mechanisms = splitList(args.get("mechanisms"));
-    const std::vector<std::string> conventions = splitList(args.get("conventions"));
-    for (const auto& c : conventions)
-        for (const auto& m : mechanisms) cl::checkPolicy("fifo+" + m, cl::Conventions::byName(c));
-
-    const cl::ProfileSet profiles = resolveProfiles("synergy", args.has("optimistic-profiling"));
-    const cl::Cluster cluster = cl::builtinCluster("synergy-128");
-    std::map<std::uint64_t, cl::Trace> traces;
-    for (std::uint64_t seed : seeds) {
-        cl::SynergyWorkload w = workload;
-        w.seed = seed;
-        traces.emplace(seed, cl::generate(cl::synergyGeneratorConfig(w)));
-    }
-    const std::filesystem::path out = args.get("out");
-    std::filesystem::create_directories(out);
-
-    std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU")
-              << " jobs, " << cluster.totalGpus() << " GPUs (" << cluster.name << "), "
-              << workload.jobs_per_hour << " jobs/h, split (20,70,10), " << workload.jobs
-              << " jobs generated per seed (" << seeds.size() << (seeds.size() == 1 ? " seed" : " seeds")
-              << "); average JCT of jobs " << first << "-" << last << "\n\n";
-
-    std::vector<Cell> cells;
-    for (const auto& c : conventions)
-        for (const auto& m : mechanisms)
-            for (std::uint64_t seed : seeds) cells.push_back({c, m, seed});
-    cl::parallelFor(cells.size(), threads, [&](std::size_t i) {
-        cl::SimOptions o;
-        o.conventions = cl::Conventions::byName(cells[i].conventions);
-        o.measure_first = first;
-        o.measure_last = last;
-        o.record_segments = false;
-        const auto started = std::chrono::steady_clock::now();
-        cl::SimResult r =
-            cl::simulatePolicy(cluster, traces.at(cells[i].seed), profiles, "fifo+" + cells[i].mechanism, o);
-        cells[i].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        cells[i].avg_jct_h = r.summary.avg_jct / 3600.0;
-        cells[i].measured = r.summary.completed;
-    });
-
+// Prints the table of mean average JCTs next to the paper's and the authors' simulator's, and
+// returns the per-seed rows as CSV.
+std::string printTable(const std::vector<Cell>& cells, const std::vector<std::string>& conventions,
+                       const std::vector<std::string>& mechanisms) {
     std::ostringstream table;
     table << std::left << std::setw(18) << "conventions" << std::setw(14) << "mechanism" << std::right
           << std::setw(12) << "avg JCT (h)" << std::setw(10) << "95% CI" << std::setw(8) << "paper"
@@ -239,8 +187,13 @@ int synergyExperiment(const std::vector<std::string>& argv) {
              "5% and\n"
              " 95% it is an ordinary draw of our model)\n";
     std::cout << table.str();
+    return csv;
+}
+
+// With --check: whether, under every convention set, the means order as the paper's do.
+bool printOrderCheck(const std::vector<Cell>& cells, const std::vector<std::string>& conventions) {
     bool ordered = true;
-    if (args.has("check")) {
+    {
         for (const auto& c : conventions) {
             const auto mean = [&](const char* m) { return meanOf(cells, c, m).mean; };
             // OPT may equal TUNE when every job already gets its best point (a lightly loaded
@@ -258,14 +211,15 @@ int synergyExperiment(const std::vector<std::string>& argv) {
             check("greedy", "proportional");
         }
     }
-    {
-        cl::AtomicFile f((out / "synergy_fifo_table.csv").string());
-        f.stream() << csv;
-        f.commit();
-    }
+    return ordered;
+}
 
+// The load sweep (paper Fig. 9): each rate's trace under each mechanism, stored as runs of the
+// workspace and drawn as average JCT against load. Returns whether every run finished.
+bool runLoadSweep(const Args& args, const cl::SynergyWorkload& workload, const cl::Cluster& cluster,
+                  const cl::ProfileSet& profiles, int first, int last, int threads,
+                  const std::filesystem::path& out) {
     const std::string sweep_text = args.get("sweep");
-    if (sweep_text == "none") return ordered ? 0 : 1;
     std::vector<double> rates;
     for (const auto& r : splitList(sweep_text)) {
         try {
@@ -349,7 +303,82 @@ int synergyExperiment(const std::vector<std::string>& argv) {
     std::cout << "\nload sweep: " << specs.size() << " runs stored in " << store.path()
               << " (scenarios synergy-load/...); "
               << "chart " << chart << "\n";
-    return report.failed > 0 || !ordered ? 1 : 0;
+    return report.failed == 0;
+}
+
+}  // namespace
+
+int synergyExperiment(const std::vector<std::string>& argv) {
+    Args args = synergyArgs();
+    if (!args.parse(argv)) return 0;
+    if (args.positional()[0] != "synergy")
+        throw UsageError("unknown experiment '" + args.positional()[0] +
+                         "' (experiments: synergy, sjf-bsbf)");
+
+    const auto measure_window = parseMeasureWindow(args.get("measure"));
+    const auto first = measure_window.first, last = measure_window.second;
+    cl::SynergyWorkload workload;
+    workload.jobs_per_hour = args.getDouble("rate");
+    workload.jobs = static_cast<int>(args.getInt("jobs"));
+    const std::vector<std::uint64_t> seeds = seedList(args, "seeds");
+    if (seeds.empty()) throw UsageError("--seeds needs at least one seed");
+    workload.seed = seeds.front();
+    workload.multi_gpu = args.has("multi-gpu");
+    if (last >= workload.jobs)
+        throw UsageError("--measure " + args.get("measure") + " needs more than --jobs " +
+                         std::to_string(workload.jobs));
+    const int threads = static_cast<int>(args.getInt("threads"));
+    const std::vector<std::string> mechanisms = splitList(args.get("mechanisms"));
+    const std::vector<std::string> conventions = splitList(args.get("conventions"));
+    for (const auto& c : conventions)
+        for (const auto& m : mechanisms) cl::checkPolicy("fifo+" + m, cl::Conventions::byName(c));
+
+    const cl::ProfileSet profiles = resolveProfiles("synergy", args.has("optimistic-profiling"));
+    const cl::Cluster cluster = cl::builtinCluster("synergy-128");
+    std::map<std::uint64_t, cl::Trace> traces;
+    for (std::uint64_t seed : seeds) {
+        cl::SynergyWorkload w = workload;
+        w.seed = seed;
+        traces.emplace(seed, cl::generate(cl::synergyGeneratorConfig(w)));
+    }
+    const std::filesystem::path out = args.get("out");
+    std::filesystem::create_directories(out);
+
+    std::cout << "Synergy experiment: FIFO, " << (workload.multi_gpu ? "multi-GPU" : "single-GPU")
+              << " jobs, " << cluster.totalGpus() << " GPUs (" << cluster.name << "), "
+              << workload.jobs_per_hour << " jobs/h, split (20,70,10), " << workload.jobs
+              << " jobs generated per seed (" << seeds.size() << (seeds.size() == 1 ? " seed" : " seeds")
+              << "); average JCT of jobs " << first << "-" << last << "\n\n";
+
+    std::vector<Cell> cells;
+    for (const auto& c : conventions)
+        for (const auto& m : mechanisms)
+            for (std::uint64_t seed : seeds) cells.push_back({c, m, seed});
+    cl::parallelFor(cells.size(), threads, [&](std::size_t i) {
+        cl::SimOptions o;
+        o.conventions = cl::Conventions::byName(cells[i].conventions);
+        o.measure_first = first;
+        o.measure_last = last;
+        o.record_segments = false;
+        const auto started = std::chrono::steady_clock::now();
+        cl::SimResult r =
+            cl::simulatePolicy(cluster, traces.at(cells[i].seed), profiles, "fifo+" + cells[i].mechanism, o);
+        cells[i].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        cells[i].avg_jct_h = r.summary.avg_jct / 3600.0;
+        cells[i].measured = r.summary.completed;
+    });
+
+    const std::string csv = printTable(cells, conventions, mechanisms);
+    const bool ordered = !args.has("check") || printOrderCheck(cells, conventions);
+    {
+        cl::AtomicFile f((out / "synergy_fifo_table.csv").string());
+        f.stream() << csv;
+        f.commit();
+    }
+
+    if (args.get("sweep") == "none") return ordered ? 0 : 1;
+    const bool swept = runLoadSweep(args, workload, cluster, profiles, first, last, threads, out);
+    return !swept || !ordered ? 1 : 0;
 }
 
 }  // namespace cli
