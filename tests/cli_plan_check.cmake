@@ -19,6 +19,12 @@ expect("${OUT_TEXT}" "Cliff")
 string(REGEX MATCH "([0-9]+) simulations" _ "${OUT_TEXT}")
 set(first_simulations ${CMAKE_MATCH_1})
 
+# Every point runs at the planned load once: --load is not also the base scenario's load.
+cli(0 scenario list --db ${DB})
+string(REGEX MATCH "plan/[^ \n]+/x1\\.2/s1" point "${OUT_TEXT}")
+cli(0 scenario show ${point} --db ${DB})
+expect("${OUT_TEXT}" "\"load_factor\":1\\.2,")
+
 file(READ ${OUT}/plan.json json)
 foreach(policy fifo srtf)
   string(JSON feasible GET "${json}" plans ${policy} feasible)

@@ -99,6 +99,9 @@ int planCommand(const std::vector<std::string>& argv) {
     cl::ScenarioStore store = openWorkspace(args);
     cl::ScenarioSpec base;
     applyScenarioSettings(args, store, base, true, quiet);
+    // --load is the plan's planned load: the planner puts it on every point (with the headroom
+    // steps above it), so the base scenario keeps the trace's own load.
+    base.parameters.load_factor = 1.0;
     request.base = store.cluster(base.cluster_id);
     std::vector<std::string> types = listItems(args, "server-types");
     if (types.empty()) {
