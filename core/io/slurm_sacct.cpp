@@ -259,55 +259,76 @@ double parseUtcOffset(std::string_view text) {
     return sign * static_cast<double>(hours * 3600 + minutes * 60);
 }
 
+namespace {
+
 // One pass over the text without copying it: rows are string_views, cells are split into a
 // reused vector, and a job's strings are made only once its row is accepted. A step row is
 // folded on the spot when it follows its job (as sacct prints it); any other step is checked
 // against the jobs seen at the end. 1,000,000 rows read in well under the 5 s target
 // (bench/bench_slurm_import.cpp).
-SacctImport parseSacctParsable(std::string_view text, const std::string& file, const SacctOptions& options) {
-    SacctImport out;
-    std::size_t pos = 0;
-    int line = 0;
-    const auto nextLine = [&](std::string_view& row) {
-        if (pos >= text.size()) return false;
-        const std::size_t nl = text.find('\n', pos);
-        row = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-        pos = nl == std::string_view::npos ? text.size() : nl + 1;
-        ++line;
-        return true;
-    };
-    std::string_view header_text;
-    while (nextLine(header_text) && trim(header_text).empty()) {
-    }
-    header_text = trim(header_text);
-    if (header_text.empty())
-        throw ParseError(file, 0, "", "empty file: expected sacct --parsable2 output with its header");
-    std::array<int, kFieldCount> column;
-    column.fill(-1);
-    std::vector<std::string_view> cells;
-    splitInto(header_text, '|', cells);
-    const std::size_t width = cells.size();
-    for (std::size_t c = 0; c < width; ++c)
-        for (int f = 0; f < kFieldCount; ++f)
-            if (trim(cells[c]) == kFieldNames[f]) column[f] = static_cast<int>(c);
-    const int header_line = line;
-    const int id_col = column[kJobId] >= 0 ? column[kJobId] : column[kJobIdRaw];
-    if (id_col < 0 || column[kState] < 0 || column[kSubmit] < 0)
-        throw ParseError(file, header_line, "",
-                         "the header needs JobID (or JobIDRaw), State and Submit (sacct --parsable2 "
-                         "--format=JobID,State,Submit,...); it has: " +
-                             std::string(header_text));
+class ParsableReader {
+public:
+    ParsableReader(std::string_view text, const std::string& file, const SacctOptions& options)
+        : text_(text), file_(file), options_(options) {}
 
-    const auto cell = [&](int f) -> std::string_view {
-        const int c = f == kJobId ? id_col : column[f];
-        return c >= 0 ? trim(cells[c]) : std::string_view();
-    };
-    DropCounts drops;
-    const auto refuse = [&](const std::string& field, const std::string& what) {
-        out.refused.push_back(file + ":" + std::to_string(line) + ": " + field + ": " + what);
-        drops.add("refused row");
-    };
-    const auto timeAt = [&](Field f, const char* field, double& into) -> bool {
+    SacctImport read() {
+        readHeader();
+        std::string_view raw;
+        while (nextLine(raw)) {
+            if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+            if (trim(raw).empty()) continue;
+            ++out_.rows;
+            readRow(raw);
+        }
+        reportLooseSteps();
+        drops_.into(out_.dropped);
+        return std::move(out_);
+    }
+
+private:
+    bool nextLine(std::string_view& row) {
+        if (pos_ >= text_.size()) return false;
+        const std::size_t nl = text_.find('\n', pos_);
+        row = text_.substr(pos_, nl == std::string_view::npos ? std::string_view::npos : nl - pos_);
+        pos_ = nl == std::string_view::npos ? text_.size() : nl + 1;
+        ++line_;
+        return true;
+    }
+
+    // The first non-blank line: which column holds which field.
+    void readHeader() {
+        std::string_view header_text;
+        while (nextLine(header_text) && trim(header_text).empty()) {
+        }
+        header_text = trim(header_text);
+        if (header_text.empty())
+            throw ParseError(file_, 0, "", "empty file: expected sacct --parsable2 output with its header");
+        column_.fill(-1);
+        splitInto(header_text, '|', cells_);
+        width_ = cells_.size();
+        for (std::size_t c = 0; c < width_; ++c)
+            for (int f = 0; f < kFieldCount; ++f)
+                if (trim(cells_[c]) == kFieldNames[f]) column_[f] = static_cast<int>(c);
+        const int header_line = line_;
+        id_col_ = column_[kJobId] >= 0 ? column_[kJobId] : column_[kJobIdRaw];
+        if (id_col_ < 0 || column_[kState] < 0 || column_[kSubmit] < 0)
+            throw ParseError(file_, header_line, "",
+                             "the header needs JobID (or JobIDRaw), State and Submit (sacct --parsable2 "
+                             "--format=JobID,State,Submit,...); it has: " +
+                                 std::string(header_text));
+    }
+
+    std::string_view cell(int f) const {
+        const int c = f == kJobId ? id_col_ : column_[f];
+        return c >= 0 ? trim(cells_[c]) : std::string_view();
+    }
+
+    void refuse(const std::string& field, const std::string& what) {
+        out_.refused.push_back(file_ + ":" + std::to_string(line_) + ": " + field + ": " + what);
+        drops_.add("refused row");
+    }
+
+    bool timeAt(Field f, const char* field, double& into) {
         const std::string_view v = cell(f);
         if (noTime(v)) return true;
         const auto t = io::parseDateTime(v);
@@ -315,106 +336,47 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
             refuse(field, "cannot read '" + std::string(v) + "' as a time (2024-03-01T12:00:00)");
             return false;
         }
-        into = *t - options.utc_offset_s;
+        into = *t - options_.utc_offset_s;
         return true;
-    };
-    const auto count = [&](Field f, int& into) {
+    }
+
+    bool count(Field f, int& into) const {
         const std::string_view n = cell(f);
         if (!n.empty())
             into = static_cast<int>(std::clamp<long long>(wholeNumber(n).value_or(-1), -1, 1 << 30));
         return into >= 0;
-    };
+    }
 
-    std::vector<std::string_view> seen;                         // ids of accepted job rows (views into text)
-    std::vector<std::string> seen_expanded;                     // the tasks of pending ranges
-    std::string_view last_seen;                                 // the latest accepted job row, for its steps
-    std::vector<std::pair<std::string_view, int>> loose_steps;  // steps not after their job
-
-    std::string_view raw;
-    while (nextLine(raw)) {
-        if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-        if (trim(raw).empty()) continue;
-        ++out.rows;
-        splitInto(raw, '|', cells);
-        if (cells.size() != width) {
+    // One non-blank row: a job (kept, dropped with a reason, or refused) or a step.
+    void readRow(std::string_view raw) {
+        splitInto(raw, '|', cells_);
+        if (cells_.size() != width_) {
             refuse("row",
-                   "has " + std::to_string(cells.size()) + " fields, the header " + std::to_string(width));
-            continue;
+                   "has " + std::to_string(cells_.size()) + " fields, the header " + std::to_string(width_));
+            return;
         }
         const std::string_view id = cell(kJobId);
         if (id.empty()) {
             refuse("JobID", "empty");
-            continue;
+            return;
         }
         if (const auto dot = id.find('.'); dot != std::string_view::npos) {  // a step: folded into its job
             const std::string_view base = id.substr(0, dot);
-            if (base != last_seen || last_seen.empty()) loose_steps.emplace_back(base, line);
-            continue;
+            if (base != last_seen_ || last_seen_.empty()) loose_steps_.emplace_back(base, line_);
+            return;
         }
         SlurmJob job;
-        job.line = line;
+        job.line = line_;
         const std::string_view state_text = cell(kState);
         const std::string_view state = state_text.substr(0, state_text.find(' '));
         const auto kind = io::sacct::stateKind(state);
         if (!kind) {
             refuse("State", "unknown state '" + std::string(state_text) + "'");
-            continue;
+            return;
         }
-        if (!timeAt(kSubmit, "Submit", job.submit) || !timeAt(kStart, "Start", job.start) ||
-            !timeAt(kEnd, "End", job.end))
-            continue;
-        if (std::isnan(job.submit)) {
-            refuse("Submit", "no submit time");
-            continue;
-        }
-        if (!count(kNcpus, job.cpus)) {
-            refuse("NCPUS", "not a whole number: '" + std::string(cell(kNcpus)) + "'");
-            continue;
-        }
-        if (!count(kNnodes, job.nodes)) {
-            refuse("NNodes", "not a whole number: '" + std::string(cell(kNnodes)) + "'");
-            continue;
-        }
-        job.started = !std::isnan(job.start) && *kind != StateKind::Pending;
-        if (const std::string_view e = cell(kElapsed); !e.empty() && job.started) {
-            try {
-                job.elapsed = parseSlurmElapsed(e);
-            } catch (const std::invalid_argument& ex) {
-                refuse("Elapsed", "cannot read '" + std::string(e) + "' as " + ex.what());
-                continue;
-            }
-        } else if (job.started && !std::isnan(job.end)) {
-            job.elapsed = std::max(0.0, job.end - job.start);
-        }
-        if (const std::string_view limit = cell(kTimelimit);
-            !limit.empty() && !noTime(limit) && limit != "Partition_Limit") {
-            try {
-                job.time_limit = parseSlurmElapsed(limit);
-            } catch (const std::invalid_argument& ex) {
-                refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what());
-                continue;
-            }
-        }
+        if (!readTimesAndCounts(job, *kind)) return;
         io::sacct::settleCancelled(job, *kind);
-        const std::string_view alloc = cell(kAllocTres), req = cell(kReqTres);
-        const bool use_alloc = job.started && !alloc.empty();
-        try {
-            TresGpus g = parseTresGpus(use_alloc ? alloc : req);
-            if (g.count == 0 && use_alloc) g = parseTresGpus(req);
-            job.gpus = g.count;
-            job.gpu_type = std::move(g.type);
-        } catch (const std::invalid_argument& ex) {
-            refuse(use_alloc ? "AllocTRES" : "ReqTRES", std::string("expected ") + ex.what());
-            continue;
-        }
-        if (const std::string_view mem = cell(kReqMem); !mem.empty()) {
-            try {
-                job.memory_gb = parseSlurmMemoryGb(mem, job.cpus, job.nodes);
-            } catch (const std::invalid_argument& ex) {
-                refuse("ReqMem", "cannot read '" + std::string(mem) + "' as " + ex.what());
-                continue;
-            }
-        }
+        if (!readResources(job)) return;
         // A pending array range stands for one never-started job per task.
         std::vector<long long> tasks;
         const auto bracket = id.find("_[");
@@ -425,7 +387,7 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
             } catch (const std::invalid_argument& ex) {
                 refuse("JobID", std::string("expected ") + ex.what() + " in the brackets, got '" +
                                     std::string(id) + "'");
-                continue;
+                return;
             }
         }
         job.state.assign(state);
@@ -433,40 +395,129 @@ SacctImport parseSacctParsable(std::string_view text, const std::string& file, c
         job.user.assign(cell(kUser));
         job.account.assign(cell(kAccount));
         job.partition.assign(cell(kPartition));
-        seen.push_back(id);
-        last_seen = id;
-        const auto finish = [&](SlurmJob&& j) {
-            if (const char* reason = io::sacct::dropReason(*kind, j, options)) {
-                drops.add(reason);
-                return;
-            }
-            out.jobs.push_back(std::move(j));
-        };
+        seen_.push_back(id);
+        last_seen_ = id;
         if (!range) {
             job.id.assign(id);
-            finish(std::move(job));
-            continue;
+            finish(std::move(job), *kind);
+            return;
         }
         const std::string base(id.substr(0, bracket));
         for (long long task : tasks) {
             SlurmJob t = job;
             t.id = base + "_" + std::to_string(task);
-            seen_expanded.push_back(t.id);
-            finish(std::move(t));
+            seen_expanded_.push_back(t.id);
+            finish(std::move(t), *kind);
         }
     }
-    if (!loose_steps.empty()) {
-        std::unordered_set<std::string_view> known(seen.begin(), seen.end());
-        known.insert(seen_expanded.begin(), seen_expanded.end());
-        for (const auto& [base, step_line] : loose_steps)
+
+    // Submit, start and end, CPUs and nodes, elapsed time and time limit; false when the row
+    // is refused.
+    bool readTimesAndCounts(SlurmJob& job, StateKind kind) {
+        if (!timeAt(kSubmit, "Submit", job.submit) || !timeAt(kStart, "Start", job.start) ||
+            !timeAt(kEnd, "End", job.end))
+            return false;
+        if (std::isnan(job.submit)) {
+            refuse("Submit", "no submit time");
+            return false;
+        }
+        if (!count(kNcpus, job.cpus)) {
+            refuse("NCPUS", "not a whole number: '" + std::string(cell(kNcpus)) + "'");
+            return false;
+        }
+        if (!count(kNnodes, job.nodes)) {
+            refuse("NNodes", "not a whole number: '" + std::string(cell(kNnodes)) + "'");
+            return false;
+        }
+        job.started = !std::isnan(job.start) && kind != StateKind::Pending;
+        if (const std::string_view e = cell(kElapsed); !e.empty() && job.started) {
+            try {
+                job.elapsed = parseSlurmElapsed(e);
+            } catch (const std::invalid_argument& ex) {
+                refuse("Elapsed", "cannot read '" + std::string(e) + "' as " + ex.what());
+                return false;
+            }
+        } else if (job.started && !std::isnan(job.end)) {
+            job.elapsed = std::max(0.0, job.end - job.start);
+        }
+        if (const std::string_view limit = cell(kTimelimit);
+            !limit.empty() && !noTime(limit) && limit != "Partition_Limit") {
+            try {
+                job.time_limit = parseSlurmElapsed(limit);
+            } catch (const std::invalid_argument& ex) {
+                refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // GPUs (allocated if it started, else requested) and memory; false when the row is refused.
+    bool readResources(SlurmJob& job) {
+        const std::string_view alloc = cell(kAllocTres), req = cell(kReqTres);
+        const bool use_alloc = job.started && !alloc.empty();
+        try {
+            TresGpus g = parseTresGpus(use_alloc ? alloc : req);
+            if (g.count == 0 && use_alloc) g = parseTresGpus(req);
+            job.gpus = g.count;
+            job.gpu_type = std::move(g.type);
+        } catch (const std::invalid_argument& ex) {
+            refuse(use_alloc ? "AllocTRES" : "ReqTRES", std::string("expected ") + ex.what());
+            return false;
+        }
+        if (const std::string_view mem = cell(kReqMem); !mem.empty()) {
+            try {
+                job.memory_gb = parseSlurmMemoryGb(mem, job.cpus, job.nodes);
+            } catch (const std::invalid_argument& ex) {
+                refuse("ReqMem", "cannot read '" + std::string(mem) + "' as " + ex.what());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void finish(SlurmJob&& j, StateKind kind) {
+        if (const char* reason = io::sacct::dropReason(kind, j, options_)) {
+            drops_.add(reason);
+            return;
+        }
+        out_.jobs.push_back(std::move(j));
+    }
+
+    // Steps that did not follow their job: refused unless the file lists that job somewhere.
+    void reportLooseSteps() {
+        if (loose_steps_.empty()) return;
+        std::unordered_set<std::string_view> known(seen_.begin(), seen_.end());
+        known.insert(seen_expanded_.begin(), seen_expanded_.end());
+        for (const auto& [base, step_line] : loose_steps_)
             if (!known.count(base)) {
-                drops.add("step without its job");
-                out.refused.push_back(file + ":" + std::to_string(step_line) + ": JobID: step of job " +
-                                      std::string(base) + ", which the file does not list");
+                drops_.add("step without its job");
+                out_.refused.push_back(file_ + ":" + std::to_string(step_line) + ": JobID: step of job " +
+                                       std::string(base) + ", which the file does not list");
             }
     }
-    drops.into(out.dropped);
-    return out;
+
+    std::string_view text_;
+    const std::string& file_;
+    const SacctOptions& options_;
+    SacctImport out_;
+    std::size_t pos_ = 0;
+    int line_ = 0;
+    std::array<int, kFieldCount> column_;
+    std::size_t width_ = 0;
+    int id_col_ = -1;
+    std::vector<std::string_view> cells_;
+    DropCounts drops_;
+    std::vector<std::string_view> seen_;                         // ids of accepted job rows (views into text)
+    std::vector<std::string> seen_expanded_;                     // the tasks of pending ranges
+    std::string_view last_seen_;                                 // the latest accepted job row, for its steps
+    std::vector<std::pair<std::string_view, int>> loose_steps_;  // steps not after their job
+};
+
+}  // namespace
+
+SacctImport parseSacctParsable(std::string_view text, const std::string& file, const SacctOptions& options) {
+    return ParsableReader(text, file, options).read();
 }
 
 SacctImport readSacctParsable(const std::string& path, const SacctOptions& options) {

@@ -201,18 +201,9 @@ TypeMatchingResult readSolution(const std::vector<Column>& columns, const std::v
     return result;
 }
 
-}  // namespace
-
-TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
-                                          const std::function<std::int64_t(int, int)>& weight,
-                                          TypeMatchingLimits limits) {
-    return typeCompressedMatching(count_per_type, weight, limits, nullptr);
-}
-
-TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
-                                          const std::function<std::int64_t(int, int)>& weight,
-                                          TypeMatchingLimits limits, OptimalBasis* basis) {
-    if (basis) *basis = OptimalBasis{};
+// Checks the arguments of typeCompressedMatching; returns the number of nodes.
+long long checkedNodeCount(const std::vector<int>& count_per_type,
+                           const std::function<std::int64_t(int, int)>& weight, TypeMatchingLimits limits) {
     if (!weight) {
         throw std::invalid_argument("typeCompressedMatching: empty weight function");
     }
@@ -230,10 +221,17 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
         }
         total_nodes += count_per_type[static_cast<std::size_t>(a)];
     }
+    return total_nodes;
+}
 
-    // One integer column per type pair that can be matched and gains something.
+// One integer column per type pair that can be matched and gains something; max_weight is set
+// to the largest weight among them (0 when there is none).
+std::vector<Column> pairColumns(const std::vector<int>& count_per_type,
+                                const std::function<std::int64_t(int, int)>& weight,
+                                std::int64_t& max_weight) {
+    const int types = static_cast<int>(count_per_type.size());
     std::vector<Column> columns;
-    std::int64_t max_weight = 0;
+    max_weight = 0;
     for (int a = 0; a < types; ++a) {
         const int ca = count_per_type[static_cast<std::size_t>(a)];
         if (ca == 0) continue;
@@ -252,16 +250,14 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
             columns.push_back({a, b, w, upper});
         }
     }
-    if (columns.empty()) {
-        return {};
-    }
-    // At most total_nodes / 2 pairs, each worth at most max_weight: keep every objective value
-    // an exactly representable double.
-    const double objective_bound = static_cast<double>(total_nodes / 2) * static_cast<double>(max_weight);
-    if (objective_bound > 4503599627370496.0 /* 2^52 */) {
-        throw std::invalid_argument("typeCompressedMatching: total weight could exceed 2^52");
-    }
+    return columns;
+}
 
+// The integer program with the degree rows only: row a bounds the nodes of type a used,
+// column j counts the pairs of columns[j].
+std::unique_ptr<glp_prob, ProblemDeleter> degreeProblem(const std::vector<int>& count_per_type,
+                                                        const std::vector<Column>& columns) {
+    const int types = static_cast<int>(count_per_type.size());
     std::unique_ptr<glp_prob, ProblemDeleter> lp(glp_create_prob());
     glp_set_obj_dir(lp.get(), GLP_MAX);
     glp_add_rows(lp.get(), types);
@@ -298,92 +294,114 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
         }
     }
     glp_load_matrix(lp.get(), static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
+    return lp;
+}
 
-    // The simplex iterations left for the relaxation's solves (GLPK counts them on the problem).
-    auto iterationsLeft = [&]() -> int {
-        const int left = limits.simplex_iterations - glp_get_it_cnt(lp.get());
-        if (left <= 0) {
-            throw std::runtime_error("typeCompressedMatching: limit of " +
-                                     std::to_string(limits.simplex_iterations) +
-                                     " simplex iterations reached");
-        }
-        return left;
-    };
-
-    // Strengthen the relaxation with Edmonds' odd-set (blossom) inequalities before branching:
-    // for a set S of types with an odd number of nodes, x(E[S]) <= (count(S) - 1) / 2, where
-    // E[S] are the pairs with both types in S (including (a, a)). They are valid for every
-    // integer solution, and together with the degree rows they describe the b-matching
-    // polytope exactly (Edmonds), so once none is violated the LP bound equals the integer
-    // optimum. Plain branch-and-bound on the degree rows alone stalls on the half-integral LP
-    // solutions: measured here, 16 of the first 80 random test instances (20-48 types, up
-    // to 300 nodes) hit a 10 s limit; with the cuts the slowest of 14,000 took 72 ms.
-    // The cuts only speed the search up; exactness comes from glp_intopt below.
-    // Separation is skipped for more than kMaxCutTypes types (the dense max-flows would cost
-    // more than they save; type compression is meant for a few dozen types).
-    // A set S is violated iff count(S) - 2 x(E[S]) < 1; candidates come from a Gomory-Hu tree
-    // of the network with capacity x_ab between types and the slack count_a - deg(a) between
-    // type a and an extra node (Padberg-Rao).
-    std::vector<int> active;  // types that appear in a column
-    std::vector<int> local(static_cast<std::size_t>(types), -1);
-    for (const Column& c : columns) {
-        for (const int t : {c.a, c.b}) {
-            if (local[static_cast<std::size_t>(t)] < 0) {
-                local[static_cast<std::size_t>(t)] = static_cast<int>(active.size());
-                active.push_back(t);
+// Strengthens the relaxation with Edmonds' odd-set (blossom) inequalities before branching:
+// for a set S of types with an odd number of nodes, x(E[S]) <= (count(S) - 1) / 2, where
+// E[S] are the pairs with both types in S (including (a, a)). They are valid for every
+// integer solution, and together with the degree rows they describe the b-matching
+// polytope exactly (Edmonds), so once none is violated the LP bound equals the integer
+// optimum. Plain branch-and-bound on the degree rows alone stalls on the half-integral LP
+// solutions: measured here, 16 of the first 80 random test instances (20-48 types, up
+// to 300 nodes) hit a 10 s limit; with the cuts the slowest of 14,000 took 72 ms.
+// The cuts only speed the search up; exactness comes from glp_intopt (branchAndBound).
+// Separation is skipped for more than kMaxCutTypes types (the dense max-flows would cost
+// more than they save; type compression is meant for a few dozen types).
+// A set S is violated iff count(S) - 2 x(E[S]) < 1; candidates come from a Gomory-Hu tree
+// of the network with capacity x_ab between types and the slack count_a - deg(a) between
+// type a and an extra node (Padberg-Rao).
+class OddSetCutting {
+public:
+    OddSetCutting(glp_prob* lp, const std::vector<Column>& columns, const std::vector<int>& count_per_type,
+                  int simplex_iterations)
+        : lp_(lp),
+          columns_(columns),
+          count_per_type_(count_per_type),
+          simplex_iterations_(simplex_iterations),
+          ncols_(static_cast<int>(columns.size())),
+          local_(count_per_type.size(), -1),
+          x_(static_cast<std::size_t>(ncols_)) {
+        for (const Column& c : columns_) {
+            for (const int t : {c.a, c.b}) {
+                if (local_[static_cast<std::size_t>(t)] < 0) {
+                    local_[static_cast<std::size_t>(t)] = static_cast<int>(active_.size());
+                    active_.push_back(t);
+                }
             }
         }
+        m_ = static_cast<int>(active_.size()) + 1;  // + the slack node m_ - 1
+        glp_init_smcp(&lp_parm_);
+        lp_parm_.msg_lev = GLP_MSG_OFF;
     }
-    const int m = static_cast<int>(active.size()) + 1;  // + the slack node m - 1
-    constexpr int kMaxCutTypes = 128;
-    glp_smcp lp_parm;
-    glp_init_smcp(&lp_parm);
-    lp_parm.msg_lev = GLP_MSG_OFF;
-    std::set<std::vector<int>> cuts_added;
-    std::vector<std::vector<int>> cut_rows;  // the types of each cut row, in row order
-    std::vector<double> x(static_cast<std::size_t>(ncols));
-    constexpr int kMaxCutRounds = 50;
-    double last_objective = std::numeric_limits<double>::infinity();
-    bool unique_integral_optimum = false;
-    for (int round = 0;; ++round) {
-        lp_parm.it_lim = iterationsLeft();
-        lp_parm.meth =
+
+    // Solves the relaxation, adding violated cuts until none is found or the bound stalls;
+    // true when its final optimum is integral and the LP's only optimum.
+    bool solve() {
+        constexpr int kMaxCutTypes = 128;
+        constexpr int kMaxCutRounds = 50;
+        double last_objective = std::numeric_limits<double>::infinity();
+        for (int round = 0;; ++round) {
+            if (solveRelaxation(round)) return hasUniqueOptimum(lp_);
+            // Stop cutting once the bound stalls. With many ties (small integer weights) the LP
+            // optimum can stay on a degenerate face whose fractional vertices the loop would chase
+            // for hundreds of rounds; the bound is then (nearly) the integer optimum already and
+            // branch-and-cut finishes quickly from the strengthened relaxation.
+            const double objective = glp_get_obj_val(lp_);
+            if (round > 0 && objective >= last_objective - 1e-9 * (1.0 + std::fabs(objective))) break;
+            if (round >= kMaxCutRounds || m_ - 1 > kMaxCutTypes) break;
+            last_objective = objective;
+            if (addViolatedCuts(cutNetwork()) == 0) break;  // no violated odd set: the bound is optimal
+        }
+        return false;
+    }
+
+    // The types of each cut row, in row order (rows after the degree rows).
+    std::vector<std::vector<int>>& cutRows() { return cut_rows_; }
+
+private:
+    // The simplex iterations left for the relaxation's solves (GLPK counts them on the problem).
+    int iterationsLeft() const {
+        const int left = simplex_iterations_ - glp_get_it_cnt(lp_);
+        if (left <= 0) {
+            throw std::runtime_error("typeCompressedMatching: limit of " +
+                                     std::to_string(simplex_iterations_) + " simplex iterations reached");
+        }
+        return left;
+    }
+
+    // One simplex solve; reads the solution into x_ and tells whether it is integral.
+    bool solveRelaxation(int round) {
+        lp_parm_.it_lim = iterationsLeft();
+        lp_parm_.meth =
             round == 0 ? GLP_PRIMAL : GLP_DUALP;  // after adding rows the basis stays dual feasible
-        const int lp_rc = glp_simplex(lp.get(), &lp_parm);
-        if (lp_rc != 0 || glp_get_status(lp.get()) != GLP_OPT) {
+        const int lp_rc = glp_simplex(lp_, &lp_parm_);
+        if (lp_rc != 0 || glp_get_status(lp_) != GLP_OPT) {
             throw std::runtime_error("typeCompressedMatching: LP relaxation failed: " +
                                      glpkReturnCode(lp_rc));
         }
         bool integral = true;
-        for (int j = 0; j < ncols; ++j) {
-            x[static_cast<std::size_t>(j)] = glp_get_col_prim(lp.get(), j + 1);
-            integral = integral && std::fabs(x[static_cast<std::size_t>(j)] -
-                                             std::round(x[static_cast<std::size_t>(j)])) < 1e-7;
+        for (int j = 0; j < ncols_; ++j) {
+            x_[static_cast<std::size_t>(j)] = glp_get_col_prim(lp_, j + 1);
+            integral = integral && std::fabs(x_[static_cast<std::size_t>(j)] -
+                                             std::round(x_[static_cast<std::size_t>(j)])) < 1e-7;
         }
-        if (integral) {
-            unique_integral_optimum = hasUniqueOptimum(lp.get());
-            break;
-        }
-        // Stop cutting once the bound stalls. With many ties (small integer weights) the LP
-        // optimum can stay on a degenerate face whose fractional vertices the loop would chase
-        // for hundreds of rounds; the bound is then (nearly) the integer optimum already and
-        // branch-and-cut finishes quickly from the strengthened relaxation.
-        const double objective = glp_get_obj_val(lp.get());
-        if (round > 0 && objective >= last_objective - 1e-9 * (1.0 + std::fabs(objective))) break;
-        if (round >= kMaxCutRounds || m - 1 > kMaxCutTypes) break;
-        last_objective = objective;
+        return integral;
+    }
 
-        const auto mi = static_cast<std::size_t>(m);
+    // The separation network of the current solution x_: m_ x m_ capacities, row-major.
+    std::vector<double> cutNetwork() const {
+        const auto mi = static_cast<std::size_t>(m_);
         std::vector<double> capacity(mi * mi, 0.0);
         std::vector<double> slack(mi, 0.0);
         for (std::size_t k = 0; k + 1 < mi; ++k) {
-            slack[k] = static_cast<double>(count_per_type[static_cast<std::size_t>(active[k])]);
+            slack[k] = static_cast<double>(count_per_type_[static_cast<std::size_t>(active_[k])]);
         }
-        for (int j = 0; j < ncols; ++j) {
-            const Column& c = columns[static_cast<std::size_t>(j)];
-            const double v = std::max(0.0, x[static_cast<std::size_t>(j)]);
-            const auto la = static_cast<std::size_t>(local[static_cast<std::size_t>(c.a)]);
-            const auto lb = static_cast<std::size_t>(local[static_cast<std::size_t>(c.b)]);
+        for (int j = 0; j < ncols_; ++j) {
+            const Column& c = columns_[static_cast<std::size_t>(j)];
+            const double v = std::max(0.0, x_[static_cast<std::size_t>(j)]);
+            const auto la = static_cast<std::size_t>(local_[static_cast<std::size_t>(c.a)]);
+            const auto lb = static_cast<std::size_t>(local_[static_cast<std::size_t>(c.b)]);
             slack[la] -= v;
             slack[lb] -= v;  // twice for a == b
             if (la != lb) {
@@ -396,72 +414,90 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
             capacity[k * mi + (mi - 1)] = sl;
             capacity[(mi - 1) * mi + k] = sl;
         }
+        return capacity;
+    }
 
+    // Adds a row for every candidate set that is odd, clearly violated and not a row yet;
+    // returns how many were added.
+    int addViolatedCuts(const std::vector<double>& capacity) {
+        const auto mi = static_cast<std::size_t>(m_);
         int added = 0;
-        for (const std::vector<char>& side : gomoryHuCandidates(capacity, m)) {
+        for (const std::vector<char>& side : gomoryHuCandidates(capacity, m_)) {
             std::vector<int> members;  // types in S
             long long count_s = 0;
             for (std::size_t k = 0; k + 1 < mi; ++k) {
                 if (side[k]) {
-                    members.push_back(active[k]);
-                    count_s += count_per_type[static_cast<std::size_t>(active[k])];
+                    members.push_back(active_[k]);
+                    count_s += count_per_type_[static_cast<std::size_t>(active_[k])];
                 }
             }
             if (members.empty() || count_s % 2 == 0) continue;
             std::vector<int> inside;  // 1-based GLPK column indices of pairs within S
             double x_inside = 0.0;
-            for (int j = 0; j < ncols; ++j) {
-                const Column& c = columns[static_cast<std::size_t>(j)];
-                if (side[static_cast<std::size_t>(local[static_cast<std::size_t>(c.a)])] &&
-                    side[static_cast<std::size_t>(local[static_cast<std::size_t>(c.b)])]) {
+            for (int j = 0; j < ncols_; ++j) {
+                const Column& c = columns_[static_cast<std::size_t>(j)];
+                if (side[static_cast<std::size_t>(local_[static_cast<std::size_t>(c.a)])] &&
+                    side[static_cast<std::size_t>(local_[static_cast<std::size_t>(c.b)])]) {
                     inside.push_back(j + 1);
-                    x_inside += x[static_cast<std::size_t>(j)];
+                    x_inside += x_[static_cast<std::size_t>(j)];
                 }
             }
             if (static_cast<double>(count_s) - 2.0 * x_inside >= 1.0 - 1e-4)
                 continue;  // not (clearly) violated
-            if (!cuts_added.insert(members).second) continue;
-            cut_rows.push_back(members);
-            const int row = glp_add_rows(lp.get(), 1);
-            glp_set_row_bnds(lp.get(), row, GLP_UP, 0.0, static_cast<double>((count_s - 1) / 2));
+            if (!cuts_added_.insert(members).second) continue;
+            cut_rows_.push_back(members);
+            const int row = glp_add_rows(lp_, 1);
+            glp_set_row_bnds(lp_, row, GLP_UP, 0.0, static_cast<double>((count_s - 1) / 2));
             std::vector<int> ind(1, 0);
             ind.insert(ind.end(), inside.begin(), inside.end());
             std::vector<double> val(ind.size(), 1.0);
-            glp_set_mat_row(lp.get(), row, static_cast<int>(inside.size()), ind.data(), val.data());
+            glp_set_mat_row(lp_, row, static_cast<int>(inside.size()), ind.data(), val.data());
             ++added;
         }
-        if (added == 0) break;  // no violated odd set: the bound is the integer optimum
+        return added;
     }
 
-    // An integral LP optimum that is the only optimum is the only integer optimum too (every
-    // integer solution is feasible for the relaxation with its valid cuts, and none can do
-    // better than the relaxation's bound). Branch-and-bound, exact, would return exactly it, so
-    // it is read off the LP instead: the same answer at a fraction of the time (most rounds of
-    // a deep queue end here; docs/architecture.md section 2.9).
-    if (unique_integral_optimum) {
-        TypeMatchingResult result =
-            readSolution(columns, count_per_type, [&](int j) { return glp_get_col_prim(lp.get(), j); });
-        if (basis) {
-            basis->types = types;
-            for (int a = 0; a < types; ++a) {
-                basis->self_pairable.push_back(count_per_type[static_cast<std::size_t>(a)] >= 2);
-                basis->row_basic.push_back(glp_get_row_stat(lp.get(), a + 1) == GLP_BS);
-            }
-            for (int j = 0; j < ncols; ++j) {
-                const Column& c = columns[static_cast<std::size_t>(j)];
-                const int stat = glp_get_col_stat(lp.get(), j + 1);
-                basis->columns.push_back({c.a, c.b, c.weight,
-                                          stat == GLP_BS   ? OptimalBasis::Status::Basic
-                                          : stat == GLP_NU ? OptimalBasis::Status::AtUpper
-                                                           : OptimalBasis::Status::AtLower});
-            }
-            for (std::size_t k = 0; k < cut_rows.size(); ++k)
-                basis->row_basic.push_back(glp_get_row_stat(lp.get(), types + 1 + static_cast<int>(k)) ==
-                                           GLP_BS);
-            basis->cuts = std::move(cut_rows);
-        }
-        return result;
+    glp_prob* lp_;
+    const std::vector<Column>& columns_;
+    const std::vector<int>& count_per_type_;
+    int simplex_iterations_;
+    int ncols_;
+    std::vector<int> active_;  // types that appear in a column
+    std::vector<int> local_;   // per type: its index in active_ (-1 = in no column)
+    int m_ = 1;                // active_.size() + the slack node m_ - 1
+    glp_smcp lp_parm_;
+    std::set<std::vector<int>> cuts_added_;
+    std::vector<std::vector<int>> cut_rows_;  // the types of each cut row, in row order
+    std::vector<double> x_;                   // the relaxation's solution, per column
+};
+
+// The basis of the relaxation's unique integral optimum, for OptimalBasisCache.
+OptimalBasis optimalBasis(glp_prob* lp, const std::vector<Column>& columns,
+                          const std::vector<int>& count_per_type, std::vector<std::vector<int>>&& cut_rows) {
+    OptimalBasis basis;
+    const int types = static_cast<int>(count_per_type.size());
+    basis.types = types;
+    for (int a = 0; a < types; ++a) {
+        basis.self_pairable.push_back(count_per_type[static_cast<std::size_t>(a)] >= 2);
+        basis.row_basic.push_back(glp_get_row_stat(lp, a + 1) == GLP_BS);
     }
+    for (int j = 0; j < static_cast<int>(columns.size()); ++j) {
+        const Column& c = columns[static_cast<std::size_t>(j)];
+        const int stat = glp_get_col_stat(lp, j + 1);
+        basis.columns.push_back({c.a, c.b, c.weight,
+                                 stat == GLP_BS   ? OptimalBasis::Status::Basic
+                                 : stat == GLP_NU ? OptimalBasis::Status::AtUpper
+                                                  : OptimalBasis::Status::AtLower});
+    }
+    for (std::size_t k = 0; k < cut_rows.size(); ++k)
+        basis.row_basic.push_back(glp_get_row_stat(lp, types + 1 + static_cast<int>(k)) == GLP_BS);
+    basis.cuts = std::move(cut_rows);
+    return basis;
+}
+
+// Exact branch-and-bound (GLPK's glp_intopt) from the strengthened relaxation; throws unless
+// it proves an optimum within limits.branch_nodes subproblems.
+void branchAndBound(glp_prob* lp, TypeMatchingLimits limits, double objective_bound) {
     glp_iocp parm;
     glp_init_iocp(&parm);
     parm.presolve = GLP_ON;
@@ -483,16 +519,56 @@ TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type
     // search exact; GLPK's default (1e-7) would not be for totals above ~1e7.
     parm.tol_obj = std::min(1e-7, 0.25 / (1.0 + objective_bound));
 
-    const int rc = glp_intopt(lp.get(), &parm);
+    const int rc = glp_intopt(lp, &parm);
     if (rc != 0) {
         throw std::runtime_error("typeCompressedMatching: glp_intopt failed: " + glpkReturnCode(rc));
     }
-    const int status = glp_mip_status(lp.get());
+    const int status = glp_mip_status(lp);
     if (status != GLP_OPT) {
         throw std::runtime_error("typeCompressedMatching: GLPK found no optimal integer solution (status " +
                                  std::to_string(status) + ")");
     }
+}
 
+}  // namespace
+
+TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          TypeMatchingLimits limits) {
+    return typeCompressedMatching(count_per_type, weight, limits, nullptr);
+}
+
+TypeMatchingResult typeCompressedMatching(const std::vector<int>& count_per_type,
+                                          const std::function<std::int64_t(int, int)>& weight,
+                                          TypeMatchingLimits limits, OptimalBasis* basis) {
+    if (basis) *basis = OptimalBasis{};
+    const long long total_nodes = checkedNodeCount(count_per_type, weight, limits);
+    std::int64_t max_weight = 0;
+    const std::vector<Column> columns = pairColumns(count_per_type, weight, max_weight);
+    if (columns.empty()) {
+        return {};
+    }
+    // At most total_nodes / 2 pairs, each worth at most max_weight: keep every objective value
+    // an exactly representable double.
+    const double objective_bound = static_cast<double>(total_nodes / 2) * static_cast<double>(max_weight);
+    if (objective_bound > 4503599627370496.0 /* 2^52 */) {
+        throw std::invalid_argument("typeCompressedMatching: total weight could exceed 2^52");
+    }
+
+    std::unique_ptr<glp_prob, ProblemDeleter> lp = degreeProblem(count_per_type, columns);
+    OddSetCutting cutting(lp.get(), columns, count_per_type, limits.simplex_iterations);
+    // An integral LP optimum that is the only optimum is the only integer optimum too (every
+    // integer solution is feasible for the relaxation with its valid cuts, and none can do
+    // better than the relaxation's bound). Branch-and-bound, exact, would return exactly it, so
+    // it is read off the LP instead: the same answer at a fraction of the time (most rounds of
+    // a deep queue end here; docs/architecture.md section 2.9).
+    if (cutting.solve()) {
+        TypeMatchingResult result =
+            readSolution(columns, count_per_type, [&](int j) { return glp_get_col_prim(lp.get(), j); });
+        if (basis) *basis = optimalBasis(lp.get(), columns, count_per_type, std::move(cutting.cutRows()));
+        return result;
+    }
+    branchAndBound(lp.get(), limits, objective_bound);
     return readSolution(columns, count_per_type, [&](int j) { return glp_mip_col_val(lp.get(), j); });
 }
 

@@ -126,6 +126,18 @@ private:
         return true;
     }
     void checkNeighbours(CandidateResult& c);
+    // The steps of run(), in order (docs/architecture.md 7.9).
+    bool searchBoundaries();
+    void explainNoBoundary(CandidateResult& c, const BoundarySearch& search);
+    bool settleNeighbours(bool searched);
+    double costOf(const CandidateResult& c) const {
+        return at({c.server_type, c.policy, *c.servers, 0}).cost_per_month;
+    }
+    bool better(std::size_t a, std::size_t b, const std::string& first_key) const;
+    void choosePlans(const std::string& first_key);
+    void evaluateCliffs();
+    void findHeadroom();
+    void listEvaluations(const std::string& first_key);
     // More servers stop helping once no job waits, or once a larger count missing the targets
     // gives the same figures as the smaller one before it: the search stops adding then.
     bool saturated(const CandidateResult& c, int x, const BoundarySearch& search) const {
@@ -250,9 +262,9 @@ void Planner::checkNeighbours(CandidateResult& c) {
     }
 }
 
-PlanReport Planner::run() {
-    report_.policies = r_.policies;
-    // 1. The smallest count per (type, policy), all searches advancing together.
+// 1. The smallest count per (type, policy), all searches advancing together; false when the
+// plan stopped (interrupted or failed) before every search finished.
+bool Planner::searchBoundaries() {
     std::vector<BoundarySearch> searches;
     for (std::size_t t = 0; t < r_.server_types.size(); ++t)
         for (const std::string& p : r_.policies) {
@@ -287,24 +299,31 @@ PlanReport Planner::run() {
     for (std::size_t i = 0; i < searches.size() && searched; ++i) {
         CandidateResult& c = report_.candidates[i];
         c.servers = searches[i].boundary();
-        if (!c.servers) {
-            const auto& known = searches[i].known();
-            const int top = known.empty() ? r_.max_servers : known.rbegin()->first;
-            const PlanEvaluation& e = at({c.server_type, c.policy, top, 0});
-            if (e.no_queueing)
-                c.note = "no count meets the targets: with " + std::to_string(top) +
-                         " servers no job waits and a target is still missed";
-            else if (top < r_.max_servers && known.size() >= 2)
-                c.note = "no count meets the targets: " + std::to_string(std::next(known.rbegin())->first) +
-                         " and " + std::to_string(top) +
-                         " servers give the same figures, and a target is still missed";
-            else
-                c.note = "no count up to " + std::to_string(top) + " servers meets the targets";
-        }
+        if (!c.servers) explainNoBoundary(c, searches[i]);
     }
-    // 2. The neighbours of every answer, to tell a real threshold from a non-monotone metric.
-    //    Two counts below each answer are tried too: one that meets the targets below a count
-    //    that misses them moves the answer down (and the metric is not monotone there).
+    return searched;
+}
+
+// Why a finished search found no count that meets the targets.
+void Planner::explainNoBoundary(CandidateResult& c, const BoundarySearch& search) {
+    const auto& known = search.known();
+    const int top = known.empty() ? r_.max_servers : known.rbegin()->first;
+    const PlanEvaluation& e = at({c.server_type, c.policy, top, 0});
+    if (e.no_queueing)
+        c.note = "no count meets the targets: with " + std::to_string(top) +
+                 " servers no job waits and a target is still missed";
+    else if (top < r_.max_servers && known.size() >= 2)
+        c.note = "no count meets the targets: " + std::to_string(std::next(known.rbegin())->first) + " and " +
+                 std::to_string(top) + " servers give the same figures, and a target is still missed";
+    else
+        c.note = "no count up to " + std::to_string(top) + " servers meets the targets";
+}
+
+// 2. The neighbours of every answer, to tell a real threshold from a non-monotone metric.
+//    Two counts below each answer are tried too: one that meets the targets below a count
+//    that misses them moves the answer down (and the metric is not monotone there). Returns
+//    whether every neighbour is known.
+bool Planner::settleNeighbours(bool searched) {
     bool neighbours_known = searched;
     for (bool moved = true; moved && neighbours_known;) {
         moved = false;
@@ -333,70 +352,73 @@ PlanReport Planner::run() {
                 }
         }
     }
-    if (neighbours_known)
-        for (CandidateResult& c : report_.candidates)
-            if (c.servers) checkNeighbours(c);
-    // 3. Ranking by cost, within the budget.
-    auto costOf = [&](const CandidateResult& c) {
-        return at({c.server_type, c.policy, *c.servers, 0}).cost_per_month;
-    };
-    const std::string first_key = planMetricKey(r_.targets.front());
-    auto better = [&](std::size_t a, std::size_t b) {
-        const CandidateResult& x = report_.candidates[a];
-        const CandidateResult& y = report_.candidates[b];
-        if (costOf(x) != costOf(y)) return costOf(x) < costOf(y);
-        const double mx = at({x.server_type, x.policy, *x.servers, 0}).metrics.at(first_key).mean;
-        const double my = at({y.server_type, y.policy, *y.servers, 0}).metrics.at(first_key).mean;
-        if (mx != my) return lowerIsBetter(r_.targets.front()) ? mx < my : mx > my;
-        return *x.servers < *y.servers;
-    };
-    for (const std::string& p : r_.policies) report_.plans[p] = std::nullopt;
-    if (searched && report_.error.empty() && !report_.interrupted) {
-        for (std::size_t i = 0; i < report_.candidates.size(); ++i) {
-            CandidateResult& c = report_.candidates[i];
-            if (!c.servers) continue;
-            c.within_budget = !r_.budget_per_month || costOf(c) <= *r_.budget_per_month;
-            if (!c.within_budget) continue;
-            auto& plan = report_.plans[c.policy];
-            if (!plan || better(i, *plan)) plan = i;
-            if (!report_.chosen || better(i, *report_.chosen)) report_.chosen = i;
-        }
-        // 4. The cliff: every target metric against the server count around each policy's plan.
-        std::vector<PointKey> keys;
-        for (const auto& [policy, plan] : report_.plans)
-            if (plan) {
-                const CandidateResult& c = report_.candidates[*plan];
-                for (int x = *c.servers - r_.cliff_radius; x <= *c.servers + r_.cliff_radius; ++x)
-                    if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
-                        keys.push_back({c.server_type, c.policy, x, 0});
-            }
-        evaluate(keys, "cliff");
+    return neighbours_known;
+}
+
+// Candidate a before b: cheaper, else better on the first target's metric, else fewer servers.
+bool Planner::better(std::size_t a, std::size_t b, const std::string& first_key) const {
+    const CandidateResult& x = report_.candidates[a];
+    const CandidateResult& y = report_.candidates[b];
+    if (costOf(x) != costOf(y)) return costOf(x) < costOf(y);
+    const double mx = at({x.server_type, x.policy, *x.servers, 0}).metrics.at(first_key).mean;
+    const double my = at({y.server_type, y.policy, *y.servers, 0}).metrics.at(first_key).mean;
+    if (mx != my) return lowerIsBetter(r_.targets.front()) ? mx < my : mx > my;
+    return *x.servers < *y.servers;
+}
+
+// 3. Ranking by cost, within the budget: each policy's plan and the chosen one.
+void Planner::choosePlans(const std::string& first_key) {
+    for (std::size_t i = 0; i < report_.candidates.size(); ++i) {
+        CandidateResult& c = report_.candidates[i];
+        if (!c.servers) continue;
+        c.within_budget = !r_.budget_per_month || costOf(c) <= *r_.budget_per_month;
+        if (!c.within_budget) continue;
+        auto& plan = report_.plans[c.policy];
+        if (!plan || better(i, *plan, first_key)) plan = i;
+        if (!report_.chosen || better(i, *report_.chosen, first_key)) report_.chosen = i;
     }
-    // 5. Headroom of the chosen plan: the largest load step that still meets every target.
-    if (report_.chosen && !report_.interrupted && report_.error.empty()) {
-        const CandidateResult& c = report_.candidates[*report_.chosen];
-        const int top =
-            std::max(1, static_cast<int>(std::ceil((r_.headroom_max - 1.0) / r_.headroom_resolution - 1e-9)));
-        BoundarySearch fails(1, 1, top);
-        while (auto k = fails.next()) {
-            if (!evaluate({{c.server_type, c.policy, *c.servers, *k}}, "headroom")) break;
-            fails.record(*k, !at({c.server_type, c.policy, *c.servers, *k}).feasible);
+}
+
+// 4. The cliff: every target metric against the server count around each policy's plan.
+void Planner::evaluateCliffs() {
+    std::vector<PointKey> keys;
+    for (const auto& [policy, plan] : report_.plans)
+        if (plan) {
+            const CandidateResult& c = report_.candidates[*plan];
+            for (int x = *c.servers - r_.cliff_radius; x <= *c.servers + r_.cliff_radius; ++x)
+                if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
+                    keys.push_back({c.server_type, c.policy, x, 0});
         }
-        if (fails.done()) {
-            PlanHeadroom& h = report_.headroom;
-            h.computed = true;
-            h.server_type = c.server_type;
-            h.policy = c.policy;
-            h.servers = *c.servers;
-            h.resolution = r_.headroom_resolution;
-            const std::optional<int> first_fail = fails.boundary();
-            h.at_least = !first_fail;
-            const int last_ok = first_fail ? *first_fail - 1 : top;
-            h.over_planned = 1.0 + last_ok * r_.headroom_resolution;
-            h.load_factor = loadOf(last_ok);
-        }
+    evaluate(keys, "cliff");
+}
+
+// 5. Headroom of the chosen plan: the largest load step that still meets every target.
+void Planner::findHeadroom() {
+    const CandidateResult& c = report_.candidates[*report_.chosen];
+    const int top =
+        std::max(1, static_cast<int>(std::ceil((r_.headroom_max - 1.0) / r_.headroom_resolution - 1e-9)));
+    BoundarySearch fails(1, 1, top);
+    while (auto k = fails.next()) {
+        if (!evaluate({{c.server_type, c.policy, *c.servers, *k}}, "headroom")) break;
+        fails.record(*k, !at({c.server_type, c.policy, *c.servers, *k}).feasible);
     }
-    // The report: every point at the planned load, ordered, with the frontier and cliff by index.
+    if (fails.done()) {
+        PlanHeadroom& h = report_.headroom;
+        h.computed = true;
+        h.server_type = c.server_type;
+        h.policy = c.policy;
+        h.servers = *c.servers;
+        h.resolution = r_.headroom_resolution;
+        const std::optional<int> first_fail = fails.boundary();
+        h.at_least = !first_fail;
+        const int last_ok = first_fail ? *first_fail - 1 : top;
+        h.over_planned = 1.0 + last_ok * r_.headroom_resolution;
+        h.load_factor = loadOf(last_ok);
+    }
+}
+
+// The report: every point at the planned load, ordered, with the frontier and cliff by index.
+void Planner::listEvaluations(const std::string& first_key) {
     std::map<PointKey, std::size_t> index;
     for (const auto& [k, e] : memo_) {
         if (k.load_step == 0) {
@@ -435,6 +457,22 @@ PlanReport Planner::run() {
                 if (auto it = index.find({c.server_type, c.policy, x, 0}); it != index.end())
                     report_.cliff.push_back(it->second);
         }
+}
+
+PlanReport Planner::run() {
+    report_.policies = r_.policies;
+    const bool searched = searchBoundaries();
+    if (settleNeighbours(searched))
+        for (CandidateResult& c : report_.candidates)
+            if (c.servers) checkNeighbours(c);
+    const std::string first_key = planMetricKey(r_.targets.front());
+    for (const std::string& p : r_.policies) report_.plans[p] = std::nullopt;
+    if (searched && report_.error.empty() && !report_.interrupted) {
+        choosePlans(first_key);
+        evaluateCliffs();
+    }
+    if (report_.chosen && !report_.interrupted && report_.error.empty()) findHeadroom();
+    listEvaluations(first_key);
     return report_;
 }
 

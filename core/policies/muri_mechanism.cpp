@@ -111,14 +111,9 @@ Decision MuriScheduler::schedule(const SchedulerInput& in) {
     return d;
 }
 
-void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
-    d.keep.clear();
-    d.wakeup = std::numeric_limits<double>::infinity();
-    ensurePool(*in.cluster);
-    const int k = options_.grouping.max_group_size;
-
-    // 1. The ranking: one persistent list, stably sorted by the order's key. Completed jobs
-    // leave it in place; arrivals join at its end.
+// The ranking, step 1 of the header's list: one persistent list, stably sorted by the order's
+// key. Completed jobs leave it in place; arrivals join at its end and get their record.
+inline void MuriScheduler::updateList(const SchedulerInput& in) {
     if (!in.completed.empty()) {
         std::size_t kept = 0, kept_ranked = 0;
         for (std::size_t i = 0; i < list_.size(); ++i) {
@@ -148,23 +143,21 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             job.type = timer_.typeOf(s->stage_times, s->solo_iteration_time);
         }
     }
+}
 
-    if (options_.keep_when_nobody_waits) {
-        bool quiet = true;
-        for (const JobState& s : in.active)
-            if (!s.running || job_[s.index].shares) {
-                quiet = false;
-                break;
-            }
-        if (quiet) {
-            d.start.clear();
-            for (const JobState& s : in.active) d.keep.push_back(s.index);
-            return;
-        }
-    }
+// Clean conventions: when every active job runs and none shares, the decision keeps them all
+// (true, d written); false when the full pass must run.
+inline bool MuriScheduler::keepAllWhenQuiet(const SchedulerInput& in, Decision& d) {
+    for (const JobState& s : in.active)
+        if (!s.running || job_[s.index].shares) return false;
+    d.start.clear();
+    for (const JobState& s : in.active) d.keep.push_back(s.index);
+    return true;
+}
 
-    // Per-job scratch arrays live across events and only the active jobs' entries are touched
-    // (three whole-trace arrays per event were most of a deep queue's time).
+// Per-job scratch arrays live across events and only the active jobs' entries are touched
+// (three whole-trace arrays per event were most of a deep queue's time).
+inline void MuriScheduler::rankActiveJobs(const SchedulerInput& in) {
     bool any_nan = false;
     for (int j : list_) {
         double& job_key = job_[j].key;
@@ -172,13 +165,16 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         any_nan = any_nan || std::isnan(job_key);
     }
     rankByKey(any_nan);
+}
 
-    // Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
-    // Buckets in the order their GPU count first appears in the ranking; their vectors are
-    // kept from event to event. The ranking is read into the buckets only as far as the slots
-    // need (a deep queue's tail cannot be admitted): a bucket first seen further down would
-    // have had no candidate and comes after every bucket that has one, so the groups are the
-    // same.
+// Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
+// Buckets in the order their GPU count first appears in the ranking; their vectors are
+// kept from event to event. The ranking is read into the buckets only as far as the slots
+// need (a deep queue's tail cannot be admitted): a bucket first seen further down would
+// have had no candidate and comes after every bucket that has one, so the groups are the
+// same.
+inline void MuriScheduler::collectCandidates() {
+    const int k = options_.grouping.max_group_size;
     std::vector<MuriBucket>& buckets = buckets_;
     std::size_t bucket_count = 0;
     std::vector<int>& chosen = chosen_;
@@ -231,12 +227,12 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             job_[c.job].pack = -1;
         }
     }
+}
 
-    // 2. Grouping.
-    const MuriGrouping& grouping =
-        grouper_.group(buckets, slots, in.cluster->totalGpus(), options_.grouping, timer_);
-
-    // 3. Autopack: split groups slower than running their members one after the other.
+// Autopack: split groups slower than running their members one after the other. The packs
+// end up sorted by priority, ties in pack order.
+inline void MuriScheduler::autopack(const MuriGrouping& grouping) {
+    const std::vector<MuriBucket>& buckets = buckets_;
     std::vector<Pack>& packs = packs_;
     packs.clear();
     pack_jobs_.clear();
@@ -277,11 +273,17 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     sorted_packs_.clear();
     for (const auto& [priority, p] : keyed_) sorted_packs_.push_back(packs[p]);
     packs.swap(sorted_packs_);
-    const auto jobsOf = [&](const Pack& pack) {
-        return std::span<const int>(pack_jobs_.data() + pack.first, static_cast<std::size_t>(pack.size));
-    };
+}
 
-    // 4. Admission in priority order, then placement in descending GPU count.
+inline std::span<const int> MuriScheduler::jobsOf(const Pack& pack) const {
+    return std::span<const int>(pack_jobs_.data() + pack.first, static_cast<std::size_t>(pack.size));
+}
+
+// Admission in priority order: marks each admitted job with its pack; returns how many jobs
+// were admitted.
+inline std::size_t MuriScheduler::admitPacks() {
+    const std::vector<Pack>& packs = packs_;
+    std::vector<int>& scratch = scratch_;
     pool_->reset();
     std::size_t admitted_jobs = 0;
     for (std::size_t p = 0; p < packs.size(); ++p) {
@@ -290,8 +292,41 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
         for (int j : jobsOf(packs[p])) job_[j].pack = static_cast<int>(p);  // -1 before (above)
         admitted_jobs += static_cast<std::size_t>(packs[p].size);
     }
-    // Placement walks the admitted jobs by descending GPU count, ties in ranking order: the
-    // buckets by descending GPU count, each in its candidates' (ranking) order.
+    return admitted_jobs;
+}
+
+// Clean conventions: a group (or single) that already runs together keeps its GPUs.
+inline void MuriScheduler::keepPacksInPlace(const SchedulerInput& in) {
+    const std::vector<Pack>& packs = packs_;
+    std::vector<std::vector<int>>& pack_gpus = pack_gpus_;
+    for (std::size_t p = 0; p < packs.size(); ++p) {
+        const auto jobs = jobsOf(packs[p]);
+        const JobState& first = *in.by_index[jobs[0]];
+        if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
+        // The other members hold the same GPUs (compared in a loop: lists are short, and a
+        // memcmp call per job was a twentieth of a deep queue's time).
+        bool together = std::all_of(jobs.begin() + 1, jobs.end(), [&](int j) {
+            const JobState& s = *in.by_index[j];
+            if (!s.running || s.held.size() != first.held.size()) return false;
+            for (std::size_t g = 0; g < s.held.size(); ++g)
+                if (s.held[g] != first.held[g]) return false;
+            return true;
+        });
+        bool free =
+            std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
+        bool admitted = job_[jobs[0]].pack == static_cast<int>(p);
+        if (!together || !free || !admitted) continue;
+        pool_->takeAll(first.held);
+        pack_gpus[p].assign(first.held.begin(), first.held.end());
+    }
+}
+
+// Placement of the admitted packs in descending GPU count, ties in ranking order: the buckets
+// by descending GPU count, each in its candidates' (ranking) order. One assignment per placed
+// job.
+inline void MuriScheduler::placePacks(const SchedulerInput& in, Decision& d, std::size_t admitted_jobs) {
+    const std::vector<MuriBucket>& buckets = buckets_;
+    std::vector<Pack>& packs = packs_;
     bucket_order_.clear();
     for (std::size_t b = 0; b < buckets.size(); ++b) bucket_order_.push_back(static_cast<int>(b));
     std::sort(bucket_order_.begin(), bucket_order_.end(),
@@ -305,29 +340,7 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     for (std::size_t p = 0; p < packs.size(); ++p) pack_gpus[p].clear();
     pool_->reset();
     pool_->setCountsOnly(false);
-    if (options_.keep_when_nobody_waits) {
-        // Clean conventions: a group (or single) that already runs together keeps its GPUs.
-        for (std::size_t p = 0; p < packs.size(); ++p) {
-            const auto jobs = jobsOf(packs[p]);
-            const JobState& first = *in.by_index[jobs[0]];
-            if (!first.running || static_cast<int>(first.held.size()) != packs[p].gpus) continue;
-            // The other members hold the same GPUs (compared in a loop: lists are short, and a
-            // memcmp call per job was a twentieth of a deep queue's time).
-            bool together = std::all_of(jobs.begin() + 1, jobs.end(), [&](int j) {
-                const JobState& s = *in.by_index[j];
-                if (!s.running || s.held.size() != first.held.size()) return false;
-                for (std::size_t g = 0; g < s.held.size(); ++g)
-                    if (s.held[g] != first.held[g]) return false;
-                return true;
-            });
-            bool free =
-                std::all_of(first.held.begin(), first.held.end(), [&](int g) { return pool_->isFree(g); });
-            bool admitted = job_[jobs[0]].pack == static_cast<int>(p);
-            if (!together || !free || !admitted) continue;
-            pool_->takeAll(first.held);
-            pack_gpus[p].assign(first.held.begin(), first.held.end());
-        }
-    }
+    if (options_.keep_when_nobody_waits) keepPacksInPlace(in);
     for (const int b : bucket_order_)
         for (const MuriCandidate& c : buckets[b].candidates) {
             const int j = c.job;
@@ -356,15 +369,36 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
             a.restart_overhead = pack.restart_overhead;
         }
     d.start.resize(starts);
-    // Only the jobs of the last decision's groups were marked (the quiet path above returns
-    // only when none is).
+}
+
+// Marks the jobs that share a GPU after decision d (what keepAllWhenQuiet reads next time).
+// Only the jobs of the last decision's groups were marked (the quiet path returns only when
+// none is).
+inline void MuriScheduler::markSharingJobs(const Decision& d) {
     for (int j : sharing_) job_[j].shares = false;
     sharing_.clear();
     for (const auto& a : d.start)
-        if (packs[a.group].size > 1) {
+        if (packs_[a.group].size > 1) {
             job_[a.job].shares = true;
             sharing_.push_back(a.job);
         }
+}
+
+// The steps of the header's list, each a member above.
+void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
+    d.keep.clear();
+    d.wakeup = std::numeric_limits<double>::infinity();
+    ensurePool(*in.cluster);
+    updateList(in);
+    if (options_.keep_when_nobody_waits && keepAllWhenQuiet(in, d)) return;
+    rankActiveJobs(in);
+    collectCandidates();
+    const MuriGrouping& grouping =
+        grouper_.group(buckets_, slots_, in.cluster->totalGpus(), options_.grouping, timer_);
+    autopack(grouping);
+    const std::size_t admitted_jobs = admitPacks();
+    placePacks(in, d, admitted_jobs);
+    markSharingJobs(d);
 }
 
 }  // namespace cl

@@ -15,6 +15,7 @@
 // duration, as the authors' simulator does.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -115,6 +116,21 @@ private:
     std::vector<int> pack_jobs_;
     std::vector<int> pack_types_;
     std::vector<std::vector<int>> pack_gpus_;
+
+    // The steps of scheduleInto, in the order it takes them (the list above), defined in
+    // muri_mechanism.cpp beside their only caller. Inline, so not interposable: the core library
+    // is position-independent, and only then may the compiler fold a step into its caller where
+    // that pays (docs/architecture.md section 2.9).
+    inline void updateList(const SchedulerInput& in);
+    inline bool keepAllWhenQuiet(const SchedulerInput& in, Decision& d);
+    inline void rankActiveJobs(const SchedulerInput& in);
+    inline void collectCandidates();
+    inline void autopack(const MuriGrouping& grouping);
+    inline std::span<const int> jobsOf(const Pack& pack) const;
+    inline std::size_t admitPacks();
+    inline void keepPacksInPlace(const SchedulerInput& in);
+    inline void placePacks(const SchedulerInput& in, Decision& d, std::size_t admitted_jobs);
+    inline void markSharingJobs(const Decision& d);
 };
 
 }  // namespace cl

@@ -387,29 +387,36 @@ private:
                 speed_table_.push_back(profiles_.speedFactor(*m, type));
     }
 
-    void apply(const Decision& d, double t) {
-        // Marks of the jobs this decision starts; cleared again below (a whole-trace fill per
-        // event was a tenth of a run's time on a large trace). Running jobs it keeps or starts
-        // are marked Status::Chosen instead until the stops are done, so that the passes over
-        // the (hundreds of) running jobs read one array.
+    [[noreturn]] void invalidDecision(const std::string& why) const {
+        throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
+    }
+
+    // Checks a decision before anything changes (docs/architecture.md section 2.4) and marks
+    // its jobs: running jobs it keeps or starts become Status::Chosen, started jobs are marked
+    // in scratch_chosen_ (cleared again by apply()). Per start it notes whether the job runs on
+    // exactly the GPUs it holds (scratch_same_), else its GPUs sorted (scratch_targets_), and
+    // which running jobs move (movers_).
+    void checkAndMark(const Decision& d) {
+        // Marks of the jobs this decision starts; cleared again in apply() (a whole-trace fill
+        // per event was a tenth of a run's time on a large trace). Running jobs it keeps or
+        // starts are marked Status::Chosen instead until the stops are done, so that the passes
+        // over the (hundreds of) running jobs read one array.
         std::vector<char>& chosen = scratch_chosen_;
         if (chosen.size() != jobs_.size()) chosen.assign(jobs_.size(), 0);
-        auto invalid = [&](const std::string& why) {
-            throw SimulationError("policy '" + result_.policy + "' returned an invalid decision: " + why);
-        };
         // Locals: a store through the byte array may alias anything, so the compiler would
         // reload jobs_.size() and status_.data() at every job otherwise.
         const int job_count = static_cast<int>(jobs_.size());
         Status* const status = status_.data();
         for (int j : d.keep) {
             if (j < 0 || j >= job_count || status[j] != Status::Running)
-                invalid("keeps job #" + std::to_string(j) + " which is not running");
+                invalidDecision("keeps job #" + std::to_string(j) + " which is not running");
             status[j] = Status::Chosen;
         }
         // Once per decision: totalGpus() walks the servers, and a 1,024-GPU job on 256 servers
         // checked it per GPU made each decision O(GPUs x servers).
         const int total_gpus = total_gpus_;
-        // Each start's GPUs, sorted: checked here, taken below (buffers reused across decisions).
+        // Each start's GPUs, sorted: checked here, taken in apply() (buffers reused across
+        // decisions).
         std::vector<std::vector<int>>& target = scratch_targets_;
         if (target.size() < d.start.size()) target.resize(d.start.size());
         // Per start: 1 when the job runs on and keeps exactly its GPUs (no target then).
@@ -421,7 +428,7 @@ private:
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
                 (status_[a.job] != Status::Pending && status_[a.job] != Status::Running) ||
                 static_cast<int>(a.gpus.size()) != jobs_[a.job].gpus)
-                invalid("start of job #" + std::to_string(a.job));
+                invalidDecision("start of job #" + std::to_string(a.job));
             chosen[a.job] = 1;
             const bool was_running = status_[a.job] == Status::Running;
             if (was_running) status_[a.job] = Status::Chosen;
@@ -433,17 +440,21 @@ private:
                 continue;
             }
             for (int g : a.gpus)
-                if (g < 0 || g >= total_gpus) invalid("GPU id " + std::to_string(g) + " out of range");
+                if (g < 0 || g >= total_gpus)
+                    invalidDecision("GPU id " + std::to_string(g) + " out of range");
             std::vector<int>& sorted = target[i];
             sorted.assign(a.gpus.begin(), a.gpus.end());
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-                invalid("job #" + std::to_string(a.job) + " given the same GPU twice");
+                invalidDecision("job #" + std::to_string(a.job) + " given the same GPU twice");
             same[i] = was_running && sameGpus(sorted, jobs_[a.job].held());
             if (was_running && !same[i]) movers_.push_back(i);
         }
-        decision_changed_ = false;
-        // Stop first so that GPUs are free for the jobs that start or move.
+    }
+
+    // Every running job that the decision neither keeps nor starts stops and waits again.
+    void stopUnchosen(double t) {
+        const Status* const status = status_.data();
         for (int j : running_) {
             if (status[j] == Status::Chosen) continue;
             EngineJob& job = jobs_[j];
@@ -460,6 +471,17 @@ private:
             decision_changed_ = true;
             stopped_.push_back(j);
         }
+    }
+
+    void apply(const Decision& d, double t) {
+        checkAndMark(d);
+        std::vector<char>& chosen = scratch_chosen_;
+        const std::vector<std::vector<int>>& target = scratch_targets_;
+        const std::vector<char>& same = scratch_same_;
+        Status* const status = status_.data();
+        decision_changed_ = false;
+        // Stop first so that GPUs are free for the jobs that start or move.
+        stopUnchosen(t);
         for (int j : d.keep) status[j] = Status::Running;
         // Jobs that move release their old GPUs before anyone takes new ones. (Started jobs
         // stay marked until they are applied below.)
@@ -497,9 +519,9 @@ private:
                 decision_changed_ = true;
                 for (int g : target[i])
                     if (++gpu_holders_[g] > max_jobs_per_gpu_)
-                        invalid("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
-                                ", which is not free (the policy runs at most " +
-                                std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
+                        invalidDecision("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
+                                        ", which is not free (the policy runs at most " +
+                                        std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
                 std::copy(target[i].begin(), target[i].end(), job.held_ids);
                 job.held_count = job.gpus;
                 job.speed = speedOn(a.job, job.held());
