@@ -90,6 +90,66 @@ int finishedRuns(cl::ScenarioStore& store) {
         runs.begin(), runs.end(), [](const cl::RunInfo& r) { return r.status == cl::RunStatus::Finished; }));
 }
 
+// The window's widgets, found by their objectName as a user's script would find them.
+template <typename T>
+T* namedChild(const QWidget& window, const char* name) {
+    T* found = window.findChild<T*>(QLatin1String(name));
+    if (!found) qFatal("the window has no %s named %s", T::staticMetaObject.className(), name);
+    return found;
+}
+
+cl::views::ResultsView* resultsView(const QWidget& window) {
+    return namedChild<cl::views::ResultsView>(window, "resultsView");
+}
+
+QPlainTextEdit* runLog(const QWidget& window) {
+    return namedChild<QPlainTextEdit>(window, "runLog");
+}
+
+RunPanel* runPanel(const QWidget& window) {
+    return namedChild<RunPanel>(window, "runPanel");
+}
+
+cl::views::SeriesCharts* seriesCharts(const QWidget& window) {
+    return namedChild<cl::views::SeriesCharts>(window, "seriesCharts");
+}
+
+cl::views::RunPicker* chartRunPicker(const QWidget& window) {
+    return namedChild<cl::views::RunPicker>(window, "chartRunPicker");
+}
+
+QLabel* chartsHiddenRunsLabel(const QWidget& window) {
+    return namedChild<QLabel>(window, "chartsHiddenRuns");
+}
+
+cl::views::TimelinePanel* timelinePanel(const QWidget& window) {
+    return namedChild<cl::views::TimelinePanel>(window, "timelinePanel");
+}
+
+cl::views::InterleavePanel* interleavePanel(const QWidget& window) {
+    return namedChild<cl::views::InterleavePanel>(window, "interleavePanel");
+}
+
+cl::views::ScenarioBrowser* scenarioBrowser(const QWidget& window) {
+    return namedChild<cl::views::ScenarioBrowser>(window, "scenarioBrowser");
+}
+
+cl::views::ClusterEditor* clusterEditor(const QWidget& window) {
+    return namedChild<cl::views::ClusterEditor>(window, "clusterEditor");
+}
+
+cl::views::TraceBrowser* traceBrowser(const QWidget& window) {
+    return namedChild<cl::views::TraceBrowser>(window, "traceBrowser");
+}
+
+cl::views::ComparisonView* comparisonView(const QWidget& window) {
+    return namedChild<cl::views::ComparisonView>(window, "comparisonView");
+}
+
+QDoubleSpinBox* interferenceBox(const QWidget& window) {
+    return namedChild<QDoubleSpinBox>(window, "interferenceRatio");
+}
+
 // A shown window on a new demo workspace whose runs have all finished, demo/muri-s selected.
 bool openRanDemo(MainWindow& window, const QTemporaryDir& dir, QString* error) {
     window.resize(1400, 900);
@@ -101,7 +161,7 @@ bool openRanDemo(MainWindow& window, const QTemporaryDir& dir, QString* error) {
         *error = QStringLiteral("the demo runs did not finish");
         return false;
     }
-    window.scenarioBrowser()->selectScenario(QStringLiteral("demo/muri-s"));
+    scenarioBrowser(window)->selectScenario(QStringLiteral("demo/muri-s"));
     return true;
 }
 
@@ -196,16 +256,16 @@ private slots:
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("demo.sqlite")));
 
         // The results view shows the demo family, every row done, and plots the selected run.
-        SummaryTableModel* model = window.resultsView()->model();
-        QCOMPARE(window.resultsView()->family(), QStringLiteral("demo"));
+        SummaryTableModel* model = resultsView(window)->model();
+        QCOMPARE(resultsView(window)->family(), QStringLiteral("demo"));
         const auto in_demo_family = std::count_if(
             names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; });
         QCOMPARE(model->rowCount(), static_cast<int>(in_demo_family));
         for (int row = 0; row < model->rowCount(); ++row)
             QCOMPARE(model->state(row), SummaryTableModel::RowState::Done);
-        QVERIFY(window.resultsView()->plot()->pointCount() > 0);
-        QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("demo/srtf finished")));
-        QCOMPARE(window.runPanel()->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Finished);
+        QVERIFY(resultsView(window)->plot()->pointCount() > 0);
+        QVERIFY(runLog(window)->toPlainText().contains(QStringLiteral("demo/srtf finished")));
+        QCOMPARE(runPanel(window)->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Finished);
 
         for (const QString& view : MainWindow::viewNames()) {
             QVERIFY(window.showView(view));
@@ -222,7 +282,7 @@ private slots:
         QVERIFY(window.openWorkspace(path, MainWindow::Demo::Always, &error));
         QVERIFY(again.wait(kTimeoutMs));
         QCOMPARE(static_cast<int>(window.store()->runs().size()), static_cast<int>(names.size()));
-        QCOMPARE(window.runPanel()->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Reused);
+        QCOMPARE(runPanel(window)->runState(QStringLiteral("demo/fifo")), RunPanel::RunState::Reused);
     }
 
     void analysisViewsFollowTheResults() {
@@ -233,17 +293,17 @@ private slots:
 
         // The charts overlay the family's first 8 runs, and like the timeline read them only
         // when shown. The demo family has more: the window says so, and the picker brings them.
-        QCOMPARE(window.seriesCharts()->runCount(), 0);
+        QCOMPARE(seriesCharts(window)->runCount(), 0);
         QVERIFY(window.showView(QStringLiteral("charts")));
         const auto names = cl::demoScenarioNames();
         const int family = static_cast<int>(std::count_if(
             names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; }));
         QVERIFY(family > 8);
-        QCOMPARE(window.seriesCharts()->runCount(), 8);
-        cl::views::RunPicker* picker = window.chartRunPicker();
+        QCOMPARE(seriesCharts(window)->runCount(), 8);
+        cl::views::RunPicker* picker = chartRunPicker(window);
         QCOMPARE(picker->runs().size(), family);
         QCOMPARE(picker->text(), QStringLiteral("Runs: 8 of %1").arg(family));
-        QLabel* hidden = window.chartsHiddenRunsLabel();
+        QLabel* hidden = chartsHiddenRunsLabel(window);
         QVERIFY(hidden->isVisible());
         QCOMPARE(hidden->text(), QStringLiteral("%1 runs of the family not drawn").arg(family - 8));
         const QString last = picker->runs().last();
@@ -252,58 +312,54 @@ private slots:
         auto legendName = [](const QString& scenario) { return scenario.section(QLatin1Char('/'), 1); };
         auto drawn = [&] {
             QStringList titles;
-            for (QAbstractSeries* series : window.seriesCharts()->chart(1)->series())
-                titles << series->name();
+            for (QAbstractSeries* series : seriesCharts(window)->chart(1)->series()) titles << series->name();
             return titles;
         };
         QVERIFY(!drawn().contains(legendName(last)));
         picker->actionFor(last)->trigger();  // what ticking it in the menu does
         QVERIFY(drawn().contains(legendName(last)));
-        QCOMPARE(window.seriesCharts()->runCount(), 9);
+        QCOMPARE(seriesCharts(window)->runCount(), 9);
         const QString first = picker->runs().first();
         picker->actionFor(first)->trigger();
         QVERIFY(!drawn().contains(legendName(first)));
-        QCOMPARE(window.seriesCharts()->runCount(), 8);
+        QCOMPARE(seriesCharts(window)->runCount(), 8);
         picker->showAll();
-        QCOMPARE(window.seriesCharts()->runCount(), family);
+        QCOMPARE(seriesCharts(window)->runCount(), family);
         QVERIFY(!hidden->isVisible());
         QCOMPARE(drawn().size(), family);
-        QVERIFY(!window.timelinePanel()->view()->result());
+        QVERIFY(!timelinePanel(window)->view()->result());
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
         QVERIFY(window.showView(QStringLiteral("timeline")));
         QVERIFY(loaded.wait(kTimeoutMs));  // read off the GUI thread
-        QVERIFY(window.timelinePanel()->view()->result());
-        QCOMPARE(window.timelinePanel()->view()->layout().rowCount(), 64);
-        const auto shown = window.timelinePanel()->view()->result();
+        QVERIFY(timelinePanel(window)->view()->result());
+        QCOMPARE(timelinePanel(window)->view()->layout().rowCount(), 64);
+        const auto shown = timelinePanel(window)->view()->result();
 
         // A job of muri-s that shared GPUs sends its group to the Interleaving view.
-        const cl::views::TimelineLayout& layout = window.timelinePanel()->view()->layout();
+        const cl::views::TimelineLayout& layout = timelinePanel(window)->view()->layout();
         int shared = -1;
         for (int j = 0; j < layout.jobCount() && shared < 0; ++j)
             if (!layout.partnersOf(j).empty()) shared = j;
         QVERIFY(shared >= 0);
         auto* toInterleaving = window.findChild<QPushButton*>(QStringLiteral("toInterleaving"));
         QVERIFY(toInterleaving && !toInterleaving->isEnabled());
-        window.timelinePanel()->view()->selectJob(shared);
+        timelinePanel(window)->view()->selectJob(shared);
         QVERIFY(toInterleaving->isEnabled());
         toInterleaving->click();
-        const int members = window.interleavePanel()->stageModel()->jobCount();
+        const int members = interleavePanel(window)->stageModel()->jobCount();
         QVERIFY(members >= 2 && members <= 4);
-        QVERIFY(std::isfinite(window.interleavePanel()->gamma()));
+        QVERIFY(std::isfinite(interleavePanel(window)->gamma()));
         QVERIFY(window.showView(QStringLiteral("timeline")));
 
         // Another run of the family below it, on the same time axis.
-        QList<QComboBox*> boxes = window.findChildren<QComboBox*>();
-        QComboBox* compareWith = nullptr;
-        for (QComboBox* box : boxes)
-            if (box->itemText(0) == QStringLiteral("nothing")) compareWith = box;
-        QVERIFY(compareWith);
+        auto* compareWith = namedChild<QComboBox>(window, "timelineSecondRun");
+        QCOMPARE(compareWith->itemText(0), QStringLiteral("nothing"));
         // "nothing" and the other four runs of the Muri demo's trace (the Synergy demo's jobs differ).
         QCOMPARE(compareWith->count(), 5);
         compareWith->setCurrentIndex(1);
         emit compareWith->activated(1);
-        QVERIFY(window.timelinePanel()->hasSecondRun());
-        QCOMPARE(window.timelinePanel()->view()->result(), shown);
+        QVERIFY(timelinePanel(window)->hasSecondRun());
+        QCOMPARE(timelinePanel(window)->view()->result(), shown);
     }
 
     void everyViewExportsAndTheReportIsWritten() {
@@ -347,10 +403,10 @@ private slots:
             cl::populateDemoWorkspace(store);
         }
         QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error));
-        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/srtf"));
-        QCOMPARE(window.runPanel()->request().base, QStringLiteral("demo/srtf"));
-        window.runPanel()->setCheckedPolicies({QStringLiteral("srtf"), QStringLiteral("fifo")});
-        window.runPanel()->setLoadFactor(2.0);
+        scenarioBrowser(window)->selectScenario(QStringLiteral("demo/srtf"));
+        QCOMPARE(runPanel(window)->request().base, QStringLiteral("demo/srtf"));
+        runPanel(window)->setCheckedPolicies({QStringLiteral("srtf"), QStringLiteral("fifo")});
+        runPanel(window)->setLoadFactor(2.0);
         QSignalSpy done(&window, &MainWindow::runsFinished);
         window.runRequested();
         QVERIFY(done.wait(kTimeoutMs));
@@ -364,30 +420,30 @@ private slots:
         // The interference ratio applies to the GPU-sharing policies only: its box is enabled
         // while one is checked, shows "profile" for the scenario's 0, and a changed ratio makes
         // xi variants of the sharing policies alone.
-        QDoubleSpinBox* xi = window.runPanel()->interferenceBox();
+        QDoubleSpinBox* xi = interferenceBox(window);
         QVERIFY(!xi->isEnabled());
         QVERIFY(!xi->toolTip().isEmpty());
-        window.scenarioBrowser()->selectScenario(QStringLiteral("demo/sjf-bsbf"));
-        QCOMPARE(window.runPanel()->checkedPolicies(), QStringList{QStringLiteral("sjf-bsbf")});
+        scenarioBrowser(window)->selectScenario(QStringLiteral("demo/sjf-bsbf"));
+        QCOMPARE(runPanel(window)->checkedPolicies(), QStringList{QStringLiteral("sjf-bsbf")});
         QVERIFY(xi->isEnabled());
         QCOMPARE(xi->text(), QStringLiteral("profile"));
-        QCOMPARE(window.runPanel()->request().interference, 0.0);
-        window.runPanel()->setCheckedPolicies({QStringLiteral("fifo")});
+        QCOMPARE(runPanel(window)->request().interference, 0.0);
+        runPanel(window)->setCheckedPolicies({QStringLiteral("fifo")});
         QVERIFY(!xi->isEnabled());
-        window.runPanel()->setCheckedPolicies(
+        runPanel(window)->setCheckedPolicies(
             {QStringLiteral("sjf-ffs"), QStringLiteral("fifo+bsbf"), QStringLiteral("fifo")});
         QVERIFY(xi->isEnabled());
         xi->setValue(xi->minimum());
         xi->stepBy(1);
-        QCOMPARE(window.runPanel()->interference(), 1.0);
-        window.runPanel()->setInterference(1.2);
-        QCOMPARE(window.runPanel()->request().interference, 1.2);
+        QCOMPARE(runPanel(window)->interference(), 1.0);
+        runPanel(window)->setInterference(1.2);
+        QCOMPARE(runPanel(window)->request().interference, 1.2);
         window.resize(1400, 900);
         window.show();
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());
-        cl::test::shoot(*window.runPanel(), shots, QStringLiteral("sjf_run_panel.png"),
-                        window.runPanel()->palette().color(QPalette::WindowText));
+        cl::test::shoot(*runPanel(window), shots, QStringLiteral("sjf_run_panel.png"),
+                        runPanel(window)->palette().color(QPalette::WindowText));
         QSignalSpy shared(&window, &MainWindow::runsFinished);
         window.runRequested();
         QVERIFY(shared.wait(kTimeoutMs));
@@ -426,26 +482,26 @@ private slots:
         window.runScenarios({QStringLiteral("burst")});
         window.stopRuns();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
-        QCOMPARE(window.runPanel()->runState(QStringLiteral("burst")), RunPanel::RunState::Cancelled);
+        QCOMPARE(runPanel(window)->runState(QStringLiteral("burst")), RunPanel::RunState::Cancelled);
         QVERIFY(window.store()->runs().empty());
 
         // Stopped while simulating: cancelled and nothing stored -- or, on a machine fast
         // enough to finish first, exactly one finished run. Never a partial or running one.
         window.runScenarios({QStringLiteral("burst")});
         QVERIFY(window.isRunning());
-        QVERIFY(window.scenarioBrowser()->isEditingLocked());
+        QVERIFY(scenarioBrowser(window)->isEditingLocked());
         QTRY_VERIFY_WITH_TIMEOUT(
-            window.runPanel()->runState(QStringLiteral("burst")) != RunPanel::RunState::Queued, kTimeoutMs);
+            runPanel(window)->runState(QStringLiteral("burst")) != RunPanel::RunState::Queued, kTimeoutMs);
         window.stopRuns();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
         QVERIFY(!window.isRunning());
-        QVERIFY(!window.scenarioBrowser()->isEditingLocked());
+        QVERIFY(!scenarioBrowser(window)->isEditingLocked());
         const auto runs = window.store()->runs();
-        if (window.runPanel()->runState(QStringLiteral("burst")) == RunPanel::RunState::Cancelled) {
+        if (runPanel(window)->runState(QStringLiteral("burst")) == RunPanel::RunState::Cancelled) {
             QVERIFY(runs.empty());
-            QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("nothing was stored")));
+            QVERIFY(runLog(window)->toPlainText().contains(QStringLiteral("nothing was stored")));
         } else {
-            QCOMPARE(window.runPanel()->runState(QStringLiteral("burst")), RunPanel::RunState::Finished);
+            QCOMPARE(runPanel(window)->runState(QStringLiteral("burst")), RunPanel::RunState::Finished);
             QCOMPARE(runs.size(), std::size_t(1));
             QCOMPARE(runs.front().status, cl::RunStatus::Finished);
         }
@@ -459,12 +515,12 @@ private slots:
         QVERIFY(
             window.openWorkspace(dir.filePath(QStringLiteral("a.sqlite")), MainWindow::Demo::Always, &error));
         QVERIFY(done.wait(kTimeoutMs));
-        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
-        QVERIFY(window.traceBrowser()->jobModel()->rowCount() > 0);
+        QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 64);
+        QVERIFY(traceBrowser(window)->jobModel()->rowCount() > 0);
         QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::No, &error));
-        QCOMPARE(window.clusterEditor()->cluster().servers.size(), std::size_t(0));
-        QCOMPARE(window.traceBrowser()->jobModel()->rowCount(), 0);
-        QCOMPARE(window.runPanel()->runCount(), 0);
+        QCOMPARE(clusterEditor(window)->cluster().servers.size(), std::size_t(0));
+        QCOMPARE(traceBrowser(window)->jobModel()->rowCount(), 0);
+        QCOMPARE(runPanel(window)->runCount(), 0);
         QVERIFY(window.store()->scenarios().empty());
         // An empty workspace asked to start with the demo gets it; a non-empty one does not.
         QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::IfEmpty,
@@ -527,21 +583,21 @@ private slots:
             QString::fromStdString(cl::dataDir()) + QStringLiteral("/clusters/muri-testbed-64.json");
         QVERIFY2(window.importLayout(good, &error), qPrintable(error));
         QCOMPARE(store.clusters().size(), std::size_t(1));
-        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+        QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 64);
 
         const qint64 imported = store.clusters().front().id;
-        QCOMPARE(window.clusterEditor()->storedClusterId(), imported);
+        QCOMPARE(clusterEditor(window)->storedClusterId(), imported);
         QVERIFY2(
-            window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("saved (stored cluster")),
-            qPrintable(window.clusterEditor()->statusLabel()->text()));
+            clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("saved (stored cluster")),
+            qPrintable(clusterEditor(window)->statusLabel()->text()));
 
         // Ctrl+S on edits of the stored cluster: a copy, which is named before it is stored.
-        cl::Server server = window.clusterEditor()->cluster().servers.front();
-        window.clusterEditor()->addServers(server, 2);
-        QVERIFY(window.clusterEditor()->isModified());
+        cl::Server server = clusterEditor(window)->cluster().servers.front();
+        clusterEditor(window)->addServers(server, 2);
+        QVERIFY(clusterEditor(window)->isModified());
         QVERIFY(window.windowTitle().contains(QLatin1Char('*')));
-        QVERIFY2(window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("unsaved changes")),
-                 qPrintable(window.clusterEditor()->statusLabel()->text()));
+        QVERIFY2(clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("unsaved changes")),
+                 qPrintable(clusterEditor(window)->statusLabel()->text()));
         QAction* save = actionWithShortcut(window, QKeySequence::Save);
         QVERIFY(save);
         QString suggested, refusal;
@@ -564,17 +620,17 @@ private slots:
         QCOMPARE(suggested, QStringLiteral("muri-testbed-64 2"));
         QVERIFY2(refusal.contains(QStringLiteral("already stored")), qPrintable(refusal));
         QVERIFY(!okWhenTaken);
-        QVERIFY(!window.clusterEditor()->isModified());
+        QVERIFY(!clusterEditor(window)->isModified());
         QCOMPARE(store.clusters().size(), std::size_t(2));
         QStringList storedNames;
         for (const auto& c : store.clusters()) storedNames << QString::fromStdString(c.name);
         storedNames.sort();
         QCOMPARE(storedNames, QStringList({"muri-testbed-64", "testbed-80"}));
-        QCOMPARE(window.clusterEditor()->cluster().name, std::string("testbed-80"));
-        QVERIFY(window.clusterEditor()->storedClusterId() != imported);
-        QVERIFY2(window.clusterEditor()->statusLabel()->text().contains(QStringLiteral("<b>testbed-80</b>")),
-                 qPrintable(window.clusterEditor()->statusLabel()->text()));
-        QCOMPARE(store.cluster(window.clusterEditor()->storedClusterId()).totalGpus(), 80);
+        QCOMPARE(clusterEditor(window)->cluster().name, std::string("testbed-80"));
+        QVERIFY(clusterEditor(window)->storedClusterId() != imported);
+        QVERIFY2(clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("<b>testbed-80</b>")),
+                 qPrintable(clusterEditor(window)->statusLabel()->text()));
+        QCOMPARE(store.cluster(clusterEditor(window)->storedClusterId()).totalGpus(), 80);
 
         // Saving again without edits stores nothing and asks nothing.
         ModalScript none;
@@ -583,19 +639,19 @@ private slots:
         QCOMPARE(store.clusters().size(), std::size_t(2));
 
         // Cancelling the name keeps the edits unsaved and stores nothing.
-        window.clusterEditor()->addServers(server, 1);
+        clusterEditor(window)->addServers(server, 1);
         {
             ModalScript cancel({[](QWidget* modal) { qobject_cast<QDialog*>(modal)->reject(); }});
             QVERIFY(!window.saveCluster(&error));
             QVERIFY2(error.isEmpty(), qPrintable(error));
         }
-        QVERIFY(window.clusterEditor()->isModified());
+        QVERIFY(clusterEditor(window)->isModified());
         QCOMPARE(store.clusters().size(), std::size_t(2));
 
-        window.clusterEditor()->undoStack()->undo();  // the added server
-        window.clusterEditor()->undoStack()->undo();  // the rename
-        window.clusterEditor()->undoStack()->undo();  // the two servers
-        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+        clusterEditor(window)->undoStack()->undo();  // the added server
+        clusterEditor(window)->undoStack()->undo();  // the rename
+        clusterEditor(window)->undoStack()->undo();  // the two servers
+        QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 64);
     }
 
     // Selecting a scenario of another cluster while the editor holds unsaved edits asks what
@@ -614,8 +670,8 @@ private slots:
         window.show();
         QString error;
         QVERIFY(window.openWorkspace(path, MainWindow::Demo::No, &error));
-        cl::views::ClusterEditor* editor = window.clusterEditor();
-        const auto current = [&] { return window.scenarioBrowser()->currentScenario(); };
+        cl::views::ClusterEditor* editor = clusterEditor(window);
+        const auto current = [&] { return scenarioBrowser(window)->currentScenario(); };
         window.selectScenario(QStringLiteral("demo/fifo"));
         QCOMPARE(editor->cluster().name, std::string("muri-testbed-64"));
         const qint64 testbed = editor->storedClusterId();
@@ -688,8 +744,8 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.showView(QStringLiteral("cluster")));
             QCoreApplication::processEvents();
-            const int whole = window.clusterEditor()->width();
-            const int diagram = window.clusterEditor()->diagram()->width();
+            const int whole = clusterEditor(window)->width();
+            const int diagram = clusterEditor(window)->diagram()->width();
             QVERIFY2(diagram * 3 >= whole, qPrintable(QStringLiteral("%1 of %2 px").arg(diagram).arg(whole)));
         }
         QSettings().clear();
@@ -701,7 +757,7 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.showView(QStringLiteral("cluster")));
             QCoreApplication::processEvents();
-            auto* splitter = window.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            auto* splitter = clusterEditor(window)->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
             QVERIFY(splitter);
             // The user drags the handle between the diagram and the properties 60 px to the left.
             const QList<int> before = splitter->sizes();
@@ -727,7 +783,7 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&again));
             QVERIFY(again.showView(QStringLiteral("cluster")));
             QCoreApplication::processEvents();
-            auto* splitter = again.clusterEditor()->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
+            auto* splitter = clusterEditor(again)->findChild<QSplitter*>(QStringLiteral("clusterSplitter"));
             QVERIFY(splitter);
             const QList<int> restored = splitter->sizes();
             QCOMPARE(restored.size(), chosen.size());
@@ -771,7 +827,7 @@ private slots:
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(&window, &drop);
         QTRY_COMPARE(window.store()->clusters().size(), std::size_t(1));
-        QCOMPARE(window.clusterEditor()->cluster().name, window.store()->clusters().front().name);
+        QCOMPARE(clusterEditor(window)->cluster().name, window.store()->clusters().front().name);
     }
 
     // File > Import Cluster Layout, and a layout dropped on the window, behave like Save: a
@@ -834,10 +890,10 @@ private slots:
         QVERIFY2(refusal.contains(QStringLiteral("already stored")), qPrintable(refusal));
         QVERIFY(!okWhenTaken);
         QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
-        QCOMPARE(window.clusterEditor()->cluster().name, std::string("testbed-48"));
-        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 48);
-        QVERIFY(!window.clusterEditor()->isModified());
-        QCOMPARE(store.cluster(window.clusterEditor()->storedClusterId()).name, std::string("testbed-48"));
+        QCOMPARE(clusterEditor(window)->cluster().name, std::string("testbed-48"));
+        QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 48);
+        QVERIFY(!clusterEditor(window)->isModified());
+        QCOMPARE(store.cluster(clusterEditor(window)->storedClusterId()).name, std::string("testbed-48"));
 
         // Dropped on the window: the same question; Cancel stores nothing and warns of nothing.
         const auto drop = [&](const QString& path) {
@@ -859,13 +915,13 @@ private slots:
                 dialog->reject();
             }});
             drop(other);
-            QTRY_VERIFY2(script.done(), qPrintable(window.runLog()->toPlainText()));
+            QTRY_VERIFY2(script.done(), qPrintable(runLog(window)->toPlainText()));
             QCOMPARE(cancelled, QStringLiteral("muri-testbed-64 2"));
             QTest::qWait(100);
             QCOMPARE(script.seen(), 1);
         }
         QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
-        QVERIFY(window.runLog()->toPlainText().contains(QStringLiteral("cancelled")));
+        QVERIFY(runLog(window)->toPlainText().contains(QStringLiteral("cancelled")));
 
         // The identical layout again is the stored cluster: no question, nothing new.
         {
@@ -874,7 +930,7 @@ private slots:
             QCOMPARE(none.seen(), 0);
         }
         QCOMPARE(storedNames(), QStringList({"muri-testbed-64", "testbed-48"}));
-        QCOMPARE(window.clusterEditor()->cluster().totalGpus(), 64);
+        QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 64);
     }
 
     void layoutIsRememberedAcrossSessions() {
@@ -912,7 +968,7 @@ private slots:
         QString error;
         QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
         QVERIFY(!window.isRunning());
-        cl::views::ScenarioBrowser* browser = window.scenarioBrowser();
+        cl::views::ScenarioBrowser* browser = scenarioBrowser(window);
         browser->selectScenario(QStringLiteral("demo/muri-s"));
 
         // Every scenario action is in the Scenario menu.
@@ -928,7 +984,7 @@ private slots:
 
         // The keys work while the central view has the focus, not only the workspace tree.
         QVERIFY(window.showView(QStringLiteral("results")));
-        QTableView* table = window.resultsView()->table();
+        QTableView* table = resultsView(window)->table();
         table->setFocus();
         QTRY_VERIFY(table->hasFocus());
         browser->setSpecEditor([](cl::ScenarioSpec& spec, bool duplicate) {
@@ -972,8 +1028,8 @@ private slots:
         QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WidgetWithChildrenShortcut);
         browser->selectScenario(QStringLiteral("demo/muri-s"));
         const std::size_t scenarios = window.store()->scenarios().size();
-        window.clusterEditor()->diagram()->setFocus();
-        QTest::keyClick(window.clusterEditor()->diagram(), Qt::Key_D, Qt::ControlModifier);
+        clusterEditor(window)->diagram()->setFocus();
+        QTest::keyClick(clusterEditor(window)->diagram(), Qt::Key_D, Qt::ControlModifier);
         QCOMPARE(window.store()->scenarios().size(), scenarios);
         QVERIFY(window.showView(QStringLiteral("charts")));
         QCOMPARE(browser->duplicateAction()->shortcutContext(), Qt::WindowShortcut);
@@ -997,7 +1053,7 @@ private slots:
             QString error;
             QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
             window.selectScenario(QStringLiteral("demo/muri-s"));
-            cl::views::ComparisonView* compare = window.comparisonView();
+            cl::views::ComparisonView* compare = comparisonView(window);
             QCOMPARE(compare->runs(), (QList<qint64>{muri, fifo, srtf}));
             QCOMPARE(compare->baselineRun(), muri);
             // The user unticks srtf and makes fifo the baseline.
@@ -1016,15 +1072,15 @@ private slots:
             MainWindow again;
             QString error;
             QVERIFY2(again.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
-            QCOMPARE(again.comparisonView()->runs(), (QList<qint64>{muri, fifo}));
-            QCOMPARE(again.comparisonView()->baselineRun(), fifo);
-            QVERIFY(again.comparisonView()->isUserSelection());
+            QCOMPARE(comparisonView(again)->runs(), (QList<qint64>{muri, fifo}));
+            QCOMPARE(comparisonView(again)->baselineRun(), fifo);
+            QVERIFY(comparisonView(again)->isUserSelection());
             // Another workspace file keeps its own default.
             QVERIFY2(again.openWorkspace(other, MainWindow::Demo::No, &error), qPrintable(error));
-            QVERIFY(!again.comparisonView()->isUserSelection());
+            QVERIFY(!comparisonView(again)->isUserSelection());
             again.selectScenario(QStringLiteral("demo/muri-s"));
-            QVERIFY(!again.comparisonView()->isUserSelection());
-            QCOMPARE(again.comparisonView()->runs().size(), 3);
+            QVERIFY(!comparisonView(again)->isUserSelection());
+            QCOMPARE(comparisonView(again)->runs().size(), 3);
             again.close();
         }
         QSettings().clear();
@@ -1049,8 +1105,8 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
-        window.comparisonView()->setRuns(runs);
-        QCOMPARE(window.comparisonView()->runs(), runs);
+        comparisonView(window)->setRuns(runs);
+        QCOMPARE(comparisonView(window)->runs(), runs);
 
         const QStringList lines = window.comparisonReportScenarios();
         QCOMPARE(lines.size(), runs.size() + 1);
@@ -1077,7 +1133,7 @@ private slots:
         QVERIFY(lines[1].section(QLatin1Char(':'), 1) != lines[2].section(QLatin1Char(':'), 1));
 
         // The summary table as the report lays it out: every value on one line, whole.
-        const QAbstractItemModel* table = window.comparisonView()->reportTable();
+        const QAbstractItemModel* table = comparisonView(window)->reportTable();
         QPdfWriter device(dir.filePath(QStringLiteral("measure.pdf")));
         device.setResolution(96);
         const cl::views::ReportTableLayout shape =
@@ -1134,7 +1190,7 @@ private slots:
         QString error;
         QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
         window.selectScenario(QStringLiteral("demo/muri-s"));
-        const QAbstractItemModel* table = window.resultsView()->table()->model();
+        const QAbstractItemModel* table = resultsView(window)->table()->model();
         QVERIFY(table->rowCount() > 0);
         for (int r = 0; r < table->rowCount(); ++r) {
             QCOMPARE(table->index(r, SummaryTableModel::AvgJctColumn).data().toString(),

@@ -46,7 +46,7 @@ private slots:
         panel.resize(320, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        auto* list = panel.findChild<QListWidget*>();
+        auto* list = panel.findChild<QListWidget*>(QStringLiteral("runPolicies"));
         QVERIFY(list);
 
         const ScenarioInfo synergy = scenario("synergy-run", "fifo+tune", "synergy-artifact");

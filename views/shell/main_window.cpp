@@ -8,23 +8,16 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QIcon>
 #include <QItemSelectionModel>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QKeySequence>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
@@ -35,14 +28,12 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 #include "core/io/builtin_data.h"
 #include "core/runs/demo_workspace.h"
 #include "core/runs/scenario_runner.h"
 #include "core/runs/what_if_variants.h"
 #include "core/store/scenario_store.h"
-#include "views/charts/run_picker.h"
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/live_what_if.h"
@@ -53,12 +44,20 @@
 #include "views/profiles/profiles_view.h"
 #include "views/results/comparison_view.h"
 #include "views/results/results_view.h"
+#include "views/shell/charts_page.h"
+#include "views/shell/cluster_page.h"
+#include "views/shell/compare_page.h"
+#include "views/shell/interleave_page.h"
+#include "views/shell/plan_page.h"
+#include "views/shell/profiles_page.h"
 #include "views/shell/properties_view.h"
 #include "views/shell/resources_init.h"
+#include "views/shell/results_page.h"
 #include "views/shell/run_panel.h"
 #include "views/shell/scenario_run_batch.h"
+#include "views/shell/timeline_page.h"
+#include "views/shell/trace_page.h"
 #include "views/timeline/timeline_panel.h"
-#include "views/topology_placement/placement_dialog.h"
 #include "views/trace/trace_browser.h"
 #include "views/workspace/scenario_browser.h"
 #include "views/workspace/workspace_model.h"
@@ -69,15 +68,24 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
-// The Compare view's runs and baseline are remembered in the workspace file itself
-// (docs/architecture.md section 9.2), so they travel with it: {"runs": [...], "baseline": id}.
-constexpr const char* kCompareSelectionKey = "compare/selection";
-
 QIcon actionIcon(const char* name) {
-    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+    return MainWindowPage::resourceIcon(name);
+}
+
+// An action of the window's menus, its triggered signal connected to `slot`.
+template <typename Slot>
+QAction* makeConnectedAction(MainWindow* window, const char* icon, const QString& text,
+                             const QKeySequence& key, const QString& tip, Slot slot) {
+    QAction* action = MainWindowPage::makeAction(window, icon, text, key, tip);
+    QObject::connect(action, &QAction::triggered, window, slot);
+    return action;
 }
 
 }  // namespace
+
+QList<MainWindowPage*> MainWindow::Pages::all() const {
+    return {results, cluster, trace, timeline, charts, compare, interleave, profiles, plan};
+}
 
 QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum) {
     // Below 1340 pixels the views' minimum width leaves the side docks too narrow for their
@@ -93,7 +101,10 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     setDockNestingEnabled(true);
     m_profiles = std::make_shared<const cl::ProfileSet>(cl::builtinProfiles());
 
-    createWidgets();
+    createPages();
+    createDocks();
+    connectPages();
+    connectWorkspaceDock();
     createActions();
     createMenus();
 
@@ -121,123 +132,49 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
 
 MainWindow::~MainWindow() {
     m_job.reset();  // cancels and waits before the widgets it reports to go away
-    // The child widgets outlive this object's members (QWidget deletes them afterwards) and
-    // may still signal while they go, e.g. the editor's undo stack reports it is no longer
-    // clean; nothing may reach this window's slots then.
+    // The child widgets outlive this object's members (QWidget deletes them afterwards) and may
+    // still signal while they go, e.g. the editor's undo stack reports it is no longer clean;
+    // nothing may reach this window's slots, or its pages', then.
     for (QObject* child : findChildren<QObject*>()) disconnect(child, nullptr, this, nullptr);
+    qDeleteAll(m_pages.all());
 }
 
-void MainWindow::createWidgets() {
-    m_tabs = new QTabWidget(this);
-    m_tabs->setDocumentMode(true);
-    m_results = new ResultsView(m_tabs);
-    m_editor = new ClusterEditor(m_tabs);
-    m_traces = new TraceBrowser(m_tabs);
-    m_tabs->addTab(m_results, actionIcon("results"), tr("Results"));
-    m_tabs->addTab(m_editor, actionIcon("cluster"), tr("Cluster"));
-    m_tabs->addTab(m_traces, actionIcon("trace"), tr("Trace"));
-    auto* timelineTab = new QWidget(m_tabs);
-    auto* timelineLayout = new QVBoxLayout(timelineTab);
-    timelineLayout->setContentsMargins(0, 0, 0, 0);
-    auto* timelineBar = new QHBoxLayout;
-    m_timelineSecond = new QComboBox(timelineTab);
-    m_timelineSecond->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_timelineSecond->setMinimumContentsLength(24);
-    m_timelineSecond->setToolTip(
-        tr("Another run of the family drawn below with the same time axis (what-if at a "
-           "glance)"));
-    auto* secondLabel = new QLabel(tr("Compare &with:"), timelineTab);
-    secondLabel->setBuddy(m_timelineSecond);
-    timelineBar->addWidget(secondLabel);
-    timelineBar->addWidget(m_timelineSecond);
-    timelineBar->addSpacing(fontMetrics().averageCharWidth() * 3);
-    m_toInterleaving =
-        new QPushButton(actionIcon("what-if"), tr("Show its &group interleaving"), timelineTab);
-    m_toInterleaving->setToolTip(
-        tr("Open the selected job's interleaving group (the jobs sharing its GPUs) in the "
-           "Interleaving view"));
-    m_toInterleaving->setEnabled(false);
-    m_toInterleaving->setObjectName(QStringLiteral("toInterleaving"));
-    timelineBar->addWidget(m_toInterleaving);
-    timelineBar->addStretch(1);
-    timelineLayout->addLayout(timelineBar);
-    m_timeline = new TimelinePanel(timelineTab);
-    timelineLayout->addWidget(m_timeline, 1);
-    connect(m_timelineSecond, &QComboBox::activated, this, &MainWindow::updateSecondTimelineRun);
-    connect(m_timeline, &TimelinePanel::jobSelected, this,
-            [this](int job) { m_toInterleaving->setEnabled(interleavingGroupOf(job).size() >= 2); });
-    connect(m_toInterleaving, &QPushButton::clicked, this, &MainWindow::sendGroupToInterleaving);
-    m_tabs->addTab(timelineTab, actionIcon("trace"), tr("Timeline"));
-    auto* chartsTab = new QWidget(m_tabs);
-    auto* chartsLayout = new QVBoxLayout(chartsTab);
-    chartsLayout->setContentsMargins(0, 0, 0, 0);
-    auto* chartsBar = new QHBoxLayout;
-    m_chartResource = new QComboBox(chartsTab);
-    m_chartResource->addItem(tr("GPUs allocated"), QStringLiteral("gpu"));
-    m_chartResource->addItem(tr("GPU compute"), QStringLiteral("gpu-compute"));
-    m_chartResource->addItem(tr("CPU"), QStringLiteral("cpu"));
-    m_chartResource->addItem(tr("Storage"), QStringLiteral("storage"));
-    m_chartResource->addItem(tr("Network"), QStringLiteral("network"));
-    m_chartResource->addItem(tr("CPU cores allocated"), QStringLiteral("cpu-allocated"));
-    m_chartResource->addItem(tr("Memory allocated"), QStringLiteral("memory-allocated"));
-    m_chartResource->addItem(tr("All resources"), QString());
-    m_chartResource->setToolTip(
-        tr("Which utilization the top chart shows for each run; \"All resources\" reads "
-           "best with one run. With Muri's 3-stage profiles, loading and preprocessing are "
-           "one stage, so storage and CPU show the same curve. CPU cores and memory allocated are what "
-           "Synergy's mechanisms hand out (else each job's GPU-proportional share)."));
-    auto* resourceLabel = new QLabel(tr("&Utilization of:"), chartsTab);
-    resourceLabel->setBuddy(m_chartResource);
-    chartsBar->addWidget(resourceLabel);
-    chartsBar->addWidget(m_chartResource);
-    chartsBar->addSpacing(fontMetrics().averageCharWidth() * 2);
-    m_chartRuns = new RunPicker(chartsTab);
-    chartsBar->addWidget(m_chartRuns);
-    m_chartsHidden = new QLabel(chartsTab);
-    m_chartsHidden->setObjectName(QStringLiteral("chartsHiddenRuns"));
-    m_chartsHidden->hide();
-    chartsBar->addWidget(m_chartsHidden);
-    chartsBar->addStretch(1);
-    chartsLayout->addLayout(chartsBar);
-    m_charts = new SeriesCharts(chartsTab);
-    chartsLayout->addWidget(m_charts, 1);
-    connect(m_chartResource, &QComboBox::currentIndexChanged, this, [this] {
-        m_chartsDirty = true;
-        updateCharts();
-    });
-    connect(m_chartRuns, &RunPicker::shownRunsChanged, this, [this] {
-        m_chartsDirty = true;
-        updateCharts();
-    });
-    // Export View (Ctrl+Shift+E) exports the charts too; their own shortcut would clash with it.
-    for (QAction* own : m_charts->actions())
-        if (own->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)) own->setShortcut({});
-    m_tabs->addTab(chartsTab, actionIcon("results"), tr("Charts"));
-    m_compare = new ComparisonView(m_tabs);
-    m_tabs->addTab(m_compare, actionIcon("export-chart"), tr("Compare"));
-    m_interleave = new InterleavePanel(m_profiles.get(), m_tabs);
-    m_tabs->addTab(m_interleave, actionIcon("what-if"), tr("Interleaving"));
-    m_profilesView = new ProfilesView(m_tabs);
-    m_tabs->addTab(m_profilesView, actionIcon("import-trace"), tr("Profiles"));
-    m_planView = new PlanView(m_tabs);
-    m_tabs->addTab(m_planView, actionIcon("what-if"), tr("Plan"));
-    const QStringList tips = {
-        tr("Summary of the selected scenario family's runs and GPU utilization"),
-        tr("Visual editor of the cluster layout"),
-        tr("Jobs of the trace, filters and histograms"),
-        tr("Every GPU over time: which job or interleaved group held it; zoom with the wheel"),
-        tr("Utilization of GPUs, CPU, storage and network, queue length, running jobs and "
-           "blocking index of the family's runs"),
-        tr("Runs side by side: normalized to a baseline, JCT CDFs, per model, large vs small"),
-        tr("How training stages of jobs sharing GPUs interleave (Muri), with gamma and speedup"),
-        tr("The workspace's model profiles: time per iteration by resource, and the spread over "
-           "training steps of profiles imported from profiler traces"),
-        tr("Capacity planning: the cheapest cluster and policy that meet your targets, with the cost "
-           "frontier, the cliff and the headroom")};
-    for (int i = 0; i < tips.size(); ++i)
-        m_tabs->setTabToolTip(i, tips[i] + QStringLiteral(" (Alt+%1)").arg(i + 1));
-    setCentralWidget(m_tabs);
+ClusterEditor* MainWindow::clusterEditor() const {
+    return m_pages.cluster->editor();
+}
 
+void MainWindow::createPages() {
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("pages"));
+    m_tabs->setDocumentMode(true);
+    m_pages.results = new ResultsPage(m_tabs, this);
+    m_pages.cluster = new ClusterPage(m_tabs, this);
+    m_pages.trace = new TracePage(m_profiles.get(), m_tabs, this);
+    m_pages.timeline = new TimelinePage(m_pages.results->view(), m_profiles.get(), m_tabs, this);
+    m_pages.charts = new ChartsPage(m_pages.results->view(), m_tabs, this);
+    m_pages.compare = new ComparePage(m_tabs, this);
+    m_pages.interleave = new InterleavePage(m_profiles.get(), m_tabs, this);
+    m_pages.profiles = new ProfilesPage(m_tabs, this);
+    m_pages.plan = new PlanPage(m_tabs, this);
+    const QList<MainWindowPage*> pages = m_pages.all();
+    for (int i = 0; i < pages.size(); ++i) {
+        MainWindowPage* page = pages[i];
+        m_tabs->addTab(page->widget(), page->icon(), page->title());
+        m_tabs->setTabToolTip(i, page->toolTip() + QStringLiteral(" (Alt+%1)").arg(i + 1));
+        connect(page, &MainWindowPage::statusMessage, this, [this](const QString& text, int timeout) {
+            if (text.isEmpty())
+                statusBar()->clearMessage();
+            else
+                statusBar()->showMessage(text, timeout);
+        });
+        connect(page, &MainWindowPage::logMessage, this, &MainWindow::log);
+        connect(page, &MainWindowPage::showRequested, this, [this, page] { showPage(page); });
+    }
+    m_pages.results->setCurrent(true);
+    setCentralWidget(m_tabs);
+}
+
+void MainWindow::createDocks() {
     auto addDock = [this](QWidget* widget, const QString& title, const char* icon, const QString& objectName,
                           Qt::DockWidgetArea area) {
         auto* dock = new QDockWidget(title, this);
@@ -249,13 +186,17 @@ void MainWindow::createWidgets() {
         return dock;
     };
     m_browser = new ScenarioBrowser(nullptr, this);
+    m_browser->setObjectName(QStringLiteral("scenarioBrowser"));
     addDock(m_browser, tr("Workspace"), "scenario", QStringLiteral("workspaceDock"), Qt::LeftDockWidgetArea);
     m_properties = new PropertiesView(this);
+    m_properties->setObjectName(QStringLiteral("propertiesView"));
     QDockWidget* properties = addDock(m_properties, tr("Properties"), "properties",
                                       QStringLiteral("propertiesDock"), Qt::LeftDockWidgetArea);
     m_runPanel = new RunPanel(this);
+    m_runPanel->setObjectName(QStringLiteral("runPanel"));
     addDock(m_runPanel, tr("Run"), "run", QStringLiteral("runDock"), Qt::RightDockWidgetArea);
     m_log = new QPlainTextEdit(this);
+    m_log->setObjectName(QStringLiteral("runLog"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setToolTip(tr("What happened in this session: runs, imports, saves and errors"));
@@ -264,7 +205,42 @@ void MainWindow::createWidgets() {
     splitDockWidget(m_docks.first(), properties, Qt::Vertical);
     resizeDocks({m_docks.first(), properties}, {3, 2}, Qt::Vertical);
     resizeDocks({logDock}, {fontMetrics().height() * 6}, Qt::Vertical);
+}
 
+void MainWindow::connectPages() {
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onPageChanged);
+    ResultsView* results = m_pages.results->view();
+    TimelinePage* timeline = m_pages.timeline;
+    connect(results, &ResultsView::familyRefreshed, timeline, &TimelinePage::updateSecondRunChoices);
+    connect(results, &ResultsView::runSelected, timeline,
+            [timeline](qint64 run, const QString& scenario) { timeline->showRun(scenario, run); });
+    connect(results, &ResultsView::familyRefreshed, m_pages.charts, &ChartsPage::refresh);
+    connect(timeline, &TimelinePage::runLoaded, this, &MainWindow::timelineLoaded);
+    connect(timeline, &TimelinePage::interleavingRequested, this,
+            [this](const QStringList& names, const std::vector<std::vector<double>>& stages,
+                   const std::vector<double>& solo) {
+                m_pages.interleave->panel()->setGroup(names, stages, solo);
+                showPage(m_pages.interleave);
+            });
+    // One time cursor for the timeline and the charts.
+    connect(timeline->panel(), &TimelinePanel::timeCursorChanged, m_pages.charts->charts(),
+            &SeriesCharts::setTimeCursor);
+    connect(m_pages.charts->charts(), &SeriesCharts::timeCursorChanged, timeline->panel(),
+            &TimelinePanel::setTimeCursor);
+    connect(m_pages.cluster->editor(), &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
+    connect(m_pages.trace, &TracePage::traceMade, this, &MainWindow::storeNewTrace);
+    connect(m_pages.profiles->view(), &ProfilesView::importRequested, this,
+            [this] { importProfilerTrace(); });
+    PlanView* plan = m_pages.plan->view();
+    connect(plan, &PlanView::scenariosAdded, this, [this] { m_browser->refresh(); });
+    connect(plan, &PlanView::openScenarioRequested, this, [this](const QString& name) {
+        m_browser->refresh();
+        m_browser->selectScenario(name);
+        showPage(m_pages.results);
+    });
+}
+
+void MainWindow::connectWorkspaceDock() {
     connect(m_browser, &ScenarioBrowser::currentScenarioChanged, this, &MainWindow::onScenarioSelected);
     connect(m_browser, &ScenarioBrowser::revealRequested, this, [this] {
         m_docks.first()->show();
@@ -272,165 +248,111 @@ void MainWindow::createWidgets() {
     });
     connect(m_browser->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentItemChanged(current); });
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateViewShortcuts);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTimeline);
-    connect(m_results, &ResultsView::familyRefreshed, this, &MainWindow::updateSecondTimelineChoices);
-    connect(m_results, &ResultsView::runSelected, this, [this](qint64 run, const QString& scenario) {
-        m_timelineWanted = {scenario, run};
-        updateTimeline();
-    });
-    connect(m_results, &ResultsView::familyRefreshed, this, [this] {
-        m_chartsDirty = true;
-        updateCharts();
-    });
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateCharts);
     // A deleted scenario's run ids can be given to new runs: forget what was read for them.
     connect(m_browser, &ScenarioBrowser::scenariosChanged, this, [this] {
-        m_seriesCache.clear();
-        m_chartsDirty = true;
-        m_timelineShown = -1;  // reload when shown
-        m_timelineLoading = 0;
-        ++m_timelineGeneration;
-        m_compare->refreshRuns();
+        m_pages.charts->forgetRuns();
+        m_pages.timeline->forgetRuns();
+        m_pages.compare->view()->refreshRuns();
     });
-    // One time cursor for the timeline and the charts.
-    connect(m_timeline, &TimelinePanel::timeCursorChanged, m_charts, &SeriesCharts::setTimeCursor);
-    connect(m_charts, &SeriesCharts::timeCursorChanged, m_timeline, &TimelinePanel::setTimeCursor);
     connect(m_browser, &ScenarioBrowser::clusterActivated, this, &MainWindow::onClusterActivated);
     connect(m_browser, &ScenarioBrowser::traceActivated, this, &MainWindow::onTraceActivated);
     connect(m_browser, &ScenarioBrowser::runActivated, this, &MainWindow::onRunActivated);
-    connect(m_compare, &ComparisonView::runsChanged, this, &MainWindow::saveCompareSelection);
-    connect(m_compare, &ComparisonView::baselineRunChanged, this, &MainWindow::saveCompareSelection);
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::runRequested);
     connect(m_runPanel, &RunPanel::stopRequested, this, &MainWindow::stopRuns);
-    connect(m_editor, &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
-    connect(m_profilesView, &ProfilesView::importRequested, this, [this] { importProfilerTrace(); });
-    connect(m_planView, &PlanView::scenariosAdded, this, [this] { m_browser->refresh(); });
-    connect(m_planView, &PlanView::openScenarioRequested, this, [this](const QString& name) {
-        m_browser->refresh();
-        m_browser->selectScenario(name);
-        m_tabs->setCurrentWidget(m_results);
-    });
-    connect(m_planView, &PlanView::planFinished, this, [this](bool cancelled) {
-        log(cancelled ? tr("Plan cancelled; what finished is stored") : tr("Plan finished"));
-    });
+}
+
+MainWindowPage* MainWindow::currentPage() const {
+    const QList<MainWindowPage*> pages = m_pages.all();
+    const int index = m_tabs->currentIndex();
+    return index >= 0 && index < pages.size() ? pages[index] : nullptr;
+}
+
+void MainWindow::showPage(MainWindowPage* page) {
+    m_tabs->setCurrentWidget(page->widget());
+}
+
+void MainWindow::onPageChanged(int index) {
+    const QList<MainWindowPage*> pages = m_pages.all();
+    for (int i = 0; i < pages.size(); ++i)
+        if (i != index) pages[i]->setCurrent(false);
+    updateViewShortcuts();
+    if (index >= 0 && index < pages.size()) pages[index]->setCurrent(true);
 }
 
 void MainWindow::createActions() {
-    auto make = [this](const char* icon, const QString& text, const QKeySequence& key, const QString& tip,
-                       auto slot) {
-        auto* action = new QAction(actionIcon(icon), text, this);
-        if (!key.isEmpty()) action->setShortcut(key);
-        action->setStatusTip(tip);
-        action->setToolTip(
-            key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
-        connect(action, &QAction::triggered, this, slot);
-        return action;
-    };
-    m_newAction = make("new-workspace", tr("&New Workspace\u2026"), QKeySequence::New,
-                       tr("Create an empty workspace file"), &MainWindow::newWorkspace);
-    m_openAction = make("open-workspace", tr("&Open Workspace\u2026"), QKeySequence::Open,
-                        tr("Open a workspace file (.sqlite)"), &MainWindow::chooseWorkspace);
-    m_saveAction = make("save", tr("&Save Cluster"), QKeySequence::Save,
-                        tr("Store the edited cluster in the workspace"), [this] {
-                            QString error;
-                            if (!saveCluster(&error) && !error.isEmpty())
-                                QMessageBox::warning(this, tr("Save cluster"), error);
-                        });
-    m_importTraceAction =
-        make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
-             tr("Preview a job trace file and store it in the workspace"), &MainWindow::chooseTraceToImport);
-    m_importLayoutAction = make(
-        "import-layout", tr("Import Cluster &Layout\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
-        tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
-        &MainWindow::chooseLayoutToImport);
-    m_importProfilerAction =
-        make("import-trace", tr("Import &Profiler Trace\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_K),
-             tr("Make a model profile from PyTorch profiler (Kineto) traces and store it in a profile set"),
-             [this] { importProfilerTrace(); });
-    m_importSlurmAction = make(
-        "import-layout", tr("Import from S&lurm\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S),
-        tr("Read a Slurm job history (sacct) and node inventory (scontrol/sinfo) into a trace and a cluster"),
-        [this] { importFromSlurm(); });
-    m_generateAction = make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
-                            tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
-    m_transformAction =
-        make("transform-trace", tr("&Transform Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_T),
-             tr("Scale, window, subsample or re-model the shown trace into a new stored trace"),
-             &MainWindow::transformTrace);
-    m_exportClusterAction =
-        make("export", tr("Export Cluster as &JSON\u2026"), {},
-             tr("Write the edited cluster as a layout JSON file"), &MainWindow::exportClusterJson);
-    m_exportResultsAction =
-        make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
-             tr("Write the results table of the shown scenarios as CSV"), &MainWindow::exportResultsCsv);
-    m_exportViewAction = make(
-        "export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-        tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"), &MainWindow::exportView);
-    m_reportAction =
-        make("export", tr("Comparison &Report (PDF)\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
-             tr("One PDF with the compared scenarios, their summary table and every comparison chart"),
-             &MainWindow::exportReport);
-    m_quitAction = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
-                        &QWidget::close);
-    m_quitAction->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
-    m_quitAction->setMenuRole(QAction::QuitRole);
-
+    createFileActions();
     // The Edit menu's undo/redo act on the editor from anywhere in the window; the editor's own
     // focus-scoped shortcuts would make the keys ambiguous.
-    for (QAction* own : {m_editor->undoAction(), m_editor->redoAction()}) own->setShortcuts({});
-    m_undoAction = m_editor->undoStack()->createUndoAction(this, tr("&Undo"));
-    m_undoAction->setIcon(actionIcon("undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
-    m_redoAction = m_editor->undoStack()->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setIcon(actionIcon("redo"));
-    m_redoAction->setShortcuts(
+    ClusterEditor* editor = m_pages.cluster->editor();
+    for (QAction* own : {editor->undoAction(), editor->redoAction()}) own->setShortcuts({});
+    m_actions.undo = editor->undoStack()->createUndoAction(this, tr("&Undo"));
+    m_actions.undo->setIcon(actionIcon("undo"));
+    m_actions.undo->setShortcut(QKeySequence::Undo);
+    m_actions.redo = editor->undoStack()->createRedoAction(this, tr("&Redo"));
+    m_actions.redo->setIcon(actionIcon("redo"));
+    m_actions.redo->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     updateViewShortcuts();
 
-    m_runAction = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
-                       tr("Run the policies checked in the Run panel on the selected scenario"),
-                       &MainWindow::runRequested);
-    m_stopAction =
+    auto make = [this](const char* icon, const QString& text, const QKeySequence& key, const QString& tip,
+                       auto slot) { return makeConnectedAction(this, icon, text, key, tip, slot); };
+    m_actions.run = make("run", tr("&Run"), QKeySequence(Qt::Key_F5),
+                         tr("Run the policies checked in the Run panel on the selected scenario"),
+                         &MainWindow::runRequested);
+    m_actions.stop =
         make("stop", tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
              tr("Stop every running simulation; nothing partial is stored"), &MainWindow::stopRuns);
-    m_placementAction =
-        make("run", tr("Topology &Placement\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-             tr("Compare the placement policies on the network of the cluster in the editor"),
-             &MainWindow::openPlacementDialog);
 }
 
-void MainWindow::openPlacementDialog() {
-    auto* dialog = new PlacementDialog(m_editor->cluster(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
+void MainWindow::createFileActions() {
+    auto make = [this](const char* icon, const QString& text, const QKeySequence& key, const QString& tip,
+                       auto slot) { return makeConnectedAction(this, icon, text, key, tip, slot); };
+    m_actions.newWorkspace = make("new-workspace", tr("&New Workspace\u2026"), QKeySequence::New,
+                                  tr("Create an empty workspace file"), &MainWindow::newWorkspace);
+    m_actions.open = make("open-workspace", tr("&Open Workspace\u2026"), QKeySequence::Open,
+                          tr("Open a workspace file (.sqlite)"), &MainWindow::chooseWorkspace);
+    m_actions.saveCluster = make("save", tr("&Save Cluster"), QKeySequence::Save,
+                                 tr("Store the edited cluster in the workspace"), [this] {
+                                     QString error;
+                                     if (!saveCluster(&error) && !error.isEmpty())
+                                         QMessageBox::warning(this, tr("Save cluster"), error);
+                                 });
+    m_actions.importTrace =
+        make("import-trace", tr("&Import Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_I),
+             tr("Preview a job trace file and store it in the workspace"), [this] { importTrace(); });
+    m_actions.importLayout = make(
+        "import-layout", tr("Import Cluster &Layout\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
+        tr("Read a cluster layout (JSON or Muri cluster spec CSV) into the workspace"),
+        &MainWindow::chooseLayoutToImport);
+    m_actions.importProfiler =
+        make("import-trace", tr("Import &Profiler Trace\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_K),
+             tr("Make a model profile from PyTorch profiler (Kineto) traces and store it in a profile set"),
+             [this] { importProfilerTrace(); });
+    m_actions.importSlurm = make(
+        "import-layout", tr("Import from S&lurm\u2026"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S),
+        tr("Read a Slurm job history (sacct) and node inventory (scontrol/sinfo) into a trace and a cluster"),
+        [this] { importFromSlurm(); });
+    m_actions.generate =
+        make("generate-trace", tr("&Generate Trace\u2026"), QKeySequence(Qt::CTRL | Qt::Key_G),
+             tr("Generate a synthetic trace and store it"), &MainWindow::generateTrace);
+    m_actions.exportResults =
+        make("export", tr("&Export Results as CSV\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),
+             tr("Write the results table of the shown scenarios as CSV"), &MainWindow::exportResultsCsv);
+    m_actions.exportView = make(
+        "export-chart", tr("Export &View\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+        tr("Save the current view as PNG, SVG or PDF at a chosen size and DPI"), &MainWindow::exportView);
+    m_actions.quit = make("stop", tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), tr("Quit ClusterLoom"),
+                          &QWidget::close);
+    m_actions.quit->setIcon(QIcon::fromTheme(QStringLiteral("application-exit")));
+    m_actions.quit->setMenuRole(QAction::QuitRole);
 }
 
 void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_newAction);
-    file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(m_saveAction);
-    file->addSeparator();
-    file->addAction(m_importTraceAction);
-    file->addAction(m_importLayoutAction);
-    file->addAction(m_importSlurmAction);
-    file->addAction(m_importProfilerAction);
-    file->addAction(m_generateAction);
-    file->addAction(m_transformAction);
-    file->addSeparator();
-    file->addAction(m_exportResultsAction);
-    file->addAction(m_exportViewAction);
-    file->addAction(m_reportAction);
-    file->addAction(m_exportClusterAction);
-    file->addSeparator();
-    file->addAction(m_quitAction);
-    updateRecentMenu();
+    createFileMenu();
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(m_undoAction);
-    edit->addAction(m_redoAction);
+    edit->addAction(m_actions.undo);
+    edit->addAction(m_actions.redo);
 
     // The workspace dock's actions, so that they can be found and their keys work from any view.
     QMenu* scenario = menuBar()->addMenu(tr("S&cenario"));
@@ -441,15 +363,52 @@ void MainWindow::createMenus() {
     scenario->addAction(m_browser->deleteAction());
 
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
-    simulation->addAction(m_runAction);
-    simulation->addAction(m_stopAction);
+    simulation->addAction(m_actions.run);
+    simulation->addAction(m_actions.stop);
     simulation->addSeparator();
-    simulation->addAction(m_placementAction);
+    simulation->addAction(m_pages.cluster->placementAction());
 
+    createViewMenu();
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    auto* about = help->addAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    auto* aboutQt = help->addAction(tr("About &Qt"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+
+    createToolBar();
+}
+
+void MainWindow::createFileMenu() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_actions.newWorkspace);
+    file->addAction(m_actions.open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(m_actions.saveCluster);
+    file->addSeparator();
+    file->addAction(m_actions.importTrace);
+    file->addAction(m_actions.importLayout);
+    file->addAction(m_actions.importSlurm);
+    file->addAction(m_actions.importProfiler);
+    file->addAction(m_actions.generate);
+    file->addAction(m_pages.trace->transformAction());
+    file->addSeparator();
+    file->addAction(m_actions.exportResults);
+    file->addAction(m_actions.exportView);
+    file->addAction(m_pages.compare->reportAction());
+    file->addAction(m_pages.cluster->exportJsonAction());
+    file->addSeparator();
+    file->addAction(m_actions.quit);
+    updateRecentMenu();
+}
+
+void MainWindow::createViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList names = viewNames();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* show = new QAction(m_tabs->tabIcon(i), m_tabs->tabText(i), this);
+    const QList<MainWindowPage*> pages = m_pages.all();
+    for (int i = 0; i < pages.size(); ++i) {
+        auto* show = new QAction(pages[i]->icon(), pages[i]->title(), this);
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
         connect(show, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
         view->addAction(show);
@@ -470,34 +429,29 @@ void MainWindow::createMenus() {
         connect(action, &QAction::triggered, this, [t] { applyTheme(t); });
     }
     m_themeGroup->actions().first()->setChecked(true);
+}
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    auto* about = help->addAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"));
-    about->setMenuRole(QAction::AboutRole);
-    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
-    auto* aboutQt = help->addAction(tr("About &Qt"));
-    aboutQt->setMenuRole(QAction::AboutQtRole);
-    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
-
+void MainWindow::createToolBar() {
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->addAction(m_newAction);
-    toolbar->addAction(m_openAction);
-    toolbar->addAction(m_saveAction);
+    toolbar->addAction(m_actions.newWorkspace);
+    toolbar->addAction(m_actions.open);
+    toolbar->addAction(m_actions.saveCluster);
     toolbar->addSeparator();
-    toolbar->addAction(m_undoAction);
-    toolbar->addAction(m_redoAction);
+    toolbar->addAction(m_actions.undo);
+    toolbar->addAction(m_actions.redo);
     toolbar->addSeparator();
-    toolbar->addAction(m_importTraceAction);
-    toolbar->addAction(m_generateAction);
+    toolbar->addAction(m_actions.importTrace);
+    toolbar->addAction(m_actions.generate);
     toolbar->addSeparator();
-    toolbar->addAction(m_runAction);
-    toolbar->addAction(m_stopAction);
+    toolbar->addAction(m_actions.run);
+    toolbar->addAction(m_actions.stop);
     toolbar->addSeparator();
-    toolbar->addAction(m_exportResultsAction);
+    toolbar->addAction(m_actions.exportResults);
     // Long labels only where they help: open/save/undo/redo are known by their icons.
-    for (QAction* a : {m_newAction, m_openAction, m_undoAction, m_redoAction, m_exportResultsAction})
+    for (QAction* a :
+         {m_actions.newWorkspace, m_actions.open, m_actions.undo, m_actions.redo, m_actions.exportResults})
         if (auto* button = qobject_cast<QToolButton*>(toolbar->widgetForAction(a)))
             button->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
@@ -505,15 +459,16 @@ void MainWindow::createMenus() {
 void MainWindow::updateViewShortcuts() {
     // Undo and redo change the cluster; their keys act only where the cluster is visible, so
     // Ctrl+Z in the results or the browser never changes something out of sight.
-    const bool editing = m_tabs->currentWidget() == m_editor;
-    m_undoAction->setShortcut(editing ? QKeySequence(QKeySequence::Undo) : QKeySequence());
-    m_redoAction->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
-                                                             QKeySequence(Qt::CTRL | Qt::Key_Y)}
-                                       : QList<QKeySequence>{});
+    MainWindowPage* page = currentPage();
+    const bool editing = page == m_pages.cluster;
+    m_actions.undo->setShortcut(editing ? QKeySequence(QKeySequence::Undo) : QKeySequence());
+    m_actions.redo->setShortcuts(editing ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                                                               QKeySequence(Qt::CTRL | Qt::Key_Y)}
+                                         : QList<QKeySequence>{});
     // The scenario keys (Ctrl+D, Delete, F2) act window-wide, except where the shown view has
     // the same keys for its own items (duplicate or remove a server, edit a stage time): there
     // they act only in the workspace tree, as two window-wide matches would cancel each other.
-    const bool ownKeys = editing || m_tabs->currentWidget() == m_interleave;
+    const bool ownKeys = page && page->hasOwnItemKeys();
     m_browser->setShortcutContext(ownKeys ? Qt::WidgetWithChildrenShortcut : Qt::WindowShortcut);
 }
 
@@ -524,10 +479,12 @@ QStringList MainWindow::viewNames() {
 }
 
 bool MainWindow::showView(const QString& name) {
-    const int index = static_cast<int>(viewNames().indexOf(name));
-    if (index < 0) return false;
-    m_tabs->setCurrentIndex(index);
-    return true;
+    for (MainWindowPage* page : m_pages.all())
+        if (page->name() == name) {
+            showPage(page);
+            return true;
+        }
+    return false;
 }
 
 void MainWindow::restoreSettings() {
@@ -538,9 +495,7 @@ void MainWindow::restoreSettings() {
     if (const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
         !state.isEmpty())
         m_sideDocksSized = restoreState(state);
-    if (const QByteArray split = settings.value(QStringLiteral("clusterEditor/splitter")).toByteArray();
-        !split.isEmpty())
-        m_editor->setSplitterState(split);
+    for (MainWindowPage* page : m_pages.all()) page->restoreSettings(settings);
     const Theme theme = themeFromName(settings.value(QStringLiteral("theme")).toString());
     if (theme != Theme::System) setTheme(theme);
 }
@@ -556,42 +511,10 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("clusterEditor/splitter"), m_editor->splitterState());
+    for (MainWindowPage* page : m_pages.all()) page->saveSettings(settings);
     if (QAction* checked = m_themeGroup->checkedAction())
         settings.setValue(QStringLiteral("theme"), checked->data().toString());
     if (!m_path.isEmpty()) settings.setValue(QStringLiteral("lastWorkspace"), m_path);
-}
-
-void MainWindow::restoreCompareSelection() {
-    if (!m_store) return;
-    QJsonObject saved;
-    try {
-        saved = QJsonDocument::fromJson(QByteArray::fromStdString(m_store->setting(kCompareSelectionKey)))
-                    .object();
-    } catch (const std::exception& e) {
-        log(tr("Cannot read the remembered Compare selection: %1").arg(QString::fromStdString(e.what())));
-        return;
-    }
-    if (saved.isEmpty()) return;
-    QList<qint64> runs;
-    for (const QJsonValue& id : saved.value(QStringLiteral("runs")).toArray())
-        runs << static_cast<qint64>(id.toDouble());
-    m_compare->restoreSelection(runs,
-                                static_cast<qint64>(saved.value(QStringLiteral("baseline")).toDouble()));
-}
-
-void MainWindow::saveCompareSelection() {
-    if (!m_store || m_store->isReadOnly() || !m_compare->isUserSelection()) return;
-    QJsonArray runs;
-    for (qint64 id : m_compare->runs()) runs.append(static_cast<double>(id));
-    const QJsonObject selection{{QStringLiteral("runs"), runs},
-                                {QStringLiteral("baseline"), static_cast<double>(m_compare->baselineRun())}};
-    try {
-        m_store->setSetting(kCompareSelectionKey,
-                            QJsonDocument(selection).toJson(QJsonDocument::Compact).toStdString());
-    } catch (const std::exception& e) {
-        log(tr("Cannot remember the Compare selection: %1").arg(QString::fromStdString(e.what())));
-    }
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -643,7 +566,7 @@ void MainWindow::openRecent(const QString& path) {
 void MainWindow::updateTitle() {
     const QString file = m_path.isEmpty() ? tr("no workspace") : QFileInfo(m_path).fileName();
     setWindowTitle(QStringLiteral("%1%2 \u2014 ClusterLoom")
-                       .arg(file, m_editor->isModified() ? QStringLiteral(" *") : QString()));
+                       .arg(file, clusterEditor()->isModified() ? QStringLiteral(" *") : QString()));
 }
 
 void MainWindow::log(const QString& message) {
@@ -656,10 +579,10 @@ bool MainWindow::isRunning() const {
 }
 
 void MainWindow::setRunningUi(bool running) {
-    m_runAction->setEnabled(!running);
-    m_stopAction->setEnabled(running);
-    m_openAction->setEnabled(!running);
-    m_newAction->setEnabled(!running);
+    m_actions.run->setEnabled(!running);
+    m_actions.stop->setEnabled(running);
+    m_actions.open->setEnabled(!running);
+    m_actions.newWorkspace->setEnabled(!running);
     m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
     m_runPanel->setRunning(running);
     m_browser->setEditingLocked(running);
@@ -698,36 +621,14 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
     m_runPanel->setScenario(nullptr);
     m_runPanel->clearRuns();
     m_browser->setStore(nullptr);
-    m_results->setStore(nullptr);
     m_properties->setStore(nullptr);
-    m_compare->setStore(nullptr);
-    m_profilesView->setStore(nullptr);
-    m_planView->setStore(nullptr);
-    m_timelineWanted = {};
-    ++m_timelineGeneration;  // a load from the old workspace is dropped
-    m_timelineLoading = 0;
-    m_seriesCache.clear();
-    m_chartsDirty = true;
-    m_toInterleaving->setEnabled(false);
-    m_timelineShown = 0;
-    m_timelineResult.reset();
-    m_timeline->setRun(cl::Cluster{}, nullptr, m_profiles.get(), QString());
-    m_timeline->setSecondRun(nullptr, QString());
-    m_charts->clear();
+    setPagesWorkspace(nullptr, QString());
     m_store = std::move(store);
-    m_editor->setCluster(cl::Cluster{});
-    m_editor->setWhatIfScenario({}, {});
     m_shownScenario.clear();
-    showTrace(nullptr);
-    m_shownTraceId = 0;
     m_path = QFileInfo(path).absoluteFilePath();
     m_browser->setStore(m_store.get());
-    m_results->setStore(m_store.get());
     m_properties->setStore(m_store.get());
-    m_compare->setStore(m_store.get());
-    m_profilesView->setStore(m_store.get());
-    m_planView->setStore(m_store.get());
-    restoreCompareSelection();
+    setPagesWorkspace(m_store.get(), m_path);
     addRecent(m_path);
     updateTitle();
     log(tr("Opened workspace %1").arg(m_path));
@@ -739,11 +640,12 @@ bool MainWindow::openWorkspace(const QString& path, Demo demo, QString* error) {
 }
 
 bool MainWindow::confirmDiscardEdits() {
-    if (!m_editor->isModified()) return true;
+    ClusterEditor* editor = clusterEditor();
+    if (!editor->isModified()) return true;
     const auto answer = QMessageBox::question(
         this, tr("Unsaved cluster"),
         tr("The cluster %1 in the editor has unsaved changes. Store them in the workspace?")
-            .arg(QString::fromStdString(m_editor->cluster().name)),
+            .arg(QString::fromStdString(editor->cluster().name)),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
@@ -756,19 +658,24 @@ bool MainWindow::confirmDiscardEdits() {
     return true;
 }
 
+void MainWindow::setPagesWorkspace(cl::ScenarioStore* store, const QString& path) {
+    for (MainWindowPage* page : m_pages.all()) page->setWorkspace(store, path);
+}
+
 void MainWindow::onScenarioSelected(const QString& name) {
     if (!m_store || name.isEmpty()) {
         m_runPanel->setScenario(nullptr);
-        m_results->showScenario({});
+        m_pages.results->view()->showScenario({});
         m_shownScenario.clear();
-        m_editor->setWhatIfScenario({}, {});
+        clusterEditor()->setWhatIfScenario({}, {});
         return;
     }
+    ClusterEditor* editor = clusterEditor();
     try {
         const cl::ScenarioInfo info = m_store->scenario(name.toStdString());
         // The editor follows the selection. Unsaved edits of another cluster are not kept on
         // screen beside a scenario they do not belong to: the user saves, discards or stays.
-        const bool otherCluster = m_editor->storedClusterId() != info.spec.cluster_id;
+        const bool otherCluster = editor->storedClusterId() != info.spec.cluster_id;
         if (otherCluster && !m_restoringScenario && !confirmDiscardEdits()) {
             const QString previous = m_shownScenario;
             // Back to the scenario the edits belong to, once this selection change is over.
@@ -784,17 +691,17 @@ void MainWindow::onScenarioSelected(const QString& name) {
         }
         m_shownScenario = name;
         m_runPanel->setScenario(&info);
-        if (!m_planView->isRunning()) m_planView->useScenarioInputs(name);
-        m_compare->setFocusScenario(name);
-        m_results->showScenario(name);
+        PlanView* plan = m_pages.plan->view();
+        if (!plan->isRunning()) plan->useScenarioInputs(name);
+        m_pages.compare->view()->setFocusScenario(name);
+        m_pages.results->view()->showScenario(name);
         if (otherCluster && !m_restoringScenario)
-            m_editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);
-        m_editor->setWhatIfScenario(m_path, name);
+            editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);
+        editor->setWhatIfScenario(m_path, name);
         // The trace browser is reloaded only for another trace (which resets its filters).
-        if (m_shownTraceId != info.spec.trace_id) {
-            showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)));
-            m_shownTraceId = info.spec.trace_id;
-        }
+        if (m_pages.trace->storedTraceId() != info.spec.trace_id)
+            m_pages.trace->showTrace(std::make_shared<const cl::Trace>(m_store->trace(info.spec.trace_id)),
+                                     info.spec.trace_id);
     } catch (const std::exception& e) {
         log(tr("Cannot show scenario %1: %2").arg(name, QString::fromStdString(e.what())));
     }
@@ -826,8 +733,8 @@ void MainWindow::onClusterActivated(qint64 id) {
     m_properties->showCluster(id);
     if (!confirmDiscardEdits()) return;
     try {
-        m_editor->setCluster(m_store->cluster(id), id);
-        m_tabs->setCurrentWidget(m_editor);
+        clusterEditor()->setCluster(m_store->cluster(id), id);
+        showPage(m_pages.cluster);
     } catch (const std::exception& e) {
         log(tr("Cannot open cluster #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
     }
@@ -837,9 +744,8 @@ void MainWindow::onTraceActivated(qint64 id) {
     if (!m_store) return;
     m_properties->showTrace(id);
     try {
-        showTrace(std::make_shared<const cl::Trace>(m_store->trace(id)));
-        m_shownTraceId = id;
-        m_tabs->setCurrentWidget(m_traces);
+        m_pages.trace->showTrace(std::make_shared<const cl::Trace>(m_store->trace(id)), id);
+        showPage(m_pages.trace);
     } catch (const std::exception& e) {
         log(tr("Cannot open trace #%1: %2").arg(id).arg(QString::fromStdString(e.what())));
     }
@@ -847,12 +753,7 @@ void MainWindow::onTraceActivated(qint64 id) {
 
 void MainWindow::onRunActivated(qint64 id) {
     m_properties->showRun(id);
-    m_results->showRun(id);
-}
-
-void MainWindow::showTrace(std::shared_ptr<const cl::Trace> trace) {
-    m_shownTrace = std::move(trace);
-    m_traces->setTrace(m_shownTrace, m_profiles.get());
+    m_pages.results->view()->showRun(id);
 }
 
 void MainWindow::runRequested() {
@@ -886,8 +787,15 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
     m_runPanel->clearRuns();
     for (const QString& name : names) m_runPanel->addRun(name);
     m_job = std::make_unique<ScenarioRunBatch>(m_path, names, ScenarioRunBatch::Options{force, 0});
+    connectRunBatch(static_cast<int>(names.size()));
+    m_progress->setValue(0);
+    setRunningUi(true);
+    log(tr("Running %1").arg(names.join(QStringLiteral(", "))));
+    m_job->start();
+}
+
+void MainWindow::connectRunBatch(int total) {
     auto progress = std::make_shared<QHash<QString, double>>();
-    const int total = static_cast<int>(names.size());
     connect(m_job.get(), &ScenarioRunBatch::runStarted, this, [this](const QString& name) {
         m_runPanel->setRunState(name, RunPanel::RunState::Running);
         statusBar()->showMessage(tr("Simulating %1\u2026").arg(name));
@@ -917,9 +825,10 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
                             .arg(name, QString::fromStdString(e.what())));
                 }
                 m_browser->refresh();
-                if (ResultsView::familyOf(name) == m_results->family()) m_results->refresh();
+                ResultsView* results = m_pages.results->view();
+                if (ResultsView::familyOf(name) == results->family()) results->refresh();
                 // The live what-if had nothing to compare with until this run.
-                LiveWhatIf* whatIf = m_editor->liveWhatIf();
+                LiveWhatIf* whatIf = clusterEditor()->liveWhatIf();
                 if (whatIf->scenario() == name && !whatIf->stored()) whatIf->reload();
             });
     connect(m_job.get(), &ScenarioRunBatch::runFailed, this,
@@ -935,10 +844,10 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
     });
     connect(m_job.get(), &ScenarioRunBatch::finished, this, [this, total](bool cancelled) {
         setRunningUi(false);
-        m_results->refresh();
+        m_pages.results->view()->refresh();
         m_browser->refresh();
         m_properties->refresh();
-        m_compare->refreshRuns();
+        m_pages.compare->view()->refreshRuns();
         statusBar()->showMessage(
             cancelled          ? tr("Stopped")
             : m_failedRuns > 0 ? tr("%1 of %2 runs failed; see the run log").arg(m_failedRuns).arg(total)
@@ -947,10 +856,6 @@ void MainWindow::runScenarios(const QStringList& names, bool force) {
         emit runsFinished();
         if (m_closeWhenStopped) QTimer::singleShot(0, this, &QWidget::close);
     });
-    m_progress->setValue(0);
-    setRunningUi(true);
-    log(tr("Running %1").arg(names.join(QStringLiteral(", "))));
-    m_job->start();
 }
 
 void MainWindow::stopRuns() {

@@ -1,27 +1,21 @@
 #pragma once
-// The desktop workspace: a scenario browser, properties and the run control in docks around
-// the results, the cluster editor and the trace browser. The window owns the open workspace
-// (one ScenarioStore on the GUI thread; runs open their own connections on worker threads).
+// The desktop workspace: a scenario browser, properties and the run control in docks around the
+// pages (results, cluster editor, trace browser and the analysis views, one MainWindowPage each).
+// The window builds the pages, the docks and the shared menus, switches pages, and owns the open
+// workspace (one ScenarioStore on the GUI thread; runs open their own connections on worker
+// threads).
 #include <memory>
 
-#include <QHash>
 #include <QMainWindow>
-#include <QPair>
 #include <QString>
 #include <QStringList>
 
-#include <vector>
-
-#include "views/charts/run_series.h"
 #include "views/common/app_theme.h"
 #include "views/common/chart_export.h"
 
 class QAction;
-class QPushButton;
-class QComboBox;
 class QActionGroup;
 class QDockWidget;
-class QLabel;
 class QMenu;
 class QModelIndex;
 class QPlainTextEdit;
@@ -37,21 +31,22 @@ struct Trace;
 
 namespace cl::views {
 
+class ChartsPage;
 class ClusterEditor;
-class ComparisonView;
-class SeriesCharts;
-class TimelinePanel;
-class InterleavePanel;
-class ProfilesView;
-class PlanView;
+class ClusterPage;
+class ComparePage;
+class InterleavePage;
+class MainWindowPage;
+class PlanPage;
+class ProfilesPage;
 class PropertiesView;
-class ResultsView;
+class ResultsPage;
 class RunPanel;
-class RunPicker;
 class ScenarioBrowser;
 class ScenarioRunBatch;
 class SlurmImportDialog;
-class TraceBrowser;
+class TimelinePage;
+class TracePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -88,20 +83,10 @@ public:
 
     // Selects the scenario (by name) in the workspace browser, as --select does.
     void selectScenario(const QString& name);
+    // Still used by the placement, Slurm import and live what-if tests; each of these widgets has an
+    // objectName (scenarioBrowser, clusterEditor, runLog) to find it by instead.
     ScenarioBrowser* scenarioBrowser() const { return m_browser; }
-    ClusterEditor* clusterEditor() const { return m_editor; }
-    TraceBrowser* traceBrowser() const { return m_traces; }
-    ComparisonView* comparisonView() const { return m_compare; }
-    TimelinePanel* timelinePanel() const { return m_timeline; }
-    SeriesCharts* seriesCharts() const { return m_charts; }
-    RunPicker* chartRunPicker() const { return m_chartRuns; }
-    QLabel* chartsHiddenRunsLabel() const { return m_chartsHidden; }
-    InterleavePanel* interleavePanel() const { return m_interleave; }
-    ProfilesView* profilesView() const { return m_profilesView; }
-    PlanView* planView() const { return m_planView; }
-    ResultsView* resultsView() const { return m_results; }
-    RunPanel* runPanel() const { return m_runPanel; }
-    PropertiesView* propertiesView() const { return m_properties; }
+    ClusterEditor* clusterEditor() const;
     QPlainTextEdit* runLog() const { return m_log; }
     bool isRunning() const;
     int failedRuns() const { return m_failedRuns; }
@@ -153,9 +138,49 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void createWidgets();
+    // The pages in tab order (the order of viewNames()).
+    struct Pages {
+        ResultsPage* results = nullptr;
+        ClusterPage* cluster = nullptr;
+        TracePage* trace = nullptr;
+        TimelinePage* timeline = nullptr;
+        ChartsPage* charts = nullptr;
+        ComparePage* compare = nullptr;
+        InterleavePage* interleave = nullptr;
+        ProfilesPage* profiles = nullptr;
+        PlanPage* plan = nullptr;
+        QList<MainWindowPage*> all() const;
+    };
+    // The window's own actions; the pages own those that act on their view alone.
+    struct Actions {
+        QAction* newWorkspace = nullptr;
+        QAction* open = nullptr;
+        QAction* saveCluster = nullptr;
+        QAction* importTrace = nullptr;
+        QAction* importLayout = nullptr;
+        QAction* importProfiler = nullptr;
+        QAction* importSlurm = nullptr;
+        QAction* generate = nullptr;
+        QAction* exportResults = nullptr;
+        QAction* exportView = nullptr;
+        QAction* quit = nullptr;
+        QAction* undo = nullptr;
+        QAction* redo = nullptr;
+        QAction* run = nullptr;
+        QAction* stop = nullptr;
+    };
+
+    void createPages();
+    void createDocks();
+    // Signals between the pages, the docks and the window.
+    void connectPages();
+    void connectWorkspaceDock();
     void createActions();
+    void createFileActions();
     void createMenus();
+    void createFileMenu();
+    void createViewMenu();
+    void createToolBar();
     void restoreSettings();
     // The workspace/properties and run docks' widths as a share of the window's.
     void sizeSideDocks(int windowWidth);
@@ -164,55 +189,40 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
-    // The Compare view's runs and baseline, per workspace file (QSettings, keyed by its path).
-    void restoreCompareSelection();
-    void saveCompareSelection();
     void log(const QString& message);
     bool confirmDiscardEdits();
+    // Gives every page this workspace (null: the one being replaced).
+    void setPagesWorkspace(cl::ScenarioStore* store, const QString& path);
+
+    MainWindowPage* currentPage() const;
+    void showPage(MainWindowPage* page);
+    void onPageChanged(int index);
 
     void onScenarioSelected(const QString& name);
     void onCurrentItemChanged(const QModelIndex& current);
     // Keys that depend on the shown view: undo/redo and the Scenario menu's.
     void updateViewShortcuts();
-    // The timeline loads a run's segments only while it is shown (a big run has millions).
-    void updateTimeline();
-    void updateCharts();
-    void updateSecondTimelineChoices();
-    void updateSecondTimelineRun();
-    // The interleaving group of the job picked in the timeline, shown in the Interleaving view.
-    std::vector<int> interleavingGroupOf(int job) const;
-    void sendGroupToInterleaving();
-    // Series of the family's runs, read only while the Charts tab is shown.
-    bool m_chartsDirty = true;
     void exportView();
-    void exportReport();
-    PaintFunction currentViewPainting() const;
     void openRecent(const QString& path);
     void onClusterActivated(qint64 id);
     void onTraceActivated(qint64 id);
     void onRunActivated(qint64 id);
-    void showTrace(std::shared_ptr<const cl::Trace> trace);
     void storeNewTrace(const cl::Trace& trace, const QString& what);
     // Stores what the Slurm import dialog gives: trace, cluster and the scenario of both.
     void storeSlurmImport(const SlurmImportDialog& dialog);
+    // Connects the batch's reports of each run to the run panel, the log and the views.
+    void connectRunBatch(int total);
 
     void newWorkspace();
     void chooseWorkspace();
-    void chooseTraceToImport();
     void chooseLayoutToImport();
     void generateTrace();
-    void transformTrace();
-    void exportClusterJson();
     void exportResultsCsv();
     void showAbout();
-    // Simulation › Topology Placement on the cluster in the editor (non-modal, one per call).
-    void openPlacementDialog();
 
     Options m_options;
     std::unique_ptr<cl::ScenarioStore> m_store;
     std::shared_ptr<const cl::ProfileSet> m_profiles;
-    std::shared_ptr<const cl::Trace> m_shownTrace;
-    qint64 m_shownTraceId = 0;         // stored id of the trace in the trace browser (0: none or unsaved)
     QString m_shownScenario;           // the scenario the run panel and results show
     bool m_restoringScenario = false;  // selecting the shown scenario again after a cancel
     bool m_closeWhenStopped = false;
@@ -225,53 +235,14 @@ private:
     RunPanel* m_runPanel = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QTabWidget* m_tabs = nullptr;
-    ResultsView* m_results = nullptr;
-    ClusterEditor* m_editor = nullptr;
-    TraceBrowser* m_traces = nullptr;
-    ComparisonView* m_compare = nullptr;
-    TimelinePanel* m_timeline = nullptr;
-    QComboBox* m_timelineSecond = nullptr;
-    std::shared_ptr<const cl::SimResult> m_timelineResult;
-    QString m_timelineCluster;  // which GPUs the timeline's run used (cluster id / server count)
-    SeriesCharts* m_charts = nullptr;
-    QComboBox* m_chartResource = nullptr;
-    RunPicker* m_chartRuns = nullptr;
-    QLabel* m_chartsHidden = nullptr;         // says how many of the family's runs the charts leave out
-    QPair<QString, qint64> m_timelineWanted;  // the Results' selected scenario and run
-    qint64 m_timelineShown = 0;
-    qint64 m_timelineLoading = 0;  // run being read for the timeline (0: none)
-    int m_timelineGeneration = 0;  // loads of older generations are dropped
-    std::shared_ptr<const cl::ProfileSet> m_timelineProfiles;
-    QHash<qint64, RunSeries> m_seriesCache;  // run id -> its series, for the runs the charts show
-    QPushButton* m_toInterleaving = nullptr;
-    InterleavePanel* m_interleave = nullptr;
-    ProfilesView* m_profilesView = nullptr;
-    PlanView* m_planView = nullptr;
+    Pages m_pages;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;
     bool m_rescaleDocks = false;    // the next resize comes from maximizing or restoring
     bool m_sideDocksSized = false;  // by sizeSideDocks or a restored layout
 
     QMenu* m_recentMenu = nullptr;
-    QAction* m_newAction = nullptr;
-    QAction* m_openAction = nullptr;
-    QAction* m_saveAction = nullptr;
-    QAction* m_importTraceAction = nullptr;
-    QAction* m_importLayoutAction = nullptr;
-    QAction* m_importProfilerAction = nullptr;
-    QAction* m_importSlurmAction = nullptr;
-    QAction* m_generateAction = nullptr;
-    QAction* m_transformAction = nullptr;
-    QAction* m_exportClusterAction = nullptr;
-    QAction* m_exportResultsAction = nullptr;
-    QAction* m_exportViewAction = nullptr;
-    QAction* m_reportAction = nullptr;
-    QAction* m_quitAction = nullptr;
-    QAction* m_undoAction = nullptr;
-    QAction* m_redoAction = nullptr;
-    QAction* m_runAction = nullptr;
-    QAction* m_stopAction = nullptr;
-    QAction* m_placementAction = nullptr;
+    Actions m_actions;
     QActionGroup* m_themeGroup = nullptr;
 };
 

@@ -22,11 +22,13 @@
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_name_dialog.h"
 #include "views/results/results_view.h"
+#include "views/shell/cluster_page.h"
 #include "views/shell/main_window.h"
+#include "views/shell/results_page.h"
+#include "views/shell/trace_page.h"
 #include "views/trace/trace_browser.h"
 #include "views/trace/trace_generator_dialog.h"
 #include "views/trace/trace_import_dialog.h"
-#include "views/trace/trace_transform_dialog.h"
 #include "views/workspace/scenario_browser.h"
 
 namespace cl::views {
@@ -86,10 +88,6 @@ void MainWindow::chooseWorkspace() {
         QMessageBox::warning(this, tr("Open workspace"), tr("Cannot open %1:\n\n%2").arg(path, error));
 }
 
-void MainWindow::chooseTraceToImport() {
-    importTrace();
-}
-
 QDialog* MainWindow::importTrace(const QString& path) {
     if (!m_store) return nullptr;
     auto* dialog = new TraceImportDialog(m_profiles.get(), this);
@@ -106,8 +104,9 @@ void MainWindow::storeNewTrace(const cl::Trace& trace, const QString& what) {
     try {
         const std::int64_t id = m_store->putTrace(trace);
         m_browser->refresh();
-        showTrace(std::make_shared<const cl::Trace>(trace));
-        m_tabs->setCurrentWidget(m_traces);
+        // The shown trace keeps the stored id it had (the id names the scenario's trace).
+        m_pages.trace->showTrace(std::make_shared<const cl::Trace>(trace), m_pages.trace->storedTraceId());
+        showPage(m_pages.trace);
         log(tr("%1 trace %2 (%n job(s)), stored as #%3", nullptr, static_cast<int>(trace.jobs.size()))
                 .arg(what, QString::fromStdString(trace.name))
                 .arg(id));
@@ -149,9 +148,9 @@ bool MainWindow::importLayout(const QString& path, QString* error) {
             cluster.name = dialog.name().toStdString();
         }
         const std::int64_t id = m_store->putCluster(cluster);
-        m_editor->setCluster(cluster, id);
+        clusterEditor()->setCluster(cluster, id);
         m_browser->refresh();
-        m_tabs->setCurrentWidget(m_editor);
+        showPage(m_pages.cluster);
         log(tr("Imported cluster %1 from %2, stored as #%3")
                 .arg(QString::fromStdString(cluster.name), path)
                 .arg(id));
@@ -168,31 +167,32 @@ bool MainWindow::saveCluster(QString* error) {
         if (error) *error = tr("No workspace is open.");
         return false;
     }
-    const QString invalid = m_editor->validationError();
+    ClusterEditor* editor = clusterEditor();
+    const QString invalid = editor->validationError();
     if (!invalid.isEmpty()) {
         if (error) *error = tr("The cluster cannot be saved: %1").arg(invalid);
         return false;
     }
-    if (!m_editor->isModified() && m_editor->storedClusterId() != 0) {
-        statusBar()->showMessage(tr("The cluster is already stored (#%1)").arg(m_editor->storedClusterId()),
+    if (!editor->isModified() && editor->storedClusterId() != 0) {
+        statusBar()->showMessage(tr("The cluster is already stored (#%1)").arg(editor->storedClusterId()),
                                  5000);
         return true;
     }
     try {
         // Content identical to a stored cluster is that cluster again; new content under a
         // name a stored cluster has would be a second cluster of that name: it is named first.
-        if (cl::clusterNameClash(*m_store, m_editor->cluster())) {
-            ClusterNameDialog dialog(QString::fromStdString(m_editor->cluster().name),
+        if (cl::clusterNameClash(*m_store, editor->cluster())) {
+            ClusterNameDialog dialog(QString::fromStdString(editor->cluster().name),
                                      storedClusterNames(*m_store), this);
             if (dialog.exec() != QDialog::Accepted) {
                 if (error) error->clear();
                 return false;
             }
-            m_editor->document()->renameCluster(dialog.name());
+            editor->document()->renameCluster(dialog.name());
         }
-        const cl::Cluster cluster = m_editor->cluster();
+        const cl::Cluster cluster = editor->cluster();
         const std::int64_t id = m_store->putCluster(cluster);
-        m_editor->markSaved(id);
+        editor->markSaved(id);
         m_browser->refresh();
         updateTitle();
         log(tr("Stored cluster %1 as #%2 (%3 GPUs). Duplicate a scenario as a what-if to run on it.")
@@ -217,44 +217,17 @@ void MainWindow::generateTrace() {
     dialog->open();
 }
 
-void MainWindow::transformTrace() {
-    if (!m_store) return;
-    if (!m_shownTrace) {
-        statusBar()->showMessage(tr("Open a trace first (select a scenario or a trace in the workspace)"),
-                                 5000);
-        return;
-    }
-    auto* dialog = new TraceTransformDialog(m_shownTrace, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        if (auto trace = dialog->result()) storeNewTrace(*trace, tr("Transformed"));
-    });
-    dialog->open();
-}
-
-void MainWindow::exportClusterJson() {
-    const QString name = QString::fromStdString(m_editor->cluster().name);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export cluster"), documentsDir() + QLatin1Char('/') + name + QStringLiteral(".json"),
-        tr("Cluster layout JSON (*.json)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!m_editor->exportJson(path, &error))
-        QMessageBox::warning(this, tr("Export cluster"), tr("Cannot write %1:\n\n%2").arg(path, error));
-    else
-        log(tr("Exported cluster %1 to %2").arg(name, path));
-}
-
 void MainWindow::exportResultsCsv() {
+    ResultsView* results = m_pages.results->view();
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export results"),
-        documentsDir() + QLatin1Char('/') + m_results->family() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+        documentsDir() + QLatin1Char('/') + results->family() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!m_results->exportCsv(path, &error))
+    if (!results->exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export results"), tr("Cannot write %1:\n\n%2").arg(path, error));
     else
-        log(tr("Exported results of %1 to %2").arg(m_results->family(), path));
+        log(tr("Exported results of %1 to %2").arg(results->family(), path));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -14,7 +14,10 @@
 #include "views/cluster/cluster_name_dialog.h"
 #include "views/profiles/kineto_import_dialog.h"
 #include "views/profiles/profiles_view.h"
+#include "views/shell/cluster_page.h"
 #include "views/shell/main_window.h"
+#include "views/shell/profiles_page.h"
+#include "views/shell/trace_page.h"
 #include "views/slurm_import/slurm_import_dialog.h"
 #include "views/trace/trace_browser.h"
 #include "views/trace/trace_histograms.h"
@@ -30,10 +33,7 @@ QDialog* MainWindow::importProfilerTrace(const QStringList& paths) {
     auto* dialog = new KinetoImportDialog(m_store.get(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &KinetoImportDialog::stored, this, [this](qint64 set, const QString& model) {
-        m_profilesView->refresh();
-        m_profilesView->showProfileSet(set);
-        m_profilesView->selectModel(model);
-        m_tabs->setCurrentWidget(m_profilesView);
+        m_pages.profiles->showStoredProfile(set, model);
         log(tr("Imported the profile of %1 from profiler traces into profile set #%2").arg(model).arg(set));
         statusBar()->showMessage(tr("Profile %1 stored").arg(model), 5000);
     });
@@ -125,13 +125,12 @@ void MainWindow::storeSlurmImport(const SlurmImportDialog& dialog) {
         if (!scenario.isEmpty()) {
             m_browser->selectScenario(scenario);
         } else if (trace) {
-            showTrace(trace);
-            m_shownTraceId = traceId;
-            m_tabs->setCurrentWidget(m_traces);
+            m_pages.trace->showTrace(trace, traceId);
+            showPage(m_pages.trace);
         }
         if (cluster && clusterId > 0 && scenario.isEmpty() && !trace && confirmDiscardEdits()) {
-            m_editor->setCluster(*cluster, clusterId);
-            m_tabs->setCurrentWidget(m_editor);
+            clusterEditor()->setCluster(*cluster, clusterId);
+            showPage(m_pages.cluster);
         }
         statusBar()->showMessage(tr("Slurm import stored"), 5000);
     } catch (const std::exception& e) {

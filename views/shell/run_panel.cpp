@@ -73,7 +73,19 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_scenarioLabel->setWordWrap(true);
     layout->addWidget(m_scenarioLabel);
 
+    createPolicyList();
+    layout->addWidget(new QLabel(tr("Policies:"), this));
+    layout->addWidget(m_policies, 2);
+    layout->addLayout(createSettingsForm());
+    layout->addLayout(createButtons());
+    layout->addWidget(createRunList(), 1);
+
+    setScenario(nullptr);
+}
+
+QListWidget* RunPanel::createPolicyList() {
     m_policies = new QListWidget(this);
+    m_policies->setObjectName(QStringLiteral("runPolicies"));
     m_policies->setToolTip(
         tr("Policies to run on this scenario's cluster and trace. A policy other than the "
            "scenario's own becomes a what-if scenario named <scenario>/<policy>."));
@@ -85,11 +97,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         item->setCheckState(Qt::Unchecked);
     }
     connect(m_policies, &QListWidget::itemChanged, this, &RunPanel::updateRunEnabled);
-    layout->addWidget(new QLabel(tr("Policies:"), this));
-    layout->addWidget(m_policies, 2);
+    return m_policies;
+}
 
+QFormLayout* RunPanel::createSettingsForm() {
     auto* form = new QFormLayout;
     m_load = new QDoubleSpinBox(this);
+    m_load->setObjectName(QStringLiteral("runLoad"));
     m_load->setRange(0.001, 1000.0);
     m_load->setDecimals(3);
     m_load->setSingleStep(0.25);
@@ -97,6 +111,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_load->setToolTip(tr("Load factor: submit times are divided by it (2 \u00d7 = twice the arrival rate)"));
     form->addRow(tr("&Load:"), m_load);
     m_servers = new QSpinBox(this);
+    m_servers->setObjectName(QStringLiteral("runServers"));
     m_servers->setRange(0, 100000);
     m_servers->setSpecialValueText(tr("as stored"));
     m_servers->setToolTip(
@@ -104,6 +119,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
            "(\u201cwhat if we add 16 servers\u201d)"));
     form->addRow(tr("Cluster si&ze:"), m_servers);
     m_xi = new QDoubleSpinBox(this);
+    m_xi->setObjectName(QStringLiteral("interferenceRatio"));
     m_xi->setRange(kXiProfile, kXiMax);
     m_xi->setDecimals(2);
     m_xi->setSingleStep(0.05);
@@ -120,24 +136,32 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     });
     form->addRow(tr("&Interference ratio \u03be:"), m_xi);
     m_force = new QCheckBox(tr("Run again if an identical run is stored"), this);
+    m_force->setObjectName(QStringLiteral("forceRun"));
     m_force->setToolTip(
         tr("Otherwise a scenario whose inputs and settings were already simulated by this "
            "version reuses that run"));
     form->addRow(m_force);
-    layout->addLayout(form);
+    return form;
+}
 
+QHBoxLayout* RunPanel::createButtons() {
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), this);
+    m_run->setObjectName(QStringLiteral("runButton"));
     m_run->setToolTip(tr("Run the checked policies on worker threads (F5)"));
     m_stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stopButton"));
     m_stop->setToolTip(tr("Stop every running simulation; nothing partial is stored"));
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
-    layout->addLayout(buttons);
+    return buttons;
+}
 
+QTreeWidget* RunPanel::createRunList() {
     m_runs = new QTreeWidget(this);
+    m_runs->setObjectName(QStringLiteral("runProgress"));
     m_runs->setColumnCount(3);
     m_runs->setHeaderLabels({tr("Run"), tr("Progress"), tr("Status")});
     m_runs->setRootIsDecorated(false);
@@ -148,9 +172,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_runs->header()->setStretchLastSection(false);
     m_runs->setColumnWidth(1, fontMetrics().averageCharWidth() * 14);
     m_runs->setToolTip(tr("Runs of the last request"));
-    layout->addWidget(m_runs, 1);
-
-    setScenario(nullptr);
+    return m_runs;
 }
 
 void RunPanel::setScenario(const cl::ScenarioInfo* scenario) {

@@ -9,6 +9,8 @@
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -60,15 +62,17 @@ public:
     RunState runState(const QString& scenario) const;
     int runCount() const;
 
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* stopButton() const { return m_stop; }
-    QDoubleSpinBox* interferenceBox() const { return m_xi; }
-
 signals:
     void runRequested();
     void stopRequested();
 
 private:
+    QListWidget* createPolicyList();
+    // Load, cluster size, interference ratio and whether to run again.
+    QFormLayout* createSettingsForm();
+    QHBoxLayout* createButtons();
+    // One row per run of the last request, with its progress bar.
+    QTreeWidget* createRunList();
     void markRunnablePolicies(const cl::ScenarioInfo& scenario);
     void updateRunEnabled();
 

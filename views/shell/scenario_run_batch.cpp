@@ -18,10 +18,8 @@ ScenarioRunBatch::ScenarioRunBatch(QString workspacePath, QStringList scenarios,
     : QObject(parent),
       m_path(std::move(workspacePath)),
       m_scenarios(std::move(scenarios)),
-      m_options(options) {
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    m_pool.setMaxThreadCount(m_options.threads > 0 ? m_options.threads : cores);
-}
+      m_options(options),
+      m_runner(options.threads) {}
 
 ScenarioRunBatch::~ScenarioRunBatch() {
     cancel();
@@ -39,20 +37,39 @@ void ScenarioRunBatch::start() {
         });
         return;
     }
-    m_remaining = static_cast<int>(m_scenarios.size());
-    for (const QString& scenario : m_scenarios) m_pool.start([this, scenario] { runOne(scenario); });
+    m_driver = std::thread([this] { runAll(); });
+}
+
+void ScenarioRunBatch::runAll() {
+    std::vector<bool> started(static_cast<std::size_t>(m_scenarios.size()), false);
+    m_runner.run(
+        started.size(),
+        [this, &started](std::size_t i) -> cl::ParallelRunner::Work {
+            started[i] = true;
+            return [this, scenario = m_scenarios[static_cast<qsizetype>(i)]] { runOne(scenario); };
+        },
+        [](std::size_t, std::exception_ptr) {});  // runOne reports every outcome itself
+    // Stop ends the batch before the rest start: each is reported cancelled, then the batch.
+    for (std::size_t i = 0; i < started.size(); ++i)
+        if (!started[i])
+            post([this, scenario = m_scenarios[static_cast<qsizetype>(i)]] { emit runCancelled(scenario); });
+    post([this] {
+        m_running = false;
+        emit finished(m_cancelled.load());
+    });
 }
 
 void ScenarioRunBatch::cancel() {
     m_cancelled = true;
+    m_runner.cancel();
 }
 
 void ScenarioRunBatch::waitForWorkers() {
-    m_pool.waitForDone();
+    if (m_driver.joinable()) m_driver.join();
 }
 
 void ScenarioRunBatch::post(std::function<void()> emitter) {
-    // Queued to the GUI thread; the destructor waits for the pool, so `this` outlives the call.
+    // Queued to the GUI thread; the destructor waits for the runner, so `this` outlives the call.
     QMetaObject::invokeMethod(this, std::move(emitter), Qt::QueuedConnection);
 }
 
@@ -89,11 +106,6 @@ void ScenarioRunBatch::runOne(const QString& scenario) {
             post([this, scenario] { emit runFailed(scenario, tr("unknown error")); });
         }
     }
-    if (--m_remaining == 0)
-        post([this] {
-            m_running = false;
-            emit finished(m_cancelled.load());
-        });
 }
 
 }  // namespace cl::views

@@ -1,16 +1,19 @@
 #pragma once
-// Runs stored scenarios on worker threads (one SQLite connection per run) and reports each
+// Runs stored scenarios on the one parallel runner (core/util/parallel_runner.h; one SQLite
+// connection per run, driven from a thread of its own so the GUI never waits) and reports each
 // run's progress and outcome to the GUI thread by queued calls. Stop cancels every running
 // simulation at its next progress check and stores nothing for it; finished runs are stored
 // as they finish (runScenarioStoringOnlyOutcomes). The destructor cancels and waits.
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
+
+#include "core/util/parallel_runner.h"
 
 namespace cl::views {
 
@@ -47,15 +50,16 @@ signals:
     void finished(bool cancelled);
 
 private:
-    void runOne(const QString& scenario);  // on a pool thread
+    void runAll();                         // on m_driver: the runner, then what never started
+    void runOne(const QString& scenario);  // on a worker thread of the runner
     void post(std::function<void()> emitter);
 
     QString m_path;
     QStringList m_scenarios;
     Options m_options;
-    QThreadPool m_pool;
+    cl::ParallelRunner m_runner;
+    std::thread m_driver;
     std::atomic<bool> m_cancelled{false};
-    std::atomic<int> m_remaining{0};
     bool m_started = false;
     bool m_running = false;
 };

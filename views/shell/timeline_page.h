@@ -1,0 +1,84 @@
+#pragma once
+// The Timeline page: every GPU over time for the run selected in the Results, another run of
+// the family below it on the same axis, and the selected job's interleaving group handed to
+// the Interleaving page. A big run has millions of segments: the page reads its run on a
+// worker thread, and only while it is shown.
+#include <memory>
+#include <vector>
+
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include "views/shell/main_window_page.h"
+
+class QComboBox;
+class QHBoxLayout;
+class QPushButton;
+
+namespace cl {
+struct ProfileSet;
+struct SimResult;
+}  // namespace cl
+
+namespace cl::views {
+
+class ResultsView;
+class TimelinePanel;
+
+class TimelinePage : public MainWindowPage {
+    Q_OBJECT
+
+public:
+    // `results` tells which runs the family has; `profiles` (the built-in set) draws no run.
+    TimelinePage(const ResultsView* results, const cl::ProfileSet* profiles, QWidget* tabs, QObject* parent);
+
+    QWidget* widget() const override { return m_widget; }
+    TimelinePanel* panel() const { return m_panel; }
+    PaintFunction exportPainting() const override;
+    void setWorkspace(cl::ScenarioStore* store, const QString& path) override;
+
+    // The run selected in the Results (0: none), shown now or when the page is.
+    void showRun(const QString& scenario, qint64 run);
+    // The runs of the family changed: offer the others again below the shown one.
+    void updateSecondRunChoices();
+    // Stored runs were deleted, and their ids can be given to new runs: read the run again.
+    void forgetRuns();
+
+signals:
+    // The timeline now shows this run (read in the background).
+    void runLoaded(qint64 run);
+    // The selected job's group, for the Interleaving page: names, stage times, solo times.
+    void interleavingRequested(const QStringList& names, const std::vector<std::vector<double>>& stages,
+                               const std::vector<double>& solo);
+
+protected:
+    void activated() override;
+
+private:
+    QHBoxLayout* createBar();
+    void update();
+    void updateSecondRun();
+    // The interleaving group of the job picked in the timeline.
+    std::vector<int> interleavingGroupOf(int job) const;
+    void sendGroupToInterleaving();
+
+    const ResultsView* m_results = nullptr;
+    const cl::ProfileSet* m_builtinProfiles = nullptr;
+    QWidget* m_widget = nullptr;
+    QComboBox* m_second = nullptr;
+    QPushButton* m_toInterleaving = nullptr;
+    TimelinePanel* m_panel = nullptr;
+
+    cl::ScenarioStore* m_store = nullptr;
+    QString m_path;
+    QPair<QString, qint64> m_wanted;  // the Results' selected scenario and run
+    qint64 m_shown = 0;
+    qint64 m_loading = 0;  // run being read (0: none)
+    int m_generation = 0;  // loads of older generations are dropped
+    std::shared_ptr<const cl::SimResult> m_result;
+    std::shared_ptr<const cl::ProfileSet> m_profiles;
+    QString m_clusterKey;  // which GPUs the shown run used (cluster id / server count)
+};
+
+}  // namespace cl::views
