@@ -43,6 +43,26 @@ Q_DECLARE_METATYPE(Field)
 
 namespace {
 
+// A part of a widget, found by its objectName.
+template <typename T>
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child named %s", name);
+    return found;
+}
+
+cl::views::ServerPropertiesPanel* panelOf(const ClusterEditor& editor) {
+    return child<cl::views::ServerPropertiesPanel>(editor, "serverProperties");
+}
+
+ClusterTotalsBar* totalsOf(const ClusterEditor& editor) {
+    return child<ClusterTotalsBar>(editor, "clusterTotals");
+}
+
+cl::views::ClusterTreeModel* treeModelOf(const ClusterEditor& editor) {
+    return child<cl::views::ClusterTreeModel>(editor, "clusterTreeModel");
+}
+
 // Exact contents, every field of every server, in order.
 std::string contents(const cl::Cluster& c) {
     return cl::layoutJsonText(c);
@@ -195,13 +215,13 @@ private slots:
     void panelMultiEditIsOneUndoStep() {
         ClusterEditor editor;
         editor.setCluster(mixedCluster());
-        auto* panel = editor.propertiesPanel();
+        auto* panel = panelOf(editor);
         editor.selectServers({0, 1, 2});
         QVERIFY(panel->isMixed(Field::CpuCores));
         QCOMPARE(panel->text(Field::CpuCores), QString());
         QVERIFY(!panel->isMixed(Field::Gpus));
         QCOMPARE(panel->text(Field::Gpus), QString("8"));
-        QVERIFY(!panel->lineEdit(Field::Name)->isEnabled());  // no renaming of several servers
+        QVERIFY(!child<QLineEdit>(*panel, "serverName")->isEnabled());  // no renaming of several servers
 
         const int steps = editor.undoStack()->count();
         panel->setText(Field::Gpus, "4");
@@ -280,7 +300,7 @@ private slots:
         ClusterEditor editor;
         editor.setCluster(mixedCluster());
         editor.selectServers({0});
-        auto* panel = editor.propertiesPanel();
+        auto* panel = panelOf(editor);
         const std::string before = contents(editor.cluster());
         const int steps = editor.undoStack()->count();
 
@@ -319,14 +339,14 @@ private slots:
     void totalsForPreset() {
         ClusterEditor editor;
         editor.setCluster(cl::builtinCluster("muri-testbed-64"));
-        QCOMPARE(editor.totalsBar()->totalsText(),
+        QCOMPARE(totalsOf(editor)->totalsText(),
                  QString("8 servers · 1 rack · 64 GPUs: 64 V100 · CPU:GPU 11.5:1 · DRAM/GPU 65 GB · "
                          "GPU memory 2 TB"));
         editor.selectServers({0, 1, 2});
-        QCOMPARE(editor.totalsBar()->selectionText(), QString("Selected: 3 servers, 24 GPUs"));
+        QCOMPARE(totalsOf(editor)->selectionText(), QString("Selected: 3 servers, 24 GPUs"));
         editor.selectServers({});
         editor.addServers(preset("t4x4"), 3);
-        QCOMPARE(editor.totalsBar()->totalsText(),
+        QCOMPARE(totalsOf(editor)->totalsText(),
                  QString("11 servers · 1 rack · 76 GPUs: 12 T4, 64 V100 · CPU:GPU 10.9:1 · DRAM/GPU 62 GB · "
                          "GPU memory 2.2 TB"));
     }
@@ -336,8 +356,8 @@ private slots:
         editor.setCluster(mixedCluster());
         editor.addServers(preset("t4x4"), 2);
         editor.selectServers({0});
-        editor.propertiesPanel()->setText(Field::GpuMemory, "40.5");
-        QVERIFY(editor.propertiesPanel()->apply());
+        panelOf(editor)->setText(Field::GpuMemory, "40.5");
+        QVERIFY(panelOf(editor)->apply());
         QTemporaryDir dir;
         const QString path = dir.filePath("edited.json");
         QString error;
@@ -355,10 +375,10 @@ private slots:
         ClusterEditor editor;
         editor.setCluster(mixedCluster());
         const std::string before = contents(editor.cluster());
-        auto* panel = editor.propertiesPanel();
+        auto* panel = panelOf(editor);
         editor.selectServers({0, 1});
         QCOMPARE(panel->architectureText(), QString());  // not described
-        QComboBox* combo = panel->architectureCombo();
+        QComboBox* combo = child<QComboBox>(*panel, "serverArchitecture");
         QCOMPARE(combo->count(), 5);
         QCOMPARE(combo->itemText(0), QString("not described"));
         QCOMPARE(combo->itemText(1), QString("power8-4gpu"));
@@ -378,8 +398,8 @@ private slots:
         QCOMPARE(panel->text(Field::CpuCores), QString("32"));
         QCOMPARE(panel->architectureText(), QString("dgx1-8gpu"));
         // The tree shows the new internals.
-        const QModelIndex server = editor.treeModel()->serverIndex(0);
-        QCOMPARE(editor.treeModel()->rowCount(server), 2);
+        const QModelIndex server = treeModelOf(editor)->serverIndex(0);
+        QCOMPARE(treeModelOf(editor)->rowCount(server), 2);
 
         editor.selectServers({1, 2});
         QCOMPARE(panel->architectureText(), QString("(mixed)"));
@@ -416,14 +436,14 @@ private slots:
     void treeSelectionIsTheDocuments() {
         ClusterEditor editor;
         editor.setCluster(mixedCluster());
-        QTreeView* tree = editor.treeView();
+        QTreeView* tree = child<QTreeView>(editor, "clusterEditorTree");
         QCOMPARE(tree->model()->rowCount(), 3);  // r0, r1, loose
         editor.selectServers({3});
         const QModelIndexList rows = tree->selectionModel()->selectedRows();
         QCOMPARE(rows.size(), 1);
         QCOMPARE(rows.front().data().toString(), QString("n3"));
         // Selecting a socket row selects its server.
-        const QModelIndex socket = editor.treeModel()->index(0, 0, editor.treeModel()->serverIndex(1));
+        const QModelIndex socket = treeModelOf(editor)->index(0, 0, treeModelOf(editor)->serverIndex(1));
         tree->selectionModel()->select(socket,
                                        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(editor.selectedServers(), (QList<int>{1}));
@@ -456,10 +476,10 @@ private slots:
         QCOMPARE(editor.cluster().totalGpus(), 64);
         QCOMPARE(editor.cluster().topology, cl::fatTreeSpec(4));
         QCOMPARE(editor.undoStack()->undoText(), QString("New cluster 'fat-tree-k4' from a topology"));
-        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
+        QCOMPARE(treeModelOf(editor)->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
         editor.undoStack()->undo();
         QCOMPARE(contents(editor.cluster()), before);
-        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 0);
+        QCOMPARE(treeModelOf(editor)->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 0);
         editor.undoStack()->redo();
         QCOMPARE(editor.cluster().servers.size(), std::size_t(16));
 
@@ -472,7 +492,7 @@ private slots:
         QVERIFY_THROWS_NO_EXCEPTION(cl::parseLayoutJson(cl::layoutJsonText(editor.cluster()), "edited.json"));
         editor.undoStack()->undo();
         QCOMPARE(editor.cluster().topology, cl::fatTreeSpec(4));
-        QCOMPARE(editor.treeModel()->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
+        QCOMPARE(treeModelOf(editor)->nodeCount(cl::views::ClusterTreeModel::NodeKind::Switch), 20);
     }
 
     void documentAndEditorSignals() {
@@ -527,11 +547,11 @@ private slots:
         QCOMPARE(editor.selectedServers(), (QList<int>{0}));
         click(5, Qt::ControlModifier);
         QCOMPARE(editor.selectedServers(), (QList<int>{0, 5}));
-        QCOMPARE(editor.propertiesPanel()->text(Field::Gpus), QString("8"));
+        QCOMPARE(panelOf(editor)->text(Field::Gpus), QString("8"));
 
         // An edit redraws the items but keeps the selection.
-        editor.propertiesPanel()->setText(Field::CpuCores, "48");
-        QVERIFY(editor.propertiesPanel()->apply());
+        panelOf(editor)->setText(Field::CpuCores, "48");
+        QVERIFY(panelOf(editor)->apply());
         QCOMPARE(diagram->scene()->selectedItems().size(), 2);
 
         // Ctrl+D and Delete act on the diagram's selection.
@@ -550,8 +570,8 @@ private slots:
 
         // Delete while typing in the panel edits the text, not the cluster.
         editor.selectServers({1});
-        editor.propertiesPanel()->lineEdit(Field::CpuCores)->setFocus();
-        QTest::keyClick(editor.propertiesPanel()->lineEdit(Field::CpuCores), Qt::Key_Delete);
+        child<QLineEdit>(*panelOf(editor), "serverCpuCores")->setFocus();
+        QTest::keyClick(child<QLineEdit>(*panelOf(editor), "serverCpuCores"), Qt::Key_Delete);
         QCOMPARE(editor.cluster().servers.size(), std::size_t(8));
 
         // A rubber band from the empty corner to the middle of node3 selects node0..node3.
@@ -593,7 +613,7 @@ private slots:
     // The line above the diagram names the cluster and says whether its edits are stored.
     void statusNamesTheClusterAndWhetherItIsSaved() {
         ClusterEditor editor;
-        const auto status = [&] { return editor.statusLabel()->text(); };
+        const auto status = [&] { return child<QLabel>(editor, "clusterStatus")->text(); };
         QVERIFY2(status().contains(QStringLiteral("No cluster")), qPrintable(status()));
         editor.setCluster(cl::builtinCluster("muri-testbed-64"), 7);
         QCOMPARE(editor.storedClusterId(), qint64(7));

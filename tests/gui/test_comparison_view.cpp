@@ -85,6 +85,14 @@ int inkedPixels(const QImage& image) {
 }
 
 // The colour the chart draws its first series in (bars' fill, else the line's pen).
+// A chart of the view, found by its objectName ("comparisonPlot" and the Chart's number).
+QCustomPlot* plotOf(const ComparisonView& view, ComparisonView::Chart chart) {
+    const QString name = QStringLiteral("comparisonPlot%1").arg(static_cast<int>(chart));
+    auto* plot = view.findChild<QCustomPlot*>(name);
+    if (!plot) qFatal("no chart named %s", qPrintable(name));
+    return plot;
+}
+
 QColor firstSeriesColour(QCustomPlot* plot) {
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable* p = plot->plottable(i);
@@ -479,7 +487,7 @@ private slots:
             view.setCurrentChart(ComparisonView::Chart(c));
             QCOMPARE(view.currentChart(), ComparisonView::Chart(c));
             QCoreApplication::processEvents();
-            const QColor series = firstSeriesColour(view.plot(ComparisonView::Chart(c)));
+            const QColor series = firstSeriesColour(plotOf(view, ComparisonView::Chart(c)));
             QVERIFY2(series.isValid(), names[c]);
             cl::test::shoot(view, shots, QStringLiteral("compare_%1.png").arg(names[c]), series, 20, 8);
             for (QSize size : {QSize(1200, 700), QSize(500, 350)}) {
@@ -495,11 +503,11 @@ private slots:
                                series, 10, 8);
             }
             // The on-screen title comes back after an export.
-            QVERIFY(view.plot(ComparisonView::Chart(c))->plotLayout()->elementCount() > 0);
+            QVERIFY(plotOf(view, ComparisonView::Chart(c))->plotLayout()->elementCount() > 0);
         }
         view.setLogTimeAxis(false);
         QVERIFY(!view.logTimeAxis());
-        QCOMPARE(view.plot(ComparisonView::CdfChart)->xAxis->scaleType(), QCPAxis::stLinear);
+        QCOMPARE(plotOf(view, ComparisonView::CdfChart)->xAxis->scaleType(), QCPAxis::stLinear);
     }
 
     void offeredLoadOfHandMadeJobs() {
@@ -562,7 +570,7 @@ private slots:
         QCOMPARE(view.runs(), all);
 
         QCOMPARE(view.loadPolicies(), (QStringList{policies[0], policies[1]}));
-        QCOMPARE(view.plot(ComparisonView::LoadChart)->graphCount(), 2);
+        QCOMPARE(plotOf(view, ComparisonView::LoadChart)->graphCount(), 2);
         std::map<std::string, std::vector<QPointF>> expected;
         for (qint64 id : ids) {
             const SimResult r = store.loadRun(id, false);
@@ -593,7 +601,7 @@ private slots:
         QCOMPARE(view.loadPoints(policies[0])[0].x(), view.loadPoints(policies[1])[0].x());
         QVERIFY2(view.loadNote().contains(QStringLiteral("burst")), qPrintable(view.loadNote()));
         QVERIFY(view.loadNote().contains(QStringLiteral("arrive at once")));
-        const QCustomPlot* plot = view.plot(ComparisonView::LoadChart);
+        const QCustomPlot* plot = plotOf(view, ComparisonView::LoadChart);
         QCOMPARE(plot->xAxis->label(), QStringLiteral("Offered load (jobs per hour)"));
         QCOMPARE(plot->yAxis->label(), QStringLiteral("Average JCT (hours)"));
         for (const QPointF& p : view.loadPoints(policies[1])) {
@@ -630,7 +638,7 @@ private slots:
         QCoreApplication::processEvents();
         cl::test::ScreenshotDir shots;
         QVERIFY(shots.isValid());
-        const QColor series = firstSeriesColour(view.plot(ComparisonView::LoadChart));
+        const QColor series = firstSeriesColour(plotOf(view, ComparisonView::LoadChart));
         QVERIFY(series.isValid());
         cl::test::shoot(view, shots, QStringLiteral("loadchart.png"), series, 20, 8);
         QImage image(QSize(900, 600), QImage::Format_ARGB32);

@@ -48,6 +48,42 @@ const cl::test::ScreenshotDir& shots() {
     return dir;
 }
 
+// The dialog's parts, found by their object names as a user finds them by their labels.
+template <typename T>
+T* part(const KinetoImportDialog& dialog, const char* name) {
+    T* found = dialog.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("The dialog has no %s named %s", T::staticMetaObject.className(), name);
+    return found;
+}
+
+QPushButton* addButton(const KinetoImportDialog& d) {
+    return part<QPushButton>(d, "addFiles");
+}
+QPushButton* storeButton(const KinetoImportDialog& d) {
+    return part<QPushButton>(d, "store");
+}
+QLabel* summaryLabel(const KinetoImportDialog& d) {
+    return part<QLabel>(d, "summary");
+}
+QProgressBar* busyBar(const KinetoImportDialog& d) {
+    return part<QProgressBar>(d, "busy");
+}
+KinetoFiguresModel* rankModel(const KinetoImportDialog& d) {
+    return part<KinetoFiguresModel>(d, "rankFigures");
+}
+KinetoFiguresModel* stepModel(const KinetoImportDialog& d) {
+    return part<KinetoFiguresModel>(d, "stepFigures");
+}
+QTableView* rankTable(const KinetoImportDialog& d) {
+    return part<QTableView>(d, "ranks");
+}
+ProfileBreakdownChart* breakdownChart(const KinetoImportDialog& d) {
+    return part<ProfileBreakdownChart>(d, "breakdown");
+}
+ProfileSpreadChart* spreadChart(const KinetoImportDialog& d) {
+    return part<ProfileSpreadChart>(d, "spread");
+}
+
 }  // namespace
 
 class TestKinetoImportDialog : public QObject {
@@ -90,18 +126,18 @@ private slots:
             return QStringList{path};
         });
         dialog.show();
-        QVERIFY(!dialog.storeButton()->isEnabled());
+        QVERIFY(!storeButton(dialog)->isEnabled());
         QSignalSpy done(&dialog, &KinetoImportDialog::readFinished);
-        QTest::mouseClick(dialog.addButton(), Qt::LeftButton);
+        QTest::mouseClick(addButton(dialog), Qt::LeftButton);
         QCOMPARE(asked, 1);
         // The read is on a worker thread: the dialog is busy, says so and cannot store yet.
         QVERIFY(dialog.isReading());
-        QVERIFY(dialog.busyBar()->isVisible());
-        QVERIFY(!dialog.storeButton()->isEnabled());
-        QVERIFY(dialog.summaryLabel()->text().startsWith(QStringLiteral("Reading")));
+        QVERIFY(busyBar(dialog)->isVisible());
+        QVERIFY(!storeButton(dialog)->isEnabled());
+        QVERIFY(summaryLabel(dialog)->text().startsWith(QStringLiteral("Reading")));
         QVERIFY(done.wait(kTimeoutMs));
         QVERIFY(!dialog.isReading());
-        QVERIFY(!dialog.busyBar()->isVisible());
+        QVERIFY(!busyBar(dialog)->isVisible());
         QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
 
         // The same figures as core's, shown in the summary, tables and charts.
@@ -109,19 +145,19 @@ private slots:
         QVERIFY(dialog.profile().has_value());
         QCOMPARE(dialog.profile()->median.iteration_ms, expected.median.iteration_ms);
         QCOMPARE(dialog.modelName(), QString::fromStdString(expected.name));  // resnet_1rank
-        QCOMPARE(dialog.rankModel()->rowCount(), 1);
-        QCOMPARE(dialog.stepModel()->rowCount(), static_cast<int>(expected.ranks[0].steps.size()) + 1);
-        const ProfileBreakdownChart* bars = dialog.breakdownChart();
+        QCOMPARE(rankModel(dialog)->rowCount(), 1);
+        QCOMPARE(stepModel(dialog)->rowCount(), static_cast<int>(expected.ranks[0].steps.size()) + 1);
+        const ProfileBreakdownChart* bars = breakdownChart(dialog);
         QCOMPARE(bars->bars().size(), std::size_t(1));
         QCOMPARE(bars->drawnMs(0, StageResource::Gpu), expected.median.gpu_ms);
         QCOMPARE(bars->drawnMs(0, StageResource::Cpu), expected.median.cpu_ms);
         QCOMPARE(bars->drawnMs(0, StageResource::Network), expected.median.network_ms);
-        QCOMPARE(dialog.spreadChart()->boxes().size(), std::size_t(5));
-        QCOMPARE(dialog.spreadChart()->boxes()[0].values_ms.size(), expected.ranks[0].steps.size());
-        QCOMPARE(dialog.spreadChart()->boxes()[0].values_ms[1], expected.ranks[0].steps[1].iteration_ms);
-        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("iteration")));
-        QVERIFY(dialog.summaryLabel()->text().contains(QString::fromStdString(expected.gpu_name)));
-        QVERIFY(dialog.storeButton()->isEnabled());
+        QCOMPARE(spreadChart(dialog)->boxes().size(), std::size_t(5));
+        QCOMPARE(spreadChart(dialog)->boxes()[0].values_ms.size(), expected.ranks[0].steps.size());
+        QCOMPARE(spreadChart(dialog)->boxes()[0].values_ms[1], expected.ranks[0].steps[1].iteration_ms);
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("iteration")));
+        QVERIFY(summaryLabel(dialog)->text().contains(QString::fromStdString(expected.gpu_name)));
+        QVERIFY(storeButton(dialog)->isEnabled());
         // Nothing is stored before Store.
         QVERIFY(store.profileSets().empty());
 
@@ -129,7 +165,7 @@ private slots:
         dialog.setModelName(QStringLiteral("resnet"));
         dialog.setProfileSetName(QStringLiteral("mine"));
         QSignalSpy stored(&dialog, &KinetoImportDialog::stored);
-        QTest::mouseClick(dialog.storeButton(), Qt::LeftButton);
+        QTest::mouseClick(storeButton(dialog), Qt::LeftButton);
         QCOMPARE(stored.count(), 1);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         const auto latest = cl::latestProfileSet(store, "mine");
@@ -161,20 +197,20 @@ private slots:
         QCOMPARE(dialog.profile()->slowest_rank, expected.slowest_rank);
         // A typed name survives the read.
         QCOMPARE(dialog.modelName(), QStringLiteral("mixed"));
-        QCOMPARE(dialog.rankModel()->rowCount(), 2);
+        QCOMPARE(rankModel(dialog)->rowCount(), 2);
         const int slowest = static_cast<int>(expected.slowest_rank);
-        QVERIFY(dialog.rankModel()
-                    ->data(dialog.rankModel()->index(slowest, 0))
+        QVERIFY(rankModel(dialog)
+                    ->data(rankModel(dialog)->index(slowest, 0))
                     .toString()
                     .contains(QStringLiteral("slowest")));
-        QCOMPARE(dialog.breakdownChart()->bars().size(), std::size_t(2));
+        QCOMPARE(breakdownChart(dialog)->bars().size(), std::size_t(2));
         // The slowest rank's steps are shown first; choosing the other rank shows its steps.
-        QCOMPARE(dialog.stepModel()->rowCount(),
+        QCOMPARE(stepModel(dialog)->rowCount(),
                  static_cast<int>(expected.ranks[expected.slowest_rank].steps.size()) + 1);
         const int other = 1 - slowest;
-        auto* proxy = static_cast<QSortFilterProxyModel*>(dialog.rankTable()->model());
-        dialog.rankTable()->selectRow(proxy->mapFromSource(dialog.rankModel()->index(other, 0)).row());
-        QCOMPARE(dialog.stepModel()->rowCount(),
+        auto* proxy = static_cast<QSortFilterProxyModel*>(rankTable(dialog)->model());
+        rankTable(dialog)->selectRow(proxy->mapFromSource(rankModel(dialog)->index(other, 0)).row());
+        QCOMPARE(stepModel(dialog)->rowCount(),
                  static_cast<int>(expected.ranks[std::size_t(other)].steps.size()) + 1);
         dialog.resize(1300, 760);
         cl::test::shoot(dialog, shots(), QStringLiteral("kineto_two_ranks.png"),
@@ -191,8 +227,8 @@ private slots:
         QVERIFY(!dialog.profile().has_value());
         QVERIFY2(dialog.error().contains(QStringLiteral("no_steps.json")), qPrintable(dialog.error()));
         QVERIFY2(dialog.error().contains(QStringLiteral("ProfilerStep")), qPrintable(dialog.error()));
-        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("No profile")));
-        QVERIFY(!dialog.storeButton()->isEnabled());
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("No profile")));
+        QVERIFY(!storeButton(dialog)->isEnabled());
         QVERIFY(!dialog.store(false));
         dialog.accept();  // Enter on the dialog: nothing happens
         QVERIFY(dialog.isVisible() || dialog.result() != QDialog::Accepted);
@@ -206,15 +242,15 @@ private slots:
         dialog.setFiles({fixture(QStringLiteral("two_steps.json.gz"))});
         QVERIFY(done.wait(kTimeoutMs));
         QVERIFY2(dialog.error().isEmpty(), qPrintable(dialog.error()));
-        QVERIFY(dialog.storeButton()->isEnabled());
+        QVERIFY(storeButton(dialog)->isEnabled());
         dialog.setFiles({});
         QVERIFY(!dialog.profile().has_value());
-        QVERIFY(!dialog.storeButton()->isEnabled());
+        QVERIFY(!storeButton(dialog)->isEnabled());
         // Without a model name there is nothing to store under.
         dialog.setFiles({fixture(QStringLiteral("two_steps.json"))});
         QVERIFY(done.wait(kTimeoutMs));
         dialog.setModelName(QString());
-        QVERIFY(!dialog.storeButton()->isEnabled());
+        QVERIFY(!storeButton(dialog)->isEnabled());
     }
 
     void storingAgainReplacesTheModelInANewVersion() {

@@ -41,6 +41,19 @@ namespace {
 constexpr int kTimeoutMs = 240000;  // generous: debug and sanitizer builds on small machines
 const QString kScenario = QStringLiteral("demo/srtf");
 
+// A part of a widget, found by its objectName.
+template <typename T>
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child named %s", name);
+    return found;
+}
+
+// The strip under the editor's diagram.
+WhatIfStrip* stripOf(const ClusterEditor& editor) {
+    return child<WhatIfStrip>(editor, "whatIfStrip");
+}
+
 // A demo workspace whose demo/srtf has a stored run.
 struct Workspace {
     QTemporaryDir dir;
@@ -101,9 +114,11 @@ private slots:
         ClusterEditor editor;
         editor.setCluster(cl::builtinCluster("muri-testbed-64"));
         QCOMPARE(editor.liveWhatIf()->state(), State::NoScenario);
-        QVERIFY2(editor.whatIfStrip()->statusText().contains(QStringLiteral("Select a scenario")),
-                 qPrintable(editor.whatIfStrip()->statusText()));
-        QVERIFY(!editor.whatIfStrip()->figureLabel(WhatIfStrip::AvgJct)->isVisibleTo(editor.whatIfStrip()));
+        QVERIFY2(stripOf(editor)->statusText().contains(QStringLiteral("Select a scenario")),
+                 qPrintable(stripOf(editor)->statusText()));
+        // The figure labels are named by their Figure: "whatIfFigure0" is the average JCT.
+        static_assert(WhatIfStrip::AvgJct == 0);
+        QVERIFY(!child<QLabel>(*stripOf(editor), "whatIfFigure0")->isVisibleTo(stripOf(editor)));
     }
 
     void unreadableScenarioSaysSo() {
@@ -111,7 +126,7 @@ private slots:
         ClusterEditor editor;
         editor.setWhatIfScenario(w.path, QStringLiteral("no/such-scenario"));
         QTRY_VERIFY_WITH_TIMEOUT(editor.liveWhatIf()->state() == State::Unavailable, kTimeoutMs);
-        const QString status = editor.whatIfStrip()->statusText();
+        const QString status = stripOf(editor)->statusText();
         QVERIFY2(status.contains(QStringLiteral("no/such-scenario")), qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("cannot be read")), qPrintable(status));
     }
@@ -130,8 +145,8 @@ private slots:
         ClusterEditor editor;
         editor.setWhatIfScenario(w.path, QStringLiteral("empty-trace"));
         QTRY_VERIFY_WITH_TIMEOUT(editor.liveWhatIf()->state() == State::Unavailable, kTimeoutMs);
-        QVERIFY2(editor.whatIfStrip()->statusText().contains(QStringLiteral("no jobs")),
-                 qPrintable(editor.whatIfStrip()->statusText()));
+        QVERIFY2(stripOf(editor)->statusText().contains(QStringLiteral("no jobs")),
+                 qPrintable(stripOf(editor)->statusText()));
     }
 
     // The scenario's own cluster needs no simulation: its stored run's figures, every change 0.
@@ -149,7 +164,7 @@ private slots:
         compareFigures(*whatIf->stored(), run);
         if (QTest::currentTestFailed()) return;
         QCOMPARE(whatIf->current()->avg_jct, run.summary.avg_jct);
-        WhatIfStrip* strip = editor.whatIfStrip();
+        WhatIfStrip* strip = stripOf(editor);
         verifyNoChange(*strip);
         if (QTest::currentTestFailed()) return;
         QVERIFY2(strip->statusText().contains(QStringLiteral("own cluster")),
@@ -166,7 +181,7 @@ private slots:
         ClusterEditor editor;
         openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
-        WhatIfStrip* strip = editor.whatIfStrip();
+        WhatIfStrip* strip = stripOf(editor);
         WAIT_READY(whatIf);
 
         const int n = static_cast<int>(testbed.servers.size());
@@ -209,7 +224,7 @@ private slots:
         ClusterEditor editor;
         openScenarioCluster(editor, w);
         LiveWhatIf* whatIf = editor.liveWhatIf();
-        WhatIfStrip* strip = editor.whatIfStrip();
+        WhatIfStrip* strip = stripOf(editor);
         WAIT_READY(whatIf);
 
         QVERIFY(editor.document()->renameServer(0, QStringLiteral("renamed-node")));
@@ -271,16 +286,16 @@ private slots:
         QVERIFY(editor.document()->replaceCluster(one, QStringLiteral("one server")));
         WAIT_READY(whatIf);
         QVERIFY(!whatIf->current()->problem.empty());
-        QVERIFY2(editor.whatIfStrip()->statusText().contains(QStringLiteral("cannot run the trace")),
-                 qPrintable(editor.whatIfStrip()->statusText()));
-        QCOMPARE(editor.whatIfStrip()->valueText(WhatIfStrip::AvgJct), QStringLiteral("\u2013"));
+        QVERIFY2(stripOf(editor)->statusText().contains(QStringLiteral("cannot run the trace")),
+                 qPrintable(stripOf(editor)->statusText()));
+        QCOMPARE(stripOf(editor)->valueText(WhatIfStrip::AvgJct), QStringLiteral("\u2013"));
 
         cl::Cluster none = one;
         none.servers.clear();
         QVERIFY(editor.document()->replaceCluster(none, QStringLiteral("no server")));
         QCOMPARE(whatIf->state(), State::Invalid);
-        QVERIFY2(editor.whatIfStrip()->statusText().contains(QStringLiteral("cannot be simulated")),
-                 qPrintable(editor.whatIfStrip()->statusText()));
+        QVERIFY2(stripOf(editor)->statusText().contains(QStringLiteral("cannot be simulated")),
+                 qPrintable(stripOf(editor)->statusText()));
     }
 
     void colorsReadOnBothThemes() {

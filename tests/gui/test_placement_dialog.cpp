@@ -53,6 +53,26 @@ QStringList columnTexts(const QAbstractItemModel& model, int column) {
     return out;
 }
 
+// The dialog's widgets, found by their object names.
+template <class T>
+T* child(const PlacementDialog& dialog, const char* name) {
+    T* found = dialog.findChild<T*>(QLatin1StringView(name));
+    if (!found) qFatal("no child '%s' in the placement dialog", name);
+    return found;
+}
+QPushButton* runButton(const PlacementDialog& d) {
+    return child<QPushButton>(d, "placementRun");
+}
+QPushButton* cancelButton(const PlacementDialog& d) {
+    return child<QPushButton>(d, "placementCancel");
+}
+PlacementResultsModel* resultsModel(const PlacementDialog& d) {
+    return child<PlacementResultsModel>(d, "placementResultsModel");
+}
+QTableView* resultsView(const PlacementDialog& d) {
+    return child<QTableView>(d, "placementResults");
+}
+
 }  // namespace
 
 class TestPlacementDialog : public QObject {
@@ -101,13 +121,13 @@ private slots:
         QCOMPARE(dialog.settings().policies().size(), std::size_t(8));
         dialog.show();
         QSignalSpy finished(&dialog, &PlacementDialog::runFinished);
-        QVERIFY(dialog.runButton()->isEnabled());
-        QTest::mouseClick(dialog.runButton(), Qt::LeftButton);
+        QVERIFY(runButton(dialog)->isEnabled());
+        QTest::mouseClick(runButton(dialog), Qt::LeftButton);
         QVERIFY(dialog.isRunning());
-        QVERIFY(!dialog.runButton()->isEnabled());
-        QVERIFY(dialog.cancelButton()->isEnabled());
+        QVERIFY(!runButton(dialog)->isEnabled());
+        QVERIFY(cancelButton(dialog)->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-        QCOMPARE(dialog.resultsModel()->rowCount(), 8);
+        QCOMPARE(resultsModel(dialog)->rowCount(), 8);
         // The same workload and tetris run as the CLI's, straight from the core.
         const cl::Cluster cluster = ft4();
         const cl::NetworkTopology topology = cl::NetworkTopology::build(cluster.topology);
@@ -125,20 +145,19 @@ private slots:
         opt.policy = cl::PlacementPolicy{};
         const cl::PlacementRunResult tetris =
             cl::simulatePlacement(cluster, topology, jobs, cl::distributedModelTypes(), opt);
-        QCOMPARE(dialog.resultsModel()->results().front().average_jct, tetris.average_jct);
-        QCOMPARE(dialog.resultsModel()->results().front().tier_utilization, tetris.tier_utilization);
-        QCOMPARE(columnTexts(*dialog.resultsView()->model(), PlacementResultsModel::Policy),
+        QCOMPARE(resultsModel(dialog)->results().front().average_jct, tetris.average_jct);
+        QCOMPARE(resultsModel(dialog)->results().front().tier_utilization, tetris.tier_utilization);
+        QCOMPARE(columnTexts(*resultsView(dialog)->model(), PlacementResultsModel::Policy),
                  (QStringList{"tetris", "lb", "lif", "k8s", "tetris@device", "lb@device", "lif@device",
                               "k8s@device"}));
-        QCOMPARE(dialog.resultsModel()->columnCount(), 9);
-        QCOMPARE(dialog.resultsModel()->headerData(6, Qt::Horizontal).toString(),
-                 QStringLiteral("tier0 10G"));
-        QVERIFY(dialog.runButton()->isEnabled());
-        QVERIFY(!dialog.cancelButton()->isEnabled());
+        QCOMPARE(resultsModel(dialog)->columnCount(), 9);
+        QCOMPARE(resultsModel(dialog)->headerData(6, Qt::Horizontal).toString(), QStringLiteral("tier0 10G"));
+        QVERIFY(runButton(dialog)->isEnabled());
+        QVERIFY(!cancelButton(dialog)->isEnabled());
 
         // Sorting by slowdown orders the view by the exact values, not the text.
-        dialog.resultsView()->sortByColumn(PlacementResultsModel::Slowdown, Qt::DescendingOrder);
-        const QAbstractItemModel* view = dialog.resultsView()->model();
+        resultsView(dialog)->sortByColumn(PlacementResultsModel::Slowdown, Qt::DescendingOrder);
+        const QAbstractItemModel* view = resultsView(dialog)->model();
         for (int row = 1; row < view->rowCount(); ++row)
             QVERIFY(view->index(row - 1, PlacementResultsModel::Slowdown)
                         .data(PlacementResultsModel::kSortRole)
@@ -153,7 +172,7 @@ private slots:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
         const QString csv = QString::fromUtf8(file.readAll());
-        QCOMPARE(csv, dialog.resultsModel()->toCsv());
+        QCOMPARE(csv, resultsModel(dialog)->toCsv());
         QCOMPARE(csv.count(QLatin1Char('\n')), 9);
         QVERIFY(!dialog.exportCsv(dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY2(error.contains(QStringLiteral("cannot write the results")), qPrintable(error));
@@ -170,11 +189,11 @@ private slots:
         QSignalSpy finished(&dialog, &PlacementDialog::runFinished);
         dialog.run();
         QVERIFY(dialog.isRunning());
-        QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);
+        QTest::mouseClick(cancelButton(dialog), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-        QCOMPARE(dialog.resultsModel()->rowCount(), 0);
+        QCOMPARE(resultsModel(dialog)->rowCount(), 0);
         QCOMPARE(dialog.statusText(), QStringLiteral("Cancelled; nothing kept."));
-        QVERIFY(dialog.runButton()->isEnabled());
+        QVERIFY(runButton(dialog)->isEnabled());
     }
 
     void closingMidRunStopsTheWorker() {
@@ -190,7 +209,7 @@ private slots:
         flat.topology = cl::TopologySpec{};
         PlacementDialog dialog(flat);
         QVERIFY(!dialog.canRun());
-        QVERIFY(!dialog.runButton()->isEnabled());
+        QVERIFY(!runButton(dialog)->isEnabled());
         auto* about = dialog.findChild<QLabel*>(QStringLiteral("placementAbout"));
         QVERIFY(about);
         QVERIFY2(about->text().contains(QStringLiteral("has no network topology")),
@@ -203,7 +222,7 @@ private slots:
                         about->palette().color(QPalette::WindowText));
         dialog.run();  // ignored
         QVERIFY(!dialog.isRunning());
-        QCOMPARE(dialog.resultsModel()->rowCount(), 0);
+        QCOMPARE(resultsModel(dialog)->rowCount(), 0);
     }
 
     void simulationMenuOpensItOnTheEditedCluster() {
@@ -234,7 +253,7 @@ private slots:
         QSignalSpy finished(&dialog, &PlacementDialog::runFinished);
         dialog.run();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-        QCOMPARE(dialog.resultsModel()->rowCount(), 0);
+        QCOMPARE(resultsModel(dialog)->rowCount(), 0);
         QCOMPARE(dialog.statusText(),
                  QStringLiteral("The run failed: cluster 'ft4' has 15 servers but its topology has 16"));
     }

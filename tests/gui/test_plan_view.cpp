@@ -29,6 +29,31 @@ using namespace cl::views;
 
 namespace {
 
+// A part of a widget, found by its objectName.
+template <typename T>
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child named %s", name);
+    return found;
+}
+
+PlanTargetsEditor* targetsOf(const PlanView& view) {
+    return child<PlanTargetsEditor>(view, "planTargetsEditor");
+}
+
+PlanTableModel* modelOf(const PlanView& view) {
+    return child<PlanTableModel>(view, "planModel");
+}
+
+QLabel* statusOf(const PlanView& view) {
+    return child<QLabel>(view, "planStatus");
+}
+
+// The value cell of a target row: a line edit in the targets table.
+QLineEdit* targetValue(const PlanView& view, int row) {
+    return qobject_cast<QLineEdit*>(child<QTableWidget>(*targetsOf(view), "planTargets")->cellWidget(row, 3));
+}
+
 void tick(QListWidget* list, const QStringList& ids) {
     for (int i = 0; i < list->count(); ++i)
         list->item(i)->setCheckState(
@@ -61,8 +86,9 @@ private slots:
         view.resize(1200, 800);
         view.show();
         view.setStore(m_store.get());
-        QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(view.traceCombo()->count(), 1);
+        QAbstractItemModelTester tester(modelOf(view),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(child<QComboBox>(view, "planTrace")->count(), 1);
         // Before a plan the charts are empty: no axes, a hint in the middle of the whole chart.
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (cl::views::PlanPlot* plot : {static_cast<cl::views::PlanPlot*>(view.frontierPlot()),
@@ -77,22 +103,22 @@ private slots:
         }
         qobject_cast<QStackedWidget*>(view.frontierPlot()->parentWidget())
             ->setCurrentWidget(view.frontierPlot());
-        tick(view.serverTypeList(), {"v100x8", "t4x4"});
-        tick(view.policyList(), {"fifo", "srtf"});
-        view.targetsEditor()->setTargets({"avg_queueing<=1h"});
+        tick(child<QListWidget>(view, "planServerPresets"), {"v100x8", "t4x4"});
+        tick(child<QListWidget>(view, "planPolicies"), {"fifo", "srtf"});
+        targetsOf(view)->setTargets({"avg_queueing<=1h"});
         // Edit the value cell as a user types: 1h -> 2h.
-        auto* value = qobject_cast<QLineEdit*>(view.targetsEditor()->table()->cellWidget(0, 3));
+        QLineEdit* value = targetValue(view, 0);
         QVERIFY(value);
         value->selectAll();
         QTest::keyClicks(value, "2h");
-        QCOMPARE(view.targetsEditor()->texts(), QStringList{"avg_queueing<=2h"});
-        view.seedsSpin()->setValue(2);
-        view.prefixEdit()->setText("gui-plan");
+        QCOMPARE(targetsOf(view)->texts(), QStringList{"avg_queueing<=2h"});
+        child<QSpinBox>(view, "planSeeds")->setValue(2);
+        child<QLineEdit>(view, "planPrefix")->setText("gui-plan");
         QSignalSpy finished(&view, &PlanView::planFinished);
         QSignalSpy added(&view, &PlanView::scenariosAdded);
-        QTest::mouseClick(view.runButton(), Qt::LeftButton);
+        QTest::mouseClick(child<QPushButton>(view, "planRun"), Qt::LeftButton);
         QVERIFY(view.isRunning());
-        QVERIFY(view.cancelButton()->isEnabled());
+        QVERIFY(child<QPushButton>(view, "planCancel")->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(added.count(), 1);
@@ -101,20 +127,20 @@ private slots:
         const auto report = view.report();
         QVERIFY(report);
         QVERIFY(report->error.empty());
-        QCOMPARE(view.model()->rowCount(), 4);  // 2 types x 2 policies
+        QCOMPARE(modelOf(view)->rowCount(), 4);  // 2 types x 2 policies
         QVERIFY(report->chosen);
         // The chosen plan is the first row, in bold, and the table's current row.
-        QCOMPARE(view.model()->chosenRow(), 0);
-        QCOMPARE(view.model()->candidateAt(0), static_cast<int>(*report->chosen));
-        QVERIFY(view.model()->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
-        QCOMPARE(view.table()->currentIndex().row(), 0);
+        QCOMPARE(modelOf(view)->chosenRow(), 0);
+        QCOMPARE(modelOf(view)->candidateAt(0), static_cast<int>(*report->chosen));
+        QVERIFY(modelOf(view)->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(child<QTableView>(view, "planTable")->currentIndex().row(), 0);
         // Ranked by cost among the plans.
         double previous = -1;
-        for (int r = 0; r < view.model()->rowCount(); ++r) {
+        for (int r = 0; r < modelOf(view)->rowCount(); ++r) {
             const cl::CandidateResult& c =
-                report->candidates[static_cast<std::size_t>(view.model()->candidateAt(r))];
+                report->candidates[static_cast<std::size_t>(modelOf(view)->candidateAt(r))];
             if (!c.servers || !c.within_budget) continue;
-            const double cost = view.model()
+            const double cost = modelOf(view)
                                     ->index(r, PlanTableModel::CostPerMonth)
                                     .data(PlanTableModel::SortRole)
                                     .toDouble();
@@ -124,12 +150,12 @@ private slots:
         QVERIFY(view.frontierPlot()->graphCount() > 0);
         QVERIFY(view.frontierPlot()->hint().isEmpty() && view.frontierPlot()->xAxis->visible());
         QVERIFY(view.cliffPlot()->pointCount() >= 3);
-        QVERIFY(view.statusLabel()->text().contains("gui-plan/"));
+        QVERIFY(statusOf(view)->text().contains("gui-plan/"));
 
         // Open as scenario names a stored scenario of the chosen plan.
         QSignalSpy open(&view, &PlanView::openScenarioRequested);
-        QVERIFY(view.openButton()->isEnabled());
-        QTest::mouseClick(view.openButton(), Qt::LeftButton);
+        QVERIFY(child<QPushButton>(view, "planOpen")->isEnabled());
+        QTest::mouseClick(child<QPushButton>(view, "planOpen"), Qt::LeftButton);
         QCOMPARE(open.count(), 1);
         const QString name = open.first().first().toString();
         QVERIFY(name.startsWith("gui-plan/"));
@@ -147,12 +173,12 @@ private slots:
         // The inputs of the last plan come back with the workspace.
         PlanView again;
         again.setStore(m_store.get());
-        QCOMPARE(again.prefixEdit()->text(), QString("gui-plan"));
-        QCOMPARE(again.seedsSpin()->value(), 2);
-        QCOMPARE(again.targetsEditor()->texts(), QStringList{"avg_queueing<=2h"});
+        QCOMPARE(child<QLineEdit>(again, "planPrefix")->text(), QString("gui-plan"));
+        QCOMPARE(child<QSpinBox>(again, "planSeeds")->value(), 2);
+        QCOMPARE(targetsOf(again)->texts(), QStringList{"avg_queueing<=2h"});
 
         // A rerun reuses every stored run and gives the same plan.
-        QTest::mouseClick(view.runButton(), Qt::LeftButton);
+        QTest::mouseClick(child<QPushButton>(view, "planRun"), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QCOMPARE(view.report()->chosen, report->chosen);
         QCOMPARE(view.report()->simulations, report->simulations);
@@ -161,30 +187,31 @@ private slots:
     void aBadTargetIsRefusedWithTheReason() {
         PlanView view;
         view.setStore(m_store.get());
-        view.targetsEditor()->setTargets({"p95_jct<=8h"});
-        auto* value = qobject_cast<QLineEdit*>(view.targetsEditor()->table()->cellWidget(0, 3));
+        targetsOf(view)->setTargets({"p95_jct<=8h"});
+        QLineEdit* value = targetValue(view, 0);
         value->setText("8 hours");
         QVERIFY(!value->toolTip().isEmpty());
         QVERIFY(!view.runPlan());
         QVERIFY(!view.isRunning());
-        QVERIFY2(view.statusLabel()->text().contains("Target 1"), qPrintable(view.statusLabel()->text()));
+        QVERIFY2(statusOf(view)->text().contains("Target 1"), qPrintable(statusOf(view)->text()));
         // No policy ticked: refused too.
         value->setText("8h");
-        tick(view.policyList(), {});
+        tick(child<QListWidget>(view, "planPolicies"), {});
         QVERIFY(!view.runPlan());
-        QVERIFY(view.statusLabel()->text().contains("policy"));
+        QVERIFY(statusOf(view)->text().contains("policy"));
     }
 
     void targetRowsAddAndRemove() {
         PlanTargetsEditor editor;
         QCOMPARE(editor.texts(), (QStringList{"p95_jct<=8h", "avg_queueing<=30m"}));
-        QTest::mouseClick(editor.addButton(), Qt::LeftButton);
-        QCOMPARE(editor.table()->rowCount(), 3);
-        auto* jobs = qobject_cast<QComboBox*>(editor.table()->cellWidget(2, 0));
+        QTableWidget* table = child<QTableWidget>(editor, "planTargets");
+        QTest::mouseClick(child<QPushButton>(editor, "planTargetAdd"), Qt::LeftButton);
+        QCOMPARE(table->rowCount(), 3);
+        auto* jobs = qobject_cast<QComboBox*>(table->cellWidget(2, 0));
         jobs->setCurrentIndex(1);  // large
         QCOMPARE(editor.texts().last(), QString("large:p95_jct<=8h"));
-        editor.table()->setCurrentCell(0, 0);
-        QTest::mouseClick(editor.removeButton(), Qt::LeftButton);
+        table->setCurrentCell(0, 0);
+        QTest::mouseClick(child<QPushButton>(editor, "planTargetRemove"), Qt::LeftButton);
         QCOMPARE(editor.texts(), (QStringList{"avg_queueing<=30m", "large:p95_jct<=8h"}));
         QString error;
         const auto targets = editor.targets(&error);

@@ -81,6 +81,30 @@ const cl::test::ScreenshotDir& shots() {
     return dir;
 }
 
+// The view's parts, found by their object names as a user finds them by their labels.
+template <typename T>
+T* part(const ProfilesView& view, const char* name) {
+    T* found = view.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("The view has no %s named %s", T::staticMetaObject.className(), name);
+    return found;
+}
+
+QComboBox* profileSetCombo(const ProfilesView& v) {
+    return part<QComboBox>(v, "profileSets");
+}
+QTableView* profileTable(const ProfilesView& v) {
+    return part<QTableView>(v, "profileTable");
+}
+ProfileTableModel* tableModel(const ProfilesView& v) {
+    return part<ProfileTableModel>(v, "profileModel");
+}
+ProfileBreakdownChart* breakdownChart(const ProfilesView& v) {
+    return part<ProfileBreakdownChart>(v, "profileBreakdown");
+}
+ProfileSpreadChart* spreadChart(const ProfilesView& v) {
+    return part<ProfileSpreadChart>(v, "profileSpread");
+}
+
 }  // namespace
 
 class TestProfilesView : public QObject {
@@ -182,12 +206,12 @@ private slots:
 
         ProfilesView view;
         view.resize(1100, 700);
-        QVERIFY(view.profileSetCombo()->count() == 0);
+        QVERIFY(profileSetCombo(view)->count() == 0);
         QVERIFY(view.findChild<QLabel*>(QStringLiteral("profilesSummary"))
                     ->text()
                     .contains(QStringLiteral("Open")));
         view.setStore(&store);
-        QCOMPARE(view.profileSetCombo()->count(), 2);
+        QCOMPARE(profileSetCombo(view)->count(), 2);
         QCOMPARE(view.currentProfileSet(), mine);  // the newest set
         // The imported model is selected first: its spread is what only this view shows.
         QCOMPARE(view.selectedModel(), QStringLiteral("llama-ft"));
@@ -195,7 +219,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
 
         // One bar per model in the table's order (by name), stacked by resource in ms.
-        ProfileBreakdownChart* chart = view.breakdownChart();
+        ProfileBreakdownChart* chart = breakdownChart(view);
         QCOMPARE(chart->bars().size(), std::size_t(3));
         QCOMPARE(chart->bars()[0].label, QStringLiteral("bert"));
         QCOMPARE(chart->drawnMs(0, StageResource::LoadCpu), 0.5);
@@ -210,7 +234,7 @@ private slots:
         QVERIFY(chart->categoryTips()[0].contains(QStringLiteral("load+CPU")));
 
         // The spread: five boxes over the five steps, the iteration box first.
-        ProfileSpreadChart* spread = view.spreadChart();
+        ProfileSpreadChart* spread = spreadChart(view);
         QVERIFY(spread->isVisible());
         QCOMPARE(spread->boxes().size(), std::size_t(5));
         QCOMPARE(spread->boxes()[0].values_ms, (std::vector<double>{98.0, 100.0, 104.0, 101.0, 120.0}));
@@ -227,17 +251,17 @@ private slots:
 
         // At 8 GPUs bert's bar is its 8-GPU row.
         view.setGpus(8);
-        QCOMPARE(view.breakdownChart()->drawnMs(0, StageResource::Network), 59.0);
+        QCOMPARE(breakdownChart(view)->drawnMs(0, StageResource::Network), 59.0);
         QVERIFY(chart->title().contains(QStringLiteral("at 8 GPU")));
 
         // Sorting the table reorders the bars.
-        view.table()->sortByColumn(ProfileTableModel::IterationColumn, Qt::DescendingOrder);
+        profileTable(view)->sortByColumn(ProfileTableModel::IterationColumn, Qt::DescendingOrder);
         QCOMPARE(chart->bars()[0].label, QStringLiteral("bert"));
         QCOMPARE(chart->bars()[2].label, QStringLiteral("ncf"));
 
         // The other set: the built-in profiles' three stages.
         QVERIFY(view.showProfileSet(builtin));
-        QCOMPARE(view.model()->rowCount(), static_cast<int>(cl::builtinProfiles().models.size()));
+        QCOMPARE(tableModel(view)->rowCount(), static_cast<int>(cl::builtinProfiles().models.size()));
         QVERIFY(!view.showProfileSet(9999));
 
         // A set stored later shows up on refresh; the chosen one stays chosen.
@@ -246,11 +270,11 @@ private slots:
         later.models.erase("ncf");
         store.putProfiles(later);
         view.refresh();
-        QCOMPARE(view.profileSetCombo()->count(), 3);
+        QCOMPARE(profileSetCombo(view)->count(), 3);
         QCOMPARE(view.currentProfileSet(), builtin);
 
         view.setStore(nullptr);
-        QCOMPARE(view.model()->rowCount(), 0);
+        QCOMPARE(tableModel(view)->rowCount(), 0);
         QVERIFY(chart->bars().empty());
     }
 
@@ -268,8 +292,8 @@ private slots:
             QCoreApplication::processEvents();
             // The charts take the page colour of the theme, and their bars show in the resource colours.
             const QColor base = view.palette().color(QPalette::Base);
-            QCOMPARE(view.breakdownChart()->grab().toImage().pixelColor(2, 2), base);
-            const QImage chart = view.breakdownChart()->grab().toImage();
+            QCOMPARE(breakdownChart(view)->grab().toImage().pixelColor(2, 2), base);
+            const QImage chart = breakdownChart(view)->grab().toImage();
             QVERIFY(cl::test::pixelsNear(chart, stageResourceColor(StageResource::Gpu), 2) > 100);
             QVERIFY(cl::test::pixelsNear(chart, base, 0) > chart.width() * chart.height() / 4);
             cl::test::shoot(view, shots(), QStringLiteral("profiles_%1.png").arg(themeName(theme)),

@@ -14,6 +14,22 @@
 
 using cl::views::ResultsView;
 
+namespace {
+
+// A part of a widget, found by its objectName.
+template <typename T>
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child named %s", name);
+    return found;
+}
+
+QLabel* noteOf(const ResultsView& view) {
+    return child<QLabel>(view, "interleavingNote");
+}
+
+}  // namespace
+
 class TestResultsView : public QObject {
     Q_OBJECT
 
@@ -33,7 +49,7 @@ private slots:
         view.setStore(m_store.get());
         view.show();
         view.showScenario("demo/muri-s");
-        QLabel* note = view.interleavingNote();
+        QLabel* note = noteOf(view);
         QVERIFY(note->isVisibleTo(&view));
         const QString text = note->text();
         QVERIFY2(text.contains("demo/muri-s lost to demo/srsf"), qPrintable(text));
@@ -41,10 +57,11 @@ private slots:
         QVERIFY2(text.contains("busy GPU-hours"), qPrintable(text));
 
         // Clicking the SRSF row plots an exclusive run: no note.
-        const int row = static_cast<int>(view.model()->policies().indexOf("demo/srsf"));
+        const auto* model = child<cl::views::SummaryTableModel>(view, "resultsModel");
+        const int row = static_cast<int>(model->policies().indexOf("demo/srsf"));
         QVERIFY(row >= 0);
-        QTableView* table = view.table();
-        const QRect cell = table->visualRect(view.model()->index(row, 0));
+        QTableView* table = child<QTableView>(view, "resultsTable");
+        const QRect cell = table->visualRect(model->index(row, 0));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QVERIFY(!note->isVisibleTo(&view));
     }
@@ -54,8 +71,8 @@ private slots:
         view.setStore(m_store.get());
         view.show();
         view.showScenario("demo-backlog/muri-s");
-        const QString text = view.interleavingNote()->text();
-        QVERIFY(view.interleavingNote()->isVisibleTo(&view));
+        const QString text = noteOf(view)->text();
+        QVERIFY(noteOf(view)->isVisibleTo(&view));
         QVERIFY2(text.contains("demo-backlog/muri-s beat demo-backlog/srsf"), qPrintable(text));
         QVERIFY2(text.contains("x better"), qPrintable(text));
     }
@@ -67,7 +84,7 @@ private slots:
         view.setStore(m_store.get());
         view.show();
         view.showScenario("demo/fifo");
-        QVERIFY(!view.interleavingNote()->isVisibleTo(&view));
+        QVERIFY(!noteOf(view)->isVisibleTo(&view));
     }
 
 private:

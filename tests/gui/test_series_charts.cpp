@@ -552,7 +552,8 @@ private slots:
 
         // Hovering a chart moves the cursor everywhere and tells the timeline.
         QSignalSpy cursorSpy(&charts, &SeriesCharts::timeCursorChanged);
-        QChartView* view = charts.chartView(2);
+        auto* view = charts.findChild<QChartView*>(QStringLiteral("seriesChart2"));
+        QVERIFY(view);
         const QRectF plot = charts.chart(2)->plotArea();
         const QPoint pos = view->mapFromScene(charts.chart(2)->mapToScene(plot.center()));
         QTest::mouseMove(view->viewport(), pos);

@@ -24,6 +24,22 @@ using Field = ServerPropertiesPanel::Field;
 
 namespace {
 
+// A part of a widget, found by its objectName.
+template <typename T>
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child named %s", name);
+    return found;
+}
+
+QLineEdit* edit(const ServerPropertiesPanel& panel, const char* name) {
+    return child<QLineEdit>(panel, name);
+}
+
+QComboBox* basisCombo(const ServerPropertiesPanel& panel) {
+    return child<QComboBox>(panel, "serverPriceBasis");
+}
+
 // Four unpriced servers and one rented at $10/h from a stated source.
 cl::Cluster partlyPriced() {
     cl::Cluster c;
@@ -40,7 +56,7 @@ cl::Cluster partlyPriced() {
 }
 
 void chooseBasis(ServerPropertiesPanel& panel, cl::PriceBasis basis) {
-    QComboBox* combo = panel.priceBasisCombo();
+    QComboBox* combo = basisCombo(panel);
     combo->setCurrentIndex(combo->findData(static_cast<int>(basis)));
 }
 
@@ -57,25 +73,26 @@ private slots:
         doc.setCluster(partlyPriced());
         ServerPropertiesPanel panel(&doc);
         doc.setSelection({0, 1, 2});
-        QCOMPARE(panel.priceBasisCombo()->currentData().toInt(), static_cast<int>(cl::PriceBasis::None));
-        QVERIFY(!panel.lineEdit(Field::PricePerHour)->isEnabled());
-        QVERIFY(!panel.lineEdit(Field::PriceSource)->isEnabled());
+        QCOMPARE(basisCombo(panel)->currentData().toInt(), static_cast<int>(cl::PriceBasis::None));
+        QVERIFY(!edit(panel, "serverPricePerHour")->isEnabled());
+        QVERIFY(!edit(panel, "serverPriceSource")->isEnabled());
 
         // Choosing "per hour" enables its figure and asks for it before anything is applied.
         chooseBasis(panel, cl::PriceBasis::Hourly);
-        QVERIFY(panel.lineEdit(Field::PricePerHour)->isEnabled());
-        QVERIFY(!panel.lineEdit(Field::PurchasePrice)->isEnabled());
+        QVERIFY(edit(panel, "serverPricePerHour")->isEnabled());
+        QVERIFY(!edit(panel, "serverPurchasePrice")->isEnabled());
         QVERIFY(!panel.apply());
         QVERIFY2(panel.fieldError(Field::PricePerHour).contains("USD per hour"),
                  qPrintable(panel.fieldError(Field::PricePerHour)));
         QCOMPARE(doc.undoStack()->count(), 0);
 
-        QTest::keyClicks(panel.lineEdit(Field::PricePerHour), "24.48");
+        QTest::keyClicks(edit(panel, "serverPricePerHour"), "24.48");
         QVERIFY(panel.fieldError(Field::PricePerHour).isEmpty());
-        QTest::keyClicks(panel.lineEdit(Field::PriceSource), "AWS p3.16xlarge, 2026");
-        panel.approximateCheck()->setChecked(true);
-        QVERIFY(panel.applyButton()->isEnabled());
-        panel.applyButton()->click();
+        QTest::keyClicks(edit(panel, "serverPriceSource"), "AWS p3.16xlarge, 2026");
+        child<QCheckBox>(panel, "serverPriceApproximate")->setChecked(true);
+        QPushButton* applyButton = child<QPushButton>(panel, "serverPropertiesApply");
+        QVERIFY(applyButton->isEnabled());
+        applyButton->click();
         QCOMPARE(doc.undoStack()->count(), 1);
         QCOMPARE(doc.undoStack()->undoText(), QString("Change price of 3 servers"));
         for (int i = 0; i < 3; ++i) {
@@ -86,16 +103,16 @@ private slots:
             QVERIFY(p.approximate);
         }
         QVERIFY(!doc.cluster().servers[3].price.stated());  // not selected
-        QCOMPARE(panel.priceSummary()->text(),
+        const QLabel* summary = child<QLabel>(panel, "serverPriceSummary");
+        QCOMPARE(summary->text(),
                  QString("Selection: $73.44/h, $%1 per month").arg(QLocale().toString(53611.0, 'f', 0)));
-        QVERIFY(
-            panel.priceSummary()->toolTip().contains("3 servers at $24.48/h (approximate): AWS p3.16xlarge"));
+        QVERIFY(summary->toolTip().contains("3 servers at $24.48/h (approximate): AWS p3.16xlarge"));
 
         // Undo brings back the unpriced servers exactly; redo the edit.
         const std::string before = cl::layoutJsonText(partlyPriced());
         doc.undoStack()->undo();
         QCOMPARE(cl::layoutJsonText(doc.cluster()), before);
-        QCOMPARE(panel.priceBasisCombo()->currentData().toInt(), static_cast<int>(cl::PriceBasis::None));
+        QCOMPARE(basisCombo(panel)->currentData().toInt(), static_cast<int>(cl::PriceBasis::None));
         doc.undoStack()->redo();
         QCOMPARE(doc.cluster().servers[1].price.per_hour, 24.48);
     }
@@ -142,7 +159,7 @@ private slots:
         doc.setCluster(partlyPriced());
         ServerPropertiesPanel panel(&doc);
         doc.setSelection({3, 4});
-        QCOMPARE(panel.priceBasisCombo()->currentIndex(), -1);  // "(mixed)"
+        QCOMPARE(basisCombo(panel)->currentIndex(), -1);  // "(mixed)"
         // Another field's edit leaves both prices as they are.
         panel.setText(Field::Gpus, "4");
         QVERIFY(panel.apply());
@@ -158,14 +175,15 @@ private slots:
         const QString cost = QString("$%1 per month (cost excludes 4 unpriced servers)")
                                  .arg(QLocale().toString(7300.0, 'f', 0));  // 730 hours at $10
         QCOMPARE(bar.costText(), cost);
-        QVERIFY(bar.costLabel()->toolTip().contains("1 server at $10.00/h: test quote, 2026"));
-        QVERIFY(bar.costLabel()->toolTip().contains("cost excludes 4 unpriced servers"));
+        const QLabel* costLabel = child<QLabel>(bar, "clusterCost");
+        QVERIFY(costLabel->toolTip().contains("1 server at $10.00/h: test quote, 2026"));
+        QVERIFY(costLabel->toolTip().contains("cost excludes 4 unpriced servers"));
 
         cl::views::ServerChanges none;
         none.price_basis = cl::PriceBasis::None;
         QVERIFY(doc.setServerProperties({4}, none, nullptr));
         QVERIFY(bar.costText().isEmpty());  // nothing priced: no figure rather than "$0"
-        QVERIFY(bar.costLabel()->isHidden());
+        QVERIFY(costLabel->isHidden());
         doc.undoStack()->undo();
         QCOMPARE(bar.costText(), cost);
     }

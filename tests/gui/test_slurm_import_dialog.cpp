@@ -72,6 +72,63 @@ void waitIdle(const SlurmImportDialog& dialog) {
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), kTimeoutMs);
 }
 
+// The dialog's parts, found by their object names as a user finds them by their labels.
+template <typename T>
+T* part(const SlurmImportDialog& dialog, const char* name) {
+    T* found = dialog.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("The dialog has no %s named %s", T::staticMetaObject.className(), name);
+    return found;
+}
+
+QTabWidget* tabs(const SlurmImportDialog& d) {
+    return part<QTabWidget>(d, "tabs");
+}
+SlurmJobTableModel* jobModel(const SlurmImportDialog& d) {
+    return part<SlurmJobTableModel>(d, "jobModel");
+}
+ProfileRulesModel* rulesModel(const SlurmImportDialog& d) {
+    return part<ProfileRulesModel>(d, "rulesModel");
+}
+QTableView* rulesTable(const SlurmImportDialog& d) {
+    return part<QTableView>(d, "rules");
+}
+QComboBox* defaultProfileCombo(const SlurmImportDialog& d) {
+    return part<QComboBox>(d, "defaultProfile");
+}
+QPushButton* addRuleButton(const SlurmImportDialog& d) {
+    return part<QPushButton>(d, "addRule");
+}
+QPushButton* importButton(const SlurmImportDialog& d) {
+    return part<QPushButton>(d, "import");
+}
+QPushButton* historyBrowseButton(const SlurmImportDialog& d) {
+    return part<QPushButton>(d, "historyBrowse");
+}
+QPushButton* nodesBrowseButton(const SlurmImportDialog& d) {
+    return part<QPushButton>(d, "nodesBrowse");
+}
+QCheckBox* excludeUnavailableBox(const SlurmImportDialog& d) {
+    return part<QCheckBox>(d, "excludeUnavailable");
+}
+QTableWidget* droppedTable(const SlurmImportDialog& d) {
+    return part<QTableWidget>(d, "dropped");
+}
+QListWidget* refusedList(const SlurmImportDialog& d) {
+    return part<QListWidget>(d, "refused");
+}
+QTreeWidget* clusterTree(const SlurmImportDialog& d) {
+    return part<QTreeWidget>(d, "clusterTree");
+}
+QLabel* summaryLabel(const SlurmImportDialog& d) {
+    return part<QLabel>(d, "summary");
+}
+QLabel* clusterSummaryLabel(const SlurmImportDialog& d) {
+    return part<QLabel>(d, "clusterSummary");
+}
+QLabel* defaultMatchesLabel(const SlurmImportDialog& d) {
+    return part<QLabel>(d, "defaultMatches");
+}
+
 }  // namespace
 
 class TestSlurmImportDialog : public QObject {
@@ -173,8 +230,8 @@ private slots:
         dialog.show();
         QApplication::setActiveWindow(&dialog);
         QVERIFY(QTest::qWaitForWindowActive(&dialog));
-        QVERIFY(!dialog.importButton()->isEnabled());
-        QTest::mouseClick(dialog.historyBrowseButton(), Qt::LeftButton);
+        QVERIFY(!importButton(dialog)->isEnabled());
+        QTest::mouseClick(historyBrowseButton(dialog), Qt::LeftButton);
         QVERIFY(dialog.isBusy());
         waitIdle(dialog);
         QVERIFY2(dialog.historyError().isEmpty(), qPrintable(dialog.historyError()));
@@ -182,109 +239,109 @@ private slots:
 
         // The jobs, what was left out by reason and the refused rows: what core's reader says.
         const cl::SacctImport expected = cl::readSacct(history.toStdString());
-        QCOMPARE(dialog.jobModel()->rowCount(), static_cast<int>(expected.jobs.size()));
-        QCOMPARE(dialog.droppedTable()->rowCount(), static_cast<int>(expected.dropped.size()));
+        QCOMPARE(jobModel(dialog)->rowCount(), static_cast<int>(expected.jobs.size()));
+        QCOMPARE(droppedTable(dialog)->rowCount(), static_cast<int>(expected.dropped.size()));
         int row = 0;
         for (const auto& [reason, n] : expected.dropped) {
-            QCOMPARE(dialog.droppedTable()->item(row, 0)->text(), QString::fromStdString(reason));
-            QCOMPARE(dialog.droppedTable()->item(row, 1)->text(), QString::number(n));
+            QCOMPARE(droppedTable(dialog)->item(row, 0)->text(), QString::fromStdString(reason));
+            QCOMPARE(droppedTable(dialog)->item(row, 1)->text(), QString::number(n));
             ++row;
         }
-        QCOMPARE(dialog.refusedList()->count(), static_cast<int>(expected.refused.size()));
+        QCOMPARE(refusedList(dialog)->count(), static_cast<int>(expected.refused.size()));
         QVERIFY(!expected.refused.empty());
-        QCOMPARE(dialog.refusedList()->item(0)->text(), QString::fromStdString(expected.refused[0]));
-        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("%1 jobs").arg(expected.jobs.size())));
+        QCOMPARE(refusedList(dialog)->item(0)->text(), QString::fromStdString(expected.refused[0]));
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("%1 jobs").arg(expected.jobs.size())));
 
         // No rule yet: every job takes the default profile (the set's first).
         QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(expected.jobs.size()));
-        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(importButton(dialog)->isEnabled());
 
         // Add a rule as a user does: the button opens the pattern for typing.
-        dialog.tabs()->setCurrentIndex(SlurmImportDialog::RulesTab);
-        QTest::mouseClick(dialog.addRuleButton(), Qt::LeftButton);
-        QCOMPARE(dialog.rulesModel()->rowCount(), 1);
-        QWidget* editor = dialog.rulesTable()->viewport()->findChild<QLineEdit*>();
+        tabs(dialog)->setCurrentIndex(SlurmImportDialog::RulesTab);
+        QTest::mouseClick(addRuleButton(dialog), Qt::LeftButton);
+        QCOMPARE(rulesModel(dialog)->rowCount(), 1);
+        QWidget* editor = rulesTable(dialog)->viewport()->findChild<QLineEdit*>();
         QVERIFY(editor);
         QTest::keyClicks(editor, QStringLiteral("^train"));
         QTest::keyClick(editor, Qt::Key_Return);  // the delegate commits on the next event loop turn
-        QTRY_COMPARE(dialog.rulesModel()->rules().rules[0].pattern, std::string("^train"));
+        QTRY_COMPARE(rulesModel(dialog)->rules().rules[0].pattern, std::string("^train"));
         waitIdle(dialog);
-        cl::ProfileRules rules = dialog.rulesModel()->rules();
+        cl::ProfileRules rules = rulesModel(dialog)->rules();
         cl::RuleMatchCounts counts = expectedCounts(history, rules);
         QVERIFY(counts.per_rule[0] > 0);
-        QCOMPARE(dialog.rulesModel()->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
+        QCOMPARE(rulesModel(dialog)->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
         QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(counts.defaulted));
 
         // Edit the pattern: the count follows.
-        const QModelIndex pattern = dialog.rulesModel()->index(0, ProfileRulesModel::PatternColumn);
-        dialog.rulesTable()->setCurrentIndex(pattern);
-        dialog.rulesTable()->edit(pattern);
-        editor = dialog.rulesTable()->viewport()->findChild<QLineEdit*>();
+        const QModelIndex pattern = rulesModel(dialog)->index(0, ProfileRulesModel::PatternColumn);
+        rulesTable(dialog)->setCurrentIndex(pattern);
+        rulesTable(dialog)->edit(pattern);
+        editor = rulesTable(dialog)->viewport()->findChild<QLineEdit*>();
         QVERIFY(editor);
         qobject_cast<QLineEdit*>(editor)->selectAll();
         QTest::keyClicks(editor, QStringLiteral("e"));
         QTest::keyClick(editor, Qt::Key_Return);
-        QTRY_COMPARE(dialog.rulesModel()->rules().rules[0].pattern, std::string("e"));
+        QTRY_COMPARE(rulesModel(dialog)->rules().rules[0].pattern, std::string("e"));
         waitIdle(dialog);
-        rules = dialog.rulesModel()->rules();
+        rules = rulesModel(dialog)->rules();
         counts = expectedCounts(history, rules);
         QVERIFY(counts.per_rule[0] > 1);
-        QCOMPARE(dialog.rulesModel()->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
+        QCOMPARE(rulesModel(dialog)->matches(0), std::optional<std::size_t>(counts.per_rule[0]));
 
         // A second rule on the user field, and another default profile.
-        dialog.rulesModel()->addRule(0);
-        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::FieldColumn),
-                                             QStringLiteral("user")));
-        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::PatternColumn),
-                                             QStringLiteral("^frank$")));
-        QVERIFY(dialog.rulesModel()->setData(dialog.rulesModel()->index(1, ProfileRulesModel::ProfileColumn),
-                                             QStringLiteral("gpt2")));
-        dialog.defaultProfileCombo()->setCurrentText(QStringLiteral("vgg16"));
+        rulesModel(dialog)->addRule(0);
+        QVERIFY(rulesModel(dialog)->setData(rulesModel(dialog)->index(1, ProfileRulesModel::FieldColumn),
+                                            QStringLiteral("user")));
+        QVERIFY(rulesModel(dialog)->setData(rulesModel(dialog)->index(1, ProfileRulesModel::PatternColumn),
+                                            QStringLiteral("^frank$")));
+        QVERIFY(rulesModel(dialog)->setData(rulesModel(dialog)->index(1, ProfileRulesModel::ProfileColumn),
+                                            QStringLiteral("gpt2")));
+        defaultProfileCombo(dialog)->setCurrentText(QStringLiteral("vgg16"));
         waitIdle(dialog);
-        rules = dialog.rulesModel()->rules();
+        rules = rulesModel(dialog)->rules();
         QCOMPARE(rules.default_profile, std::string("vgg16"));
         counts = expectedCounts(history, rules);
-        QCOMPARE(dialog.rulesModel()->matches(1), std::optional<std::size_t>(counts.per_rule[1]));
+        QCOMPARE(rulesModel(dialog)->matches(1), std::optional<std::size_t>(counts.per_rule[1]));
         QCOMPARE(dialog.defaultMatches(), std::optional<std::size_t>(counts.defaulted));
-        QVERIFY(dialog.defaultMatchesLabel()->text().startsWith(QString::number(counts.defaulted)));
+        QVERIFY(defaultMatchesLabel(dialog)->text().startsWith(QString::number(counts.defaulted)));
         // The jobs table shows each job's profile.
         std::size_t gpt2 = 0;
-        for (int r = 0; r < dialog.jobModel()->rowCount(); ++r)
-            if (dialog.jobModel()->job(r).model == "gpt2") ++gpt2;
+        for (int r = 0; r < jobModel(dialog)->rowCount(); ++r)
+            if (jobModel(dialog)->job(r).model == "gpt2") ++gpt2;
         QCOMPARE(gpt2, counts.per_rule[1]);
 
         // A pattern that is no regular expression blocks the import and says which rule.
-        QVERIFY(dialog.rulesModel()->setData(pattern, QStringLiteral("(unclosed")));
+        QVERIFY(rulesModel(dialog)->setData(pattern, QStringLiteral("(unclosed")));
         waitIdle(dialog);
         QVERIFY(dialog.rulesError().startsWith(QStringLiteral("Rule 1")));
-        QVERIFY(!dialog.importButton()->isEnabled());
+        QVERIFY(!importButton(dialog)->isEnabled());
         QVERIFY(!dialog.importBlocker().isEmpty());
-        QVERIFY(!dialog.rulesModel()->matches(1).has_value());
-        QVERIFY(dialog.rulesModel()->setData(pattern, QStringLiteral("^train")));
+        QVERIFY(!rulesModel(dialog)->matches(1).has_value());
+        QVERIFY(rulesModel(dialog)->setData(pattern, QStringLiteral("^train")));
         waitIdle(dialog);
-        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(importButton(dialog)->isEnabled());
 
         // Rules travel as a rule file.
         const QString file = dir.filePath(QStringLiteral("rules.txt"));
         QString error;
         QVERIFY2(dialog.saveRules(file, &error), qPrintable(error));
-        dialog.rulesModel()->setRules({});
+        rulesModel(dialog)->setRules({});
         QVERIFY2(dialog.loadRules(file, &error), qPrintable(error));
-        QCOMPARE(dialog.rulesModel()->rowCount(), 2);
-        QCOMPARE(dialog.defaultProfileCombo()->currentText(), QStringLiteral("vgg16"));
+        QCOMPARE(rulesModel(dialog)->rowCount(), 2);
+        QCOMPARE(defaultProfileCombo(dialog)->currentText(), QStringLiteral("vgg16"));
         waitIdle(dialog);
 
         // Keys in the rules table: Insert adds a rule (its pattern open for typing), Delete removes one.
-        dialog.rulesTable()->setFocus();
-        dialog.rulesTable()->setCurrentIndex(dialog.rulesModel()->index(1, 0));
-        QTest::keyClick(dialog.rulesTable(), Qt::Key_Insert);
-        QCOMPARE(dialog.rulesModel()->rowCount(), 3);
-        QTest::keyClick(dialog.rulesTable()->viewport()->findChild<QLineEdit*>(), Qt::Key_Escape);
-        QTRY_VERIFY(!dialog.rulesTable()->viewport()->findChild<QLineEdit*>() ||
-                    !dialog.rulesTable()->viewport()->findChild<QLineEdit*>()->isVisible());
-        dialog.rulesTable()->setFocus();
-        QTest::keyClick(dialog.rulesTable(), Qt::Key_Delete);
-        QCOMPARE(dialog.rulesModel()->rowCount(), 2);
+        rulesTable(dialog)->setFocus();
+        rulesTable(dialog)->setCurrentIndex(rulesModel(dialog)->index(1, 0));
+        QTest::keyClick(rulesTable(dialog), Qt::Key_Insert);
+        QCOMPARE(rulesModel(dialog)->rowCount(), 3);
+        QTest::keyClick(rulesTable(dialog)->viewport()->findChild<QLineEdit*>(), Qt::Key_Escape);
+        QTRY_VERIFY(!rulesTable(dialog)->viewport()->findChild<QLineEdit*>() ||
+                    !rulesTable(dialog)->viewport()->findChild<QLineEdit*>()->isVisible());
+        rulesTable(dialog)->setFocus();
+        QTest::keyClick(rulesTable(dialog), Qt::Key_Delete);
+        QCOMPARE(rulesModel(dialog)->rowCount(), 2);
         waitIdle(dialog);
 
         cl::test::shoot(dialog, shots(), QStringLiteral("slurm_rules.png"),
@@ -311,7 +368,7 @@ private slots:
         dialog.setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
             return kind == SlurmImportDialog::FileKind::Nodes ? nodes : QString();
         });
-        QTest::mouseClick(dialog.nodesBrowseButton(), Qt::LeftButton);
+        QTest::mouseClick(nodesBrowseButton(dialog), Qt::LeftButton);
         waitIdle(dialog);
         QVERIFY2(dialog.nodesError().isEmpty(), qPrintable(dialog.nodesError()));
         const cl::SlurmNodeInventory inventory = cl::readSlurmNodes(nodes.toStdString());
@@ -321,20 +378,20 @@ private slots:
         QCOMPARE(dialog.cluster()->servers.size(), kept.cluster.servers.size());
         std::set<std::string> partitions;  // servers without a partition are a group of their own
         for (const cl::Server& s : kept.cluster.servers) partitions.insert(s.rack);
-        QCOMPARE(dialog.clusterTree()->topLevelItemCount(), static_cast<int>(partitions.size()));
-        const QString summary = dialog.clusterSummaryLabel()->text();
+        QCOMPARE(clusterTree(dialog)->topLevelItemCount(), static_cast<int>(partitions.size()));
+        const QString summary = clusterSummaryLabel(dialog)->text();
         QVERIFY(summary.contains(QStringLiteral("CPU-only")) == (kept.cpu_only_nodes > 0));
         QVERIFY(summary.contains(QStringLiteral("Unknown GPU types")) == !kept.unknown_gpu_types.empty());
         QVERIFY(summary.contains(QStringLiteral("kept and marked")));
 
-        QTest::mouseClick(dialog.excludeUnavailableBox(), Qt::LeftButton);
-        QVERIFY(dialog.excludeUnavailableBox()->isChecked());
+        QTest::mouseClick(excludeUnavailableBox(dialog), Qt::LeftButton);
+        QVERIFY(excludeUnavailableBox(dialog)->isChecked());
         QCOMPARE(dialog.cluster()->servers.size(), excluded.cluster.servers.size());
-        QVERIFY(dialog.clusterSummaryLabel()->text().contains(QStringLiteral("excluded")));
+        QVERIFY(clusterSummaryLabel(dialog)->text().contains(QStringLiteral("excluded")));
         // The cluster takes the name given; nodes alone can be imported.
         dialog.setImportName(QStringLiteral("ours"));
         QCOMPARE(dialog.cluster()->name, std::string("ours"));
-        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(importButton(dialog)->isEnabled());
         QVERIFY(!dialog.trace());
 
         // The JSON forms read the same way.
@@ -351,14 +408,14 @@ private slots:
         dialog.setNodesPath(fixture(QStringLiteral("scontrol_bad_gres.txt")));
         waitIdle(dialog);
         QVERIFY(dialog.nodesError().contains(QStringLiteral("scontrol_bad_gres.txt")));
-        QVERIFY(dialog.clusterSummaryLabel()->text().contains(QStringLiteral("No cluster")));
-        QVERIFY(!dialog.importButton()->isEnabled());
+        QVERIFY(clusterSummaryLabel(dialog)->text().contains(QStringLiteral("No cluster")));
+        QVERIFY(!importButton(dialog)->isEnabled());
         dialog.setNodesPath(QString());
         dialog.setHistoryPath(dir.filePath(QStringLiteral("missing.txt")));
         waitIdle(dialog);
         QVERIFY(dialog.historyError().contains(QStringLiteral("missing.txt")));
-        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("cannot be imported")));
-        QVERIFY(!dialog.importButton()->isEnabled());
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("cannot be imported")));
+        QVERIFY(!importButton(dialog)->isEnabled());
         // A time zone that is not one says so, before anything is read.
         dialog.setHistoryPath(fixture(QStringLiteral("sacct_parsable2.txt")));
         dialog.setTimezone(QStringLiteral("Mars/Olympus"));
@@ -367,13 +424,13 @@ private slots:
         dialog.setTimezone(QStringLiteral("+02:00"));
         waitIdle(dialog);
         QVERIFY(dialog.historyError().isEmpty());
-        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(importButton(dialog)->isEnabled());
         // The JSON form of sacct is detected by its content.
         dialog.setHistoryPath(fixture(QStringLiteral("sacct.json")));
         waitIdle(dialog);
         QVERIFY2(dialog.historyError().isEmpty(), qPrintable(dialog.historyError()));
         QCOMPARE(
-            dialog.jobModel()->rowCount(),
+            jobModel(dialog)->rowCount(),
             static_cast<int>(cl::readSacct(fixture(QStringLiteral("sacct.json")).toStdString()).jobs.size()));
     }
 
@@ -391,7 +448,7 @@ private slots:
         QVERIFY(dialog);
         waitIdle(*dialog);
         // The trace browser's histograms are a tab of the dialog.
-        QCOMPARE(dialog->tabs()->count(), 5);
+        QCOMPARE(tabs(*dialog)->count(), 5);
         QVERIFY(dialog->createScenario());
         dialog->setImportName(QStringLiteral("our-cluster"));
         dialog->accept();
@@ -419,7 +476,7 @@ private slots:
         dialog.setNodesPath(fixture(QStringLiteral("scontrol_nodes_oneliner.txt")));
         dialog.setHistoryPath(fixture(QStringLiteral("sacct_parsable2.txt")));
         waitIdle(dialog);
-        dialog.tabs()->setCurrentIndex(SlurmImportDialog::ClusterTab);
+        tabs(dialog)->setCurrentIndex(SlurmImportDialog::ClusterTab);
         dialog.resize(1300, 760);
         dialog.show();
         QCoreApplication::processEvents();

@@ -39,6 +39,18 @@ using namespace cl::views;
 
 namespace {
 
+// The panel's second view and colour-mode box, found by their object names.
+TimelineView* secondView(const TimelinePanel& panel) {
+    auto* view = panel.findChild<TimelineView*>(QStringLiteral("secondTimelineView"));
+    if (!view) qFatal("no second timeline view");
+    return view;
+}
+QComboBox* colorModeBox(const TimelinePanel& panel) {
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("timelineColorMode"));
+    if (!box) qFatal("no colour-mode box");
+    return box;
+}
+
 cl::Cluster makeCluster(int servers, int gpus) {
     cl::Cluster c;
     c.name = "test";
@@ -482,24 +494,24 @@ void TestTimeline::twoRunsShareTheVisibleRange() {
     panel.setSecondRun(smallRun(), QStringLiteral("run B"));
     QVERIFY(panel.hasSecondRun());
     panel.view()->setVisibleRange(10, 50);
-    QCOMPARE(panel.secondView()->visibleStart(), 10.0);
-    QCOMPARE(panel.secondView()->visibleEnd(), 50.0);
-    panel.secondView()->setVisibleRange(20, 30);
+    QCOMPARE(secondView(panel)->visibleStart(), 10.0);
+    QCOMPARE(secondView(panel)->visibleEnd(), 50.0);
+    secondView(panel)->setVisibleRange(20, 30);
     QCOMPARE(panel.view()->visibleStart(), 20.0);
     QSignalSpy selected(&panel, &TimelinePanel::jobSelected);
     panel.view()->selectJob(2);
-    QCOMPARE(panel.secondView()->selectedJob(), 2);
+    QCOMPARE(secondView(panel)->selectedJob(), 2);
     QCOMPARE(selected.count(), 1);
-    panel.secondView()->selectJob(3);
+    secondView(panel)->selectJob(3);
     QCOMPARE(panel.view()->selectedJob(), 3);
     QCOMPARE(selected.count(), 2);
     QCOMPARE(selected.last().at(0).toInt(), 3);
     panel.view()->setServerCollapsed(1, true);
-    QVERIFY(panel.secondView()->isServerCollapsed(1));
-    panel.colorModeBox()->setCurrentIndex(2);
-    QCOMPARE(panel.secondView()->colorMode(), TimelineColorMode::Job);
+    QVERIFY(secondView(panel)->isServerCollapsed(1));
+    colorModeBox(panel)->setCurrentIndex(2);
+    QCOMPARE(secondView(panel)->colorMode(), TimelineColorMode::Job);
     panel.setTimeCursor(25);
-    QCOMPARE(panel.secondView()->timeCursor(), 25.0);
+    QCOMPARE(secondView(panel)->timeCursor(), 25.0);
     panel.setSecondRun(nullptr, QString());
     QVERIFY(!panel.hasSecondRun());
 }
@@ -850,7 +862,7 @@ void TestTimeline::screenshotsOfTheDemoRun() {
     v->verticalScrollBar()->setValue(std::max(0, row - 3) * v->rowHeight());
     cl::test::shoot(panel, shots, QStringLiteral("timeline_zoom.png"), v->colorOfJob(job));
 
-    panel.colorModeBox()->setCurrentIndex(1);
+    colorModeBox(panel)->setCurrentIndex(1);
     panel.setSecondRun(fifo, QStringLiteral("fifo on muri-testbed-64"));
     v->zoomToFit();
     cl::test::shoot(panel, shots, QStringLiteral("timeline_two.png"));

@@ -89,6 +89,32 @@ void saveShot(QWidget& w, const QString& name) {
     cl::test::shoot(w, shots(), QStringLiteral("traces_%1.png").arg(name), w.palette().color(QPalette::Text));
 }
 
+// A browser's or dialog's parts, found by their object names as a user finds them by their labels.
+template <typename T>
+T* part(const QObject& owner, const char* name) {
+    T* found = owner.findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("%s has no %s named %s", owner.metaObject()->className(), T::staticMetaObject.className(),
+               name);
+    return found;
+}
+
+JobTableModel* jobModel(const TraceBrowser& b) {
+    return part<JobTableModel>(b, "jobModel");
+}
+JobFilterProxy* filterProxy(const TraceBrowser& b) {
+    return part<JobFilterProxy>(b, "jobFilter");
+}
+TraceHistograms* histograms(const TraceBrowser& b) {
+    return part<TraceHistograms>(b, "histograms");
+}
+QTableView* tableView(const TraceBrowser& b) {
+    return part<QTableView>(b, "jobTable");
+}
+JobTableModel* previewModel(const TraceImportDialog& d) {
+    return part<JobTableModel>(d, "preview");
+}
+
 }  // namespace
 
 class TestTraceBrowser : public QObject {
@@ -213,19 +239,19 @@ private slots:
         QCOMPARE(model->count(), 5);  // any, bert, gpt2, resnet18, (no model)
         QCOMPARE(max_gpus->maximum(), 16);
         model->setCurrentIndex(model->findText(QStringLiteral("resnet18")));
-        QTRY_COMPARE(browser.filterProxy()->rowCount(), 4);
+        QTRY_COMPARE(filterProxy(browser)->rowCount(), 4);
         QCOMPARE(browser.countText(), QStringLiteral("4 of 10 jobs"));
         min_gpus->setValue(2);
         browser.applyFilters();
-        QCOMPARE(browser.filterProxy()->rowCount(), 2);
+        QCOMPARE(filterProxy(browser)->rowCount(), 2);
         int gpu_jobs = 0;
-        for (double c : browser.histograms()->gpuChart().counts[0]) gpu_jobs += static_cast<int>(c);
+        for (double c : histograms(browser)->gpuChart().counts[0]) gpu_jobs += static_cast<int>(c);
         QCOMPARE(gpu_jobs, 2);
         browser.resetFilters();
-        QCOMPARE(browser.filterProxy()->rowCount(), 10);
+        QCOMPARE(filterProxy(browser)->rowCount(), 10);
         to->setValue(1.0);  // hours: the trace spans 4 h
         browser.applyFilters();
-        QCOMPARE(browser.filterProxy()->rowCount(), 7);
+        QCOMPARE(filterProxy(browser)->rowCount(), 7);
     }
 
     // Imported Slurm jobs show their name, account, partition and GPU type, sortable by a
@@ -267,9 +293,9 @@ private slots:
         TraceBrowser browser;
         browser.resize(1400, 900);
         browser.setTrace(trace, &m_profiles);
-        QCOMPARE(browser.jobModel()->rowCount(), 100000);
-        browser.tableView()->sortByColumn(JobTableModel::DurationColumn, Qt::DescendingOrder);
-        browser.filterProxy()->setFilter([] {
+        QCOMPARE(jobModel(browser)->rowCount(), 100000);
+        tableView(browser)->sortByColumn(JobTableModel::DurationColumn, Qt::DescendingOrder);
+        filterProxy(browser)->setFilter([] {
             JobFilter f;
             f.model = "bert";
             f.min_gpus = 2;
@@ -283,9 +309,9 @@ private slots:
                 j.submit_time <= 96 * 3600.0)
                 ++expected;
         QVERIFY(expected > 0);
-        QCOMPARE(browser.filterProxy()->rowCount(), expected);
-        const QModelIndex first = browser.filterProxy()->index(0, JobTableModel::DurationColumn);
-        const QModelIndex second = browser.filterProxy()->index(1, JobTableModel::DurationColumn);
+        QCOMPARE(filterProxy(browser)->rowCount(), expected);
+        const QModelIndex first = filterProxy(browser)->index(0, JobTableModel::DurationColumn);
+        const QModelIndex second = filterProxy(browser)->index(1, JobTableModel::DurationColumn);
         QVERIFY(first.data(JobTableModel::SortRole).toDouble() >=
                 second.data(JobTableModel::SortRole).toDouble());
         // The filter bar too: any model, GPUs 4..8.
@@ -295,7 +321,7 @@ private slots:
         browser.applyFilters();
         const auto in_range = std::count_if(trace->jobs.begin(), trace->jobs.end(),
                                             [](const cl::Job& j) { return j.gpus >= 4 && j.gpus <= 8; });
-        QCOMPARE(browser.filterProxy()->rowCount(), static_cast<int>(in_range));
+        QCOMPARE(filterProxy(browser)->rowCount(), static_cast<int>(in_range));
         saveShot(browser, QStringLiteral("browser_100k"));
     }
 
@@ -322,7 +348,7 @@ private slots:
         QVERIFY(dialog.canImport());
         QVERIFY(dialog.errors().isEmpty());
         QCOMPARE(static_cast<int>(dialog.trace()->jobs.size()), jobs);
-        QCOMPARE(dialog.previewModel()->rowCount(), std::min(jobs, TraceImportDialog::kPreviewRows));
+        QCOMPARE(previewModel(dialog)->rowCount(), std::min(jobs, TraceImportDialog::kPreviewRows));
         QVERIFY(dialog.findChild<QDialogButtonBox*>()->buttons().size() == 2);
         if (jobs == 1494) {
             dialog.resize(1400, 900);
@@ -350,7 +376,7 @@ private slots:
         QVERIFY(dialog.isPreviewPending());
         QVERIFY(!dialog.canImport());
         QTRY_VERIFY(dialog.canImport());  // after the typing pause, no Reload pressed
-        QCOMPARE(dialog.previewModel()->rowCount(), 2);
+        QCOMPARE(previewModel(dialog)->rowCount(), 2);
         QCOMPARE(static_cast<int>(dialog.trace()->jobs.size()), 2);
 
         // Typing another path drops the first file's preview at once.

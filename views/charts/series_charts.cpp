@@ -156,6 +156,8 @@ void SeriesCharts::buildPanels() {
         panel->cursor->setZValue(1000);
         panel->cursor->setVisible(false);
         panel->view = new QChartView(panel->chart, m_chartsPage);
+        // "seriesChart0" (utilization) to "seriesChart3" (blocking index), top to bottom.
+        panel->view->setObjectName(QStringLiteral("seriesChart%1").arg(m_panels.size()));
         panel->view->setRenderHint(QPainter::Antialiasing);
         panel->view->setMouseTracking(true);
         panel->view->viewport()->setMouseTracking(true);
@@ -252,18 +254,18 @@ void SeriesCharts::setRunSeries(const QList<ChartRunSeries>& runs) {
         t1 = 3600.0;
     }
     // The axis starts at the trace start (time zero) unless the data begins before it.
-    m_data_t0 = std::min(0.0, t0);
-    m_data_t1 = std::max(t1, m_data_t0 + 60.0);
-    m_unit_seconds = (m_data_t1 - m_data_t0) <= 2.0 * 86400.0 ? 3600.0 : 86400.0;
-    m_view_t0 = m_data_t0;
-    m_view_t1 = m_data_t1;
+    m_dataT0 = std::min(0.0, t0);
+    m_dataT1 = std::max(t1, m_dataT0 + 60.0);
+    m_unitSeconds = (m_dataT1 - m_dataT0) <= 2.0 * 86400.0 ? 3600.0 : 86400.0;
+    m_viewT0 = m_dataT0;
+    m_viewT1 = m_dataT1;
     rebuildLines();
     updateAxes();
     refreshPoints();
     updateCursors();
     m_stack->setCurrentWidget(any ? m_chartsPage : m_message);
     scheduleAlign();
-    emit visibleRangeChanged(m_view_t0, m_view_t1);
+    emit visibleRangeChanged(m_viewT0, m_viewT1);
 }
 
 int SeriesCharts::runCount() const {
@@ -284,9 +286,6 @@ SeriesGroup SeriesCharts::chartGroup(int chart) const {
 }
 QChart* SeriesCharts::chart(int chart) const {
     return m_panels.at(size_t(chart))->chart;
-}
-QChartView* SeriesCharts::chartView(int chart) const {
-    return m_panels.at(size_t(chart))->view;
 }
 QGraphicsLineItem* SeriesCharts::cursorLine(int chart) const {
     return m_panels.at(size_t(chart))->cursor;
@@ -313,7 +312,7 @@ void SeriesCharts::rebuildLines() {
                 line.run = run;
                 line.key = s->key;
                 line.t.reserve(s->t.size());
-                for (double t : s->t) line.t.push_back(t / m_unit_seconds);
+                for (double t : s->t) line.t.push_back(t / m_unitSeconds);
                 line.v = s->v;
                 line.series = new QLineSeries;
                 // Several resources in one chart are told apart by the line style and name.
@@ -338,9 +337,9 @@ void SeriesCharts::rebuildLines() {
 }
 
 void SeriesCharts::updateAxes() {
-    const double a = m_view_t0 / m_unit_seconds;
-    const double b = m_view_t1 / m_unit_seconds;
-    const QString unit = m_unit_seconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)");
+    const double a = m_viewT0 / m_unitSeconds;
+    const double b = m_viewT1 / m_unitSeconds;
+    const QString unit = m_unitSeconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)");
     for (size_t i = 0; i < m_panels.size(); ++i) {
         Panel& panel = *m_panels[i];
         setAxis(panel.x, a, b, niceStep(b - a, 10));
@@ -392,8 +391,8 @@ void SeriesCharts::fitValueAxis(Panel& panel) {
 }
 
 void SeriesCharts::refreshPoints() {
-    const double a = m_view_t0 / m_unit_seconds;
-    const double b = m_view_t1 / m_unit_seconds;
+    const double a = m_viewT0 / m_unitSeconds;
+    const double b = m_viewT1 / m_unitSeconds;
     for (const auto& panel : m_panels) {
         // About one min/max bucket per pixel of the plot; at least a screenful for hidden widgets.
         const int buckets = std::max(600, int(panel->chart->plotArea().width()));
@@ -421,7 +420,7 @@ void SeriesCharts::refreshPoints() {
 }
 
 void SeriesCharts::setVisibleRange(double t0, double t1) {
-    const double data_span = m_data_t1 - m_data_t0;
+    const double data_span = m_dataT1 - m_dataT0;
     const double min_span = std::max(1.0, data_span * 1e-5);
     if (!(t1 - t0 >= min_span)) {
         const double mid = 0.5 * (t0 + t1);
@@ -429,32 +428,32 @@ void SeriesCharts::setVisibleRange(double t0, double t1) {
         t1 = mid + 0.5 * min_span;
     }
     if (t1 - t0 >= data_span) {
-        t0 = m_data_t0;
-        t1 = m_data_t1;
-    } else if (t0 < m_data_t0) {
-        t1 += m_data_t0 - t0;
-        t0 = m_data_t0;
-    } else if (t1 > m_data_t1) {
-        t0 -= t1 - m_data_t1;
-        t1 = m_data_t1;
+        t0 = m_dataT0;
+        t1 = m_dataT1;
+    } else if (t0 < m_dataT0) {
+        t1 += m_dataT0 - t0;
+        t0 = m_dataT0;
+    } else if (t1 > m_dataT1) {
+        t0 -= t1 - m_dataT1;
+        t1 = m_dataT1;
     }
-    if (t0 == m_view_t0 && t1 == m_view_t1) return;
-    m_view_t0 = t0;
-    m_view_t1 = t1;
+    if (t0 == m_viewT0 && t1 == m_viewT1) return;
+    m_viewT0 = t0;
+    m_viewT1 = t1;
     updateAxes();
     refreshPoints();
     updateCursors();
-    emit visibleRangeChanged(m_view_t0, m_view_t1);
+    emit visibleRangeChanged(m_viewT0, m_viewT1);
 }
 
 void SeriesCharts::zoomTime(double factor, double anchor) {
     if (!(factor > 0.0)) return;
-    if (!std::isfinite(anchor)) anchor = 0.5 * (m_view_t0 + m_view_t1);
-    setVisibleRange(anchor - (anchor - m_view_t0) * factor, anchor + (m_view_t1 - anchor) * factor);
+    if (!std::isfinite(anchor)) anchor = 0.5 * (m_viewT0 + m_viewT1);
+    setVisibleRange(anchor - (anchor - m_viewT0) * factor, anchor + (m_viewT1 - anchor) * factor);
 }
 
 void SeriesCharts::resetZoom() {
-    setVisibleRange(m_data_t0, m_data_t1);
+    setVisibleRange(m_dataT0, m_dataT1);
 }
 
 void SeriesCharts::setTimeCursor(double seconds) {
@@ -463,7 +462,7 @@ void SeriesCharts::setTimeCursor(double seconds) {
 }
 
 void SeriesCharts::updateCursors() {
-    const double x = m_cursor / m_unit_seconds;
+    const double x = m_cursor / m_unitSeconds;
     for (const auto& panel : m_panels) {
         const QRectF plot = panel->chart->plotArea();
         const double a = panel->x->min(), b = panel->x->max();
@@ -491,7 +490,7 @@ double SeriesCharts::timeAt(int panel_index, const QPointF& viewport_pos, bool* 
     if (plot.width() <= 0) return kNaN;
     const double x =
         panel.x->min() + (local.x() - plot.left()) / plot.width() * (panel.x->max() - panel.x->min());
-    return x * m_unit_seconds;
+    return x * m_unitSeconds;
 }
 
 bool SeriesCharts::eventFilter(QObject* watched, QEvent* event) {
@@ -508,10 +507,10 @@ bool SeriesCharts::eventFilter(QObject* watched, QEvent* event) {
             // Values of every run at the cursor, as a tooltip of the hovered chart.
             const Panel& panel = *m_panels[size_t(index)];
             QStringList rows{tr("t = %1 %2")
-                                 .arg(t / m_unit_seconds, 0, 'f', 2)
-                                 .arg(m_unit_seconds >= 86400.0 ? tr("days") : tr("h"))};
+                                 .arg(t / m_unitSeconds, 0, 'f', 2)
+                                 .arg(m_unitSeconds >= 86400.0 ? tr("days") : tr("h"))};
             for (const Line& line : panel.lines) {
-                const auto it = std::upper_bound(line.t.cbegin(), line.t.cend(), t / m_unit_seconds);
+                const auto it = std::upper_bound(line.t.cbegin(), line.t.cend(), t / m_unitSeconds);
                 if (it == line.t.cbegin()) continue;
                 const double v = line.v[(it - line.t.cbegin()) - 1];
                 rows << tr("%1: %2").arg(line.series->name(), panel.group == SeriesGroup::BlockingIndex
@@ -587,7 +586,7 @@ void SeriesCharts::paintChart(int index, QPainter& painter, const QRectF& rect) 
     const QString title = panel.x->titleText();
     panel.chart->legend()->setVisible(!panel.lines.empty());
     panel.x->setLabelsVisible(true);
-    panel.x->setTitleText(m_unit_seconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)"));
+    panel.x->setTitleText(m_unitSeconds >= 86400.0 ? tr("Time (days)") : tr("Time (h)"));
     panel.x->setTitleVisible(true);
     layoutChart(panel, rect.size());
     fitValueAxis(panel);

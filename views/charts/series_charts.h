@@ -17,7 +17,6 @@
 #include "views/common/chart_export.h"
 
 class QChart;
-class QChartView;
 class QGraphicsLineItem;
 class QLabel;
 class QLineSeries;
@@ -59,18 +58,18 @@ public:
     int chartCount() const;
     SeriesGroup chartGroup(int chart) const;
     QChart* chart(int chart) const;
-    QChartView* chartView(int chart) const;
+    // Chart i is drawn by the QChartView child "seriesChart<i>".
     // The line of `run` in `chart`; key selects among several (e.g. "gpu", "cpu") and
     // defaults to the first one. nullptr if absent.
     QLineSeries* series(int chart, int run, const QString& key = QString()) const;
     QGraphicsLineItem* cursorLine(int chart) const;
 
     // Seconds per x-axis unit: 3600 (hours) or 86400 (days), chosen from the span.
-    double timeUnitSeconds() const { return m_unit_seconds; }
+    double timeUnitSeconds() const { return m_unitSeconds; }
     double timeCursor() const { return m_cursor; }  // seconds; NaN when hidden
     // Visible time window in seconds.
-    double visibleStart() const { return m_view_t0; }
-    double visibleEnd() const { return m_view_t1; }
+    double visibleStart() const { return m_viewT0; }
+    double visibleEnd() const { return m_viewT1; }
     void setVisibleRange(double t0_seconds, double t1_seconds);
     // Zooms the time axis by factor (< 1 zooms in) around the time `anchor_seconds`.
     void zoomTime(double factor, double anchor_seconds);
@@ -123,11 +122,11 @@ private:
     QStackedLayout* m_stack = nullptr;
     QLabel* m_message = nullptr;
     QWidget* m_chartsPage = nullptr;
-    double m_unit_seconds = 3600.0;
-    double m_data_t0 = 0.0;
-    double m_data_t1 = 1.0;
-    double m_view_t0 = 0.0;
-    double m_view_t1 = 1.0;
+    double m_unitSeconds = 3600.0;
+    double m_dataT0 = 0.0;
+    double m_dataT1 = 1.0;
+    double m_viewT0 = 0.0;
+    double m_viewT1 = 1.0;
     double m_cursor;
     bool m_alignPending = false;
 };

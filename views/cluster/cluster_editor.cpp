@@ -44,6 +44,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_toolbar = new QToolBar(tr("Cluster editor"), this);
     m_treeModel = new ClusterTreeModel(this);
     m_tree = new QTreeView(this);
+    setObjectNames();
     m_tree->setModel(m_treeModel);
     m_tree->setUniformRowHeights(true);  // keeps 18,000-node trees quick to scroll
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -128,61 +129,94 @@ ClusterEditor::~ClusterEditor() {
     delete m_whatIf;
 }
 
+// The names the parts are found by (the strip names itself "whatIfStrip").
+void ClusterEditor::setObjectNames() {
+    m_diagram->setObjectName(QStringLiteral("clusterDiagram"));
+    m_panel->setObjectName(QStringLiteral("serverProperties"));
+    m_totals->setObjectName(QStringLiteral("clusterTotals"));
+    m_whatIf->setObjectName(QStringLiteral("liveWhatIf"));
+    m_toolbar->setObjectName(QStringLiteral("clusterToolBar"));
+    m_treeModel->setObjectName(QStringLiteral("clusterTreeModel"));
+    m_tree->setObjectName(QStringLiteral("clusterEditorTree"));
+}
+
 void ClusterEditor::setWhatIfScenario(const QString& workspacePath, const QString& scenario) {
     m_whatIf->setScenario(workspacePath, scenario);
 }
 
 void ClusterEditor::createActions() {
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QAction* addDefault = createAddServerButton();
+    createAddCountBox();
+    createEditActions();
+    m_toolbar->addSeparator();
+    createUndoRedoActions();
+    m_toolbar->addSeparator();
+    const ZoomActions zoom = createZoomActions();
+    m_toolbar->addSeparator();
+    createReplaceClusterActions();
+    // Undo, redo and zoom are known by their icons; their names stay in the tooltips.
+    for (QAction* a : {m_duplicate, m_remove, m_undo, m_redo, zoom.in, zoom.out, zoom.fit})
+        if (auto* button = qobject_cast<QToolButton*>(m_toolbar->widgetForAction(a)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    setUpDiagramContextMenu(addDefault, zoom.fit);
+}
 
-    // Add server: the button adds the last chosen type, its menu chooses another.
-    auto* add_menu = new QMenu(this);
-    add_menu->setToolTipsVisible(true);
-    auto* add_button = new QToolButton(this);
-    add_button->setPopupMode(QToolButton::MenuButtonPopup);
-    add_button->setMenu(add_menu);
-    QAction* add_default = nullptr;
+// Add server: the button adds the last chosen preset, its menu chooses another. Returns the
+// button's own action (Insert), which adds the last chosen preset.
+QAction* ClusterEditor::createAddServerButton() {
+    auto* addMenu = new QMenu(this);
+    addMenu->setToolTipsVisible(true);
+    auto* addButton = new QToolButton(this);
+    addButton->setPopupMode(QToolButton::MenuButtonPopup);
+    addButton->setMenu(addMenu);
+    QAction* addDefault = nullptr;
     for (const ServerPreset& preset : serverPresets()) {
         const QString type = QString::fromStdString(preset.server.gpu_type);
         QAction* a =
-            add_menu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
+            addMenu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));
         a->setToolTip(tr("%1\nGPU speed %2 (built-in profiles)\nSource: %3")
                           .arg(serverSummary(preset.server), gpuSpeedText(type), preset.source));
         const cl::Server prototype = preset.server;
-        connect(a, &QAction::triggered, this, [this, prototype, add_button, a] {
+        connect(a, &QAction::triggered, this, [this, prototype, addButton, a] {
             addServers(prototype, addCount());
-            add_button->defaultAction()->setToolTip(
+            addButton->defaultAction()->setToolTip(
                 tr("Add %1 (Insert); the arrow chooses another server type")
                     .arg(a->text().section(QLatin1Char('\t'), 0, 0)));
             m_lastPrototype = prototype;
         });
-        if (!add_default) {
-            add_default =
-                new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
-            add_default->setShortcut(QKeySequence(Qt::Key_Insert));
-            add_default->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-            add_default->setToolTip(
+        if (!addDefault) {
+            addDefault = new QAction(QIcon(QStringLiteral(":/icons/add-server.svg")), tr("Add server"), this);
+            addDefault->setShortcut(QKeySequence(Qt::Key_Insert));
+            addDefault->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            addDefault->setToolTip(
                 tr("Add %1 (Insert); the arrow chooses another server type").arg(preset.label));
             m_lastPrototype = prototype;
-            connect(add_default, &QAction::triggered, this,
+            connect(addDefault, &QAction::triggered, this,
                     [this] { addServers(m_lastPrototype, addCount()); });
-            addAction(add_default);
+            addAction(addDefault);
         }
     }
-    add_button->setDefaultAction(add_default);
-    add_button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_toolbar->addWidget(add_button);
+    addButton->setDefaultAction(addDefault);
+    addButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_toolbar->addWidget(addButton);
+    return addDefault;
+}
 
+void ClusterEditor::createAddCountBox() {
     m_count = new QSpinBox(this);
     m_count->setRange(1, 1024);
     m_count->setPrefix(QStringLiteral("× "));
     m_count->setToolTip(tr("How many servers Add server adds at once"));
     m_toolbar->addWidget(m_count);
+}
 
-    QAction* add_rack = m_toolbar->addAction(tr("Add rack"), this, &ClusterEditor::addRack);
+// Add rack, Duplicate and Remove on the toolbar; Remove rack only in the diagram's menu.
+void ClusterEditor::createEditActions() {
+    QAction* addRackAction = m_toolbar->addAction(tr("Add rack"), this, &ClusterEditor::addRack);
 
-    add_rack->setIcon(QIcon(QStringLiteral(":/icons/add-rack.svg")));
-    add_rack->setToolTip(tr("Add a new rack holding one default server"));
+    addRackAction->setIcon(QIcon(QStringLiteral(":/icons/add-rack.svg")));
+    addRackAction->setToolTip(tr("Add a new rack holding one default server"));
 
     m_duplicate = m_toolbar->addAction(tr("Duplicate"), this, &ClusterEditor::duplicateSelected);
 
@@ -201,8 +235,9 @@ void ClusterEditor::createActions() {
     m_removeRack = new QAction(tr("Remove rack"), this);
     m_removeRack->setToolTip(tr("Remove every server of the racks the selection touches"));
     connect(m_removeRack, &QAction::triggered, this, &ClusterEditor::removeSelectedRacks);
+}
 
-    m_toolbar->addSeparator();
+void ClusterEditor::createUndoRedoActions() {
     QUndoStack* stack = m_document->undoStack();
     m_undo = stack->createUndoAction(this, tr("Undo"));
     m_undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
@@ -217,7 +252,7 @@ void ClusterEditor::createActions() {
     m_toolbar->addAction(m_redo);
     // Short fixed labels keep the toolbar from jumping; what would be undone is in the
     // tooltip. (Connected after createUndoAction's own update, so this text wins.)
-    auto set_tips = [this, stack] {
+    auto setTips = [this, stack] {
         m_undo->setText(tr("Undo"));
         m_redo->setText(tr("Redo"));
         m_undo->setToolTip(stack->canUndo() ? tr("Undo %1 (Ctrl+Z)").arg(stack->undoText())
@@ -225,38 +260,43 @@ void ClusterEditor::createActions() {
         m_redo->setToolTip(stack->canRedo() ? tr("Redo %1 (Ctrl+Shift+Z)").arg(stack->redoText())
                                             : tr("Nothing to redo"));
     };
-    connect(stack, &QUndoStack::indexChanged, this, set_tips);
-    connect(stack, &QUndoStack::undoTextChanged, this, set_tips);
-    connect(stack, &QUndoStack::redoTextChanged, this, set_tips);
-    set_tips();
+    connect(stack, &QUndoStack::indexChanged, this, setTips);
+    connect(stack, &QUndoStack::undoTextChanged, this, setTips);
+    connect(stack, &QUndoStack::redoTextChanged, this, setTips);
+    setTips();
     addAction(m_undo);
     addAction(m_redo);
+}
 
-    m_toolbar->addSeparator();
-    QAction* zoom_in = m_toolbar->addAction(tr("Zoom in"), this, &ClusterEditor::zoomIn);
-    zoom_in->setIcon(QIcon(QStringLiteral(":/icons/zoom-in.svg")));
-    zoom_in->setShortcut(QKeySequence::ZoomIn);
-    zoom_in->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    zoom_in->setToolTip(tr("Zoom in (Ctrl++, or Ctrl+wheel)"));
-    QAction* zoom_out = m_toolbar->addAction(tr("Zoom out"), this, &ClusterEditor::zoomOut);
-    zoom_out->setIcon(QIcon(QStringLiteral(":/icons/zoom-out.svg")));
-    zoom_out->setShortcut(QKeySequence::ZoomOut);
-    zoom_out->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    zoom_out->setToolTip(tr("Zoom out (Ctrl+-, or Ctrl+wheel)"));
-    QAction* fit = m_toolbar->addAction(tr("Fit"), this, &ClusterEditor::zoomToFit);
-    fit->setIcon(QIcon(QStringLiteral(":/icons/zoom-fit.svg")));
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    fit->setToolTip(tr("Show the whole cluster (Ctrl+0)"));
-    for (QAction* a : {zoom_in, zoom_out, fit}) addAction(a);
+ClusterEditor::ZoomActions ClusterEditor::createZoomActions() {
+    ZoomActions zoom;
+    zoom.in = m_toolbar->addAction(tr("Zoom in"), this, &ClusterEditor::zoomIn);
+    zoom.in->setIcon(QIcon(QStringLiteral(":/icons/zoom-in.svg")));
+    zoom.in->setShortcut(QKeySequence::ZoomIn);
+    zoom.in->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom.in->setToolTip(tr("Zoom in (Ctrl++, or Ctrl+wheel)"));
+    zoom.out = m_toolbar->addAction(tr("Zoom out"), this, &ClusterEditor::zoomOut);
+    zoom.out->setIcon(QIcon(QStringLiteral(":/icons/zoom-out.svg")));
+    zoom.out->setShortcut(QKeySequence::ZoomOut);
+    zoom.out->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom.out->setToolTip(tr("Zoom out (Ctrl+-, or Ctrl+wheel)"));
+    zoom.fit = m_toolbar->addAction(tr("Fit"), this, &ClusterEditor::zoomToFit);
+    zoom.fit->setIcon(QIcon(QStringLiteral(":/icons/zoom-fit.svg")));
+    zoom.fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    zoom.fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    zoom.fit->setToolTip(tr("Show the whole cluster (Ctrl+0)"));
+    for (QAction* a : {zoom.in, zoom.out, zoom.fit}) addAction(a);
+    return zoom;
+}
 
-    m_toolbar->addSeparator();
+// New from topology and Load preset cluster: both replace the whole cluster (undoable).
+void ClusterEditor::createReplaceClusterActions() {
     m_fromTopology = m_toolbar->addAction(tr("New from topology…"), this, &ClusterEditor::newFromTopology);
     m_fromTopology->setToolTip(
         tr("Replace the cluster with a fat-tree, VL2 or BCube network of servers with "
            "described sockets and GPU groups (undoable)"));
-    auto* preset_menu = new QMenu(this);
-    preset_menu->setToolTipsVisible(true);
+    auto* presetMenu = new QMenu(this);
+    presetMenu->setToolTipsVisible(true);
     std::vector<std::string> names;
     try {
         names = cl::builtinClusterNames();
@@ -265,25 +305,23 @@ void ClusterEditor::createActions() {
     }
     for (const std::string& n : names) {
         const QString name = QString::fromStdString(n);
-        QAction* a = preset_menu->addAction(name, this, [this, name] { loadPresetCluster(name); });
+        QAction* a = presetMenu->addAction(name, this, [this, name] { loadPresetCluster(name); });
         a->setToolTip(tr("Replace the cluster with the built-in preset '%1' (undoable)").arg(name));
     }
-    if (names.empty()) preset_menu->addAction(tr("(no presets found)"))->setEnabled(false);
-    auto* preset_button = new QToolButton(this);
-    preset_button->setText(tr("Load preset cluster"));
-    preset_button->setToolTip(tr("Replace the cluster with one of the built-in cluster presets"));
-    preset_button->setPopupMode(QToolButton::InstantPopup);
-    preset_button->setMenu(preset_menu);
-    m_toolbar->addWidget(preset_button);
-    // Undo, redo and zoom are known by their icons; their names stay in the tooltips.
-    for (QAction* a : {m_duplicate, m_remove, m_undo, m_redo, zoom_in, zoom_out, fit})
-        if (auto* button = qobject_cast<QToolButton*>(m_toolbar->widgetForAction(a)))
-            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    if (names.empty()) presetMenu->addAction(tr("(no presets found)"))->setEnabled(false);
+    auto* presetButton = new QToolButton(this);
+    presetButton->setText(tr("Load preset cluster"));
+    presetButton->setToolTip(tr("Replace the cluster with one of the built-in cluster presets"));
+    presetButton->setPopupMode(QToolButton::InstantPopup);
+    presetButton->setMenu(presetMenu);
+    m_toolbar->addWidget(presetButton);
+}
 
-    // The diagram's context menu; Delete and Ctrl+D act while the diagram has the focus
-    // (so they do not fire while a text field of the panel is being edited).
+// The diagram's context menu; Delete and Ctrl+D act while the diagram has the focus
+// (so they do not fire while a text field of the panel is being edited).
+void ClusterEditor::setUpDiagramContextMenu(QAction* addDefault, QAction* fit) {
     m_diagram->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_diagram->addAction(add_default);
+    m_diagram->addAction(addDefault);
     m_diagram->addAction(m_duplicate);
     m_diagram->addAction(m_remove);
     m_diagram->addAction(m_removeRack);

@@ -47,8 +47,6 @@ public:
     qint64 storedClusterId() const { return m_storedId; }
     // The line above the diagram: the cluster's name and whether its edits are saved.
     QLabel* statusLabel() const { return m_status; }
-    // Tree | diagram | properties. The diagram gets most of the width by default.
-    QSplitter* splitter() const { return m_splitter; }
     // The user's split, for a main window to keep across sessions (QSplitter::saveState()
     // format; empty while the default split holds). A state set before the editor is shown is
     // applied when it is, at its real size.
@@ -63,19 +61,10 @@ public:
     void selectServers(const QList<int>& indices);
 
     ClusterDiagram* diagram() const { return m_diagram; }
-    ServerPropertiesPanel* propertiesPanel() const { return m_panel; }
-    ClusterTotalsBar* totalsBar() const { return m_totals; }
     // The live what-if under the diagram: the scenario whose trace each edit is
-    // simulated with (an empty name: none), and the strip that shows the figures.
+    // simulated with (an empty name: none); the strip "whatIfStrip" shows the figures.
     void setWhatIfScenario(const QString& workspacePath, const QString& scenario);
     LiveWhatIf* liveWhatIf() const { return m_whatIf; }
-    WhatIfStrip* whatIfStrip() const { return m_whatIfStrip; }
-    QToolBar* toolBar() const { return m_toolbar; }
-    // The cluster as a tree (switch tiers, pods, switches, servers, sockets, GPU groups,
-    // GPUs); its selection and the diagram's are the document's.
-    QTreeView* treeView() const { return m_tree; }
-    ClusterTreeModel* treeModel() const { return m_treeModel; }
-    QAction* newFromTopologyAction() const { return m_fromTopology; }
     // The editor's own undo/redo actions; their shortcuts (Ctrl+Z, Ctrl+Shift+Z) work while
     // the focus is inside the editor. A main window can put these in its Edit menu instead of
     // creating a second pair with the same shortcuts.
@@ -106,7 +95,21 @@ public slots:
     void newFromTopology();
 
 private:
+    struct ZoomActions {
+        QAction* in = nullptr;
+        QAction* out = nullptr;
+        QAction* fit = nullptr;
+    };
+    void setObjectNames();
+    // The toolbar, section by section from the left, and the diagram's context menu.
     void createActions();
+    QAction* createAddServerButton();
+    void createAddCountBox();
+    void createEditActions();
+    void createUndoRedoActions();
+    ZoomActions createZoomActions();
+    void createReplaceClusterActions();
+    void setUpDiagramContextMenu(QAction* addDefault, QAction* fit);
     void updateActions();
     void treeSelectionToDocument();
     void revealFirstServerInternals();
@@ -127,11 +130,13 @@ private:
     LiveWhatIf* m_whatIf = nullptr;
     WhatIfStrip* m_whatIfStrip = nullptr;
     QToolBar* m_toolbar = nullptr;
+    // The cluster as a tree (switch tiers, pods, switches, servers, sockets, GPU groups,
+    // GPUs); its selection and the diagram's are the document's.
     QTreeView* m_tree = nullptr;
     QLabel* m_status = nullptr;
-    QSplitter* m_splitter = nullptr;
-    bool m_userSplit = false;   // the user moved a handle (or a saved split was restored)
-    QByteArray m_pendingSplit;  // a saved split waiting for the splitter's real width
+    QSplitter* m_splitter = nullptr;  // tree | diagram | properties; the diagram gets most width
+    bool m_userSplit = false;         // the user moved a handle (or a saved split was restored)
+    QByteArray m_pendingSplit;        // a saved split waiting for the splitter's real width
     qint64 m_storedId = 0;
     ClusterTreeModel* m_treeModel = nullptr;
     QAction* m_fromTopology = nullptr;

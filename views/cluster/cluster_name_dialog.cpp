@@ -35,6 +35,7 @@ ClusterNameDialog::ClusterNameDialog(const QString& current, const QStringList& 
     m_problem->setPalette(warning);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
+    m_ok->setObjectName(QStringLiteral("clusterNameOk"));
     m_ok->setText(import ? tr("&Import") : tr("&Save"));
     connect(buttons, &QDialogButtonBox::accepted, this, &ClusterNameDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

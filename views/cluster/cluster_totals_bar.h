@@ -25,7 +25,6 @@ public:
     // What the cluster costs per month (docs/architecture.md 7.8), naming its unpriced servers;
     // empty when no server is priced. Its tooltip lists the prices and their sources.
     QString costText() const;
-    QLabel* costLabel() const { return m_cost; }
 
     // "8 servers · 1 rack · 64 GPUs: 64 V100 · CPU:GPU 11.5:1 · DRAM/GPU 65 GB · GPU memory 2 TB"
     static QString plainTotals(const cl::Cluster& cluster);

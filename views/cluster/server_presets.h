@@ -1,6 +1,8 @@
 #pragma once
-// Server types the cluster editor offers ready-made, and what the editor knows about GPU
-// types: their relative training speed (from the built-in profile set) and display colour.
+// Server presets: the ready-made servers the cluster editor offers (the UI calls them "server
+// types"; the code of views/cluster and views/plan says "preset", after cl::ServerPreset), and
+// what the editor knows about GPU types: their relative training speed (from the built-in
+// profile set) and display colour.
 #include <QColor>
 #include <QList>
 #include <QString>

@@ -100,6 +100,39 @@ constexpr Field kFields[] = {Field::Name,
                              Field::PowerPerHour,
                              Field::PriceSource};
 
+// The objectName of a field's editor: its line edit, or the combo box of the rack and GPU type.
+QString fieldObjectName(Field f) {
+    switch (f) {
+        case Field::Name:
+            return QStringLiteral("serverName");
+        case Field::Rack:
+            return QStringLiteral("serverRack");
+        case Field::GpuType:
+            return QStringLiteral("serverGpuType");
+        case Field::Gpus:
+            return QStringLiteral("serverGpus");
+        case Field::GpuMemory:
+            return QStringLiteral("serverGpuMemory");
+        case Field::CpuCores:
+            return QStringLiteral("serverCpuCores");
+        case Field::Memory:
+            return QStringLiteral("serverMemory");
+        case Field::Network:
+            return QStringLiteral("serverNetwork");
+        case Field::PricePerHour:
+            return QStringLiteral("serverPricePerHour");
+        case Field::PurchasePrice:
+            return QStringLiteral("serverPurchasePrice");
+        case Field::AmortizationYears:
+            return QStringLiteral("serverAmortizationYears");
+        case Field::PowerPerHour:
+            return QStringLiteral("serverPowerPerHour");
+        case Field::PriceSource:
+            return QStringLiteral("serverPriceSource");
+    }
+    return {};
+}
+
 bool isPriceFigure(Field f) {
     return f == Field::PricePerHour || f == Field::PurchasePrice || f == Field::AmortizationYears ||
            f == Field::PowerPerHour;
@@ -121,6 +154,7 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
       m_message(new QLabel(this)),
       m_apply(new QPushButton(tr("&Apply"), this)),
       m_revert(new QPushButton(tr("&Revert"), this)) {
+    setObjectNames();
     // The fields scroll when the panel is short (a 768-pixel screen); Apply and Revert stay in view.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -129,11 +163,52 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QWidget* content = createFieldsPage(scroll);
+    scroll->setWidget(content);
+    // As wide as the fields need: only the height scrolls.
+    scroll->setMinimumWidth(content->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    outer->addWidget(scroll, 1);
+    outer->addLayout(createButtonRow(content->layout()->contentsMargins()));
+    setMinimumWidth(fontMetrics().averageCharWidth() * 34);
+
+    connect(m_apply, &QPushButton::clicked, this, &ServerPropertiesPanel::apply);
+    connect(m_revert, &QPushButton::clicked, this, &ServerPropertiesPanel::revert);
+    connect(document, &ClusterDocument::selectionChanged, this, &ServerPropertiesPanel::revert);
+    connect(document, &ClusterDocument::changed, this, &ServerPropertiesPanel::revert);
+    revert();
+}
+
+// Names to find the widgets by (the fields' line edits get theirs in addFieldRow).
+void ServerPropertiesPanel::setObjectNames() {
+    m_architecture->setObjectName(QStringLiteral("serverArchitecture"));
+    m_priceBasis->setObjectName(QStringLiteral("serverPriceBasis"));
+    m_approximate->setObjectName(QStringLiteral("serverPriceApproximate"));
+    m_priceSummary->setObjectName(QStringLiteral("serverPriceSummary"));
+    m_apply->setObjectName(QStringLiteral("serverPropertiesApply"));
+    m_revert->setObjectName(QStringLiteral("serverPropertiesRevert"));
+}
+
+QPalette ServerPropertiesPanel::errorPalette() const {
+    QPalette errors = palette();
+    errors.setColor(QPalette::WindowText, kErrorColor);
+    return errors;
+}
+
+QPalette ServerPropertiesPanel::dimPalette() const {
+    QPalette dim = palette();
+    dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
+    return dim;
+}
+
+// The heading, the fields with the architecture and the price, and the message line: the part
+// of the panel that scrolls.
+QWidget* ServerPropertiesPanel::createFieldsPage(QScrollArea* scroll) {
     auto* content = new QWidget(scroll);
     auto* body = new QVBoxLayout(content);
-    QFont heading_font = m_heading->font();
-    heading_font.setBold(true);
-    m_heading->setFont(heading_font);
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    m_heading->setFont(headingFont);
     m_heading->setWordWrap(true);
     body->addWidget(m_heading);
 
@@ -141,128 +216,145 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
     body->addLayout(form);
+    addFieldRows(form);
+    setUpArchitectureCombo();
+    setUpPriceControls();
+    for (const QString& type : knownGpuTypes()) {
+        m_gpuType->addItem(type);
+        m_gpuType->setItemData(m_gpuType->count() - 1, gpuSpeedText(type), Qt::ToolTipRole);
+    }
 
+    m_message->setWordWrap(true);
+    m_message->setPalette(errorPalette());
+    body->addWidget(m_message);
+    body->addStretch(1);
+    return content;
+}
+
+void ServerPropertiesPanel::addFieldRows(QFormLayout* form) {
     m_rack->setEditable(true);
     m_rack->setInsertPolicy(QComboBox::NoInsert);
     m_gpuType->setEditable(true);
     m_gpuType->setInsertPolicy(QComboBox::NoInsert);
 
-    struct Spec {
-        Field field;
-        QString label;
-        QString tip;
-    };
-    const Spec specs[] = {
-        {Field::Name, tr("&Name:"), tr("Server name, unique in the cluster (single selection only)")},
-        {Field::Rack, tr("Rac&k:"),
-         tr("Rack the server sits in; type a new name to create a rack, "
-            "leave empty for no rack")},
-        {Field::GpuType, tr("GPU &type:"),
-         tr("GPU model; the simulator scales job speed by the type's factor "
-            "from the built-in profiles")},
-        {Field::Gpus, tr("GPU &count:"), tr("GPUs per server, %1 to %2").arg(L::kMinGpus).arg(L::kMaxGpus)},
-        {Field::GpuMemory, tr("GPU &memory (GB):"),
-         tr("Memory of each GPU in GB, above 0 and at most %1").arg(L::kMaxGpuMemoryGb)},
-        {Field::CpuCores, tr("C&PU cores:"),
-         tr("CPU cores per server, %1 to %2").arg(L::kMinCpuCores).arg(L::kMaxCpuCores)},
-        {Field::Memory, tr("&DRAM (GB):"),
-         tr("Host memory per server in GB, above 0 and at most %1").arg(L::kMaxMemoryGb)},
-        {Field::Network, tr("N&IC (Gb/s):"),
-         tr("Network bandwidth per server in Gb/s, above 0 and at most %1").arg(L::kMaxNetworkGbps)},
-        {Field::PricePerHour, tr("P&er hour (USD):"),
-         tr("Rental price of one server per hour in US dollars, e.g. a cloud's on-demand list price")},
-        {Field::PurchasePrice, tr("P&urchase (USD):"), tr("Purchase price of one server in US dollars")},
-        {Field::AmortizationYears, tr("Amortized over (&years):"),
-         tr("Years over which the purchase price is spread, above 0 and at most %1")
-             .arg(L::kMaxAmortizationYears)},
-        {Field::PowerPerHour, tr("Po&wer per hour (USD):"),
-         tr("Cost of the server's power and cooling per hour of use, in US dollars")},
-        {Field::PriceSource, tr("Price &source:"),
-         tr("Where the figures come from, with their date (a price list, a quote)")},
-    };
-    QPalette error_palette = palette();
-    error_palette.setColor(QPalette::WindowText, kErrorColor);
-    QPalette dim = palette();
-    dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
-    // The hardware's internals close the hardware; the price (section 7.8) follows under a heading.
-    const auto addArchitectureAndPriceHeading = [&] {
-        auto* arch_label = new QLabel(tr("Arc&hitecture:"), this);
-        arch_label->setBuddy(m_architecture);
-        form->addRow(arch_label, m_architecture);
-        auto* heading = new QLabel(tr("Price"), this);
-        QFont bold = heading->font();
-        bold.setBold(true);
-        heading->setFont(bold);
-        heading->setToolTip(
-            tr("What the server costs to have, for the cost of runs and plans; the simulator never reads "
-               "it. Servers without a price count as free, and reports say how many there are."));
-        form->addRow(heading);
-        m_priceBasis->addItem(tr("none"), static_cast<int>(cl::PriceBasis::None));
-        m_priceBasis->setItemData(0, tr("No price: the server counts as free and is reported as unpriced"),
-                                  Qt::ToolTipRole);
-        m_priceBasis->addItem(tr("per hour"), static_cast<int>(cl::PriceBasis::Hourly));
-        m_priceBasis->setItemData(1, tr("A rental price per server-hour, e.g. a cloud's list price"),
-                                  Qt::ToolTipRole);
-        m_priceBasis->addItem(tr("purchase, amortized"), static_cast<int>(cl::PriceBasis::Amortized));
-        m_priceBasis->setItemData(
-            2, tr("A purchase price spread over years (730 hours a month), plus power per hour"),
-            Qt::ToolTipRole);
-        m_priceBasis->setPlaceholderText(tr("(mixed)"));
-        m_priceBasis->setToolTip(tr("How the server's price is stated; applied with Apply"));
-        auto* basis_label = new QLabel(tr("Price &basis:"), this);
-        basis_label->setBuddy(m_priceBasis);
-        form->addRow(basis_label, m_priceBasis);
-    };
-    for (const Spec& spec : specs) {
-        Row& r = row(spec.field);
-        QWidget* field_widget = nullptr;
-        if (spec.field == Field::Rack) {
-            field_widget = m_rack;
-            r.edit = m_rack->lineEdit();
-        } else if (spec.field == Field::GpuType) {
-            field_widget = m_gpuType;
-            r.edit = m_gpuType->lineEdit();
-        } else {
-            r.edit = new QLineEdit(this);
-            field_widget = r.edit;
-        }
-        field_widget->setToolTip(spec.tip);
-        r.error = new QLabel(this);
-        r.error->setPalette(error_palette);
-        r.error->setWordWrap(true);
-        r.error->hide();
-        auto* cell = new QVBoxLayout;
-        cell->setSpacing(fontMetrics().height() / 6);
-        cell->addWidget(field_widget);
-        if (spec.field == Field::GpuType) {
-            m_speed->setToolTip(
-                tr("Relative training speed of this GPU type versus V100 in the built-in profiles"));
-            m_speed->setWordWrap(true);
-            m_speed->setPalette(dim);
-            cell->addWidget(m_speed);
-        }
-        cell->addWidget(r.error);
-        if (spec.field == Field::PricePerHour) addArchitectureAndPriceHeading();
-        auto* label = new QLabel(spec.label, this);
-        label->setBuddy(field_widget);
-        form->addRow(label, cell);
-        if (spec.field == Field::PriceSource) {
-            form->addRow(QString(), m_approximate);
-            m_priceSummary->setWordWrap(true);
-            m_priceSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-            form->addRow(QString(), m_priceSummary);
-        }
-        const Field f = spec.field;
-        connect(r.edit, &QLineEdit::textChanged, this, [this, f] {
-            if (m_loading) return;
-            validate(f);
-            m_message->clear();
-            if (f == Field::GpuType) updateSpeedLabel();
-            updateButtons();
-        });
-        connect(r.edit, &QLineEdit::returnPressed, this, &ServerPropertiesPanel::apply);
+    addFieldRow(form, Field::Name, tr("&Name:"),
+                tr("Server name, unique in the cluster (single selection only)"));
+    addFieldRow(form, Field::Rack, tr("Rac&k:"),
+                tr("Rack the server sits in; type a new name to create a rack, "
+                   "leave empty for no rack"));
+    addFieldRow(form, Field::GpuType, tr("GPU &type:"),
+                tr("GPU model; the simulator scales job speed by the type's factor "
+                   "from the built-in profiles"));
+    addFieldRow(form, Field::Gpus, tr("GPU &count:"),
+                tr("GPUs per server, %1 to %2").arg(L::kMinGpus).arg(L::kMaxGpus));
+    addFieldRow(form, Field::GpuMemory, tr("GPU &memory (GB):"),
+                tr("Memory of each GPU in GB, above 0 and at most %1").arg(L::kMaxGpuMemoryGb));
+    addFieldRow(form, Field::CpuCores, tr("C&PU cores:"),
+                tr("CPU cores per server, %1 to %2").arg(L::kMinCpuCores).arg(L::kMaxCpuCores));
+    addFieldRow(form, Field::Memory, tr("&DRAM (GB):"),
+                tr("Host memory per server in GB, above 0 and at most %1").arg(L::kMaxMemoryGb));
+    addFieldRow(form, Field::Network, tr("N&IC (Gb/s):"),
+                tr("Network bandwidth per server in Gb/s, above 0 and at most %1").arg(L::kMaxNetworkGbps));
+    // The hardware's internals close the hardware (addFieldRow puts the architecture and the
+    // price heading before the first price figure); the price (section 7.8) follows.
+    addFieldRow(form, Field::PricePerHour, tr("P&er hour (USD):"),
+                tr("Rental price of one server per hour in US dollars, e.g. a cloud's on-demand list price"));
+    addFieldRow(form, Field::PurchasePrice, tr("P&urchase (USD):"),
+                tr("Purchase price of one server in US dollars"));
+    addFieldRow(form, Field::AmortizationYears, tr("Amortized over (&years):"),
+                tr("Years over which the purchase price is spread, above 0 and at most %1")
+                    .arg(L::kMaxAmortizationYears));
+    addFieldRow(form, Field::PowerPerHour, tr("Po&wer per hour (USD):"),
+                tr("Cost of the server's power and cooling per hour of use, in US dollars"));
+    addFieldRow(form, Field::PriceSource, tr("Price &source:"),
+                tr("Where the figures come from, with their date (a price list, a quote)"));
+}
+
+// One field: its editor (a line edit, or the rack or GPU type combo), the GPU type's speed, the
+// field's error message and its label.
+void ServerPropertiesPanel::addFieldRow(QFormLayout* form, Field field, const QString& labelText,
+                                        const QString& tip) {
+    Row& r = row(field);
+    QWidget* fieldWidget = nullptr;
+    if (field == Field::Rack) {
+        fieldWidget = m_rack;
+        r.edit = m_rack->lineEdit();
+    } else if (field == Field::GpuType) {
+        fieldWidget = m_gpuType;
+        r.edit = m_gpuType->lineEdit();
+    } else {
+        r.edit = new QLineEdit(this);
+        fieldWidget = r.edit;
     }
-    // Server internals: applied on choice (no Apply), since they set GPU count and cores too.
+    fieldWidget->setObjectName(fieldObjectName(field));
+    fieldWidget->setToolTip(tip);
+    r.error = new QLabel(this);
+    r.error->setPalette(errorPalette());
+    r.error->setWordWrap(true);
+    r.error->hide();
+    auto* cell = new QVBoxLayout;
+    cell->setSpacing(fontMetrics().height() / 6);
+    cell->addWidget(fieldWidget);
+    if (field == Field::GpuType) {
+        m_speed->setToolTip(
+            tr("Relative training speed of this GPU type versus V100 in the built-in profiles"));
+        m_speed->setWordWrap(true);
+        m_speed->setPalette(dimPalette());
+        cell->addWidget(m_speed);
+    }
+    cell->addWidget(r.error);
+    if (field == Field::PricePerHour) addArchitectureAndPriceHeading(form);
+    auto* label = new QLabel(labelText, this);
+    label->setBuddy(fieldWidget);
+    form->addRow(label, cell);
+    if (field == Field::PriceSource) {
+        form->addRow(QString(), m_approximate);
+        m_priceSummary->setWordWrap(true);
+        m_priceSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->addRow(QString(), m_priceSummary);
+    }
+    connect(r.edit, &QLineEdit::textChanged, this, [this, field] {
+        if (m_loading) return;
+        validate(field);
+        m_message->clear();
+        if (field == Field::GpuType) updateSpeedLabel();
+        updateButtons();
+    });
+    connect(r.edit, &QLineEdit::returnPressed, this, &ServerPropertiesPanel::apply);
+}
+
+// The architecture row, then the price heading and the price basis.
+void ServerPropertiesPanel::addArchitectureAndPriceHeading(QFormLayout* form) {
+    auto* archLabel = new QLabel(tr("Arc&hitecture:"), this);
+    archLabel->setBuddy(m_architecture);
+    form->addRow(archLabel, m_architecture);
+    auto* heading = new QLabel(tr("Price"), this);
+    QFont bold = heading->font();
+    bold.setBold(true);
+    heading->setFont(bold);
+    heading->setToolTip(
+        tr("What the server costs to have, for the cost of runs and plans; the simulator never reads "
+           "it. Servers without a price count as free, and reports say how many there are."));
+    form->addRow(heading);
+    m_priceBasis->addItem(tr("none"), static_cast<int>(cl::PriceBasis::None));
+    m_priceBasis->setItemData(0, tr("No price: the server counts as free and is reported as unpriced"),
+                              Qt::ToolTipRole);
+    m_priceBasis->addItem(tr("per hour"), static_cast<int>(cl::PriceBasis::Hourly));
+    m_priceBasis->setItemData(1, tr("A rental price per server-hour, e.g. a cloud's list price"),
+                              Qt::ToolTipRole);
+    m_priceBasis->addItem(tr("purchase, amortized"), static_cast<int>(cl::PriceBasis::Amortized));
+    m_priceBasis->setItemData(
+        2, tr("A purchase price spread over years (730 hours a month), plus power per hour"),
+        Qt::ToolTipRole);
+    m_priceBasis->setPlaceholderText(tr("(mixed)"));
+    m_priceBasis->setToolTip(tr("How the server's price is stated; applied with Apply"));
+    auto* basisLabel = new QLabel(tr("Price &basis:"), this);
+    basisLabel->setBuddy(m_priceBasis);
+    form->addRow(basisLabel, m_priceBasis);
+}
+
+// Server internals: applied on choice (no Apply), since they set GPU count and cores too.
+void ServerPropertiesPanel::setUpArchitectureCombo() {
     m_architecture->addItem(tr("not described"), QString());
     m_architecture->setItemData(0, tr("One socket with all cores, one GPU group with all GPUs"),
                                 Qt::ToolTipRole);
@@ -285,9 +377,12 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
         loadArchitecture();
         m_loading = false;
     });
+}
 
+// The price basis and the approximate check are applied with Apply, like the fields.
+void ServerPropertiesPanel::setUpPriceControls() {
     m_approximate->setToolTip(tr("No published figure was found: the price is an estimate"));
-    m_priceSummary->setPalette(dim);
+    m_priceSummary->setPalette(dimPalette());
     connect(m_priceBasis, &QComboBox::currentIndexChanged, this, [this] {
         if (m_loading) return;
         enablePriceFields();
@@ -299,21 +394,9 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
         m_message->clear();
         updateButtons();
     });
+}
 
-    for (const QString& type : knownGpuTypes()) {
-        m_gpuType->addItem(type);
-        m_gpuType->setItemData(m_gpuType->count() - 1, gpuSpeedText(type), Qt::ToolTipRole);
-    }
-
-    m_message->setWordWrap(true);
-    m_message->setPalette(error_palette);
-    body->addWidget(m_message);
-    body->addStretch(1);
-    scroll->setWidget(content);
-    // As wide as the fields need: only the height scrolls.
-    scroll->setMinimumWidth(content->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width());
-    outer->addWidget(scroll, 1);
+QHBoxLayout* ServerPropertiesPanel::createButtonRow(const QMargins& margins) {
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     m_revert->setToolTip(tr("Show the current values again, dropping unapplied edits"));
@@ -321,15 +404,8 @@ ServerPropertiesPanel::ServerPropertiesPanel(ClusterDocument* document, QWidget*
     m_apply->setDefault(true);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_apply);
-    buttons->setContentsMargins(body->contentsMargins());
-    outer->addLayout(buttons);
-    setMinimumWidth(fontMetrics().averageCharWidth() * 34);
-
-    connect(m_apply, &QPushButton::clicked, this, &ServerPropertiesPanel::apply);
-    connect(m_revert, &QPushButton::clicked, this, &ServerPropertiesPanel::revert);
-    connect(document, &ClusterDocument::selectionChanged, this, &ServerPropertiesPanel::revert);
-    connect(document, &ClusterDocument::changed, this, &ServerPropertiesPanel::revert);
-    revert();
+    buttons->setContentsMargins(margins);
+    return buttons;
 }
 
 QString ServerPropertiesPanel::text(Field field) const {
@@ -350,10 +426,6 @@ QString ServerPropertiesPanel::fieldError(Field field) const {
 
 QString ServerPropertiesPanel::errorText() const {
     return m_message->text();
-}
-
-QLineEdit* ServerPropertiesPanel::lineEdit(Field field) const {
-    return row(field).edit;
 }
 
 bool ServerPropertiesPanel::changed(Field f) const {

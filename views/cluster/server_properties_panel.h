@@ -9,9 +9,14 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
+class QMargins;
+class QPalette;
 class QPushButton;
+class QScrollArea;
 
 namespace cl::views {
 
@@ -50,20 +55,8 @@ public:
     QString fieldError(Field field) const;  // the message shown under the field, or empty
     QString errorText() const;              // the message beside Apply, or empty
     bool hasChanges() const;
-    QLineEdit* lineEdit(Field field) const;
-    QPushButton* applyButton() const { return m_apply; }
-    // The "Architecture" preset combo: "not described" then architecturePresets(). Choosing
-    // an entry applies it at once to the selected servers as one undo step.
-    QComboBox* architectureCombo() const { return m_architecture; }
     // The preset name shared by the selection, "" = not described, "(custom)", "(mixed)".
     QString architectureText() const;
-    // The price basis: items "none", "per hour", "purchase, amortized" holding cl::PriceBasis as
-    // int data; no current item when the selection's bases differ. Applied with Apply.
-    QComboBox* priceBasisCombo() const { return m_priceBasis; }
-    // Tri-state: partially checked when the selection differs.
-    QCheckBox* approximateCheck() const { return m_approximate; }
-    // What the selected servers cost together, with their price sources in the tooltip.
-    QLabel* priceSummary() const { return m_priceSummary; }
 
 public slots:
     // Validates every field and, if all are valid, applies the changed ones as one command.
@@ -78,6 +71,19 @@ signals:
     void applied();
 
 private:
+    // The constructor's parts, in the order they build the panel. The widgets are found by
+    // their objectNames, given by setObjectNames and addFieldRow.
+    void setObjectNames();
+    QPalette errorPalette() const;  // the field messages' red
+    QPalette dimPalette() const;    // the GPU speed and the price summary, in the placeholder colour
+    QWidget* createFieldsPage(QScrollArea* scroll);
+    void addFieldRows(QFormLayout* form);
+    void addFieldRow(QFormLayout* form, Field field, const QString& labelText, const QString& tip);
+    void addArchitectureAndPriceHeading(QFormLayout* form);
+    void setUpArchitectureCombo();
+    void setUpPriceControls();
+    QHBoxLayout* createButtonRow(const QMargins& margins);
+
     bool submit(const ServerChanges& changes);
     struct Row {
         QLineEdit* edit = nullptr;
@@ -106,10 +112,14 @@ private:
     QComboBox* m_rack;
     QComboBox* m_gpuType;
     QLabel* m_speed;
+    // The "Architecture" preset combo: "not described" then architecturePresets(). Choosing
+    // an entry applies it at once to the selected servers as one undo step.
     QComboBox* m_architecture;
+    // The price basis: items "none", "per hour", "purchase, amortized" holding cl::PriceBasis as
+    // int data; no current item when the selection's bases differ. Applied with Apply.
     QComboBox* m_priceBasis;
-    QCheckBox* m_approximate;
-    QLabel* m_priceSummary;
+    QCheckBox* m_approximate;  // tri-state: partially checked when the selection differs
+    QLabel* m_priceSummary;    // what the selected servers cost together; price sources in the tooltip
     int m_priceBasisInitial = -1;
     Qt::CheckState m_approximateInitial = Qt::Unchecked;
     QLabel* m_message;

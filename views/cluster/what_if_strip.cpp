@@ -149,6 +149,7 @@ WhatIfStrip::WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent) : QWidget(parent),
     m_status->setWordWrap(true);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("whatIfProgress"));
     m_progress->setRange(0, 100);
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(fontMetrics().height() * 2 / 3);

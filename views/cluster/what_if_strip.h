@@ -37,8 +37,6 @@ public:
     int deltaVerdict(Figure figure) const;
     // The line beside the figures: what is simulated, or why nothing is.
     QString statusText() const;
-    QLabel* figureLabel(Figure figure) const { return m_cells[figure]; }
-    QProgressBar* progressBar() const { return m_progress; }
 
     // Legible green and red on the palette's window colour (contrast at least 4.5:1).
     static QColor betterColor(const QPalette& palette);
@@ -62,7 +60,7 @@ private:
     LiveWhatIf* m_whatIf;
     QLabel* m_title;
     QWidget* m_figures;
-    std::array<QLabel*, FigureCount> m_cells{};
+    std::array<QLabel*, FigureCount> m_cells{};  // objectNames "whatIfFigure0" ... by Figure
     QLabel* m_status;
     QProgressBar* m_progress;
 };

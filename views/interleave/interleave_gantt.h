@@ -14,6 +14,7 @@
 #include "core/interleave/ordering.h"
 #include "core/interleave/stage_schedule.h"
 
+class QFontMetricsF;
 class QPainter;
 
 namespace cl::views {
@@ -33,31 +34,31 @@ public:
     bool setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
                   const cl::Ordering& ordering, int iterations, const QStringList& resource_names = {},
                   double time_scale = 1.0);
-    double timeScale() const { return scale_; }
+    double timeScale() const { return m_scale; }
     // Cold start: each job joins the pipeline with its first stage (cl::coldStartSchedule), so
     // the first iterations show the pipeline forming before it settles.
     void setColdStart(bool cold);
-    bool coldStart() const { return cold_; }
+    bool coldStart() const { return m_cold; }
     // Draws only what happened before this time (ms; < 0: everything): the animation's frame.
     void setPlayhead(double ms);
-    double playhead() const { return playhead_; }
+    double playhead() const { return m_playhead; }
     // The chart's last end time (ms), as drawn.
     double chartEnd() const { return endTime(); }
     void clear();
 
     // Exactly the intervals drawn, from the engine.
-    const std::vector<cl::StageInterval>& drawnIntervals() const { return intervals_; }
+    const std::vector<cl::StageInterval>& drawnIntervals() const { return m_intervals; }
     // Where interval i of drawnIntervals() was drawn in the last paint (widget
     // coordinates); empty before the first paint.
     QRectF blockRect(int interval) const;
-    int resourceCount() const { return resources_; }
-    int iterationCount() const { return iterations_; }
+    int resourceCount() const { return m_resources; }
+    int iterationCount() const { return m_iterations; }
     QString resourceName(int resource) const;
     // The stage a resource's blocks belong to (3-stage jobs: storage and CPU hold stage 0).
     int stageOfResource(int resource) const;
 
     // -1: no highlight. Values outside 0..iterationCount()-1 are clamped to -1.
-    int currentIteration() const { return current_; }
+    int currentIteration() const { return m_current; }
     void setCurrentIteration(int iteration);
 
     // Draws the chart into any rectangle (export, print): title, legend, lanes, axis. No
@@ -94,33 +95,46 @@ private:
         QColor background, text, grid, lane, hatch, highlight;
     };
     struct Block {
-        int interval;  // index into intervals_
+        int interval;  // index into m_intervals
         QRectF rect;
     };
+    struct Frame;
+    // paintChart draws, in this order: title, legend, iteration band, lanes, axis, blocks,
+    // playhead, iteration captions.
     void paintChart(QPainter& p, const QRectF& rect, const QString& title, const Colors& colors,
                     std::vector<Block>* blocks) const;
+    static void paintTitle(QPainter& p, QRectF& r, const QString& title, const Colors& colors, double em);
+    void paintLegend(QPainter& p, QRectF& r, const QFontMetricsF& fm, const Colors& colors) const;
+    std::vector<double> paintIterationBand(QPainter& p, const Frame& f, const Colors& colors) const;
+    void paintLanes(QPainter& p, const Frame& f, double label_left, double label_w,
+                    const Colors& colors) const;
+    static void paintTimeAxis(QPainter& p, const Frame& f, const QFontMetricsF& fm, const Colors& colors);
+    void findLoadTwins(std::vector<int>& spans_cpu, std::vector<char>& is_twin) const;
+    void paintBlocks(QPainter& p, const Frame& f, const QFontMetricsF& fm, std::vector<Block>* blocks) const;
+    void paintIterationCaptions(QPainter& p, const Frame& f, const QFontMetricsF& fm,
+                                const std::vector<double>& iter_start, const Colors& colors) const;
     QString stageLabel(int resource) const;
     double endTime() const;
     int blockAt(const QPointF& pos, bool* on_right_edge) const;
 
-    QStringList names_;
-    QStringList resource_names_;
-    std::vector<std::vector<double>> stages_;
-    std::vector<cl::StageInterval> intervals_;  // what is drawn (scaled, cold or steady)
-    std::vector<cl::StageInterval> steady_;     // the scaled steady schedule
-    double scale_ = 1.0;
-    bool cold_ = false;
-    double playhead_ = -1.0;
-    int resources_ = 0;
-    int iterations_ = 0;
-    int current_ = -1;
-    std::vector<int> color_slots_;
+    QStringList m_names;
+    QStringList m_resourceNames;
+    std::vector<std::vector<double>> m_stages;
+    std::vector<cl::StageInterval> m_intervals;  // what is drawn (scaled, cold or steady)
+    std::vector<cl::StageInterval> m_steady;     // the scaled steady schedule
+    double m_scale = 1.0;
+    bool m_cold = false;
+    double m_playhead = -1.0;
+    int m_resources = 0;
+    int m_iterations = 0;
+    int m_current = -1;
+    std::vector<int> m_colorSlots;
 
-    std::vector<Block> blocks_;  // widget coordinates of the last paint, for hit tests
+    std::vector<Block> m_blocks;  // widget coordinates of the last paint, for hit tests
     // Drag of a right edge: the time scale is frozen while dragging so the block follows
     // the pointer even though the chart is re-laid out on every change.
-    int drag_job_ = -1, drag_stage_ = -1;
-    double drag_start_x_ = 0.0, drag_start_ms_ = 0.0, frozen_end_ = 0.0, px_per_ms_ = 0.0;
+    int m_dragJob = -1, m_dragStage = -1;
+    double m_dragStartX = 0.0, m_dragStartMs = 0.0, m_frozenEnd = 0.0, m_pxPerMs = 0.0;
 };
 
 }  // namespace cl::views

@@ -47,41 +47,72 @@ enum MatchingSource { kMatchFig4 = 0, kMatchTable = 1, kMatchAllModels = 2 };
 }  // namespace
 
 InterleavePanel::InterleavePanel(const cl::ProfileSet* profiles, QWidget* parent)
-    : QWidget(parent), profiles_(profiles) {
-    model_ = new StageTableModel(this);
+    : QWidget(parent), m_profiles(profiles) {
+    m_model = new StageTableModel(this);
+    m_model->setObjectName(QStringLiteral("interleaveStageModel"));
     buildUi();
     fillPickers();
-    connect(model_, &StageTableModel::stagesChanged, this, &InterleavePanel::recompute);
-    connect(model_, &StageTableModel::editRefused, this, [this](const QString& m) { message_->setText(m); });
+    connect(m_model, &StageTableModel::stagesChanged, this, &InterleavePanel::recompute);
+    connect(m_model, &StageTableModel::editRefused, this,
+            [this](const QString& m) { m_message->setText(m); });
     showExample(Example::Fig4Plan1);
 }
 
 void InterleavePanel::buildUi() {
-    const QFontMetrics fm(font());
+    createExamplePicker();
+    createJobPickers();
+    createContentionBox();
+    createOrderingButtons();
+    createPlaybackControls();
+    createHeadlineLabels();
+    createTourBar();
+    createDetailLabels();
+    createChartAndTable();
 
-    example_ = new QComboBox(this);
-    example_->setToolTip(
+    // Layout: controls, the headline numbers, the Gantt, then the table beside the matching.
+    QHBoxLayout* top = exampleRow();
+    QHBoxLayout* picks = jobPickerRow();
+    QHBoxLayout* controls = controlRow();
+    QSplitter* split = chartSplitter();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(picks);
+    layout->addLayout(controls);
+    layout->addWidget(m_tourBar);
+    // The headline and its definitions get full-width rows of their own, wrapping rather than
+    // being cut on a small screen.
+    layout->addWidget(m_result);
+    layout->addWidget(m_formula);
+    layout->addWidget(split, 1);
+}
+
+void InterleavePanel::createExamplePicker() {
+    m_example = new QComboBox(this);
+    m_example->setToolTip(
         tr("What to interleave: 1-4 model profiles picked on the right, or one of the "
            "Muri paper's examples"));
-    example_->addItem(tr("Models picked here"), kCustomEntry);
-    example_->addItem(tr("Paper Fig. 1: four jobs, four bottlenecks"),
-                      static_cast<int>(Example::Fig1FourBottlenecks));
-    example_->addItem(tr("Paper Fig. 4, plan 1: A + B"), static_cast<int>(Example::Fig4Plan1));
-    example_->addItem(tr("Paper Fig. 4, plan 2: A + C"), static_cast<int>(Example::Fig4Plan2));
-    example_->addItem(tr("Paper Fig. 6: ordering matters"), static_cast<int>(Example::Fig6));
-    example_->addItem(tr("Paper Table 2: ShuffleNet, A2C, GPT-2, VGG16"), static_cast<int>(Example::Table2));
-    example_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    example_->setMinimumContentsLength(22);
-    connect(example_, &QComboBox::activated, this, [this](int index) {
-        const int id = example_->itemData(index).toInt();
+    m_example->addItem(tr("Models picked here"), kCustomEntry);
+    m_example->addItem(tr("Paper Fig. 1: four jobs, four bottlenecks"),
+                       static_cast<int>(Example::Fig1FourBottlenecks));
+    m_example->addItem(tr("Paper Fig. 4, plan 1: A + B"), static_cast<int>(Example::Fig4Plan1));
+    m_example->addItem(tr("Paper Fig. 4, plan 2: A + C"), static_cast<int>(Example::Fig4Plan2));
+    m_example->addItem(tr("Paper Fig. 6: ordering matters"), static_cast<int>(Example::Fig6));
+    m_example->addItem(tr("Paper Table 2: ShuffleNet, A2C, GPT-2, VGG16"), static_cast<int>(Example::Table2));
+    m_example->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_example->setMinimumContentsLength(22);
+    connect(m_example, &QComboBox::activated, this, [this](int index) {
+        const int id = m_example->itemData(index).toInt();
         if (id == kCustomEntry)
             loadFromPickers();
         else if (id == kRunEntry)
-            setGroup(run_names_, {}, {});
+            setGroup(m_runNames, {}, {});
         else
             showExample(static_cast<Example>(id));
     });
+}
 
+void InterleavePanel::createJobPickers() {
     for (int i = 0; i < kMaxJobs; ++i) {
         auto* box = new QComboBox(this);
         box->setToolTip(i == 0 ? tr("Job 1: a model from the profile set")
@@ -90,161 +121,192 @@ void InterleavePanel::buildUi() {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(9);
         connect(box, &QComboBox::activated, this, [this] { loadFromPickers(); });
-        pickers_.push_back(box);
+        m_pickers.push_back(box);
     }
-    gpus_ = new QComboBox(this);
-    gpus_->setToolTip(tr("GPU count of the jobs: picks the profile's stage times measured at that size"));
-    connect(gpus_, &QComboBox::activated, this, [this] {
-        if (example_->currentData().toInt() == kCustomEntry ||
-            example_->currentData().toInt() == static_cast<int>(Example::Table2))
+    m_gpus = new QComboBox(this);
+    m_gpus->setToolTip(tr("GPU count of the jobs: picks the profile's stage times measured at that size"));
+    connect(m_gpus, &QComboBox::activated, this, [this] {
+        if (m_example->currentData().toInt() == kCustomEntry ||
+            m_example->currentData().toInt() == static_cast<int>(Example::Table2))
             loadFromPickers();
         updateMatching();
     });
+}
 
-    contention_ = new QCheckBox(tr("&Contention"), this);
-    contention_->setToolTip(
+void InterleavePanel::createContentionBox() {
+    m_contention = new QCheckBox(tr("&Contention"), this);
+    m_contention->setToolTip(
         tr("Slow-down of interleaved jobs from contention (Muri's factors): group time "
            "× 1.33, 1.5 or 1.37 (÷ 1.015) for 2, 3 or 4 jobs, a job alone × 1.015. Off: the "
            "paper's idealised figures."));
-    connect(contention_, &QCheckBox::toggled, this, [this] {
-        if (!loading_) recompute();
+    connect(m_contention, &QCheckBox::toggled, this, [this] {
+        if (!m_loading) recompute();
         updateMatching();
     });
+}
 
-    best_button_ = new QToolButton(this);
-    best_button_->setText(tr("&Best ordering"));
-    best_button_->setToolTip(
+void InterleavePanel::createOrderingButtons() {
+    m_bestButton = new QToolButton(this);
+    m_bestButton->setText(tr("&Best ordering"));
+    m_bestButton->setToolTip(
         tr("The ordering Muri picks: the one with the shortest group iteration (Alt+B)"));
-    worst_button_ = new QToolButton(this);
-    worst_button_->setText(tr("&Worst ordering"));
-    worst_button_->setToolTip(
+    m_worstButton = new QToolButton(this);
+    m_worstButton->setText(tr("&Worst ordering"));
+    m_worstButton->setToolTip(
         tr("The ordering with the longest group iteration, the paper's ablation (Alt+W)"));
     auto* order_group = new QButtonGroup(this);
-    for (QToolButton* b : {best_button_, worst_button_}) {
+    for (QToolButton* b : {m_bestButton, m_worstButton}) {
         b->setCheckable(true);
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
         order_group->addButton(b);
     }
-    best_button_->setChecked(true);
-    connect(best_button_, &QToolButton::toggled, this, [this](bool on) { setBestOrdering(on); });
+    m_bestButton->setChecked(true);
+    connect(m_bestButton, &QToolButton::toggled, this, [this](bool on) { setBestOrdering(on); });
+}
 
-    iterations_ = new QSpinBox(this);
-    iterations_->setRange(1, 12);
-    iterations_->setValue(3);
-    iterations_->setSuffix(tr(" iterations"));
-    iterations_->setToolTip(tr("How many group iterations the chart draws"));
-    connect(iterations_, &QSpinBox::valueChanged, this, [this] { recompute(); });
+void InterleavePanel::createPlaybackControls() {
+    m_iterations = new QSpinBox(this);
+    m_iterations->setRange(1, 12);
+    m_iterations->setValue(3);
+    m_iterations->setSuffix(tr(" iterations"));
+    m_iterations->setToolTip(tr("How many group iterations the chart draws"));
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this] { recompute(); });
 
-    step_button_ = new QPushButton(tr("&Step"), this);
-    step_button_->setToolTip(tr("Highlight the next iteration (Alt+S)"));
-    connect(step_button_, &QPushButton::clicked, this, &InterleavePanel::step);
-    play_button_ = new QPushButton(tr("&Play"), this);
-    play_button_->setCheckable(true);
-    play_button_->setToolTip(
+    m_stepButton = new QPushButton(tr("&Step"), this);
+    m_stepButton->setToolTip(tr("Highlight the next iteration (Alt+S)"));
+    connect(m_stepButton, &QPushButton::clicked, this, &InterleavePanel::step);
+    m_playButton = new QPushButton(tr("&Play"), this);
+    m_playButton->setCheckable(true);
+    m_playButton->setToolTip(
         tr("Start the group cold and watch the pipeline form: each job joins with its first stage, "
            "until the pattern repeats every iteration; click again to pause (Alt+P)"));
-    connect(play_button_, &QPushButton::toggled, this, &InterleavePanel::setPlaying);
-    timer_ = new QTimer(this);
-    timer_->setInterval(40);
-    connect(timer_, &QTimer::timeout, this, &InterleavePanel::playFrame);
+    connect(m_playButton, &QPushButton::toggled, this, &InterleavePanel::setPlaying);
+    m_timer = new QTimer(this);
+    m_timer->setInterval(40);
+    connect(m_timer, &QTimer::timeout, this, &InterleavePanel::playFrame);
+}
 
-    result_ = new QLabel(this);
+void InterleavePanel::createHeadlineLabels() {
+    m_result = new QLabel(this);
     QFont big = font();
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
-    result_->setFont(big);
-    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    result_->setToolTip(
+    m_result->setFont(big);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setToolTip(
         tr("γ: interleaving efficiency (Eq. 4), the busy fraction of the resources. Speedup: "
            "the members' iteration times alone, summed, over the group's iteration time."));
-    result_->setWordWrap(true);
-    formula_ = new QLabel(this);
-    formula_->setObjectName(QStringLiteral("interleaveFormula"));
-    formula_->setWordWrap(true);
-    formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tour_button_ = new QPushButton(tr("&Guided tour"), this);
-    tour_button_->setCheckable(true);
-    tour_button_->setToolTip(
+    m_result->setWordWrap(true);
+    m_formula = new QLabel(this);
+    m_formula->setObjectName(QStringLiteral("interleaveFormula"));
+    m_formula->setWordWrap(true);
+    m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
+void InterleavePanel::createTourBar() {
+    m_tourButton = new QPushButton(tr("&Guided tour"), this);
+    m_tourButton->setCheckable(true);
+    m_tourButton->setToolTip(
         tr("Walk through the Muri paper's Fig. 1, 4 and 6 and Table 2, one caption per step (Alt+G)"));
-    connect(tour_button_, &QPushButton::toggled, this, [this](bool on) { on ? startTour() : stopTour(); });
-    tour_back_ = new QPushButton(tr("&Back"), this);
-    tour_next_ = new QPushButton(tr("&Next"), this);
-    connect(tour_back_, &QPushButton::clicked, this, &InterleavePanel::tourBack);
-    connect(tour_next_, &QPushButton::clicked, this, &InterleavePanel::tourNext);
-    tour_caption_ = new QLabel(this);
-    tour_caption_->setObjectName(QStringLiteral("tourCaption"));
-    tour_caption_->setWordWrap(true);
-    tour_bar_ = new QWidget(this);
+    connect(m_tourButton, &QPushButton::toggled, this, [this](bool on) { on ? startTour() : stopTour(); });
+    m_tourBack = new QPushButton(tr("&Back"), this);
+    m_tourNext = new QPushButton(tr("&Next"), this);
+    connect(m_tourBack, &QPushButton::clicked, this, &InterleavePanel::tourBack);
+    connect(m_tourNext, &QPushButton::clicked, this, &InterleavePanel::tourNext);
+    m_tourCaption = new QLabel(this);
+    m_tourCaption->setObjectName(QStringLiteral("tourCaption"));
+    m_tourCaption->setWordWrap(true);
+    m_tourBar = new QWidget(this);
     {
-        auto* bar = new QHBoxLayout(tour_bar_);
+        auto* bar = new QHBoxLayout(m_tourBar);
         bar->setContentsMargins(0, 0, 0, 0);
-        bar->addWidget(tour_caption_, 1);
-        bar->addWidget(tour_back_);
-        bar->addWidget(tour_next_);
+        bar->addWidget(m_tourCaption, 1);
+        bar->addWidget(m_tourBack);
+        bar->addWidget(m_tourNext);
     }
-    tour_bar_->hide();
-    detail_ = new QLabel(this);
-    detail_->setWordWrap(true);
-    detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    message_ = new QLabel(this);
-    message_->setWordWrap(true);
-    QPalette warn = message_->palette();
+    m_tourBar->hide();
+}
+
+void InterleavePanel::createDetailLabels() {
+    m_detail = new QLabel(this);
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    QPalette warn = m_message->palette();
     warn.setColor(QPalette::WindowText, QColor(0xB0, 0x30, 0x20));
-    message_->setPalette(warn);
+    m_message->setPalette(warn);
+}
 
-    gantt_ = new InterleaveGantt(this);
-    connect(gantt_, &InterleaveGantt::stageTimeDragged, this,
-            [this](int job, int stage, double ms) { model_->setStageTime(job, stage, ms); });
+void InterleavePanel::createChartAndTable() {
+    m_gantt = new InterleaveGantt(this);
+    m_gantt->setObjectName(QStringLiteral("interleaveGantt"));
+    connect(m_gantt, &InterleaveGantt::stageTimeDragged, this,
+            [this](int job, int stage, double ms) { m_model->setStageTime(job, stage, ms); });
 
-    table_ = new QTableView(this);
-    table_->setModel(model_);
-    table_->setToolTip(tr("Stage times per iteration in milliseconds; double-click to edit (a number > 0)"));
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
-                            QAbstractItemView::AnyKeyPressed);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setToolTip(tr("Stage times per iteration in milliseconds; double-click to edit (a number > 0)"));
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                             QAbstractItemView::AnyKeyPressed);
 
-    matching_source_ = new QComboBox(this);
-    matching_source_->setToolTip(tr("Which jobs the matching graph (paper Fig. 5) pairs up"));
-    matching_source_->addItem(tr("Paper Fig. 4 jobs A–D"), kMatchFig4);
-    matching_source_->addItem(tr("The jobs in the table"), kMatchTable);
-    matching_source_->addItem(tr("All built-in models"), kMatchAllModels);
-    connect(matching_source_, &QComboBox::activated, this, [this] { updateMatching(); });
-    matching_ = new MatchingView(this);
+    m_matchingSource = new QComboBox(this);
+    m_matchingSource->setToolTip(tr("Which jobs the matching graph (paper Fig. 5) pairs up"));
+    m_matchingSource->addItem(tr("Paper Fig. 4 jobs A–D"), kMatchFig4);
+    m_matchingSource->addItem(tr("The jobs in the table"), kMatchTable);
+    m_matchingSource->addItem(tr("All built-in models"), kMatchAllModels);
+    connect(m_matchingSource, &QComboBox::activated, this, [this] { updateMatching(); });
+    m_matching = new MatchingView(this);
+    m_matching->setObjectName(QStringLiteral("interleaveMatching"));
+}
 
-    // Layout: controls, the headline numbers, the Gantt, then the table beside the matching.
+QHBoxLayout* InterleavePanel::exampleRow() {
+    const QFontMetrics fm(font());
     auto* top = new QHBoxLayout;
     auto* example_label = new QLabel(tr("E&xample:"), this);
-    example_label->setBuddy(example_);
+    example_label->setBuddy(m_example);
     top->addWidget(example_label);
-    top->addWidget(example_);
+    top->addWidget(m_example);
     top->addSpacing(fm.averageCharWidth() * 2);
-    top->addWidget(contention_);
+    top->addWidget(m_contention);
     top->addStretch(1);
+    return top;
+}
+
+QHBoxLayout* InterleavePanel::jobPickerRow() {
     // The job pickers get a row of their own so that the panel fits a docked window.
     auto* picks = new QHBoxLayout;
     auto* jobs_label = new QLabel(tr("&Jobs:"), this);
-    jobs_label->setBuddy(pickers_.front());
+    jobs_label->setBuddy(m_pickers.front());
     picks->addWidget(jobs_label);
-    for (QComboBox* b : pickers_) picks->addWidget(b);
+    for (QComboBox* b : m_pickers) picks->addWidget(b);
     auto* on_label = new QLabel(tr("&on"), this);
-    on_label->setBuddy(gpus_);
+    on_label->setBuddy(m_gpus);
     picks->addWidget(on_label);
-    picks->addWidget(gpus_);
+    picks->addWidget(m_gpus);
     picks->addStretch(1);
+    return picks;
+}
 
+QHBoxLayout* InterleavePanel::controlRow() {
+    const QFontMetrics fm(font());
     auto* controls = new QHBoxLayout;
-    controls->addWidget(best_button_);
-    controls->addWidget(worst_button_);
+    controls->addWidget(m_bestButton);
+    controls->addWidget(m_worstButton);
     controls->addSpacing(fm.averageCharWidth() * 2);
-    controls->addWidget(iterations_);
-    controls->addWidget(step_button_);
-    controls->addWidget(play_button_);
+    controls->addWidget(m_iterations);
+    controls->addWidget(m_stepButton);
+    controls->addWidget(m_playButton);
     controls->addSpacing(fm.averageCharWidth() * 3);
-    controls->addWidget(tour_button_);
+    controls->addWidget(m_tourButton);
     controls->addStretch(1);
+    return controls;
+}
 
+QWidget* InterleavePanel::stageTableBox() {
     auto* table_box = new QWidget(this);
     auto* table_layout = new QVBoxLayout(table_box);
     table_layout->setContentsMargins(0, 0, 0, 0);
@@ -252,87 +314,86 @@ void InterleavePanel::buildUi() {
         new QLabel(tr("Stage times (ms per iteration) — edit here or drag a block's right edge"), table_box);
     table_title->setWordWrap(true);
     table_layout->addWidget(table_title);
-    table_layout->addWidget(table_, 1);
-    table_layout->addWidget(detail_);
-    table_layout->addWidget(message_);
+    table_layout->addWidget(m_table, 1);
+    table_layout->addWidget(m_detail);
+    table_layout->addWidget(m_message);
+    return table_box;
+}
 
+QWidget* InterleavePanel::matchingBox() {
     auto* matching_box = new QWidget(this);
     auto* matching_layout = new QVBoxLayout(matching_box);
     matching_layout->setContentsMargins(0, 0, 0, 0);
     auto* source_row = new QHBoxLayout;
     auto* source_label = new QLabel(tr("&Matching of:"), matching_box);
-    source_label->setBuddy(matching_source_);
+    source_label->setBuddy(m_matchingSource);
     source_row->addWidget(source_label);
-    source_row->addWidget(matching_source_);
+    source_row->addWidget(m_matchingSource);
     source_row->addStretch(1);
     matching_layout->addLayout(source_row);
-    matching_layout->addWidget(matching_, 1);
+    matching_layout->addWidget(m_matching, 1);
+    return matching_box;
+}
+
+QSplitter* InterleavePanel::chartSplitter() {
+    QWidget* table_box = stageTableBox();
+    QWidget* matching_box = matchingBox();
 
     // The table and its explanations scroll rather than being cut on a small screen.
     auto* table_scroll = new QScrollArea(this);
     table_scroll->setWidgetResizable(true);
     table_scroll->setFrameShape(QFrame::NoFrame);
     table_scroll->setWidget(table_box);
-    table_->setMinimumHeight(table_->verticalHeader()->defaultSectionSize() * 3 +
-                             table_->horizontalHeader()->sizeHint().height());
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 3 +
+                              m_table->horizontalHeader()->sizeHint().height());
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(table_scroll);
     bottom->addWidget(matching_box);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(gantt_);
+    split->addWidget(m_gantt);
     split->addWidget(bottom);
     split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(picks);
-    layout->addLayout(controls);
-    layout->addWidget(tour_bar_);
-    // The headline and its definitions get full-width rows of their own, wrapping rather than
-    // being cut on a small screen.
-    layout->addWidget(result_);
-    layout->addWidget(formula_);
-    layout->addWidget(split, 1);
+    return split;
 }
 
 void InterleavePanel::fillPickers() {
-    const QString current_gpus = gpus_->currentText();
-    for (std::size_t i = 0; i < pickers_.size(); ++i) {
-        QComboBox* box = pickers_[i];
+    const QString current_gpus = m_gpus->currentText();
+    for (std::size_t i = 0; i < m_pickers.size(); ++i) {
+        QComboBox* box = m_pickers[i];
         box->clear();
         box->addItem(tr("—"), QString());
-        if (profiles_)
-            for (const auto& name : profiles_->modelNames())
+        if (m_profiles)
+            for (const auto& name : m_profiles->modelNames())
                 box->addItem(QString::fromStdString(name), QString::fromStdString(name));
-        box->setEnabled(profiles_ != nullptr);
+        box->setEnabled(m_profiles != nullptr);
     }
-    gpus_->clear();
+    m_gpus->clear();
     std::set<int> counts;
-    if (profiles_)
-        for (const auto& [name, m] : profiles_->models)
+    if (m_profiles)
+        for (const auto& [name, m] : m_profiles->models)
             for (const auto& g : m.by_gpus) counts.insert(g.gpus);
-    for (int c : counts) gpus_->addItem(c == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(c), c);
-    gpus_->setEnabled(profiles_ != nullptr);
-    const int keep = gpus_->findText(current_gpus);
-    const int def = gpus_->findData(kDefaultGpus);
-    gpus_->setCurrentIndex(keep >= 0 ? keep : (def >= 0 ? def : gpus_->count() - 1));
-    matching_source_->setItemData(kMatchAllModels, profiles_ ? QVariant() : QVariant(0), Qt::UserRole - 1);
+    for (int c : counts) m_gpus->addItem(c == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(c), c);
+    m_gpus->setEnabled(m_profiles != nullptr);
+    const int keep = m_gpus->findText(current_gpus);
+    const int def = m_gpus->findData(kDefaultGpus);
+    m_gpus->setCurrentIndex(keep >= 0 ? keep : (def >= 0 ? def : m_gpus->count() - 1));
+    m_matchingSource->setItemData(kMatchAllModels, m_profiles ? QVariant() : QVariant(0), Qt::UserRole - 1);
 }
 
 void InterleavePanel::setProfiles(const cl::ProfileSet* profiles) {
-    profiles_ = profiles;
+    m_profiles = profiles;
     fillPickers();
     updateMatching();
 }
 
 void InterleavePanel::setGpuCount(int gpus) {
-    const int i = gpus_->findData(gpus);
-    if (i >= 0) gpus_->setCurrentIndex(i);
-    if (example_->currentData().toInt() == kCustomEntry) loadFromPickers();
+    const int i = m_gpus->findData(gpus);
+    if (i >= 0) m_gpus->setCurrentIndex(i);
+    if (m_example->currentData().toInt() == kCustomEntry) loadFromPickers();
 }
 
 QStringList InterleavePanel::stageNames(std::size_t stage_count) const {
@@ -346,40 +407,40 @@ QStringList InterleavePanel::stageNames(std::size_t stage_count) const {
 }
 
 void InterleavePanel::selectExampleEntry(int id) {
-    const int i = example_->findData(id);
-    if (i >= 0) example_->setCurrentIndex(i);
+    const int i = m_example->findData(id);
+    if (i >= 0) m_example->setCurrentIndex(i);
 }
 
 void InterleavePanel::loadJobs(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
                                const std::vector<double>& solo_ms, const QStringList& resource_names,
                                bool contention) {
-    loading_ = true;
-    contention_->setChecked(contention);
-    loading_ = false;
-    resource_names_ = resource_names;
-    message_->clear();
+    m_loading = true;
+    m_contention->setChecked(contention);
+    m_loading = false;
+    m_resourceNames = resource_names;
+    m_message->clear();
     setPlaying(false);
-    gantt_->setCurrentIteration(-1);
+    m_gantt->setCurrentIteration(-1);
     const std::size_t k = stages_ms.empty() ? 0 : stages_ms.front().size();
-    if (example_->currentData().toInt() != kCustomEntry &&
-        example_->currentData().toInt() != static_cast<int>(Example::Table2))
-        for (QComboBox* box : pickers_)
+    if (m_example->currentData().toInt() != kCustomEntry &&
+        m_example->currentData().toInt() != static_cast<int>(Example::Table2))
+        for (QComboBox* box : m_pickers)
             box->setCurrentIndex(0);  // a paper example or a run: no models picked
-    if (!model_->setJobs(names, stages_ms, solo_ms, stageNames(k)))
-        message_->setText(
+    if (!m_model->setJobs(names, stages_ms, solo_ms, stageNames(k)))
+        m_message->setText(
             tr("These jobs cannot be shown: every job needs the same number of stages, each a time >= 0."));
     updateMatching();
 }
 
 bool InterleavePanel::setModels(const QStringList& models) {
-    if (!profiles_) return false;
-    const int gpus = gpus_->currentData().isValid() ? gpus_->currentData().toInt() : kDefaultGpus;
+    if (!m_profiles) return false;
+    const int gpus = m_gpus->currentData().isValid() ? m_gpus->currentData().toInt() : kDefaultGpus;
     QStringList names;
     std::vector<std::vector<double>> stages;
     std::vector<double> solo;
     for (const QString& m : models) {
         if (names.size() == kMaxJobs) break;
-        const cl::ModelProfile* profile = profiles_->find(m.toStdString());
+        const cl::ModelProfile* profile = m_profiles->find(m.toStdString());
         const cl::GpuCountProfile* g = profile ? profile->at(gpus) : nullptr;
         if (!g || g->stage_times.empty()) continue;
         names << m;
@@ -389,13 +450,13 @@ bool InterleavePanel::setModels(const QStringList& models) {
         solo.push_back(g->solo_iteration_time * 1000.0);
     }
     if (names.isEmpty()) return false;
-    for (std::size_t i = 0; i < pickers_.size(); ++i) {
-        QComboBox* box = pickers_[i];
+    for (std::size_t i = 0; i < m_pickers.size(); ++i) {
+        QComboBox* box = m_pickers[i];
         const int at =
             i < static_cast<std::size_t>(names.size()) ? box->findData(names[static_cast<qsizetype>(i)]) : 0;
         box->setCurrentIndex(std::max(0, at));
     }
-    if (example_->currentData().toInt() != static_cast<int>(Example::Table2))
+    if (m_example->currentData().toInt() != static_cast<int>(Example::Table2))
         selectExampleEntry(kCustomEntry);
     loadJobs(names, stages, solo, {}, true);
     return true;
@@ -403,38 +464,38 @@ bool InterleavePanel::setModels(const QStringList& models) {
 
 void InterleavePanel::loadFromPickers() {
     QStringList models;
-    for (QComboBox* box : pickers_)
+    for (QComboBox* box : m_pickers)
         if (const QString m = box->currentData().toString(); !m.isEmpty()) models << m;
     selectExampleEntry(kCustomEntry);
-    if (!setModels(models)) message_->setText(tr("Pick at least one model."));
-    matching_source_->setCurrentIndex(profiles_ ? kMatchAllModels : kMatchTable);
+    if (!setModels(models)) m_message->setText(tr("Pick at least one model."));
+    m_matchingSource->setCurrentIndex(m_profiles ? kMatchAllModels : kMatchTable);
     updateMatching();
 }
 
 void InterleavePanel::setGroup(const QStringList& names, const std::vector<std::vector<double>>& stages,
                                const std::vector<double>& solo_seconds) {
-    if (!stages.empty() || run_stages_ms_.empty()) {
-        run_names_ = names;
-        run_stages_ms_.clear();
+    if (!stages.empty() || m_runStagesMs.empty()) {
+        m_runNames = names;
+        m_runStagesMs.clear();
         for (const auto& job : stages) {
             std::vector<double> ms;
             for (double s : job) ms.push_back(s * 1000.0);
-            run_stages_ms_.push_back(ms);
+            m_runStagesMs.push_back(ms);
         }
-        run_solo_ms_.clear();
-        for (double s : solo_seconds) run_solo_ms_.push_back(s * 1000.0);
+        m_runSoloMs.clear();
+        for (double s : solo_seconds) m_runSoloMs.push_back(s * 1000.0);
     }
-    if (example_->findData(kRunEntry) < 0) example_->addItem(tr("Group from a run"), kRunEntry);
+    if (m_example->findData(kRunEntry) < 0) m_example->addItem(tr("Group from a run"), kRunEntry);
     selectExampleEntry(kRunEntry);
-    matching_source_->setCurrentIndex(kMatchTable);
-    loadJobs(run_names_.mid(0, kMaxJobs),
+    m_matchingSource->setCurrentIndex(kMatchTable);
+    loadJobs(m_runNames.mid(0, kMaxJobs),
              std::vector<std::vector<double>>(
-                 run_stages_ms_.begin(),
-                 run_stages_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_stages_ms_))),
-             run_solo_ms_.size() == run_stages_ms_.size()
+                 m_runStagesMs.begin(),
+                 m_runStagesMs.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(m_runStagesMs))),
+             m_runSoloMs.size() == m_runStagesMs.size()
                  ? std::vector<double>(
-                       run_solo_ms_.begin(),
-                       run_solo_ms_.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(run_solo_ms_)))
+                       m_runSoloMs.begin(),
+                       m_runSoloMs.begin() + std::min<std::ptrdiff_t>(kMaxJobs, std::ssize(m_runSoloMs)))
                  : std::vector<double>{},
              {}, true);
 }
@@ -449,33 +510,33 @@ void InterleavePanel::showExample(Example example) {
                 t[static_cast<std::size_t>(b)] = 2.0;
                 jobs.push_back(t);
             }
-            matching_source_->setCurrentIndex(kMatchTable);
+            m_matchingSource->setCurrentIndex(kMatchTable);
             loadJobs({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")},
                      jobs, {}, {}, false);
             break;
         }
         case Example::Fig4Plan1:
-            matching_source_->setCurrentIndex(kMatchFig4);
+            m_matchingSource->setCurrentIndex(kMatchFig4);
             loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig4A, kFig4B}, {}, {tr("CPU"), tr("GPU")},
                      false);
             break;
         case Example::Fig4Plan2:
-            matching_source_->setCurrentIndex(kMatchFig4);
+            m_matchingSource->setCurrentIndex(kMatchFig4);
             loadJobs({QStringLiteral("A"), QStringLiteral("C")}, {kFig4A, kFig4C}, {}, {tr("CPU"), tr("GPU")},
                      false);
             break;
         case Example::Fig6:
-            matching_source_->setCurrentIndex(kMatchTable);
+            m_matchingSource->setCurrentIndex(kMatchTable);
             loadJobs({QStringLiteral("A"), QStringLiteral("B")}, {kFig6A, kFig6B}, {}, {}, false);
             break;
         case Example::Table2: {
-            const int g = gpus_->findData(kDefaultGpus);
-            if (g >= 0) gpus_->setCurrentIndex(g);
+            const int g = m_gpus->findData(kDefaultGpus);
+            if (g >= 0) m_gpus->setCurrentIndex(g);
             selectExampleEntry(static_cast<int>(Example::Table2));
             if (!setModels({QStringLiteral("shufflenet_v2_x1_0"), QStringLiteral("a2c"),
                             QStringLiteral("gpt2"), QStringLiteral("vgg16")}))
-                message_->setText(tr("Table 2 needs the built-in model profiles."));
-            matching_source_->setCurrentIndex(profiles_ ? kMatchAllModels : kMatchTable);
+                m_message->setText(tr("Table 2 needs the built-in model profiles."));
+            m_matchingSource->setCurrentIndex(m_profiles ? kMatchAllModels : kMatchTable);
             updateMatching();
             break;
         }
@@ -483,94 +544,94 @@ void InterleavePanel::showExample(Example example) {
 }
 
 void InterleavePanel::setBestOrdering(bool best) {
-    (best ? best_button_ : worst_button_)->setChecked(true);
-    if (best == best_) return;
-    best_ = best;
+    (best ? m_bestButton : m_worstButton)->setChecked(true);
+    if (best == m_best) return;
+    m_best = best;
     recompute();
 }
 
 void InterleavePanel::setContentionEnabled(bool on) {
-    contention_->setChecked(on);
+    m_contention->setChecked(on);
 }
 bool InterleavePanel::contentionEnabled() const {
-    return contention_->isChecked();
+    return m_contention->isChecked();
 }
 void InterleavePanel::setIterations(int iterations) {
-    iterations_->setValue(iterations);
+    m_iterations->setValue(iterations);
 }
 
 void InterleavePanel::step() {
-    const int n = gantt_->iterationCount();
+    const int n = m_gantt->iterationCount();
     if (n <= 0) return;
     setPlaying(false);
-    gantt_->setPlayhead(-1.0);
-    gantt_->setCurrentIteration((gantt_->currentIteration() + 1) % n);
+    m_gantt->setPlayhead(-1.0);
+    m_gantt->setCurrentIteration((m_gantt->currentIteration() + 1) % n);
 }
 
 void InterleavePanel::setPlaying(bool playing) {
-    if (playing == timer_->isActive()) return;
+    if (playing == m_timer->isActive()) return;
     if (playing) {
-        tour_button_->setChecked(false);
-        gantt_->setCurrentIteration(-1);
-        gantt_->setColdStart(true);
-        gantt_->setPlayhead(0.0);
-        timer_->start();
+        m_tourButton->setChecked(false);
+        m_gantt->setCurrentIteration(-1);
+        m_gantt->setColdStart(true);
+        m_gantt->setPlayhead(0.0);
+        m_timer->start();
     } else {
-        timer_->stop();
+        m_timer->stop();
     }
-    play_button_->setChecked(playing);
-    play_button_->setText(playing ? tr("&Pause") : tr("&Play"));
+    m_playButton->setChecked(playing);
+    m_playButton->setText(playing ? tr("&Pause") : tr("&Play"));
 }
 
 void InterleavePanel::playFrame() {
     // About two seconds per drawn iteration, whatever the time unit of the jobs.
-    const double end = gantt_->chartEnd();
-    const int n = std::max(1, gantt_->iterationCount());
-    const double step = end / n / (2000.0 / std::max(1, timer_->interval()));
-    const double next = std::max(0.0, gantt_->playhead()) + step;
+    const double end = m_gantt->chartEnd();
+    const int n = std::max(1, m_gantt->iterationCount());
+    const double step = end / n / (2000.0 / std::max(1, m_timer->interval()));
+    const double next = std::max(0.0, m_gantt->playhead()) + step;
     if (next >= end) {
-        gantt_->setPlayhead(-1.0);  // the whole cold-started chart stays on screen
+        m_gantt->setPlayhead(-1.0);  // the whole cold-started chart stays on screen
         setPlaying(false);
         return;
     }
-    gantt_->setPlayhead(next);
+    m_gantt->setPlayhead(next);
 }
 
 double InterleavePanel::playhead() const {
-    return gantt_->playhead();
+    return m_gantt->playhead();
 }
 
 bool InterleavePanel::isPlaying() const {
-    return timer_->isActive();
+    return m_timer->isActive();
 }
 
 double InterleavePanel::gamma() const {
-    return valid_ ? timing_.gamma : kNaN;
+    return m_valid ? m_timing.gamma : kNaN;
 }
 double InterleavePanel::iterationTime() const {
-    return valid_ ? timing_.iteration_time : kNaN;
+    return m_valid ? m_timing.iteration_time : kNaN;
 }
 double InterleavePanel::speedup() const {
-    return valid_ ? timing_.speedup_vs_alone : kNaN;
+    return m_valid ? m_timing.speedup_vs_alone : kNaN;
 }
 
 QString InterleavePanel::resultText() const {
-    if (!valid_) return error_;
+    if (!m_valid) return m_error;
     const QLocale locale;
     return tr("γ = %1 · iteration time %2 ms · speedup %3× vs alone")
-        .arg(locale.toString(timing_.gamma, 'f', 2), formatMs(timing_.iteration_time),
-             locale.toString(timing_.speedup_vs_alone, 'f', 2));
+        .arg(locale.toString(m_timing.gamma, 'f', 2), formatMs(m_timing.iteration_time),
+             locale.toString(m_timing.speedup_vs_alone, 'f', 2));
 }
 
 QString InterleavePanel::tradeText() const {
     // What the group trades, with the numbers: every member runs at the group's pace, and the
     // group does more work per GPU than its members in turn (README, "When interleaving helps").
-    if (!valid_ || model_->jobCount() < 2) return {};
+    if (!m_valid || m_model->jobCount() < 2) return {};
     double least = std::numeric_limits<double>::infinity(), most = 0;
-    for (double solo : model_->soloTimes()) {
+    for (double solo : m_model->soloTimes()) {
         if (solo <= 0) continue;
-        least = std::min(least, timing_.iteration_time / solo);
-        most = std::max(most, timing_.iteration_time / solo);
+        least = std::min(least, m_timing.iteration_time / solo);
+        most = std::max(most, m_timing.iteration_time / solo);
     }
     if (most <= 0) return {};
     const QLocale locale;
@@ -581,27 +642,27 @@ QString InterleavePanel::tradeText() const {
     return tr(" The trade: each job takes %1× as long per iteration as alone, and the group does %2× the "
               "work of its members run one after another. In a cluster that pays off only while jobs "
               "would otherwise wait in the queue.")
-        .arg(stretch, locale.toString(timing_.speedup_vs_alone, 'f', 2));
+        .arg(stretch, locale.toString(m_timing.speedup_vs_alone, 'f', 2));
 }
 
 QString InterleavePanel::formulaText() const {
-    if (!valid_) return {};
+    if (!m_valid) return {};
     const QLocale locale;
     double busy = 0;
-    for (const auto& job : model_->stages())
+    for (const auto& job : m_model->stages())
         for (double t : job) busy += t;
     double alone = 0;
-    const double solo_factor = contention_->isChecked() ? cl::Contention{}.solo : 1.0;
-    for (double solo : model_->soloTimes()) alone += solo * solo_factor;
-    const int resources = gantt_->resourceCount();
+    const double solo_factor = m_contention->isChecked() ? cl::Contention{}.solo : 1.0;
+    for (double solo : m_model->soloTimes()) alone += solo * solo_factor;
+    const int resources = m_gantt->resourceCount();
     return tr("γ (interleaving efficiency, Muri Eq. 4) = stage time of all jobs / (resources × iteration) = "
               "%1 / (%2 × %3) = %4: the share of the resources' time kept busy.  Speedup = the jobs' "
               "iterations alone, added / the group's iteration = %5 / %3 = %6×: how much more work per "
               "unit of time than running them one after another.")
         .arg(formatMs(busy))
         .arg(resources)
-        .arg(formatMs(timing_.iteration_time), locale.toString(timing_.gamma, 'f', 2), formatMs(alone),
-             locale.toString(timing_.speedup_vs_alone, 'f', 2));
+        .arg(formatMs(m_timing.iteration_time), locale.toString(m_timing.gamma, 'f', 2), formatMs(alone),
+             locale.toString(m_timing.speedup_vs_alone, 'f', 2));
 }
 
 namespace {
@@ -653,135 +714,136 @@ int InterleavePanel::tourLength() const {
 
 void InterleavePanel::startTour() {
     setPlaying(false);
-    tour_step_ = 0;
-    tour_button_->setChecked(true);
-    tour_bar_->show();
+    m_tourStep = 0;
+    m_tourButton->setChecked(true);
+    m_tourBar->show();
     showTourStep();
 }
 
 void InterleavePanel::stopTour() {
-    tour_step_ = -1;
-    tour_button_->setChecked(false);
-    tour_bar_->hide();
+    m_tourStep = -1;
+    m_tourButton->setChecked(false);
+    m_tourBar->hide();
 }
 
 void InterleavePanel::tourNext() {
-    if (tour_step_ < 0) return;
-    if (tour_step_ + 1 >= tourLength()) {
+    if (m_tourStep < 0) return;
+    if (m_tourStep + 1 >= tourLength()) {
         stopTour();
         return;
     }
-    ++tour_step_;
+    ++m_tourStep;
     showTourStep();
 }
 
 void InterleavePanel::tourBack() {
-    if (tour_step_ <= 0) return;
-    --tour_step_;
+    if (m_tourStep <= 0) return;
+    --m_tourStep;
     showTourStep();
 }
 
 void InterleavePanel::showTourStep() {
-    const TourStep& step = kTour[tour_step_];
+    const TourStep& step = kTour[m_tourStep];
     showExample(step.example);
     setBestOrdering(step.best);
-    tour_caption_->setText(tourCaption());
-    tour_back_->setEnabled(tour_step_ > 0);
-    tour_next_->setText(tour_step_ + 1 < tourLength() ? tr("&Next") : tr("&Finish"));
+    m_tourCaption->setText(tourCaption());
+    m_tourBack->setEnabled(m_tourStep > 0);
+    m_tourNext->setText(m_tourStep + 1 < tourLength() ? tr("&Next") : tr("&Finish"));
 }
 
 QString InterleavePanel::tourCaption() const {
-    if (tour_step_ < 0) return {};
+    if (m_tourStep < 0) return {};
     const QLocale locale;
     // Each caption uses some of the three numbers: QString::arg would fill the lowest markers
     // present with the first values, so the markers are replaced by name.
-    QString caption = tr(kTour[tour_step_].caption);
-    caption.replace(QStringLiteral("%1"), locale.toString(timing_.gamma, 'f', 2))
-        .replace(QStringLiteral("%2"), locale.toString(timing_.speedup_vs_alone, 'f', 2))
-        .replace(QStringLiteral("%3"), formatMs(timing_.iteration_time));
-    return tr("Step %1 of %2. ").arg(tour_step_ + 1).arg(tourLength()) + caption;
+    QString caption = tr(kTour[m_tourStep].caption);
+    caption.replace(QStringLiteral("%1"), locale.toString(m_timing.gamma, 'f', 2))
+        .replace(QStringLiteral("%2"), locale.toString(m_timing.speedup_vs_alone, 'f', 2))
+        .replace(QStringLiteral("%3"), formatMs(m_timing.iteration_time));
+    return tr("Step %1 of %2. ").arg(m_tourStep + 1).arg(tourLength()) + caption;
 }
 
 void InterleavePanel::recompute() {
-    const auto& stages = model_->stages();
-    const cl::Contention contention = contention_->isChecked() ? cl::Contention{} : cl::Contention::none();
-    valid_ = false;
-    error_.clear();
+    const auto& stages = m_model->stages();
+    const cl::Contention contention = m_contention->isChecked() ? cl::Contention{} : cl::Contention::none();
+    m_valid = false;
+    m_error.clear();
     if (stages.empty()) {
-        error_ = tr("No jobs");
+        m_error = tr("No jobs");
     } else {
         try {
-            timing_ = cl::groupTiming(stages, model_->soloTimes(), best_, contention);
-            valid_ = true;
+            m_timing = cl::groupTiming(stages, m_model->soloTimes(), m_best, contention);
+            m_valid = true;
         } catch (const std::exception& e) {
-            error_ = tr("Cannot interleave these jobs: %1").arg(QString::fromUtf8(e.what()));
+            m_error = tr("Cannot interleave these jobs: %1").arg(QString::fromUtf8(e.what()));
         }
     }
-    if (valid_) {
+    if (m_valid) {
         // Draw what the numbers say: an iteration on the chart lasts the headline's time.
-        const double scale = timing_.raw_time > 0 ? timing_.iteration_time / timing_.raw_time : 1.0;
-        gantt_->setGroup(model_->names(), stages, timing_.ordering, iterations_->value(), resource_names_,
-                         scale);
+        const double scale = m_timing.raw_time > 0 ? m_timing.iteration_time / m_timing.raw_time : 1.0;
+        m_gantt->setGroup(m_model->names(), stages, m_timing.ordering, m_iterations->value(), m_resourceNames,
+                          scale);
         QStringList order;
-        for (int i : timing_.ordering.order) order << gantt_->jobLabel(i);
-        const QString how = timing_.ordering.split_pair
+        for (int i : m_timing.ordering.order) order << m_gantt->jobLabel(i);
+        const QString how = m_timing.ordering.split_pair
                                 ? tr("split pair: %1 loads while %2 computes, then the other way round")
                                       .arg(order.value(0), order.value(1))
                                 : tr("order %1").arg(order.join(QStringLiteral(" → ")));
         QString text = tr("%1 ordering, %2. Stage-derived group time %3 ms")
-                           .arg(best_ ? tr("Best") : tr("Worst"), how, formatMs(timing_.raw_time));
-        text += contention_->isChecked() ? tr(", × contention = %1 ms.").arg(formatMs(timing_.iteration_time))
-                                         : tr(" (no contention: the paper's idealised timing).");
-        if (model_->jobCount() == 1) {
+                           .arg(m_best ? tr("Best") : tr("Worst"), how, formatMs(m_timing.raw_time));
+        text += m_contention->isChecked()
+                    ? tr(", × contention = %1 ms.").arg(formatMs(m_timing.iteration_time))
+                    : tr(" (no contention: the paper's idealised timing).");
+        if (m_model->jobCount() == 1) {
             text +=
                 tr(" A job alone runs at its measured iteration time, %1 ms, not the %2 ms its stages add up "
                    "to: the stages are measured one at a time, and the whole iteration also holds what "
                    "happens between them (synchronisation, framework overhead) or overlaps some of them.")
-                    .arg(formatMs(timing_.iteration_time), formatMs(timing_.raw_time));
+                    .arg(formatMs(m_timing.iteration_time), formatMs(m_timing.raw_time));
         }
         if (std::abs(scale - 1.0) > 1e-9)
             text += tr(" The chart draws every stage ×%1 longer, so one iteration lasts %2 ms as in the "
                        "headline.")
-                        .arg(QLocale().toString(scale, 'f', 3), formatMs(timing_.iteration_time));
-        if (!best_ && model_->jobCount() == 2) {
+                        .arg(QLocale().toString(scale, 'f', 3), formatMs(m_timing.iteration_time));
+        if (!m_best && m_model->jobCount() == 2) {
             try {
-                const cl::GroupTiming best = cl::groupTiming(stages, model_->soloTimes(), true, contention);
+                const cl::GroupTiming best = cl::groupTiming(stages, m_model->soloTimes(), true, contention);
                 text +=
                     tr(" The matching graph weighs this pair at its best ordering (γ = %1), as Muri does; "
                        "this worst ordering reaches γ = %2.")
                         .arg(QLocale().toString(best.gamma, 'f', 2),
-                             QLocale().toString(timing_.gamma, 'f', 2));
+                             QLocale().toString(m_timing.gamma, 'f', 2));
             } catch (const std::exception&) {
             }
         }
         text += tradeText();
-        detail_->setText(text);
+        m_detail->setText(text);
     } else {
-        gantt_->clear();
-        detail_->clear();
+        m_gantt->clear();
+        m_detail->clear();
     }
-    result_->setText(resultText());
-    result_->setToolTip(resultText());
-    formula_->setText(formulaText());
-    if (matching_source_->currentIndex() == kMatchTable) updateMatching();
+    m_result->setText(resultText());
+    m_result->setToolTip(resultText());
+    m_formula->setText(formulaText());
+    if (m_matchingSource->currentIndex() == kMatchTable) updateMatching();
     emit resultChanged();
 }
 
 void InterleavePanel::updateMatching() {
-    matching_->setContention(contention_->isChecked() ? cl::Contention{} : cl::Contention::none());
-    switch (matching_source_->currentIndex()) {
+    m_matching->setContention(m_contention->isChecked() ? cl::Contention{} : cl::Contention::none());
+    switch (m_matchingSource->currentIndex()) {
         case kMatchFig4:
-            matching_->setJobs(
+            m_matching->setJobs(
                 {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")},
                 {kFig4A, kFig4B, kFig4C, kFig4D}, stageNames(2));
             break;
         case kMatchAllModels: {
-            if (!profiles_) break;
-            const int gpus = gpus_->currentData().toInt();
+            if (!m_profiles) break;
+            const int gpus = m_gpus->currentData().toInt();
             QStringList names;
             std::vector<std::vector<double>> stages;
-            for (const auto& name : profiles_->modelNames()) {
-                const cl::ModelProfile* m = profiles_->find(name);
+            for (const auto& name : m_profiles->modelNames()) {
+                const cl::ModelProfile* m = m_profiles->find(name);
                 const cl::GpuCountProfile* g = m ? m->at(gpus) : nullptr;
                 if (!g || g->stage_times.size() != static_cast<std::size_t>(cl::kSlotRuleStages)) continue;
                 names << QString::fromStdString(name);
@@ -790,21 +852,21 @@ void InterleavePanel::updateMatching() {
                 stages.push_back(ms);
                 if (names.size() == MatchingView::kMaxJobs) break;
             }
-            matching_->setJobs(names, stages, stageNames(cl::kSlotRuleStages));
+            m_matching->setJobs(names, stages, stageNames(cl::kSlotRuleStages));
             break;
         }
         default:
-            matching_->setJobs(model_->names(), model_->stages(),
-                               stageNames(static_cast<std::size_t>(model_->stageCount())));
+            m_matching->setJobs(m_model->names(), m_model->stages(),
+                                stageNames(static_cast<std::size_t>(m_model->stageCount())));
             break;
     }
     // A job keeps its colour in both pictures when the graph holds it (same name).
     std::vector<int> palette_slots;
-    for (const QString& name : model_->names())
-        if (const auto at = matching_->names().indexOf(name); at >= 0)
+    for (const QString& name : m_model->names())
+        if (const auto at = m_matching->names().indexOf(name); at >= 0)
             palette_slots.push_back(static_cast<int>(at));
-    if (palette_slots.size() != static_cast<std::size_t>(model_->jobCount())) palette_slots.clear();
-    gantt_->setColorSlots(palette_slots);
+    if (palette_slots.size() != static_cast<std::size_t>(m_model->jobCount())) palette_slots.clear();
+    m_gantt->setColorSlots(palette_slots);
 }
 
 }  // namespace cl::views

@@ -15,9 +15,11 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -60,7 +62,7 @@ public:
                   const std::vector<double>& solo_seconds = {});
 
     void setBestOrdering(bool best);
-    bool bestOrdering() const { return best_; }
+    bool bestOrdering() const { return m_best; }
     // Contention factors of docs/architecture.md section 4.5 (on for models and runs, off for the
     // paper's idealised figures).
     void setContentionEnabled(bool on);
@@ -76,8 +78,8 @@ public:
     double gamma() const;
     double iterationTime() const;  // ms, with contention when enabled
     double speedup() const;        // sum of the members' solo times / iteration time
-    const cl::GroupTiming& timing() const { return timing_; }
-    bool valid() const { return valid_; }
+    const cl::GroupTiming& timing() const { return m_timing; }
+    bool valid() const { return m_valid; }
     // "γ = 0.75 · iteration time 4.00 ms · speedup 1.50× vs alone", or the error.
     QString resultText() const;
     // γ and the speedup defined, with this group's numbers plugged in.
@@ -85,9 +87,10 @@ public:
     // For a group: each member's stretch and the group's speedup, and when that pays off.
     QString tradeText() const;
 
-    InterleaveGantt* gantt() const { return gantt_; }
-    StageTableModel* stageModel() const { return model_; }
-    MatchingView* matchingView() const { return matching_; }
+    InterleaveGantt* gantt() const { return m_gantt; }
+    StageTableModel* stageModel() const { return m_model; }
+    // The matching graph is the child "interleaveMatching" (the Gantt "interleaveGantt", the
+    // stage table's model "interleaveStageModel").
 
     // Play: the chart restarts cold (every job joins with its first stage) and a playhead
     // sweeps it, so the pipeline forms and settles; playFrame() advances it by one frame.
@@ -97,8 +100,8 @@ public:
     // The guided tour through the Muri paper's Fig. 1, 4 and 6 and Table 2, a caption per step.
     void startTour();
     void stopTour();
-    bool touring() const { return tour_step_ >= 0; }
-    int tourStep() const { return tour_step_; }
+    bool touring() const { return m_tourStep >= 0; }
+    int tourStep() const { return m_tourStep; }
     int tourLength() const;
     void tourNext();
     void tourBack();
@@ -109,7 +112,24 @@ signals:
     void resultChanged();
 
 private:
+    // buildUi creates the widgets section by section, in the order that sets the focus chain,
+    // then lays them out.
     void buildUi();
+    void createExamplePicker();
+    void createJobPickers();
+    void createContentionBox();
+    void createOrderingButtons();
+    void createPlaybackControls();
+    void createHeadlineLabels();
+    void createTourBar();
+    void createDetailLabels();
+    void createChartAndTable();
+    QHBoxLayout* exampleRow();
+    QHBoxLayout* jobPickerRow();
+    QHBoxLayout* controlRow();
+    QWidget* stageTableBox();
+    QWidget* matchingBox();
+    QSplitter* chartSplitter();
     void fillPickers();
     void loadFromPickers();
     void loadJobs(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
@@ -120,44 +140,44 @@ private:
     void updateGpuPicker();
     QStringList stageNames(std::size_t stage_count) const;
 
-    const cl::ProfileSet* profiles_ = nullptr;
-    StageTableModel* model_ = nullptr;
-    InterleaveGantt* gantt_ = nullptr;
-    MatchingView* matching_ = nullptr;
+    const cl::ProfileSet* m_profiles = nullptr;
+    StageTableModel* m_model = nullptr;
+    InterleaveGantt* m_gantt = nullptr;
+    MatchingView* m_matching = nullptr;
 
-    QComboBox* example_ = nullptr;
-    std::vector<QComboBox*> pickers_;
-    QComboBox* gpus_ = nullptr;
-    QCheckBox* contention_ = nullptr;
-    QToolButton* best_button_ = nullptr;
-    QToolButton* worst_button_ = nullptr;
-    QSpinBox* iterations_ = nullptr;
-    QPushButton* step_button_ = nullptr;
-    QPushButton* play_button_ = nullptr;
-    QLabel* result_ = nullptr;
-    QLabel* formula_ = nullptr;
-    QPushButton* tour_button_ = nullptr;
-    QPushButton* tour_back_ = nullptr;
-    QPushButton* tour_next_ = nullptr;
-    QLabel* tour_caption_ = nullptr;
-    QWidget* tour_bar_ = nullptr;
-    int tour_step_ = -1;
+    QComboBox* m_example = nullptr;
+    std::vector<QComboBox*> m_pickers;
+    QComboBox* m_gpus = nullptr;
+    QCheckBox* m_contention = nullptr;
+    QToolButton* m_bestButton = nullptr;
+    QToolButton* m_worstButton = nullptr;
+    QSpinBox* m_iterations = nullptr;
+    QPushButton* m_stepButton = nullptr;
+    QPushButton* m_playButton = nullptr;
+    QLabel* m_result = nullptr;
+    QLabel* m_formula = nullptr;
+    QPushButton* m_tourButton = nullptr;
+    QPushButton* m_tourBack = nullptr;
+    QPushButton* m_tourNext = nullptr;
+    QLabel* m_tourCaption = nullptr;
+    QWidget* m_tourBar = nullptr;
+    int m_tourStep = -1;
     void showTourStep();
-    QLabel* detail_ = nullptr;
-    QLabel* message_ = nullptr;
-    QTableView* table_ = nullptr;
-    QComboBox* matching_source_ = nullptr;
-    QTimer* timer_ = nullptr;
+    QLabel* m_detail = nullptr;
+    QLabel* m_message = nullptr;
+    QTableView* m_table = nullptr;
+    QComboBox* m_matchingSource = nullptr;
+    QTimer* m_timer = nullptr;
 
-    bool best_ = true;
-    bool valid_ = false;
-    bool loading_ = false;
-    cl::GroupTiming timing_;
-    QString error_;
-    QStringList resource_names_;  // lane titles of the current jobs (empty = the engine's)
-    std::vector<std::vector<double>> run_stages_ms_;  // the last setGroup, to come back to it
-    QStringList run_names_;
-    std::vector<double> run_solo_ms_;
+    bool m_best = true;
+    bool m_valid = false;
+    bool m_loading = false;
+    cl::GroupTiming m_timing;
+    QString m_error;
+    QStringList m_resourceNames;                     // lane titles of the current jobs (empty = the engine's)
+    std::vector<std::vector<double>> m_runStagesMs;  // the last setGroup, to come back to it
+    QStringList m_runNames;
+    std::vector<double> m_runSoloMs;
 };
 
 }  // namespace cl::views

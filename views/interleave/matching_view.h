@@ -10,6 +10,8 @@
 
 #include "core/interleave/contention.h"
 
+class QPainter;
+
 namespace cl::views {
 
 class MatchingView : public QWidget {
@@ -26,12 +28,12 @@ public:
     void setContention(const cl::Contention& contention);
 
     static constexpr int kMaxJobs = 12;
-    int jobCount() const { return static_cast<int>(stages_.size()); }
-    const QStringList& names() const { return names_; }
+    int jobCount() const { return static_cast<int>(m_stages.size()); }
+    const QStringList& names() const { return m_names; }
     // gamma of the pair, or NaN when the two jobs cannot be grouped (no edge).
     double edgeGamma(int a, int b) const;
     // mate[v]: v's partner in the engine's matching, -1 when unmatched.
-    const std::vector<int>& matching() const { return mate_; }
+    const std::vector<int>& matching() const { return m_mate; }
     // Sum of gamma over the matched pairs.
     double matchedGamma() const;
 
@@ -51,16 +53,22 @@ private:
     void recompute();
     std::vector<QPointF> nodePositions(const QRectF& area, double radius_node) const;
     int nodeAt(const QPointF& pos) const;
+    // paintEvent's layers: the headline (r loses its height), the weighted edges with their
+    // gamma labels, then the job nodes.
+    void paintHeadline(QPainter& p, QRectF& r) const;
+    void paintEdges(QPainter& p, const std::vector<QPointF>& pos) const;
+    void paintNodes(QPainter& p, const std::vector<QPointF>& pos, const QRectF& circle, double node_r,
+                    double label_w) const;
 
-    QStringList names_;
-    QStringList stage_names_;
-    std::vector<std::vector<double>> stages_;
-    cl::Contention contention_ = cl::Contention::none();
-    std::vector<double> gamma_;  // n x n, NaN = no edge
-    std::vector<int> mate_;
-    int hover_ = -1;
-    std::vector<QPointF> last_nodes_;  // of the last paint, for hit tests
-    double last_node_r_ = 0.0;
+    QStringList m_names;
+    QStringList m_stageNames;
+    std::vector<std::vector<double>> m_stages;
+    cl::Contention m_contention = cl::Contention::none();
+    std::vector<double> m_gamma;  // n x n, NaN = no edge
+    std::vector<int> m_mate;
+    int m_hover = -1;
+    std::vector<QPointF> m_lastNodes;  // of the last paint, for hit tests
+    double m_lastNodeR = 0.0;
 };
 
 }  // namespace cl::views

@@ -36,10 +36,10 @@ bool StageTableModel::setJobs(const QStringList& names, const std::vector<std::v
         if (!std::isfinite(s) || s <= 0) return false;
 
     beginResetModel();
-    names_ = names;
-    stage_names_ = stage_names;
-    stages_ = stages_ms;
-    solo_ = solo_ms.empty() ? std::vector<double>(stages_ms.size(), kNoSolo) : solo_ms;
+    m_names = names;
+    m_stageNames = stage_names;
+    m_stages = stages_ms;
+    m_solo = solo_ms.empty() ? std::vector<double>(stages_ms.size(), kNoSolo) : solo_ms;
     endResetModel();
     emit stagesChanged();
     return true;
@@ -47,10 +47,10 @@ bool StageTableModel::setJobs(const QStringList& names, const std::vector<std::v
 
 std::vector<double> StageTableModel::soloTimes() const {
     std::vector<double> out;
-    out.reserve(stages_.size());
-    for (std::size_t i = 0; i < stages_.size(); ++i)
-        out.push_back(std::isnan(solo_[i]) ? std::accumulate(stages_[i].begin(), stages_[i].end(), 0.0)
-                                           : solo_[i]);
+    out.reserve(m_stages.size());
+    for (std::size_t i = 0; i < m_stages.size(); ++i)
+        out.push_back(std::isnan(m_solo[i]) ? std::accumulate(m_stages[i].begin(), m_stages[i].end(), 0.0)
+                                            : m_solo[i]);
     return out;
 }
 
@@ -58,14 +58,14 @@ bool StageTableModel::setStageTime(int job, int stage, double ms) {
     if (job < 0 || job >= jobCount() || stage < 0 || stage >= stageCount()) return false;
     if (!std::isfinite(ms) || ms <= 0) {
         emit editRefused(tr("%1, %2: a stage time must be a number of milliseconds greater than 0")
-                             .arg(names_.value(job), stage_names_.value(stage)));
+                             .arg(m_names.value(job), m_stageNames.value(stage)));
         return false;
     }
-    auto& slot = stages_[static_cast<std::size_t>(job)][static_cast<std::size_t>(stage)];
+    auto& slot = m_stages[static_cast<std::size_t>(job)][static_cast<std::size_t>(stage)];
     if (slot == ms) return true;
     slot = ms;
     emit dataChanged(index(job, stage), index(job, stage));
-    if (std::isnan(solo_[static_cast<std::size_t>(job)]))
+    if (std::isnan(m_solo[static_cast<std::size_t>(job)]))
         emit dataChanged(index(job, soloColumn()), index(job, soloColumn()));
     emit stagesChanged();
     return true;
@@ -76,7 +76,7 @@ int StageTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int StageTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() || stages_.empty() ? 0 : stageCount() + 1;
+    return parent.isValid() || m_stages.empty() ? 0 : stageCount() + 1;
 }
 
 QVariant StageTableModel::data(const QModelIndex& index, int role) const {
@@ -84,7 +84,7 @@ QVariant StageTableModel::data(const QModelIndex& index, int role) const {
     const auto row = static_cast<std::size_t>(index.row());
     const bool solo_column = index.column() == soloColumn();
     const double value =
-        solo_column ? soloTimes()[row] : stages_[row][static_cast<std::size_t>(index.column())];
+        solo_column ? soloTimes()[row] : m_stages[row][static_cast<std::size_t>(index.column())];
     switch (role) {
         case Qt::DisplayRole:
             return formatMs(value);
@@ -94,16 +94,16 @@ QVariant StageTableModel::data(const QModelIndex& index, int role) const {
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         case Qt::ToolTipRole:
             if (solo_column)
-                return std::isnan(solo_[row])
+                return std::isnan(m_solo[row])
                            ? tr("%1 alone: the sum of its stage times, %2 ms")
-                                 .arg(names_.value(index.row()), formatMs(value))
+                                 .arg(m_names.value(index.row()), formatMs(value))
                            : tr("%1 alone: %2 ms per iteration, measured in the model profile (stages "
                                 "overlap "
                                 "inside a job, so this is not their sum; editing stages does not change it)")
-                                 .arg(names_.value(index.row()), formatMs(value));
+                                 .arg(m_names.value(index.row()), formatMs(value));
             return tr("%1, %2: %3 ms per iteration. Double-click to edit (a number > 0), or drag the block's "
                       "right edge in the chart.")
-                .arg(names_.value(index.row()), stage_names_.value(index.column()), formatMs(value));
+                .arg(m_names.value(index.row()), m_stageNames.value(index.column()), formatMs(value));
         default:
             return {};
     }
@@ -112,16 +112,16 @@ QVariant StageTableModel::data(const QModelIndex& index, int role) const {
 QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     if (orientation == Qt::Vertical) {
-        if (section < 0 || section >= names_.size()) return {};
-        return role == Qt::DisplayRole ? QStringLiteral("J%1 %2").arg(section + 1).arg(names_[section])
-                                       : tr("Job %1: %2").arg(section + 1).arg(names_[section]);
+        if (section < 0 || section >= m_names.size()) return {};
+        return role == Qt::DisplayRole ? QStringLiteral("J%1 %2").arg(section + 1).arg(m_names[section])
+                                       : tr("Job %1: %2").arg(section + 1).arg(m_names[section]);
     }
     if (section == soloColumn())
         return role == Qt::DisplayRole ? tr("alone (ms)") : tr("Iteration time of the job running alone");
-    if (section < 0 || section >= stage_names_.size()) return {};
+    if (section < 0 || section >= m_stageNames.size()) return {};
     return role == Qt::DisplayRole
-               ? tr("%1 (ms)").arg(stage_names_[section])
-               : tr("Time of the %1 stage per iteration, milliseconds").arg(stage_names_[section]);
+               ? tr("%1 (ms)").arg(m_stageNames[section])
+               : tr("Time of the %1 stage per iteration, milliseconds").arg(m_stageNames[section]);
 }
 
 Qt::ItemFlags StageTableModel::flags(const QModelIndex& index) const {
@@ -142,7 +142,7 @@ bool StageTableModel::setData(const QModelIndex& index, const QVariant& value, i
     if (!ok) {
         emit editRefused(
             tr("%1, %2: \"%3\" is not a number of milliseconds")
-                .arg(names_.value(index.row()), stage_names_.value(index.column()), value.toString()));
+                .arg(m_names.value(index.row()), m_stageNames.value(index.column()), value.toString()));
         return false;
     }
     return setStageTime(index.row(), index.column(), ms);

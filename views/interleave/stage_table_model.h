@@ -23,11 +23,11 @@ public:
     bool setJobs(const QStringList& names, const std::vector<std::vector<double>>& stages_ms,
                  const std::vector<double>& solo_ms, const QStringList& stage_names);
 
-    const std::vector<std::vector<double>>& stages() const { return stages_; }
+    const std::vector<std::vector<double>>& stages() const { return m_stages; }
     std::vector<double> soloTimes() const;
-    const QStringList& names() const { return names_; }
-    int jobCount() const { return static_cast<int>(stages_.size()); }
-    int stageCount() const { return stages_.empty() ? 0 : static_cast<int>(stages_.front().size()); }
+    const QStringList& names() const { return m_names; }
+    int jobCount() const { return static_cast<int>(m_stages.size()); }
+    int stageCount() const { return m_stages.empty() ? 0 : static_cast<int>(m_stages.front().size()); }
     int soloColumn() const { return stageCount(); }
 
     // The edit path shared by the table and the Gantt's drag: ms must be finite and > 0.
@@ -47,10 +47,10 @@ signals:
     void editRefused(const QString& message);
 
 private:
-    QStringList names_;
-    QStringList stage_names_;
-    std::vector<std::vector<double>> stages_;
-    std::vector<double> solo_;  // measured solo time, or NaN: follows the stage sum
+    QStringList m_names;
+    QStringList m_stageNames;
+    std::vector<std::vector<double>> m_stages;
+    std::vector<double> m_solo;  // measured solo time, or NaN: follows the stage sum
 };
 
 // "1.5" / "117" / "0.60": enough digits for the paper's unit examples and profile times.

@@ -41,8 +41,10 @@ PlanTargetsEditor::PlanTargetsEditor(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_table, 1);
     auto* buttons = new QHBoxLayout;
     m_add = new QPushButton(tr("&Add target"), this);
+    m_add->setObjectName(QStringLiteral("planTargetAdd"));
     m_add->setToolTip(tr("Add a target row"));
     m_remove = new QPushButton(tr("Remove target"), this);
+    m_remove->setObjectName(QStringLiteral("planTargetRemove"));
     m_remove->setToolTip(tr("Remove the selected target row"));
     buttons->addWidget(m_add);
     buttons->addWidget(m_remove);

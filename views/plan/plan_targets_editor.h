@@ -29,10 +29,6 @@ public:
     void addRow(const QString& text = QStringLiteral("p95_jct<=8h"));
     void removeCurrentRow();
 
-    QTableWidget* table() const { return m_table; }
-    QPushButton* addButton() const { return m_add; }
-    QPushButton* removeButton() const { return m_remove; }
-
 signals:
     void changed();
 

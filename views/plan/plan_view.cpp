@@ -111,6 +111,7 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     auto* tableLayout = new QVBoxLayout(tableBox);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     m_model = new PlanTableModel(this);
+    m_model->setObjectName(QStringLiteral("planModel"));
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(PlanTableModel::SortRole);
@@ -131,8 +132,10 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     tableLayout->addWidget(m_table, 1);
     auto* tableButtons = new QHBoxLayout;
     m_open = new QPushButton(tr("&Open as scenario"), tableBox);
+    m_open->setObjectName(QStringLiteral("planOpen"));
     m_open->setToolTip(tr("Show the selected plan's stored scenario (its first seed) in the workspace"));
     m_export = new QPushButton(tr("&Export plan report (PDF)\u2026"), tableBox);
+    m_export->setObjectName(QStringLiteral("planExport"));
     m_export->setToolTip(tr("The ranked table, the frontier and the cliff as a PDF report"));
     tableButtons->addWidget(m_open);
     tableButtons->addWidget(m_export);
@@ -141,7 +144,9 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     vertical->addWidget(tableBox);
     m_charts = new QTabWidget(vertical);
     m_frontier = new PlanFrontierPlot(m_charts);
+    m_frontier->setObjectName(QStringLiteral("planFrontier"));
     m_cliff = new PlanCliffPlot(m_charts);
+    m_cliff->setObjectName(QStringLiteral("planCliff"));
     m_charts->addTab(m_frontier, tr("Frontier"));
     m_charts->addTab(m_cliff, tr("Cliff"));
     m_charts->setTabToolTip(0, tr("Cost against the first target's metric for every cluster evaluated"));
@@ -199,23 +204,26 @@ void PlanView::buildInputs(QWidget* panel) {
     // Labels above their fields: the panel stays narrow beside the results and the docks.
     form->setRowWrapPolicy(QFormLayout::WrapAllRows);
     m_trace = new QComboBox(panel);
+    m_trace->setObjectName(QStringLiteral("planTrace"));
     m_trace->setToolTip(tr("The workload to plan for (a trace stored in the workspace)"));
     form->addRow(tr("&Trace:"), m_trace);
     m_cluster = new QComboBox(panel);
+    m_cluster->setObjectName(QStringLiteral("planCluster"));
     m_cluster->setToolTip(tr("The base cluster: candidates are it retyped to a server type and resized"));
     form->addRow(tr("&Base cluster:"), m_cluster);
     m_profiles = new QComboBox(panel);
+    m_profiles->setObjectName(QStringLiteral("planProfiles"));
     m_profiles->setToolTip(tr("The model profiles the simulations use"));
     form->addRow(tr("Pro&files:"), m_profiles);
 
-    m_types = new QListWidget(panel);
-    m_types->setObjectName(QStringLiteral("planServerTypes"));
-    checkable(m_types, tr("Base cluster's own servers"), QStringLiteral("base"), true,
+    m_serverPresets = new QListWidget(panel);
+    m_serverPresets->setObjectName(QStringLiteral("planServerPresets"));
+    checkable(m_serverPresets, tr("Base cluster's own servers"), QStringLiteral("base"), true,
               tr("The base cluster resized: its servers as they are, priced as the layout says"));
     try {
         for (const cl::ServerPreset& p : cl::builtinServerPresets()) {
             const double hourly = cl::pricePerHour(p.server.price);
-            checkable(m_types,
+            checkable(m_serverPresets,
                       tr("%1 \u2014 %2 a month")
                           .arg(QString::fromStdString(p.id), formatUsd(hourly * cl::kHoursPerMonth)),
                       QString::fromStdString(p.id), false,
@@ -227,9 +235,9 @@ void PlanView::buildInputs(QWidget* panel) {
     } catch (const std::exception&) {
         // Without the presets file only the base cluster's own servers can be planned.
     }
-    m_types->setMaximumHeight(m_types->sizeHintForRow(0) * 8 + 6);
-    m_types->setToolTip(tr("Server types a plan may use; each is tried in every count"));
-    form->addRow(tr("Server &types:"), m_types);
+    m_serverPresets->setMaximumHeight(m_serverPresets->sizeHintForRow(0) * 8 + 6);
+    m_serverPresets->setToolTip(tr("Server types a plan may use; each is tried in every count"));
+    form->addRow(tr("Server &types:"), m_serverPresets);
 
     m_policies = new QListWidget(panel);
     m_policies->setObjectName(QStringLiteral("planPolicies"));
@@ -240,10 +248,12 @@ void PlanView::buildInputs(QWidget* panel) {
     form->addRow(tr("&Policies:"), m_policies);
 
     m_targets = new PlanTargetsEditor(panel);
+    m_targets->setObjectName(QStringLiteral("planTargetsEditor"));
     m_targets->setMinimumHeight(fontMetrics().height() * 9);
     form->addRow(tr("Tar&gets:"), m_targets);
 
     m_growth = new QDoubleSpinBox(panel);
+    m_growth->setObjectName(QStringLiteral("planGrowth"));
     m_growth->setRange(0.05, 100);
     m_growth->setDecimals(2);
     m_growth->setSingleStep(0.05);
@@ -253,11 +263,13 @@ void PlanView::buildInputs(QWidget* panel) {
         tr("The planned load as a factor of the trace's: 1.25 = 25% more jobs in the same time"));
     form->addRow(tr("&Growth:"), m_growth);
     m_seeds = new QSpinBox(panel);
+    m_seeds->setObjectName(QStringLiteral("planSeeds"));
     m_seeds->setRange(1, 20);
     m_seeds->setValue(1);
     m_seeds->setToolTip(tr("Every cluster runs with seeds 1..N; targets hold for the mean over them"));
     form->addRow(tr("S&eeds:"), m_seeds);
     m_budget = new QDoubleSpinBox(panel);
+    m_budget->setObjectName(QStringLiteral("planBudget"));
     m_budget->setRange(0, 1e9);
     m_budget->setDecimals(0);
     m_budget->setSingleStep(1000);
@@ -266,6 +278,7 @@ void PlanView::buildInputs(QWidget* panel) {
     m_budget->setToolTip(tr("The most a plan may cost a month; dearer candidates are listed but not plans"));
     form->addRow(tr("B&udget:"), m_budget);
     m_prefix = new QLineEdit(QStringLiteral("plan"), panel);
+    m_prefix->setObjectName(QStringLiteral("planPrefix"));
     m_prefix->setToolTip(
         tr("Every simulated point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED"));
     form->addRow(tr("Scenario pre&fix:"), m_prefix);
@@ -275,12 +288,14 @@ void PlanView::buildInputs(QWidget* panel) {
     m_run->setObjectName(QStringLiteral("planRun"));
     m_run->setToolTip(tr("Search the cheapest cluster and policy meeting every target (Ctrl+Return)"));
     m_cancel = new QPushButton(tr("Cancel"), panel);
+    m_cancel->setObjectName(QStringLiteral("planCancel"));
     m_cancel->setToolTip(tr("Stop after the running simulations; what finished stays stored (Esc)"));
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addStretch(1);
     form->addRow(buttons);
     m_progress = new QProgressBar(panel);
+    m_progress->setObjectName(QStringLiteral("planProgress"));
     m_progress->setTextVisible(true);
     m_progress->hide();
     form->addRow(m_progress);
@@ -311,7 +326,7 @@ constexpr const char* kInputsSetting = "plan/inputs";
 void PlanView::saveInputs() {
     if (!m_store || m_store->isReadOnly()) return;
     nlohmann::json j;
-    for (const QString& t : checkedData(m_types)) j["server_types"].push_back(t.toStdString());
+    for (const QString& t : checkedData(m_serverPresets)) j["server_types"].push_back(t.toStdString());
     for (const QString& p : checkedData(m_policies)) j["policies"].push_back(p.toStdString());
     for (const QString& t : m_targets->texts()) j["targets"].push_back(t.toStdString());
     j["growth"] = m_growth->value();
@@ -344,7 +359,7 @@ void PlanView::restoreInputs() {
                 list->item(i)->setCheckState(
                     ids.contains(list->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
         };
-        tickOnly(m_types, strings("server_types"));
+        tickOnly(m_serverPresets, strings("server_types"));
         tickOnly(m_policies, strings("policies"));
         if (const QStringList targets = strings("targets"); !targets.isEmpty())
             m_targets->setTargets(targets);
@@ -422,7 +437,7 @@ bool PlanView::runPlan() {
         base.profiles_id = m_profiles->currentData().toLongLong();
         request->base = m_store->cluster(base.cluster_id);
         if (request->base.servers.empty()) return refuse(tr("The base cluster has no servers."));
-        for (const QString& id : checkedData(m_types)) {
+        for (const QString& id : checkedData(m_serverPresets)) {
             if (id == QLatin1String("base")) {
                 request->server_types.push_back(cl::baseServerType(request->base));
             } else if (const cl::ServerPreset* preset = cl::findServerPreset(id.toStdString())) {
@@ -544,7 +559,8 @@ QString PlanView::selectedScenario() const {
     if (candidate < 0) return {};
     const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(candidate)];
     if (!c.servers) return {};
-    cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->load_factor, m_request->seeds.front()};
+    cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->load_factor,
+                        m_request->seeds.front()};
     return QString::fromStdString(cl::planScenarioName(m_reportPrefix.toStdString(), *m_request, point));
 }
 

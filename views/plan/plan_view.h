@@ -56,23 +56,9 @@ public:
 
     std::shared_ptr<const cl::PlanReport> report() const { return m_report; }
     std::shared_ptr<const cl::PlanRequest> request() const { return m_request; }
-    PlanTargetsEditor* targetsEditor() const { return m_targets; }
-    QListWidget* serverTypeList() const { return m_types; }
-    QListWidget* policyList() const { return m_policies; }
-    QComboBox* traceCombo() const { return m_trace; }
-    QComboBox* clusterCombo() const { return m_cluster; }
-    QDoubleSpinBox* growthSpin() const { return m_growth; }
-    QSpinBox* seedsSpin() const { return m_seeds; }
-    QDoubleSpinBox* budgetSpin() const { return m_budget; }
-    QLineEdit* prefixEdit() const { return m_prefix; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QPushButton* openButton() const { return m_open; }
-    QTableView* table() const { return m_table; }
-    PlanTableModel* model() const { return m_model; }
+    // The charts, which the main window exports.
     PlanFrontierPlot* frontierPlot() const { return m_frontier; }
     PlanCliffPlot* cliffPlot() const { return m_cliff; }
-    QLabel* statusLabel() const { return m_status; }
 
 signals:
     void openScenarioRequested(const QString& name);
@@ -98,7 +84,7 @@ private:
     QComboBox* m_trace = nullptr;
     QComboBox* m_cluster = nullptr;
     QComboBox* m_profiles = nullptr;
-    QListWidget* m_types = nullptr;
+    QListWidget* m_serverPresets = nullptr;  // the candidate server types, by preset id
     QListWidget* m_policies = nullptr;
     PlanTargetsEditor* m_targets = nullptr;
     QDoubleSpinBox* m_growth = nullptr;

@@ -18,11 +18,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
@@ -36,6 +34,10 @@
 #include "core/io/kineto_trace.h"
 #include "core/store/profile_set_versions.h"
 #include "core/store/scenario_store.h"
+#include "views/common/duration_text.h"
+#include "views/common/import_busy_bar.h"
+#include "views/common/import_dialog_size.h"
+#include "views/common/import_summary_label.h"
 #include "views/profiles/kineto_figures_model.h"
 #include "views/profiles/profile_breakdown_chart.h"
 #include "views/profiles/profile_spread_chart.h"
@@ -48,10 +50,8 @@ namespace {
 constexpr const char* kDefaultSet = "profiles";
 constexpr const char* kLastSetKey = "kinetoImport/profileSet";
 constexpr const char* kLastDirKey = "kinetoImport/directory";
-
-QString msText(double ms) {
-    return QLocale().toString(ms, 'f', ms >= 100.0 ? 1 : 2) + QStringLiteral(" ms");
-}
+// The summary's medians keep a decimal more than the charts: they read as one run's measurements.
+constexpr MsDecimals kMedians = MsDecimals::Measured;
 
 QTableView* figuresTable(QAbstractItemModel* model, const QString& tip, QWidget* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
@@ -91,6 +91,27 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
                                              tr("Profiler traces (*.json *.json.gz *.gz);;All files (*)"));
     };
 
+    QFormLayout* form = makeInputForm();
+    m_busy = importBusyBar(this);
+    m_summary = importSummaryLabel(this);
+    m_warnings = makeWarningList();
+    m_results = makeResults();
+    m_buttons = makeButtons();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_warnings);
+    layout->addWidget(m_results, 1);
+    layout->addWidget(m_buttons);
+
+    connectInputs();
+    resizeImportDialog(*this);
+    showProfile();
+}
+
+QHBoxLayout* KinetoImportDialog::makeFileRow() {
     m_files = new QListWidget(this);
     m_files->setObjectName(QStringLiteral("traceFiles"));
     m_files->setToolTip(
@@ -105,6 +126,7 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     m_add->setToolTip(tr("Choose trace files, .json or .json.gz (Ctrl+O)"));
     m_add->setAutoDefault(false);
     m_remove = new QPushButton(tr("&Remove"), this);
+    m_remove->setObjectName(QStringLiteral("removeFiles"));
     m_remove->setToolTip(tr("Leave the selected files out (Del)"));
     auto* removeKey = new QShortcut(QKeySequence::Delete, m_files, nullptr, nullptr, Qt::WidgetShortcut);
     connect(removeKey, &QShortcut::activated, m_remove, &QPushButton::click);
@@ -116,16 +138,15 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     auto* fileRow = new QHBoxLayout;
     fileRow->addWidget(m_files, 1);
     fileRow->addLayout(fileButtons);
+    return fileRow;
+}
 
-    m_name = new QLineEdit(this);
-    m_name->setObjectName(QStringLiteral("modelName"));
-    m_name->setPlaceholderText(tr("the first file's name"));
-    m_name->setToolTip(tr("The model's name in the profile set; traces and rules refer to it"));
-    m_set = new QComboBox(this);
-    m_set->setObjectName(QStringLiteral("profileSet"));
-    m_set->setEditable(true);
-    m_set->setInsertPolicy(QComboBox::NoInsert);
-    m_set->setToolTip(
+QComboBox* KinetoImportDialog::makeProfileSetCombo() {
+    auto* sets = new QComboBox(this);
+    sets->setObjectName(QStringLiteral("profileSet"));
+    sets->setEditable(true);
+    sets->setInsertPolicy(QComboBox::NoInsert);
+    sets->setToolTip(
         tr("The profile set to add the model to; a new name makes a new set. The set is "
            "stored as a new version, so scenarios that use the old one keep their figures."));
     if (m_store) {
@@ -138,10 +159,20 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
         } catch (const std::exception&) {
             // An unreadable list leaves the name to type; storing reports the real problem.
         }
-        m_set->addItems(names);
+        sets->addItems(names);
     }
     const QString last = QSettings().value(QLatin1String(kLastSetKey), QLatin1String(kDefaultSet)).toString();
-    m_set->setCurrentText(last.isEmpty() ? QLatin1String(kDefaultSet) : last);
+    sets->setCurrentText(last.isEmpty() ? QLatin1String(kDefaultSet) : last);
+    return sets;
+}
+
+QFormLayout* KinetoImportDialog::makeInputForm() {
+    QHBoxLayout* fileRow = makeFileRow();
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("modelName"));
+    m_name->setPlaceholderText(tr("the first file's name"));
+    m_name->setToolTip(tr("The model's name in the profile set; traces and rules refer to it"));
+    m_set = makeProfileSetCombo();
 
     auto* form = new QFormLayout;
     auto* filesLabel = new QLabel(tr("&Traces:"), this);
@@ -153,27 +184,25 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     auto* setLabel = new QLabel(tr("Profile s&et:"), this);
     setLabel->setBuddy(m_set);
     form->addRow(setLabel, m_set);
+    return form;
+}
 
-    m_busy = new QProgressBar(this);
-    m_busy->setObjectName(QStringLiteral("busy"));
-    m_busy->setRange(0, 0);  // busy: the reader reports no progress
-    m_busy->setTextVisible(false);
-    m_busy->setMaximumHeight(fontMetrics().height());
-    m_busy->hide();
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(QStringLiteral("summary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warnings = new QListWidget(this);
-    m_warnings->setObjectName(QStringLiteral("warnings"));
-    m_warnings->setToolTip(tr("What the reader noticed in the traces (nothing was left out silently)"));
-    m_warnings->setWordWrap(true);
-    m_warnings->setMaximumHeight(fontMetrics().height() * 5);
-    m_warnings->setIconSize(QSize(fontMetrics().height(), fontMetrics().height()));
-    m_warnings->hide();
+QListWidget* KinetoImportDialog::makeWarningList() {
+    auto* warnings = new QListWidget(this);
+    warnings->setObjectName(QStringLiteral("warnings"));
+    warnings->setToolTip(tr("What the reader noticed in the traces (nothing was left out silently)"));
+    warnings->setWordWrap(true);
+    warnings->setMaximumHeight(fontMetrics().height() * 5);
+    warnings->setIconSize(QSize(fontMetrics().height(), fontMetrics().height()));
+    warnings->hide();
+    return warnings;
+}
 
+QSplitter* KinetoImportDialog::makeResults() {
     m_rankModel = new KinetoFiguresModel(this);
+    m_rankModel->setObjectName(QStringLiteral("rankFigures"));
     m_stepModel = new KinetoFiguresModel(this);
+    m_stepModel->setObjectName(QStringLiteral("stepFigures"));
     m_rankTable = figuresTable(m_rankModel, tr("Each rank's medians, ms; select a rank for its steps"), this);
     m_rankTable->setObjectName(QStringLiteral("ranks"));
     m_stepTable = figuresTable(m_stepModel,
@@ -182,7 +211,9 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
                                this);
     m_stepTable->setObjectName(QStringLiteral("steps"));
     m_breakdown = new ProfileBreakdownChart(this);
+    m_breakdown->setObjectName(QStringLiteral("breakdown"));
     m_spread = new ProfileSpreadChart(this);
+    m_spread->setObjectName(QStringLiteral("spread"));
     auto* tables = new QSplitter(Qt::Vertical, this);
     tables->addWidget(m_rankTable);
     tables->addWidget(m_stepTable);
@@ -199,23 +230,20 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
     results->setChildrenCollapsible(false);
-    m_results = results;
+    return results;
+}
 
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_store_button = m_buttons->addButton(tr("&Store"), QDialogButtonBox::AcceptRole);
-    m_store_button->setObjectName(QStringLiteral("store"));
-    m_store_button->setToolTip(tr("Add the model to the profile set in the workspace"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+QDialogButtonBox* KinetoImportDialog::makeButtons() {
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_storeButton = buttons->addButton(tr("&Store"), QDialogButtonBox::AcceptRole);
+    m_storeButton->setObjectName(QStringLiteral("store"));
+    m_storeButton->setToolTip(tr("Add the model to the profile set in the workspace"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    return buttons;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_busy);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_warnings);
-    layout->addWidget(m_results, 1);
-    layout->addWidget(m_buttons);
-
+void KinetoImportDialog::connectInputs() {
     connect(m_add, &QPushButton::clicked, this, &KinetoImportDialog::chooseFiles);
     connect(m_remove, &QPushButton::clicked, this, &KinetoImportDialog::removeSelected);
     connect(m_files, &QListWidget::itemSelectionChanged, this, &KinetoImportDialog::updateButtons);
@@ -230,14 +258,6 @@ KinetoImportDialog::KinetoImportDialog(cl::ScenarioStore* store, QWidget* parent
                 const auto* proxy = static_cast<const QSortFilterProxyModel*>(m_rankTable->model());
                 showRank(proxy->mapToSource(current).row());
             });
-
-    const QFontMetrics fm(font());
-    // Most of the screen: the tables and charts need the room, a laptop's 1366 x 768 included.
-    QSize size(fm.averageCharWidth() * 200, fm.height() * 60);
-    if (const QScreen* screen = this->screen())
-        size = size.boundedTo(screen->availableGeometry().size() * 0.9);
-    resize(size.expandedTo(QSize(fm.averageCharWidth() * 100, fm.height() * 30)));
-    showProfile();
 }
 
 KinetoImportDialog::~KinetoImportDialog() {
@@ -376,11 +396,12 @@ void KinetoImportDialog::showProfile() {
                           .arg(slowest.rank)
                     : tr("; the profile takes the medians over its %n step(s): ", nullptr,
                          static_cast<int>(slowest.steps.size()));
-        text += tr("iteration <b>%1</b> \u2014 storage %2, CPU %3, GPU %4, network %5 (NCCL %6, of which %7 "
-                   "overlapped by computation).")
-                    .arg(msText(m.iteration_ms), msText(m.storage_ms), msText(m.cpu_ms), msText(m.gpu_ms),
-                         msText(m.network_ms), msText(m.nccl_ms),
-                         msText(std::max(0.0, m.nccl_ms - m.network_ms)));
+        text +=
+            tr("iteration <b>%1</b> \u2014 storage %2, CPU %3, GPU %4, network %5 (NCCL %6, of which %7 "
+               "overlapped by computation).")
+                .arg(msText(m.iteration_ms, kMedians), msText(m.storage_ms, kMedians),
+                     msText(m.cpu_ms, kMedians), msText(m.gpu_ms, kMedians), msText(m.network_ms, kMedians),
+                     msText(m.nccl_ms, kMedians), msText(std::max(0.0, m.nccl_ms - m.network_ms), kMedians));
         m_summary->setText(text);
         for (const cl::KinetoRankProfile& r : p.ranks)
             for (const std::string& w : r.warnings)
@@ -455,13 +476,13 @@ void KinetoImportDialog::showRank(int rank) {
 
 void KinetoImportDialog::updateButtons() {
     m_remove->setEnabled(!m_files->selectedItems().isEmpty() && !isReading());
-    m_store_button->setEnabled(canStore());
+    m_storeButton->setEnabled(canStore());
     if (!m_store)
-        m_store_button->setToolTip(tr("Open a workspace first"));
+        m_storeButton->setToolTip(tr("Open a workspace first"));
     else if (modelName().isEmpty() && m_profile)
-        m_store_button->setToolTip(tr("Name the model first"));
+        m_storeButton->setToolTip(tr("Name the model first"));
     else
-        m_store_button->setToolTip(
+        m_storeButton->setToolTip(
             tr("Add the model to the profile set %1 in the workspace")
                 .arg(profileSetName().isEmpty() ? tr("(none named)") : profileSetName()));
 }

@@ -17,11 +17,14 @@
 
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
 
 namespace cl {
@@ -64,16 +67,6 @@ public:
     // After a successful Store: the stored set version and the model name.
     std::int64_t storedSetId() const { return m_storedSet; }
 
-    QPushButton* addButton() const { return m_add; }
-    QPushButton* storeButton() const { return m_store_button; }
-    QLabel* summaryLabel() const { return m_summary; }
-    QProgressBar* busyBar() const { return m_busy; }
-    KinetoFiguresModel* rankModel() const { return m_rankModel; }
-    KinetoFiguresModel* stepModel() const { return m_stepModel; }
-    QTableView* rankTable() const { return m_rankTable; }
-    ProfileBreakdownChart* breakdownChart() const { return m_breakdown; }
-    ProfileSpreadChart* spreadChart() const { return m_spread; }
-
     // Stores, asking first when the set already has a model of that name (unless told not to).
     void accept() override;
     bool store(bool askBeforeReplacing = true);
@@ -85,6 +78,15 @@ signals:
     void stored(qint64 set_id, const QString& model);
 
 private:
+    // The sections of the dialog, top to bottom; each makes its widgets.
+    QHBoxLayout* makeFileRow();
+    QComboBox* makeProfileSetCombo();
+    QFormLayout* makeInputForm();
+    QListWidget* makeWarningList();
+    QSplitter* makeResults();
+    QDialogButtonBox* makeButtons();
+    void connectInputs();
+
     void chooseFiles();
     void removeSelected();
     void read();
@@ -117,7 +119,7 @@ private:
     ProfileBreakdownChart* m_breakdown = nullptr;
     ProfileSpreadChart* m_spread = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
-    QPushButton* m_store_button = nullptr;
+    QPushButton* m_storeButton = nullptr;
 };
 
 }  // namespace cl::views

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include <QFontMetrics>
-#include <QLocale>
+
+#include "views/common/duration_text.h"
 
 namespace cl::views {
 
@@ -13,13 +14,6 @@ constexpr double kBarWidth = 0.62;
 constexpr StageResource kStackOrder[] = {StageResource::Storage, StageResource::LoadCpu,
                                          StageResource::Cpu,     StageResource::Gpu,
                                          StageResource::Network, StageResource::Other};
-
-QString msText(double ms) {
-    const QLocale locale;
-    if (ms >= 100.0) return locale.toString(ms, 'f', 0) + QStringLiteral(" ms");
-    if (ms >= 10.0) return locale.toString(ms, 'f', 1) + QStringLiteral(" ms");
-    return locale.toString(ms, 'f', 2) + QStringLiteral(" ms");
-}
 
 double sumMs(const std::vector<StageSegment>& segments, StageResource resource) {
     double s = 0.0;

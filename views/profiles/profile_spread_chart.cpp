@@ -3,19 +3,11 @@
 #include <algorithm>
 
 #include <QFontMetrics>
-#include <QLocale>
 
 #include "core/metrics/jct_stats.h"
+#include "views/common/duration_text.h"
 
 namespace cl::views {
-
-namespace {
-
-QString msText(double ms) {
-    return QLocale().toString(ms, 'f', ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : 2) + QStringLiteral(" ms");
-}
-
-}  // namespace
 
 ProfileSpreadChart::Figures ProfileSpreadChart::figuresOf(const std::vector<double>& values) {
     Figures f;

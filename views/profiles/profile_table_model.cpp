@@ -4,9 +4,9 @@
 #include <limits>
 
 #include <QColor>
-#include <QLocale>
 #include <QPalette>
 
+#include "views/common/duration_text.h"
 #include "views/profiles/profile_figures.h"
 
 namespace cl::views {
@@ -15,9 +15,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-QString msText(double ms) {
+// A cell's milliseconds without the unit (the header names it); an en dash for no value.
+QString cellMs(double ms) {
     if (std::isnan(ms)) return QStringLiteral("\u2013");
-    return QLocale().toString(ms, 'f', ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : 2);
+    return msText(ms, MsDecimals::ByMagnitude, MsUnit::Omitted);
 }
 
 }  // namespace
@@ -103,13 +104,13 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
                 case StepsColumn:
                     return r.steps > 0 ? QVariant(r.steps) : QVariant(QStringLiteral("\u2013"));
                 case StorageColumn:
-                    if (loadCpu) return tr("%1 (load+CPU)").arg(msText(columnMs(r, column)));
-                    return msText(columnMs(r, column));
+                    if (loadCpu) return tr("%1 (load+CPU)").arg(cellMs(columnMs(r, column)));
+                    return cellMs(columnMs(r, column));
                 case CpuColumn:
                     if (loadCpu) return tr("in load+CPU");
-                    return msText(columnMs(r, column));
+                    return cellMs(columnMs(r, column));
                 default:
-                    return msText(columnMs(r, column));
+                    return cellMs(columnMs(r, column));
             }
         case SortRole:
             switch (column) {

@@ -77,6 +77,7 @@ ProfilesView::ProfilesView(QWidget* parent) : QWidget(parent) {
     m_charts->setChildrenCollapsible(false);
 
     m_model = new ProfileTableModel(this);
+    m_model->setObjectName(QStringLiteral("profileModel"));
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ProfileTableModel::SortRole);

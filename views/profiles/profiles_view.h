@@ -46,14 +46,6 @@ public:
     // 0: each model's smallest profiled GPU count; else the row for that count.
     void setGpus(int gpus);
 
-    QComboBox* profileSetCombo() const { return m_sets; }
-    QComboBox* gpuCombo() const { return m_gpus; }
-    QTableView* table() const { return m_table; }
-    ProfileTableModel* model() const { return m_model; }
-    ProfileBreakdownChart* breakdownChart() const { return m_breakdown; }
-    ProfileSpreadChart* spreadChart() const { return m_spread; }
-    QPushButton* importButton() const { return m_import; }
-
     // Both charts into rect of an export painter, side by side as on screen.
     void paintExport(QPainter& painter, const QRectF& rect);
 

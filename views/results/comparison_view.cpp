@@ -290,6 +290,7 @@ void ComparisonView::buildUi() {
         }
         // The shared chart look (title, legend in rows under the axes, palette colours).
         auto* plot = new ThemedPlot(page);
+        plot->setObjectName(QStringLiteral("comparisonPlot%1").arg(c));
         plot->setAntialiasedElements(QCP::aeAll);
         plot->setNoAntialiasingOnDrag(true);
         plot->legend->setVisible(true);

@@ -95,7 +95,6 @@ public:
     // reportTailAndCostHtml(), since all fourteen columns do not fit a portrait page.
     const QAbstractItemModel* reportTable() const { return m_reportTable; }
     QString reportTailAndCostHtml() const;
-    ThemedPlot* plot(Chart chart) const { return m_plots[chart]; }
     QString message() const;  // the banner text; empty when hidden
 
     // What the charts plot, read back from the plots (row = the model's row).
@@ -183,7 +182,7 @@ private:
     QLabel* m_banner = nullptr;
     QLabel* m_traceWarning = nullptr;
     QTableView* m_table = nullptr;
-    ThemedPlot* m_plots[ChartCount] = {};
+    ThemedPlot* m_plots[ChartCount] = {};  // objectNames "comparisonPlot0" ... by Chart
     BarLayout m_bars[ChartCount];
     std::vector<std::vector<QString>> m_barTips[ChartCount];  // [series][key index]
     QStringList m_models;

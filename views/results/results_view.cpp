@@ -45,6 +45,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
     m_model = new SummaryTableModel(this);
+    m_model->setObjectName(QStringLiteral("resultsModel"));
     m_model->setLabelTitle(tr("Scenario"));
     m_table = new QTableView(splitter);
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -68,6 +69,7 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
                 plotRow(current.row());
             });
     m_plot = new UtilizationPlot(splitter);
+    m_plot->setObjectName(QStringLiteral("resultsPlot"));
     splitter->addWidget(m_table);
     splitter->addWidget(m_plot);
     splitter->setStretchFactor(0, 0);

@@ -41,9 +41,6 @@ public:
     qint64 plottedRun() const { return m_plottedRun; }
     SummaryTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
-    // Why the plotted interleaving run beat or lost to its exclusive counterpart in the family
-    // (hidden when there is no such pair).
-    QLabel* interleavingNote() const { return m_interleavingNote; }
     UtilizationPlot* plot() const { return m_plot; }
     // Scenario and latest finished run id of each row that has one, in table order.
     QList<QPair<QString, qint64>> finishedRuns() const;
@@ -68,6 +65,8 @@ private:
     QHash<QString, qint64> m_latestRun;  // scenario -> latest run id (0: none)
     QHash<QString, QString> m_policyOf;
     QLabel* m_title = nullptr;
+    // Why the plotted interleaving run beat or lost to its exclusive counterpart in the family
+    // (hidden when there is no such pair).
     QLabel* m_interleavingNote = nullptr;
     SummaryTableModel* m_model = nullptr;
     QTableView* m_table = nullptr;

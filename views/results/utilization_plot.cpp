@@ -30,6 +30,7 @@ UtilizationPlot::UtilizationPlot(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("utilizationChart"));
     m_plot->setAntialiasedElements(QCP::aePlottables);
     m_plot->setBackground(palette().brush(QPalette::Base));
     m_plot->plotLayout()->insertRow(0);

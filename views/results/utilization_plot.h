@@ -21,7 +21,6 @@ public:
     // Clears the plot and shows a one-line message in its place.
     void showMessage(const QString& message);
 
-    QCustomPlot* plot() const { return m_plot; }
     int pointCount() const;  // points currently plotted
 
     QSize sizeHint() const override;

@@ -40,6 +40,9 @@
 
 #include "core/store/profile_set_versions.h"
 #include "core/store/scenario_store.h"
+#include "views/common/import_busy_bar.h"
+#include "views/common/import_dialog_size.h"
+#include "views/common/import_summary_label.h"
 #include "views/slurm_import/choice_delegate.h"
 #include "views/slurm_import/profile_rules_model.h"
 #include "views/slurm_import/slurm_job_table_model.h"
@@ -109,7 +112,32 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
                                             QString(), tr("Node inventories (*.txt *.json);;All files (*)"));
     };
 
-    // ---- inputs ----
+    QFormLayout* form = makeInputForm();
+    m_busy = importBusyBar(this);
+    m_summary = importSummaryLabel(this);
+    m_tabs = makeTabs();
+    QHBoxLayout* bottom = makeBottomRow();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    layout->addLayout(bottom);
+
+    connectInputs();
+    connectRules();
+    resizeImportDialog(*this);
+    // The first stored set (the workspace's own profiles), else the built-in one.
+    m_sets->setCurrentIndex(m_sets->count() > 0 ? 0 : -1);
+    loadProfileSet();
+    showHistory();
+    showCluster();
+}
+
+// ---- the dialog's sections, top to bottom ---------------------------------------------------
+
+QHBoxLayout* SlurmImportDialog::makeHistoryRow() {
     m_historyPath = new QLineEdit(this);
     m_historyPath->setObjectName(QStringLiteral("historyPath"));
     m_historyPath->setPlaceholderText(
@@ -119,9 +147,17 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
            "the command); read when you press Enter or pick a file"));
     m_historyPath->setClearButtonEnabled(true);
     m_historyBrowse = smallButton(tr("&Browse\u2026"), tr("Choose the sacct output (Ctrl+O)"), this);
+    m_historyBrowse->setObjectName(QStringLiteral("historyBrowse"));
     // Ctrl+O as in every file dialog; the button keeps its Alt mnemonic.
     connect(new QShortcut(QKeySequence::Open, this), &QShortcut::activated, m_historyBrowse,
             &QPushButton::click);
+    auto* historyRow = new QHBoxLayout;
+    historyRow->addWidget(m_historyPath, 1);
+    historyRow->addWidget(m_historyBrowse);
+    return historyRow;
+}
+
+QHBoxLayout* SlurmImportDialog::makeHistoryOptions() {
     m_timezone = new QLineEdit(QStringLiteral("UTC"), this);
     m_timezone->setObjectName(QStringLiteral("timezone"));
     m_timezone->setMaximumWidth(fontMetrics().averageCharWidth() * 10);
@@ -129,13 +165,12 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         tr("The cluster's time zone as an offset from UTC (+02:00, -0530, UTC): sacct's "
            "--parsable2 times are the cluster's local time. The JSON form is in UTC already."));
     m_keepUnstarted = new QCheckBox(tr("Keep ne&ver-started jobs"), this);
+    m_keepUnstarted->setObjectName(QStringLiteral("keepUnstarted"));
     m_keepUnstarted->setToolTip(
         tr("PENDING jobs and jobs cancelled before they started (left out by default)"));
     m_keepRunning = new QCheckBox(tr("Keep r&unning jobs"), this);
+    m_keepRunning->setObjectName(QStringLiteral("keepRunning"));
     m_keepRunning->setToolTip(tr("Jobs still running when sacct was run, with their run time so far"));
-    auto* historyRow = new QHBoxLayout;
-    historyRow->addWidget(m_historyPath, 1);
-    historyRow->addWidget(m_historyBrowse);
     auto* historyOptions = new QHBoxLayout;
     auto* tzLabel = new QLabel(tr("&Time zone:"), this);
     tzLabel->setBuddy(m_timezone);
@@ -145,7 +180,10 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     historyOptions->addWidget(m_keepUnstarted);
     historyOptions->addWidget(m_keepRunning);
     historyOptions->addStretch(1);
+    return historyOptions;
+}
 
+QHBoxLayout* SlurmImportDialog::makeNodesRow() {
     m_nodesPath = new QLineEdit(this);
     m_nodesPath->setObjectName(QStringLiteral("nodesPath"));
     m_nodesPath->setPlaceholderText(
@@ -153,6 +191,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_nodesPath->setToolTip(tr("The node inventory; its GPU nodes become the cluster, grouped by partition"));
     m_nodesPath->setClearButtonEnabled(true);
     m_nodesBrowse = smallButton(tr("Bro&wse\u2026"), tr("Choose the scontrol or sinfo output"), this);
+    m_nodesBrowse->setObjectName(QStringLiteral("nodesBrowse"));
     m_exclude = new QCheckBox(tr("E&xclude down and drained nodes"), this);
     m_exclude->setObjectName(QStringLiteral("excludeUnavailable"));
     m_exclude->setToolTip(
@@ -161,7 +200,13 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     auto* nodesRow = new QHBoxLayout;
     nodesRow->addWidget(m_nodesPath, 1);
     nodesRow->addWidget(m_nodesBrowse);
+    return nodesRow;
+}
 
+QFormLayout* SlurmImportDialog::makeInputForm() {
+    QHBoxLayout* historyRow = makeHistoryRow();
+    QHBoxLayout* historyOptions = makeHistoryOptions();
+    QHBoxLayout* nodesRow = makeNodesRow();
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("importName"));
     m_name->setPlaceholderText(tr("the file's name"));
@@ -179,28 +224,31 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     auto* nameLabel = new QLabel(tr("N&ame:"), this);
     nameLabel->setBuddy(m_name);
     form->addRow(nameLabel, m_name);
+    return form;
+}
 
-    m_busy = new QProgressBar(this);
-    m_busy->setObjectName(QStringLiteral("busy"));
-    m_busy->setRange(0, 0);
-    m_busy->setTextVisible(false);
-    m_busy->setMaximumHeight(fontMetrics().height());
-    m_busy->hide();
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(QStringLiteral("summary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    // ---- tabs ----
-    m_tabs = new QTabWidget(this);
+QTabWidget* SlurmImportDialog::makeTabs() {
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("tabs"));
     m_jobs = new SlurmJobTableModel(this);
-    m_jobTable = makeTable(m_jobs, SlurmJobTableModel::SortRole, m_tabs);
+    m_jobs->setObjectName(QStringLiteral("jobModel"));
+    m_jobTable = makeTable(m_jobs, SlurmJobTableModel::SortRole, tabs);
     m_jobTable->setObjectName(QStringLiteral("jobs"));
     m_jobTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_tabs->addTab(m_jobTable, tr("&Jobs"));
-    m_tabs->setTabToolTip(JobsTab, tr("The jobs kept, with the profile the rules gave each"));
+    tabs->addTab(m_jobTable, tr("&Jobs"));
+    tabs->setTabToolTip(JobsTab, tr("The jobs kept, with the profile the rules gave each"));
+    tabs->addTab(makeLeftOutPage(tabs), tr("&Left out"));
+    tabs->setTabToolTip(LeftOutTab, tr("What the history held but the import leaves out, and why"));
+    tabs->addTab(makeRulesPage(tabs), tr("Profile &rules"));
+    tabs->setTabToolTip(RulesTab, tr("Which profile each job gets, by rules on its name, user, account or "
+                                     "partition"));
+    tabs->addTab(makeClusterPage(tabs), tr("&Cluster"));
+    tabs->setTabToolTip(ClusterTab, tr("The servers the GPU nodes become, grouped by partition"));
+    return tabs;
+}
 
-    auto* leftOut = new QWidget(m_tabs);
+QWidget* SlurmImportDialog::makeLeftOutPage(QWidget* tabs) {
+    auto* leftOut = new QWidget(tabs);
     auto* leftOutLayout = new QVBoxLayout(leftOut);
     m_dropped = new QTableWidget(0, 2, leftOut);
     m_dropped->setObjectName(QStringLiteral("dropped"));
@@ -219,12 +267,11 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     leftOutLayout->addWidget(m_dropped, 1);
     leftOutLayout->addWidget(refusedLabel);
     leftOutLayout->addWidget(m_refused, 2);
-    m_tabs->addTab(leftOut, tr("&Left out"));
-    m_tabs->setTabToolTip(LeftOutTab, tr("What the history held but the import leaves out, and why"));
+    return leftOut;
+}
 
-    auto* rulesPage = new QWidget(m_tabs);
-    auto* rulesLayout = new QVBoxLayout(rulesPage);
-    m_sets = new QComboBox(rulesPage);
+QHBoxLayout* SlurmImportDialog::makeProfileSetRow(QWidget* page) {
+    m_sets = new QComboBox(page);
     m_sets->setObjectName(QStringLiteral("profileSet"));
     m_sets->setToolTip(tr("The profile set the rules pick profiles from; a scenario made here runs with it"));
     if (m_store) {
@@ -244,39 +291,41 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
                             .arg(fromStd(m_builtin->name)),
                         QVariant::fromValue<qlonglong>(0));
     auto* setRow = new QHBoxLayout;
-    auto* setLabel = new QLabel(tr("Profile s&et:"), rulesPage);
+    auto* setLabel = new QLabel(tr("Profile s&et:"), page);
     setLabel->setBuddy(m_sets);
     setRow->addWidget(setLabel);
     setRow->addWidget(m_sets, 1);
-    rulesLayout->addLayout(setRow);
-    auto* rulesHelp =
-        new QLabel(tr("Each job takes the profile of the first rule whose regular expression is "
-                      "found in its field; jobs no rule matches take the default profile."),
-                   rulesPage);
-    rulesHelp->setWordWrap(true);
-    rulesLayout->addWidget(rulesHelp);
+    return setRow;
+}
+
+QTableView* SlurmImportDialog::makeRulesTable(QWidget* page) {
     m_rules = new ProfileRulesModel(this);
-    m_rulesTable = new QTableView(rulesPage);
-    m_rulesTable->setObjectName(QStringLiteral("rules"));
-    m_rulesTable->setModel(m_rules);
-    m_rulesTable->setItemDelegate(new ChoiceDelegate(ProfileRulesModel::ChoicesRole, m_rulesTable));
-    m_rulesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_rulesTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_rulesTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
-                                  QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
-    m_rulesTable->horizontalHeader()->setSectionResizeMode(ProfileRulesModel::PatternColumn,
-                                                           QHeaderView::Stretch);
-    m_rulesTable->horizontalHeader()->setSectionResizeMode(ProfileRulesModel::FieldColumn,
-                                                           QHeaderView::ResizeToContents);
-    m_rulesTable->horizontalHeader()->setSectionResizeMode(ProfileRulesModel::ProfileColumn,
-                                                           QHeaderView::ResizeToContents);
-    m_rulesTable->horizontalHeader()->setSectionResizeMode(ProfileRulesModel::MatchesColumn,
-                                                           QHeaderView::ResizeToContents);
-    m_addRule = smallButton(tr("A&dd Rule"), tr("A new rule below the selected one (Ins)"), rulesPage);
+    m_rules->setObjectName(QStringLiteral("rulesModel"));
+    auto* table = new QTableView(page);
+    table->setObjectName(QStringLiteral("rules"));
+    table->setModel(m_rules);
+    table->setItemDelegate(new ChoiceDelegate(ProfileRulesModel::ChoicesRole, table));
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                           QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    QHeaderView* header = table->horizontalHeader();
+    header->setSectionResizeMode(ProfileRulesModel::PatternColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(ProfileRulesModel::FieldColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ProfileRulesModel::ProfileColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ProfileRulesModel::MatchesColumn, QHeaderView::ResizeToContents);
+    return table;
+}
+
+QVBoxLayout* SlurmImportDialog::makeRuleButtons(QWidget* page) {
+    m_addRule = smallButton(tr("A&dd Rule"), tr("A new rule below the selected one (Ins)"), page);
     m_addRule->setObjectName(QStringLiteral("addRule"));
-    m_removeRule = smallButton(tr("Re&move"), tr("Remove the selected rule (Del)"), rulesPage);
-    m_ruleUp = smallButton(tr("U&p"), tr("Try the selected rule earlier (Ctrl+Up)"), rulesPage);
-    m_ruleDown = smallButton(tr("Dow&n"), tr("Try the selected rule later (Ctrl+Down)"), rulesPage);
+    m_removeRule = smallButton(tr("Re&move"), tr("Remove the selected rule (Del)"), page);
+    m_removeRule->setObjectName(QStringLiteral("removeRule"));
+    m_ruleUp = smallButton(tr("U&p"), tr("Try the selected rule earlier (Ctrl+Up)"), page);
+    m_ruleUp->setObjectName(QStringLiteral("ruleUp"));
+    m_ruleDown = smallButton(tr("Dow&n"), tr("Try the selected rule later (Ctrl+Down)"), page);
+    m_ruleDown->setObjectName(QStringLiteral("ruleDown"));
     // The keys act in the rules table only (Delete in a path field deletes text), and leave the
     // buttons their Alt mnemonics.
     for (const auto& [key, button] : {std::pair{QKeySequence(Qt::Key_Insert), m_addRule},
@@ -286,42 +335,62 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         auto* shortcut = new QShortcut(key, m_rulesTable, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, button, &QPushButton::click);
     }
-    auto* loadRules =
-        smallButton(tr("Load\u2026"), tr("Read a rule file (FIELD PATTERN PROFILE per line)"), rulesPage);
-    auto* saveRules = smallButton(tr("Save\u2026"),
-                                  tr("Write the rules as a rule file, for the command line too"), rulesPage);
+    m_loadRules =
+        smallButton(tr("Load\u2026"), tr("Read a rule file (FIELD PATTERN PROFILE per line)"), page);
+    m_loadRules->setObjectName(QStringLiteral("loadRules"));
+    m_saveRules =
+        smallButton(tr("Save\u2026"), tr("Write the rules as a rule file, for the command line too"), page);
+    m_saveRules->setObjectName(QStringLiteral("saveRules"));
     auto* ruleButtons = new QVBoxLayout;
     for (QPushButton* b : {m_addRule, m_removeRule, m_ruleUp, m_ruleDown}) ruleButtons->addWidget(b);
     ruleButtons->addStretch(1);
-    ruleButtons->addWidget(loadRules);
-    ruleButtons->addWidget(saveRules);
-    auto* rulesRow = new QHBoxLayout;
-    rulesRow->addWidget(m_rulesTable, 1);
-    rulesRow->addLayout(ruleButtons);
-    rulesLayout->addLayout(rulesRow, 1);
-    m_default = new QComboBox(rulesPage);
+    ruleButtons->addWidget(m_loadRules);
+    ruleButtons->addWidget(m_saveRules);
+    return ruleButtons;
+}
+
+QHBoxLayout* SlurmImportDialog::makeDefaultProfileRow(QWidget* page) {
+    m_default = new QComboBox(page);
     m_default->setObjectName(QStringLiteral("defaultProfile"));
     m_default->setToolTip(tr("The profile of jobs no rule matches (never a random model)"));
-    m_defaultCount = new QLabel(rulesPage);
+    m_defaultCount = new QLabel(page);
     m_defaultCount->setObjectName(QStringLiteral("defaultMatches"));
     auto* defaultRow = new QHBoxLayout;
-    auto* defaultLabel = new QLabel(tr("De&fault profile:"), rulesPage);
+    auto* defaultLabel = new QLabel(tr("De&fault profile:"), page);
     defaultLabel->setBuddy(m_default);
     defaultRow->addWidget(defaultLabel);
     defaultRow->addWidget(m_default);
     defaultRow->addWidget(m_defaultCount);
     defaultRow->addStretch(1);
-    rulesLayout->addLayout(defaultRow);
+    return defaultRow;
+}
+
+QWidget* SlurmImportDialog::makeRulesPage(QWidget* tabs) {
+    auto* rulesPage = new QWidget(tabs);
+    auto* rulesLayout = new QVBoxLayout(rulesPage);
+    rulesLayout->addLayout(makeProfileSetRow(rulesPage));
+    auto* rulesHelp =
+        new QLabel(tr("Each job takes the profile of the first rule whose regular expression is "
+                      "found in its field; jobs no rule matches take the default profile."),
+                   rulesPage);
+    rulesHelp->setWordWrap(true);
+    rulesLayout->addWidget(rulesHelp);
+    m_rulesTable = makeRulesTable(rulesPage);
+    auto* rulesRow = new QHBoxLayout;
+    rulesRow->addWidget(m_rulesTable, 1);
+    rulesRow->addLayout(makeRuleButtons(rulesPage));
+    rulesLayout->addLayout(rulesRow, 1);
+    rulesLayout->addLayout(makeDefaultProfileRow(rulesPage));
     m_rulesStatus = new QLabel(rulesPage);
     m_rulesStatus->setObjectName(QStringLiteral("rulesStatus"));
     m_rulesStatus->setWordWrap(true);
     m_rulesStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     rulesLayout->addWidget(m_rulesStatus);
-    m_tabs->addTab(rulesPage, tr("Profile &rules"));
-    m_tabs->setTabToolTip(RulesTab, tr("Which profile each job gets, by rules on its name, user, account or "
-                                       "partition"));
+    return rulesPage;
+}
 
-    auto* clusterPage = new QWidget(m_tabs);
+QWidget* SlurmImportDialog::makeClusterPage(QWidget* tabs) {
+    auto* clusterPage = new QWidget(tabs);
     auto* clusterLayout = new QVBoxLayout(clusterPage);
     m_clusterSummary = new QLabel(clusterPage);
     m_clusterSummary->setObjectName(QStringLiteral("clusterSummary"));
@@ -335,6 +404,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     m_clusterTree->setUniformRowHeights(true);
     m_clusterTree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_clusterWarnings = new QListWidget(clusterPage);
+    m_clusterWarnings->setObjectName(QStringLiteral("clusterWarnings"));
     m_clusterWarnings->setToolTip(
         tr("What the node inventory holds that the cluster leaves out or cannot map"));
     m_clusterWarnings->setWordWrap(true);
@@ -343,9 +413,10 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     clusterLayout->addWidget(m_clusterSummary);
     clusterLayout->addWidget(m_clusterTree, 1);
     clusterLayout->addWidget(m_clusterWarnings);
-    m_tabs->addTab(clusterPage, tr("&Cluster"));
-    m_tabs->setTabToolTip(ClusterTab, tr("The servers the GPU nodes become, grouped by partition"));
+    return clusterPage;
+}
 
+QHBoxLayout* SlurmImportDialog::makeBottomRow() {
     m_scenario = new QCheckBox(tr("Also create a &scenario that runs these jobs on this cluster"), this);
     m_scenario->setObjectName(QStringLiteral("createScenario"));
     m_scenario->setChecked(true);
@@ -362,19 +433,12 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(m_scenario, 1);
     bottom->addWidget(m_buttons);
+    return bottom;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_busy);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_tabs, 1);
-    layout->addLayout(bottom);
+// ---- behaviour ------------------------------------------------------------------------------
 
-    // ---- behaviour ----
-    m_rulesPause = new QTimer(this);
-    m_rulesPause->setSingleShot(true);
-    m_rulesPause->setInterval(kRulesPauseMs);
-    connect(m_rulesPause, &QTimer::timeout, this, &SlurmImportDialog::matchJobs);
+void SlurmImportDialog::connectInputs() {
     connect(m_historyBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::History); });
     connect(m_nodesBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::Nodes); });
     connect(m_historyPath, &QLineEdit::editingFinished, this, [this] {
@@ -410,63 +474,61 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         m_nameTyped = !m_name->text().trimmed().isEmpty();
         makeLayout();
     });
+}
+
+void SlurmImportDialog::connectRules() {
+    m_rulesPause = new QTimer(this);
+    m_rulesPause->setSingleShot(true);
+    m_rulesPause->setInterval(kRulesPauseMs);
+    connect(m_rulesPause, &QTimer::timeout, this, &SlurmImportDialog::matchJobs);
     connect(m_sets, &QComboBox::currentIndexChanged, this, &SlurmImportDialog::loadProfileSet);
     connect(m_rules, &ProfileRulesModel::rulesEdited, this, &SlurmImportDialog::scheduleMatching);
     connect(m_rules, &QAbstractItemModel::rowsRemoved, this, &SlurmImportDialog::updateButtons);
     connect(m_rules, &QAbstractItemModel::rowsInserted, this, &SlurmImportDialog::updateButtons);
     connect(m_default, &QComboBox::currentTextChanged, this,
             [this](const QString& profile) { m_rules->setDefaultProfile(profile); });
-    connect(m_addRule, &QPushButton::clicked, this, [this] {
-        const QModelIndex current = m_rulesTable->currentIndex();
-        const int row = m_rules->addRule(current.isValid() ? current.row() : -1);
-        const QModelIndex pattern = m_rules->index(row, ProfileRulesModel::PatternColumn);
-        // The pattern is typed next, also when the button was pressed by its mnemonic.
-        m_rulesTable->setFocus(Qt::OtherFocusReason);
-        m_rulesTable->setCurrentIndex(pattern);
-        m_rulesTable->edit(pattern);
-    });
+    connect(m_addRule, &QPushButton::clicked, this, &SlurmImportDialog::addRule);
     connect(m_removeRule, &QPushButton::clicked, this, [this] {
         const QModelIndex current = m_rulesTable->currentIndex();
         if (current.isValid()) m_rules->removeRows(current.row(), 1);
     });
-    auto move = [this](int by) {
-        const QModelIndex current = m_rulesTable->currentIndex();
-        if (!current.isValid()) return;
-        const int to = current.row() + by;
-        if (m_rules->moveRule(current.row(), to))
-            m_rulesTable->setCurrentIndex(m_rules->index(to, current.column()));
-    };
-    connect(m_ruleUp, &QPushButton::clicked, this, [move] { move(-1); });
-    connect(m_ruleDown, &QPushButton::clicked, this, [move] { move(+1); });
+    connect(m_ruleUp, &QPushButton::clicked, this, [this] { moveRule(-1); });
+    connect(m_ruleDown, &QPushButton::clicked, this, [this] { moveRule(+1); });
     connect(m_rulesTable->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &SlurmImportDialog::updateButtons);
-    connect(loadRules, &QPushButton::clicked, this, [this] {
+    connect(m_loadRules, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Load profile rules"), QString(),
                                                           tr("Rule files (*.txt *.rules);;All files (*)"));
         QString error;
-        if (!path.isEmpty() && !this->loadRules(path, &error))
+        if (!path.isEmpty() && !loadRules(path, &error))
             QMessageBox::warning(this, tr("Load profile rules"), error);
     });
-    connect(saveRules, &QPushButton::clicked, this, [this] {
+    connect(m_saveRules, &QPushButton::clicked, this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save profile rules"), QStringLiteral("profile-rules.txt"),
                                          tr("Rule files (*.txt *.rules);;All files (*)"));
         QString error;
-        if (!path.isEmpty() && !this->saveRules(path, &error))
+        if (!path.isEmpty() && !saveRules(path, &error))
             QMessageBox::warning(this, tr("Save profile rules"), error);
     });
+}
 
-    const QFontMetrics fm(font());
-    // Most of the screen: the tables and charts need the room, a laptop's 1366 x 768 included.
-    QSize size(fm.averageCharWidth() * 200, fm.height() * 60);
-    if (const QScreen* screen = this->screen())
-        size = size.boundedTo(screen->availableGeometry().size() * 0.9);
-    resize(size.expandedTo(QSize(fm.averageCharWidth() * 100, fm.height() * 30)));
-    // The first stored set (the workspace's own profiles), else the built-in one.
-    m_sets->setCurrentIndex(m_sets->count() > 0 ? 0 : -1);
-    loadProfileSet();
-    showHistory();
-    showCluster();
+void SlurmImportDialog::addRule() {
+    const QModelIndex current = m_rulesTable->currentIndex();
+    const int row = m_rules->addRule(current.isValid() ? current.row() : -1);
+    const QModelIndex pattern = m_rules->index(row, ProfileRulesModel::PatternColumn);
+    // The pattern is typed next, also when the button was pressed by its mnemonic.
+    m_rulesTable->setFocus(Qt::OtherFocusReason);
+    m_rulesTable->setCurrentIndex(pattern);
+    m_rulesTable->edit(pattern);
+}
+
+void SlurmImportDialog::moveRule(int by) {
+    const QModelIndex current = m_rulesTable->currentIndex();
+    if (!current.isValid()) return;
+    const int to = current.row() + by;
+    if (m_rules->moveRule(current.row(), to))
+        m_rulesTable->setCurrentIndex(m_rules->index(to, current.column()));
 }
 
 SlurmImportDialog::~SlurmImportDialog() {

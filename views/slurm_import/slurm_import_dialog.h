@@ -26,6 +26,8 @@
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -36,6 +38,7 @@ class QTableView;
 class QTableWidget;
 class QTimer;
 class QTreeWidget;
+class QVBoxLayout;
 
 namespace cl {
 class ScenarioStore;
@@ -82,7 +85,6 @@ public:
     bool setProfileSet(std::int64_t id);
     std::int64_t profileSetId() const;
     std::shared_ptr<const cl::ProfileSet> profiles() const { return m_profiles; }
-    ProfileRulesModel* rulesModel() const { return m_rules; }
     // Reads a rule file (the format of core/workload/profile_rules.h); false with *error.
     bool loadRules(const QString& path, QString* error = nullptr);
     bool saveRules(const QString& path, QString* error = nullptr) const;
@@ -111,23 +113,6 @@ public:
     // A tab of the caller's after the dialog's own (the shell adds the trace histograms).
     void addPreviewTab(QWidget* widget, const QString& title);
 
-    QTabWidget* tabs() const { return m_tabs; }
-    SlurmJobTableModel* jobModel() const { return m_jobs; }
-    QTableView* rulesTable() const { return m_rulesTable; }
-    QComboBox* defaultProfileCombo() const { return m_default; }
-    QComboBox* profileSetCombo() const { return m_sets; }
-    QPushButton* addRuleButton() const { return m_addRule; }
-    QPushButton* importButton() const { return m_import; }
-    QPushButton* historyBrowseButton() const { return m_historyBrowse; }
-    QPushButton* nodesBrowseButton() const { return m_nodesBrowse; }
-    QCheckBox* excludeUnavailableBox() const { return m_exclude; }
-    QTableWidget* droppedTable() const { return m_dropped; }
-    QListWidget* refusedList() const { return m_refused; }
-    QTreeWidget* clusterTree() const { return m_clusterTree; }
-    QLabel* summaryLabel() const { return m_summary; }
-    QLabel* clusterSummaryLabel() const { return m_clusterSummary; }
-    QLabel* defaultMatchesLabel() const { return m_defaultCount; }
-
     void accept() override;
 
 signals:
@@ -137,6 +122,27 @@ signals:
     void previewTraceChanged(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles);
 
 private:
+    // The sections of the dialog, top to bottom; each makes its widgets.
+    QHBoxLayout* makeHistoryRow();
+    QHBoxLayout* makeHistoryOptions();
+    QHBoxLayout* makeNodesRow();
+    QFormLayout* makeInputForm();
+    QTabWidget* makeTabs();
+    QWidget* makeLeftOutPage(QWidget* tabs);
+    QWidget* makeRulesPage(QWidget* tabs);
+    QHBoxLayout* makeProfileSetRow(QWidget* page);
+    QTableView* makeRulesTable(QWidget* page);
+    QVBoxLayout* makeRuleButtons(QWidget* page);
+    QHBoxLayout* makeDefaultProfileRow(QWidget* page);
+    QWidget* makeClusterPage(QWidget* tabs);
+    QHBoxLayout* makeBottomRow();
+    void connectInputs();
+    void connectRules();
+    // A rule below the selected one, its pattern open for typing.
+    void addRule();
+    // Moves the selected rule by rows (negative: earlier).
+    void moveRule(int by);
+
     void chooseFile(FileKind kind);
     void readHistoryFile();
     void readNodesFile();
@@ -194,6 +200,8 @@ private:
     QPushButton* m_removeRule = nullptr;
     QPushButton* m_ruleUp = nullptr;
     QPushButton* m_ruleDown = nullptr;
+    QPushButton* m_loadRules = nullptr;
+    QPushButton* m_saveRules = nullptr;
     QComboBox* m_default = nullptr;
     QLabel* m_defaultCount = nullptr;
     QLabel* m_rulesStatus = nullptr;

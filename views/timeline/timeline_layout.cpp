@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace cl::views {
@@ -67,6 +68,43 @@ const Change* changeAt(const std::vector<Change>& changes, const std::vector<int
 const auto kLess = [](double a, double b) { return a < b; };
 const auto kLessEq = [](double a, double b) { return a <= b; };
 
+using SegmentIndexIt = std::vector<int>::const_iterator;
+
+// Greedy lanes of one GPU's segments [first, last), sorted by start: each segment goes to the
+// first lane that is free by its start, so that within a lane intervals never overlap and their
+// ends are sorted too. laneOf[k]: the lane of segment first[k]; laneEnd.size(): the lanes used.
+void assignLanes(const std::vector<cl::GpuSegment>& segs, SegmentIndexIt first, SegmentIndexIt last,
+                 std::vector<double>& laneEnd, std::vector<int>& laneOf) {
+    laneEnd.clear();
+    laneOf.assign(static_cast<std::size_t>(last - first), 0);
+    for (auto it = first; it != last; ++it) {
+        const auto& s = segs[static_cast<std::size_t>(*it)];
+        std::size_t lane = 0;
+        while (lane < laneEnd.size() && laneEnd[lane] > s.t0) ++lane;
+        if (lane == laneEnd.size())
+            laneEnd.push_back(s.t1);
+        else
+            laneEnd[lane] = s.t1;
+        laneOf[static_cast<std::size_t>(it - first)] = static_cast<int>(lane);
+    }
+}
+
+// sharedOf[k] = 1 when segment first[k] overlaps another of the same GPU. Sorted by start: an
+// interval overlaps an earlier one when it starts before the latest end so far, and a later one
+// exactly when the next one starts before its end.
+void markShared(const std::vector<cl::GpuSegment>& segs, SegmentIndexIt first, SegmentIndexIt last,
+                std::vector<char>& sharedOf) {
+    sharedOf.assign(static_cast<std::size_t>(last - first), 0);
+    double latestEnd = -std::numeric_limits<double>::infinity();
+    for (auto it = first; it != last; ++it) {
+        const auto k = static_cast<std::size_t>(it - first);
+        const auto& s = segs[static_cast<std::size_t>(*it)];
+        if (s.t0 < latestEnd) sharedOf[k] = 1;
+        if (it + 1 != last && segs[static_cast<std::size_t>(*(it + 1))].t0 < s.t1) sharedOf[k] = 1;
+        latestEnd = std::max(latestEnd, s.t1);
+    }
+}
+
 }  // namespace
 
 void TimelineLayout::clear() {
@@ -80,7 +118,35 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     m_cluster = cluster;
     m_gpuOffsets = cluster.gpuOffsets();
     m_collapsed.assign(cluster.servers.size(), 0);
-    // Slots only for a described architecture that agrees with the server's GPU count.
+    indexArchitectures(cluster);
+    m_result = std::move(result);
+    const int gpus = cluster.totalGpus();
+    m_serverBusy.resize(cluster.servers.size());
+    m_queues.resize(static_cast<std::size_t>(gpus));
+    m_gpuLaneBegin.assign(static_cast<std::size_t>(gpus) + 1, 0);
+    if (!m_result) {
+        rebuildRows();
+        return;
+    }
+
+    computeRunExtent();
+    const SegmentsByGpu byGpu = sortSegmentsByGpu(m_result->segments, gpus);
+    buildLanes(byGpu, gpus);
+    buildServerBusy(byGpu);
+
+    const int jobs = static_cast<int>(m_result->jobs.size());
+    indexSegmentsByJob(jobs);
+    // Allocation and batch changes by job, each job's in time order (stable: simultaneous
+    // changes keep the run's order, the last one holding), so that a tooltip bisects one job's list.
+    indexByJob(m_result->allocations, jobs, m_jobAllocBegin, m_jobAlloc);
+    indexByJob(m_result->batches, jobs, m_jobBatchBegin, m_jobBatch);
+    buildQueues(jobs, gpus);
+
+    rebuildRows();
+}
+
+// Slots only for a described architecture that agrees with the server's GPU count.
+void TimelineLayout::indexArchitectures(const cl::Cluster& cluster) {
     m_gpuSocket.assign(static_cast<std::size_t>(cluster.totalGpus()), -1);
     m_gpuGroup.assign(m_gpuSocket.size(), -1);
     for (std::size_t sv = 0; sv < cluster.servers.size(); ++sv) {
@@ -95,26 +161,17 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             m_gpuGroup[g] = slots[k].group;
         }
     }
-    m_result = std::move(result);
-    const int gpus = cluster.totalGpus();
-    m_serverBusy.resize(cluster.servers.size());
-    m_queues.resize(static_cast<std::size_t>(gpus));
-    m_gpuLaneBegin.assign(static_cast<std::size_t>(gpus) + 1, 0);
-    if (!m_result) {
-        rebuildRows();
-        return;
-    }
-    const auto& segs = m_result->segments;
-    const int n = static_cast<int>(segs.size());
+}
 
-    // Run extent.
+// Run extent.
+void TimelineLayout::computeRunExtent() {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     for (const auto& j : m_result->jobs) {
         lo = std::min(lo, j.submit);
         if (std::isfinite(j.end)) hi = std::max(hi, j.end);
     }
-    for (const auto& s : segs) {
+    for (const auto& s : m_result->segments) {
         lo = std::min(lo, s.t0);
         hi = std::max(hi, s.t1);
     }
@@ -122,13 +179,20 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     if (!std::isfinite(hi) || hi <= lo) hi = lo + 1.0;
     m_runStart = lo;
     m_runEnd = hi;
+}
 
-    // Counting sort by GPU, then by start within each GPU.
-    std::vector<int> byGpuBegin(static_cast<std::size_t>(gpus) + 1, 0);
+// Counting sort by GPU, then by start within each GPU.
+TimelineLayout::SegmentsByGpu TimelineLayout::sortSegmentsByGpu(const std::vector<cl::GpuSegment>& segs,
+                                                                int gpus) {
+    const int n = static_cast<int>(segs.size());
+    SegmentsByGpu out;
+    std::vector<int>& byGpuBegin = out.begin;
+    std::vector<int>& byGpu = out.order;
+    byGpuBegin.assign(static_cast<std::size_t>(gpus) + 1, 0);
     for (const auto& s : segs)
         if (s.gpu >= 0 && s.gpu < gpus) ++byGpuBegin[static_cast<std::size_t>(s.gpu) + 1];
     std::partial_sum(byGpuBegin.begin(), byGpuBegin.end(), byGpuBegin.begin());
-    std::vector<int> byGpu(static_cast<std::size_t>(byGpuBegin.back()));
+    byGpu.resize(static_cast<std::size_t>(byGpuBegin.back()));
     {
         std::vector<int> fill(byGpuBegin.begin(), byGpuBegin.end() - 1);
         for (int i = 0; i < n; ++i) {
@@ -136,13 +200,6 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             if (g >= 0 && g < gpus) byGpu[static_cast<std::size_t>(fill[static_cast<std::size_t>(g)]++)] = i;
         }
     }
-    m_t0.reserve(byGpu.size());
-    m_t1.reserve(byGpu.size());
-    m_seg.reserve(byGpu.size());
-    m_shared.reserve(byGpu.size());
-    std::vector<int> laneOf;
-    std::vector<char> sharedOf;
-    std::vector<double> laneEnd;
     for (int g = 0; g < gpus; ++g) {
         auto first = byGpu.begin() + byGpuBegin[static_cast<std::size_t>(g)];
         auto last = byGpu.begin() + byGpuBegin[static_cast<std::size_t>(g) + 1];
@@ -151,31 +208,24 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             const auto& sb = segs[static_cast<std::size_t>(b)];
             return sa.t0 != sb.t0 ? sa.t0 < sb.t0 : sa.job < sb.job;
         });
-        // Greedy lanes: each segment goes to the first lane that is free by its start, so that
-        // within a lane intervals never overlap and their ends are sorted too.
-        laneEnd.clear();
-        laneOf.assign(static_cast<std::size_t>(last - first), 0);
-        for (auto it = first; it != last; ++it) {
-            const auto& s = segs[static_cast<std::size_t>(*it)];
-            std::size_t lane = 0;
-            while (lane < laneEnd.size() && laneEnd[lane] > s.t0) ++lane;
-            if (lane == laneEnd.size())
-                laneEnd.push_back(s.t1);
-            else
-                laneEnd[lane] = s.t1;
-            laneOf[static_cast<std::size_t>(it - first)] = static_cast<int>(lane);
-        }
-        // Sorted by start: an interval overlaps an earlier one when it starts before the
-        // latest end so far, and a later one exactly when the next one starts before its end.
-        sharedOf.assign(static_cast<std::size_t>(last - first), 0);
-        double latestEnd = -std::numeric_limits<double>::infinity();
-        for (auto it = first; it != last; ++it) {
-            const auto k = static_cast<std::size_t>(it - first);
-            const auto& s = segs[static_cast<std::size_t>(*it)];
-            if (s.t0 < latestEnd) sharedOf[k] = 1;
-            if (it + 1 != last && segs[static_cast<std::size_t>(*(it + 1))].t0 < s.t1) sharedOf[k] = 1;
-            latestEnd = std::max(latestEnd, s.t1);
-        }
+    }
+    return out;
+}
+
+void TimelineLayout::buildLanes(const SegmentsByGpu& byGpu, int gpus) {
+    const auto& segs = m_result->segments;
+    m_t0.reserve(byGpu.order.size());
+    m_t1.reserve(byGpu.order.size());
+    m_seg.reserve(byGpu.order.size());
+    m_shared.reserve(byGpu.order.size());
+    std::vector<int> laneOf;
+    std::vector<char> sharedOf;
+    std::vector<double> laneEnd;
+    for (int g = 0; g < gpus; ++g) {
+        auto first = byGpu.order.begin() + byGpu.begin[static_cast<std::size_t>(g)];
+        auto last = byGpu.order.begin() + byGpu.begin[static_cast<std::size_t>(g) + 1];
+        assignLanes(segs, first, last, laneEnd, laneOf);
+        markShared(segs, first, last, sharedOf);
         const std::size_t lanes = std::max<std::size_t>(laneEnd.size(), 1);
         m_maxLanes = std::max(m_maxLanes, static_cast<int>(lanes));
         for (std::size_t lane = 0; lane < lanes; ++lane) {
@@ -194,14 +244,17 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
         }
         m_gpuLaneBegin[static_cast<std::size_t>(g) + 1] = static_cast<int>(m_lanes.size());
     }
+}
 
-    // Collapsed servers: a step function of busy GPUs (a GPU shared by two jobs counts once).
-    for (std::size_t sv = 0; sv < cluster.servers.size(); ++sv) {
+// Collapsed servers: a step function of busy GPUs (a GPU shared by two jobs counts once).
+void TimelineLayout::buildServerBusy(const SegmentsByGpu& byGpu) {
+    const auto& segs = m_result->segments;
+    for (std::size_t sv = 0; sv < m_cluster.servers.size(); ++sv) {
         ServerBusy& b = m_serverBusy[sv];
         std::vector<std::pair<double, int>> events;
         for (int g = m_gpuOffsets[sv]; g < m_gpuOffsets[sv + 1]; ++g) {
-            auto first = byGpu.begin() + byGpuBegin[static_cast<std::size_t>(g)];
-            auto last = byGpu.begin() + byGpuBegin[static_cast<std::size_t>(g) + 1];
+            auto first = byGpu.order.begin() + byGpu.begin[static_cast<std::size_t>(g)];
+            auto last = byGpu.order.begin() + byGpu.begin[static_cast<std::size_t>(g) + 1];
             double u0 = 0.0, u1 = 0.0;
             bool open = false;
             for (auto it = first; it != last; ++it) {
@@ -239,9 +292,12 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
             b.area.push_back(area);
         }
     }
+}
 
-    // Segments by job, in start order.
-    const int jobs = static_cast<int>(m_result->jobs.size());
+// Segments by job, in start order.
+void TimelineLayout::indexSegmentsByJob(int jobs) {
+    const auto& segs = m_result->segments;
+    const int n = static_cast<int>(segs.size());
     m_jobSegBegin.assign(static_cast<std::size_t>(jobs) + 1, 0);
     for (const auto& s : segs)
         if (s.job >= 0 && s.job < jobs) ++m_jobSegBegin[static_cast<std::size_t>(s.job) + 1];
@@ -255,13 +311,11 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
                 m_jobSeg[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
         }
     }
+}
 
-    // Allocation and batch changes by job, each job's in time order (stable: simultaneous
-    // changes keep the run's order, the last one holding), so that a tooltip bisects one job's list.
-    indexByJob(m_result->allocations, jobs, m_jobAllocBegin, m_jobAlloc);
-    indexByJob(m_result->batches, jobs, m_jobBatchBegin, m_jobBatch);
-
-    // Queueing: submit -> first start, on the GPUs where the job first ran.
+// Queueing: submit -> first start, on the GPUs where the job first ran.
+void TimelineLayout::buildQueues(int jobs, int gpus) {
+    const auto& segs = m_result->segments;
     for (int j = 0; j < jobs; ++j) {
         const auto& rec = m_result->jobs[static_cast<std::size_t>(j)];
         if (!std::isfinite(rec.first_start) || !(rec.first_start > rec.submit)) continue;
@@ -274,8 +328,6 @@ void TimelineLayout::setData(const cl::Cluster& cluster, std::shared_ptr<const c
     }
     for (auto& q : m_queues)
         std::sort(q.begin(), q.end(), [](const QueueSpan& a, const QueueSpan& b) { return a.t0 < b.t0; });
-
-    rebuildRows();
 }
 
 void TimelineLayout::rebuildRows() {

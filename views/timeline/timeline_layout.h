@@ -141,6 +141,22 @@ private:
         int job = 0;
     };
 
+    // Segment indices grouped by GPU, each GPU's sorted by start: GPU g's are
+    // order[begin[g] .. begin[g+1]).
+    struct SegmentsByGpu {
+        std::vector<int> begin;
+        std::vector<int> order;
+    };
+
+    // setData's steps, in this order once a result is given.
+    void indexArchitectures(const cl::Cluster& cluster);
+    void computeRunExtent();
+    static SegmentsByGpu sortSegmentsByGpu(const std::vector<cl::GpuSegment>& segs, int gpus);
+    void buildLanes(const SegmentsByGpu& byGpu, int gpus);
+    void buildServerBusy(const SegmentsByGpu& byGpu);
+    void indexSegmentsByJob(int jobs);
+    void buildQueues(int jobs, int gpus);
+
     void rebuildRows();
     void buildGpuRow(const TimelineRow& row, int r, double t0, double t1, double widthPx,
                      TimelineDrawList& out) const;

@@ -122,6 +122,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     auto* colorLabel = new QLabel(tr("Colour by "), bar);
     bar->addWidget(colorLabel);
     m_colorMode = new QComboBox(bar);
+    m_colorMode->setObjectName(QStringLiteral("timelineColorMode"));
     m_colorMode->addItem(tr("Model"), static_cast<int>(TimelineColorMode::Model));
     m_colorMode->addItem(tr("Bottleneck resource"), static_cast<int>(TimelineColorMode::Bottleneck));
     m_colorMode->addItem(tr("Job"), static_cast<int>(TimelineColorMode::Job));
@@ -132,6 +133,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_colorMode);
     bar->addSeparator();
     m_queueing = bar->addAction(tr("Show &queueing"));
+    m_queueing->setObjectName(QStringLiteral("timelineQueueing"));
     m_queueing->setCheckable(true);
     m_queueing->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
     m_queueing->setToolTip(
@@ -161,6 +163,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
         m_titles[i]->setContentsMargins(fontMetrics().averageCharWidth(), fontMetrics().height() / 4,
                                         fontMetrics().averageCharWidth(), fontMetrics().height() / 4);
         m_views[i] = new TimelineView(box);
+        m_views[i]->setObjectName(i == 0 ? QStringLiteral("timelineView")
+                                         : QStringLiteral("secondTimelineView"));
         v->addWidget(m_titles[i]);
         v->addWidget(m_views[i], 1);
         m_boxes[i] = box;

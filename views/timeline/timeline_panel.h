@@ -37,9 +37,9 @@ public:
     bool hasSecondRun() const;
 
     TimelineView* view() const { return m_views[0]; }
-    TimelineView* secondView() const { return m_views[1]; }
-    QComboBox* colorModeBox() const { return m_colorMode; }
-    QAction* queueingAction() const { return m_queueing; }
+    // The second run's view, the colour-mode box and the queueing action are named
+    // "secondTimelineView", "timelineColorMode" and "timelineQueueing" (the first view
+    // "timelineView").
 
     // Draws the current view (both runs when two) with title and legend into target, at any
     // size and on any paint device, without pixmap caches (PNG/SVG/PDF export).

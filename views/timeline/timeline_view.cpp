@@ -86,6 +86,24 @@ double clockStep(double minStep) {
     return std::ceil(minStep / (28 * 86400.0)) * 28 * 86400.0;
 }
 
+// The fold toggle of a server, centred in `toggle` with half-size s: a triangle pointing right
+// when folded, down when expanded.
+QPainterPath foldTriangle(const QRectF& toggle, double s, bool folded) {
+    const double cx = toggle.center().x(), cy = toggle.center().y();
+    QPainterPath tri;
+    if (folded) {
+        tri.moveTo(cx - s * 0.6, cy - s);
+        tri.lineTo(cx + s * 0.8, cy);
+        tri.lineTo(cx - s * 0.6, cy + s);
+    } else {
+        tri.moveTo(cx - s, cy - s * 0.6);
+        tri.lineTo(cx + s, cy - s * 0.6);
+        tri.lineTo(cx, cy + s * 0.8);
+    }
+    tri.closeSubpath();
+    return tri;
+}
+
 }  // namespace
 
 QRectF TimelineView::Geometry::plot() const {
@@ -438,16 +456,7 @@ std::vector<std::pair<QString, QColor>> TimelineView::legend() const {
 // ---- tooltips --------------------------------------------------------------------------
 
 QString TimelineView::toolTipAt(const QPoint& pos) const {
-    if (headerServerAt(pos) >= 0) {
-        const int s = headerServerAt(pos);
-        return m_layout.isCollapsed(s)
-                   ? tr("Click to show each GPU of %1")
-                         .arg(QString::fromStdString(
-                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name))
-                   : tr("Click to fold %1 into one row")
-                         .arg(QString::fromStdString(
-                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name));
-    }
+    if (headerServerAt(pos) >= 0) return headerToolTip(headerServerAt(pos));
     const auto item = itemAt(pos);
     if (!item || !m_result) return {};
     const auto span =
@@ -492,16 +501,44 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
                      .arg(row.gpu - m_layout.serverGpuBegin(row.server));
     const double t = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
     const QString at = formatRunTime(t);
-    // What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
+    appendAllocationLine(lines, item->job, t, at);
+    appendSharingLines(lines, item->first, t, at);
+    appendBatchLine(lines, item->job, t, at);
+    lines << tr("iteration time alone: %1").arg(formatDurationExact(j.solo_iteration_time));
+    appendSharedTimeLine(lines, item->job);
+    lines << tr("submitted %1, started %2, ended %3; %4 preemption(s)")
+                 .arg(formatRunTime(j.submit), formatRunTime(j.first_start),
+                      std::isfinite(j.end) ? formatRunTime(j.end) : tr("never"))
+                 .arg(j.preemptions);
+    if (m_mode == TimelineColorMode::Bottleneck || m_profiles)
+        lines << tr("bottleneck: %1").arg(bottleneckName(bottleneckOf(item->job)));
+    lines << tr("<i>Click to select this job</i>");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString TimelineView::headerToolTip(int s) const {
+    return m_layout.isCollapsed(s) ? tr("Click to show each GPU of %1")
+                                         .arg(QString::fromStdString(
+                                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name))
+                                   : tr("Click to fold %1 into one row")
+                                         .arg(QString::fromStdString(
+                                             m_layout.cluster().servers[static_cast<std::size_t>(s)].name));
+}
+
+// What a Synergy mechanism gave the job at the hovered moment (it re-allocates every round).
+void TimelineView::appendAllocationLine(QStringList& lines, int job, double t, const QString& at) const {
     if (m_layout.hasAllocations()) {
-        if (const cl::AllocationChange* a = m_layout.allocationAt(item->job, t))
+        if (const cl::AllocationChange* a = m_layout.allocationAt(job, t))
             lines
                 << tr("CPU %1 cores \u00b7 memory %2 GB \u00b7 speed \u00d7%3 vs proportional share (at %4)")
                        .arg(amount(a->cpus), amount(a->memory_gb), QLocale().toString(a->speedup, 'f', 2),
                             at);
     }
-    // Who else holds this GPU at the hovered moment (Muri interleaving, AntMan and SJF-BSBF
-    // sharing), and who else during the rest of the segment.
+}
+
+// Who else holds this GPU at the hovered moment (Muri interleaving, AntMan and SJF-BSBF
+// sharing), and who else during the rest of the segment.
+void TimelineView::appendSharingLines(QStringList& lines, int segment, double t, const QString& at) const {
     const auto jobName = [&](int k) {
         const auto& p = m_result->jobs[static_cast<std::size_t>(k)];
         return tr("%1 (%2)").arg(QString::fromStdString(p.id), QString::fromStdString(p.model));
@@ -511,9 +548,9 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
         for (int k : jobs) out << jobName(k);
         return out.join(QStringLiteral(", "));
     };
-    const auto partnersNow = m_layout.partnersAt(item->first, t);
+    const auto partnersNow = m_layout.partnersAt(segment, t);
     std::vector<int> partnersElse;
-    for (int k : m_layout.partnersOfSegment(item->first))
+    for (int k : m_layout.partnersOfSegment(segment))
         if (!std::binary_search(partnersNow.begin(), partnersNow.end(), k)) partnersElse.push_back(k);
     if (!partnersNow.empty())
         lines << tr("shares GPU with %1 at %2").arg(names(partnersNow), at);
@@ -523,9 +560,12 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
         lines << tr("alone on this GPU during this segment");
     if (!partnersElse.empty())
         lines << tr("shares this GPU with %1 at other times during this segment").arg(names(partnersElse));
-    // The gradient-accumulation setting an SJF-BSBF mechanism gave the job at that moment.
+}
+
+// The gradient-accumulation setting an SJF-BSBF mechanism gave the job at that moment.
+void TimelineView::appendBatchLine(QStringList& lines, int job, double t, const QString& at) const {
     if (m_layout.hasBatches()) {
-        if (const cl::BatchChange* b = m_layout.batchAt(item->job, t)) {
+        if (const cl::BatchChange* b = m_layout.batchAt(job, t)) {
             const QString batch =
                 b->accumulation_steps == 1
                     ? tr("sub-batch %1 \u00d7 1 step").arg(b->sub_batch)
@@ -536,10 +576,13 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
                         : tr("%1, full speed: not slowed by sharing (at %2)").arg(batch, at));
         }
     }
-    lines << tr("iteration time alone: %1").arg(formatDurationExact(j.solo_iteration_time));
-    // The shared-period speed is not recorded per segment. It can be derived when the job
-    // finished: time not shared ran at solo speed, the remaining iterations ran shared.
-    const double shared = m_layout.sharedTime(item->job);
+}
+
+// The shared-period speed is not recorded per segment. It can be derived when the job
+// finished: time not shared ran at solo speed, the remaining iterations ran shared.
+void TimelineView::appendSharedTimeLine(QStringList& lines, int job) const {
+    const auto& j = m_result->jobs[static_cast<std::size_t>(job)];
+    const double shared = m_layout.sharedTime(job);
     if (shared > 0.0) {
         double overhead = 0.0;
         if (m_profiles) {
@@ -562,14 +605,6 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
             lines << tr("time shared with other jobs: %1 (shared iteration time not recorded)")
                          .arg(formatDuration(shared));
     }
-    lines << tr("submitted %1, started %2, ended %3; %4 preemption(s)")
-                 .arg(formatRunTime(j.submit), formatRunTime(j.first_start),
-                      std::isfinite(j.end) ? formatRunTime(j.end) : tr("never"))
-                 .arg(j.preemptions);
-    if (m_mode == TimelineColorMode::Bottleneck || m_profiles)
-        lines << tr("bottleneck: %1").arg(bottleneckName(bottleneckOf(item->job)));
-    lines << tr("<i>Click to select this job</i>");
-    return lines.join(QStringLiteral("<br>"));
 }
 
 bool TimelineView::viewportEvent(QEvent* event) {
@@ -630,15 +665,48 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
     const QPalette& pal = palette();
     p.fillRect(g.area, pal.color(QPalette::Base));
     const QRectF plot = g.plot();
-    const double width = plot.width();
-    const auto rowTop = [&](int r) { return plot.top() - g.rowOffset + (r - g.firstRow) * g.row; };
     const int lastRow =
         std::min(m_layout.rowCount(),
                  g.firstRow + static_cast<int>(std::ceil((plot.height() + g.rowOffset) / g.row)) + 1);
 
     p.save();
     p.setClipRect(plot);
-    // Server bands and highlighted GPU rows.
+    paintRowBands(p, g, lastRow);
+    paintTimeGrid(p, plot);
+    paintItems(p, g, list);
+    paintSelectedQueueing(p, g, lastRow);
+    paintRowSeparators(p, g, lastRow);
+    p.restore();
+
+    paintHeader(p, g);
+    paintStrip(p, g, overlays);
+    if (m_showAxis) paintAxis(p, g);
+    // Time cursor across strip and rows.
+    if (overlays == Overlays::Interactive && std::isfinite(m_cursor) && m_cursor >= m_t0 &&
+        m_cursor <= m_t1) {
+        const double x = xOfTimeIn(plot, m_cursor);
+        QColor c = pal.color(QPalette::Text);
+        c.setAlpha(160);
+        p.setPen(QPen(c, 0, Qt::DashLine));
+        p.drawLine(QPointF(x, g.area.top() + g.axis * 0.5), QPointF(x, plot.bottom()));
+    }
+    if (!m_result) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(plot, Qt::AlignCenter,
+                   tr("The timeline of a run appears here once a run with GPU segments is loaded"));
+    }
+}
+
+double TimelineView::rowTopIn(const Geometry& g, const QRectF& plot, int r) {
+    return plot.top() - g.rowOffset + (r - g.firstRow) * g.row;
+}
+
+// Server bands and highlighted GPU rows.
+void TimelineView::paintRowBands(QPainter& p, const Geometry& g, int lastRow) const {
+    const QPalette& pal = palette();
+    const QRectF plot = g.plot();
+    const double width = plot.width();
+    const auto rowTop = [&](int r) { return rowTopIn(g, plot, r); };
     for (int r = g.firstRow; r < lastRow; ++r) {
         const TimelineRow& row = m_layout.row(r);
         const QRectF band(plot.left(), rowTop(r), width, g.row);
@@ -653,7 +721,12 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
             p.fillRect(band, c);
         }
     }
-    // Time grid.
+}
+
+// Time grid.
+void TimelineView::paintTimeGrid(QPainter& p, const QRectF& plot) const {
+    const QPalette& pal = palette();
+    const double width = plot.width();
     const QFontMetricsF fm(p.font(), p.device());
     const double minStep =
         (fm.horizontalAdvance(QStringLiteral("00d 00:00:00")) + fm.height()) / width * (m_t1 - m_t0);
@@ -667,7 +740,13 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
             p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         }
     }
+}
 
+void TimelineView::paintItems(QPainter& p, const Geometry& g, const TimelineDrawList& list) const {
+    const QPalette& pal = palette();
+    const QRectF plot = g.plot();
+    const auto rowTop = [&](int r) { return rowTopIn(g, plot, r); };
+    const QFontMetricsF fm(p.font(), p.device());
     const bool dim = m_selected >= 0;
     const QColor merged = mergedColor(pal);
     const double pad = std::max(1.0, g.row * 0.08);
@@ -721,7 +800,12 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
                        fm.elidedText(label, Qt::ElideRight, visible.width()));
         }
     }
-    // The selected job's queueing on its first GPUs, even with queueing off.
+}
+
+// The selected job's queueing on its first GPUs, even with queueing off.
+void TimelineView::paintSelectedQueueing(QPainter& p, const Geometry& g, int lastRow) const {
+    const QRectF plot = g.plot();
+    const auto rowTop = [&](int r) { return rowTopIn(g, plot, r); };
     if (m_selected >= 0 && !m_showQueueing) {
         const auto& j = m_result->jobs[static_cast<std::size_t>(m_selected)];
         if (std::isfinite(j.first_start) && j.first_start > j.submit) {
@@ -741,8 +825,14 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
             }
         }
     }
-    // Server separators; inside a described server, a dotted line where its GPUs change
-    // socket (the tasks below share other cores) and a short dash where they change PCIe group.
+}
+
+// Server separators; inside a described server, a dotted line where its GPUs change
+// socket (the tasks below share other cores) and a short dash where they change PCIe group.
+void TimelineView::paintRowSeparators(QPainter& p, const Geometry& g, int lastRow) const {
+    const QPalette& pal = palette();
+    const QRectF plot = g.plot();
+    const auto rowTop = [&](int r) { return rowTopIn(g, plot, r); };
     for (int r = g.firstRow; r < lastRow; ++r) {
         const TimelineLayout::Boundary b = m_layout.boundaryAbove(r);
         if (r == 0 || b == TimelineLayout::Boundary::None) continue;
@@ -754,25 +844,6 @@ void TimelineView::paintWith(QPainter& p, const Geometry& g, const TimelineDrawL
             p.setPen(QPen(c, 0, b == TimelineLayout::Boundary::Socket ? Qt::DashLine : Qt::DotLine));
         }
         p.drawLine(QPointF(plot.left(), rowTop(r)), QPointF(plot.right(), rowTop(r)));
-    }
-    p.restore();
-
-    paintHeader(p, g);
-    paintStrip(p, g, overlays);
-    if (m_showAxis) paintAxis(p, g);
-    // Time cursor across strip and rows.
-    if (overlays == Overlays::Interactive && std::isfinite(m_cursor) && m_cursor >= m_t0 &&
-        m_cursor <= m_t1) {
-        const double x = xOfTimeIn(plot, m_cursor);
-        QColor c = pal.color(QPalette::Text);
-        c.setAlpha(160);
-        p.setPen(QPen(c, 0, Qt::DashLine));
-        p.drawLine(QPointF(x, g.area.top() + g.axis * 0.5), QPointF(x, plot.bottom()));
-    }
-    if (!m_result) {
-        p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(plot, Qt::AlignCenter,
-                   tr("The timeline of a run appears here once a run with GPU segments is loaded"));
     }
 }
 
@@ -862,19 +933,7 @@ void TimelineView::paintHeader(QPainter& p, const Geometry& g) const {
             QString::fromStdString(m_layout.cluster().servers[static_cast<std::size_t>(row.server)].name);
         const double nameTop = std::max(top, plot.top());
         const QRectF toggle(header.left() + em * 0.5, nameTop, fm.height(), g.row);
-        // A triangle: pointing right = folded, down = expanded.
-        const double cx = toggle.center().x(), cy = toggle.center().y(), s = fm.height() * 0.28;
-        QPainterPath tri;
-        if (row.gpu < 0) {
-            tri.moveTo(cx - s * 0.6, cy - s);
-            tri.lineTo(cx + s * 0.8, cy);
-            tri.lineTo(cx - s * 0.6, cy + s);
-        } else {
-            tri.moveTo(cx - s, cy - s * 0.6);
-            tri.lineTo(cx + s, cy - s * 0.6);
-            tri.lineTo(cx, cy + s * 0.8);
-        }
-        tri.closeSubpath();
+        const QPainterPath tri = foldTriangle(toggle, fm.height() * 0.28, row.gpu < 0);
         p.setRenderHint(QPainter::Antialiasing, true);
         p.fillPath(tri, pal.color(QPalette::WindowText));
         p.setRenderHint(QPainter::Antialiasing, false);

@@ -14,6 +14,7 @@ class QFontMetricsF;
 #include <QColor>
 #include <QPalette>
 #include <QString>
+#include <QStringList>
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
@@ -134,6 +135,13 @@ private:
     enum class Overlays { Interactive, None };
     void paintWith(QPainter& p, const Geometry& g, const TimelineDrawList& list,
                    Overlays overlays = Overlays::Interactive) const;
+    // paintWith's layers under the header, strip and axis, bottom to top.
+    static double rowTopIn(const Geometry& g, const QRectF& plot, int r);
+    void paintRowBands(QPainter& p, const Geometry& g, int lastRow) const;
+    void paintTimeGrid(QPainter& p, const QRectF& plot) const;
+    void paintItems(QPainter& p, const Geometry& g, const TimelineDrawList& list) const;
+    void paintSelectedQueueing(QPainter& p, const Geometry& g, int lastRow) const;
+    void paintRowSeparators(QPainter& p, const Geometry& g, int lastRow) const;
     void paintAxis(QPainter& p, const Geometry& g) const;
     void paintHeader(QPainter& p, const Geometry& g) const;
     void paintStrip(QPainter& p, const Geometry& g, Overlays overlays) const;
@@ -142,6 +150,13 @@ private:
     double xOfTimeIn(const QRectF& plot, double t) const;
     int bottleneckOf(int job) const;              // 0 data loading, 1 GPU, 2 network, -1 unknown
     int headerServerAt(const QPoint& pos) const;  // collapse toggle under pos, or -1
+    // toolTipAt's parts: a server header, and the lines of a segment's tooltip at time t
+    // (`at` is t as text).
+    QString headerToolTip(int server) const;
+    void appendAllocationLine(QStringList& lines, int job, double t, const QString& at) const;
+    void appendSharingLines(QStringList& lines, int segment, double t, const QString& at) const;
+    void appendBatchLine(QStringList& lines, int job, double t, const QString& at) const;
+    void appendSharedTimeLine(QStringList& lines, int job) const;
 
     TimelineLayout m_layout;
     std::shared_ptr<const cl::SimResult> m_result;

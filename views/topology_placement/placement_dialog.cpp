@@ -141,7 +141,48 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
       m_cancelFlag(std::make_shared<std::atomic<bool>>(false)) {
     setWindowTitle(tr("Topology Placement \u2014 %1").arg(QString::fromStdString(cluster.name)));
     setModal(false);
+    m_run->setObjectName(QStringLiteral("placementRun"));
+    m_cancel->setObjectName(QStringLiteral("placementCancel"));
+    m_model->setObjectName(QStringLiteral("placementResultsModel"));
+    m_table->setObjectName(QStringLiteral("placementResults"));
 
+    QLabel* about = createAboutLabel();
+    QGroupBox* workload = createWorkloadBox();
+    QGroupBox* policyBox = createPolicyBox();
+    auto* inputs = new QHBoxLayout;
+    inputs->addWidget(workload, 3);
+    inputs->addWidget(policyBox, 2);
+    QHBoxLayout* runRow = createRunRow();
+    setUpResultsTable();
+    QDialogButtonBox* buttons = createButtonBox();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(about);
+    layout->addLayout(inputs);
+    layout->addLayout(runRow);
+    layout->addWidget(m_status);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
+
+    connectSignals();
+
+    // The tier columns show before the first run.
+    m_model->setResults({}, m_cluster.topology.tier_gbps, 1800.0);
+    setSettings(PlacementRunSettings{});
+    setRunningUi(false);
+    if (m_hasTopology) {
+        resize(1000, 620);  // room for all eight rows and three tier columns
+    } else {
+        // Nothing to set or run: the message and Close only.
+        for (QWidget* w : std::initializer_list<QWidget*>{workload, policyBox, m_run, m_cancel, m_progress,
+                                                          m_status, m_table, m_copy, m_export})
+            w->setVisible(false);
+        setMinimumWidth(560);
+        adjustSize();
+    }
+}
+
+QLabel* PlacementDialog::createAboutLabel() {
     auto* about = new QLabel(this);
     about->setObjectName(QStringLiteral("placementAbout"));
     about->setWordWrap(true);
@@ -150,18 +191,21 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
         about->setText(tr("Cluster <b>%1</b>: %2, %3 servers, %4 GPUs. Jobs of the multi-agent placement "
                           "paper's model types arrive at one scheduler per pod every 30 minutes; each policy "
                           "places the same workload.")
-                           .arg(QString::fromStdString(cluster.name).toHtmlEscaped(),
-                                QString::fromStdString(cl::topologyKindName(cluster.topology.kind)))
-                           .arg(cluster.servers.size())
-                           .arg(cluster.totalGpus()));
+                           .arg(QString::fromStdString(m_cluster.name).toHtmlEscaped(),
+                                QString::fromStdString(cl::topologyKindName(m_cluster.topology.kind)))
+                           .arg(m_cluster.servers.size())
+                           .arg(m_cluster.totalGpus()));
     } else {
         about->setText(
             tr("Cluster <b>%1</b> has no network topology (it is flat), so there is nothing to place. "
                "Build one in the Cluster view with <i>New from topology\u2026</i> (fat-tree, VL2 or "
                "BCube) and open this dialog again.")
-                .arg(QString::fromStdString(cluster.name).toHtmlEscaped()));
+                .arg(QString::fromStdString(m_cluster.name).toHtmlEscaped()));
     }
+    return about;
+}
 
+QGroupBox* PlacementDialog::createWorkloadBox() {
     auto* workload = new QGroupBox(tr("Workload"), this);
     auto* form = new QFormLayout(workload);
     m_pattern->addItem(tr("uniform"), static_cast<int>(cl::ArrivalPattern::Uniform));
@@ -184,7 +228,10 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     m_seed->setRange(0, 1000000000);
     m_seed->setToolTip(tr("Seed of the workload and of the server-level device draws"));
     form->addRow(tr("&Seed:"), m_seed);
+    return workload;
+}
 
+QGroupBox* PlacementDialog::createPolicyBox() {
     auto* policyBox = new QGroupBox(tr("Policies"), this);
     auto* policyLayout = new QVBoxLayout(policyBox);
     for (const KindChoice& choice : kKindChoices) {
@@ -204,11 +251,10 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     levelRow->addRow(tr("&Level:"), m_level);
     policyLayout->addLayout(levelRow);
     policyLayout->addStretch(1);
+    return policyBox;
+}
 
-    auto* inputs = new QHBoxLayout;
-    inputs->addWidget(workload, 3);
-    inputs->addWidget(policyBox, 2);
-
+QHBoxLayout* PlacementDialog::createRunRow() {
     m_run->setToolTip(tr("Simulate the checked policies on a worker thread"));
     m_run->setDefault(true);
     m_cancel->setToolTip(tr("Stop the run; nothing of it is kept"));
@@ -221,7 +267,10 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     runRow->addWidget(m_progress, 1);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return runRow;
+}
 
+void PlacementDialog::setUpResultsTable() {
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(PlacementResultsModel::kSortRole);
     m_table->setModel(m_sorted);
@@ -234,22 +283,19 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setToolTip(tr("Click a header to sort"));
+}
 
+QDialogButtonBox* PlacementDialog::createButtonBox() {
     m_copy->setToolTip(tr("Copy the results table to the clipboard as CSV"));
     m_export->setToolTip(tr("Write the results table to a CSV file"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
     buttons->addButton(m_export, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    return buttons;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(about);
-    layout->addLayout(inputs);
-    layout->addLayout(runRow);
-    layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(buttons);
-
+void PlacementDialog::connectSignals() {
     connect(m_run, &QPushButton::clicked, this, &PlacementDialog::run);
     connect(m_cancel, &QPushButton::clicked, this, &PlacementDialog::cancel);
     connect(m_copy, &QPushButton::clicked, this, &PlacementDialog::copyCsv);
@@ -261,21 +307,6 @@ PlacementDialog::PlacementDialog(const cl::Cluster& cluster, QWidget* parent)
         m_copy->setEnabled(m_model->rowCount() > 0);
         m_export->setEnabled(m_model->rowCount() > 0);
     });
-
-    // The tier columns show before the first run.
-    m_model->setResults({}, m_cluster.topology.tier_gbps, 1800.0);
-    setSettings(PlacementRunSettings{});
-    setRunningUi(false);
-    if (m_hasTopology) {
-        resize(1000, 620);  // room for all eight rows and three tier columns
-    } else {
-        // Nothing to set or run: the message and Close only.
-        for (QWidget* w : std::initializer_list<QWidget*>{workload, policyBox, m_run, m_cancel, m_progress,
-                                                          m_status, m_table, m_copy, m_export})
-            w->setVisible(false);
-        setMinimumWidth(560);
-        adjustSize();
-    }
 }
 
 PlacementDialog::~PlacementDialog() {

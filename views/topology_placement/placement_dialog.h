@@ -16,7 +16,10 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QDoubleSpinBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -67,10 +70,8 @@ public:
     bool canRun() const { return m_hasTopology; }
     // From Run until the result (or cancellation, or error) is shown.
     bool isRunning() const;
-    PlacementResultsModel* resultsModel() const { return m_model; }
-    QTableView* resultsView() const { return m_table; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
+    // Tests find the Run and Cancel buttons, the results model and its table by the object names
+    // "placementRun", "placementCancel", "placementResultsModel" and "placementResults".
     // The line under the progress bar: what was run, "cancelled" or the error in words.
     QString statusText() const;
     // Writes the results as CSV; false with *error naming the file.
@@ -88,6 +89,15 @@ protected:
     void reject() override;
 
 private:
+    // The constructor's sections, in the order their widgets are created.
+    QLabel* createAboutLabel();
+    QGroupBox* createWorkloadBox();
+    QGroupBox* createPolicyBox();
+    QHBoxLayout* createRunRow();
+    void setUpResultsTable();
+    QDialogButtonBox* createButtonBox();
+    void connectSignals();
+
     void onFinished();
     void setRunningUi(bool running);
     void updateRunEnabled();

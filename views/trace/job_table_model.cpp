@@ -62,18 +62,18 @@ void JobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace, const cl::P
     m_trace = std::move(trace);
     m_profiles = profiles;
     m_durations.clear();
-    m_numeric_ids.clear();
+    m_numericIds.clear();
     m_rows = 0;
     m_planning = false;
     if (m_trace) {
         const auto size = static_cast<int>(m_trace->jobs.size());
         m_rows = row_limit > 0 ? std::min(size, row_limit) : size;
         m_durations.reserve(static_cast<std::size_t>(m_rows));
-        m_numeric_ids.reserve(static_cast<std::size_t>(m_rows));
+        m_numericIds.reserve(static_cast<std::size_t>(m_rows));
         for (int r = 0; r < m_rows; ++r) {
             const cl::Job& j = job(r);
             m_durations.push_back(effectiveDuration(j, m_profiles));
-            m_numeric_ids.push_back(parseNumericId(j.id));
+            m_numericIds.push_back(parseNumericId(j.id));
             m_planning = m_planning || !j.name.empty() || !j.account.empty() || !j.partition.empty() ||
                          !j.gpu_type.empty();
         }
@@ -111,9 +111,9 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const {
         case SortRole:
             switch (index.column()) {
                 case IdColumn:
-                    return std::isnan(m_numeric_ids[static_cast<std::size_t>(row)])
+                    return std::isnan(m_numericIds[static_cast<std::size_t>(row)])
                                ? QVariant(QString::fromStdString(j.id))
-                               : QVariant(m_numeric_ids[static_cast<std::size_t>(row)]);
+                               : QVariant(m_numericIds[static_cast<std::size_t>(row)]);
                 case SubmitColumn:
                     return j.submit_time;
                 case GpusColumn:

@@ -54,7 +54,7 @@ public:
     double duration(int row) const { return m_durations[static_cast<std::size_t>(row)]; }
     // Numeric value of the job id, NaN when the id is not a number (ids sort numerically
     // when they are numbers, "10" after "9").
-    double numericId(int row) const { return m_numeric_ids[static_cast<std::size_t>(row)]; }
+    double numericId(int row) const { return m_numericIds[static_cast<std::size_t>(row)]; }
 
     static double effectiveDuration(const cl::Job& job, const cl::ProfileSet* profiles);
     // Whether any job carries a name, account, partition or GPU type.
@@ -75,7 +75,7 @@ private:
     const cl::ProfileSet* m_profiles = nullptr;
     int m_rows = 0;
     std::vector<double> m_durations;
-    std::vector<double> m_numeric_ids;
+    std::vector<double> m_numericIds;
 };
 
 }  // namespace cl::views

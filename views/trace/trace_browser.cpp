@@ -37,20 +37,22 @@ constexpr int kFilterDelayMs = 120;
 
 TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
     m_jobs = new JobTableModel(this);
+    m_jobs->setObjectName(QStringLiteral("jobModel"));
     m_proxy = new JobFilterProxy(this);
+    m_proxy->setObjectName(QStringLiteral("jobFilter"));
     m_proxy->setSourceModel(m_jobs);
 
     m_model = new QComboBox(this);
     m_model->setObjectName(QStringLiteral("modelFilter"));
     m_model->setToolTip(tr("Show only the jobs of one model"));
     m_model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_min_gpus = new QSpinBox(this);
-    m_min_gpus->setObjectName(QStringLiteral("minGpus"));
-    m_min_gpus->setToolTip(tr("Show only jobs that request at least this many GPUs"));
-    m_max_gpus = new QSpinBox(this);
-    m_max_gpus->setObjectName(QStringLiteral("maxGpus"));
-    m_max_gpus->setToolTip(tr("Show only jobs that request at most this many GPUs"));
-    for (QSpinBox* box : {m_min_gpus, m_max_gpus}) {
+    m_minGpus = new QSpinBox(this);
+    m_minGpus->setObjectName(QStringLiteral("minGpus"));
+    m_minGpus->setToolTip(tr("Show only jobs that request at least this many GPUs"));
+    m_maxGpus = new QSpinBox(this);
+    m_maxGpus->setObjectName(QStringLiteral("maxGpus"));
+    m_maxGpus->setToolTip(tr("Show only jobs that request at most this many GPUs"));
+    for (QSpinBox* box : {m_minGpus, m_maxGpus}) {
         box->setRange(1, 1);
         box->setAccelerated(true);
     }
@@ -82,8 +84,8 @@ TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
     };
     addLabeled(tr("&Model:"), m_model);
     bar->addSpacing(fontMetrics().averageCharWidth() * 2);
-    addLabeled(tr("&GPUs:"), m_min_gpus);
-    addLabeled(tr("to"), m_max_gpus);
+    addLabeled(tr("&GPUs:"), m_minGpus);
+    addLabeled(tr("to"), m_maxGpus);
     bar->addSpacing(fontMetrics().averageCharWidth() * 2);
     addLabeled(tr("&Submitted from:"), m_from);
     addLabeled(tr("to"), m_to);
@@ -113,6 +115,7 @@ TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
     m_table->setToolTip(tr("Jobs of the trace; click a column header to sort"));
 
     m_histograms = new TraceHistograms(this);
+    m_histograms->setObjectName(QStringLiteral("histograms"));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
@@ -133,8 +136,8 @@ TraceBrowser::TraceBrowser(QWidget* parent) : QWidget(parent) {
         if (!m_updating) m_debounce->start();
     };
     connect(m_model, &QComboBox::currentIndexChanged, this, schedule);
-    connect(m_min_gpus, &QSpinBox::valueChanged, this, schedule);
-    connect(m_max_gpus, &QSpinBox::valueChanged, this, schedule);
+    connect(m_minGpus, &QSpinBox::valueChanged, this, schedule);
+    connect(m_maxGpus, &QSpinBox::valueChanged, this, schedule);
     connect(m_from, &QDoubleSpinBox::valueChanged, this, schedule);
     connect(m_to, &QDoubleSpinBox::valueChanged, this, schedule);
     connect(m_reset, &QToolButton::clicked, this, &TraceBrowser::resetFilters);
@@ -180,22 +183,22 @@ void TraceBrowser::updateTimeControls() {
         m_model->addItem(QString::fromStdString(m), QString::fromStdString(m));
     if (unnamed) m_model->addItem(tr("(no model)"), kNoModel);
     m_model->setCurrentIndex(0);
-    for (QSpinBox* box : {m_min_gpus, m_max_gpus}) box->setRange(1, max_gpus);
-    m_min_gpus->setValue(1);
-    m_max_gpus->setValue(max_gpus);
+    for (QSpinBox* box : {m_minGpus, m_maxGpus}) box->setRange(1, max_gpus);
+    m_minGpus->setValue(1);
+    m_maxGpus->setValue(max_gpus);
 
     QString suffix;
     if (last <= 2.0 * 3600.0) {
-        m_time_unit = 60.0;
+        m_timeUnit = 60.0;
         suffix = tr(" min");
     } else if (last <= 4.0 * 86400.0) {
-        m_time_unit = 3600.0;
+        m_timeUnit = 3600.0;
         suffix = tr(" h");
     } else {
-        m_time_unit = 86400.0;
+        m_timeUnit = 86400.0;
         suffix = tr(" d");
     }
-    const double top = std::ceil(last / m_time_unit * 100.0) / 100.0;
+    const double top = std::ceil(last / m_timeUnit * 100.0) / 100.0;
     for (QDoubleSpinBox* box : {m_from, m_to}) {
         box->setRange(0.0, top);
         box->setSuffix(suffix);
@@ -204,7 +207,7 @@ void TraceBrowser::updateTimeControls() {
     m_from->setValue(0.0);
     m_to->setValue(top);
     const bool enabled = trace && !trace->jobs.empty();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_model, m_min_gpus, m_max_gpus, m_from, m_to, m_reset})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_model, m_minGpus, m_maxGpus, m_from, m_to, m_reset})
         w->setEnabled(enabled);
     m_updating = false;
 }
@@ -217,11 +220,11 @@ void TraceBrowser::applyFilters() {
         f.model = std::string();
     else if (model != kAnyModel && !model.isEmpty())
         f.model = model.toStdString();
-    if (m_min_gpus->value() > m_min_gpus->minimum()) f.min_gpus = m_min_gpus->value();
-    if (m_max_gpus->value() < m_max_gpus->maximum()) f.max_gpus = m_max_gpus->value();
+    if (m_minGpus->value() > m_minGpus->minimum()) f.min_gpus = m_minGpus->value();
+    if (m_maxGpus->value() < m_maxGpus->maximum()) f.max_gpus = m_maxGpus->value();
     // The ends of the spin boxes mean "open": the rounded top must not cut off the last job.
-    if (m_from->value() > m_from->minimum()) f.from = m_from->value() * m_time_unit;
-    if (m_to->value() < m_to->maximum()) f.to = m_to->value() * m_time_unit;
+    if (m_from->value() > m_from->minimum()) f.from = m_from->value() * m_timeUnit;
+    if (m_to->value() < m_to->maximum()) f.to = m_to->value() * m_timeUnit;
     m_proxy->setFilter(f);
     refreshSummary();
 }

@@ -32,10 +32,9 @@ public:
     void setTrace(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles = nullptr);
     std::shared_ptr<const cl::Trace> trace() const;
 
+    // The shell exports the histograms; the main window's test counts the jobs shown.
     JobTableModel* jobModel() const { return m_jobs; }
-    JobFilterProxy* filterProxy() const { return m_proxy; }
     TraceHistograms* histograms() const { return m_histograms; }
-    QTableView* tableView() const { return m_table; }
     QString countText() const;
 
 public slots:
@@ -46,21 +45,21 @@ public slots:
 private:
     void updateTimeControls();
     void refreshSummary();
-    double timeUnitSeconds() const { return m_time_unit; }
+    double timeUnitSeconds() const { return m_timeUnit; }
 
     JobTableModel* m_jobs = nullptr;
     JobFilterProxy* m_proxy = nullptr;
     TraceHistograms* m_histograms = nullptr;
     QTableView* m_table = nullptr;
     QComboBox* m_model = nullptr;
-    QSpinBox* m_min_gpus = nullptr;
-    QSpinBox* m_max_gpus = nullptr;
+    QSpinBox* m_minGpus = nullptr;
+    QSpinBox* m_maxGpus = nullptr;
     QDoubleSpinBox* m_from = nullptr;
     QDoubleSpinBox* m_to = nullptr;
     QToolButton* m_reset = nullptr;
     QLabel* m_count = nullptr;
     QTimer* m_debounce = nullptr;
-    double m_time_unit = 3600.0;
+    double m_timeUnit = 3600.0;
     bool m_updating = false;
 };
 

@@ -74,25 +74,25 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     m_duration->addItem(tr("Synergy log-uniform (32 min to 6.9 days)"),
                         static_cast<int>(cl::DurationModel::SynergyLogUniform));
     m_duration->setToolTip(tr("Distribution of solo run times"));
-    m_gpu_weights = new QLineEdit(this);
-    m_gpu_weights->setObjectName(QStringLiteral("gpuWeights"));
-    m_gpu_weights->setPlaceholderText(tr("empty = Philly counts"));
-    m_gpu_weights->setToolTip(
+    m_gpuWeights = new QLineEdit(this);
+    m_gpuWeights->setObjectName(QStringLiteral("gpuWeights"));
+    m_gpuWeights->setPlaceholderText(tr("empty = Philly counts"));
+    m_gpuWeights->setToolTip(
         tr("GPU count:weight pairs, e.g. 1:0.7,2:0.1,4:0.2; empty uses the Philly trace's "
            "counts (%1)")
             .arg(philyWeightsText()));
-    m_gpu_weights->setClearButtonEnabled(true);
-    m_max_gpus = new QSpinBox(this);
-    m_max_gpus->setObjectName(QStringLiteral("maxGpus"));
-    m_max_gpus->setRange(0, 1 << 16);
-    m_max_gpus->setSpecialValueText(tr("no cap"));
-    m_max_gpus->setToolTip(tr("GPU counts above this are removed from the weights (not clamped)"));
-    m_model_source = new QComboBox(this);
-    m_model_source->setObjectName(QStringLiteral("modelSource"));
-    m_model_source->addItem(tr("Equal weights over the profiled models"));
-    m_model_source->addItem(tr("Model mix"));
-    m_model_source->addItem(tr("Task split"));
-    m_model_source->setToolTip(tr("How each job's model is drawn"));
+    m_gpuWeights->setClearButtonEnabled(true);
+    m_maxGpus = new QSpinBox(this);
+    m_maxGpus->setObjectName(QStringLiteral("maxGpus"));
+    m_maxGpus->setRange(0, 1 << 16);
+    m_maxGpus->setSpecialValueText(tr("no cap"));
+    m_maxGpus->setToolTip(tr("GPU counts above this are removed from the weights (not clamped)"));
+    m_modelSource = new QComboBox(this);
+    m_modelSource->setObjectName(QStringLiteral("modelSource"));
+    m_modelSource->addItem(tr("Equal weights over the profiled models"));
+    m_modelSource->addItem(tr("Model mix"));
+    m_modelSource->addItem(tr("Task split"));
+    m_modelSource->setToolTip(tr("How each job's model is drawn"));
     m_models = new QLineEdit(this);
     m_models->setObjectName(QStringLiteral("modelMix"));
     m_models->setPlaceholderText(QStringLiteral("resnet18:2,bert:1"));
@@ -106,9 +106,9 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     m_catalog->setObjectName(QStringLiteral("taskCatalog"));
     for (const std::string& name : cl::taskCatalogNames()) m_catalog->addItem(QString::fromStdString(name));
     m_catalog->setToolTip(tr("Which models stand for which task"));
-    m_task_share = new QCheckBox(tr("Assign by &share, as the Synergy artifact"), this);
-    m_task_share->setObjectName(QStringLiteral("taskShare"));
-    m_task_share->setToolTip(
+    m_taskShare = new QCheckBox(tr("Assign by &share, as the Synergy artifact"), this);
+    m_taskShare->setObjectName(QStringLiteral("taskShare"));
+    m_taskShare->setToolTip(
         tr("Instead of drawing each job's task by its weight, give it the task furthest below "
            "its share so far and that task's next model in turn (no randomness): how the "
            "Synergy authors' simulator assigns models"));
@@ -127,15 +127,15 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     auto* shape = new QGroupBox(tr("Durations and GPUs"), this);
     auto* fs = new QFormLayout(shape);
     fs->addRow(tr("&Durations:"), m_duration);
-    fs->addRow(tr("&GPU weights:"), m_gpu_weights);
-    fs->addRow(tr("Ma&x GPUs:"), m_max_gpus);
+    fs->addRow(tr("&GPU weights:"), m_gpuWeights);
+    fs->addRow(tr("Ma&x GPUs:"), m_maxGpus);
     auto* models = new QGroupBox(tr("Models"), this);
     auto* fm_ = new QFormLayout(models);
-    fm_->addRow(tr("&Models:"), m_model_source);
+    fm_->addRow(tr("&Models:"), m_modelSource);
     fm_->addRow(tr("M&ix:"), m_models);
     fm_->addRow(tr("&Task split:"), m_tasks);
     fm_->addRow(tr("&Catalog:"), m_catalog);
-    fm_->addRow(QString(), m_task_share);
+    fm_->addRow(QString(), m_taskShare);
     auto* top = new QHBoxLayout;
     top->addWidget(arrivals, 1);
     top->addWidget(shape, 1);
@@ -170,13 +170,13 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     connect(m_arrival, &QComboBox::currentIndexChanged, this, changed);
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_duration, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_gpu_weights, &QLineEdit::textChanged, this, changed);
-    connect(m_max_gpus, &QSpinBox::valueChanged, this, changed);
-    connect(m_model_source, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_gpuWeights, &QLineEdit::textChanged, this, changed);
+    connect(m_maxGpus, &QSpinBox::valueChanged, this, changed);
+    connect(m_modelSource, &QComboBox::currentIndexChanged, this, changed);
     connect(m_models, &QLineEdit::textChanged, this, changed);
     connect(m_tasks, &QLineEdit::textChanged, this, changed);
     connect(m_catalog, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_task_share, &QCheckBox::toggled, this, changed);
+    connect(m_taskShare, &QCheckBox::toggled, this, changed);
     connect(m_name, &QLineEdit::textChanged, this, changed);
 
     const QFontMetrics fm(font());
@@ -184,7 +184,7 @@ TraceGeneratorDialog::TraceGeneratorDialog(const cl::ProfileSet* profiles, QWidg
     cl::GeneratorConfig defaults;
     defaults.tasks = cl::parseTaskSplit("image:20,language:70,rl:10");
     setConfig(defaults);
-    m_model_source->setCurrentIndex(UniformModels);
+    m_modelSource->setCurrentIndex(UniformModels);
     refreshPreview();
 }
 
@@ -197,14 +197,14 @@ void TraceGeneratorDialog::setConfig(const cl::GeneratorConfig& c) {
     m_duration->setCurrentIndex(m_duration->findData(static_cast<int>(c.duration)));
     QStringList weights;
     for (const auto& [gpus, w] : c.gpu_weights) weights << QStringLiteral("%1:%2").arg(gpus).arg(w);
-    m_gpu_weights->setText(weights.join(QLatin1Char(',')));
-    m_max_gpus->setValue(c.max_gpus);
+    m_gpuWeights->setText(weights.join(QLatin1Char(',')));
+    m_maxGpus->setValue(c.max_gpus);
     m_models->setText(QString::fromStdString(c.models.toString()));
     m_tasks->setText(QString::fromStdString(c.tasks.toString()));
     m_catalog->setCurrentText(QString::fromStdString(c.task_catalog));
-    m_task_share->setChecked(c.model_rule == cl::ModelRule::TaskShare);
-    m_model_source->setCurrentIndex(!c.models.empty() ? ModelMixSource
-                                                      : (!c.tasks.empty() ? TaskSplitSource : UniformModels));
+    m_taskShare->setChecked(c.model_rule == cl::ModelRule::TaskShare);
+    m_modelSource->setCurrentIndex(!c.models.empty() ? ModelMixSource
+                                                     : (!c.tasks.empty() ? TaskSplitSource : UniformModels));
     m_name->setText(QString::fromStdString(c.name));
     m_loading = false;
     scheduleRefresh();
@@ -224,18 +224,18 @@ cl::GeneratorConfig TraceGeneratorDialog::parsedConfig() const {
             throw std::invalid_argument(tr("%1: %2").arg(name, QString::fromUtf8(e.what())).toStdString());
         }
     };
-    const std::string weights = m_gpu_weights->text().trimmed().toStdString();
+    const std::string weights = m_gpuWeights->text().trimmed().toStdString();
     if (!weights.empty())
         c.gpu_weights = field(tr("GPU weights"), [&] { return cl::parseGpuWeights(weights); });
-    c.max_gpus = m_max_gpus->value();
-    if (m_model_source->currentIndex() == ModelMixSource)
+    c.max_gpus = m_maxGpus->value();
+    if (m_modelSource->currentIndex() == ModelMixSource)
         c.models = field(tr("Model mix"),
                          [&] { return cl::parseModelMix(m_models->text().trimmed().toStdString()); });
-    if (m_model_source->currentIndex() == TaskSplitSource)
+    if (m_modelSource->currentIndex() == TaskSplitSource)
         c.tasks = field(tr("Task split"),
                         [&] { return cl::parseTaskSplit(m_tasks->text().trimmed().toStdString()); });
     c.task_catalog = m_catalog->currentText().toStdString();
-    if (m_model_source->currentIndex() == TaskSplitSource && m_task_share->isChecked())
+    if (m_modelSource->currentIndex() == TaskSplitSource && m_taskShare->isChecked())
         c.model_rule = cl::ModelRule::TaskShare;
     c.name = m_name->text().trimmed().toStdString();
     return c;
@@ -252,7 +252,7 @@ cl::GeneratorConfig TraceGeneratorDialog::config() const {
         c.arrival = static_cast<cl::ArrivalProcess>(m_arrival->currentData().toInt());
         c.jobs_per_hour = m_rate->value();
         c.duration = static_cast<cl::DurationModel>(m_duration->currentData().toInt());
-        c.max_gpus = m_max_gpus->value();
+        c.max_gpus = m_maxGpus->value();
         c.task_catalog = m_catalog->currentText().toStdString();
         c.name = m_name->text().trimmed().toStdString();
         return c;
@@ -268,10 +268,10 @@ void TraceGeneratorDialog::scheduleRefresh() {
     if (m_loading) return;
     const bool poisson = m_arrival->currentData().toInt() == static_cast<int>(cl::ArrivalProcess::Poisson);
     m_rate->setEnabled(poisson);
-    m_models->setEnabled(m_model_source->currentIndex() == ModelMixSource);
-    m_tasks->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
-    m_catalog->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
-    m_task_share->setEnabled(m_model_source->currentIndex() == TaskSplitSource);
+    m_models->setEnabled(m_modelSource->currentIndex() == ModelMixSource);
+    m_tasks->setEnabled(m_modelSource->currentIndex() == TaskSplitSource);
+    m_catalog->setEnabled(m_modelSource->currentIndex() == TaskSplitSource);
+    m_taskShare->setEnabled(m_modelSource->currentIndex() == TaskSplitSource);
     m_ok->setEnabled(false);  // until the preview confirms the new settings
     m_debounce->start();
 }

@@ -60,13 +60,13 @@ private:
     QComboBox* m_arrival = nullptr;
     QDoubleSpinBox* m_rate = nullptr;
     QComboBox* m_duration = nullptr;
-    QLineEdit* m_gpu_weights = nullptr;
-    QSpinBox* m_max_gpus = nullptr;
-    QComboBox* m_model_source = nullptr;
+    QLineEdit* m_gpuWeights = nullptr;
+    QSpinBox* m_maxGpus = nullptr;
+    QComboBox* m_modelSource = nullptr;
     QLineEdit* m_models = nullptr;
     QLineEdit* m_tasks = nullptr;
     QComboBox* m_catalog = nullptr;
-    QCheckBox* m_task_share = nullptr;
+    QCheckBox* m_taskShare = nullptr;
     QLineEdit* m_name = nullptr;
     QLabel* m_status = nullptr;
     TraceHistograms* m_histograms = nullptr;

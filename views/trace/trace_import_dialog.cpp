@@ -27,6 +27,7 @@
 
 #include "core/io/trace_readers.h"
 #include "views/common/format.h"
+#include "views/common/import_summary_label.h"
 #include "views/trace/job_table_model.h"
 #include "views/trace/trace_histograms.h"
 
@@ -96,10 +97,7 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     form->addRow(file_label, path_row);
     form->addRow(format_label, options_row);
 
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(QStringLiteral("summary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary = importSummaryLabel(this);
 
     m_problems = new QListWidget(this);
     m_problems->setObjectName(QStringLiteral("problems"));
@@ -108,6 +106,7 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     m_problems->setAlternatingRowColors(true);
 
     m_preview = new JobTableModel(this);
+    m_preview->setObjectName(QStringLiteral("preview"));
     m_table = new QTableView(this);
     m_table->setModel(m_preview);
     m_table->setToolTip(tr("The first %1 jobs of the file").arg(kPreviewRows));
@@ -120,12 +119,12 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     m_histograms = new TraceHistograms(this);
     m_histograms->setOrientation(Qt::Vertical);
 
-    m_preview_area = new QSplitter(Qt::Horizontal, this);
-    m_preview_area->addWidget(m_table);
-    m_preview_area->addWidget(m_histograms);
-    m_preview_area->setStretchFactor(0, 3);
-    m_preview_area->setStretchFactor(1, 2);
-    m_preview_area->setChildrenCollapsible(false);
+    m_previewArea = new QSplitter(Qt::Horizontal, this);
+    m_previewArea->addWidget(m_table);
+    m_previewArea->addWidget(m_histograms);
+    m_previewArea->setStretchFactor(0, 3);
+    m_previewArea->setStretchFactor(1, 2);
+    m_previewArea->setChildrenCollapsible(false);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_import = m_buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
@@ -137,16 +136,16 @@ TraceImportDialog::TraceImportDialog(const cl::ProfileSet* profiles, QWidget* pa
     layout->addLayout(form);
     layout->addWidget(m_summary);
     layout->addWidget(m_problems, 1);
-    layout->addWidget(m_preview_area, 4);
+    layout->addWidget(m_previewArea, 4);
     layout->addWidget(m_buttons);
 
     connect(browse, &QPushButton::clicked, this, &TraceImportDialog::browse);
     connect(reload_button, &QPushButton::clicked, this, &TraceImportDialog::reload);
     // A typed path is read once the typing pauses; Enter before that is taken by eventFilter.
-    m_typing_pause = new QTimer(this);
-    m_typing_pause->setSingleShot(true);
-    m_typing_pause->setInterval(kTypingPauseMs);
-    connect(m_typing_pause, &QTimer::timeout, this, &TraceImportDialog::reload);
+    m_typingPause = new QTimer(this);
+    m_typingPause->setSingleShot(true);
+    m_typingPause->setInterval(kTypingPauseMs);
+    connect(m_typingPause, &QTimer::timeout, this, &TraceImportDialog::reload);
     connect(m_path, &QLineEdit::textChanged, this, &TraceImportDialog::pathEdited);
     m_path->installEventFilter(this);
     connect(m_format, &QComboBox::currentTextChanged, this, [this] {
@@ -171,11 +170,11 @@ bool TraceImportDialog::skipInvalidRows() const {
     return m_skip->isChecked();
 }
 bool TraceImportDialog::canImport() const {
-    return m_trace && m_errors.isEmpty() && !isPreviewPending() && m_previewed_path == path();
+    return m_trace && m_errors.isEmpty() && !isPreviewPending() && m_previewedPath == path();
 }
 
 bool TraceImportDialog::isPreviewPending() const {
-    return m_typing_pause->isActive();
+    return m_typingPause->isActive();
 }
 
 void TraceImportDialog::accept() {
@@ -184,8 +183,8 @@ void TraceImportDialog::accept() {
 }
 
 void TraceImportDialog::pathEdited() {
-    if (path() == m_previewed_path && !m_previewed_path.isEmpty()) {
-        m_typing_pause->stop();
+    if (path() == m_previewedPath && !m_previewedPath.isEmpty()) {
+        m_typingPause->stop();
         showResult();
         return;
     }
@@ -193,12 +192,12 @@ void TraceImportDialog::pathEdited() {
     m_trace.reset();
     m_errors.clear();
     m_warnings.clear();
-    m_detected_format.clear();
-    m_previewed_path.clear();
+    m_detectedFormat.clear();
+    m_previewedPath.clear();
     if (path().isEmpty()) {
-        m_typing_pause->stop();
+        m_typingPause->stop();
     } else {
-        m_typing_pause->start();
+        m_typingPause->start();
     }
     showResult();
 }
@@ -209,7 +208,7 @@ bool TraceImportDialog::eventFilter(QObject* watched, QEvent* event) {
         // Enter on a path whose preview is not shown yet previews it and stops there, so the
         // Import button (the dialog's default) is never pressed for an unseen file.
         if ((key == Qt::Key_Return || key == Qt::Key_Enter) &&
-            (isPreviewPending() || m_previewed_path != path())) {
+            (isPreviewPending() || m_previewedPath != path())) {
             reload();
             return true;
         }
@@ -240,12 +239,12 @@ void TraceImportDialog::browse() {
 }
 
 bool TraceImportDialog::reload() {
-    m_typing_pause->stop();
-    m_previewed_path = path();
+    m_typingPause->stop();
+    m_previewedPath = path();
     m_trace.reset();
     m_errors.clear();
     m_warnings.clear();
-    m_detected_format.clear();
+    m_detectedFormat.clear();
     const std::string file = path().toStdString();
     const std::string format = m_format->currentText().toStdString();
     if (file.empty()) {
@@ -259,7 +258,7 @@ bool TraceImportDialog::reload() {
     opts.skip_invalid_rows = m_skip->isChecked();
     opts.warnings = &warnings;
     try {
-        if (format == "auto") m_detected_format = fromStd(cl::detectTraceFormat(file));
+        if (format == "auto") m_detectedFormat = fromStd(cl::detectTraceFormat(file));
         cl::Trace trace = cl::readTrace(file, format, opts);
         if (trace.jobs.empty())
             m_errors << tr("%1: the file holds no jobs").arg(path());
@@ -315,7 +314,7 @@ void TraceImportDialog::showResult() {
         m_preview->clear();
         m_histograms->clear();
     }
-    m_preview_area->setVisible(m_trace != nullptr);
+    m_previewArea->setVisible(m_trace != nullptr);
     m_import->setEnabled(canImport());
 
     if (path().isEmpty()) {
@@ -347,7 +346,7 @@ void TraceImportDialog::showResult() {
     for (const std::string& m : models) model_names << fromStd(m);
     if (model_names.size() > 8) model_names = model_names.mid(0, 8) << QStringLiteral("\u2026");
     const QString format =
-        m_detected_format.isEmpty() ? m_format->currentText() : tr("%1 (detected)").arg(m_detected_format);
+        m_detectedFormat.isEmpty() ? m_format->currentText() : tr("%1 (detected)").arg(m_detectedFormat);
     QString text =
         tr("<b>%1</b>: %2 jobs requesting %3 GPUs, submitted over %4; format %5.")
             .arg(name, locale.toString(static_cast<qlonglong>(m_trace->jobs.size())), locale.toString(gpus),

@@ -55,9 +55,6 @@ public:
     // A typed path waits for its preview (the typing pause has not passed yet).
     bool isPreviewPending() const;
 
-    JobTableModel* previewModel() const { return m_preview; }
-    TraceHistograms* histograms() const { return m_histograms; }
-
     // Imports only what canImport() allows.
     void accept() override;
 
@@ -77,16 +74,16 @@ private:
     std::shared_ptr<cl::Trace> m_trace;
     QStringList m_errors;
     QStringList m_warnings;
-    QString m_detected_format;
-    QString m_previewed_path;  // the path the shown result was read from
-    QTimer* m_typing_pause = nullptr;
+    QString m_detectedFormat;
+    QString m_previewedPath;  // the path the shown result was read from
+    QTimer* m_typingPause = nullptr;
 
     QLineEdit* m_path = nullptr;
     QComboBox* m_format = nullptr;
     QCheckBox* m_skip = nullptr;
     QLabel* m_summary = nullptr;
     QListWidget* m_problems = nullptr;
-    QSplitter* m_preview_area = nullptr;
+    QSplitter* m_previewArea = nullptr;
     QTableView* m_table = nullptr;
     JobTableModel* m_preview = nullptr;
     TraceHistograms* m_histograms = nullptr;

@@ -178,10 +178,10 @@ TraceTransformDialog::TraceTransformDialog(std::shared_ptr<const cl::Trace> base
     editor_layout->addWidget(buildEditors());
     editor_layout->addStretch(1);
 
-    m_spec_line = new QLineEdit(this);
-    m_spec_line->setObjectName(QStringLiteral("specs"));
-    m_spec_line->setReadOnly(true);
-    m_spec_line->setToolTip(tr("The same transforms as command-line specs (clusterloom --transform)"));
+    m_specLine = new QLineEdit(this);
+    m_specLine->setObjectName(QStringLiteral("specs"));
+    m_specLine->setReadOnly(true);
+    m_specLine->setToolTip(tr("The same transforms as command-line specs (clusterloom --transform)"));
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
@@ -192,7 +192,7 @@ TraceTransformDialog::TraceTransformDialog(std::shared_ptr<const cl::Trace> base
     top->addWidget(list_box, 2);
     top->addWidget(editor_box, 3);
     auto* spec_row = new QFormLayout;
-    spec_row->addRow(tr("Specs:"), m_spec_line);
+    spec_row->addRow(tr("Specs:"), m_specLine);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
@@ -265,13 +265,13 @@ QWidget* TraceTransformDialog::buildEditors() {
     }
     m_from->setToolTip(tr("Window start, hours after the trace start (included)"));
     m_to->setToolTip(tr("Window end, hours after the trace start (excluded); must be after the start"));
-    m_open_end = new QCheckBox(tr("to the &end of the trace"), this);
-    m_open_end->setObjectName(QStringLiteral("windowOpenEnd"));
-    m_open_end->setToolTip(tr("No end: keep every job from the start on"));
-    connect(m_open_end, &QCheckBox::toggled, this, changed);
+    m_openEnd = new QCheckBox(tr("to the &end of the trace"), this);
+    m_openEnd->setObjectName(QStringLiteral("windowOpenEnd"));
+    m_openEnd->setToolTip(tr("No end: keep every job from the start on"));
+    connect(m_openEnd, &QCheckBox::toggled, this, changed);
     f->addRow(tr("&From:"), m_from);
     f->addRow(tr("&To:"), m_to);
-    f->addRow(QString(), m_open_end);
+    f->addRow(QString(), m_openEnd);
 
     // Subsample
     f = page(tr("Keeps this many jobs chosen at random; their order is kept."));
@@ -280,11 +280,11 @@ QWidget* TraceTransformDialog::buildEditors() {
     m_count->setRange(0, std::numeric_limits<int>::max());
     m_count->setToolTip(tr("Jobs to keep (1 to the jobs the step receives)"));
     m_count->setGroupSeparatorShown(true);
-    m_sample_seed = seedBox(this);
+    m_sampleSeed = seedBox(this);
     connect(m_count, &QSpinBox::valueChanged, this, changed);
-    connect(m_sample_seed, &QSpinBox::valueChanged, this, changed);
+    connect(m_sampleSeed, &QSpinBox::valueChanged, this, changed);
     f->addRow(tr("&Jobs:"), m_count);
-    f->addRow(tr("&Seed:"), m_sample_seed);
+    f->addRow(tr("&Seed:"), m_sampleSeed);
 
     // Models
     f = page(tr("Draws every job's model from the mix (model:weight, comma-separated)."));
@@ -293,11 +293,11 @@ QWidget* TraceTransformDialog::buildEditors() {
     m_mix->setPlaceholderText(QStringLiteral("resnet18:2,bert:1"));
     m_mix->setMinimumWidth(m_mix->fontMetrics().averageCharWidth() * 60);
     m_mix->setToolTip(tr("Model weights, e.g. resnet18:2,bert:1 (a missing weight means 1)"));
-    m_mix_seed = seedBox(this);
+    m_mixSeed = seedBox(this);
     connect(m_mix, &QLineEdit::textEdited, this, changed);
-    connect(m_mix_seed, &QSpinBox::valueChanged, this, changed);
+    connect(m_mixSeed, &QSpinBox::valueChanged, this, changed);
     f->addRow(tr("&Mix:"), m_mix);
-    f->addRow(tr("S&eed:"), m_mix_seed);
+    f->addRow(tr("S&eed:"), m_mixSeed);
 
     // Tasks
     f =
@@ -315,12 +315,12 @@ QWidget* TraceTransformDialog::buildEditors() {
         box->setToolTip(tr("Weight of the %1 task (%2)")
                             .arg(QString::fromStdString(task), names.join(QStringLiteral(", "))));
         connect(box, &QDoubleSpinBox::valueChanged, this, changed);
-        m_task_weights.push_back(box);
+        m_taskWeights.push_back(box);
         f->addRow(QString::fromStdString(task) + QLatin1Char(':'), box);
     }
-    m_task_seed = seedBox(this);
-    connect(m_task_seed, &QSpinBox::valueChanged, this, changed);
-    f->addRow(tr("See&d:"), m_task_seed);
+    m_taskSeed = seedBox(this);
+    connect(m_taskSeed, &QSpinBox::valueChanged, this, changed);
+    f->addRow(tr("See&d:"), m_taskSeed);
 
     // Cap GPUs
     f = page(tr("Jobs that request more GPUs than the cap request the cap."));
@@ -357,14 +357,14 @@ void TraceTransformDialog::loadEditors() {
     m_factor->setValue(s.factor);
     m_from->setValue(s.from_hours);
     m_to->setValue(s.to_hours);
-    m_open_end->setChecked(s.open_end);
+    m_openEnd->setChecked(s.open_end);
     m_to->setEnabled(!s.open_end);
     m_count->setValue(s.count);
     const int seed = static_cast<int>(std::min<std::uint64_t>(s.seed, kMaxSeed));
-    for (QSpinBox* box : {m_sample_seed, m_mix_seed, m_task_seed}) box->setValue(seed);
+    for (QSpinBox* box : {m_sampleSeed, m_mixSeed, m_taskSeed}) box->setValue(seed);
     m_mix->setText(s.mix);
-    for (int t = 0; t < m_task_weights.size(); ++t)
-        m_task_weights[t]->setValue(t < s.task_weights.size() ? s.task_weights[t] : 0.0);
+    for (int t = 0; t < m_taskWeights.size(); ++t)
+        m_taskWeights[t]->setValue(t < s.task_weights.size() ? s.task_weights[t] : 0.0);
     m_cap->setValue(s.cap);
     m_loading = false;
 }
@@ -376,15 +376,15 @@ void TraceTransformDialog::storeEditors() {
     s.factor = m_factor->value();
     s.from_hours = m_from->value();
     s.to_hours = m_to->value();
-    s.open_end = m_open_end->isChecked();
+    s.open_end = m_openEnd->isChecked();
     m_to->setEnabled(!s.open_end);
     s.count = m_count->value();
-    if (s.kind == Kind::Subsample) s.seed = static_cast<std::uint64_t>(m_sample_seed->value());
-    if (s.kind == Kind::Models) s.seed = static_cast<std::uint64_t>(m_mix_seed->value());
-    if (s.kind == Kind::Tasks) s.seed = static_cast<std::uint64_t>(m_task_seed->value());
+    if (s.kind == Kind::Subsample) s.seed = static_cast<std::uint64_t>(m_sampleSeed->value());
+    if (s.kind == Kind::Models) s.seed = static_cast<std::uint64_t>(m_mixSeed->value());
+    if (s.kind == Kind::Tasks) s.seed = static_cast<std::uint64_t>(m_taskSeed->value());
     s.mix = m_mix->text();
     s.task_weights.clear();
-    for (QDoubleSpinBox* box : m_task_weights) s.task_weights.push_back(box->value());
+    for (QDoubleSpinBox* box : m_taskWeights) s.task_weights.push_back(box->value());
     s.cap = m_cap->value();
     stepsChanged();
 }
@@ -525,7 +525,7 @@ void TraceTransformDialog::stepsChanged() {
         m_list->item(i)->setText(tr("%1. %2   %3").arg(i + 1).arg(kindName(m_steps[i].kind), spec));
         m_list->item(i)->setToolTip(spec);
     }
-    m_spec_line->setText(all.join(QLatin1Char(' ')));
+    m_specLine->setText(all.join(QLatin1Char(' ')));
     m_up->setEnabled(current() > 0);
     m_down->setEnabled(current() >= 0 && current() + 1 < m_steps.size());
     // OK waits for the preview to confirm the new steps.

@@ -30,6 +30,23 @@ QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
 
 ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_model(new WorkspaceModel(store, this)) {
+    setUpTree();
+    createActions();
+    createToolbar();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(m_view);
+
+    connectSignals();
+
+    expandGroups();
+    updateActions();
+}
+
+void ScenarioBrowser::setUpTree() {
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("workspaceTree"));
     m_view->setModel(m_model);
@@ -55,7 +72,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
         header->setSectionResizeMode(column, QHeaderView::Interactive);
         header->resizeSection(column, metric * 2 / 3);
     }
+}
 
+void ScenarioBrowser::createActions() {
     auto makeAction = [this](const QString& text, const QIcon& icon, const QKeySequence& key,
                              const QString& tip) {
         auto* action = new QAction(icon, text, this);
@@ -79,7 +98,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     connect(m_duplicate, &QAction::triggered, this, &ScenarioBrowser::duplicateCurrent);
     connect(m_rename, &QAction::triggered, this, &ScenarioBrowser::renameCurrent);
     connect(m_delete, &QAction::triggered, this, &ScenarioBrowser::deleteCurrent);
+}
 
+void ScenarioBrowser::createToolbar() {
     m_toolbar = new QToolBar(tr("Scenarios"), this);
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     const int icon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
@@ -88,13 +109,9 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     m_toolbar->addAction(m_duplicate);
     m_toolbar->addAction(m_rename);
     m_toolbar->addAction(m_delete);
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(m_toolbar);
-    layout->addWidget(m_view);
-
+void ScenarioBrowser::connectSignals() {
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ScenarioBrowser::currentMaybeChanged);
     // Removing or resetting rows can move the current row without a currentChanged signal.
@@ -111,9 +128,6 @@ ScenarioBrowser::ScenarioBrowser(cl::ScenarioStore* store, QWidget* parent)
     });
     connect(m_view, &QTreeView::activated, this, &ScenarioBrowser::onActivated);
     connect(m_view, &QWidget::customContextMenuRequested, this, &ScenarioBrowser::showContextMenu);
-
-    expandGroups();
-    updateActions();
 }
 
 ScenarioBrowser::~ScenarioBrowser() {
@@ -202,7 +216,7 @@ void ScenarioBrowser::duplicateCurrent() {
         reportError(QString::fromStdString(e.what()));
         return;
     }
-    m_duplicate_source = source;
+    m_duplicateSource = source;
     if (!editSpec(spec, true)) return;
     try {
         m_store->duplicateScenario(source.toStdString(), spec.name,
@@ -269,7 +283,7 @@ bool ScenarioBrowser::editSpec(cl::ScenarioSpec& spec, bool duplicate) {
     if (m_editor) return m_editor(spec, duplicate);
     ScenarioDialog dialog(*m_store, spec,
                           duplicate ? ScenarioDialog::Mode::Duplicate : ScenarioDialog::Mode::New,
-                          m_duplicate_source, this);
+                          m_duplicateSource, this);
     if (dialog.exec() != QDialog::Accepted) return false;
     spec = dialog.spec();
     return true;

@@ -78,6 +78,12 @@ signals:
     void revealRequested();
 
 private:
+    // The constructor's sections.
+    void setUpTree();
+    void createActions();
+    void createToolbar();
+    void connectSignals();
+
     void updateActions();
     void currentMaybeChanged();
     void onActivated(const QModelIndex& index);
@@ -99,7 +105,7 @@ private:
     ConfirmHandler m_confirm;
     SpecEditor m_editor;
     ErrorHandler m_error;
-    QString m_duplicate_source;  // for the default editor's title
+    QString m_duplicateSource;  // for the default editor's title
     QString m_current;
     bool m_locked = false;  // last announced by currentScenarioChanged
 };

@@ -67,16 +67,47 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     setWindowTitle(mode == Mode::Duplicate ? tr("Duplicate \u201c%1\u201d as what-if").arg(source)
                                            : tr("New scenario"));
     std::vector<StoredItem> clusters, traces, profiles;
-    QString& read_error = m_read_error;
+    readStore(store, clusters, traces, profiles);
+
+    QLabel* intro = createIntro(mode, source);
+    createInputPickers(spec, clusters, traces, profiles);
+    createPolicyPickers(spec);
+    createParameterEditors(spec.parameters);
+    createSeedAndNotes(spec);
+    QFormLayout* form = settingsForm(spec.parameters);
+    createProblemLabel();
+    createButtons(mode);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addSpacing(fontMetrics().height() / 2);
+    layout->addWidget(m_problemLabel);
+    layout->addStretch(1);
+    layout->addWidget(m_buttons);
+    setMinimumWidth(fontMetrics().averageCharWidth() * 90);
+
+    connectValidation();
+
+    validate();
+    m_name->selectAll();
+    m_name->setFocus();
+}
+
+// The inputs offered and the names taken, read once; a failure is shown as the problem.
+void ScenarioDialog::readStore(cl::ScenarioStore& store, std::vector<StoredItem>& clusters,
+                               std::vector<StoredItem>& traces, std::vector<StoredItem>& profiles) {
     try {
         clusters = store.clusters();
         traces = store.traces();
         profiles = store.profileSets();
         for (const ScenarioInfo& s : store.scenarios()) m_taken.insert(qs(s.spec.name));
     } catch (const std::exception& e) {
-        read_error = qs(e.what());
+        m_readError = qs(e.what());
     }
+}
 
+QLabel* ScenarioDialog::createIntro(Mode mode, const QString& source) {
     auto* intro = new QLabel(
         mode == Mode::Duplicate
             ? tr("A copy of \u201c%1\u201d with the settings you change below. The original and its runs "
@@ -87,7 +118,12 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
                  "applied to them."),
         this);
     intro->setWordWrap(true);
+    return intro;
+}
 
+void ScenarioDialog::createInputPickers(const cl::ScenarioSpec& spec, const std::vector<StoredItem>& clusters,
+                                        const std::vector<StoredItem>& traces,
+                                        const std::vector<StoredItem>& profiles) {
     m_name = new QLineEdit(qs(spec.name), this);
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setToolTip(tr("Unique name of the scenario in this workspace"));
@@ -109,7 +145,9 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     m_profiles->setToolTip(tr("The stored model profiles (per-stage times of each model)"));
     fillItems(m_profiles, profiles, spec.profiles_id,
               [](long long n) { return counted(n, tr("%1 model"), tr("%1 models")); });
+}
 
+void ScenarioDialog::createPolicyPickers(const cl::ScenarioSpec& spec) {
     m_policy = new QComboBox(this);
     m_policy->setObjectName(QStringLiteral("policy"));
     m_policy->setEditable(true);
@@ -125,8 +163,9 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     for (const std::string& c : Conventions::names()) m_conventions->addItem(qs(c));
     m_conventions->setCurrentText(qs(spec.conventions));
     m_conventions->setToolTip(tr("Simulation conventions: clean, or those of the Muri artifact"));
+}
 
-    const ScenarioParameters& p = spec.parameters;
+void ScenarioDialog::createParameterEditors(const ScenarioParameters& p) {
     m_load = new QDoubleSpinBox(this);
     m_load->setObjectName(QStringLiteral("loadFactor"));
     m_load->setDecimals(2);
@@ -152,7 +191,10 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     m_group->setValue(p.max_group_size);
     m_group->setToolTip(
         tr("Muri's cap on jobs interleaved on one GPU group (1..4); 0 keeps the policy's own"));
+}
 
+void ScenarioDialog::createSeedAndNotes(const cl::ScenarioSpec& spec) {
+    const ScenarioParameters& p = spec.parameters;
     m_seed = new QLineEdit(QString::number(spec.seed), this);
     m_seed->setObjectName(QStringLiteral("seed"));
     m_seed->setValidator(
@@ -170,7 +212,9 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
     m_notes->setFixedHeight(fontMetrics().lineSpacing() * 4 + 2 * m_notes->frameWidth() +
                             int(m_notes->document()->documentMargin() * 2));
     m_notes->setToolTip(tr("Free text kept with the scenario"));
+}
 
+QFormLayout* ScenarioDialog::settingsForm(const ScenarioParameters& p) {
     auto* form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&Cluster:"), m_cluster);
@@ -192,30 +236,28 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
         form->addRow(tr("Transforms:"), kept);
     }
     form->addRow(tr("No&tes:"), m_notes);
+    return form;
+}
 
-    m_problem_label = new QLabel(this);
-    m_problem_label->setObjectName(QStringLiteral("problem"));
-    m_problem_label->setWordWrap(true);
-    m_problem_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette warn = m_problem_label->palette();
+void ScenarioDialog::createProblemLabel() {
+    m_problemLabel = new QLabel(this);
+    m_problemLabel->setObjectName(QStringLiteral("problem"));
+    m_problemLabel->setWordWrap(true);
+    m_problemLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette warn = m_problemLabel->palette();
     warn.setColor(QPalette::WindowText, QColor(0xb0, 0x2a, 0x2a));
-    m_problem_label->setPalette(warn);
+    m_problemLabel->setPalette(warn);
+}
 
+void ScenarioDialog::createButtons(Mode mode) {
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)
         ->setText(mode == Mode::Duplicate ? tr("Create &copy") : tr("C&reate"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addLayout(form);
-    layout->addSpacing(fontMetrics().height() / 2);
-    layout->addWidget(m_problem_label);
-    layout->addStretch(1);
-    layout->addWidget(m_buttons);
-    setMinimumWidth(fontMetrics().averageCharWidth() * 90);
-
+void ScenarioDialog::connectValidation() {
     connect(m_name, &QLineEdit::textChanged, this, &ScenarioDialog::validate);
     connect(m_seed, &QLineEdit::textChanged, this, &ScenarioDialog::validate);
     connect(m_policy, &QComboBox::editTextChanged, this, &ScenarioDialog::validate);
@@ -223,10 +265,6 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
         connect(c, &QComboBox::currentIndexChanged, this, &ScenarioDialog::validate);
     connect(m_group, &QSpinBox::valueChanged, this, &ScenarioDialog::validate);
     connect(m_load, &QDoubleSpinBox::valueChanged, this, &ScenarioDialog::validate);
-
-    validate();
-    m_name->selectAll();
-    m_name->setFocus();
 }
 
 cl::ScenarioSpec ScenarioDialog::spec() const {
@@ -247,7 +285,7 @@ cl::ScenarioSpec ScenarioDialog::spec() const {
 }
 
 QString ScenarioDialog::findProblem() const {
-    if (!m_read_error.isEmpty()) return tr("Cannot read the workspace: %1").arg(m_read_error);
+    if (!m_readError.isEmpty()) return tr("Cannot read the workspace: %1").arg(m_readError);
     const QString name = m_name->text().trimmed();
     if (name.isEmpty()) return tr("Name: a scenario needs a name.");
     if (m_taken.contains(name)) return tr("Name: a scenario named \u201c%1\u201d already exists.").arg(name);
@@ -273,8 +311,8 @@ QString ScenarioDialog::findProblem() const {
 
 void ScenarioDialog::validate() {
     m_problem = findProblem();
-    m_problem_label->setText(m_problem);
-    m_problem_label->setVisible(!m_problem.isEmpty());
+    m_problemLabel->setText(m_problem);
+    m_problemLabel->setVisible(!m_problem.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_problem.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(m_problem);
 }

@@ -2,6 +2,8 @@
 // Editing the settings of a new scenario, or of a what-if copy of an existing one.
 // The inputs offered are those stored in the workspace; OK stays disabled, with the reason
 // shown, while the settings would be refused by the store or the policy registry.
+#include <vector>
+
 #include <QDialog>
 #include <QSet>
 #include <QString>
@@ -12,6 +14,7 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -39,13 +42,27 @@ public:
     static QString uniqueName(cl::ScenarioStore& store, const QString& base);
 
 private:
+    // The constructor's sections, in the order their widgets are created.
+    void readStore(cl::ScenarioStore& store, std::vector<StoredItem>& clusters,
+                   std::vector<StoredItem>& traces, std::vector<StoredItem>& profiles);
+    QLabel* createIntro(Mode mode, const QString& source);
+    void createInputPickers(const cl::ScenarioSpec& spec, const std::vector<StoredItem>& clusters,
+                            const std::vector<StoredItem>& traces, const std::vector<StoredItem>& profiles);
+    void createPolicyPickers(const cl::ScenarioSpec& spec);
+    void createParameterEditors(const ScenarioParameters& p);
+    void createSeedAndNotes(const cl::ScenarioSpec& spec);
+    QFormLayout* settingsForm(const ScenarioParameters& p);
+    void createProblemLabel();
+    void createButtons(Mode mode);
+    void connectValidation();
+
     void validate();
     QString findProblem() const;
 
     cl::ScenarioSpec m_base;  // fields the dialog does not edit (transforms) come from here
     QSet<QString> m_taken;
     QString m_problem;
-    QString m_read_error;
+    QString m_readError;
 
     QLineEdit* m_name = nullptr;
     QComboBox* m_cluster = nullptr;
@@ -59,7 +76,7 @@ private:
     QLineEdit* m_seed = nullptr;
     QCheckBox* m_reassign = nullptr;
     QPlainTextEdit* m_notes = nullptr;
-    QLabel* m_problem_label = nullptr;
+    QLabel* m_problemLabel = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };
 

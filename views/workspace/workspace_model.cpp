@@ -105,7 +105,7 @@ WorkspaceModel::WorkspaceModel(cl::ScenarioStore* store, QObject* parent)
     // Indexed by cl::RunStatus: running, finished, failed, cancelled.
     for (const QColor& c : {QColor(0x2f, 0x7f, 0xd8), QColor(0x2e, 0x9d, 0x4a), QColor(0xd0, 0x3b, 0x3b),
                             QColor(0x8a, 0x8a, 0x8a)})
-        m_status_icons.push_back(statusDot(c));
+        m_statusIcons.push_back(statusDot(c));
     setStore(store);
 }
 
@@ -198,78 +198,86 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         group(ScenariosGroup, tr("Scenarios"),
               counted(int(scenarios.size()), tr("%1 scenario"), tr("%1 scenarios")),
               tr("Scenarios: a cluster, a trace, a policy and settings; each holds its runs"));
-    for (const ScenarioInfo& s : scenarios) {
-        auto node = std::make_unique<Node>();
-        node->kind = Kind::Scenario;
-        node->id = s.id;
-        node->name = node->display = qs(s.spec.name);
-        const auto cluster = cluster_names.find(s.spec.cluster_id);
-        const auto trace = trace_names.find(s.spec.trace_id);
-        const QString dot = QStringLiteral(" \u00b7 ");
-        node->details =
-            qs(s.spec.policy) + dot +
-            (cluster != cluster_names.end() ? cluster->second : tr("cluster %1").arg(s.spec.cluster_id)) +
-            dot + (trace != trace_names.end() ? trace->second : tr("trace %1").arg(s.spec.trace_id)) + dot +
-            tr("load \u00d7%1").arg(loadText(s.spec.parameters.load_factor));
-        if (s.spec.parameters.server_count > 0)
-            node->details += dot + counted(s.spec.parameters.server_count, tr("%1 server"), tr("%1 servers"));
-        QStringList tip{tr("Scenario %1: %2, %3 conventions, seed %4")
-                            .arg(node->name, qs(s.spec.policy), qs(s.spec.conventions))
-                            .arg(s.spec.seed)};
-        if (!s.spec.parameters.transforms.empty()) {
-            QStringList transforms;
-            for (const auto& t : s.spec.parameters.transforms) transforms << qs(t);
-            tip << tr("Trace transforms: %1").arg(transforms.join(QLatin1Char(' ')));
-        }
-        if (!s.spec.notes.empty()) tip << qs(s.spec.notes);
-        tip << tr("Modified %1").arg(qs(s.modified));
-
-        const auto& mine = runs_of[s.id];
-        // Newest first: the latest result is what the user looks for.
-        for (auto it = mine.rbegin(); it != mine.rend(); ++it) {
-            const RunInfo& r = **it;
-            auto run = std::make_unique<Node>();
-            run->kind = Kind::Run;
-            run->id = r.id;
-            run->name = node->name;
-            run->display = tr("Run %1 \u00b7 %2").arg(r.id).arg(qs(r.policy));
-            run->status = int(r.status);
-            run->status_name = qs(runStatusName(r.status));
-            switch (r.status) {
-                case RunStatus::Finished:
-                    run->details = tr("finished in %1").arg(formatDuration(r.wall_seconds));
-                    run->avg_jct = r.summary.avg_jct;
-                    run->makespan = r.summary.makespan;
-                    run->tooltip = tr("Run %1 of %2: %3, started %4, finished %5, engine %6")
-                                       .arg(r.id)
-                                       .arg(node->name, counted(r.summary.jobs, tr("%1 job"), tr("%1 jobs")),
-                                            qs(r.started), qs(r.finished), qs(r.engine_version));
-                    if (std::isnan(node->avg_jct)) {
-                        node->avg_jct = r.summary.avg_jct;
-                        node->makespan = r.summary.makespan;
-                    }
-                    break;
-                case RunStatus::Failed:
-                    run->details = tr("failed");
-                    run->tooltip = r.message.empty() ? tr("Run %1 failed").arg(r.id) : qs(r.message);
-                    break;
-                case RunStatus::Running:
-                    run->details = tr("running\u2026");
-                    run->tooltip = tr("Run %1 started %2").arg(r.id).arg(qs(r.started));
-                    break;
-                case RunStatus::Cancelled:
-                    run->details = tr("cancelled");
-                    run->tooltip = r.message.empty() ? tr("Run %1 was cancelled").arg(r.id) : qs(r.message);
-                    break;
-            }
-            node->add(std::move(run));
-        }
-        if (!std::isnan(node->avg_jct)) tip << tr("Metrics shown: its latest finished run");
-        tip << counted(int(mine.size()), tr("%1 run"), tr("%1 runs"));
-        node->tooltip = tip.join(QLatin1Char('\n'));
-        scenario_group->add(std::move(node));
-    }
+    for (const ScenarioInfo& s : scenarios)
+        scenario_group->add(scenarioNode(s, cluster_names, trace_names, runs_of[s.id]));
     return groups;
+}
+
+// A scenario row with its runs, newest first; its metrics are those of its latest finished run.
+std::unique_ptr<WorkspaceModel::Node> WorkspaceModel::scenarioNode(
+    const ScenarioInfo& s, const std::map<std::int64_t, QString>& cluster_names,
+    const std::map<std::int64_t, QString>& trace_names, const std::vector<const RunInfo*>& mine) const {
+    auto node = std::make_unique<Node>();
+    node->kind = Kind::Scenario;
+    node->id = s.id;
+    node->name = node->display = qs(s.spec.name);
+    const auto cluster = cluster_names.find(s.spec.cluster_id);
+    const auto trace = trace_names.find(s.spec.trace_id);
+    const QString dot = QStringLiteral(" \u00b7 ");
+    node->details =
+        qs(s.spec.policy) + dot +
+        (cluster != cluster_names.end() ? cluster->second : tr("cluster %1").arg(s.spec.cluster_id)) + dot +
+        (trace != trace_names.end() ? trace->second : tr("trace %1").arg(s.spec.trace_id)) + dot +
+        tr("load \u00d7%1").arg(loadText(s.spec.parameters.load_factor));
+    if (s.spec.parameters.server_count > 0)
+        node->details += dot + counted(s.spec.parameters.server_count, tr("%1 server"), tr("%1 servers"));
+    QStringList tip{tr("Scenario %1: %2, %3 conventions, seed %4")
+                        .arg(node->name, qs(s.spec.policy), qs(s.spec.conventions))
+                        .arg(s.spec.seed)};
+    if (!s.spec.parameters.transforms.empty()) {
+        QStringList transforms;
+        for (const auto& t : s.spec.parameters.transforms) transforms << qs(t);
+        tip << tr("Trace transforms: %1").arg(transforms.join(QLatin1Char(' ')));
+    }
+    if (!s.spec.notes.empty()) tip << qs(s.spec.notes);
+    tip << tr("Modified %1").arg(qs(s.modified));
+
+    // Newest first: the latest result is what the user looks for.
+    for (auto it = mine.rbegin(); it != mine.rend(); ++it) {
+        node->add(runNode(**it, *node));
+    }
+    if (!std::isnan(node->avg_jct)) tip << tr("Metrics shown: its latest finished run");
+    tip << counted(int(mine.size()), tr("%1 run"), tr("%1 runs"));
+    node->tooltip = tip.join(QLatin1Char('\n'));
+    return node;
+}
+
+std::unique_ptr<WorkspaceModel::Node> WorkspaceModel::runNode(const RunInfo& r, Node& scenario) const {
+    auto run = std::make_unique<Node>();
+    run->kind = Kind::Run;
+    run->id = r.id;
+    run->name = scenario.name;
+    run->display = tr("Run %1 \u00b7 %2").arg(r.id).arg(qs(r.policy));
+    run->status = int(r.status);
+    run->status_name = qs(runStatusName(r.status));
+    switch (r.status) {
+        case RunStatus::Finished:
+            run->details = tr("finished in %1").arg(formatDuration(r.wall_seconds));
+            run->avg_jct = r.summary.avg_jct;
+            run->makespan = r.summary.makespan;
+            run->tooltip = tr("Run %1 of %2: %3, started %4, finished %5, engine %6")
+                               .arg(r.id)
+                               .arg(scenario.name, counted(r.summary.jobs, tr("%1 job"), tr("%1 jobs")),
+                                    qs(r.started), qs(r.finished), qs(r.engine_version));
+            if (std::isnan(scenario.avg_jct)) {
+                scenario.avg_jct = r.summary.avg_jct;
+                scenario.makespan = r.summary.makespan;
+            }
+            break;
+        case RunStatus::Failed:
+            run->details = tr("failed");
+            run->tooltip = r.message.empty() ? tr("Run %1 failed").arg(r.id) : qs(r.message);
+            break;
+        case RunStatus::Running:
+            run->details = tr("running\u2026");
+            run->tooltip = tr("Run %1 started %2").arg(r.id).arg(qs(r.started));
+            break;
+        case RunStatus::Cancelled:
+            run->details = tr("cancelled");
+            run->tooltip = r.message.empty() ? tr("Run %1 was cancelled").arg(r.id) : qs(r.message);
+            break;
+    }
+    return run;
 }
 
 // Makes parent's children equal to fresh, keyed by id: removes what went, moves what changed
@@ -392,7 +400,7 @@ QVariant WorkspaceModel::data(const QModelIndex& index, int role) const {
             }
             return n.tooltip;
         case Qt::DecorationRole: {
-            if (n.kind == Kind::Run && column == DetailsColumn) return m_status_icons[std::size_t(n.status)];
+            if (n.kind == Kind::Run && column == DetailsColumn) return m_statusIcons[std::size_t(n.status)];
             if (column != NameColumn) return {};
             switch (n.kind) {
                 case Kind::Group:

@@ -3,6 +3,8 @@
 // scenarios), each scenario holding its runs newest first. The model mirrors cl::ScenarioStore;
 // refresh() re-reads it and applies the difference row by row, so a view keeps its expansion,
 // selection and current item across creates, renames and deletes.
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -75,11 +77,17 @@ private:
     int rowOf(const Node* node) const;
     // Reads the store into fresh group nodes; throws on store errors.
     std::vector<std::unique_ptr<Node>> load() const;
+    std::unique_ptr<Node> scenarioNode(const cl::ScenarioInfo& s,
+                                       const std::map<std::int64_t, QString>& cluster_names,
+                                       const std::map<std::int64_t, QString>& trace_names,
+                                       const std::vector<const cl::RunInfo*>& mine) const;
+    // A run row; a finished run also gives `scenario` its metrics if it has none yet.
+    std::unique_ptr<Node> runNode(const cl::RunInfo& r, Node& scenario) const;
     void sync(Node* parent, std::vector<std::unique_ptr<Node>> fresh);
 
     cl::ScenarioStore* m_store = nullptr;
     std::unique_ptr<Node> m_root;
-    std::vector<QIcon> m_status_icons;  // by cl::RunStatus
+    std::vector<QIcon> m_statusIcons;  // by cl::RunStatus
 };
 
 }  // namespace cl::views
