@@ -18,6 +18,7 @@
 #     has a row in the table of architecture.md section 1.2, every views/ folder one in section
 #     1.4, every CLI command (app/cli/cmd_<command>.cpp) is named in section 1.5, and every folder
 #     of the tree has a line in the README's "Repository layout".
+#   - Members in views/ are m_camelCase, never m_snake_case.
 #   - No comment cites an issue number: issues are not part of the repository, so a comment says
 #     why in its own words or cites our docs or a paper.
 set -uo pipefail
@@ -208,6 +209,11 @@ fi
 while IFS= read -r folder; do
     report "README.md:$(grep -n '^## Repository layout' README.md 2>/dev/null | cut -d: -f1 | grep . || echo 1)" "the folder $folder has no line in the \"Repository layout\" block"
 done < <(LC_ALL=C comm -23 <(tree_folders) <(readme_folders))
+
+# One member style in views: m_camelCase.
+while IFS=: read -r file line _; do
+    report "$file:$line" "a views member named m_snake_case; views name members m_camelCase (docs/architecture.md 1.4)"
+done < <(sources ./views | xargs -r grep -nE '\bm_[a-z0-9]+_[a-z0-9_]*\b' 2>/dev/null | sed 's#^\./##')
 
 # No comment cites an issue number.
 while IFS=: read -r file line _; do

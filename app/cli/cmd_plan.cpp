@@ -25,7 +25,7 @@ int planCommand(const std::vector<std::string>& argv) {
         {"cluster", "C", "the base cluster: preset or layout file", false, "muri-testbed-64"},
         {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
         {"server-types", "LIST",
-         "server presets (data/server_presets.json ids) or layout files of one kind of server; default: the "
+         "server types (data/server_types.json ids) or layout files of one kind of server; default: the "
          "base cluster's own servers",
          true},
         {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},

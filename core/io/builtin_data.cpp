@@ -7,7 +7,7 @@
 
 #include "core/io/layout_io.h"
 #include "core/io/profile_io.h"
-#include "core/io/server_presets_json.h"
+#include "core/io/server_types_json.h"
 #include "core/io/trace_readers.h"
 
 namespace fs = std::filesystem;
@@ -110,24 +110,24 @@ Cluster resolveCluster(const std::string& name_or_path) {
     return builtinCluster(name_or_path);
 }
 
-const std::vector<ServerPreset>& builtinServerPresets() {
-    // Read once: the presets do not change while the program runs.
-    static const std::vector<ServerPreset> presets = readServerPresetsJson(dataFile("server_presets.json"));
+const std::vector<ServerType>& builtinServerTypes() {
+    // Read once: the server types do not change while the program runs.
+    static const std::vector<ServerType> presets = readServerTypesJson(dataFile("server_types.json"));
     return presets;
 }
 
-const ServerPreset* findServerPreset(const std::string& id) {
-    for (const ServerPreset& p : builtinServerPresets())
+const ServerType* findServerType(const std::string& id) {
+    for (const ServerType& p : builtinServerTypes())
         if (p.id == id) return &p;
     return nullptr;
 }
 
-ServerPreset resolveServerType(const std::string& id_or_path) {
-    if (const ServerPreset* p = findServerPreset(id_or_path)) return *p;
+ServerType resolveServerType(const std::string& id_or_path) {
+    if (const ServerType* p = findServerType(id_or_path)) return *p;
     std::error_code ec;
     if (!fs::exists(id_or_path, ec) || fs::is_directory(id_or_path, ec)) {
         std::vector<std::string> ids;
-        for (const ServerPreset& p : builtinServerPresets()) ids.push_back(p.id);
+        for (const ServerType& p : builtinServerTypes()) ids.push_back(p.id);
         throw std::invalid_argument("unknown server type '" + id_or_path +
                                     "' (a layout file, or a preset: " + joinNames(ids) + ")");
     }
@@ -147,7 +147,7 @@ ServerPreset resolveServerType(const std::string& id_or_path) {
             throw std::invalid_argument(id_or_path + ": server '" + s.name + "' differs from '" +
                                         c.servers.front().name +
                                         "'; a server type file describes one kind of server");
-    ServerPreset p;
+    ServerType p;
     p.id = id_or_path;
     p.label = c.name.empty() ? id_or_path : c.name;
     p.source = id_or_path;

@@ -6,7 +6,7 @@
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
-#include "core/model/server_preset.h"
+#include "core/model/server_type.h"
 #include "core/model/trace.h"
 
 namespace cl {
@@ -24,13 +24,13 @@ std::vector<std::string> builtinClusterNames();   // data/clusters/*.json withou
 Cluster builtinCluster(const std::string& name);  // throws listing the valid names
 // A cluster argument: a preset name or a path to a layout JSON / Muri spec CSV.
 Cluster resolveCluster(const std::string& name_or_path);
-// data/server_presets.json, in file order (docs/architecture.md 7.8).
-const std::vector<ServerPreset>& builtinServerPresets();
-const ServerPreset* findServerPreset(const std::string& id);  // nullptr when unknown
+// data/server_types.json, in file order (docs/architecture.md 7.8).
+const std::vector<ServerType>& builtinServerTypes();
+const ServerType* findServerType(const std::string& id);  // nullptr when unknown
 // A server type argument: a preset id, or a layout file (JSON or Muri spec CSV) whose servers
 // are all alike (one server, or a group); throws std::invalid_argument listing the preset ids.
 // The returned preset's id is the argument as given.
-ServerPreset resolveServerType(const std::string& id_or_path);
+ServerType resolveServerType(const std::string& id_or_path);
 Trace demoTrace();  // data/traces/demo.json
 // data/traces/demo-backlog.json: a burst of long jobs with the Muri traces' GPU mix that keeps a
 // deep queue for days, where interleaving pays off (data/README.md).

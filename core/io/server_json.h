@@ -1,5 +1,5 @@
 #pragma once
-// A server and its price as they appear in layout files and in the server presets file
+// A server and its price as they appear in layout files and in the server types file
 // (docs/architecture.md 7.8); shared by the two readers so both accept the same fields.
 // Price: {"per_hour": USD} or {"purchase": USD, "amortization_years": Y, "power_per_hour": USD},
 // each with an optional "source" and "approximate".

@@ -13,7 +13,7 @@
 
 namespace cl {
 
-Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base) {
+Cluster candidateCluster(const Cluster& base, const ServerType& type, int servers, bool keep_base) {
     if (servers < minimumServers(keep_base))
         throw std::invalid_argument("a candidate needs at least " +
                                     std::to_string(minimumServers(keep_base)) + " servers of " +
@@ -45,9 +45,9 @@ Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int serv
     return c;
 }
 
-ServerPreset baseServerType(const Cluster& base) {
+ServerType baseServerType(const Cluster& base) {
     if (base.servers.empty()) throw std::invalid_argument("base cluster '" + base.name + "' has no servers");
-    ServerPreset own;
+    ServerType own;
     own.id = "base";
     own.label = base.name;
     own.server = base.servers.front();
@@ -65,14 +65,14 @@ int minimumServers(bool keep_base) {
 }
 
 int smallestRunnableCount(const PlanRequest& request, int server_type) {
-    const ServerPreset& type = request.server_types.at(server_type);
+    const ServerType& type = request.server_types.at(server_type);
     const int base_gpus = request.keep_base ? request.base.totalGpus() : 0;
     const int missing = std::max(0, request.largest_job_gpus - base_gpus);
     const int per_server = std::max(1, type.server.gpus);
     return std::max(minimumServers(request.keep_base), (missing + per_server - 1) / per_server);
 }
 
-std::string serverTypeKey(const ServerPreset& type) {
+std::string serverTypeKey(const ServerType& type) {
     // A layout file's id is its path; its stem reads better in scenario names and reports.
     if (type.id.find('/') != std::string::npos || type.id.find('.') != std::string::npos)
         return std::filesystem::path(type.id).stem().string();
@@ -493,7 +493,7 @@ PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluat
         throw std::invalid_argument("--max-servers must be 1..100000");
     if (request.budget_per_month && !(*request.budget_per_month >= 0))
         throw std::invalid_argument("the budget must be a non-negative amount per month");
-    for (const ServerPreset& t : request.server_types)
+    for (const ServerType& t : request.server_types)
         if (t.server.gpus < 1) throw std::invalid_argument("server type " + t.id + " has no GPU");
     Planner planner(request, evaluate, progress, stop);
     return planner.run();

@@ -15,13 +15,13 @@
 #include "core/metrics/comparison.h"
 #include "core/metrics/plan_target.h"
 #include "core/model/cluster.h"
-#include "core/model/server_preset.h"
+#include "core/model/server_type.h"
 
 namespace cl {
 
 struct PlanRequest {
     Cluster base;  // the base cluster
-    std::vector<ServerPreset> server_types;
+    std::vector<ServerType> server_types;
     bool keep_base = false;  // add servers of a type to the base instead of retyping it
     std::vector<std::string> policies;
     std::vector<PlanTarget> targets;  // at least one; the first is the frontier's metric
@@ -55,17 +55,17 @@ using PlanEvaluator =
 // A candidate cluster: the base with every server retyped to `type` and resized to `servers`
 // (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
 // std::invalid_argument when the result has no server.
-Cluster candidateCluster(const Cluster& base, const ServerPreset& type, int servers, bool keep_base);
+Cluster candidateCluster(const Cluster& base, const ServerType& type, int servers, bool keep_base);
 // The base cluster's own server type (what --server-types and the Plan view default to): a
 // preset with id "base", labelled with the cluster's name, whose server is the base's first one
 // without its name and rack. Throws std::invalid_argument when the base has no servers.
-ServerPreset baseServerType(const Cluster& base);
+ServerType baseServerType(const Cluster& base);
 // The smallest count a search over this type may try (1, or 0 when servers are added to a base).
 int minimumServers(bool keep_base);
 // The smallest count of the type whose candidate cluster holds the request's largest job.
 int smallestRunnableCount(const PlanRequest& request, int server_type);
 // "muri-testbed-64 retyped to dgx-a100" style key for reports: the preset id or file stem.
-std::string serverTypeKey(const ServerPreset& type);
+std::string serverTypeKey(const ServerType& type);
 
 // A cluster size evaluated over every seed at one load.
 struct PlanEvaluation {

@@ -96,6 +96,8 @@ plant issue_comment_script app/cli/cmd_run.cpp '#include "cli/args.h"' "int x = 
 expect_layering "a trailing comment citing an issue number" 1 "app/cli/cmd_run.cpp:2: a comment cites an issue number"
 plant issue_in_docs core/sim/notes.md '# Notes' "Settled in $issue_word 31."
 expect_layering "docs citing an issue number" 1 "core/sim/notes.md:2: the docs cite an issue number"
+plant snake_member views/results/results_view.h '#pragma once' 'class ResultsView { int m_row_count = 0; };'
+expect_layering "a views member in m_snake_case" 1 "views/results/results_view.h:2: a views member named m_snake_case"
 
 # check-function-length: a function of 150 lines passes, one of 151 fails naming its file and line.
 TREE="$WORK/length"

@@ -74,8 +74,8 @@ struct DirectEvaluator {
     }
 };
 
-ServerPreset fourGpuType() {
-    ServerPreset p;
+ServerType fourGpuType() {
+    ServerType p;
     p.id = "quad";
     p.label = "4-GPU server";
     p.server.gpus = 4;
@@ -136,7 +136,7 @@ private slots:
 
     void candidateClustersRetypeOrAdd() {
         const Cluster base = test::servers(3, 8);
-        const ServerPreset quad = fourGpuType();
+        const ServerType quad = fourGpuType();
         const Cluster retyped = candidateCluster(base, quad, 5, false);
         QCOMPARE(retyped.servers.size(), std::size_t(5));
         QCOMPARE(retyped.totalGpus(), 20);
@@ -154,7 +154,7 @@ private slots:
         base.servers[0].rack = "r1";
         base.servers[0].price.per_hour = 4.5;
         base.servers[1].gpus = 4;  // only the first server names the type
-        const ServerPreset own = baseServerType(base);
+        const ServerType own = baseServerType(base);
         QCOMPARE(own.id, std::string("base"));
         QCOMPARE(own.label, std::string("lab"));
         QVERIFY(own.server.name.empty());
@@ -191,7 +191,7 @@ private slots:
         const ProfileSet profiles = builtinProfiles("muri");
         PlanRequest r;
         r.base = test::servers(2, 8);
-        r.server_types = {*findServerPreset("v100x8"), fourGpuType()};
+        r.server_types = {*findServerType("v100x8"), fourGpuType()};
         r.policies = {"fifo", "srtf", "muri-s"};
         for (const QString& t : targets) r.targets.push_back(parsePlanTarget(t.toStdString()));
         r.seeds = {1, 2};

@@ -1,6 +1,6 @@
 // Server prices and cluster cost (core/model/server_price.h, core/metrics/cluster_cost.h): the
 // arithmetic of both price bases, prices in layout files (round trip, clear errors), the
-// built-in server presets file, and server types named by preset or layout file.
+// built-in server types file, and server types named by id or layout file.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -11,7 +11,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"
-#include "core/io/server_presets_json.h"
+#include "core/io/server_types_json.h"
 #include "core/metrics/cluster_cost.h"
 #include "error_capture.h"
 
@@ -107,39 +107,39 @@ private slots:
     }
 
     void builtInPresetsArePricedWithSources() {
-        const std::vector<ServerPreset>& presets = builtinServerPresets();
+        const std::vector<ServerType>& presets = builtinServerTypes();
         std::vector<std::string> ids;
-        for (const ServerPreset& p : presets) {
+        for (const ServerType& p : presets) {
             ids.push_back(p.id);
             QVERIFY2(p.server.price.stated(), p.id.c_str());
             QVERIFY2(!p.server.price.source.empty(), p.id.c_str());
             QVERIFY2(pricePerHour(p.server.price) > 0, p.id.c_str());
         }
         QCOMPARE(ids, (std::vector<std::string>{"v100x8", "dgx-1", "dgx-2", "t4x4", "dgx-a100", "dgx-h100"}));
-        const ServerPreset* dgx1 = findServerPreset("dgx-1");
+        const ServerType* dgx1 = findServerType("dgx-1");
         QVERIFY(dgx1);
         QCOMPARE(dgx1->server.gpus, 8);
         QCOMPARE(dgx1->server.cpu_cores, 40);
         // 149,000 USD over four years plus 0.63 USD an hour of power.
         QCOMPARE(pricePerHour(dgx1->server.price), 149000.0 / (4 * 8760.0) + 0.63);
-        QCOMPARE(findServerPreset("v100x8")->server.price.per_hour, 31.212);
-        QVERIFY(findServerPreset("dgx-9") == nullptr);
+        QCOMPARE(findServerType("v100x8")->server.price.per_hour, 31.212);
+        QVERIFY(findServerType("dgx-9") == nullptr);
     }
 
     void presetFileErrorsNameTheField() {
         const std::string head = R"({"format":"clusterloom-server-presets","version":1,"presets":[)";
         expectError(parseError([&] {
-                        parseServerPresetsJson(head + R"({"id":"a","label":"A","server":{"gpus":8}},
+                        parseServerTypesJson(head + R"({"id":"a","label":"A","server":{"gpus":8}},
 {"id":"a","label":"B","server":{"gpus":4}}]})",
-                                               "p.json");
+                                             "p.json");
                     }),
                     {"p.json", ":2", "presets[1].id", "duplicate"});
         expectError(parseError([&] {
-                        parseServerPresetsJson(
+                        parseServerTypesJson(
                             head + R"({"id":"a","label":"A","server":{"gpus":8,"name":"x"}}]})", "p.json");
                     }),
                     {"p.json", "presets[0].server", "name"});
-        expectError(parseError([&] { parseServerPresetsJson(head + "]}", "p.json"); }),
+        expectError(parseError([&] { parseServerTypesJson(head + "]}", "p.json"); }),
                     {"p.json", "no presets"});
     }
 
@@ -155,7 +155,7 @@ private slots:
         std::ofstream(group)
             << R"({"format":"clusterloom-cluster","version":1,"name":"A40 box","server_groups":[
 {"count":3,"name_prefix":"n","rack":"r","gpu_type":"A40","gpus":4,"price":{"per_hour":5}}]})";
-        const ServerPreset type = resolveServerType(group);
+        const ServerType type = resolveServerType(group);
         QCOMPARE(type.id, group);
         QCOMPARE(type.label, std::string("A40 box"));
         QCOMPARE(type.server.gpus, 4);

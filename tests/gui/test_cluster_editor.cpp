@@ -24,8 +24,8 @@
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/cluster_tree_model.h"
-#include "views/cluster/server_presets.h"
 #include "views/cluster/server_properties_panel.h"
+#include "views/cluster/server_types.h"
 #include "views/cluster/topology_dialog.h"
 #include "views/common/app_theme.h"
 
@@ -75,7 +75,7 @@ QStringList names(const cl::Cluster& c) {
 }
 
 cl::Server preset(const char* id) {
-    const cl::views::ServerPreset* p = cl::views::findServerPreset(QString::fromLatin1(id));
+    const cl::views::ServerType* p = cl::views::findServerType(QString::fromLatin1(id));
     Q_ASSERT(p);
     return p->server;
 }

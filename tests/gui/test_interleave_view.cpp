@@ -61,6 +61,13 @@ std::vector<int> engineMatching(const Jobs& jobs, const cl::Contention& c) {
     return cl::maxWeightMatching(n, edges);
 }
 
+// The stage table's model, found by its objectName.
+StageTableModel* stageModelOf(const InterleavePanel& panel) {
+    auto* model = panel.findChild<StageTableModel*>(QStringLiteral("interleaveStageModel"));
+    if (!model) qFatal("the panel has no interleaveStageModel");
+    return model;
+}
+
 void checkNoOverlap(const InterleaveGantt& gantt) {
     std::map<int, std::vector<cl::StageInterval>> by_resource;
     for (const auto& iv : gantt.drawnIntervals()) {
@@ -221,7 +228,7 @@ private slots:
         InterleavePanel panel(&profiles());
         panel.showExample(InterleavePanel::Example::Table2);
         QVERIFY(panel.contentionEnabled());
-        QCOMPARE(panel.stageModel()->jobCount(), 4);
+        QCOMPARE(stageModelOf(panel)->jobCount(), 4);
         QVERIFY2(std::abs(panel.speedup() - 2.00) <= 0.005, qPrintable(panel.resultText()));
         QVERIFY2(panel.resultText().contains(QStringLiteral("speedup 2.00×")),
                  qPrintable(panel.resultText()));
@@ -242,7 +249,7 @@ private slots:
         InterleavePanel panel(&profiles());
         panel.showExample(InterleavePanel::Example::Fig4Plan1);
         QSignalSpy spy(&panel, &InterleavePanel::resultChanged);
-        StageTableModel* model = panel.stageModel();
+        StageTableModel* model = stageModelOf(panel);
         QVERIFY(model->setData(model->index(1, 1), 4.0));  // B's GPU stage 2 -> 4
         QCOMPARE(spy.count(), 1);
         const Jobs stages{{2, 1}, {1, 4}};
@@ -290,11 +297,11 @@ private slots:
         QTest::mouseMove(g, edge + QPoint(qRound(px_per_ms), 0));
         QTest::mouseRelease(g, Qt::LeftButton, {}, edge + QPoint(qRound(px_per_ms), 0));
         QVERIFY(spy.count() >= 1);
-        QVERIFY2(std::abs(panel.stageModel()->stages()[0][0] - 3.0) <= 0.05,
-                 qPrintable(QString::number(panel.stageModel()->stages()[0][0])));
-        const Jobs now = panel.stageModel()->stages();
+        QVERIFY2(std::abs(stageModelOf(panel)->stages()[0][0] - 3.0) <= 0.05,
+                 qPrintable(QString::number(stageModelOf(panel)->stages()[0][0])));
+        const Jobs now = stageModelOf(panel)->stages();
         QCOMPARE(panel.gamma(),
-                 cl::groupTiming(now, panel.stageModel()->soloTimes(), true, cl::Contention::none()).gamma);
+                 cl::groupTiming(now, stageModelOf(panel)->soloTimes(), true, cl::Contention::none()).gamma);
     }
 
     void ganttNeverOverlapsOnRealModels() {
@@ -308,10 +315,10 @@ private slots:
                     QVERIFY(panel.setModels(names.mid(start, size)));
                     panel.setBestOrdering(best);
                     QVERIFY2(panel.valid(), qPrintable(panel.resultText()));
-                    QCOMPARE(panel.stageModel()->jobCount(), size);
+                    QCOMPARE(stageModelOf(panel)->jobCount(), size);
                     checkNoOverlap(*panel.gantt());
                     const auto chart =
-                        cl::stageSchedule(panel.stageModel()->stages(), panel.timing().ordering, 4);
+                        cl::stageSchedule(stageModelOf(panel)->stages(), panel.timing().ordering, 4);
                     QCOMPARE(panel.gantt()->drawnIntervals().size(), chart.size());
                 }
         QVERIFY(!panel.setModels({"no-such-model"}));
@@ -398,7 +405,7 @@ private slots:
     void loneJobIsExplained() {
         InterleavePanel panel(&profiles());
         QVERIFY(panel.setModels({QStringLiteral("vgg16")}));
-        QCOMPARE(panel.stageModel()->jobCount(), 1);
+        QCOMPARE(stageModelOf(panel)->jobCount(), 1);
         const auto& chart = panel.gantt()->drawnIntervals();
         QVERIFY(std::abs(cl::schedulePeriod(chart, 0, 1, 2) - panel.iterationTime()) <= 1e-6);
         bool explained = false;
@@ -549,7 +556,7 @@ private slots:
         save(panel, QStringLiteral("models3"));
         // Run groups come in seconds.
         panel.setGroup({"job 17 (bert)", "job 4 (dqn)"}, {{0.0005, 0.163, 0.018}, {0.44, 0.008, 0.0004}});
-        QCOMPARE(panel.stageModel()->stages()[0][1], 163.0);
+        QCOMPARE(stageModelOf(panel)->stages()[0][1], 163.0);
         QVERIFY(panel.valid());
         save(panel, QStringLiteral("run_group"));
 

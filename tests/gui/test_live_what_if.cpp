@@ -321,8 +321,8 @@ private slots:
                                       cl::views::MainWindow::Demo::Always, &error),
                  qPrintable(error));
         QVERIFY(done.wait(kTimeoutMs));
-        window.scenarioBrowser()->selectScenario(kScenario);
-        LiveWhatIf* whatIf = window.clusterEditor()->liveWhatIf();
+        child<cl::views::ScenarioBrowser>(window, "scenarioBrowser")->selectScenario(kScenario);
+        LiveWhatIf* whatIf = child<ClusterEditor>(window, "clusterEditor")->liveWhatIf();
         QCOMPARE(whatIf->scenario(), kScenario);
         WAIT_READY(whatIf);
         QVERIFY(whatIf->stored());

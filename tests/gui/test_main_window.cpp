@@ -43,6 +43,7 @@
 #include <QWindowStateChangeEvent>
 #include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 
 #include "report_table_checks.h"
 #include "screenshot_checks.h"
@@ -92,9 +93,11 @@ int finishedRuns(cl::ScenarioStore& store) {
 
 // The window's widgets, found by their objectName as a user's script would find them.
 template <typename T>
-T* namedChild(const QWidget& window, const char* name) {
-    T* found = window.findChild<T*>(QLatin1String(name));
-    if (!found) qFatal("the window has no %s named %s", T::staticMetaObject.className(), name);
+T* namedChild(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QLatin1String(name));
+    if (!found)
+        qFatal("the %s has no %s named %s", parent.metaObject()->className(), T::staticMetaObject.className(),
+               name);
     return found;
 }
 
@@ -138,8 +141,44 @@ cl::views::ClusterEditor* clusterEditor(const QWidget& window) {
     return namedChild<cl::views::ClusterEditor>(window, "clusterEditor");
 }
 
+// The line above the cluster diagram: the cluster's name and whether its edits are saved.
+QLabel* clusterStatus(const QWidget& window) {
+    return namedChild<QLabel>(*clusterEditor(window), "clusterStatus");
+}
+
+// The results view's table and its model.
+QTableView* resultsTable(const QWidget& window) {
+    return namedChild<QTableView>(*resultsView(window), "resultsTable");
+}
+
+SummaryTableModel* resultsModel(const QWidget& window) {
+    return namedChild<SummaryTableModel>(*resultsView(window), "resultsModel");
+}
+
+// Chart `index` of the Charts view, top to bottom.
+QChart* seriesChart(const QWidget& window, int index) {
+    const QByteArray name = QByteArray("seriesChart") + QByteArray::number(index);
+    return namedChild<QChartView>(*seriesCharts(window), name.constData())->chart();
+}
+
+// The run picker's menu entry for a run: ticking it draws the run.
+QAction* runPickerAction(const cl::views::RunPicker& picker, const QString& run) {
+    for (QAction* action : picker.menu()->actions())
+        if (action->isCheckable() && action->data().toString() == run) return action;
+    qFatal("the run picker offers no %s", qPrintable(run));
+}
+
+cl::views::StageTableModel* interleaveStageModel(const QWidget& window) {
+    return namedChild<cl::views::StageTableModel>(*interleavePanel(window), "interleaveStageModel");
+}
+
 cl::views::TraceBrowser* traceBrowser(const QWidget& window) {
     return namedChild<cl::views::TraceBrowser>(window, "traceBrowser");
+}
+
+// The jobs the trace browser lists (the Slurm import dialog has a "jobModel" of its own).
+cl::views::JobTableModel* traceJobModel(const QWidget& window) {
+    return namedChild<cl::views::JobTableModel>(*traceBrowser(window), "jobModel");
 }
 
 cl::views::ComparisonView* comparisonView(const QWidget& window) {
@@ -204,14 +243,23 @@ std::function<void(QWidget*)> clickButton(QMessageBox::StandardButton which) {
     };
 }
 
+// The cluster name dialog's name field and Save button.
+QLineEdit* nameField(const QWidget& dialog) {
+    return namedChild<QLineEdit>(dialog, "clusterName");
+}
+
+QPushButton* nameOk(const QWidget& dialog) {
+    return namedChild<QPushButton>(dialog, "clusterNameOk");
+}
+
 // Types `name` into the cluster name dialog and presses Save.
 std::function<void(QWidget*)> nameCluster(const QString& name) {
     return [name](QWidget* modal) {
         auto* dialog = qobject_cast<cl::views::ClusterNameDialog*>(modal);
         QVERIFY2(dialog, modal->metaObject()->className());
-        dialog->nameEdit()->clear();
-        QTest::keyClicks(dialog->nameEdit(), name);
-        QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
+        nameField(*dialog)->clear();
+        QTest::keyClicks(nameField(*dialog), name);
+        QTest::mouseClick(nameOk(*dialog), Qt::LeftButton);
     };
 }
 
@@ -256,7 +304,7 @@ private slots:
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("demo.sqlite")));
 
         // The results view shows the demo family, every row done, and plots the selected run.
-        SummaryTableModel* model = resultsView(window)->model();
+        SummaryTableModel* model = resultsModel(window);
         QCOMPARE(resultsView(window)->family(), QStringLiteral("demo"));
         const auto in_demo_family = std::count_if(
             names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; });
@@ -312,15 +360,15 @@ private slots:
         auto legendName = [](const QString& scenario) { return scenario.section(QLatin1Char('/'), 1); };
         auto drawn = [&] {
             QStringList titles;
-            for (QAbstractSeries* series : seriesCharts(window)->chart(1)->series()) titles << series->name();
+            for (QAbstractSeries* series : seriesChart(window, 1)->series()) titles << series->name();
             return titles;
         };
         QVERIFY(!drawn().contains(legendName(last)));
-        picker->actionFor(last)->trigger();  // what ticking it in the menu does
+        runPickerAction(*picker, last)->trigger();  // what ticking it in the menu does
         QVERIFY(drawn().contains(legendName(last)));
         QCOMPARE(seriesCharts(window)->runCount(), 9);
         const QString first = picker->runs().first();
-        picker->actionFor(first)->trigger();
+        runPickerAction(*picker, first)->trigger();
         QVERIFY(!drawn().contains(legendName(first)));
         QCOMPARE(seriesCharts(window)->runCount(), 8);
         picker->showAll();
@@ -346,7 +394,7 @@ private slots:
         timelinePanel(window)->view()->selectJob(shared);
         QVERIFY(toInterleaving->isEnabled());
         toInterleaving->click();
-        const int members = interleavePanel(window)->stageModel()->jobCount();
+        const int members = interleaveStageModel(window)->jobCount();
         QVERIFY(members >= 2 && members <= 4);
         QVERIFY(std::isfinite(interleavePanel(window)->gamma()));
         QVERIFY(window.showView(QStringLiteral("timeline")));
@@ -516,10 +564,10 @@ private slots:
             window.openWorkspace(dir.filePath(QStringLiteral("a.sqlite")), MainWindow::Demo::Always, &error));
         QVERIFY(done.wait(kTimeoutMs));
         QCOMPARE(clusterEditor(window)->cluster().totalGpus(), 64);
-        QVERIFY(traceBrowser(window)->jobModel()->rowCount() > 0);
+        QVERIFY(traceJobModel(window)->rowCount() > 0);
         QVERIFY(window.openWorkspace(dir.filePath(QStringLiteral("b.sqlite")), MainWindow::Demo::No, &error));
         QCOMPARE(clusterEditor(window)->cluster().servers.size(), std::size_t(0));
-        QCOMPARE(traceBrowser(window)->jobModel()->rowCount(), 0);
+        QCOMPARE(traceJobModel(window)->rowCount(), 0);
         QCOMPARE(runPanel(window)->runCount(), 0);
         QVERIFY(window.store()->scenarios().empty());
         // An empty workspace asked to start with the demo gets it; a non-empty one does not.
@@ -587,17 +635,16 @@ private slots:
 
         const qint64 imported = store.clusters().front().id;
         QCOMPARE(clusterEditor(window)->storedClusterId(), imported);
-        QVERIFY2(
-            clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("saved (stored cluster")),
-            qPrintable(clusterEditor(window)->statusLabel()->text()));
+        QVERIFY2(clusterStatus(window)->text().contains(QStringLiteral("saved (stored cluster")),
+                 qPrintable(clusterStatus(window)->text()));
 
         // Ctrl+S on edits of the stored cluster: a copy, which is named before it is stored.
         cl::Server server = clusterEditor(window)->cluster().servers.front();
         clusterEditor(window)->addServers(server, 2);
         QVERIFY(clusterEditor(window)->isModified());
         QVERIFY(window.windowTitle().contains(QLatin1Char('*')));
-        QVERIFY2(clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("unsaved changes")),
-                 qPrintable(clusterEditor(window)->statusLabel()->text()));
+        QVERIFY2(clusterStatus(window)->text().contains(QStringLiteral("unsaved changes")),
+                 qPrintable(clusterStatus(window)->text()));
         QAction* save = actionWithShortcut(window, QKeySequence::Save);
         QVERIFY(save);
         QString suggested, refusal;
@@ -607,11 +654,11 @@ private slots:
             QVERIFY2(dialog, modal->metaObject()->className());
             suggested = dialog->name();
             // The taken name is refused with a message, and Save cannot be pressed.
-            dialog->nameEdit()->clear();
-            QTest::keyClicks(dialog->nameEdit(), QStringLiteral("muri-testbed-64"));
+            nameField(*dialog)->clear();
+            QTest::keyClicks(nameField(*dialog), QStringLiteral("muri-testbed-64"));
             refusal = dialog->problem();
-            okWhenTaken = dialog->okButton()->isEnabled();
-            QTest::keyClick(dialog->nameEdit(), Qt::Key_Return);  // refused: the dialog stays
+            okWhenTaken = nameOk(*dialog)->isEnabled();
+            QTest::keyClick(nameField(*dialog), Qt::Key_Return);  // refused: the dialog stays
             QVERIFY(dialog->isVisible());
             nameCluster(QStringLiteral("testbed-80"))(modal);
         }});
@@ -628,8 +675,8 @@ private slots:
         QCOMPARE(storedNames, QStringList({"muri-testbed-64", "testbed-80"}));
         QCOMPARE(clusterEditor(window)->cluster().name, std::string("testbed-80"));
         QVERIFY(clusterEditor(window)->storedClusterId() != imported);
-        QVERIFY2(clusterEditor(window)->statusLabel()->text().contains(QStringLiteral("<b>testbed-80</b>")),
-                 qPrintable(clusterEditor(window)->statusLabel()->text()));
+        QVERIFY2(clusterStatus(window)->text().contains(QStringLiteral("<b>testbed-80</b>")),
+                 qPrintable(clusterStatus(window)->text()));
         QCOMPARE(store.cluster(clusterEditor(window)->storedClusterId()).totalGpus(), 80);
 
         // Saving again without edits stores nothing and asks nothing.
@@ -873,11 +920,11 @@ private slots:
                      QVERIFY2(dialog, modal->metaObject()->className());
                      suggested = dialog->name();
                      title = dialog->windowTitle();
-                     dialog->nameEdit()->clear();
-                     QTest::keyClicks(dialog->nameEdit(), QStringLiteral("muri-testbed-64"));
+                     nameField(*dialog)->clear();
+                     QTest::keyClicks(nameField(*dialog), QStringLiteral("muri-testbed-64"));
                      refusal = dialog->problem();
-                     okWhenTaken = dialog->okButton()->isEnabled();
-                     QTest::keyClick(dialog->nameEdit(), Qt::Key_Return);  // refused
+                     okWhenTaken = nameOk(*dialog)->isEnabled();
+                     QTest::keyClick(nameField(*dialog), Qt::Key_Return);  // refused
                      QVERIFY(dialog->isVisible());
                      nameCluster(QStringLiteral("testbed-48"))(modal);
                  }});
@@ -984,7 +1031,7 @@ private slots:
 
         // The keys work while the central view has the focus, not only the workspace tree.
         QVERIFY(window.showView(QStringLiteral("results")));
-        QTableView* table = resultsView(window)->table();
+        QTableView* table = resultsTable(window);
         table->setFocus();
         QTRY_VERIFY(table->hasFocus());
         browser->setSpecEditor([](cl::ScenarioSpec& spec, bool duplicate) {
@@ -1190,7 +1237,7 @@ private slots:
         QString error;
         QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
         window.selectScenario(QStringLiteral("demo/muri-s"));
-        const QAbstractItemModel* table = resultsView(window)->table()->model();
+        const QAbstractItemModel* table = resultsTable(window)->model();
         QVERIFY(table->rowCount() > 0);
         for (int r = 0; r < table->rowCount(); ++r) {
             QCOMPARE(table->index(r, SummaryTableModel::AvgJctColumn).data().toString(),

@@ -53,11 +53,11 @@ QStringList columnTexts(const QAbstractItemModel& model, int column) {
     return out;
 }
 
-// The dialog's widgets, found by their object names.
+// The dialog's (or the main window's) widgets, found by their object names.
 template <class T>
-T* child(const PlacementDialog& dialog, const char* name) {
-    T* found = dialog.findChild<T*>(QLatin1StringView(name));
-    if (!found) qFatal("no child '%s' in the placement dialog", name);
+T* child(const QObject& parent, const char* name) {
+    T* found = parent.findChild<T*>(QLatin1StringView(name));
+    if (!found) qFatal("no child '%s' in %s", name, parent.metaObject()->className());
     return found;
 }
 QPushButton* runButton(const PlacementDialog& d) {
@@ -227,7 +227,7 @@ private slots:
 
     void simulationMenuOpensItOnTheEditedCluster() {
         cl::views::MainWindow window(cl::views::MainWindow::Options{false});
-        window.clusterEditor()->setCluster(ft4());
+        child<cl::views::ClusterEditor>(window, "clusterEditor")->setCluster(ft4());
         QAction* open = nullptr;
         for (QAction* a : window.findChildren<QAction*>())
             if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)) open = a;

@@ -103,7 +103,7 @@ private slots:
         }
         qobject_cast<QStackedWidget*>(view.frontierPlot()->parentWidget())
             ->setCurrentWidget(view.frontierPlot());
-        tick(child<QListWidget>(view, "planServerPresets"), {"v100x8", "t4x4"});
+        tick(child<QListWidget>(view, "planServerTypes"), {"v100x8", "t4x4"});
         tick(child<QListWidget>(view, "planPolicies"), {"fifo", "srtf"});
         targetsOf(view)->setTargets({"avg_queueing<=1h"});
         // Edit the value cell as a user types: 1h -> 2h.

@@ -14,6 +14,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QImage>
+#include <QMenu>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
@@ -96,6 +97,20 @@ int pdfPageCount(const QByteArray& pdf) {
     int n = 0;
     for (auto it = re.globalMatch(QString::fromLatin1(pdf)); it.hasNext(); it.next()) ++n;
     return n;
+}
+
+// Chart `index` (top to bottom), drawn by the QChartView child "seriesChart<index>".
+QChart* chartOf(const SeriesCharts& charts, int index) {
+    auto* view = charts.findChild<QChartView*>(QStringLiteral("seriesChart%1").arg(index));
+    if (!view) qFatal("the charts have no view seriesChart%d", index);
+    return view->chart();
+}
+
+// The picker's menu entry for a run: ticking it draws the run.
+QAction* pickerAction(const RunPicker& picker, const QString& run) {
+    for (QAction* action : picker.menu()->actions())
+        if (action->isCheckable() && action->data().toString() == run) return action;
+    qFatal("the run picker offers no %s", qPrintable(run));
 }
 
 }  // namespace
@@ -203,7 +218,7 @@ private slots:
         charts.setRuns({{"tune", result}});
         QCoreApplication::processEvents();
         QCOMPARE(charts.chartGroup(0), SeriesGroup::Utilization);
-        QCOMPARE(charts.chart(0)->series().size(), qsizetype(3));
+        QCOMPARE(chartOf(charts, 0)->series().size(), qsizetype(3));
         QLineSeries* cpuLine = charts.series(0, 0, "cpu-allocated");
         QLineSeries* memoryLine = charts.series(0, 0, "memory-allocated");
         QVERIFY(cpuLine && memoryLine);
@@ -304,7 +319,7 @@ private slots:
             }
         }
         QVERIFY(!charts.series(0, 1));
-        QCOMPARE(charts.chart(0)->axes(Qt::Vertical).size(), 1);
+        QCOMPARE(chartOf(charts, 0)->axes(Qt::Vertical).size(), 1);
     }
 
     void longRunIsThinnedKeepingExtremes() {
@@ -346,7 +361,7 @@ private slots:
         QVERIFY(charts.runColor(0) != charts.runColor(1));
         for (int c = 0; c < charts.chartCount(); ++c) {
             // Utilization: allocated GPUs, CPU and memory and the four busy resources of each run.
-            QCOMPARE(charts.chart(c)->series().size(), qsizetype(c == 0 ? 14 : 2));
+            QCOMPARE(chartOf(charts, c)->series().size(), qsizetype(c == 0 ? 14 : 2));
             QCOMPARE(charts.series(c, 0)->name(),
                      c == 0 ? QString("fifo \u00b7 GPUs allocated") : QString("fifo"));
             QCOMPARE(charts.series(c, 1)->name(),
@@ -360,17 +375,17 @@ private slots:
         // The resource series join the utilization chart, in the run's colour with their own style.
         RunSeries withCpu = extractRunSeries(*demoRun("fifo"));
         charts.setRunSeries({{"fifo", withCpu}});
-        QCOMPARE(charts.chart(0)->series().size(), qsizetype(7));
+        QCOMPARE(chartOf(charts, 0)->series().size(), qsizetype(7));
         QLineSeries* cpuLine = charts.series(0, 0, "cpu");
         QVERIFY(cpuLine);
         QCOMPARE(cpuLine->name(), QString("fifo \u00b7 CPU"));
         QCOMPARE(cpuLine->pen().color(), charts.runColor(0));
         QVERIFY(cpuLine->pen().style() != charts.series(0, 0, "gpu")->pen().style());
-        QCOMPARE(charts.chart(1)->series().size(), qsizetype(1));
+        QCOMPARE(chartOf(charts, 1)->series().size(), qsizetype(1));
 
         charts.clear();
         QCOMPARE(charts.runCount(), 0);
-        QCOMPARE(charts.chart(0)->series().size(), qsizetype(0));
+        QCOMPARE(chartOf(charts, 0)->series().size(), qsizetype(0));
     }
 
     void twelveRunsEachHaveTheirOwnReadableColour() {
@@ -389,7 +404,7 @@ private slots:
         const QColor light(Qt::white), dark(0x1f, 0x20, 0x22);
         for (int c = 0; c < charts.chartCount(); ++c) {
             QSet<QRgb> colours;
-            for (QAbstractSeries* series : charts.chart(c)->series()) {
+            for (QAbstractSeries* series : chartOf(charts, c)->series()) {
                 const QColor colour = static_cast<QLineSeries*>(series)->pen().color();
                 QVERIFY2(!colours.contains(colour.rgb()), qPrintable(colour.name()));
                 colours.insert(colour.rgb());
@@ -420,7 +435,7 @@ private slots:
         picker.setRuns(names, 8);
         QCOMPARE(picker.shownRuns(), names);
         QCOMPARE(picker.text(), QStringLiteral("Runs: 5 of 5"));
-        picker.actionFor(QStringLiteral("run 2"))->trigger();  // the user hides one
+        pickerAction(picker, QStringLiteral("run 2"))->trigger();  // the user hides one
         QCOMPARE(changed.count(), 1);
         QVERIFY(!picker.isShown(QStringLiteral("run 2")));
         // More runs arrive (listed first): what was shown stays, new ones fill up to 8.
@@ -461,7 +476,7 @@ private slots:
             charts.setRunSeries({{QStringLiteral("q"), run}});
             QTest::qWait(50);  // the plots are aligned on the next event loop turn
             for (int c = 0; c < charts.chartCount(); ++c) {
-                auto* y = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Vertical).first());
+                auto* y = qobject_cast<QValueAxis*>(chartOf(charts, c)->axes(Qt::Vertical).first());
                 QVERIFY(y);
                 QStringList labels;
                 for (double v = y->min(); v <= y->max() + y->tickInterval() / 2; v += y->tickInterval())
@@ -471,7 +486,7 @@ private slots:
                 QVERIFY2(unique == labels, qPrintable(labels.join(QStringLiteral(" / "))));
                 QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QStringLiteral(" / "))));
                 if (charts.chartGroup(c) == SeriesGroup::QueueLength) QVERIFY(y->max() >= peak);
-                for (QGraphicsItem* item : charts.chart(c)->scene()->items())
+                for (QGraphicsItem* item : chartOf(charts, c)->scene()->items())
                     if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
                         QVERIFY2(!text->toPlainText().contains(QChar(0x2026)),
                                  qPrintable(text->toPlainText()));
@@ -489,10 +504,10 @@ private slots:
         charts.resize(1400, 900);  // e.g. the window maximized
         QTest::qWait(50);
         for (int c = 0; c < charts.chartCount(); ++c) {
-            const QRectF plot = charts.chart(c)->plotArea();
-            QCOMPARE(charts.chart(c)->size().width(), 1400.0);
+            const QRectF plot = chartOf(charts, c)->plotArea();
+            QCOMPARE(chartOf(charts, c)->size().width(), 1400.0);
             QVERIFY2(plot.right() > 1400 * 0.9, qPrintable(QString::number(plot.right())));
-            QCOMPARE(plot.left(), charts.chart(0)->plotArea().left());  // still aligned
+            QCOMPARE(plot.left(), chartOf(charts, 0)->plotArea().left());  // still aligned
         }
     }
 
@@ -537,8 +552,8 @@ private slots:
         for (int c = 0; c < charts.chartCount(); ++c) {
             QGraphicsLineItem* line = charts.cursorLine(c);
             QVERIFY(line->isVisible());
-            const QRectF plot = charts.chart(c)->plotArea();
-            auto* x = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Horizontal).first());
+            const QRectF plot = chartOf(charts, c)->plotArea();
+            auto* x = qobject_cast<QValueAxis*>(chartOf(charts, c)->axes(Qt::Horizontal).first());
             const double expected = plot.left() + (t / charts.timeUnitSeconds() - x->min()) /
                                                       (x->max() - x->min()) * plot.width();
             QVERIFY2(std::abs(line->line().x1() - expected) < 1e-6,
@@ -554,8 +569,8 @@ private slots:
         QSignalSpy cursorSpy(&charts, &SeriesCharts::timeCursorChanged);
         auto* view = charts.findChild<QChartView*>(QStringLiteral("seriesChart2"));
         QVERIFY(view);
-        const QRectF plot = charts.chart(2)->plotArea();
-        const QPoint pos = view->mapFromScene(charts.chart(2)->mapToScene(plot.center()));
+        const QRectF plot = chartOf(charts, 2)->plotArea();
+        const QPoint pos = view->mapFromScene(chartOf(charts, 2)->mapToScene(plot.center()));
         QTest::mouseMove(view->viewport(), pos);
         QCOMPARE(cursorSpy.count(), 1);
         const double hovered = cursorSpy.at(0).at(0).toDouble();
@@ -574,7 +589,7 @@ private slots:
         QVERIFY(charts.visibleEnd() - charts.visibleStart() < 0.7 * (t1 - t0));
         QVERIFY(charts.visibleStart() < hovered && hovered < charts.visibleEnd());
         for (int c = 0; c < charts.chartCount(); ++c) {
-            auto* x = qobject_cast<QValueAxis*>(charts.chart(c)->axes(Qt::Horizontal).first());
+            auto* x = qobject_cast<QValueAxis*>(chartOf(charts, c)->axes(Qt::Horizontal).first());
             QCOMPARE(x->min(), charts.visibleStart() / charts.timeUnitSeconds());
             QCOMPARE(x->max(), charts.visibleEnd() / charts.timeUnitSeconds());
         }

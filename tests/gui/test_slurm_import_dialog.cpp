@@ -72,11 +72,14 @@ void waitIdle(const SlurmImportDialog& dialog) {
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), kTimeoutMs);
 }
 
-// The dialog's parts, found by their object names as a user finds them by their labels.
+// The dialog's (or the main window's) parts, found by their object names as a user finds them
+// by their labels.
 template <typename T>
-T* part(const SlurmImportDialog& dialog, const char* name) {
-    T* found = dialog.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("The dialog has no %s named %s", T::staticMetaObject.className(), name);
+T* part(const QWidget& parent, const char* name) {
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("The %s has no %s named %s", parent.metaObject()->className(), T::staticMetaObject.className(),
+               name);
     return found;
 }
 
@@ -461,8 +464,8 @@ private slots:
         const auto scenario = store.findScenario("slurm/our-cluster");
         QVERIFY(scenario.has_value());
         QCOMPARE(scenario->spec.policy, std::string("fifo"));
-        QVERIFY(
-            window.runLog()->toPlainText().contains(QStringLiteral("Created scenario slurm/our-cluster")));
+        const QString log = part<QPlainTextEdit>(window, "runLog")->toPlainText();
+        QVERIFY(log.contains(QStringLiteral("Created scenario slurm/our-cluster")));
 
         // The profiler-trace import is one menu entry away and lands in the Profiles view.
         QVERIFY(window.importProfilerTrace());

@@ -26,13 +26,13 @@ public:
     bool isShown(const QString& name) const { return m_shown.contains(name); }
     void setShown(const QString& name, bool shown);
     void showAll();
-    // The menu's check box for a run (nullptr if not offered), for tests and accessibility.
-    QAction* actionFor(const QString& name) const;
 
 signals:
     void shownRunsChanged();
 
 private:
+    // The menu's check box for a run (nullptr if not offered); its data() is the run's name.
+    QAction* actionFor(const QString& name) const;
     void rebuildMenu();
     void updateText();
 

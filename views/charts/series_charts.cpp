@@ -284,9 +284,6 @@ int SeriesCharts::chartCount() const {
 SeriesGroup SeriesCharts::chartGroup(int chart) const {
     return m_panels.at(size_t(chart))->group;
 }
-QChart* SeriesCharts::chart(int chart) const {
-    return m_panels.at(size_t(chart))->chart;
-}
 QGraphicsLineItem* SeriesCharts::cursorLine(int chart) const {
     return m_panels.at(size_t(chart))->cursor;
 }

@@ -57,7 +57,6 @@ public:
     // Charts top to bottom: utilization, queue length, running jobs, blocking index.
     int chartCount() const;
     SeriesGroup chartGroup(int chart) const;
-    QChart* chart(int chart) const;
     // Chart i is drawn by the QChartView child "seriesChart<i>".
     // The line of `run` in `chart`; key selects among several (e.g. "gpu", "cpu") and
     // defaults to the first one. nullptr if absent.

@@ -17,7 +17,7 @@
 #include <QWheelEvent>
 
 #include "views/cluster/cluster_document.h"
-#include "views/cluster/server_presets.h"
+#include "views/cluster/server_types.h"
 
 namespace cl::views {
 

@@ -10,7 +10,7 @@
 
 #include "core/topology/network_topology.h"
 #include "views/cluster/cluster_edit_commands.h"
-#include "views/cluster/server_presets.h"
+#include "views/cluster/server_types.h"
 
 namespace cl::views {
 

@@ -28,8 +28,8 @@
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/cluster_tree_model.h"
 #include "views/cluster/live_what_if.h"
-#include "views/cluster/server_presets.h"
 #include "views/cluster/server_properties_panel.h"
+#include "views/cluster/server_types.h"
 #include "views/cluster/topology_dialog.h"
 #include "views/cluster/what_if_strip.h"
 
@@ -171,7 +171,7 @@ QAction* ClusterEditor::createAddServerButton() {
     addButton->setPopupMode(QToolButton::MenuButtonPopup);
     addButton->setMenu(addMenu);
     QAction* addDefault = nullptr;
-    for (const ServerPreset& preset : serverPresets()) {
+    for (const ServerType& preset : serverTypes()) {
         const QString type = QString::fromStdString(preset.server.gpu_type);
         QAction* a =
             addMenu->addAction(QStringLiteral("%1\t%2").arg(preset.label, serverSummary(preset.server)));

@@ -45,8 +45,9 @@ public:
     void markSaved(qint64 storedId);
     // The stored cluster the editor was loaded from or last saved as; 0 if none.
     qint64 storedClusterId() const { return m_storedId; }
-    // The line above the diagram: the cluster's name and whether its edits are saved.
-    QLabel* statusLabel() const { return m_status; }
+    // The line above the diagram, the cluster's name and whether its edits are saved, is the
+    // child QLabel "clusterStatus".
+
     // The user's split, for a main window to keep across sessions (QSplitter::saveState()
     // format; empty while the default split holds). A state set before the editor is shown is
     // applied when it is, at its real size.

@@ -31,8 +31,7 @@ public:
     QString name() const;
     // Why name() cannot be used, or empty.
     QString problem() const;
-    QLineEdit* nameEdit() const { return m_name; }
-    QPushButton* okButton() const { return m_ok; }
+    // The name field is the child "clusterName", the Save button "clusterNameOk".
 
     void accept() override;
 

@@ -9,7 +9,7 @@
 
 #include "core/metrics/cluster_cost.h"
 #include "views/cluster/cluster_document.h"
-#include "views/cluster/server_presets.h"
+#include "views/cluster/server_types.h"
 #include "views/common/cost_text.h"
 
 namespace cl::views {

@@ -21,7 +21,7 @@
 #include "core/metrics/cluster_cost.h"
 #include "core/model/server_architecture.h"
 #include "views/cluster/cluster_document.h"
-#include "views/cluster/server_presets.h"
+#include "views/cluster/server_types.h"
 #include "views/common/cost_text.h"
 
 namespace cl::views {

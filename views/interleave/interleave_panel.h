@@ -88,7 +88,6 @@ public:
     QString tradeText() const;
 
     InterleaveGantt* gantt() const { return m_gantt; }
-    StageTableModel* stageModel() const { return m_model; }
     // The matching graph is the child "interleaveMatching" (the Gantt "interleaveGantt", the
     // stage table's model "interleaveStageModel").
 

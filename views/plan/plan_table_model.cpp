@@ -83,7 +83,7 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         switch (section) {
             case Policy:
                 return tr("Policy");
-            case Preset:
+            case Type:
                 return tr("Server type");
             case Servers:
                 return tr("Servers");
@@ -128,7 +128,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
             case Policy:
                 return QString::fromStdString(c.policy);
-            case Preset:
+            case Type:
                 return typeKey;
             case Servers:
                 if (sort) return c.servers ? *c.servers : 1e9;
@@ -159,7 +159,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == noteColumn) return data(index, Qt::DisplayRole);
-        if (index.column() == Preset)
+        if (index.column() == Type)
             return QString::fromStdString(m_request->server_types[c.server_type].label);
     }
     return {};

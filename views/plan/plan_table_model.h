@@ -14,7 +14,7 @@ class PlanTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Policy, Preset, Servers, CostPerMonth, FirstTarget };
+    enum Column { Policy, Type, Servers, CostPerMonth, FirstTarget };
     // Sort key of a cell (numbers for numeric columns).
     static constexpr int SortRole = Qt::UserRole + 1;
 

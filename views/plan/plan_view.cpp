@@ -216,14 +216,14 @@ void PlanView::buildInputs(QWidget* panel) {
     m_profiles->setToolTip(tr("The model profiles the simulations use"));
     form->addRow(tr("Pro&files:"), m_profiles);
 
-    m_serverPresets = new QListWidget(panel);
-    m_serverPresets->setObjectName(QStringLiteral("planServerPresets"));
-    checkable(m_serverPresets, tr("Base cluster's own servers"), QStringLiteral("base"), true,
+    m_serverTypes = new QListWidget(panel);
+    m_serverTypes->setObjectName(QStringLiteral("planServerTypes"));
+    checkable(m_serverTypes, tr("Base cluster's own servers"), QStringLiteral("base"), true,
               tr("The base cluster resized: its servers as they are, priced as the layout says"));
     try {
-        for (const cl::ServerPreset& p : cl::builtinServerPresets()) {
+        for (const cl::ServerType& p : cl::builtinServerTypes()) {
             const double hourly = cl::pricePerHour(p.server.price);
-            checkable(m_serverPresets,
+            checkable(m_serverTypes,
                       tr("%1 \u2014 %2 a month")
                           .arg(QString::fromStdString(p.id), formatUsd(hourly * cl::kHoursPerMonth)),
                       QString::fromStdString(p.id), false,
@@ -233,11 +233,11 @@ void PlanView::buildInputs(QWidget* panel) {
                           (p.server.price.approximate ? tr(" (approximate)") : QString()));
         }
     } catch (const std::exception&) {
-        // Without the presets file only the base cluster's own servers can be planned.
+        // Without the server types file only the base cluster's own servers can be planned.
     }
-    m_serverPresets->setMaximumHeight(m_serverPresets->sizeHintForRow(0) * 8 + 6);
-    m_serverPresets->setToolTip(tr("Server types a plan may use; each is tried in every count"));
-    form->addRow(tr("Server &types:"), m_serverPresets);
+    m_serverTypes->setMaximumHeight(m_serverTypes->sizeHintForRow(0) * 8 + 6);
+    m_serverTypes->setToolTip(tr("Server types a plan may use; each is tried in every count"));
+    form->addRow(tr("Server &types:"), m_serverTypes);
 
     m_policies = new QListWidget(panel);
     m_policies->setObjectName(QStringLiteral("planPolicies"));
@@ -326,7 +326,7 @@ constexpr const char* kInputsSetting = "plan/inputs";
 void PlanView::saveInputs() {
     if (!m_store || m_store->isReadOnly()) return;
     nlohmann::json j;
-    for (const QString& t : checkedData(m_serverPresets)) j["server_types"].push_back(t.toStdString());
+    for (const QString& t : checkedData(m_serverTypes)) j["server_types"].push_back(t.toStdString());
     for (const QString& p : checkedData(m_policies)) j["policies"].push_back(p.toStdString());
     for (const QString& t : m_targets->texts()) j["targets"].push_back(t.toStdString());
     j["growth"] = m_growth->value();
@@ -359,7 +359,7 @@ void PlanView::restoreInputs() {
                 list->item(i)->setCheckState(
                     ids.contains(list->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
         };
-        tickOnly(m_serverPresets, strings("server_types"));
+        tickOnly(m_serverTypes, strings("server_types"));
         tickOnly(m_policies, strings("policies"));
         if (const QStringList targets = strings("targets"); !targets.isEmpty())
             m_targets->setTargets(targets);
@@ -437,10 +437,10 @@ bool PlanView::runPlan() {
         base.profiles_id = m_profiles->currentData().toLongLong();
         request->base = m_store->cluster(base.cluster_id);
         if (request->base.servers.empty()) return refuse(tr("The base cluster has no servers."));
-        for (const QString& id : checkedData(m_serverPresets)) {
+        for (const QString& id : checkedData(m_serverTypes)) {
             if (id == QLatin1String("base")) {
                 request->server_types.push_back(cl::baseServerType(request->base));
-            } else if (const cl::ServerPreset* preset = cl::findServerPreset(id.toStdString())) {
+            } else if (const cl::ServerType* preset = cl::findServerType(id.toStdString())) {
                 request->server_types.push_back(*preset);
             }
         }

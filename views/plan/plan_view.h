@@ -1,6 +1,6 @@
 #pragma once
 // The Plan view (docs/architecture.md 7.9): the planner's question asked in the GUI.
-// Inputs on the left (trace, base cluster, profiles, candidate server types from the presets,
+// Inputs on the left (trace, base cluster, profiles, candidate server types from data/server_types.json,
 // policies, targets as rows, growth, seeds, budget, scenario prefix); a run on a worker thread
 // with progress and cancel; the ranked candidates, the frontier and the cliff on the right;
 // "Open as scenario" for any ranked row, and the plan as a PDF report.
@@ -84,7 +84,7 @@ private:
     QComboBox* m_trace = nullptr;
     QComboBox* m_cluster = nullptr;
     QComboBox* m_profiles = nullptr;
-    QListWidget* m_serverPresets = nullptr;  // the candidate server types, by preset id
+    QListWidget* m_serverTypes = nullptr;  // the candidate server types, by preset id
     QListWidget* m_policies = nullptr;
     PlanTargetsEditor* m_targets = nullptr;
     QDoubleSpinBox* m_growth = nullptr;

@@ -39,9 +39,9 @@ public:
 
     QString family() const { return m_family; }
     qint64 plottedRun() const { return m_plottedRun; }
-    SummaryTableModel* model() const { return m_model; }
-    QTableView* table() const { return m_table; }
     UtilizationPlot* plot() const { return m_plot; }
+    // The table is the child "resultsTable", its model "resultsModel".
+
     // Scenario and latest finished run id of each row that has one, in table order.
     QList<QPair<QString, qint64>> finishedRuns() const;
     // The summary table as CSV (scenario, policy, status and metrics in seconds).

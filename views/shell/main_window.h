@@ -83,11 +83,6 @@ public:
 
     // Selects the scenario (by name) in the workspace browser, as --select does.
     void selectScenario(const QString& name);
-    // Still used by the placement, Slurm import and live what-if tests; each of these widgets has an
-    // objectName (scenarioBrowser, clusterEditor, runLog) to find it by instead.
-    ScenarioBrowser* scenarioBrowser() const { return m_browser; }
-    ClusterEditor* clusterEditor() const;
-    QPlainTextEdit* runLog() const { return m_log; }
     bool isRunning() const;
     int failedRuns() const { return m_failedRuns; }
 
@@ -194,6 +189,8 @@ private:
     // Gives every page this workspace (null: the one being replaced).
     void setPagesWorkspace(cl::ScenarioStore* store, const QString& path);
 
+    // The Cluster page's editor (objectName "clusterEditor").
+    ClusterEditor* clusterEditor() const;
     MainWindowPage* currentPage() const;
     void showPage(MainWindowPage* page);
     void onPageChanged(int index);

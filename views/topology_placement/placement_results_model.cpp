@@ -4,20 +4,9 @@
 
 #include <QStringList>
 
+#include "core/io/csv_field.h"
+
 namespace cl::views {
-
-namespace {
-
-QString csvField(const QString& text) {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-}  // namespace
 
 PlacementResultsModel::PlacementResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -145,10 +134,13 @@ QVariant PlacementResultsModel::headerData(int section, Qt::Orientation orientat
 QString PlacementResultsModel::toCsv() const {
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < columnCount(); ++c) header << csvField(headerData(c, Qt::Horizontal).toString());
+    for (int c = 0; c < columnCount(); ++c)
+        header << QString::fromStdString(
+            cl::csvField(headerData(c, Qt::Horizontal).toString().toStdString()));
     lines << header.join(QLatin1Char(','));
     for (int row = 0; row < rowCount(); ++row) {
-        QStringList fields{csvField(QString::fromStdString(m_results[static_cast<std::size_t>(row)].policy))};
+        QStringList fields{
+            QString::fromStdString(cl::csvField(m_results[static_cast<std::size_t>(row)].policy))};
         for (int c = JctHours; c < columnCount(); ++c) {
             const double v = value(row, c);
             fields << (c == Forwarded || c == MultiServer ? QString::number(static_cast<int>(v))

@@ -32,8 +32,7 @@ public:
     void setTrace(std::shared_ptr<const cl::Trace> trace, const cl::ProfileSet* profiles = nullptr);
     std::shared_ptr<const cl::Trace> trace() const;
 
-    // The shell exports the histograms; the main window's test counts the jobs shown.
-    JobTableModel* jobModel() const { return m_jobs; }
+    // The shell exports the histograms. The jobs shown are the child model "jobModel".
     TraceHistograms* histograms() const { return m_histograms; }
     QString countText() const;
 

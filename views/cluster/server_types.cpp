@@ -1,4 +1,4 @@
-#include "views/cluster/server_presets.h"
+#include "views/cluster/server_types.h"
 
 #include <algorithm>
 #include <exception>
@@ -15,19 +15,19 @@ namespace cl::views {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("cl::views::ServerPresets", text);
+    return QCoreApplication::translate("cl::views::ServerTypes", text);
 }
 
-// The presets file is part of the installed data (data/server_presets.json); without it the
+// The server types file is part of the installed data (data/server_types.json); without it the
 // editor still offers the default server, so that a damaged installation stays usable.
-QList<ServerPreset> buildPresets() {
-    QList<ServerPreset> list;
+QList<ServerType> buildPresets() {
+    QList<ServerType> list;
     try {
-        for (const cl::ServerPreset& p : cl::builtinServerPresets())
+        for (const cl::ServerType& p : cl::builtinServerTypes())
             list.append({QString::fromStdString(p.id), QString::fromStdString(p.label),
                          QString::fromStdString(p.source), p.server});
     } catch (const std::exception& e) {
-        qWarning("server presets not read: %s", e.what());
+        qWarning("server types not read: %s", e.what());
     }
     if (list.isEmpty())
         list.append({QStringLiteral("default"), tr("Default server"), QString(), cl::Server()});
@@ -61,19 +61,19 @@ QString number(double value) {
 
 }  // namespace
 
-const QList<ServerPreset>& serverPresets() {
-    static const QList<ServerPreset> presets = buildPresets();
+const QList<ServerType>& serverTypes() {
+    static const QList<ServerType> presets = buildPresets();
     return presets;
 }
 
-const ServerPreset* findServerPreset(const QString& id) {
-    for (const ServerPreset& p : serverPresets())
+const ServerType* findServerType(const QString& id) {
+    for (const ServerType& p : serverTypes())
         if (p.id == id) return &p;
     return nullptr;
 }
 
 cl::Server defaultServer() {
-    return serverPresets().front().server;
+    return serverTypes().front().server;
 }
 
 QString serverSummary(const cl::Server& s) {
@@ -87,7 +87,7 @@ QString serverSummary(const cl::Server& s) {
 QStringList knownGpuTypes() {
     QStringList types;
     for (const auto& [type, factor] : speedTable().speed) types.append(type);
-    for (const ServerPreset& p : serverPresets()) types.append(QString::fromStdString(p.server.gpu_type));
+    for (const ServerType& p : serverTypes()) types.append(QString::fromStdString(p.server.gpu_type));
     types.removeDuplicates();
     std::sort(types.begin(), types.end());
     return types;

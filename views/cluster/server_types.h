@@ -1,8 +1,7 @@
 #pragma once
-// Server presets: the ready-made servers the cluster editor offers (the UI calls them "server
-// types"; the code of views/cluster and views/plan says "preset", after cl::ServerPreset), and
-// what the editor knows about GPU types: their relative training speed (from the built-in
-// profile set) and display colour.
+// Server types: the ready-made servers the cluster editor offers (cl::ServerType, one name in
+// the UI and the code), and what the editor knows about GPU types: their relative training speed (from the
+// built-in profile set) and display colour.
 #include <QColor>
 #include <QList>
 #include <QString>
@@ -12,24 +11,24 @@
 
 namespace cl::views {
 
-struct ServerPreset {
+struct ServerType {
     QString id;         // stable key, e.g. "dgx-a100"
     QString label;      // menu text, e.g. "NVIDIA DGX A100"
     QString source;     // where the figures come from
     cl::Server server;  // name left empty: the document picks a unique one
 };
 
-// data/server_presets.json in file order (the Muri/Synergy default server first, then DGX-1,
+// data/server_types.json in file order (the Muri/Synergy default server first, then DGX-1,
 // DGX-2, a 4xT4 inference server, DGX A100 and DGX H100), prices included.
-const QList<ServerPreset>& serverPresets();
-const ServerPreset* findServerPreset(const QString& id);
-// The server a new rack starts with (the first preset).
+const QList<ServerType>& serverTypes();
+const ServerType* findServerType(const QString& id);
+// The server a new rack starts with (the first server type).
 cl::Server defaultServer();
 
 // One line describing a server's hardware: "8× V100 32 GB · 24 cores · 500 GB · 100 Gb/s".
 QString serverSummary(const cl::Server& server);
 
-// GPU types of the built-in profile set and of the presets, sorted.
+// GPU types of the built-in profile set and of the server types, sorted.
 QStringList knownGpuTypes();
 // Relative training speed of a GPU type versus V100 (1.0) from the built-in profiles;
 // a negative value when the profiles do not name the type (the simulator then uses 1.0).

@@ -1,4 +1,4 @@
-#include "core/io/server_presets_json.h"
+#include "core/io/server_types_json.h"
 
 #include <set>
 
@@ -9,20 +9,20 @@ namespace cl {
 
 namespace {
 
-std::vector<ServerPreset> readPresets(const io::JsonDoc& doc) {
+std::vector<ServerType> readPresets(const io::JsonDoc& doc) {
     using io::JsonPath;
     doc.checkHeader("clusterloom-server-presets", 1);
     const JsonPath top;
     const nlohmann::json& root = doc.object(doc.root(), top);
     doc.rejectUnknownKeys(root, top, {"format", "version", "description", "presets"});
     const nlohmann::json& list = doc.array(doc.require(root, top, "presets"), top / "presets");
-    std::vector<ServerPreset> presets;
+    std::vector<ServerType> presets;
     std::set<std::string> ids;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const JsonPath at = (top / "presets")[i];
         const nlohmann::json& v = doc.object(list[i], at);
         doc.rejectUnknownKeys(v, at, {"id", "label", "source", "server"});
-        ServerPreset p;
+        ServerType p;
         p.id = doc.string(doc.require(v, at, "id"), at / "id", false);
         if (!ids.insert(p.id).second) doc.fail(at / "id", "duplicate preset id '" + p.id + "'");
         p.label = doc.string(doc.require(v, at, "label"), at / "label", false);
@@ -36,11 +36,11 @@ std::vector<ServerPreset> readPresets(const io::JsonDoc& doc) {
 
 }  // namespace
 
-std::vector<ServerPreset> readServerPresetsJson(const std::string& path) {
+std::vector<ServerType> readServerTypesJson(const std::string& path) {
     return readPresets(io::JsonDoc::read(path));
 }
 
-std::vector<ServerPreset> parseServerPresetsJson(const std::string& text, const std::string& source) {
+std::vector<ServerType> parseServerTypesJson(const std::string& text, const std::string& source) {
     return readPresets(io::JsonDoc::parse(text, source));
 }
 
