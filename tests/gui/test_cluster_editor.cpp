@@ -12,6 +12,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
@@ -44,23 +45,16 @@ Q_DECLARE_METATYPE(Field)
 namespace {
 
 // A part of a widget, found by its objectName.
-template <typename T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child named %s", name);
-    return found;
-}
-
 cl::views::ServerPropertiesPanel* panelOf(const ClusterEditor& editor) {
-    return child<cl::views::ServerPropertiesPanel>(editor, "serverProperties");
+    return namedChild<cl::views::ServerPropertiesPanel>(editor, "serverProperties");
 }
 
 ClusterTotalsBar* totalsOf(const ClusterEditor& editor) {
-    return child<ClusterTotalsBar>(editor, "clusterTotals");
+    return namedChild<ClusterTotalsBar>(editor, "clusterTotals");
 }
 
 cl::views::ClusterTreeModel* treeModelOf(const ClusterEditor& editor) {
-    return child<cl::views::ClusterTreeModel>(editor, "clusterTreeModel");
+    return namedChild<cl::views::ClusterTreeModel>(editor, "clusterTreeModel");
 }
 
 // Exact contents, every field of every server, in order.
@@ -221,7 +215,7 @@ private slots:
         QCOMPARE(panel->text(Field::CpuCores), QString());
         QVERIFY(!panel->isMixed(Field::Gpus));
         QCOMPARE(panel->text(Field::Gpus), QString("8"));
-        QVERIFY(!child<QLineEdit>(*panel, "serverName")->isEnabled());  // no renaming of several servers
+        QVERIFY(!namedChild<QLineEdit>(*panel, "serverName")->isEnabled());  // no renaming of several servers
 
         const int steps = editor.undoStack()->count();
         panel->setText(Field::Gpus, "4");
@@ -378,7 +372,7 @@ private slots:
         auto* panel = panelOf(editor);
         editor.selectServers({0, 1});
         QCOMPARE(panel->architectureText(), QString());  // not described
-        QComboBox* combo = child<QComboBox>(*panel, "serverArchitecture");
+        QComboBox* combo = namedChild<QComboBox>(*panel, "serverArchitecture");
         QCOMPARE(combo->count(), 5);
         QCOMPARE(combo->itemText(0), QString("not described"));
         QCOMPARE(combo->itemText(1), QString("power8-4gpu"));
@@ -436,7 +430,7 @@ private slots:
     void treeSelectionIsTheDocuments() {
         ClusterEditor editor;
         editor.setCluster(mixedCluster());
-        QTreeView* tree = child<QTreeView>(editor, "clusterEditorTree");
+        QTreeView* tree = namedChild<QTreeView>(editor, "clusterEditorTree");
         QCOMPARE(tree->model()->rowCount(), 3);  // r0, r1, loose
         editor.selectServers({3});
         const QModelIndexList rows = tree->selectionModel()->selectedRows();
@@ -570,8 +564,8 @@ private slots:
 
         // Delete while typing in the panel edits the text, not the cluster.
         editor.selectServers({1});
-        child<QLineEdit>(*panelOf(editor), "serverCpuCores")->setFocus();
-        QTest::keyClick(child<QLineEdit>(*panelOf(editor), "serverCpuCores"), Qt::Key_Delete);
+        namedChild<QLineEdit>(*panelOf(editor), "serverCpuCores")->setFocus();
+        QTest::keyClick(namedChild<QLineEdit>(*panelOf(editor), "serverCpuCores"), Qt::Key_Delete);
         QCOMPARE(editor.cluster().servers.size(), std::size_t(8));
 
         // A rubber band from the empty corner to the middle of node3 selects node0..node3.
@@ -613,7 +607,7 @@ private slots:
     // The line above the diagram names the cluster and says whether its edits are stored.
     void statusNamesTheClusterAndWhetherItIsSaved() {
         ClusterEditor editor;
-        const auto status = [&] { return child<QLabel>(editor, "clusterStatus")->text(); };
+        const auto status = [&] { return namedChild<QLabel>(editor, "clusterStatus")->text(); };
         QVERIFY2(status().contains(QStringLiteral("No cluster")), qPrintable(status()));
         editor.setCluster(cl::builtinCluster("muri-testbed-64"), 7);
         QCOMPARE(editor.storedClusterId(), qint64(7));

@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QThreadPool>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/io/kineto_trace.h"
@@ -49,39 +50,32 @@ const cl::test::ScreenshotDir& shots() {
 }
 
 // The dialog's parts, found by their object names as a user finds them by their labels.
-template <typename T>
-T* part(const KinetoImportDialog& dialog, const char* name) {
-    T* found = dialog.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("The dialog has no %s named %s", T::staticMetaObject.className(), name);
-    return found;
-}
-
 QPushButton* addButton(const KinetoImportDialog& d) {
-    return part<QPushButton>(d, "addFiles");
+    return namedChild<QPushButton>(d, "addFiles");
 }
 QPushButton* storeButton(const KinetoImportDialog& d) {
-    return part<QPushButton>(d, "store");
+    return namedChild<QPushButton>(d, "store");
 }
 QLabel* summaryLabel(const KinetoImportDialog& d) {
-    return part<QLabel>(d, "summary");
+    return namedChild<QLabel>(d, "summary");
 }
 QProgressBar* busyBar(const KinetoImportDialog& d) {
-    return part<QProgressBar>(d, "busy");
+    return namedChild<QProgressBar>(d, "busy");
 }
 KinetoFiguresModel* rankModel(const KinetoImportDialog& d) {
-    return part<KinetoFiguresModel>(d, "rankFigures");
+    return namedChild<KinetoFiguresModel>(d, "rankFigures");
 }
 KinetoFiguresModel* stepModel(const KinetoImportDialog& d) {
-    return part<KinetoFiguresModel>(d, "stepFigures");
+    return namedChild<KinetoFiguresModel>(d, "stepFigures");
 }
 QTableView* rankTable(const KinetoImportDialog& d) {
-    return part<QTableView>(d, "ranks");
+    return namedChild<QTableView>(d, "ranks");
 }
 ProfileBreakdownChart* breakdownChart(const KinetoImportDialog& d) {
-    return part<ProfileBreakdownChart>(d, "breakdown");
+    return namedChild<ProfileBreakdownChart>(d, "breakdown");
 }
 ProfileSpreadChart* spreadChart(const KinetoImportDialog& d) {
-    return part<ProfileSpreadChart>(d, "spread");
+    return namedChild<ProfileSpreadChart>(d, "spread");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "core/runs/live_what_if.h"
 #include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
+#include "named_child.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/live_what_if.h"
@@ -42,16 +43,9 @@ constexpr int kTimeoutMs = 240000;  // generous: debug and sanitizer builds on s
 const QString kScenario = QStringLiteral("demo/srtf");
 
 // A part of a widget, found by its objectName.
-template <typename T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child named %s", name);
-    return found;
-}
-
 // The strip under the editor's diagram.
 WhatIfStrip* stripOf(const ClusterEditor& editor) {
-    return child<WhatIfStrip>(editor, "whatIfStrip");
+    return namedChild<WhatIfStrip>(editor, "whatIfStrip");
 }
 
 // A demo workspace whose demo/srtf has a stored run.
@@ -118,7 +112,7 @@ private slots:
                  qPrintable(stripOf(editor)->statusText()));
         // The figure labels are named by their Figure: "whatIfFigure0" is the average JCT.
         static_assert(WhatIfStrip::AvgJct == 0);
-        QVERIFY(!child<QLabel>(*stripOf(editor), "whatIfFigure0")->isVisibleTo(stripOf(editor)));
+        QVERIFY(!namedChild<QLabel>(*stripOf(editor), "whatIfFigure0")->isVisibleTo(stripOf(editor)));
     }
 
     void unreadableScenarioSaysSo() {
@@ -321,8 +315,8 @@ private slots:
                                       cl::views::MainWindow::Demo::Always, &error),
                  qPrintable(error));
         QVERIFY(done.wait(kTimeoutMs));
-        child<cl::views::ScenarioBrowser>(window, "scenarioBrowser")->selectScenario(kScenario);
-        LiveWhatIf* whatIf = child<ClusterEditor>(window, "clusterEditor")->liveWhatIf();
+        namedChild<cl::views::ScenarioBrowser>(window, "scenarioBrowser")->selectScenario(kScenario);
+        LiveWhatIf* whatIf = namedChild<ClusterEditor>(window, "clusterEditor")->liveWhatIf();
         QCOMPARE(whatIf->scenario(), kScenario);
         WAIT_READY(whatIf);
         QVERIFY(whatIf->stored());

@@ -45,6 +45,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 
+#include "named_child.h"
 #include "report_table_checks.h"
 #include "screenshot_checks.h"
 
@@ -92,15 +93,6 @@ int finishedRuns(cl::ScenarioStore& store) {
 }
 
 // The window's widgets, found by their objectName as a user's script would find them.
-template <typename T>
-T* namedChild(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QLatin1String(name));
-    if (!found)
-        qFatal("the %s has no %s named %s", parent.metaObject()->className(), T::staticMetaObject.className(),
-               name);
-    return found;
-}
-
 cl::views::ResultsView* resultsView(const QWidget& window) {
     return namedChild<cl::views::ResultsView>(window, "resultsView");
 }

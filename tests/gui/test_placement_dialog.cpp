@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/model/topology_cluster.h"
@@ -54,23 +55,17 @@ QStringList columnTexts(const QAbstractItemModel& model, int column) {
 }
 
 // The dialog's (or the main window's) widgets, found by their object names.
-template <class T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QLatin1StringView(name));
-    if (!found) qFatal("no child '%s' in %s", name, parent.metaObject()->className());
-    return found;
-}
 QPushButton* runButton(const PlacementDialog& d) {
-    return child<QPushButton>(d, "placementRun");
+    return namedChild<QPushButton>(d, "placementRun");
 }
 QPushButton* cancelButton(const PlacementDialog& d) {
-    return child<QPushButton>(d, "placementCancel");
+    return namedChild<QPushButton>(d, "placementCancel");
 }
 PlacementResultsModel* resultsModel(const PlacementDialog& d) {
-    return child<PlacementResultsModel>(d, "placementResultsModel");
+    return namedChild<PlacementResultsModel>(d, "placementResultsModel");
 }
 QTableView* resultsView(const PlacementDialog& d) {
-    return child<QTableView>(d, "placementResults");
+    return namedChild<QTableView>(d, "placementResults");
 }
 
 }  // namespace
@@ -227,7 +222,7 @@ private slots:
 
     void simulationMenuOpensItOnTheEditedCluster() {
         cl::views::MainWindow window(cl::views::MainWindow::Options{false});
-        child<cl::views::ClusterEditor>(window, "clusterEditor")->setCluster(ft4());
+        namedChild<cl::views::ClusterEditor>(window, "clusterEditor")->setCluster(ft4());
         QAction* open = nullptr;
         for (QAction* a : window.findChildren<QAction*>())
             if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)) open = a;

@@ -19,6 +19,7 @@
 #include "core/io/builtin_data.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
+#include "named_child.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
 #include "views/plan/plan_table_model.h"
@@ -30,28 +31,22 @@ using namespace cl::views;
 namespace {
 
 // A part of a widget, found by its objectName.
-template <typename T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child named %s", name);
-    return found;
-}
-
 PlanTargetsEditor* targetsOf(const PlanView& view) {
-    return child<PlanTargetsEditor>(view, "planTargetsEditor");
+    return namedChild<PlanTargetsEditor>(view, "planTargetsEditor");
 }
 
 PlanTableModel* modelOf(const PlanView& view) {
-    return child<PlanTableModel>(view, "planModel");
+    return namedChild<PlanTableModel>(view, "planModel");
 }
 
 QLabel* statusOf(const PlanView& view) {
-    return child<QLabel>(view, "planStatus");
+    return namedChild<QLabel>(view, "planStatus");
 }
 
 // The value cell of a target row: a line edit in the targets table.
 QLineEdit* targetValue(const PlanView& view, int row) {
-    return qobject_cast<QLineEdit*>(child<QTableWidget>(*targetsOf(view), "planTargets")->cellWidget(row, 3));
+    return qobject_cast<QLineEdit*>(
+        namedChild<QTableWidget>(*targetsOf(view), "planTargets")->cellWidget(row, 3));
 }
 
 void tick(QListWidget* list, const QStringList& ids) {
@@ -88,7 +83,7 @@ private slots:
         view.setStore(m_store.get());
         QAbstractItemModelTester tester(modelOf(view),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(child<QComboBox>(view, "planTrace")->count(), 1);
+        QCOMPARE(namedChild<QComboBox>(view, "planTrace")->count(), 1);
         // Before a plan the charts are empty: no axes, a hint in the middle of the whole chart.
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (cl::views::PlanPlot* plot : {static_cast<cl::views::PlanPlot*>(view.frontierPlot()),
@@ -103,8 +98,8 @@ private slots:
         }
         qobject_cast<QStackedWidget*>(view.frontierPlot()->parentWidget())
             ->setCurrentWidget(view.frontierPlot());
-        tick(child<QListWidget>(view, "planServerTypes"), {"v100x8", "t4x4"});
-        tick(child<QListWidget>(view, "planPolicies"), {"fifo", "srtf"});
+        tick(namedChild<QListWidget>(view, "planServerTypes"), {"v100x8", "t4x4"});
+        tick(namedChild<QListWidget>(view, "planPolicies"), {"fifo", "srtf"});
         targetsOf(view)->setTargets({"avg_queueing<=1h"});
         // Edit the value cell as a user types: 1h -> 2h.
         QLineEdit* value = targetValue(view, 0);
@@ -112,13 +107,13 @@ private slots:
         value->selectAll();
         QTest::keyClicks(value, "2h");
         QCOMPARE(targetsOf(view)->texts(), QStringList{"avg_queueing<=2h"});
-        child<QSpinBox>(view, "planSeeds")->setValue(2);
-        child<QLineEdit>(view, "planPrefix")->setText("gui-plan");
+        namedChild<QSpinBox>(view, "planSeeds")->setValue(2);
+        namedChild<QLineEdit>(view, "planPrefix")->setText("gui-plan");
         QSignalSpy finished(&view, &PlanView::planFinished);
         QSignalSpy added(&view, &PlanView::scenariosAdded);
-        QTest::mouseClick(child<QPushButton>(view, "planRun"), Qt::LeftButton);
+        QTest::mouseClick(namedChild<QPushButton>(view, "planRun"), Qt::LeftButton);
         QVERIFY(view.isRunning());
-        QVERIFY(child<QPushButton>(view, "planCancel")->isEnabled());
+        QVERIFY(namedChild<QPushButton>(view, "planCancel")->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(added.count(), 1);
@@ -133,7 +128,7 @@ private slots:
         QCOMPARE(modelOf(view)->chosenRow(), 0);
         QCOMPARE(modelOf(view)->candidateAt(0), static_cast<int>(*report->chosen));
         QVERIFY(modelOf(view)->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
-        QCOMPARE(child<QTableView>(view, "planTable")->currentIndex().row(), 0);
+        QCOMPARE(namedChild<QTableView>(view, "planTable")->currentIndex().row(), 0);
         // Ranked by cost among the plans.
         double previous = -1;
         for (int r = 0; r < modelOf(view)->rowCount(); ++r) {
@@ -154,8 +149,8 @@ private slots:
 
         // Open as scenario names a stored scenario of the chosen plan.
         QSignalSpy open(&view, &PlanView::openScenarioRequested);
-        QVERIFY(child<QPushButton>(view, "planOpen")->isEnabled());
-        QTest::mouseClick(child<QPushButton>(view, "planOpen"), Qt::LeftButton);
+        QVERIFY(namedChild<QPushButton>(view, "planOpen")->isEnabled());
+        QTest::mouseClick(namedChild<QPushButton>(view, "planOpen"), Qt::LeftButton);
         QCOMPARE(open.count(), 1);
         const QString name = open.first().first().toString();
         QVERIFY(name.startsWith("gui-plan/"));
@@ -173,12 +168,12 @@ private slots:
         // The inputs of the last plan come back with the workspace.
         PlanView again;
         again.setStore(m_store.get());
-        QCOMPARE(child<QLineEdit>(again, "planPrefix")->text(), QString("gui-plan"));
-        QCOMPARE(child<QSpinBox>(again, "planSeeds")->value(), 2);
+        QCOMPARE(namedChild<QLineEdit>(again, "planPrefix")->text(), QString("gui-plan"));
+        QCOMPARE(namedChild<QSpinBox>(again, "planSeeds")->value(), 2);
         QCOMPARE(targetsOf(again)->texts(), QStringList{"avg_queueing<=2h"});
 
         // A rerun reuses every stored run and gives the same plan.
-        QTest::mouseClick(child<QPushButton>(view, "planRun"), Qt::LeftButton);
+        QTest::mouseClick(namedChild<QPushButton>(view, "planRun"), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QCOMPARE(view.report()->chosen, report->chosen);
         QCOMPARE(view.report()->simulations, report->simulations);
@@ -196,7 +191,7 @@ private slots:
         QVERIFY2(statusOf(view)->text().contains("Target 1"), qPrintable(statusOf(view)->text()));
         // No policy ticked: refused too.
         value->setText("8h");
-        tick(child<QListWidget>(view, "planPolicies"), {});
+        tick(namedChild<QListWidget>(view, "planPolicies"), {});
         QVERIFY(!view.runPlan());
         QVERIFY(statusOf(view)->text().contains("policy"));
     }
@@ -204,14 +199,14 @@ private slots:
     void targetRowsAddAndRemove() {
         PlanTargetsEditor editor;
         QCOMPARE(editor.texts(), (QStringList{"p95_jct<=8h", "avg_queueing<=30m"}));
-        QTableWidget* table = child<QTableWidget>(editor, "planTargets");
-        QTest::mouseClick(child<QPushButton>(editor, "planTargetAdd"), Qt::LeftButton);
+        QTableWidget* table = namedChild<QTableWidget>(editor, "planTargets");
+        QTest::mouseClick(namedChild<QPushButton>(editor, "planTargetAdd"), Qt::LeftButton);
         QCOMPARE(table->rowCount(), 3);
         auto* jobs = qobject_cast<QComboBox*>(table->cellWidget(2, 0));
         jobs->setCurrentIndex(1);  // large
         QCOMPARE(editor.texts().last(), QString("large:p95_jct<=8h"));
         table->setCurrentCell(0, 0);
-        QTest::mouseClick(child<QPushButton>(editor, "planTargetRemove"), Qt::LeftButton);
+        QTest::mouseClick(namedChild<QPushButton>(editor, "planTargetRemove"), Qt::LeftButton);
         QCOMPARE(editor.texts(), (QStringList{"avg_queueing<=30m", "large:p95_jct<=8h"}));
         QString error;
         const auto targets = editor.targets(&error);

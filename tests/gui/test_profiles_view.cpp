@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
@@ -82,27 +83,20 @@ const cl::test::ScreenshotDir& shots() {
 }
 
 // The view's parts, found by their object names as a user finds them by their labels.
-template <typename T>
-T* part(const ProfilesView& view, const char* name) {
-    T* found = view.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("The view has no %s named %s", T::staticMetaObject.className(), name);
-    return found;
-}
-
 QComboBox* profileSetCombo(const ProfilesView& v) {
-    return part<QComboBox>(v, "profileSets");
+    return namedChild<QComboBox>(v, "profileSets");
 }
 QTableView* profileTable(const ProfilesView& v) {
-    return part<QTableView>(v, "profileTable");
+    return namedChild<QTableView>(v, "profileTable");
 }
 ProfileTableModel* tableModel(const ProfilesView& v) {
-    return part<ProfileTableModel>(v, "profileModel");
+    return namedChild<ProfileTableModel>(v, "profileModel");
 }
 ProfileBreakdownChart* breakdownChart(const ProfilesView& v) {
-    return part<ProfileBreakdownChart>(v, "profileBreakdown");
+    return namedChild<ProfileBreakdownChart>(v, "profileBreakdown");
 }
 ProfileSpreadChart* spreadChart(const ProfilesView& v) {
-    return part<ProfileSpreadChart>(v, "profileSpread");
+    return namedChild<ProfileSpreadChart>(v, "profileSpread");
 }
 
 }  // namespace

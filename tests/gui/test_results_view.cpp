@@ -9,6 +9,7 @@
 #include "core/runs/demo_workspace.h"
 #include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
+#include "named_child.h"
 #include "views/results/results_view.h"
 #include "views/results/summary_table_model.h"
 
@@ -17,15 +18,8 @@ using cl::views::ResultsView;
 namespace {
 
 // A part of a widget, found by its objectName.
-template <typename T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child named %s", name);
-    return found;
-}
-
 QLabel* noteOf(const ResultsView& view) {
-    return child<QLabel>(view, "interleavingNote");
+    return namedChild<QLabel>(view, "interleavingNote");
 }
 
 }  // namespace
@@ -57,10 +51,10 @@ private slots:
         QVERIFY2(text.contains("busy GPU-hours"), qPrintable(text));
 
         // Clicking the SRSF row plots an exclusive run: no note.
-        const auto* model = child<cl::views::SummaryTableModel>(view, "resultsModel");
+        const auto* model = namedChild<cl::views::SummaryTableModel>(view, "resultsModel");
         const int row = static_cast<int>(model->policies().indexOf("demo/srsf"));
         QVERIFY(row >= 0);
-        QTableView* table = child<QTableView>(view, "resultsTable");
+        QTableView* table = namedChild<QTableView>(view, "resultsTable");
         const QRect cell = table->visualRect(model->index(row, 0));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QVERIFY(!note->isVisibleTo(&view));

@@ -13,6 +13,7 @@
 
 #include "core/io/layout_io.h"
 #include "core/model/cluster.h"
+#include "named_child.h"
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/server_properties_panel.h"
@@ -25,19 +26,12 @@ using Field = ServerPropertiesPanel::Field;
 namespace {
 
 // A part of a widget, found by its objectName.
-template <typename T>
-T* child(const QObject& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child named %s", name);
-    return found;
-}
-
 QLineEdit* edit(const ServerPropertiesPanel& panel, const char* name) {
-    return child<QLineEdit>(panel, name);
+    return namedChild<QLineEdit>(panel, name);
 }
 
 QComboBox* basisCombo(const ServerPropertiesPanel& panel) {
-    return child<QComboBox>(panel, "serverPriceBasis");
+    return namedChild<QComboBox>(panel, "serverPriceBasis");
 }
 
 // Four unpriced servers and one rented at $10/h from a stated source.
@@ -89,8 +83,8 @@ private slots:
         QTest::keyClicks(edit(panel, "serverPricePerHour"), "24.48");
         QVERIFY(panel.fieldError(Field::PricePerHour).isEmpty());
         QTest::keyClicks(edit(panel, "serverPriceSource"), "AWS p3.16xlarge, 2026");
-        child<QCheckBox>(panel, "serverPriceApproximate")->setChecked(true);
-        QPushButton* applyButton = child<QPushButton>(panel, "serverPropertiesApply");
+        namedChild<QCheckBox>(panel, "serverPriceApproximate")->setChecked(true);
+        QPushButton* applyButton = namedChild<QPushButton>(panel, "serverPropertiesApply");
         QVERIFY(applyButton->isEnabled());
         applyButton->click();
         QCOMPARE(doc.undoStack()->count(), 1);
@@ -103,7 +97,7 @@ private slots:
             QVERIFY(p.approximate);
         }
         QVERIFY(!doc.cluster().servers[3].price.stated());  // not selected
-        const QLabel* summary = child<QLabel>(panel, "serverPriceSummary");
+        const QLabel* summary = namedChild<QLabel>(panel, "serverPriceSummary");
         QCOMPARE(summary->text(),
                  QString("Selection: $73.44/h, $%1 per month").arg(QLocale().toString(53611.0, 'f', 0)));
         QVERIFY(summary->toolTip().contains("3 servers at $24.48/h (approximate): AWS p3.16xlarge"));
@@ -175,7 +169,7 @@ private slots:
         const QString cost = QString("$%1 per month (cost excludes 4 unpriced servers)")
                                  .arg(QLocale().toString(7300.0, 'f', 0));  // 730 hours at $10
         QCOMPARE(bar.costText(), cost);
-        const QLabel* costLabel = child<QLabel>(bar, "clusterCost");
+        const QLabel* costLabel = namedChild<QLabel>(bar, "clusterCost");
         QVERIFY(costLabel->toolTip().contains("1 server at $10.00/h: test quote, 2026"));
         QVERIFY(costLabel->toolTip().contains("cost excludes 4 unpriced servers"));
 

@@ -23,6 +23,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
@@ -74,62 +75,53 @@ void waitIdle(const SlurmImportDialog& dialog) {
 
 // The dialog's (or the main window's) parts, found by their object names as a user finds them
 // by their labels.
-template <typename T>
-T* part(const QWidget& parent, const char* name) {
-    T* found = parent.findChild<T*>(QString::fromLatin1(name));
-    if (!found)
-        qFatal("The %s has no %s named %s", parent.metaObject()->className(), T::staticMetaObject.className(),
-               name);
-    return found;
-}
-
 QTabWidget* tabs(const SlurmImportDialog& d) {
-    return part<QTabWidget>(d, "tabs");
+    return namedChild<QTabWidget>(d, "tabs");
 }
 SlurmJobTableModel* jobModel(const SlurmImportDialog& d) {
-    return part<SlurmJobTableModel>(d, "jobModel");
+    return namedChild<SlurmJobTableModel>(d, "jobModel");
 }
 ProfileRulesModel* rulesModel(const SlurmImportDialog& d) {
-    return part<ProfileRulesModel>(d, "rulesModel");
+    return namedChild<ProfileRulesModel>(d, "rulesModel");
 }
 QTableView* rulesTable(const SlurmImportDialog& d) {
-    return part<QTableView>(d, "rules");
+    return namedChild<QTableView>(d, "rules");
 }
 QComboBox* defaultProfileCombo(const SlurmImportDialog& d) {
-    return part<QComboBox>(d, "defaultProfile");
+    return namedChild<QComboBox>(d, "defaultProfile");
 }
 QPushButton* addRuleButton(const SlurmImportDialog& d) {
-    return part<QPushButton>(d, "addRule");
+    return namedChild<QPushButton>(d, "addRule");
 }
 QPushButton* importButton(const SlurmImportDialog& d) {
-    return part<QPushButton>(d, "import");
+    return namedChild<QPushButton>(d, "import");
 }
 QPushButton* historyBrowseButton(const SlurmImportDialog& d) {
-    return part<QPushButton>(d, "historyBrowse");
+    return namedChild<QPushButton>(d, "historyBrowse");
 }
 QPushButton* nodesBrowseButton(const SlurmImportDialog& d) {
-    return part<QPushButton>(d, "nodesBrowse");
+    return namedChild<QPushButton>(d, "nodesBrowse");
 }
 QCheckBox* excludeUnavailableBox(const SlurmImportDialog& d) {
-    return part<QCheckBox>(d, "excludeUnavailable");
+    return namedChild<QCheckBox>(d, "excludeUnavailable");
 }
 QTableWidget* droppedTable(const SlurmImportDialog& d) {
-    return part<QTableWidget>(d, "dropped");
+    return namedChild<QTableWidget>(d, "dropped");
 }
 QListWidget* refusedList(const SlurmImportDialog& d) {
-    return part<QListWidget>(d, "refused");
+    return namedChild<QListWidget>(d, "refused");
 }
 QTreeWidget* clusterTree(const SlurmImportDialog& d) {
-    return part<QTreeWidget>(d, "clusterTree");
+    return namedChild<QTreeWidget>(d, "clusterTree");
 }
 QLabel* summaryLabel(const SlurmImportDialog& d) {
-    return part<QLabel>(d, "summary");
+    return namedChild<QLabel>(d, "summary");
 }
 QLabel* clusterSummaryLabel(const SlurmImportDialog& d) {
-    return part<QLabel>(d, "clusterSummary");
+    return namedChild<QLabel>(d, "clusterSummary");
 }
 QLabel* defaultMatchesLabel(const SlurmImportDialog& d) {
-    return part<QLabel>(d, "defaultMatches");
+    return namedChild<QLabel>(d, "defaultMatches");
 }
 
 }  // namespace
@@ -464,7 +456,7 @@ private slots:
         const auto scenario = store.findScenario("slurm/our-cluster");
         QVERIFY(scenario.has_value());
         QCOMPARE(scenario->spec.policy, std::string("fifo"));
-        const QString log = part<QPlainTextEdit>(window, "runLog")->toPlainText();
+        const QString log = namedChild<QPlainTextEdit>(window, "runLog")->toPlainText();
         QVERIFY(log.contains(QStringLiteral("Created scenario slurm/our-cluster")));
 
         // The profiler-trace import is one menu entry away and lands in the Profiles view.

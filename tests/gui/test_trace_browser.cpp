@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "named_child.h"
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
@@ -90,29 +91,20 @@ void saveShot(QWidget& w, const QString& name) {
 }
 
 // A browser's or dialog's parts, found by their object names as a user finds them by their labels.
-template <typename T>
-T* part(const QObject& owner, const char* name) {
-    T* found = owner.findChild<T*>(QString::fromLatin1(name));
-    if (!found)
-        qFatal("%s has no %s named %s", owner.metaObject()->className(), T::staticMetaObject.className(),
-               name);
-    return found;
-}
-
 JobTableModel* jobModel(const TraceBrowser& b) {
-    return part<JobTableModel>(b, "jobModel");
+    return namedChild<JobTableModel>(b, "jobModel");
 }
 JobFilterProxy* filterProxy(const TraceBrowser& b) {
-    return part<JobFilterProxy>(b, "jobFilter");
+    return namedChild<JobFilterProxy>(b, "jobFilter");
 }
 TraceHistograms* histograms(const TraceBrowser& b) {
-    return part<TraceHistograms>(b, "histograms");
+    return namedChild<TraceHistograms>(b, "histograms");
 }
 QTableView* tableView(const TraceBrowser& b) {
-    return part<QTableView>(b, "jobTable");
+    return namedChild<QTableView>(b, "jobTable");
 }
 JobTableModel* previewModel(const TraceImportDialog& d) {
-    return part<JobTableModel>(d, "preview");
+    return namedChild<JobTableModel>(d, "preview");
 }
 
 }  // namespace
