@@ -252,16 +252,16 @@ void PlanView::buildInputs(QWidget* panel) {
     m_targets->setMinimumHeight(fontMetrics().height() * 9);
     form->addRow(tr("Tar&gets:"), m_targets);
 
-    m_growth = new QDoubleSpinBox(panel);
-    m_growth->setObjectName(QStringLiteral("planGrowth"));
-    m_growth->setRange(0.05, 100);
-    m_growth->setDecimals(2);
-    m_growth->setSingleStep(0.05);
-    m_growth->setValue(1.0);
-    m_growth->setPrefix(QStringLiteral("\u00d7"));
-    m_growth->setToolTip(
+    m_loadFactor = new QDoubleSpinBox(panel);
+    m_loadFactor->setObjectName(QStringLiteral("planLoad"));
+    m_loadFactor->setRange(0.05, 100);
+    m_loadFactor->setDecimals(2);
+    m_loadFactor->setSingleStep(0.05);
+    m_loadFactor->setValue(1.0);
+    m_loadFactor->setPrefix(QStringLiteral("\u00d7"));
+    m_loadFactor->setToolTip(
         tr("The planned load as a factor of the trace's: 1.25 = 25% more jobs in the same time"));
-    form->addRow(tr("&Growth:"), m_growth);
+    form->addRow(tr("&Load:"), m_loadFactor);
     m_seeds = new QSpinBox(panel);
     m_seeds->setObjectName(QStringLiteral("planSeeds"));
     m_seeds->setRange(1, 20);
@@ -329,7 +329,7 @@ void PlanView::saveInputs() {
     for (const QString& t : checkedData(m_serverTypes)) j["server_types"].push_back(t.toStdString());
     for (const QString& p : checkedData(m_policies)) j["policies"].push_back(p.toStdString());
     for (const QString& t : m_targets->texts()) j["targets"].push_back(t.toStdString());
-    j["growth"] = m_growth->value();
+    j["load_factor"] = m_loadFactor->value();
     j["seeds"] = m_seeds->value();
     j["budget"] = m_budget->value();
     j["prefix"] = m_prefix->text().toStdString();
@@ -363,7 +363,12 @@ void PlanView::restoreInputs() {
         tickOnly(m_policies, strings("policies"));
         if (const QStringList targets = strings("targets"); !targets.isEmpty())
             m_targets->setTargets(targets);
-        if (j.value("growth", 0.0) > 0) m_growth->setValue(j["growth"].get<double>());
+        // Inputs saved before the planned load had one name carry it as "growth".
+        for (const char* key : {"load_factor", "growth"})
+            if (j.value(key, 0.0) > 0) {
+                m_loadFactor->setValue(j[key].get<double>());
+                break;
+            }
         if (j.value("seeds", 0) > 0) m_seeds->setValue(j["seeds"].get<int>());
         m_budget->setValue(j.value("budget", 0.0));
         if (const std::string prefix = j.value("prefix", std::string()); !prefix.empty())
@@ -450,7 +455,7 @@ bool PlanView::runPlan() {
     if (request->server_types.empty()) return refuse(tr("Tick at least one server type."));
     request->seeds.clear();
     for (int s = 1; s <= m_seeds->value(); ++s) request->seeds.push_back(static_cast<std::uint64_t>(s));
-    request->load_factor = m_growth->value();
+    request->load_factor = m_loadFactor->value();
     if (m_budget->value() > 0) request->budget_per_month = m_budget->value();
 
     saveInputs();

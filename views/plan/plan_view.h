@@ -87,7 +87,7 @@ private:
     QListWidget* m_serverTypes = nullptr;  // the candidate server types, by preset id
     QListWidget* m_policies = nullptr;
     PlanTargetsEditor* m_targets = nullptr;
-    QDoubleSpinBox* m_growth = nullptr;
+    QDoubleSpinBox* m_loadFactor = nullptr;
     QSpinBox* m_seeds = nullptr;
     QDoubleSpinBox* m_budget = nullptr;
     QLineEdit* m_prefix = nullptr;
