@@ -139,11 +139,15 @@ add_test(NAME cli_edge_header_only_trace COMMAND ${CLI} run --trace ${EDGE}/head
                                                  --policy sjf-bsbf --out ${CLI_OUT}/edge-empty)
 set_tests_properties(cli_edge_header_only_trace PROPERTIES LABELS core
                      PASS_REGULAR_EXPRESSION "0 jobs.*srtf +0/0.*sjf-bsbf +0/0")
-add_test(NAME cli_edge_job_larger_than_cluster COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv)
+add_test(NAME cli_edge_job_larger_than_cluster COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv --strict)
 set_tests_properties(cli_edge_job_larger_than_cluster PROPERTIES LABELS core WILL_FAIL TRUE)
-add_test(NAME cli_edge_job_larger_than_cluster_message COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv)
+add_test(NAME cli_edge_job_larger_than_cluster_message COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv --strict)
 set_tests_properties(cli_edge_job_larger_than_cluster_message PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
                      "job 'big' \\(#0\\) needs 65 GPUs but cluster 'muri-testbed-64' has only 64")
+# Without --strict the job is left out, named, and the rest runs.
+add_test(NAME cli_edge_job_larger_than_cluster_left_out COMMAND ${CLI} run --trace ${EDGE}/too_big_for_64.csv)
+set_tests_properties(cli_edge_job_larger_than_cluster_left_out PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+                     "left out 1 job\\(s\\) that can never fit.*job 'big' \\(#0\\) needs 65 GPUs but cluster 'muri-testbed-64' has only 64")
 add_test(NAME cli_edge_years_apart COMMAND ${CLI} run --trace ${EDGE}/years_apart.csv --policy sjf-bsbf
                                            --policy fifo+tune --out ${CLI_OUT}/edge-years)
 set_tests_properties(cli_edge_years_apart PROPERTIES LABELS core TIMEOUT 60

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/replay_options.h"
 #include "cli/run_outputs.h"
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
@@ -34,9 +35,9 @@ std::string safeFileName(std::string s) {
 // run --scenario A --scenario B: the stored scenarios, in parallel, each result stored as a run
 // (an identical earlier run is reused unless --force).
 int runStoredScenarios(const Args& args) {
-    for (const char* adhoc :
-         {"trace", "policy", "out", "outputs", "cluster", "conventions", "format", "model-seed",
-          "no-segments", "profiles", "optimistic-profiling", "measure", "xi"})
+    for (const char* adhoc : {"trace", "policy", "out", "outputs", "cluster", "conventions", "format",
+                              "model-seed", "no-segments", "profiles", "optimistic-profiling", "measure",
+                              "xi", "slurm-config", "slurm-param", "strict", "keep-unavailable"})
         if (args.has(adhoc))
             throw UsageError(std::string("--") + adhoc +
                              " does not apply with --scenario (the scenario has its own)");
@@ -192,38 +193,41 @@ void writeRunMetrics(const std::vector<cl::SimResult>& results, const cl::Cluste
 
 // The arguments of `run` (shared by the stored-scenario and ad-hoc paths).
 Args runArgs() {
+    std::vector<OptionSpec> specs = {
+        {"cluster", "C", "cluster preset name or layout file (.json layout, .csv Muri spec)", false,
+         "muri-testbed-64"},
+        {"trace", "FILE", "trace file (required)"},
+        {"format", "F",
+         "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
+         "pollux-workload, helios, alibaba, json, csv)",
+         false, "auto"},
+        {"policy", "P", "policy to run", true, "srtf"},
+        {"baseline", "P",
+         "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
+        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
+         "muri"},
+        {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
+        {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
+        {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
+        {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
+        {"outputs", "LIST",
+         "with --out: which of jobs, series, segments, metrics to write (what is left out is not "
+         "recorded either)",
+         false, "jobs,series,segments,metrics"},
+        {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
+        {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
+        dbOption(),
+        {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
+        {"force", "", "with --scenario: run again even if an identical run is stored"},
+        {"quiet", "", "no progress or notes on stderr"}};
+    for (OptionSpec& o : replayOptions()) specs.push_back(std::move(o));
     return Args(
         "run",
         "Simulate a trace on a cluster under one or more scheduling policies and print a summary table.\n"
         "Policies: " +
             cl::policyHelp(),
-        {{"cluster", "C", "cluster preset name or layout file (.json layout, .csv Muri spec)", false,
-          "muri-testbed-64"},
-         {"trace", "FILE", "trace file (required)"},
-         {"format", "F",
-          "trace format (auto, muri, tiresias, synergy, philly-json, pollux-philly, "
-          "pollux-workload, helios, alibaba, json, csv)",
-          false, "auto"},
-         {"policy", "P", "policy to run", true, "srtf"},
-         {"baseline", "P",
-          "policy (or with --scenario, scenario) to compare the others with (speedup column)"},
-         {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-         {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
-          "muri"},
-         {"optimistic-profiling", "", "Synergy matrices as optimistic profiling estimates them"},
-         {"xi", "X", "SJF-BSBF interference ratio of jobs sharing a GPU, 1..100 (0 = the profile's)"},
-         {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
-         {"out", "DIR", "write jobs/segments/series CSV per policy and metrics.json here"},
-         {"outputs", "LIST",
-          "with --out: which of jobs, series, segments, metrics to write (what is left out is not "
-          "recorded either)",
-          false, "jobs,series,segments,metrics"},
-         {"model-seed", "N", "seed of the rule that assigns models to jobs without one", false, "1"},
-         {"no-segments", "", "do not record per-GPU segments (faster, less memory)"},
-         dbOption(),
-         {"scenario", "NAME", "run a stored scenario of the workspace (--db) and store the run", true},
-         {"force", "", "with --scenario: run again even if an identical run is stored"},
-         {"quiet", "", "no progress or notes on stderr"}});
+        std::move(specs));
 }
 
 // run --trace FILE --policy P ...: simulates the trace under each policy at once and prints
@@ -238,6 +242,8 @@ int runAdHoc(const Args& args) {
     base.record_series = !args.has("out") || outputs.series;
     cl::SchedulerTuning tuning;
     if (args.has("xi")) tuning.interference = interferenceRatio(args);
+    tuning.slurm = slurmConfigFrom(args);
+    base.strict = args.has("strict");
     std::vector<std::string> policies = args.getAll("policy");
     const std::string baseline = args.get("baseline");
     if (!baseline.empty() && std::find(policies.begin(), policies.end(), baseline) == policies.end())
@@ -262,7 +268,7 @@ int runAdHoc(const Args& args) {
     cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), args.has("optimistic-profiling"));
     if (args.has("measure"))
         std::tie(base.measure_first, base.measure_last) = parseMeasureWindow(args.get("measure"));
-    cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    const cl::Cluster cluster = replayCluster(cl::resolveCluster(args.get("cluster")), args, quiet);
     cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
                                 static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
     simulatePolicies(runs, cluster, trace, profiles, base, quiet);
@@ -272,6 +278,17 @@ int runAdHoc(const Args& args) {
     std::cout << "cluster " << cluster.name << " (" << cluster.totalGpus() << " GPUs), trace " << trace.name
               << " (" << trace.jobs.size() << " jobs), conventions " << base.conventions.name << "\n\n";
     std::cout << cl::formatSummaryTable(results, baseline);
+    // Every run leaves out the same jobs (they depend on the trace and the cluster only).
+    if (!results.empty() && !results.front().left_out.empty()) {
+        std::cout << "\nleft out " << results.front().left_out.size()
+                  << " job(s) that can never fit (--strict refuses the run instead):\n";
+        for (const cl::LeftOutJob& left : results.front().left_out) std::cout << "  " << left.reason << "\n";
+    }
+    for (const cl::SimResult& r : results)
+        for (const std::string& note : r.notes) std::cout << "note: " << note << "\n";
+    for (const cl::SimResult& r : results)
+        if (r.summary.timed_out > 0)
+            std::cout << r.policy << ": " << r.summary.timed_out << " job(s) ended at their time limit\n";
     if (const std::string text =
             cl::formatRunCost(results, cl::clusterCost(cluster), static_cast<int>(cluster.servers.size()));
         !text.empty())

@@ -22,5 +22,6 @@ int importCommand(const std::vector<std::string>& args);
 int profileCommand(const std::vector<std::string>& args);
 int workspaceCommand(const std::vector<std::string>& args);
 int runSpecCommand(const std::vector<std::string>& args);
+int replayCheckCommand(const std::vector<std::string>& args);
 
 }  // namespace cli

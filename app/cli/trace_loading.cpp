@@ -26,7 +26,7 @@ cl::Trace loadTrace(const std::string& path, const std::string& format, const cl
     if (!quiet)
         for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
     std::size_t missing = 0;
-    for (const auto& j : trace.jobs) missing += j.model.empty() ? 1 : 0;
+    for (const auto& j : trace.jobs) missing += j.model.empty() && !cl::keepsMeasuredRunTime(j) ? 1 : 0;
     if (missing > 0) {
         cl::assignModels(trace, profiles.modelNames(), model_seed, true);
         if (!quiet)

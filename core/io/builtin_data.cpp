@@ -21,8 +21,11 @@ namespace cl {
 // changes (SJF-BSBF sub-batches and sharing interference). Revision 6: clean Tiresias no longer
 // thrashes (a demoted running job stays ahead of its new queue's waiting jobs; the starvation
 // wait is measured against all the service a job received; architecture.md section 4.2), and
-// series keep change points only (section 2.8).
-constexpr int kEngineRevision = 6;
+// series keep change points only (section 2.8). Revision 7: jobs keep what they asked for
+// (partitions, GPU type, time limit: a job is ended at its limit), a job that can never fit is
+// left out instead of refusing the run, and jobs with a measured run time run at it (no solo
+// factor, no start-up overhead, no random model; section 2.10).
+constexpr int kEngineRevision = 7;
 
 std::string engineVersion() {
     return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision);

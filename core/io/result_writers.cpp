@@ -1,5 +1,6 @@
 #include "core/io/result_writers.h"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <charconv>
@@ -123,14 +124,23 @@ void writeCsv(const std::string& path, std::string_view header, const Rows& rows
 }  // namespace
 
 void writeJobsCsv(const SimResult& r, const std::string& path) {
-    writeCsv(path,
-             "job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,"
-             "preemptions,restarts\n",
-             [&](RowBuffer& o) {
-                 for (const auto& j : r.jobs)
-                     o.row(j.index, j.id, j.model, j.gpus, j.iterations, j.submit, j.first_start, j.end,
-                           j.jct, j.queueing_delay, j.pending_time, j.preemptions, j.restarts);
-             });
+    const std::string header =
+        "job_index,job_id,model,gpus,iterations,submit,first_start,end,jct,queueing_delay,pending_time,"
+        "preemptions,restarts";
+    // A run where a job hit its time limit says which (1 in `timeout`); other runs keep the
+    // columns they always had.
+    const bool any_timeout =
+        std::any_of(r.jobs.begin(), r.jobs.end(), [](const JobRecord& j) { return j.timed_out; });
+    writeCsv(path, header + (any_timeout ? ",timeout\n" : "\n"), [&](RowBuffer& o) {
+        for (const auto& j : r.jobs) {
+            if (any_timeout)
+                o.row(j.index, j.id, j.model, j.gpus, j.iterations, j.submit, j.first_start, j.end, j.jct,
+                      j.queueing_delay, j.pending_time, j.preemptions, j.restarts, j.timed_out ? 1 : 0);
+            else
+                o.row(j.index, j.id, j.model, j.gpus, j.iterations, j.submit, j.first_start, j.end, j.jct,
+                      j.queueing_delay, j.pending_time, j.preemptions, j.restarts);
+        }
+    });
 }
 
 void writeSegmentsCsv(const SimResult& r, const std::string& path) {
@@ -290,6 +300,20 @@ nlohmann::json summaryJson(const Summary& s) {
             {"large:p99_jct", maybeNumber(s.large.p99_jct)}};
 }
 
+namespace {
+// The figures only some runs have, added only when they have them: runs without time limits
+// or left-out jobs keep their metrics.json byte for byte.
+void addReplayFigures(nlohmann::json& p, const SimResult& r) {
+    if (r.summary.timed_out > 0) p["timed_out"] = r.summary.timed_out;
+    if (!r.notes.empty()) p["notes"] = r.notes;
+    if (r.left_out.empty()) return;
+    nlohmann::json left = nlohmann::json::array();
+    for (const LeftOutJob& l : r.left_out)
+        left.push_back({{"job_index", l.index}, {"job_id", l.id}, {"reason", l.reason}});
+    p["left_out"] = std::move(left);
+}
+}  // namespace
+
 nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann::json& context) {
     nlohmann::json j = context.is_object() ? context : nlohmann::json::object();
     j["units"] = "seconds";
@@ -301,6 +325,7 @@ nlohmann::json metricsJson(const std::vector<SimResult>& results, const nlohmann
         p["conventions"] = r.conventions;
         p["events"] = r.events;
         p["wall_seconds"] = r.wall_seconds;
+        addReplayFigures(p, r);
         policies[r.policy] = p;
     }
     j["avg_jct"] = avg;

@@ -49,6 +49,7 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
     double queue_sum = 0.0;
     for (const auto& j : jobs) {
         first_submit = std::min(first_submit, j.submit);
+        s.timed_out += j.timed_out ? 1 : 0;
         if (!j.completed) continue;
         ++s.completed;
         jcts.push_back(j.jct);

@@ -54,6 +54,12 @@ std::vector<std::string> Cluster::racks() const {
     return r;
 }
 
+const Partition* Cluster::partition(const std::string& name) const {
+    for (const auto& p : partitions)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
 Cluster withServerCount(const Cluster& cluster, int servers) {
     if (servers < 1)
         throw std::invalid_argument("a cluster needs at least one server, not " + std::to_string(servers));

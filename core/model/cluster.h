@@ -27,13 +27,28 @@ struct Server {
     bool unavailable = false;
     // What the server costs (docs/architecture.md 7.8); never read by the simulator.
     ServerPrice price;
+    // The partitions it belongs to (Slurm's Partitions= of a node; a server may be in several).
+    std::vector<std::string> partitions;
 
     bool operator==(const Server&) const = default;
+};
+
+// A named set of servers that jobs ask for (Slurm's partition, docs/architecture.md 2.10): its
+// members are the servers that list it. PriorityTier orders the main scheduler's partitions and
+// weighs in multifactor priority; MaxTime caps (and, for a job without one, is) a job's limit.
+struct Partition {
+    std::string name;
+    int priority_tier = 1;
+    double max_time = 0.0;  // seconds; 0 = unlimited
+    bool is_default = false;
+
+    bool operator==(const Partition&) const = default;
 };
 
 struct Cluster {
     std::string name;
     std::vector<Server> servers;
+    std::vector<Partition> partitions;  // empty = none described: every job may use every server
     // Flat = no network described. Otherwise servers[i] is topology server i.
     TopologySpec topology;
 
@@ -44,7 +59,8 @@ struct Cluster {
     // First global GPU index of each server (size servers+1; last entry = totalGpus()).
     std::vector<int> gpuOffsets() const;
     std::map<std::string, int> gpusByType() const;
-    std::vector<std::string> racks() const;  // distinct, in first-seen order
+    std::vector<std::string> racks() const;                     // distinct, in first-seen order
+    const Partition* partition(const std::string& name) const;  // nullptr when it has none of that name
 };
 
 // The cluster resized to n servers: the first n of its servers, then copies of its last one

@@ -25,10 +25,28 @@ struct Job {
     // The engine does not read them; see docs/architecture.md 8.5.
     std::string name;
     std::string account;
-    std::string partition;
     int cpus = 0;
     double memory_gb = 0.0;
-    std::string gpu_type;  // our GPU type name (the cluster's), e.g. "A100"
+    std::string gpu_type;  // the GPU type it ran on, in our names (the cluster's), e.g. "A100"
+    // What the job asked the scheduler for, which the engine keeps for every policy when the
+    // cluster can tell (docs/architecture.md 2.10): the partitions it may run in (Slurm allows a
+    // comma list; empty = the cluster's default, or any server when the cluster has none), a GPU
+    // type (Slurm's --gres=gpu:TYPE:N, in our names; empty = any), how many servers it spans
+    // (Slurm's NNodes; 0 = as the placement likes) and its time limit (seconds; 0 = none).
+    std::string partition;
+    std::string requested_gpu_type;
+    int nodes = 0;
+    double time_limit = 0.0;
+    // When the job started in the run that was recorded (seconds on the trace's clock; < 0 = not
+    // recorded): what a replay check compares the simulated start with.
+    double recorded_start = -1.0;
 };
+
+// A job from a scheduler's accounting (it has a recorded start or a time limit) that no rule gave
+// a model: it keeps the run time measured there, at its measured speed, and never gets a random
+// model (docs/architecture.md 2.1).
+inline bool keepsMeasuredRunTime(const Job& job) {
+    return job.model.empty() && job.duration > 0 && (job.recorded_start >= 0 || job.time_limit > 0);
+}
 
 }  // namespace cl

@@ -23,6 +23,15 @@ struct JobRecord {
     int preemptions = 0;
     int restarts = 0;  // every start, resume and move, even at zero overhead
     bool completed = false;
+    bool timed_out = false;  // ended at its time limit with work left (completed stays false)
+};
+
+// A job the engine left out before the run because it can never fit the cluster (its GPUs,
+// partitions, GPU type or node count), and why (docs/architecture.md 2.10).
+struct LeftOutJob {
+    int index = 0;  // position in the trace
+    std::string id;
+    std::string reason;
 };
 
 struct GpuSegment {
@@ -94,6 +103,7 @@ struct Summary {
     double makespan = 0;  // last end - first submit
     double avg_queueing_delay = 0;
     double p95_queueing_delay = 0;  // the planning target p95_queueing (section 7.7)
+    int timed_out = 0;              // jobs ended at their time limit
     SizeClassSummary large{}, small{};
 };
 
@@ -106,6 +116,8 @@ struct SimResult {
     std::vector<AllocationChange> allocations;  // empty unless the mechanism allocates CPU/memory
     std::vector<BatchChange> batches;           // empty unless the mechanism uses gradient accumulation
     Summary summary;
+    std::vector<LeftOutJob> left_out;  // never run: they cannot fit (SimOptions::strict refuses instead)
+    std::vector<std::string> notes;    // what the reader of the results must know (e.g. requests ignored)
     long long events = 0;
     double wall_seconds = 0;
     bool cancelled = false;

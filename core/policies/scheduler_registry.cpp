@@ -7,11 +7,13 @@
 #include <stdexcept>
 
 #include "core/policies/antman_mechanism.h"
+#include "core/policies/backfill_mechanism.h"
 #include "core/policies/exclusive_mechanism.h"
 #include "core/policies/muri_mechanism.h"
 #include "core/policies/placement.h"
 #include "core/policies/priority_order.h"
 #include "core/policies/sjf_bsbf_mechanism.h"
+#include "core/policies/slurm_priority.h"
 #include "core/policies/synergy_mechanism.h"
 #include "core/policies/tiresias_order.h"
 
@@ -52,8 +54,9 @@ const std::map<std::string, PlacementFactory>& placements() {
 }
 
 const std::vector<std::string>& mechanisms() {
-    static const std::vector<std::string> names = {"exclusive", "muri", "antman", "proportional", "greedy",
-                                                   "tune",      "opt",  "bsbf",   "ffs"};
+    static const std::vector<std::string> names = {"exclusive", "muri", "antman",      "proportional",
+                                                   "greedy",    "tune", "opt",         "bsbf",
+                                                   "ffs",       "easy", "conservative"};
     return names;
 }
 
@@ -96,6 +99,11 @@ const std::map<std::string, PresetFactory>& presets() {
              return makeMuri(name, "srsf", c, t, makeConsolidatedPlacement(c.first_fit_servers));
          }},
         {"muri-l", muriL({})},
+        {"slurm",
+         [](const std::string& name, const Conventions&, const SchedulerTuning& t) {
+             return std::make_unique<BackfillScheduler>(name, makeSlurmPriorityOrder(t.slurm),
+                                                        BackfillKind::Slurm, t.slurm);
+         }},
         {"themis",
          [](const std::string& name, const Conventions& c, const SchedulerTuning&) {
              ExclusiveOptions o;
@@ -284,6 +292,14 @@ std::unique_ptr<Scheduler> buildScheduler(const std::string& policy, const Conve
         return makeSharing(policy, order_it->second(conventions),
                            mechanism == "bsbf" ? SharingMode::BestBenefit : SharingMode::FirstFit,
                            conventions, tuning, placements().at(placement)(conventions));
+    if (mechanism == "easy" || mechanism == "conservative") {
+        if (parts.size() > 2)
+            throw std::invalid_argument("policy '" + policy + "': the " + mechanism +
+                                        " backfill places jobs itself and takes no placement");
+        return std::make_unique<BackfillScheduler>(
+            policy, order_it->second(conventions),
+            mechanism == "easy" ? BackfillKind::Easy : BackfillKind::Conservative);
+    }
     if (mechanism == "muri") {
         auto valid = MuriScheduler::orderNames();
         if (std::find(valid.begin(), valid.end(), parts[0]) == valid.end())

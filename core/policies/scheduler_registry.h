@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/policies/slurm_config.h"
 #include "core/sim/conventions.h"
 #include "core/sim/scheduler.h"
 
@@ -19,6 +20,9 @@ struct SchedulerTuning {
     // SJF-BSBF's interference ratio xi for every sharing job (bsbf, ffs); 0 = the profile's
     // per-pair matrix where it has an entry, else 1.8.
     double interference = 0.0;
+    // The `slurm` preset's settings (docs/architecture.md 4.8): Slurm's defaults unless a saved
+    // `scontrol show config` or options say otherwise.
+    SlurmConfig slurm{};
 };
 
 // Throws std::invalid_argument with policyProblem's text for a name it refuses.

@@ -62,7 +62,11 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles,
     if (r.iterations <= 0 && job.duration > 0) r.iterations = job.duration / iter;
     if (!(r.iterations >= 0) || !std::isfinite(r.iterations))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
-    r.solo_iteration_time = iter * conventions.solo_factor;
+    // A measured run time is what the job took on real GPUs: neither the solo factor (which
+    // models the gap between a profile and a real run, section 2.5) nor a start-up overhead
+    // applies to it.
+    r.first_start_free = keepsMeasuredRunTime(job);
+    r.solo_iteration_time = r.first_start_free ? iter : iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
     r.stage_times =
         !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});

@@ -16,6 +16,8 @@ struct ResolvedJob {
     double solo_iteration_time = 0.0;  // seconds, alone, reference GPU, solo factor applied
     double restart_overhead = 0.0;     // seconds
     std::vector<double> stage_times;   // seconds; the trace's own, else the profile's (may be empty)
+    // A measured run time (keepsMeasuredRunTime): its first start already paid for itself.
+    bool first_start_free = false;
 };
 
 // A job with neither iterations nor a duration (and no SJF-BSBF sample count to derive them from)

@@ -32,6 +32,14 @@ struct JobState {
     std::span<const double> stage_times;  // seconds; the trace's own, else the profile's
     bool running = false;
     std::span<const int> held;  // GPU ids while running
+    // What the job asked for (docs/architecture.md 2.10): servers it may not use (one mark per
+    // server, 1 = not allowed; empty = every server), the servers it spans (0 = any), its time
+    // limit (seconds; 0 = none) and its account and first partition (for priorities).
+    std::span<const char> excluded_servers;
+    int nodes = 0;
+    double time_limit = 0.0;
+    std::string_view account;
+    int partition = -1;  // index into the cluster's partitions (-1 = none)
 
     double remainingTime() const { return remaining * current_iteration_time; }
     double totalTime() const { return iterations * current_iteration_time; }
@@ -99,6 +107,10 @@ public:
     virtual bool roundsRepeatWhenUnchanged(std::size_t /*running_jobs*/) const { return false; }
     // How many jobs may hold one GPU at the same time (1 = exclusive).
     virtual int maxJobsPerGpu() const { return 1; }
+    // True when the policy places every job only on the servers its request allows (its
+    // partitions and GPU type, JobState::excluded_servers; docs/architecture.md 2.10): the engine
+    // then checks it. Under a policy that does not, the requests are ignored and the run says so.
+    virtual bool keepsServerRequests() const { return false; }
 };
 
 }  // namespace cl

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "core/metrics/jct_stats.h"
+#include "core/sim/job_requests.h"
 #include "core/sim/job_resolution.h"
 #include "core/sim/run_recorder.h"
 
@@ -87,6 +88,11 @@ struct alignas(64) EngineJob {
     bool allocation_from_gpus = false;   // cpus and memory_gb are held's GPU-proportional share
     std::uint8_t share_stage_count = 0;  // stage_times.size() when 3 or 4 (resourceShares()), else 0
     double first_start = std::numeric_limits<double>::quiet_NaN();
+    // Its time limit (0 = none; docs/architecture.md 2.10), and whether its predicted end is that
+    // limit rather than the end of its work.
+    double time_limit = 0.0;
+    bool timing_out = false;
+    bool first_start_free = false;  // ResolvedJob::first_start_free
     std::vector<double> stage_times;
     // The stage times resourceShares() reads, in the record: a sharing run recomputes the
     // shares of hundreds of jobs per event, and the vector's heap block was a cache miss each.
@@ -104,7 +110,8 @@ public:
           profiles_(profiles),
           options_(options),
           conv_(options.conventions),
-          scheduler_(&scheduler) {
+          scheduler_(&scheduler),
+          requests_(cluster, trace) {
         const std::string policy = scheduler.name();
         max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
         recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_,
@@ -135,6 +142,12 @@ public:
             throw std::invalid_argument("conventions '" + conv_.name +
                                         "' need a policy with scheduling rounds; '" + policy +
                                         "' has none (use a Synergy mechanism, e.g. fifo+tune)");
+        if (!scheduler_->keepsServerRequests())
+            if (const int ignored = requests_.ignoreServerRequests(); ignored > 0)
+                result_.notes.push_back(
+                    "policy '" + policy +
+                    "' does not keep partitions or GPU types yet: " + std::to_string(ignored) +
+                    " jobs' requests for them were ignored (the slurm policy keeps them)");
         prepareJobs();
         prepareSpeedTable();
     }
@@ -165,7 +178,6 @@ private:
     }
 
     void prepareJobs() {
-        const int total_gpus = cluster_.totalGpus();
         const int n = static_cast<int>(trace_.jobs.size());
         jobs_.resize(n);
         std::size_t held_arena_size = 0;
@@ -176,10 +188,11 @@ private:
             if (src.gpus <= 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") asks for " +
                                       std::to_string(src.gpus) + " GPUs");
-            if (src.gpus > total_gpus)
-                throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) + ") needs " +
-                                      std::to_string(src.gpus) + " GPUs but cluster '" + cluster_.name +
-                                      "' has only " + std::to_string(total_gpus));
+            const std::string never_fits = requests_.neverFits(i);
+            if (!never_fits.empty()) {
+                if (options_.strict) throw SimulationError(never_fits);
+                result_.left_out.push_back({i, src.id, never_fits});
+            }
             if (!std::isfinite(src.submit_time) || src.submit_time < 0)
                 throw SimulationError("job '" + src.id + "' (#" + std::to_string(i) +
                                       ") has an invalid submit time");
@@ -211,6 +224,8 @@ private:
             j.overhead = conv_.free_restarts ? 0.0 : r.restart_overhead;
             j.own_overhead = j.overhead;
             j.stage_times = std::move(r.stage_times);
+            j.first_start_free = r.first_start_free;
+            j.time_limit = requests_.timeLimit(i);
             if (j.stage_times.size() == 3 || j.stage_times.size() == 4) {
                 j.share_stage_count = static_cast<std::uint8_t>(j.stage_times.size());
                 std::copy(j.stage_times.begin(), j.stage_times.end(), j.share_stages.begin());
@@ -237,6 +252,13 @@ private:
         }
         arrival_order_.resize(n);
         std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
+        // Jobs left out never arrive; they count as finished from the start.
+        for (const LeftOutJob& left : result_.left_out) {
+            status_[left.index] = Status::Done;
+            arrival_order_[left.index] = -1;
+            ++finished_;
+        }
+        std::erase(arrival_order_, -1);
         std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
                          [&](int a, int b) { return jobs_[a].submit < jobs_[b].submit; });
         by_index_.assign(n, nullptr);
@@ -247,6 +269,8 @@ private:
                                   std::to_string(options_.measure_last) + " are not within the trace's " +
                                   std::to_string(n) + " jobs");
         measured_left_ = n > 0 ? measure_last_ - measure_first_ + 1 : 0;
+        for (const LeftOutJob& left : result_.left_out)
+            if (left.index >= measure_first_ && left.index <= measure_last_) --measured_left_;
     }
 
     void advanceRoundIndex(double now) {
@@ -348,7 +372,8 @@ private:
         rec.jct = t - job.submit;
         rec.running_time = job.attained;
         rec.pending_time = rec.jct - job.attained;
-        rec.completed = true;
+        rec.completed = !job.timing_out;
+        rec.timed_out = job.timing_out;
         rec.queueing_delay = job.first_start - job.submit;
         ++finished_;
         if (j >= measure_first_ && j <= measure_last_) --measured_left_;
@@ -447,6 +472,9 @@ private:
             std::sort(sorted.begin(), sorted.end());
             if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
                 invalidDecision("job #" + std::to_string(a.job) + " given the same GPU twice");
+            if (requests_.constrained(a.job))
+                if (const std::string why = requests_.violation(a.job, sorted); !why.empty())
+                    invalidDecision(why);
             same[i] = was_running && sameGpus(sorted, jobs_[a.job].held());
             if (was_running && !same[i]) movers_.push_back(i);
         }
@@ -504,6 +532,9 @@ private:
             }
             double debt = conv_.overhead_every_interval ? 0.0 : job.debt;
             job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
+            // Ended at its limit, counted in wall time holding GPUs (Slurm's run time).
+            job.timing_out = job.time_limit > 0 && t + (job.time_limit - job.attained) < job.predicted_end;
+            if (job.timing_out) job.predicted_end = std::max(t, t + (job.time_limit - job.attained));
             if (!std::isfinite(job.predicted_end) && first_overflow < 0) first_overflow = j;
             earliest = std::min(earliest, job.predicted_end);
         };
@@ -526,7 +557,8 @@ private:
                 job.held_count = job.gpus;
                 job.speed = speedOn(a.job, job.held());
                 recorder_->startJob(a.job, job.held(), t);
-                if (!conv_.overhead_every_interval) job.debt = job.overhead;
+                if (!conv_.overhead_every_interval)
+                    job.debt = job.first_start_free && std::isnan(job.first_start) ? 0.0 : job.overhead;
                 ++job.restarts;
                 if (std::isnan(job.first_start)) job.first_start = t;
             }
@@ -692,6 +724,11 @@ private:
         s.stage_times = job.stage_times;
         s.model = trace_.jobs[j].model;
         s.batch_size = trace_.jobs[j].batch_size;
+        s.excluded_servers = requests_.excludedServers(j);
+        s.nodes = trace_.jobs[j].nodes;
+        s.time_limit = job.time_limit;
+        s.account = trace_.jobs[j].account;
+        s.partition = requests_.partitionOf(j);
         refreshState(s, j);
     }
 
@@ -829,6 +866,7 @@ private:
     std::vector<int> gpu_holders_;    // per GPU: the running jobs that hold it
     SimResult result_;
 
+    JobRequests requests_;  // what each job asked for: servers, node count, time limit
     std::vector<EngineJob> jobs_;
     std::vector<int> held_arena_;  // the held GPUs of jobs with more than EngineJob::kInlineGpus
     // Per job, apart from the rest: the loops over active jobs test it for every one of them,

@@ -32,6 +32,10 @@ struct SimOptions {
     // end): e.g. Synergy's steady-state window, jobs 4000-4999.
     int measure_first = 0;
     int measure_last = -1;
+    // A job that can never fit the cluster (too many GPUs, no server of its partitions or GPU
+    // type, docs/architecture.md 2.10) is left out and listed in SimResult::left_out; strict
+    // refuses the whole run instead, naming it.
+    bool strict = false;
 };
 
 // Runs the trace under the scheduler (which must have been built for options.conventions; see

@@ -29,7 +29,7 @@ std::size_t assignModels(Trace& trace, const ModelMix& mix, std::uint64_t seed, 
     std::size_t assigned = 0;
     for (auto& job : trace.jobs) {
         const double u = rng.uniform01();  // consumed by every job, assigned or not
-        if (only_missing && !job.model.empty()) continue;
+        if (only_missing && (!job.model.empty() || keepsMeasuredRunTime(job))) continue;
         setModel(job, mix.pick(u));
         ++assigned;
     }
@@ -53,7 +53,7 @@ std::size_t assignModelsByTaskShare(Trace& trace, const TaskSplit& split, const 
     std::size_t assigned_so_far = 0;
     std::size_t assigned = 0;
     for (auto& job : trace.jobs) {
-        if (only_missing && !job.model.empty()) continue;
+        if (only_missing && (!job.model.empty() || keepsMeasuredRunTime(job))) continue;
         std::size_t best = k;
         double best_lag = 0.0;
         for (std::size_t t = 0; t < k; ++t) {

@@ -6,7 +6,8 @@
 // visited in trace order and EVERY job consumes exactly one raw 64-bit draw x, turned into
 // u = (x >> 11) * 2^-53 in [0, 1); the job's model is mix.pick(u) (the first mix entry
 // whose cumulative weight exceeds u * total, entries in the order given). With
-// only_missing, jobs that already name a model keep it but still consume their draw, so a
+// only_missing, jobs that already name a model keep it, and so do jobs that keep a measured run
+// time (keepsMeasuredRunTime in core/model/job.h), but still consume their draw, so a
 // job's draw depends only on (seed, its position) and both modes agree on the jobs they
 // both assign. No std:: distribution is involved, so the result is the same with every
 // standard library.

@@ -1,0 +1,84 @@
+// clusterloom-cli replay-check: replays a recorded trace (a Slurm import) on its cluster and
+// compares every job's simulated start with the recorded one (docs/architecture.md 7.10): the
+// check to make before planning, since every what-if is a difference against this replay.
+#include <iostream>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/replay_options.h"
+#include "cli/trace_loading.h"
+#include "core/io/builtin_data.h"
+#include "core/io/result_writers.h"
+#include "core/metrics/replay_check.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
+
+namespace cli {
+
+namespace {
+
+Args replayCheckArgs() {
+    std::vector<OptionSpec> specs = {
+        {"trace", "FILE",
+         "the recorded trace (required): jobs with recorded starts, e.g. from `import slurm`"},
+        {"format", "F", "trace format (auto, json, csv, ...)", false, "auto"},
+        {"cluster", "C", "the cluster it ran on: a preset name or layout file (required)"},
+        {"policy", "P", "the policy to replay with", false, "slurm"},
+        {"profiles", "NAME", "built-in profile set or profile file (for jobs matched to a model)", false,
+         "muri"},
+        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+        {"json", "FILE", "write the figures, the verdict and the worst jobs as JSON here"},
+        {"worst", "N", "how many of the jobs with the largest differences to list", false, "10"},
+        {"quiet", "", "no notes on stderr"}};
+    for (OptionSpec& o : replayOptions()) specs.push_back(std::move(o));
+    return Args("replay-check",
+                "Replay a recorded trace on its cluster and compare each job's simulated start with the "
+                "recorded one: median, p90 and max |difference|, waits, start-order agreement (Kendall tau), "
+                "per partition, and a verdict.",
+                std::move(specs));
+}
+
+}  // namespace
+
+int replayCheckCommand(const std::vector<std::string>& argv) {
+    Args args = replayCheckArgs();
+    if (!args.parse(argv)) return 0;
+    const bool quiet = args.has("quiet");
+    cl::SimOptions options;
+    options.conventions = cl::Conventions::byName(args.get("conventions"));
+    options.record_segments = false;
+    options.record_series = false;
+    options.strict = args.has("strict");
+    cl::SchedulerTuning tuning;
+    tuning.slurm = slurmConfigFrom(args);
+    const std::string policy = args.get("policy");
+    std::unique_ptr<cl::Scheduler> scheduler = cl::checkPolicy(policy, options.conventions, tuning);
+    const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), false);
+    const cl::Cluster cluster = replayCluster(cl::resolveCluster(args.require("cluster")), args, quiet);
+    const cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles, 1, quiet);
+    const cl::SimResult result = cl::simulate(cluster, trace, profiles, *scheduler, options);
+    const cl::ReplayCheck check = cl::checkReplay(trace, result);
+    const int worst = static_cast<int>(args.getInt("worst"));
+    std::cout << "replay of " << trace.name << " (" << trace.jobs.size() << " jobs) on " << cluster.name
+              << " (" << cluster.totalGpus() << " GPUs) under " << policy << "\n";
+    for (const cl::LeftOutJob& left : result.left_out) std::cout << "left out: " << left.reason << "\n";
+    for (const std::string& note : result.notes) std::cout << "note: " << note << "\n";
+    if (result.summary.timed_out > 0)
+        std::cout << result.summary.timed_out << " job(s) ended at their time limit\n";
+    std::cout << cl::formatReplayCheck(check, worst);
+    if (args.has("json")) {
+        nlohmann::json j = cl::replayCheckJson(check, worst);
+        j["trace"] = trace.name;
+        j["cluster"] = cluster.name;
+        j["policy"] = policy;
+        j["engine_version"] = cl::engineVersion();
+        nlohmann::json left = nlohmann::json::array();
+        for (const cl::LeftOutJob& l : result.left_out)
+            left.push_back({{"job_index", l.index}, {"job_id", l.id}, {"reason", l.reason}});
+        j["left_out"] = left;
+        cl::writeJson(j, args.get("json"));
+    }
+    return 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,91 @@
+#pragma once
+// Backfill: jobs start in priority order; a job that cannot start now gets a reservation at the
+// earliest time its GPUs are expected to be free (running jobs end at their start plus their
+// time limit), and a lower-priority job starts early only if it delays no reservation
+// (docs/architecture.md 4.8). Three kinds:
+//  - easy:         only the first job that cannot start gets a reservation (EASY backfill);
+//  - conservative: every waiting job gets one, in priority order;
+//  - slurm:        what Slurm 22.05 does with sched/backfill: the main scheduler starts jobs in
+//                  priority order per partition until one does not fit (at every arrival and
+//                  completion, and every sched_interval), and every bf_interval the backfill
+//                  pass reserves whole servers for up to bf_max_job_test jobs, on a bf_resolution
+//                  time grid, at most bf_window ahead. sched/builtin runs the main scheduler only.
+// Easy and conservative decide at every event and reserve GPUs, not whole servers, at exact
+// times. All three are non-preemptive and keep what each job asked for (partitions, GPU type,
+// node count; docs/architecture.md 2.10). A job without a time limit is expected to run forever.
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/policies/gpu_pool.h"
+#include "core/policies/priority_order.h"
+#include "core/policies/slurm_config.h"
+#include "core/sim/scheduler.h"
+
+namespace cl {
+
+enum class BackfillKind { Easy, Conservative, Slurm };
+
+class BackfillScheduler : public Scheduler {
+public:
+    BackfillScheduler(std::string name, std::unique_ptr<PriorityOrder> order, BackfillKind kind,
+                      SlurmConfig config = {});
+    std::string name() const override { return name_; }
+    Decision schedule(const SchedulerInput& input) override;
+    bool keepsServerRequests() const override { return true; }
+
+    // GPUs per server of one placement.
+    struct Take {
+        int server = 0;
+        int gpus = 0;
+    };
+
+private:
+    struct Reservation {
+        double from = 0.0, to = 0.0;
+        int gpus = 0;  // whole servers: the server's capacity
+    };
+    struct Ending {
+        double at = 0.0;
+        int gpus = 0;
+    };
+
+    void mainPass(const SchedulerInput& in, Decision& d);
+    void backfillPass(const SchedulerInput& in, Decision& d);
+    // Places the job on GPUs free now; on success takes them and adds its start to d.
+    bool startNow(const SchedulerInput& in, const JobState& job, Decision& d, bool honour_reservations);
+    // The GPUs of each server the job could use over [from, from + length), counting the
+    // running jobs expected to hold them and the reservations made so far.
+    void availableOver(const JobState& job, double from, double length, std::vector<int>& avail) const;
+    void buildEndings(const SchedulerInput& in);
+    void addEnding(std::span<const int> gpus, double at);
+    double expectedEnd(double now, double time_limit, double attained) const;
+    double nextTick(double now, double interval) const;
+    bool started(int job) const;  // started by this decision
+    Decision& wakeAt(Decision& d, bool time_matters) const;
+
+    std::string name_;
+    std::unique_ptr<PriorityOrder> order_;
+    BackfillKind kind_;
+    SlurmConfig config_;
+    std::unique_ptr<GpuPool> pool_;
+    const Cluster* pool_cluster_ = nullptr;
+    std::vector<char> started_;  // per job index: started by this decision
+    std::vector<int> ranked_;
+    std::vector<std::vector<Ending>> endings_;            // per server: running jobs' expected ends
+    std::vector<std::vector<Reservation>> reservations_;  // per server, this pass
+    std::vector<int> avail_;
+    std::vector<Take> takes_;
+    double next_main_ = 0.0;
+    double next_backfill_ = 0.0;
+    bool changed_ = true;  // something arrived, ended or started since the last backfill pass
+};
+
+// The servers and GPU counts a job of `gpus` GPUs on `nodes` servers (0 = any) takes given the
+// GPUs available per server (0 for a server it may not use): one server, the fullest that fits
+// (ties to the lower index), else (nodes 0) the emptiest servers first, as few as possible; with
+// nodes > 1 the `nodes` emptiest servers, one GPU each first. Empty when it does not fit.
+std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail);
+
+}  // namespace cl

@@ -1,0 +1,248 @@
+// Backfill and the `slurm` scheduler (docs/architecture.md 4.8), time limits and what jobs ask
+// for (section 2.10), each on a hand-made case whose schedule is worked out in the comments.
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/io/parse_error.h"
+#include "core/metrics/replay_check.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
+#include "core/policies/slurm_config.h"
+#include "core/sim/simulator.h"
+
+using namespace cl;
+
+namespace {
+
+Server server(const std::string& name, const std::string& type, int gpus,
+              std::vector<std::string> partitions = {}) {
+    Server s;
+    s.name = name;
+    s.gpu_type = type;
+    s.gpus = gpus;
+    s.partitions = std::move(partitions);
+    return s;
+}
+
+// A job as a Slurm import gives it: a measured run time and a time limit (so it runs exactly
+// that long: no solo factor, no start-up overhead).
+Job job(const std::string& id, double submit, int gpus, double duration, double limit) {
+    Job j;
+    j.id = id;
+    j.submit_time = submit;
+    j.gpus = gpus;
+    j.duration = duration;
+    j.time_limit = limit;
+    return j;
+}
+
+SimResult run(const Cluster& c, const Trace& t, const std::string& policy, const SlurmConfig& config = {}) {
+    static const ProfileSet profiles;
+    SchedulerTuning tuning;
+    tuning.slurm = config;
+    auto scheduler = makeScheduler(policy, Conventions::clean(), tuning);
+    SimOptions o;
+    o.record_series = false;
+    return simulate(c, t, profiles, *scheduler, o);
+}
+
+std::vector<double> starts(const SimResult& r) {
+    std::vector<double> s;
+    for (const auto& j : r.jobs) s.push_back(j.first_start);
+    return s;
+}
+
+Cluster oneServer(int gpus) {
+    Cluster c;
+    c.name = "one";
+    c.servers = {server("n1", "A100", gpus)};
+    return c;
+}
+
+// A: 2 of 4 GPUs for 100 s. B wants all 4 at t=1: it can start when A ends (100) and is
+// expected to run 50 s. C (2 GPUs, 50 s) fits beside A at once and ends at 52, before B's start:
+// backfilling it delays nobody. D (2 GPUs, 200 s) would fit at 52, but would hold 2 GPUs over
+// B's start: with reservations it waits for B (150); without (fifo's skip-unfit) it starts at
+// 52 and B waits until D ends at 252.
+Trace fourJobs() {
+    Trace t;
+    t.name = "four";
+    t.jobs = {job("A", 0, 2, 100, 100), job("B", 1, 4, 50, 50), job("C", 2, 2, 50, 50),
+              job("D", 3, 2, 200, 200)};
+    return t;
+}
+
+}  // namespace
+
+class TestBackfill : public QObject {
+    Q_OBJECT
+private slots:
+    void withoutReservationsTheLargeJobStarves() {
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "fifo")), (std::vector<double>{0, 252, 2, 52}));
+    }
+
+    void conservativeAndEasyKeepTheReservation() {
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "fifo+conservative")),
+                 (std::vector<double>{0, 100, 2, 150}));
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "fifo+easy")), (std::vector<double>{0, 100, 2, 150}));
+    }
+
+    // EASY reserves for the first waiting job only. 8 GPUs. A holds 4 for 100 s. B (6 GPUs,
+    // 100 s) is reserved over [100, 200). C (8 GPUs, 50 s): conservative reserves [200, 250),
+    // EASY nothing. E (2 GPUs, 250 s, t=3) fits now beside A and leaves B its 6 GPUs at 100,
+    // but would hold 2 GPUs over C's reservation: EASY starts it at 3 (C then waits for it, until
+    // 253); conservative reserves it after C (250).
+    void easyReservesOnlyTheFirstWaitingJob() {
+        Trace t;
+        t.jobs = {job("A", 0, 4, 100, 100), job("B", 1, 6, 100, 100), job("C", 2, 8, 50, 50),
+                  job("E", 3, 2, 250, 250)};
+        QCOMPARE(starts(run(oneServer(8), t, "fifo+conservative")), (std::vector<double>{0, 100, 200, 250}));
+        QCOMPARE(starts(run(oneServer(8), t, "fifo+easy")), (std::vector<double>{0, 100, 253, 3}));
+    }
+
+    // Slurm with bf_interval = bf_resolution = 1: the main scheduler blocks the partition at B
+    // (t=1) and at C's arrival (t=2); the backfill pass at t=2 reserves the whole server for B
+    // over [100, 150) and starts C (ends 52 <= 100). D (t=3) could start at 52, but its 200 s
+    // would overlap B's reservation, so it is reserved after B and started by the main scheduler
+    // when B ends at 150.
+    void slurmBackfillsAtItsTicks() {
+        SlurmConfig config;
+        config.bf_interval = 1;
+        config.bf_resolution = 1;
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", config)),
+                 (std::vector<double>{0, 100, 2, 150}));
+    }
+
+    // With Slurm's defaults (bf_interval 30 s, bf_resolution 60 s) the first backfill pass is at
+    // t=30: B's reservation [100, 150) is kept on the 60-s grid as [60, 120), which C's [30, 80)
+    // overlaps, so C is not backfilled. B starts when A ends (100); C and D start when B ends (150).
+    void slurmDefaultsReserveOnTheirGrid() {
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm")), (std::vector<double>{0, 100, 150, 150}));
+    }
+
+    // sched/builtin: the main scheduler only, strict order: C waits behind B.
+    void slurmBuiltinIsStrictPriorityOrder() {
+        SlurmConfig config;
+        config.backfill = false;
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", config)),
+                 (std::vector<double>{0, 100, 150, 150}));
+    }
+
+    // bf_max_job_test = 1: the backfill pass tests B only (reserved), so C is not backfilled.
+    void slurmTestsAtMostBfMaxJobTestJobs() {
+        SlurmConfig config;
+        config.bf_interval = 1;
+        config.bf_resolution = 1;
+        config.bf_max_job_test = 1;
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", config)),
+                 (std::vector<double>{0, 100, 150, 150}));
+    }
+
+    // A job still running at its limit ends there: its remaining work is lost, it is not
+    // completed, and the GPUs go to the next job at once.
+    void aJobEndsAtItsTimeLimit() {
+        Trace t;
+        t.jobs = {job("long", 0, 4, 100, 60), job("next", 1, 4, 10, 20)};
+        const SimResult r = run(oneServer(4), t, "fifo");
+        QCOMPARE(r.jobs[0].end, 60.0);
+        QVERIFY(r.jobs[0].timed_out && !r.jobs[0].completed);
+        QCOMPARE(r.jobs[1].first_start, 60.0);
+        QVERIFY(r.jobs[1].completed && !r.jobs[1].timed_out);
+        QCOMPARE(r.summary.timed_out, 1);
+        QCOMPARE(r.summary.completed, 1);
+    }
+
+    // Partitions and GPU types: V100 jobs wait for the V100 server although the A100 one is
+    // free; a job asking for A100 goes to the default partition's A100 server; a job larger
+    // than its partition is left out, named.
+    void jobsKeepTheirPartitionsAndGpuTypes() {
+        Cluster c;
+        c.name = "two";
+        c.servers = {server("a1", "A100", 4, {"gpu-a"}), server("v1", "V100", 4, {"gpu-v"})};
+        c.partitions = {{"gpu-a", 1, 0.0, true}, {"gpu-v", 1, 0.0, false}};
+        Trace t;
+        t.jobs = {job("v-big", 0, 4, 100, 200), job("v-small", 1, 2, 10, 20), job("a", 2, 2, 10, 20),
+                  job("v-huge", 3, 8, 10, 20)};
+        t.jobs[0].partition = "gpu-v";
+        t.jobs[1].partition = "gpu-v";
+        t.jobs[2].requested_gpu_type = "A100";
+        t.jobs[3].partition = "gpu-v";
+        SlurmConfig config;
+        config.bf_interval = 1;
+        config.bf_resolution = 1;
+        const SimResult r = run(c, t, "slurm", config);
+        QCOMPARE(r.jobs[0].first_start, 0.0);
+        QCOMPARE(r.jobs[1].first_start, 100.0);
+        QCOMPARE(r.jobs[2].first_start, 2.0);
+        QCOMPARE(r.left_out.size(), std::size_t(1));
+        QCOMPARE(r.left_out[0].reason,
+                 std::string("job 'v-huge' (#3) needs 8 GPUs but the servers of partition(s) "
+                             "'gpu-v' on cluster 'two' have only 4"));
+        // The GPUs each job got are on its servers (GPUs 0-3 are a1's, 4-7 v1's).
+        QCOMPARE(r.jobs[2].gpus, 2);
+    }
+
+    void anUnknownPartitionIsRefusedByName() {
+        Cluster c = oneServer(4);
+        c.servers[0].partitions = {"gpu"};
+        Trace t;
+        t.jobs = {job("x", 0, 1, 10, 20)};
+        t.jobs[0].partition = "cpu";
+        try {
+            run(c, t, "slurm");
+            QFAIL("no error");
+        } catch (const SimulationError& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string("job 'x' (#0) asks for partition 'cpu', which cluster 'one' "
+                                 "does not have"));
+        }
+    }
+
+    void slurmConfigIsReadFromScontrolShowConfig() {
+        const std::string text =
+            "Configuration data as of 2026-11-28T16:00:00\n"
+            "PriorityType            = priority/multifactor\n"
+            "PriorityMaxAge          = 1-00:00:00\n"
+            "PriorityWeightAge       = 1000\n"
+            "SchedulerParameters     = bf_interval=2,bf_resolution=1,bf_window=60,bf_continue\n"
+            "SchedulerType           = sched/backfill\n"
+            "SlurmctldPort           = 6817\n";
+        const SlurmConfig c = parseSlurmConfig(text, "config.txt");
+        QVERIFY(c.multifactor && c.backfill && c.bf_continue);
+        QCOMPARE(c.max_age, 86400.0);
+        QCOMPARE(c.weight_age, 1000.0);
+        QCOMPARE(c.bf_interval, 2.0);
+        QCOMPARE(c.bf_resolution, 1.0);
+        QCOMPARE(c.bf_window, 3600.0);
+        try {
+            parseSlurmConfig("SchedulerType = sched/backfill\nPriorityWeightAge = lots\n", "bad.txt");
+            QFAIL("no error");
+        } catch (const ParseError& e) {
+            QCOMPARE(e.line(), 2);
+            QCOMPARE(e.field(), std::string("PriorityWeightAge"));
+        }
+    }
+
+    void replayCheckComparesRecordedStarts() {
+        Trace t = fourJobs();
+        const std::vector<double> recorded = {0, 100, 2, 150};
+        for (std::size_t i = 0; i < t.jobs.size(); ++i) t.jobs[i].recorded_start = recorded[i];
+        const ReplayCheck exact = checkReplay(t, run(oneServer(4), t, "fifo+conservative"));
+        QCOMPARE(exact.all.jobs, 4);
+        QCOMPARE(exact.all.median_difference, 0.0);
+        QCOMPARE(exact.all.kendall_tau, 1.0);
+        QVERIFY(exact.verdict.rfind("close", 0) == 0);
+        // fifo: B 152 s late, D 98 s early; waits 0, 251, 0, 49 against 0, 99, 0, 147.
+        const ReplayCheck fifo = checkReplay(t, run(oneServer(4), t, "fifo"));
+        QCOMPARE(fifo.all.max_difference, 152.0);
+        QCOMPARE(fifo.all.mean_wait_simulated, 75.0);
+        QCOMPARE(fifo.all.mean_wait_recorded, 61.5);
+        QCOMPARE(fifo.jobs.front().id, std::string("B"));
+        // Recorded order A C B D, simulated A C D B: one discordant pair of six.
+        QCOMPARE(fifo.all.kendall_tau, 1.0 - 2.0 / 6.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBackfill)
+#include "test_backfill.moc"
