@@ -58,8 +58,8 @@ endif()
 file(STRINGS ${OUT}/q1/trace.csv lines)
 list(GET lines 0 header)
 list(GET lines 1 first)
-if(NOT header STREQUAL "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc,name,account,partition,cpus,memory_gb,gpu_type"
-   OR NOT first MATCHES "^100,3600,4,llm-ddp,[0-9.]+,7200,0,alice,,train-bert,nlp,gpu,8,64,A100$")
+if(NOT header STREQUAL "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc,name,account,partition,cpus,memory_gb,gpu_type,requested_gpu_type,nodes,time_limit,recorded_start"
+   OR NOT first MATCHES "^100,3600,4,llm-ddp,[0-9.]+,7200,0,alice,,train-bert,nlp,gpu,8,64,A100,,1,86400,3900$")
   message(FATAL_ERROR "trace.csv:\n${header}\n${first}")
 endif()
 
@@ -68,8 +68,9 @@ run_ok("scenario create" ${CLI} scenario create q1/fifo --db ${WS} --trace q1/tr
        --profiles mycluster --policy fifo)
 run_ok("scenario duplicate" ${CLI} scenario duplicate q1/fifo q1/muri-s --db ${WS} --policy muri-s)
 run_ok("run" ${CLI} run --db ${WS} --scenario q1/fifo --scenario q1/muri-s)
-expect("q1/fifo     9/9")
-expect("q1/muri-s   9/9")
+# Job 106 ran into its 12 h limit in Slurm (TIMEOUT) and does again in the replay: 8 of 9 complete.
+expect("q1/fifo     8/9")
+expect("q1/muri-s   8/9")
 run_ok("compare" ${CLI} compare q1/fifo q1/muri-s --baseline q1/fifo --db ${WS} --json compare.json)
 expect("llm-ddp")
 

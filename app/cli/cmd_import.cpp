@@ -18,6 +18,7 @@
 #include "core/io/sacct_trace.h"
 #include "core/io/slurm_node_layout.h"
 #include "core/io/slurm_nodes.h"
+#include "core/io/slurm_partitions.h"
 #include "core/io/slurm_sacct.h"
 #include "core/io/trace_writers.h"
 #include "core/workload/measured_iterations.h"
@@ -128,6 +129,40 @@ struct NodesImport {
     nlohmann::ordered_json report;
 };
 
+// The partition file (scontrol show partition --oneliner) laid over the layout the node list made:
+// the file's attributes and members win (docs/architecture.md 8.7).
+nlohmann::ordered_json importPartitions(const std::string& path, const cl::SlurmNodeInventory& inventory,
+                                        cl::Cluster& cluster) {
+    const cl::SlurmPartitionList list = cl::readSlurmPartitions(path);
+    const cl::SlurmPartitionsApplied applied = cl::applySlurmPartitions(cluster, list, &inventory);
+    nlohmann::ordered_json r;
+    r["file"] = path;
+    r["partitions"] = nlohmann::ordered_json::array();
+    std::string default_name;
+    for (const cl::Partition& p : cluster.partitions) {
+        r["partitions"].push_back({{"name", p.name},
+                                   {"priority_tier", p.priority_tier},
+                                   {"max_time", cl::io::jsonNumber(p.max_time)},
+                                   {"default", p.is_default}});
+        if (p.is_default) default_name = p.name;
+    }
+    r["memberships"] = applied.memberships;
+    r["left_out_nodes"] = applied.left_out_nodes;
+    r["only_in_node_list"] = applied.undeclared;
+    std::vector<std::string> warnings = list.warnings;
+    warnings.insert(warnings.end(), applied.warnings.begin(), applied.warnings.end());
+    r["warnings"] = warnings;
+
+    std::cout << "partitions " << path << ": " << list.partitions.size() << " partitions"
+              << (default_name.empty() ? std::string() : " (default " + default_name + ")") << ", "
+              << applied.memberships << " server memberships\n";
+    if (!applied.left_out_nodes.empty())
+        std::cout << "  not in the layout: " << applied.left_out_nodes.size()
+                  << " node(s) the partitions name (CPU-only or left out; listed in import.json)\n";
+    for (const std::string& w : warnings) std::cout << "  warning: " << w << "\n";
+    return r;
+}
+
 NodesImport importNodes(const Args& args) {
     const std::string path = args.get("nodes");
     const cl::SlurmNodeInventory inventory = cl::readSlurmNodes(path);
@@ -181,6 +216,8 @@ NodesImport importNodes(const Args& args) {
         std::cout << "  marked unavailable: " << marked
                   << " servers (down, drained or failing; kept: --exclude-unavailable leaves them out)\n";
     for (const std::string& w : warnings) std::cout << "  warning: " << w << "\n";
+    if (args.has("partitions"))
+        r["partitions"] = importPartitions(args.get("partitions"), inventory, layout.cluster);
     out.cluster = std::move(layout.cluster);
     return out;
 }
@@ -190,7 +227,8 @@ int importSlurm(const std::vector<std::string>& argv) {
         "import slurm",
         "Import a Slurm cluster: the accounting history (sacct --parsable2 or --json output) as "
         "DIR/trace.csv, the node inventory (scontrol show node --oneliner, sinfo --Node --json or "
-        "scontrol show node --json) as DIR/cluster.json, and what was kept and left out as "
+        "scontrol show node --json) as DIR/cluster.json, with the partitions of scontrol show partition "
+        "--oneliner when --partitions is given, and what was kept and left out as "
         "DIR/import.json. The README's walk-through shows the commands to run on the cluster.",
         {{"sacct", "FILE", "accounting history: sacct output"},
          {"nodes", "FILE", "node inventory: scontrol or sinfo output"},
@@ -207,10 +245,16 @@ int importSlurm(const std::vector<std::string>& argv) {
          {"db", "FILE", "workspace whose profile sets --profiles may name"},
          {"rules", "FILE", "rules that match jobs to profiles (FIELD PATTERN PROFILE per line)"},
          {"default-profile", "NAME", "profile of jobs no rule matches"},
-         {"exclude-unavailable", "", "leave down, drained and failing nodes out of the layout"}});
+         {"exclude-unavailable", "", "leave down, drained and failing nodes out of the layout"},
+         {"partitions", "FILE",
+          "partitions: scontrol show partition --oneliner output, laid over the --nodes layout (its "
+          "PriorityTier, MaxTime, Default and members win over the nodes' Partitions=)"}});
     if (!args.parse(argv)) return 0;
     if (!args.has("sacct") && !args.has("nodes"))
         throw UsageError("import slurm: give --sacct FILE, --nodes FILE or both");
+    if (args.has("partitions") && !args.has("nodes"))
+        throw UsageError(
+            "import slurm: --partitions applies to the layout of --nodes; give --nodes FILE too");
     const std::filesystem::path out = args.require("out");
 
     nlohmann::ordered_json report;
@@ -249,7 +293,8 @@ int importSlurm(const std::vector<std::string>& argv) {
 
 int importCommand(const std::vector<std::string>& argv) {
     if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-        std::cout << "usage: clusterloom-cli import slurm [--sacct FILE] [--nodes FILE] --out DIR [options]\n"
+        std::cout << "usage: clusterloom-cli import slurm [--sacct FILE] [--nodes FILE [--partitions FILE]] "
+                     "--out DIR [options]\n"
                      "  slurm   a Slurm cluster's accounting history and node inventory\n";
         return argv.empty() ? 2 : 0;
     }

@@ -9,6 +9,7 @@
 #include "core/io/parse_error.h"
 #include "core/io/read_helpers.h"
 #include "core/io/slurm_node_layout.h"
+#include "core/io/slurm_partitions.h"
 
 namespace cl {
 
@@ -37,6 +38,13 @@ Cluster readCluster(const std::string& path) {
     if (ext == ".csv") return readMuriClusterSpecCsv(path);
     const std::string text = readWholeFile(path);
     if (looksLikeSlurmNodes(text)) return clusterFromSlurmText(text, path);
+    // The partition list alone has no servers; say what to give instead (docs/architecture.md 8.7).
+    if (looksLikeSlurmPartitions(text))
+        throw ParseError(
+            io::fileName(path), 1, "PartitionName",
+            "this is Slurm's partition list (scontrol show partition), which has no servers: read "
+            "the node list (scontrol show node --oneliner) as the cluster, and lay the partitions "
+            "over it with import slurm --nodes NODES --partitions FILE");
     if (ext == ".json") return readLayoutJson(path);
     // No telling extension: a layout JSON starts with '{', a spec CSV with its header.
     auto first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");

@@ -5,7 +5,11 @@
 // of every server explicitly, so a file does not change meaning if those defaults change
 // (for the same reason it writes a described "architecture" as an object, never as a preset
 // name). An optional "topology" names the network generator; with it and no servers, the
-// servers are generated (makeTopologyCluster) from "architecture_mix" and "gpu_type".
+// servers are generated (makeTopologyCluster) from "architecture_mix" and "gpu_type". The
+// cluster's "partitions" and each server's are written only when there are some, so that other
+// layouts keep their text and content hash (docs/architecture.md 8.1).
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -144,6 +148,67 @@ void readServerFields(const JsonDoc& doc, const json& v, const JsonPath& at, Ser
     if (const json* x = opt("price")) s.price = readPrice(doc, *x, at / "price");
 }
 
+// Partition names end up in comma lists (a job's partitions, the cluster editor's column), so a
+// name holds no comma, no space and no control character.
+std::string partitionName(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    const std::string name = doc.string(v, at, false);
+    for (char c : name)
+        if (c == ',' || static_cast<unsigned char>(c) <= ' ')
+            doc.fail(at, "a partition name has no comma, space or control character: '" + name + "'");
+    return name;
+}
+
+// The cluster's "partitions": [{"name", "priority_tier", "max_time", "default"}]
+// (docs/architecture.md 8.1); names unique, at most one default.
+std::vector<Partition> readPartitions(const JsonDoc& doc, const json& v, const JsonPath& at) {
+    doc.array(v, at);
+    std::vector<Partition> out;
+    std::unordered_map<std::string, std::size_t> seen;
+    std::optional<std::size_t> default_at;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const JsonPath pat = at[i];
+        const json& o = doc.object(v[i], pat);
+        doc.rejectUnknownKeys(o, pat, {"name", "priority_tier", "max_time", "default"});
+        Partition p;
+        p.name = partitionName(doc, doc.require(o, pat, "name"), pat / "name");
+        if (const auto [it, fresh] = seen.emplace(p.name, i); !fresh)
+            doc.fail(pat / "name", "duplicate partition '" + p.name + "' (also partitions[" +
+                                       std::to_string(it->second) + "])");
+        if (const json* x = doc.member(o, pat, "priority_tier"))
+            p.priority_tier = static_cast<int>(doc.integer(*x, pat / "priority_tier", 0, 65535));
+        if (const json* x = doc.member(o, pat, "max_time"))
+            p.max_time = doc.nonNegative(*x, pat / "max_time");
+        if (const json* x = doc.member(o, pat, "default")) {
+            if (!x->is_boolean()) doc.fail(pat / "default", "expected true or false");
+            p.is_default = x->get<bool>();
+        }
+        if (p.is_default && default_at)
+            doc.fail(pat / "default",
+                     "a second default partition (also partitions[" + std::to_string(*default_at) + "])");
+        if (p.is_default) default_at = i;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+// A server's (or server group's) "partitions": names, each once, and each declared by the
+// cluster's "partitions" when the layout has that list.
+void readServerPartitions(const JsonDoc& doc, const json& v, const JsonPath& at, const Cluster& c,
+                          Server& s) {
+    const json* x = doc.member(v, at, "partitions");
+    if (!x) return;
+    const JsonPath pat = at / "partitions";
+    doc.array(*x, pat);
+    for (std::size_t i = 0; i < x->size(); ++i) {
+        std::string name = partitionName(doc, (*x)[i], pat[i]);
+        if (std::find(s.partitions.begin(), s.partitions.end(), name) != s.partitions.end())
+            doc.fail(pat[i], "partition '" + name + "' is listed twice");
+        if (!c.partitions.empty() && !c.partition(name))
+            doc.fail(pat[i], "partition '" + name + "' is not in the layout's \"partitions\"");
+        s.partitions.push_back(std::move(name));
+    }
+}
+
 class ServerList {
 public:
     ServerList(const JsonDoc& doc, Cluster& c) : doc_(doc), c_(c) {}
@@ -227,6 +292,16 @@ std::string serverJson(const Server& s) {
     if (!s.state.empty()) o["state"] = s.state;
     if (s.unavailable) o["unavailable"] = true;
     if (s.price.stated()) o["price"] = priceJson(s.price);
+    if (!s.partitions.empty()) o["partitions"] = s.partitions;
+    return o.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string partitionJson(const Partition& p) {
+    nlohmann::ordered_json o;
+    o["name"] = p.name;
+    o["priority_tier"] = p.priority_tier;
+    o["max_time"] = io::jsonNumber(p.max_time);
+    o["default"] = p.is_default;
     return o.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -333,6 +408,8 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
     const json* mix = doc.member(root, top, "architecture_mix");
     const json* gpu_type = doc.member(root, top, "gpu_type");
     if (topology) c.topology = readTopology(doc, *topology, top / "topology");
+    if (const json* p = doc.member(root, top, "partitions"))
+        c.partitions = readPartitions(doc, *p, top / "partitions");
     if (servers || groups || !topology) {
         for (const auto& [key, x] : {std::pair{"architecture_mix", mix}, std::pair{"gpu_type", gpu_type}})
             if (x)
@@ -364,10 +441,11 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
             doc.rejectUnknownKeys(
                 v, at,
                 {"name", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb", "gpu_memory_gb",
-                 "network_gbps", "architecture", "state", "unavailable", "price"});
+                 "network_gbps", "architecture", "state", "unavailable", "price", "partitions"});
             Server s;
             s.name = doc.string(doc.require(v, at, "name"), at / "name", false);
             readServerFields(doc, v, at, s);
+            readServerPartitions(doc, v, at, c, s);
             list.add(std::move(s), at / "name");
         }
     }
@@ -376,14 +454,15 @@ Cluster layoutFromDoc(const JsonDoc& doc, const std::string& default_name) {
         for (std::size_t i = 0; i < groups->size(); ++i) {
             const JsonPath at = (top / "server_groups")[i];
             const json& v = doc.object((*groups)[i], at);
-            doc.rejectUnknownKeys(
-                v, at,
-                {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores", "memory_gb",
-                 "gpu_memory_gb", "network_gbps", "architecture", "state", "unavailable", "price"});
+            doc.rejectUnknownKeys(v, at,
+                                  {"count", "name_prefix", "rack", "gpu_type", "gpus", "cpu_cores",
+                                   "memory_gb", "gpu_memory_gb", "network_gbps", "architecture", "state",
+                                   "unavailable", "price", "partitions"});
             const long long count = doc.integer(doc.require(v, at, "count"), at / "count", 1, kMaxServers);
             Server proto;
             proto.name = doc.string(doc.require(v, at, "name_prefix"), at / "name_prefix", false);
             readServerFields(doc, v, at, proto);
+            readServerPartitions(doc, v, at, c, proto);
             for (long long k = 0; k < count; ++k) {
                 Server s = proto;
                 s.name = proto.name + std::to_string(k);
@@ -420,6 +499,14 @@ std::string layoutJsonText(const Cluster& cluster) {
     out += "  \"name\": " + json(cluster.name).dump(-1, ' ', false, json::error_handler_t::replace) + ",\n";
     if (cluster.topology.kind != TopologyKind::Flat)
         out += "  \"topology\": " + topologyJson(cluster.topology).dump() + ",\n";
+    // Written only when described, so that layouts without partitions keep their text and content
+    // hash (docs/architecture.md 8.1).
+    if (!cluster.partitions.empty()) {
+        out += "  \"partitions\": [";
+        for (std::size_t k = 0; k < cluster.partitions.size(); ++k)
+            out += (k ? ",\n    " : "\n    ") + partitionJson(cluster.partitions[k]);
+        out += "\n  ],\n";
+    }
     out += "  \"servers\": [";
     for (std::size_t k = 0; k < cluster.servers.size(); ++k)
         out += (k ? ",\n    " : "\n    ") + serverJson(cluster.servers[k]);

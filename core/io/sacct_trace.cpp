@@ -10,6 +10,23 @@
 
 namespace cl {
 
+namespace {
+
+// What the job asked Slurm for, and when the recorded run started it (docs/architecture.md 8.8):
+// the GPU type of ReqTRES in our names (empty = any type), NNodes, and Timelimit in seconds, where
+// UNLIMITED and Partition_Limit become 0 (none of its own: the engine applies the partition's
+// MaxTime, or none). Start counts from the same origin as the submit times.
+void addRequest(Job& j, const SlurmJob& s, double origin) {
+    j.requested_gpu_type =
+        s.requested_gpu_type.empty() ? std::string() : gpuTypeFromSlurm(s.requested_gpu_type);
+    j.nodes = s.nodes;
+    j.time_limit = std::isfinite(s.time_limit) && s.time_limit > 0 ? s.time_limit : 0.0;
+    // A start before the earliest submission (clocks out of step) is not a time before the trace.
+    j.recorded_start = s.started && std::isfinite(s.start) ? std::max(0.0, s.start - origin) : -1.0;
+}
+
+}  // namespace
+
 Trace traceFromSacct(const SacctImport& history, const std::string& name, const std::string& file,
                      std::map<std::string, int>* left_out) {
     std::map<std::string, int> dropped_here;
@@ -37,10 +54,11 @@ Trace traceFromSacct(const SacctImport& history, const std::string& name, const 
         j.user = s.user;
         j.name = s.name;
         j.account = s.account;
-        j.partition = s.partition;
+        j.partition = s.partition;  // a comma list when it was submitted to several (sbatch --partition)
         j.cpus = s.cpus;
         j.memory_gb = std::isfinite(s.memory_gb) ? s.memory_gb : 0.0;
         j.gpu_type = s.gpu_type.empty() ? std::string() : gpuTypeFromSlurm(s.gpu_type);
+        addRequest(j, s, first);
         trace.jobs.push_back(std::move(j));
     }
     std::string dropped;

@@ -2,7 +2,8 @@
 // Slurm accounting history as a trace (docs/architecture.md 8.5): one job per kept allocation,
 // submit times from the earliest kept submission, and what Slurm measured kept as measured — the
 // run time (`duration`) on the job's own GPU type (`gpu_type`, in our GPU type names) — plus
-// what planners filter by (name, user, account, partition, CPUs, memory). No model is set here:
+// what planners filter by (name, user, account, partition, CPUs, memory), what the job asked the
+// scheduler for (partitions, GPU type, nodes, time limit) and when it started. No model is set here:
 // matching jobs to profiles and turning run time into iterations is core/workload's
 // (profile_rules.h, measured_iterations.h).
 #include <map>

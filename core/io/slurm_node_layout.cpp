@@ -24,6 +24,16 @@ std::string nameList(const std::vector<std::string>& names) {
     return s;
 }
 
+// Every partition a server is in, with default attributes (docs/architecture.md 8.7): the node
+// list names partitions but says nothing of them; a partition file (slurm_partitions.h) gives
+// their PriorityTier, MaxTime and default. Partitions only CPU-only or left-out nodes are in
+// have no server here and are not declared.
+void declarePartitions(Cluster& cluster) {
+    for (const Server& s : cluster.servers)
+        for (const std::string& p : s.partitions)
+            if (!cluster.partition(p)) cluster.partitions.push_back(Partition{p, 1, 0.0, false});
+}
+
 }  // namespace
 
 std::string gpuTypeFromSlurm(std::string_view slurm_type) {
@@ -76,8 +86,10 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
         }
         s.state = n.state;
         s.unavailable = n.unavailable;
+        s.partitions = n.partitions;
         out.cluster.servers.push_back(std::move(s));
     }
+    declarePartitions(out.cluster);
     if (!cpu_only.empty())
         out.warnings.push_back(std::to_string(cpu_only.size()) + " CPU-only node" +
                                (cpu_only.size() == 1 ? "" : "s") + " left out: " + nameList(cpu_only));

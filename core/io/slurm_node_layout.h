@@ -1,6 +1,8 @@
 #pragma once
 // A Slurm node inventory turned into a cluster layout (docs/architecture.md section 8.7):
-// one server per GPU node, grouped by partition (Server::rack), GPU types mapped to ours by
+// one server per GPU node, grouped by its first partition (Server::rack) and in all of its
+// partitions (Server::partitions, each declared in Cluster::partitions with default attributes
+// until a partition file, core/io/slurm_partitions.h, describes them), GPU types mapped to ours by
 // the table of core/model/gpu_type_table.h.
 #include <map>
 #include <string>

@@ -68,11 +68,15 @@ bool noValue(std::string_view s) {
     return s.empty() || s == "(null)" || s == "N/A" || s == "none" || s == "None";
 }
 
+// A node listed twice in one partition is listed once: a server's partitions are a set in
+// Slurm's order (the layout refuses repeats, docs/architecture.md 8.7).
 std::vector<std::string> partitionList(std::string_view csv) {
     std::vector<std::string> out;
     if (noValue(csv)) return out;
-    for (std::string_view p : split(csv, ','))
-        if (!trim(p).empty()) out.emplace_back(trim(p));
+    for (std::string_view p : split(csv, ',')) {
+        p = trim(p);
+        if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.emplace_back(p);
+    }
     return out;
 }
 
@@ -90,6 +94,14 @@ void addGpuWarnings(const SlurmNode& node, const SlurmGres& gres, const std::str
 // server names that do not survive the layout file.
 bool plausibleNodeName(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 127; });
+}
+
+// The first partition name that is not printable ASCII (partition names become layout names and
+// job partition lists, which must survive the files unchanged); nullptr when all are fine.
+const std::string* implausiblePartition(const std::vector<std::string>& partitions) {
+    for (const std::string& p : partitions)
+        if (!plausibleNodeName(p)) return &p;
+    return nullptr;
 }
 
 void finishNode(SlurmNode& node) {
@@ -233,7 +245,12 @@ private:
         }
         node.gpus = gres.gpus;
         node.gpu_type = gres.type;
-        if (const Field* p = field("Partitions")) node.partitions = partitionList(p->value);
+        if (const Field* p = field("Partitions")) {
+            node.partitions = partitionList(p->value);
+            if (const std::string* bad = implausiblePartition(node.partitions))
+                throw ParseError(file_, p->line, "Partitions",
+                                 "expected partition names of printable ASCII, found '" + *bad + "'");
+        }
         if (const Field* s = field("State")) node.state = upper(trim(s->value));
         finishNode(node);
         addGpuWarnings(node, gres, file_, out.warnings);
@@ -376,8 +393,12 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
         }
         node.gpus = gres.gpus;
         node.gpu_type = gres.type;
-        if (const json* x = doc.member(v, at, "partitions"))
+        if (const json* x = doc.member(v, at, "partitions")) {
             node.partitions = partitionList(jsonText(doc, *x, at / "partitions"));
+            if (const std::string* bad = implausiblePartition(node.partitions))
+                doc.fail(at / "partitions",
+                         "expected partition names of printable ASCII, found '" + *bad + "'");
+        }
         // Slurm 22.05 (openapi v0.0.38): "state": "idle" plus "state_flags": ["DRAIN"];
         // 23.02 and later (data_parser v0.0.39+): "state": ["IDLE", "DRAIN"].
         std::vector<std::string> words;

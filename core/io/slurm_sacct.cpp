@@ -440,14 +440,23 @@ private:
         } else if (job.started && !std::isnan(job.end)) {
             job.elapsed = std::max(0.0, job.end - job.start);
         }
-        if (const std::string_view limit = cell(kTimelimit);
-            !limit.empty() && !noTime(limit) && limit != "Partition_Limit") {
-            try {
-                job.time_limit = parseSlurmElapsed(limit);
-            } catch (const std::invalid_argument& ex) {
-                refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what());
-                return false;
-            }
+        return readTimeLimit(job);
+    }
+
+    // Timelimit as sacct(1) prints it: [D-]HH:MM:SS, UNLIMITED, or Partition_Limit for a job that
+    // set none of its own (its partition's MaxTime applies, which the engine takes from the
+    // cluster); empty on a record without a limit, INVALID for a value the accounting database
+    // holds damaged. Those, Partition_Limit and the words of no time (Unknown, None) leave it
+    // unset (NaN); any other text is refused (docs/architecture.md 8.5).
+    bool readTimeLimit(SlurmJob& job) {
+        const std::string_view limit = cell(kTimelimit);
+        if (noTime(limit) || limit == "Partition_Limit" || limit == "INVALID") return true;
+        try {
+            job.time_limit = parseSlurmElapsed(limit);
+        } catch (const std::invalid_argument& ex) {
+            refuse("Timelimit", "cannot read '" + std::string(limit) + "' as " + ex.what() +
+                                    ", UNLIMITED or Partition_Limit");
+            return false;
         }
         return true;
     }
@@ -456,15 +465,23 @@ private:
     bool readResources(SlurmJob& job) {
         const std::string_view alloc = cell(kAllocTres), req = cell(kReqTres);
         const bool use_alloc = job.started && !alloc.empty();
+        TresGpus requested;
         try {
-            TresGpus g = parseTresGpus(use_alloc ? alloc : req);
-            if (g.count == 0 && use_alloc) g = parseTresGpus(req);
+            requested = parseTresGpus(req);
+        } catch (const std::invalid_argument& ex) {
+            refuse("ReqTRES", std::string("expected ") + ex.what());
+            return false;
+        }
+        try {
+            TresGpus g = use_alloc ? parseTresGpus(alloc) : requested;
+            if (g.count == 0 && use_alloc) g = requested;
             job.gpus = g.count;
             job.gpu_type = std::move(g.type);
         } catch (const std::invalid_argument& ex) {
-            refuse(use_alloc ? "AllocTRES" : "ReqTRES", std::string("expected ") + ex.what());
+            refuse("AllocTRES", std::string("expected ") + ex.what());
             return false;
         }
+        job.requested_gpu_type = std::move(requested.type);
         if (const std::string_view mem = cell(kReqMem); !mem.empty()) {
             try {
                 job.memory_gb = parseSlurmMemoryGb(mem, job.cpus, job.nodes);

@@ -255,6 +255,20 @@ double memoryOf(const json& job, int cpus, int nodes) {
     return mb ? io::sacct::memoryGb(static_cast<double>(*mb), 1) : std::numeric_limits<double>::quiet_NaN();
 }
 
+// time.limit in minutes, as the text form's Timelimit (docs/architecture.md 8.5): infinite is
+// UNLIMITED and unset is Partition_Limit (no limit of its own: NaN, the partition's MaxTime). 22.05
+// prints the stored number plainly, so Slurm's INFINITE and NO_VAL (0xFFFFFFFF, 0xFFFFFFFE) mean
+// the same there.
+double timeLimit(const json* v) {
+    const MaybeNumber limit = maybeNumber(v, "time.limit");
+    if (limit.infinite || (limit.set && limit.number == 4294967295.0))
+        return std::numeric_limits<double>::infinity();
+    if (!limit.set || limit.number == 4294967294.0) return std::numeric_limits<double>::quiet_NaN();
+    if (!(limit.number >= 0) || limit.number > 1e9)
+        throw Refusal{"time.limit", "expected minutes, found " + std::to_string(limit.number)};
+    return limit.number * 60.0;  // sacct --json states the limit in minutes
+}
+
 // A job keeps only the members the reader looks at: its own record is about a tenth of what sacct
 // prints for it (its steps' statistics, comments, exit codes), and a JSON value takes several times
 // its text. `depth` counts the open containers: 3 for a job's members, 4 and 5 below them; a
@@ -324,14 +338,7 @@ void readJob(const json& entry, int line, const std::string& file, const SacctOp
                 job.elapsed = std::max(0.0, job.end - job.start);
             }
         }
-        const MaybeNumber limit = maybeNumber(time ? find(*time, "limit") : nullptr, "time.limit");
-        if (limit.infinite) {
-            job.time_limit = std::numeric_limits<double>::infinity();
-        } else if (limit.set) {
-            if (!(limit.number >= 0) || limit.number > 1e9)
-                throw Refusal{"time.limit", "expected minutes, found " + std::to_string(limit.number)};
-            job.time_limit = limit.number * 60.0;  // sacct --json states the limit in minutes
-        }
+        job.time_limit = timeLimit(time ? find(*time, "limit") : nullptr);
         io::sacct::settleCancelled(job, *kind);
 
         const json* allocated = find(entry, "tres", "allocated");
@@ -346,10 +353,12 @@ void readJob(const json& entry, int line, const std::string& file, const SacctOp
             whole(find(entry, "allocation_nodes"), "allocation_nodes", 0, 1LL << 30).value_or(0);
         job.nodes = static_cast<int>(alloc_nodes > 0 ? alloc_nodes
                                                      : tresCount(counted, counted_field, "node").value_or(0));
-        TresGpus g = tresGpus(counted, counted_field);
-        if (g.count == 0 && use_alloc) g = tresGpus(requested, "tres.requested");
+        TresGpus asked = tresGpus(requested, "tres.requested");
+        TresGpus g = use_alloc ? tresGpus(allocated, "tres.allocated") : asked;
+        if (g.count == 0 && use_alloc) g = asked;
         job.gpus = g.count;
         job.gpu_type = std::move(g.type);
+        job.requested_gpu_type = std::move(asked.type);
         job.memory_gb = memoryOf(entry, job.cpus, job.nodes);
         job.name = text(find(entry, "name"), "name");
         job.user = text(find(entry, "user"), "user");

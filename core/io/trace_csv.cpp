@@ -1,9 +1,10 @@
 // Our CSV trace format: `job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc`,
 // optionally followed by what planners filter and plan by: `name,account,partition,cpus,
-// memory_gb,gpu_type` (core/io/README.md). A spreadsheet-friendly subset of the JSON format (no
-// per-job iteration/stage times or priority). job_id, submit_time and gpus are required; the
-// other columns may be left out. The writer adds the planning columns only when a job has one,
-// so a trace without them is written exactly as before.
+// memory_gb,gpu_type`, and by what a job asked the scheduler for: `requested_gpu_type,nodes,
+// time_limit,recorded_start` (core/io/README.md). A spreadsheet-friendly subset of the JSON format
+// (no per-job iteration/stage times or priority). job_id, submit_time and gpus are required; the
+// other columns may be left out. The writer adds the planning and the request columns only when a
+// job has one of them, so a trace without them is written exactly as before.
 #include <algorithm>
 #include <unordered_map>
 
@@ -50,6 +51,10 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
     const auto c_cpus = t.column("cpus");
     const auto c_memory = t.column("memory_gb");
     const auto c_gpu_type = t.column("gpu_type");
+    const auto c_requested_type = t.column("requested_gpu_type");
+    const auto c_nodes = t.column("nodes");
+    const auto c_time_limit = t.column("time_limit");
+    const auto c_recorded_start = t.column("recorded_start");
 
     Trace trace;
     trace.jobs.reserve(t.rows().size());
@@ -75,6 +80,11 @@ Trace readTraceCsv(const std::string& path, const TraceReadOptions& opts) {
         if (c_cpus) j.cpus = io::nonNegativeInt(t, row, *c_cpus);
         if (c_memory) j.memory_gb = t.nonNegative(row, *c_memory);
         if (c_gpu_type) j.gpu_type = t.text(row, *c_gpu_type);
+        if (c_requested_type) j.requested_gpu_type = t.text(row, *c_requested_type);
+        if (c_nodes) j.nodes = io::nonNegativeInt(t, row, *c_nodes);
+        if (c_time_limit) j.time_limit = t.nonNegative(row, *c_time_limit);
+        // Any number: a negative one is "not recorded" (the writer puts -1, Job's default).
+        if (c_recorded_start) j.recorded_start = t.number(row, *c_recorded_start);
         auto [it, fresh] = seen.emplace(j.id, row.line);
         if (!fresh)
             throw ParseError(
@@ -92,8 +102,14 @@ void writeTraceCsv(const Trace& trace, const std::string& path) {
         return j.name != d.name || j.account != d.account || j.partition != d.partition || j.cpus != d.cpus ||
                j.memory_gb != d.memory_gb || j.gpu_type != d.gpu_type;
     });
+    const bool requests = std::any_of(trace.jobs.begin(), trace.jobs.end(), [&](const Job& j) {
+        return j.requested_gpu_type != d.requested_gpu_type || j.nodes != d.nodes ||
+               j.time_limit != d.time_limit || j.recorded_start != d.recorded_start;
+    });
     std::string out = "job_id,submit_time,gpus,model,iterations,duration,batch_size,user,vc";
-    out += planning ? ",name,account,partition,cpus,memory_gb,gpu_type\n" : "\n";
+    if (planning) out += ",name,account,partition,cpus,memory_gb,gpu_type";
+    if (requests) out += ",requested_gpu_type,nodes,time_limit,recorded_start";
+    out += '\n';
     for (const Job& j : trace.jobs) {
         out += csvCell(j.id) + ',' + formatNumber(j.submit_time) + ',' + std::to_string(j.gpus) + ',' +
                csvCell(j.model) + ',' + formatNumber(j.iterations) + ',' + formatNumber(j.duration) + ',' +
@@ -101,6 +117,9 @@ void writeTraceCsv(const Trace& trace, const std::string& path) {
         if (planning)
             out += ',' + csvCell(j.name) + ',' + csvCell(j.account) + ',' + csvCell(j.partition) + ',' +
                    std::to_string(j.cpus) + ',' + formatNumber(j.memory_gb) + ',' + csvCell(j.gpu_type);
+        if (requests)
+            out += ',' + csvCell(j.requested_gpu_type) + ',' + std::to_string(j.nodes) + ',' +
+                   formatNumber(j.time_limit) + ',' + formatNumber(j.recorded_start);
         out += '\n';
     }
     io::writeTextFile(path, out);

@@ -1,6 +1,7 @@
 // Our JSON trace format: {"format":"clusterloom-trace","version":1,"name":...,
 // "provenance":[...],"jobs":[{...}]}. The writer puts one job per line (diffable, and error
-// lines point at a job) and leaves out fields at their default except id, submit_time, gpus.
+// lines point at a job) and leaves out fields at their default except id, submit_time, gpus: a
+// trace without the planning or request fields (core/io/README.md) is written as before them.
 #include <climits>
 #include <unordered_map>
 
@@ -23,9 +24,28 @@ constexpr int kVersion = 1;
 Job readJob(const JsonDoc& doc, const json& v, const JsonPath& at, const TraceReadOptions& opts) {
     doc.object(v, at);
     doc.rejectUnknownKeys(v, at,
-                          {"id", "submit_time", "gpus", "model", "iterations", "duration", "batch_size",
-                           "user", "vc", "iteration_time", "stage_times", "priority", "name", "account",
-                           "partition", "cpus", "memory_gb", "gpu_type"});
+                          {"id",
+                           "submit_time",
+                           "gpus",
+                           "model",
+                           "iterations",
+                           "duration",
+                           "batch_size",
+                           "user",
+                           "vc",
+                           "iteration_time",
+                           "stage_times",
+                           "priority",
+                           "name",
+                           "account",
+                           "partition",
+                           "cpus",
+                           "memory_gb",
+                           "gpu_type",
+                           "requested_gpu_type",
+                           "nodes",
+                           "time_limit",
+                           "recorded_start"});
     Job j;
     j.id = doc.string(doc.require(v, at, "id"), at / "id", false);
     j.submit_time = doc.nonNegative(doc.require(v, at, "submit_time"), at / "submit_time");
@@ -56,6 +76,12 @@ Job readJob(const JsonDoc& doc, const json& v, const JsonPath& at, const TraceRe
     if (const json* x = opt("cpus")) j.cpus = static_cast<int>(doc.integer(*x, at / "cpus", 0, INT_MAX));
     if (const json* x = opt("memory_gb")) j.memory_gb = doc.nonNegative(*x, at / "memory_gb");
     if (const json* x = opt("gpu_type")) j.gpu_type = doc.string(*x, at / "gpu_type");
+    if (const json* x = opt("requested_gpu_type"))
+        j.requested_gpu_type = doc.string(*x, at / "requested_gpu_type");
+    if (const json* x = opt("nodes")) j.nodes = static_cast<int>(doc.integer(*x, at / "nodes", 0, INT_MAX));
+    if (const json* x = opt("time_limit")) j.time_limit = doc.nonNegative(*x, at / "time_limit");
+    // Any number: a negative one is "not recorded", as Job's default -1.
+    if (const json* x = opt("recorded_start")) j.recorded_start = doc.number(*x, at / "recorded_start");
     return j;
 }
 
@@ -84,6 +110,10 @@ nlohmann::ordered_json jobJson(const Job& j) {
     if (j.cpus != d.cpus) o["cpus"] = j.cpus;
     if (j.memory_gb != d.memory_gb) o["memory_gb"] = io::jsonNumber(j.memory_gb);
     if (j.gpu_type != d.gpu_type) o["gpu_type"] = j.gpu_type;
+    if (j.requested_gpu_type != d.requested_gpu_type) o["requested_gpu_type"] = j.requested_gpu_type;
+    if (j.nodes != d.nodes) o["nodes"] = j.nodes;
+    if (j.time_limit != d.time_limit) o["time_limit"] = io::jsonNumber(j.time_limit);
+    if (j.recorded_start != d.recorded_start) o["recorded_start"] = io::jsonNumber(j.recorded_start);
     return o;
 }
 

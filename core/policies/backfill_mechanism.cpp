@@ -54,9 +54,15 @@ std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const s
 
 BackfillScheduler::BackfillScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
                                      BackfillKind kind, SlurmConfig config)
-    : name_(std::move(name)), order_(std::move(order)), kind_(kind), config_(config) {}
+    : name_(std::move(name)),
+      order_(std::move(order)),
+      kind_(kind),
+      config_(config),
+      next_main_(config.sched_interval),
+      next_backfill_(config.bf_interval) {}
 
 double BackfillScheduler::nextTick(double now, double interval) const {
+    if (interval <= 0) return now;
     return (std::floor(now / interval) + 1.0) * interval;
 }
 
@@ -131,9 +137,11 @@ void BackfillScheduler::availableOver(const JobState& job, double from, double l
             return n;
         };
         if (kind_ == BackfillKind::Slurm) {
-            // Slurm's backfill reserves whole servers: one reservation over the window closes it.
+            // Slurm's backfill reserves whole servers: one reservation over the window closes it,
+            // and a job ending exactly when a reservation begins collides with it (backfill.c
+            // tests begin_time <= end_time).
             const bool reserved = std::any_of(
-                held.begin(), held.end(), [&](const Reservation& r) { return r.from < to && r.to > from; });
+                held.begin(), held.end(), [&](const Reservation& r) { return r.from <= to && r.to > from; });
             avail[static_cast<std::size_t>(s)] = reserved ? 0 : freeAt(from);
             continue;
         }
@@ -145,12 +153,11 @@ void BackfillScheduler::availableOver(const JobState& job, double from, double l
     }
 }
 
-void BackfillScheduler::mainPass(const SchedulerInput& in, Decision& d) {
+void BackfillScheduler::mainPass(const SchedulerInput& in, Decision& d, bool event) {
     // Slurm's main scheduler: strict priority order; once a job of a partition cannot start, no
     // later job of that partition starts in this pass (sched_config: "once any job ... in a
     // partition is left pending, no other jobs in that partition will be scheduled").
     std::set<int> blocked;
-    const bool event = !in.arrived.empty() || !in.completed.empty();
     int tested = 0;
     for (int j : ranked_) {
         const JobState& job = *in.by_index[j];
@@ -234,19 +241,31 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     order_->observe(in);
     const bool event = !in.arrived.empty() || !in.completed.empty();
     if (event) changed_ = true;
-    if (pending == 0) return d;
     const bool slurm = kind_ == BackfillKind::Slurm;
+    // slurmctld acts on a submission or completion at its agent's next tick, not at once
+    // (SlurmConfig::event_latency).
+    if (slurm && event) event_pass_at_ = std::min(event_pass_at_, nextTick(in.now, config_.event_latency));
+    if (pending == 0) return d;
     const bool time_matters = order_->rankingChangesWithTime();
-    const bool main = slurm && (event || in.now >= next_main_);
+    // A tick that passed while nobody called (nothing changed, so its pass would have decided
+    // nothing) is not made up now: the next one is the first at or after now.
+    if (next_main_ < in.now) next_main_ = std::ceil(in.now / config_.sched_interval) * config_.sched_interval;
+    if (next_backfill_ < in.now)
+        next_backfill_ = std::ceil(in.now / config_.bf_interval) * config_.bf_interval;
+    const bool event_pass = slurm && in.now >= event_pass_at_;
+    // Until slurmctld has acted on the event, no pass sees it (nor the GPUs a completion frees).
+    const bool acting = !slurm || event_pass_at_ == kNever || event_pass;
+    if (event_pass) event_pass_at_ = kNever;
+    const bool main = slurm && config_.main_scheduler && acting && (event_pass || in.now >= next_main_);
     const bool backfill =
-        !slurm || (config_.backfill && in.now >= next_backfill_ && (changed_ || time_matters));
+        !slurm || (acting && config_.backfill && in.now >= next_backfill_ && (changed_ || time_matters));
     if (in.now >= next_main_) next_main_ = nextTick(in.now, config_.sched_interval);
     if (slurm && in.now >= next_backfill_) next_backfill_ = nextTick(in.now, config_.bf_interval);
     if (!main && !backfill) return wakeAt(d, time_matters);
     order_->rank(in, ranked_);
     if (started_.size() != in.by_index.size()) started_.assign(in.by_index.size(), 0);
     endings_.clear();
-    if (main) mainPass(in, d);
+    if (main) mainPass(in, d, event_pass);
     const std::size_t started_by_main = d.start.size();
     if (backfill) {
         changed_ = false;
@@ -259,9 +278,11 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
 }
 
 Decision& BackfillScheduler::wakeAt(Decision& d, bool time_matters) const {
+    if (kind_ != BackfillKind::Slurm) return d;
+    d.wakeup = event_pass_at_;
     // Slurm's passes come at its intervals; a pass over an unchanged queue would decide nothing new.
-    if (kind_ != BackfillKind::Slurm || !(changed_ || time_matters)) return d;
-    d.wakeup = config_.backfill ? std::min(next_backfill_, next_main_) : next_main_;
+    if (changed_ || time_matters)
+        d.wakeup = std::min(d.wakeup, config_.backfill ? std::min(next_backfill_, next_main_) : next_main_);
     return d;
 }
 

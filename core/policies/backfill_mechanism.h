@@ -13,6 +13,7 @@
 // Easy and conservative decide at every event and reserve GPUs, not whole servers, at exact
 // times. All three are non-preemptive and keep what each job asked for (partitions, GPU type,
 // node count; docs/architecture.md 2.10). A job without a time limit is expected to run forever.
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -51,7 +52,7 @@ private:
         int gpus = 0;
     };
 
-    void mainPass(const SchedulerInput& in, Decision& d);
+    void mainPass(const SchedulerInput& in, Decision& d, bool event);
     void backfillPass(const SchedulerInput& in, Decision& d);
     // Places the job on GPUs free now; on success takes them and adds its start to d.
     bool startNow(const SchedulerInput& in, const JobState& job, Decision& d, bool honour_reservations);
@@ -78,6 +79,7 @@ private:
     std::vector<int> avail_;
     std::vector<Take> takes_;
     double next_main_ = 0.0;
+    double event_pass_at_ = std::numeric_limits<double>::infinity();  // a main pass an event asked for
     double next_backfill_ = 0.0;
     bool changed_ = true;  // something arrived, ended or started since the last backfill pass
 };

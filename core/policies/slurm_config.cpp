@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -94,8 +95,15 @@ void setSlurmParameter(SlurmConfig& c, std::string_view key_text, std::string_vi
                 "PriorityType: expected priority/basic or priority/multifactor, not '" + std::string(value) +
                 "'");
         c.multifactor = v == "priority/multifactor";
+    } else if (key == "event_latency") {
+        c.event_latency = number(key_text, value);
     } else if (key == "sched_interval") {
-        c.sched_interval = number(key_text, value);
+        // -1 turns the main scheduler off, event-triggered passes included; 0 only its
+        // periodic pass.
+        const std::string v(io::trim(value));
+        c.main_scheduler = v != "-1";
+        c.sched_interval =
+            v == "-1" || v == "0" ? std::numeric_limits<double>::infinity() : number(key_text, value);
     } else if (key == "default_queue_depth") {
         c.default_queue_depth = count(key_text, value);
     } else if (key == "bf_interval") {

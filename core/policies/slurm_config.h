@@ -14,8 +14,15 @@ struct SlurmConfig {
     // SchedulerType: sched/backfill (the main scheduler plus backfill) or sched/builtin (the
     // main scheduler alone, strict priority order per partition).
     bool backfill = true;
+    // Not a Slurm setting but how slurmctld behaves: it acts on a submission or a completion at
+    // the next tick of its background agent, once a second (0 = at once, the textbook).
+    // `--slurm-param event_latency=0` turns it off.
+    double event_latency = 1.0;
     // SchedulerParameters.
-    double sched_interval = 60.0;   // the main scheduler's periodic pass
+    double sched_interval = 60.0;  // the main scheduler's periodic pass (infinity = none)
+    // sched_interval=-1 turns the main scheduler off altogether, its event-triggered passes too
+    // (Slurm's job_scheduler.c returns at once): backfill then starts every job.
+    bool main_scheduler = true;
     int default_queue_depth = 100;  // jobs the event-triggered main pass tests
     double bf_interval = 30.0;
     double bf_window = 1440.0 * 60.0;  // how far ahead reservations are planned

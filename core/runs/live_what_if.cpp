@@ -51,6 +51,9 @@ std::optional<WhatIfFigures> simulateWhatIf(const WhatIfBase& base, const Cluste
                                             const std::function<bool(double)>& progress) {
     SimOptions options = base.inputs.options;
     options.record_segments = false;
+    // A what-if cluster on which some job can never run is refused with the reason: figures
+    // without those jobs would not compare with the base's.
+    options.strict = true;
     options.progress = progress;
     try {
         const SimResult result = simulatePolicy(cluster, base.inputs.trace, base.inputs.profiles,

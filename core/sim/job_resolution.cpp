@@ -60,13 +60,21 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles,
     ResolvedJob r;
     r.iterations = iterations;
     if (r.iterations <= 0 && job.duration > 0) r.iterations = job.duration / iter;
+    // A measured run time is on the GPU type the job ran on: in reference-GPU work that is the
+    // time times that type's speed, so that on the same type it runs exactly as long again and
+    // on another type by the speed ratio (the rule of measured iterations, section 8.8).
+    // (As a longer iteration rather than more of them: on the same type the speed divides out
+    // exactly.)
+    const double measured_speed = keepsMeasuredRunTime(job) && !job.gpu_type.empty()
+                                      ? profiles.speedFactor(job.model, job.gpu_type)
+                                      : 1.0;
     if (!(r.iterations >= 0) || !std::isfinite(r.iterations))
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
     // A measured run time is what the job took on real GPUs: neither the solo factor (which
     // models the gap between a profile and a real run, section 2.5) nor a start-up overhead
     // applies to it.
     r.first_start_free = keepsMeasuredRunTime(job);
-    r.solo_iteration_time = r.first_start_free ? iter : iter * conventions.solo_factor;
+    r.solo_iteration_time = r.first_start_free ? iter * measured_speed : iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
     r.stage_times =
         !job.stage_times.empty() ? job.stage_times : (at ? at->stage_times : std::vector<double>{});

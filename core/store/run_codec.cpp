@@ -34,6 +34,14 @@ double maybeAt(const Statement& s, int column) {
     return s.isNull(column) ? std::numeric_limits<double>::quiet_NaN() : s.doubleAt(column);
 }
 
+// Whether `table` has `column`: a store opened at an older schema version (as the migration tests
+// do, to write runs as older builds did) writes and reads only the columns that version has.
+bool hasColumn(SqliteDb& db, const char* table, const char* column) {
+    Statement s = db.prepare("SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2");
+    s.bind(1, table).bind(2, column);
+    return s.step() && s.int64At(0) > 0;
+}
+
 template <class T>
 std::map<int, std::vector<const T*>> groupedBy(const std::vector<T>& items, int T::*key) {
     std::map<int, std::vector<const T*>> groups;
@@ -103,7 +111,7 @@ void sortByTime(std::vector<T>& items, double T::*time) {
 std::size_t storedRunRows(const SimResult& r) {
     return r.jobs.size() + groupedBy(r.segments, &GpuSegment::gpu).size() + r.series.size() +
            groupedBy(r.allocations, &AllocationChange::job).size() +
-           groupedBy(r.batches, &BatchChange::job).size();
+           groupedBy(r.batches, &BatchChange::job).size() + r.left_out.size() + r.notes.size();
 }
 
 namespace {
@@ -115,8 +123,8 @@ struct SummaryColumn {
     double* (*figure)(Summary&);
     bool nullable = false;
 };
-// The figure columns in table order, those of schema 1 first, then the ones schema 8 added. The
-// one table serves the write (at either schema) and the read.
+// The figure columns in table order, those of schema 1 first, then the ones schema 8 and schema 10
+// added. The one table serves the write (at any of these schemas) and the read.
 constexpr SummaryColumn kSummaryColumns[] = {
     {"jobs", [](Summary& m) { return &m.jobs; }, nullptr},
     {"completed", [](Summary& m) { return &m.completed; }, nullptr},
@@ -136,23 +144,29 @@ constexpr SummaryColumn kSummaryColumns[] = {
     {"small_avg_jct", nullptr, [](Summary& m) { return &m.small.avg_jct; }, true},
     {"small_p95_jct", nullptr, [](Summary& m) { return &m.small.p95_jct; }, true},
     {"small_p99_jct", nullptr, [](Summary& m) { return &m.small.p99_jct; }, true},
+    // Schema 10 (0 in rows written before: those engines had no time limits).
+    {"timed_out", [](Summary& m) { return &m.timed_out; }, nullptr},
 };
 constexpr std::size_t kSchema1SummaryColumns = 8;
 // A column of schema 8 (large_completed): NULL in a row written before it, by an older build.
 constexpr std::size_t kSchema8Marker = 9;
 static_assert(std::string_view(kSummaryColumns[kSchema8Marker].name) == "large_completed");
+// The first column of schema 10; those before it are the columns of schema 8.
+constexpr std::size_t kSchema10Marker = 17;
+static_assert(std::string_view(kSummaryColumns[kSchema10Marker].name) == "timed_out");
 
-// Whether run_summaries has the columns of schema 8: a store opened at an older version (as the
-// migration tests do, to write runs as older builds did) stores the summary without them.
-bool hasSchema8Summary(SqliteDb& db) {
-    Statement s = db.prepare("SELECT count(*) FROM pragma_table_info('run_summaries') WHERE name = ?1");
-    s.bind(1, kSummaryColumns[kSchema8Marker].name);
-    return s.step() && s.int64At(0) > 0;
+// How many figure columns run_summaries has: a store opened at an older version stores the
+// summary without the later ones.
+std::size_t storedSummaryFigures(SqliteDb& db) {
+    if (hasColumn(db, "run_summaries", kSummaryColumns[kSchema10Marker].name))
+        return std::size(kSummaryColumns);
+    if (hasColumn(db, "run_summaries", kSummaryColumns[kSchema8Marker].name)) return kSchema10Marker;
+    return kSchema1SummaryColumns;
 }
 }  // namespace
 
 void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r) {
-    const std::size_t figures = hasSchema8Summary(db) ? std::size(kSummaryColumns) : kSchema1SummaryColumns;
+    const std::size_t figures = storedSummaryFigures(db);
     std::string names = "run_id, policy, conventions, events, wall_seconds";
     std::string values = "?1, ?2, ?3, ?4, ?5";
     constexpr int kFirstFigure = 6;
@@ -208,12 +222,15 @@ std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {
 
 void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
                   const RowWritten& written) {
+    // timed_out came with schema 10 (a store opened at an older version writes without it).
+    const bool timed_out_column = hasColumn(db, "run_jobs", "timed_out");
     Statement job = db.prepare(
-        "INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, solo_iteration_time, "
-        "submit, "
-        "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, restarts, "
-        "completed) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+        std::string("INSERT INTO run_jobs(run_id, position, job_id, model, gpus, iterations, "
+                    "solo_iteration_time, submit, first_start, end_time, jct, queueing_delay, pending_time, "
+                    "running_time, preemptions, restarts, completed") +
+        (timed_out_column ? ", timed_out" : "") +
+        ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17" +
+        (timed_out_column ? ", ?18)" : ")"));
     for (const JobRecord& j : jobs) {
         job.bind(1, run_id)
             .bind(2, j.index)
@@ -231,18 +248,20 @@ void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord
             .bind(14, j.running_time)
             .bind(15, j.preemptions)
             .bind(16, j.restarts)
-            .bind(17, j.completed ? 1 : 0)
-            .run();
+            .bind(17, j.completed ? 1 : 0);
+        if (timed_out_column) job.bind(18, j.timed_out ? 1 : 0);
+        job.run();
         written();
     }
 }
 
 std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
+    const bool timed_out_column = hasColumn(db, "run_jobs", "timed_out");
     Statement job = db.prepare(
-        "SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, first_start, "
-        "end_time, jct, "
-        "queueing_delay, pending_time, running_time, preemptions, restarts, completed FROM run_jobs "
-        "WHERE run_id = ?1 ORDER BY position");
+        std::string("SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, "
+                    "first_start, end_time, jct, queueing_delay, pending_time, running_time, preemptions, "
+                    "restarts, completed") +
+        (timed_out_column ? ", timed_out" : "") + " FROM run_jobs WHERE run_id = ?1 ORDER BY position");
     job.bind(1, run_id);
     std::vector<JobRecord> jobs;
     jobs.reserve(expected_jobs);
@@ -264,6 +283,7 @@ std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_
         j.preemptions = job.intAt(13);
         j.restarts = job.intAt(14);
         j.completed = job.intAt(15) != 0;
+        j.timed_out = timed_out_column && job.intAt(16) != 0;
         jobs.push_back(std::move(j));
     }
     return jobs;
@@ -420,6 +440,50 @@ std::vector<BatchChange> readRunBatches(SqliteDb& db, std::int64_t run_id) {
             return b;
         });
     sortByTime(out, &BatchChange::t);
+    return out;
+}
+
+void writeRunLeftOut(SqliteDb& db, std::int64_t run_id, const std::vector<LeftOutJob>& left_out,
+                     const RowWritten& written) {
+    if (left_out.empty()) return;
+    Statement insert = db.prepare(
+        "INSERT INTO run_left_out(run_id, position, job_index, job_id, reason) VALUES(?1, ?2, ?3, ?4, ?5)");
+    for (std::size_t k = 0; k < left_out.size(); ++k) {
+        const LeftOutJob& left = left_out[k];
+        insert.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(k))
+            .bind(3, left.index)
+            .bind(4, left.id)
+            .bind(5, left.reason)
+            .run();
+        written();
+    }
+}
+
+std::vector<LeftOutJob> readRunLeftOut(SqliteDb& db, std::int64_t run_id) {
+    Statement rows =
+        db.prepare("SELECT job_index, job_id, reason FROM run_left_out WHERE run_id = ?1 ORDER BY position");
+    rows.bind(1, run_id);
+    std::vector<LeftOutJob> out;
+    while (rows.step()) out.push_back({rows.intAt(0), rows.textAt(1), rows.textAt(2)});
+    return out;
+}
+
+void writeRunNotes(SqliteDb& db, std::int64_t run_id, const std::vector<std::string>& notes,
+                   const RowWritten& written) {
+    if (notes.empty()) return;
+    Statement insert = db.prepare("INSERT INTO run_notes(run_id, position, note) VALUES(?1, ?2, ?3)");
+    for (std::size_t k = 0; k < notes.size(); ++k) {
+        insert.bind(1, run_id).bind(2, static_cast<std::int64_t>(k)).bind(3, notes[k]).run();
+        written();
+    }
+}
+
+std::vector<std::string> readRunNotes(SqliteDb& db, std::int64_t run_id) {
+    Statement rows = db.prepare("SELECT note FROM run_notes WHERE run_id = ?1 ORDER BY position");
+    rows.bind(1, run_id);
+    std::vector<std::string> out;
+    while (rows.step()) out.push_back(rows.textAt(0));
     return out;
 }
 

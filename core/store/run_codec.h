@@ -18,7 +18,7 @@ namespace cl {
 using RowWritten = std::function<void()>;
 
 // The rows writeRun* will write for r: jobs, GPUs with segments, samples, jobs with allocation
-// changes and jobs with batch changes.
+// changes, jobs with batch changes, left-out jobs and notes.
 std::size_t storedRunRows(const SimResult& r);
 
 // run_summaries: the summary, policy, conventions, events and wall time.
@@ -27,12 +27,13 @@ void writeRunSummary(SqliteDb& db, std::int64_t run_id, const SimResult& r);
 // the order readRunSummaryFigures reads them.
 std::string runSummaryFigureColumns(const std::string& prefix);
 // Reads those columns from `first_column` on into `summary`. False for a row written before
-// schema 8: its p95 queueing delay and size-class figures are then left as they were.
+// schema 8: its p95 queueing delay, size-class figures and timed-out count are then left as they
+// were. (Rows written before schema 10 read a timed-out count of 0: those engines had no limits.)
 bool readRunSummaryFigures(const Statement& s, int first_column, Summary& summary);
 // The conventions the run was made under ("" when its summary row is missing).
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id);
 
-// run_jobs: one row per job record, in trace order.
+// run_jobs: one row per job record, in trace order (timed_out from schema 10 on).
 void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
                   const RowWritten& written);
 std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs);
@@ -59,5 +60,18 @@ std::vector<AllocationChange> readRunAllocations(SqliteDb& db, std::int64_t run_
 void writeRunBatches(SqliteDb& db, std::int64_t run_id, const std::vector<BatchChange>& batches,
                      const RowWritten& written);
 std::vector<BatchChange> readRunBatches(SqliteDb& db, std::int64_t run_id);
+
+// run_left_out (schema 10): one row per job left out of the run because it can never fit the
+// cluster (docs/architecture.md 2.10), in the run's order. Like run_batches, nothing is written for
+// a run without any, so such a run stores exactly the rows it stored before schema 10.
+void writeRunLeftOut(SqliteDb& db, std::int64_t run_id, const std::vector<LeftOutJob>& left_out,
+                     const RowWritten& written);
+std::vector<LeftOutJob> readRunLeftOut(SqliteDb& db, std::int64_t run_id);
+
+// run_notes (schema 10): one row per note of the run (what its reader must know, section 2.8), in
+// order; nothing is written for a run without notes.
+void writeRunNotes(SqliteDb& db, std::int64_t run_id, const std::vector<std::string>& notes,
+                   const RowWritten& written);
+std::vector<std::string> readRunNotes(SqliteDb& db, std::int64_t run_id);
 
 }  // namespace cl

@@ -78,6 +78,15 @@ std::string traceContentHash(const Trace& t) {
                 .add(static_cast<long long>(j.cpus))
                 .add(j.memory_gb)
                 .add(j.gpu_type);
+        // Added with schema 9, the same way: what the job asked the scheduler for and when it
+        // started in the recorded run (docs/architecture.md 9.3).
+        if (j.requested_gpu_type != d.requested_gpu_type || j.nodes != d.nodes ||
+            j.time_limit != d.time_limit || j.recorded_start != d.recorded_start)
+            h.add(std::string("requests"))
+                .add(j.requested_gpu_type)
+                .add(static_cast<long long>(j.nodes))
+                .add(j.time_limit)
+                .add(j.recorded_start);
     }
     return h.hex();
 }
@@ -336,20 +345,23 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
     Statement prov = db_.prepare("INSERT INTO trace_provenance(trace_id, position, line) VALUES(?1, ?2, ?3)");
     for (std::size_t k = 0; k < trace.provenance.size(); ++k)
         prov.bind(1, id).bind(2, static_cast<std::int64_t>(k)).bind(3, trace.provenance[k]).run();
-    // A workspace kept at an older schema (the migration tests make one) has no planning columns.
-    const bool planning_columns = schemaVersion() >= 7;
-    Statement job =
-        db_.prepare(planning_columns ? "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, "
-                                       "gpus, model, iterations, duration, "
-                                       "batch_size, user, vc, iteration_time, stage_times, priority, "
-                                       "job_name, account, partition_name, "
-                                       "cpus, memory_gb, gpu_type) "
-                                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-                                       "?15, ?16, ?17, ?18, ?19, ?20)"
-                                     : "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, "
-                                       "gpus, model, iterations, duration, "
-                                       "batch_size, user, vc, iteration_time, stage_times, priority) "
-                                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+    // A workspace kept at an older schema (the migration tests make one) has no planning columns
+    // (schema 7) or request columns (schema 9).
+    const int schema = schemaVersion();
+    const bool planning_columns = schema >= 7, request_columns = schema >= 9;
+    std::string insert =
+        "INSERT INTO trace_jobs(trace_id, position, job_id, submit_time, gpus, model, iterations, duration, "
+        "batch_size, user, vc, iteration_time, stage_times, priority";
+    std::string values = "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14";
+    if (planning_columns) {
+        insert += ", job_name, account, partition_name, cpus, memory_gb, gpu_type";
+        values += ", ?15, ?16, ?17, ?18, ?19, ?20";
+    }
+    if (request_columns) {
+        insert += ", requested_gpu_type, nodes, time_limit, recorded_start";
+        values += ", ?21, ?22, ?23, ?24";
+    }
+    Statement job = db_.prepare(insert + ") " + values + ")");
     for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
         const Job& j = trace.jobs[k];
         job.bind(1, id)
@@ -373,6 +385,11 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
                 .bind(18, j.cpus)
                 .bind(19, j.memory_gb)
                 .bind(20, j.gpu_type);
+        if (request_columns)
+            job.bind(21, j.requested_gpu_type)
+                .bind(22, j.nodes)
+                .bind(23, j.time_limit)
+                .bind(24, j.recorded_start);
         job.run();
     }
     tx.commit();
@@ -414,11 +431,13 @@ Trace ScenarioStore::trace(std::int64_t id) {
     Statement prov = db_.prepare("SELECT line FROM trace_provenance WHERE trace_id = ?1 ORDER BY position");
     prov.bind(1, id);
     while (prov.step()) t.provenance.push_back(prov.textAt(0));
-    const bool planning_columns = schemaVersion() >= 7;
+    const int schema = schemaVersion();
+    const bool planning_columns = schema >= 7, request_columns = schema >= 9;
     Statement s = db_.prepare(
         std::string("SELECT job_id, submit_time, gpus, model, iterations, duration, "
                     "batch_size, user, vc, iteration_time, stage_times, priority") +
         (planning_columns ? ", job_name, account, partition_name, cpus, memory_gb, gpu_type" : "") +
+        (request_columns ? ", requested_gpu_type, nodes, time_limit, recorded_start" : "") +
         " FROM trace_jobs WHERE trace_id = ?1 ORDER BY position");
     s.bind(1, id);
     while (s.step()) {
@@ -443,6 +462,12 @@ Trace ScenarioStore::trace(std::int64_t id) {
             j.cpus = s.intAt(15);
             j.memory_gb = s.doubleAt(16);
             j.gpu_type = s.textAt(17);
+        }
+        if (request_columns) {
+            j.requested_gpu_type = s.textAt(18);
+            j.nodes = s.intAt(19);
+            j.time_limit = s.doubleAt(20);
+            j.recorded_start = s.doubleAt(21);
         }
         t.jobs.push_back(std::move(j));
     }
@@ -693,6 +718,8 @@ void ScenarioStore::saveRun(std::int64_t run_id, const SimResult& r, const Write
     writeRunSeries(db_, run_id, r.series, tick);
     writeRunAllocations(db_, run_id, r.allocations, tick);
     writeRunBatches(db_, run_id, r.batches, tick);
+    writeRunLeftOut(db_, run_id, r.left_out, tick);
+    writeRunNotes(db_, run_id, r.notes, tick);
     db_.prepare("UPDATE runs SET status = ?1, finished = ?2, message = ?3 WHERE id = ?4")
         .bind(1, r.cancelled ? "cancelled" : "finished")
         .bind(2, nowIso())
@@ -823,6 +850,9 @@ SimResult ScenarioStore::loadRun(std::int64_t run_id, bool with_segments) {
         r.batches = readRunBatches(db_, run_id);
     }
     r.series = readRunSeries(db_, run_id);
+    // Few rows, and what the reader of any view of the run must see: read with or without segments.
+    r.left_out = readRunLeftOut(db_, run_id);
+    r.notes = readRunNotes(db_, run_id);
     return r;
 }
 

@@ -151,7 +151,7 @@ public:
     RunInfo runInfo(std::int64_t run_id);
     // The whole result: jobs, segments, allocation and batch changes (if with_segments) and
     // series. Segments come back per GPU sorted by start; allocation and batch changes sorted
-    // by time, those of one instant by job.
+    // by time, those of one instant by job. The left-out jobs and notes come back either way.
     SimResult loadRun(std::int64_t run_id, bool with_segments = true);
 
     // What the desktop app remembers about this workspace (architecture.md section 9.2): a text

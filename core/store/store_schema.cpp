@@ -213,9 +213,41 @@ ALTER TABLE run_summaries ADD COLUMN small_p95_jct REAL;
 ALTER TABLE run_summaries ADD COLUMN small_p99_jct REAL;
 )sql";
 
+// Version 9: what a trace job asked the scheduler for (Slurm's --gres GPU type, NNodes and
+// Timelimit, docs/architecture.md 8.8) and when it started in the recorded run. Migrated traces
+// have none: '' and 0 ask for nothing, and -1 is Job's "not recorded".
+constexpr const char* kSchemaV9 = R"sql(
+ALTER TABLE trace_jobs ADD COLUMN requested_gpu_type TEXT NOT NULL DEFAULT '';
+ALTER TABLE trace_jobs ADD COLUMN nodes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE trace_jobs ADD COLUMN time_limit REAL NOT NULL DEFAULT 0;
+ALTER TABLE trace_jobs ADD COLUMN recorded_start REAL NOT NULL DEFAULT -1;
+)sql";
+
+// Version 10: what a run records of a Slurm replay (docs/architecture.md 2.8 and 2.10): which
+// jobs ended at their time limit (per job, and the summary's count), the jobs left out because
+// they can never fit the cluster, and the notes a reader must know (in the run's order). Runs
+// stored before had no time limits, hence 0, and neither left-out jobs nor notes; a run without
+// them still writes no row to the two new tables.
+constexpr const char* kSchemaV10 = R"sql(
+ALTER TABLE run_jobs ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE run_summaries ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE run_left_out(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  job_index INTEGER NOT NULL,
+  job_id TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY(run_id, position)) WITHOUT ROWID;
+CREATE TABLE run_notes(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  note TEXT NOT NULL,
+  PRIMARY KEY(run_id, position)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
-                                                   kSchemaV5, kSchemaV6, kSchemaV7, kSchemaV8};
+    static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, kSchemaV5,
+                                                   kSchemaV6, kSchemaV7, kSchemaV8, kSchemaV9, kSchemaV10};
     return steps;
 }
 

@@ -88,6 +88,10 @@ std::vector<std::string> requiredTables(std::int64_t version) {
                                   "run_jobs",   "run_segments", "run_series"};
     if (version >= 4) t.push_back("run_allocations");
     if (version >= 5) t.push_back("run_batches");
+    if (version >= 10) {
+        t.push_back("run_left_out");
+        t.push_back("run_notes");
+    }
     return t;
 }
 
@@ -249,6 +253,10 @@ void mergeRuns(SqliteDb& db, std::int64_t shard_version,
     std::vector<std::string> result_tables = {"run_summaries", "run_jobs", "run_segments", "run_series"};
     if (shard_version >= 4) result_tables.push_back("run_allocations");
     if (shard_version >= 5) result_tables.push_back("run_batches");
+    if (shard_version >= 10) {
+        result_tables.push_back("run_left_out");
+        result_tables.push_back("run_notes");
+    }
     std::vector<std::pair<std::string, std::string>> result_columns;
     for (const auto& t : result_tables) result_columns.emplace_back(t, copiedColumns(db, t, {"run_id"}));
 

@@ -53,6 +53,14 @@ std::vector<double> starts(const SimResult& r) {
     return s;
 }
 
+// Slurm acting on every event at once (its agent's one-second latency off), so that the
+// schedules below are the textbook's at Slurm's intervals.
+SlurmConfig textbookTiming() {
+    SlurmConfig config;
+    config.event_latency = 0;
+    return config;
+}
+
 Cluster oneServer(int gpus) {
     Cluster c;
     c.name = "one";
@@ -107,7 +115,7 @@ private slots:
     // would overlap B's reservation, so it is reserved after B and started by the main scheduler
     // when B ends at 150.
     void slurmBackfillsAtItsTicks() {
-        SlurmConfig config;
+        SlurmConfig config = textbookTiming();
         config.bf_interval = 1;
         config.bf_resolution = 1;
         QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", config)),
@@ -118,12 +126,19 @@ private slots:
     // t=30: B's reservation [100, 150) is kept on the 60-s grid as [60, 120), which C's [30, 80)
     // overlaps, so C is not backfilled. B starts when A ends (100); C and D start when B ends (150).
     void slurmDefaultsReserveOnTheirGrid() {
-        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm")), (std::vector<double>{0, 100, 150, 150}));
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", textbookTiming())),
+                 (std::vector<double>{0, 100, 150, 150}));
+    }
+
+    // slurmctld acts on a submission or completion at its agent's next one-second tick: the same
+    // schedule, each start one second after the event that allows it (A at 1, so B at 102).
+    void slurmActsOnEventsAtItsNextTick() {
+        QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm")), (std::vector<double>{1, 102, 153, 153}));
     }
 
     // sched/builtin: the main scheduler only, strict order: C waits behind B.
     void slurmBuiltinIsStrictPriorityOrder() {
-        SlurmConfig config;
+        SlurmConfig config = textbookTiming();
         config.backfill = false;
         QCOMPARE(starts(run(oneServer(4), fourJobs(), "slurm", config)),
                  (std::vector<double>{0, 100, 150, 150}));
@@ -131,7 +146,7 @@ private slots:
 
     // bf_max_job_test = 1: the backfill pass tests B only (reserved), so C is not backfilled.
     void slurmTestsAtMostBfMaxJobTestJobs() {
-        SlurmConfig config;
+        SlurmConfig config = textbookTiming();
         config.bf_interval = 1;
         config.bf_resolution = 1;
         config.bf_max_job_test = 1;
@@ -168,7 +183,7 @@ private slots:
         t.jobs[1].partition = "gpu-v";
         t.jobs[2].requested_gpu_type = "A100";
         t.jobs[3].partition = "gpu-v";
-        SlurmConfig config;
+        SlurmConfig config = textbookTiming();
         config.bf_interval = 1;
         config.bf_resolution = 1;
         const SimResult r = run(c, t, "slurm", config);
@@ -181,6 +196,24 @@ private slots:
                              "'gpu-v' on cluster 'two' have only 4"));
         // The GPUs each job got are on its servers (GPUs 0-3 are a1's, 4-7 v1's).
         QCOMPARE(r.jobs[2].gpus, 2);
+    }
+
+    // A measured run time is kept on the GPU type it was measured on, and scaled by the speed
+    // ratio on another (A100 1.6x the reference V100 here): 20 s on A100 is 32 s on V100.
+    void aMeasuredJobRunsItsMeasuredTimeOnItsOwnGpuType() {
+        ProfileSet profiles;
+        profiles.gpu_type_speed["A100"] = 1.6;
+        Trace t;
+        t.jobs = {job("m", 0, 1, 20, 60)};
+        t.jobs[0].gpu_type = "A100";
+        for (const auto& [type, expected] : {std::pair<std::string, double>{"A100", 20.0}, {"V100", 32.0}}) {
+            Cluster c;
+            c.name = type;
+            c.servers = {server("n1", type, 4)};
+            auto scheduler = makeScheduler("fifo", Conventions::clean());
+            const SimResult r = simulate(c, t, profiles, *scheduler);
+            QCOMPARE(r.jobs[0].end, expected);
+        }
     }
 
     void anUnknownPartitionIsRefusedByName() {

@@ -10,6 +10,7 @@
 #include "core/io/layout_io.h"
 #include "core/io/parse_error.h"
 #include "core/io/profile_io.h"
+#include "core/store/content_hash.h"
 #include "error_capture.h"
 
 using namespace cl;
@@ -114,6 +115,94 @@ private slots:
         QCOMPARE(back.servers.size(), c.servers.size());
         for (std::size_t k = 0; k < c.servers.size(); ++k)
             QVERIFY2(sameServer(c.servers[k], back.servers[k]), c.servers[k].name.c_str());
+    }
+
+    void layoutPartitionsRoundTrip() {
+        // docs/architecture.md 8.1: the cluster's partitions and each server's, groups included.
+        const Cluster c = parseLayoutJson(R"({"format": "clusterloom-cluster", "version": 1, "name": "p",
+ "partitions": [{"name": "gpu", "priority_tier": 2, "max_time": 86400.5, "default": true},
+                {"name": "debug"}],
+ "servers": [{"name": "a", "partitions": ["gpu", "debug"]}, {"name": "b"}],
+ "server_groups": [{"count": 2, "name_prefix": "g", "partitions": ["debug"]}]})",
+                                          "p.json");
+        QCOMPARE(c.partitions.size(), std::size_t(2));
+        QVERIFY((c.partitions[0] == Partition{"gpu", 2, 86400.5, true}));
+        QVERIFY((c.partitions[1] == Partition{"debug", 1, 0.0, false}));  // the Partition defaults
+        QCOMPARE(c.servers[0].partitions, (std::vector<std::string>{"gpu", "debug"}));
+        QVERIFY(c.servers[1].partitions.empty());
+        QCOMPARE(c.servers[3].partitions, (std::vector<std::string>{"debug"}));
+        const std::string text = layoutJsonText(c);
+        QVERIFY(
+            text.find("  \"partitions\": [\n    {\"name\":\"gpu\",\"priority_tier\":2,\"max_time\":86400.5,"
+                      "\"default\":true},\n    {\"name\":\"debug\",\"priority_tier\":1,\"max_time\":0,"
+                      "\"default\":false}\n  ],\n  \"servers\"") != std::string::npos);
+        QVERIFY(text.find("\"partitions\":[\"gpu\",\"debug\"]}") != std::string::npos);
+        const Cluster back = parseLayoutJson(text, "back.json");
+        QVERIFY(back.partitions == c.partitions);
+        for (std::size_t k = 0; k < c.servers.size(); ++k) QVERIFY(back.servers[k] == c.servers[k]);
+        QCOMPARE(layoutJsonText(back), text);
+        // Server partitions without a cluster list are kept as they are (nothing declared).
+        const Cluster loose = parseLayoutJson(
+            R"({"format": "clusterloom-cluster", "version": 1, "servers": [{"name": "a", "partitions": ["x"]}]})",
+            "loose.json");
+        QVERIFY(loose.partitions.empty());
+        QCOMPARE(loose.servers[0].partitions, (std::vector<std::string>{"x"}));
+        QCOMPARE(layoutJsonText(parseLayoutJson(layoutJsonText(loose), "l")), layoutJsonText(loose));
+    }
+
+    void layoutPartitionsRefused() {
+        auto error = [](const std::string& body) {
+            return parseError([&] {
+                parseLayoutJson("{\"format\": \"clusterloom-cluster\", \"version\": 1,\n" + body + "}",
+                                "q.json");
+            });
+        };
+        const std::string servers = ",\n\"servers\": [{\"name\": \"a\"}]";
+        expectError(error("\"partitions\": [{\"name\": \"gpu\"}],\n\"servers\": [{\"name\": \"a\",\n"
+                          "\"partitions\": [\"gpu\", \"cpu\"]}]"),
+                    {"q.json:4:", "field 'servers[0].partitions[1]'", "'cpu'", "not in the layout"});
+        expectError(error("\"partitions\": [{\"name\": \"gpu\"}],\n\"server_groups\": [{\"count\": 1, "
+                          "\"name_prefix\": \"g\", \"partitions\": [\"cpu\"]}]"),
+                    {"q.json:3:", "field 'server_groups[0].partitions[0]'", "'cpu'"});
+        expectError(error("\"partitions\": [{\"name\": \"gpu\"},\n{\"name\": \"gpu\"}]" + servers),
+                    {"q.json:3:", "field 'partitions[1].name'", "duplicate partition 'gpu'"});
+        expectError(error("\"servers\": [{\"name\": \"a\", \"partitions\": [\"x\", \"x\"]}]"),
+                    {"q.json:2:", "field 'servers[0].partitions[1]'", "twice"});
+        expectError(error("\"partitions\": [{\"name\": \"a\", \"default\": true},\n{\"name\": \"b\", "
+                          "\"default\": true}]" +
+                          servers),
+                    {"q.json:3:", "field 'partitions[1].default'", "second default"});
+        expectError(error("\"partitions\": [{\"name\": \"a,b\"}]" + servers),
+                    {"q.json:2:", "field 'partitions[0].name'", "comma"});
+        expectError(error("\"partitions\": [{\"name\": \"a\", \"tier\": 1}]" + servers),
+                    {"q.json:2:", "partitions[0]", "tier"});
+        expectError(error("\"partitions\": [{\"name\": \"a\", \"max_time\": -1}]" + servers),
+                    {"q.json:2:", "field 'partitions[0].max_time'"});
+        expectError(error("\"partitions\": [{\"name\": \"a\", \"priority_tier\": 70000}]" + servers),
+                    {"q.json:2:", "field 'partitions[0].priority_tier'"});
+        expectError(error("\"partitions\": [{\"name\": \"\"}]" + servers),
+                    {"q.json:2:", "partitions[0].name"});
+        expectError(error("\"partitions\": {}" + servers), {"q.json:2:", "field 'partitions'"});
+        expectError(error("\"servers\": [{\"name\": \"a\", \"partitions\": \"gpu\"}]"),
+                    {"q.json:2:", "field 'servers[0].partitions'"});
+    }
+
+    void layoutsWithoutPartitionsKeepTheirTextAndHash() {
+        // The content hash of each layout's text as written before partitions existed
+        // (docs/architecture.md 9.3): stored clusters and emitted run specs keep their ids.
+        const std::vector<std::pair<std::string, std::string>> pinned = {
+            {"fat-tree-k4-power8.json", "9b00f718c4996877"}, {"large-2048.json", "f6ee781083503f17"},
+            {"muri-testbed-64.json", "134b11a27fe93c0f"},    {"sjf-bsbf-16.json", "1ec16e96f35e1804"},
+            {"sjf-bsbf-64.json", "778775fee9abd099"},        {"synergy-128.json", "483850881b213178"},
+            {"synergy-512.json", "527b2bdbae10953d"}};
+        for (const auto& [file, hash] : pinned) {
+            const std::string text =
+                layoutJsonText(readCluster(std::string(CLUSTERLOOM_SOURCE_DATA_DIR) + "/clusters/" + file));
+            QVERIFY2(text.find("partitions") == std::string::npos, file.c_str());
+            QCOMPARE(ContentHasher().add(text).hex(), hash);
+        }
+        QCOMPARE(ContentHasher().add(layoutJsonText(readLayoutJson(fixture("layout_small.json")))).hex(),
+                 std::string("f1303d79edde9d89"));
     }
 
     void muriClusterSpec() {

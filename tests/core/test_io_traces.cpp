@@ -63,6 +63,10 @@ void expectSameJob(const Job& a, const Job& b, bool csv_subset) {
     QVERIFY2(a.cpus == b.cpus, qPrintable(where + " cpus"));
     QVERIFY2(a.memory_gb == b.memory_gb, qPrintable(where + " memory_gb"));
     QVERIFY2(a.gpu_type == b.gpu_type, qPrintable(where + " gpu_type"));
+    QVERIFY2(a.requested_gpu_type == b.requested_gpu_type, qPrintable(where + " requested_gpu_type"));
+    QVERIFY2(a.nodes == b.nodes, qPrintable(where + " nodes"));
+    QVERIFY2(a.time_limit == b.time_limit, qPrintable(where + " time_limit"));
+    QVERIFY2(a.recorded_start == b.recorded_start, qPrintable(where + " recorded_start"));
     if (csv_subset) return;
     QVERIFY2(a.solo_iteration_time == b.solo_iteration_time, qPrintable(where + " iteration_time"));
     QVERIFY2(a.stage_times == b.stage_times, qPrintable(where + " stage_times"));
@@ -106,6 +110,12 @@ Trace awkwardTrace() {
             j.cpus = 4 * k;
             j.memory_gb = v / 5;
             j.gpu_type = k == 5 ? "rtx a6000" : "A100";
+        }
+        if (k % 3 == 1) {  // the request columns, on other jobs
+            j.requested_gpu_type = k == 4 ? "rtx a6000, \"pcie\"" : "";
+            j.nodes = k;
+            j.time_limit = v * 13;
+            j.recorded_start = k == 7 ? -1.0 : v + 0.1;
         }
         t.jobs.push_back(j);
         ++k;

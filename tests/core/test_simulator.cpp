@@ -389,11 +389,23 @@ private slots:
         QCOMPARE(r.jobs[1].jct, 10.0);
     }
 
-    void rejectsJobsLargerThanTheCluster() {
+    // docs/architecture.md 2.7: left out, named, by default; the whole run refused when strict.
+    void leavesOutJobsLargerThanTheCluster() {
+        Trace t;
+        t.jobs = {job("huge", 0, 16, 10), job("fits", 0, 8, 10)};
+        const SimResult r = simulatePolicy(oneServer(8), t, noProfiles(0), "fifo");
+        QCOMPARE(r.left_out.size(), std::size_t(1));
+        QCOMPARE(r.left_out[0].id, std::string("huge"));
+        QVERIFY(!r.jobs[0].completed && r.jobs[1].completed);
+    }
+
+    void rejectsJobsLargerThanTheClusterWhenStrict() {
         Trace t;
         t.jobs = {job("huge", 0, 16, 10)};
         try {
-            simulatePolicy(oneServer(8), t, noProfiles(0), "fifo");
+            SimOptions strict;
+            strict.strict = true;
+            simulatePolicy(oneServer(8), t, noProfiles(0), "fifo", strict);
             QFAIL("expected SimulationError");
         } catch (const SimulationError& e) {
             QVERIFY(QString(e.what()).contains("huge"));

@@ -385,6 +385,10 @@ private slots:
         expectServer(newer.cluster, "l40s01", "inference", "L40S", 8, 64, 502.9296875, 48, "IDLE+DRAIN",
                      true);
         expectServer(newer.cluster, "ws01", "interactive", "RTXA6000", 2, 32, 250.9765625, 48, "IDLE", false);
+        // Every partition of a node, not only its group (docs/architecture.md 8.7).
+        QCOMPARE(server(newer.cluster, "hgx01")->partitions,
+                 (std::vector<std::string>{"train", "interactive"}));
+        QCOMPARE(newer.cluster.partitions.size(), std::size_t(3));
         QVERIFY(newer.unknown_gpu_types.empty());
         QVERIFY(newer.warnings.empty());
     }

@@ -57,6 +57,7 @@ private slots:
         QCOMPARE(j->state, std::string("COMPLETED"));
         QCOMPARE(j->gpus, 4);
         QCOMPARE(j->gpu_type, std::string("a100"));  // AllocTRES of a job that ran
+        QVERIFY(j->requested_gpu_type.empty());      // ReqTRES gres/gpu=4: any type
         QCOMPARE(j->cpus, 8);
         QCOMPARE(j->memory_gb, 64.0);
         QCOMPARE(j->submit, kMarch1At10);
@@ -72,6 +73,7 @@ private slots:
         QVERIFY(task);
         QCOMPARE(task->gpus, 2);
         QCOMPARE(task->gpu_type, std::string("v100"));
+        QCOMPARE(task->requested_gpu_type, std::string("v100"));
         QCOMPARE(task->memory_gb, 4000.0 * 4 / 1024);  // 4000Mc: per CPU, 4 CPUs
         QCOMPARE(task->elapsed, 600.0);
         QVERIFY(std::isinf(task->time_limit));  // UNLIMITED
@@ -82,6 +84,7 @@ private slots:
         QCOMPARE(find(s, "107")->elapsed, 300.0);  // MM:SS
         QCOMPARE(find(s, "115")->memory_gb, 1024.0);
         QCOMPARE(find(s, "115")->gpu_type, std::string("h100"));
+        QCOMPARE(find(s, "115")->requested_gpu_type, std::string("h100"));
         QCOMPARE(find(s, "104")->elapsed, 1800.0);  // cancelled after start: its run time kept
         // Kept on request: the pending range is one job per task, the running one so far.
         SacctOptions keep;

@@ -60,6 +60,7 @@ QString difference(const SlurmJob& a, const SlurmJob& b) {
     text("partition", a.partition, b.partition);
     text("state", a.state, b.state);
     text("gpu_type", a.gpu_type, b.gpu_type);
+    text("requested_gpu_type", a.requested_gpu_type, b.requested_gpu_type);
     number("submit", a.submit, b.submit);
     number("start", a.start, b.start);
     number("end", a.end, b.end);
@@ -69,6 +70,7 @@ QString difference(const SlurmJob& a, const SlurmJob& b) {
     number("cpus", a.cpus, b.cpus);
     number("nodes", a.nodes, b.nodes);
     number("memory_gb", a.memory_gb, b.memory_gb);
+    number("time_limit", a.time_limit, b.time_limit);
     return d.join("; ");
 }
 
@@ -140,6 +142,7 @@ private slots:
         // 22.05: het offset and array task as plain numbers.
         QCOMPARE(find(s, "120+0")->elapsed, 600.0);
         QCOMPARE(find(s, "120+0")->gpu_type, std::string("t4"));  // allocated, not requested
+        QVERIFY(find(s, "120+0")->requested_gpu_type.empty());    // it asked for any type
         QCOMPARE(find(s, "121_7")->line, 3815);
         // State lists (23.11 on): SUSPENDED runs on, DEADLINE never started, BOOT_FAIL finished.
         QCOMPARE(find(s, "118")->state, std::string("SUSPENDED"));
@@ -194,6 +197,7 @@ private slots:
             QCOMPARE(a.line, b.line);
             QCOMPARE(a.gpus, b.gpus);
             QCOMPARE(a.gpu_type, b.gpu_type);
+            QCOMPARE(a.requested_gpu_type, b.requested_gpu_type);
             QCOMPARE(a.elapsed, b.elapsed);
             QVERIFY(a.time_limit == b.time_limit || (std::isnan(a.time_limit) && std::isnan(b.time_limit)));
             QVERIFY(a.memory_gb == b.memory_gb || (std::isnan(a.memory_gb) && std::isnan(b.memory_gb)));

@@ -152,6 +152,16 @@ private slots:
         QCOMPARE(j.partition, std::string("gpu"));
         QCOMPARE(j.cpus, 8);
         QCOMPARE(j.memory_gb, 64.0);
+        // What it asked for: any GPU type (ReqTRES gres/gpu=4), one node, Timelimit 1-00:00:00;
+        // started 10:05, counted from the same 09:00 as the submit times.
+        QVERIFY(j.requested_gpu_type.empty());
+        QCOMPARE(j.nodes, 1);
+        QCOMPARE(j.time_limit, 86400.0);
+        QCOMPARE(j.recorded_start, 3900.0);
+        QCOMPARE(t.jobs[1].requested_gpu_type, std::string("V100"));  // 101_3: gres/gpu:v100=2
+        QCOMPARE(t.jobs[1].time_limit, 0.0);                          // UNLIMITED
+        QCOMPARE(t.jobs[2].nodes, 2);                                 // 102+0
+        QCOMPARE(t.jobs[2].recorded_start, 0.0);                      // the earliest submission
         QVERIFY(j.model.empty());
         QCOMPARE(t.provenance.size(), std::size_t(1));
         QVERIFY(QString::fromStdString(t.provenance[0])

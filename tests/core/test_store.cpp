@@ -111,6 +111,11 @@ std::string diffTraces(const Trace& a, const Trace& b) {
         for (std::size_t s = 0; s < x.stage_times.size(); ++s)
             DIFF_DOUBLE(at + "stage_times[" + std::to_string(s) + "]", x.stage_times[s], y.stage_times[s]);
         DIFF_FIELD(at + "priority", x.priority, y.priority);
+        DIFF_FIELD(at + "partition", x.partition, y.partition);
+        DIFF_FIELD(at + "requested_gpu_type", x.requested_gpu_type, y.requested_gpu_type);
+        DIFF_FIELD(at + "nodes", x.nodes, y.nodes);
+        DIFF_DOUBLE(at + "time_limit", x.time_limit, y.time_limit);
+        DIFF_DOUBLE(at + "recorded_start", x.recorded_start, y.recorded_start);
     }
     return {};
 }
@@ -139,6 +144,7 @@ std::string diffSummaries(const Summary& a, const Summary& b) {
     DIFF_DOUBLE("summary makespan", a.makespan, b.makespan);
     DIFF_DOUBLE("summary avg_queueing_delay", a.avg_queueing_delay, b.avg_queueing_delay);
     DIFF_DOUBLE("summary p95_queueing_delay", a.p95_queueing_delay, b.p95_queueing_delay);
+    DIFF_FIELD("summary timed_out", a.timed_out, b.timed_out);
     for (const auto& [name, x, y] :
          {std::tuple{"small", &a.small, &b.small}, std::tuple{"large", &a.large, &b.large}}) {
         const std::string at = std::string("summary ") + name + " ";
@@ -211,7 +217,18 @@ std::string diffResults(const SimResult& a, const SimResult& b, bool with_segmen
         DIFF_FIELD(at + "preemptions", x.preemptions, y.preemptions);
         DIFF_FIELD(at + "restarts", x.restarts, y.restarts);
         DIFF_FIELD(at + "completed", x.completed, y.completed);
+        DIFF_FIELD(at + "timed_out", x.timed_out, y.timed_out);
     }
+    DIFF_FIELD("left-out count", a.left_out.size(), b.left_out.size());
+    for (std::size_t k = 0; k < a.left_out.size(); ++k) {
+        const std::string at = "left-out " + std::to_string(k) + " ";
+        DIFF_FIELD(at + "index", a.left_out[k].index, b.left_out[k].index);
+        DIFF_FIELD(at + "id", a.left_out[k].id, b.left_out[k].id);
+        DIFF_FIELD(at + "reason", a.left_out[k].reason, b.left_out[k].reason);
+    }
+    DIFF_FIELD("note count", a.notes.size(), b.notes.size());
+    for (std::size_t k = 0; k < a.notes.size(); ++k)
+        DIFF_FIELD("note " + std::to_string(k), a.notes[k], b.notes[k]);
     if (with_segments) {
         const auto sa = sortedSegments(a.segments), sb = sortedSegments(b.segments);
         DIFF_FIELD("segment count", sa.size(), sb.size());
@@ -1218,7 +1235,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 9), "no workspace schema 9");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 11), "no workspace schema 11");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1319,7 +1336,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 8);
+        QCOMPARE(store.schemaVersion(), 10);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1415,7 +1432,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 8);
+        QCOMPARE(store.schemaVersion(), 10);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);

@@ -27,6 +27,19 @@
 #
 # Environment: PRIVATE_SLURM_KEEP_LOGS=DIR copies the daemon logs there when the cluster stops
 # after a failure (the temporary folder itself is always removed).
+#
+# Opt-in variables that change the cluster (unset, the cluster is the one above: 2 CPUs, 1024 MB,
+# gpu:a100:4, one partition "debug", SchedulerParameters=batch_sched_delay=0):
+#   PRIVATE_SLURM_CPUS=N          the node's CPUs (one socket of N cores; slurmd is told, not asked)
+#   PRIVATE_SLURM_MEMORY=MB       the node's RealMemory
+#   PRIVATE_SLURM_GRES=LIST       the node's Gres, "gpu:TYPE:COUNT[,gpu:TYPE:COUNT...]"; one empty
+#                                 device file per GPU, numbered across the types in order
+#   PRIVATE_SLURM_SCHEDULER_PARAMETERS=TEXT   SchedulerParameters
+#   PRIVATE_SLURM_PARTITIONS=TEXT the PartitionName lines (one per line; the node is
+#                                 $PRIVATE_SLURM_NODE, i.e. clnode1) instead of the one "debug"
+#   PRIVATE_SLURM_EXTRA_CONF=TEXT lines added at the end of slurm.conf (a key given twice: Slurm
+#                                 takes the last value); @DIR@ stands for the cluster's folder
+#                                 (e.g. JobCompLoc=@DIR@/log/jobcomp.txt)
 
 PRIVATE_SLURM_SELF="$(readlink -f "${BASH_SOURCE[0]}")"
 PRIVATE_SLURM_WATCHDOG_SECONDS="${PRIVATE_SLURM_WATCHDOG_SECONDS:-2}"
@@ -149,6 +162,7 @@ private_slurm_spawn() {
 
 private_slurm_write_conf() {
     local dir="$1" ctld_port="$2" slurmd_port="$3"
+    local cpus="${PRIVATE_SLURM_CPUS:-2}" gres="${PRIVATE_SLURM_GRES:-gpu:a100:4}"
     cat >"$dir/etc/slurm.conf" <<EOF
 ClusterName=clusterloomtest
 # "localhost" rather than the host's name: slurmctld accepts it as naming this machine, and it
@@ -187,7 +201,7 @@ PlugStackConfig=$dir/etc/plugstack.conf
 SchedulerType=sched/backfill
 # Start the next pending batch job as soon as one ends, not in the next three-second round (the
 # default): a 12-task array limited to two at a time then takes 5 s instead of 17.
-SchedulerParameters=batch_sched_delay=0
+SchedulerParameters=${PRIVATE_SLURM_SCHEDULER_PARAMETERS:-batch_sched_delay=0}
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes=gpu
@@ -197,16 +211,29 @@ SlurmdParameters=config_overrides
 # Finished jobs stay visible to scontrol and squeue while the test looks at them.
 MinJobAge=600
 KillWait=2
-NodeName=$PRIVATE_SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:a100:4 State=UNKNOWN
-PartitionName=debug Nodes=$PRIVATE_SLURM_NODE Default=YES MaxTime=INFINITE State=UP
+NodeName=$PRIVATE_SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=${PRIVATE_SLURM_MEMORY:-1024} Gres=$gres State=UNKNOWN
+${PRIVATE_SLURM_PARTITIONS:-PartitionName=debug Nodes=$PRIVATE_SLURM_NODE Default=YES MaxTime=INFINITE State=UP}
 EOF
-    # Four empty files stand for the GPUs: slurmd logs that they are no devices, and counts them.
-    cat >"$dir/etc/gres.conf" <<EOF
-AutoDetect=off
-NodeName=$PRIVATE_SLURM_NODE Name=gpu Type=a100 File=$dir/dev/gpu[0-3]
-EOF
+    [[ -n "${PRIVATE_SLURM_EXTRA_CONF:-}" ]] &&
+        printf '%s\n' "${PRIVATE_SLURM_EXTRA_CONF//@DIR@/$dir}" >>"$dir/etc/slurm.conf"
+    # Empty files stand for the GPUs (four a100 by default): slurmd logs that they are no
+    # devices, and counts them.
+    echo "AutoDetect=off" >"$dir/etc/gres.conf"
+    local entry type count first=0 i
+    for entry in ${gres//,/ }; do
+        type="${entry#gpu:}"
+        count="${type##*:}"
+        type="${type%:*}"
+        [[ "$entry" == gpu:*:* && "$count" =~ ^[0-9]+$ && "$count" -gt 0 ]] || {
+            private_slurm_log "PRIVATE_SLURM_GRES: '$entry' is not gpu:TYPE:COUNT"
+            return 1
+        }
+        echo "NodeName=$PRIVATE_SLURM_NODE Name=gpu Type=$type File=$dir/dev/gpu[$first-$((first + count - 1))]" \
+            >>"$dir/etc/gres.conf"
+        for i in $(seq "$first" $((first + count - 1))); do touch "$dir/dev/gpu$i"; done
+        first=$((first + count))
+    done
     : >"$dir/etc/plugstack.conf"
-    touch "$dir"/dev/gpu{0,1,2,3}
 }
 
 # Starts the cluster in a new temporary folder and waits until the node is idle. Exports
@@ -238,7 +265,7 @@ private_slurm_start() {
         private_slurm_log "no free TCP port found"
         return 1
     fi
-    private_slurm_write_conf "$PRIVATE_SLURM_DIR" "$ctld_port" "$slurmd_port"
+    private_slurm_write_conf "$PRIVATE_SLURM_DIR" "$ctld_port" "$slurmd_port" || return 1
 
     # munged wants its key private to its user; --force accepts running as root and a folder
     # under /tmp (a sticky, world-writable parent).

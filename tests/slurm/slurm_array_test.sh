@@ -164,12 +164,13 @@ cat "$OUT/nodes.txt"
 imported="$("$CLI" import slurm --nodes "$OUT/nodes.txt" --out "$OUT/import" 2>&1)" ||
     fail "import slurm --nodes failed: $imported"
 echo "$imported"
-# Slurm's gpu:a100 is the A100 of the GPU type table; the partition is the server's group.
+# Slurm's gpu:a100 is the A100 of the GPU type table; the partition is the server's group and
+# the partition it is in.
 expect_match "import slurm" "$imported" "1 nodes, 1 servers with 4 GPUs \\(4 A100\\) in 1 groups"
 expect_match "the imported layout" "$(cat "$OUT/import/cluster.json")" \
     '"servers": \[
     \{"name":"clnode1","rack":"debug","gpu_type":"A100","gpus":4,"cpu_cores":2,[^
-]*"state":"IDLE"\}
+]*"state":"IDLE","partitions":\["debug"\]\}
   \]'
 
 step "PASS"
