@@ -1,6 +1,8 @@
 // The visual cluster editor driven offscreen: add/duplicate/remove with exact undo and redo,
 // multi-edits in the properties panel as one undo step, validation messages that leave the
-// cluster alone, totals, JSON export through the core reader, signals and the diagram.
+// cluster alone, totals, JSON export through the core reader, signals and the diagram; Slurm
+// partitions edited in a server's field and in the partitions table, with undo.
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
@@ -25,14 +27,19 @@
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/cluster_tree_model.h"
+#include "views/cluster/partition_table_model.h"
+#include "views/cluster/partitions_panel.h"
 #include "views/cluster/server_properties_panel.h"
 #include "views/cluster/server_types.h"
 #include "views/cluster/topology_dialog.h"
 #include "views/common/app_theme.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QTableView>
+#include <QToolButton>
 #include <QTreeView>
 
 using cl::views::ClusterDocument;
@@ -89,6 +96,51 @@ cl::Cluster mixedCluster() {
     loose.name = "loose";
     c.servers.push_back(loose);
     return c;
+}
+
+// mixedCluster() with Slurm partitions: gpu (PriorityTier 2, MaxTime 2 h) holds n0..n2, debug
+// holds n2 and n3; the loose server is in none.
+cl::Cluster partitionedCluster() {
+    cl::Cluster c = mixedCluster();
+    c.partitions = {{"gpu", 2, 7200.0, false}, {"debug", 1, 0.0, false}};
+    c.servers[0].partitions = {"gpu"};
+    c.servers[1].partitions = {"gpu"};
+    c.servers[2].partitions = {"gpu", "debug"};
+    c.servers[3].partitions = {"debug"};
+    return c;
+}
+
+std::vector<std::string> partitionNames(const cl::Cluster& c) {
+    std::vector<std::string> out;
+    for (const cl::Partition& p : c.partitions) out.push_back(p.name);
+    return out;
+}
+
+using Names = std::vector<std::string>;
+
+// Types `text` over the whole content of a line edit, as a user would.
+void typeOver(QLineEdit* edit, const QString& text) {
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+// The delegate commits an Enter in a queued call, then deletes the editor later.
+void finishEditing() {
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+}
+
+// Edits a cell of the partitions table with the keyboard: F2, the text, Enter.
+bool editCell(QTableView* table, int row, int column, const QString& text) {
+    table->setCurrentIndex(table->model()->index(row, column));
+    QTest::keyClick(table, Qt::Key_F2);
+    auto* editor = table->viewport()->findChild<QLineEdit*>();
+    if (!editor) return false;
+    typeOver(editor, text);
+    QTest::keyClick(editor, Qt::Key_Return);
+    finishEditing();
+    return table->viewport()->findChild<QLineEdit*>() == nullptr;
 }
 
 }  // namespace
@@ -604,6 +656,258 @@ private slots:
 
     // Pictures of the editor, checked for what they must show: the GPU cells in the colour of
     // their GPU type (V100 for the testbed, then also A100 and T4 for the added servers).
+    // A server's partitions typed in its Partitions field: a new one is declared in the same
+    // undo step, a name with a space is refused, empty = in no partition.
+    void serverPartitionsFieldDeclaresNewPartitions() {
+        ClusterEditor editor;
+        editor.resize(1366, 768);
+        editor.setCluster(partitionedCluster());
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        const std::string before = contents(editor.cluster());
+        auto* panel = panelOf(editor);
+        auto* field = namedChild<QLineEdit>(*panel, "serverPartitions");
+        editor.selectServers({2});
+        QCOMPARE(field->text(), QString("gpu, debug"));
+
+        editor.selectServers({4});  // "loose", in no partition
+        QCOMPARE(field->text(), QString());
+        QCOMPARE(field->placeholderText(), QString("(in no partition)"));
+        typeOver(field, "gpu,  long ,gpu");
+        QTest::keyClick(field, Qt::Key_Return);
+        const cl::Cluster added = editor.cluster();
+        QCOMPARE(added.servers[4].partitions, (Names{"gpu", "long"}));
+        QCOMPARE(partitionNames(added), (Names{"gpu", "debug", "long"}));
+        QCOMPARE(added.partitions[2], (cl::Partition{"long", 1, 0.0, false}));  // Slurm's defaults
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change partitions of 'loose'"));
+        QCOMPARE(field->text(), QString("gpu, long"));
+        // The partitions table shows the declared one at once.
+        auto* table = namedChild<QTableView>(editor, "partitionsTable");
+        QCOMPARE(table->model()->rowCount(), 3);
+        QCOMPARE(table->model()->index(2, 0).data().toString(), QString("long"));
+
+        editor.undoStack()->undo();  // both the server and the declaration
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(table->model()->rowCount(), 2);
+        QVERIFY(!editor.isModified());
+        editor.undoStack()->redo();
+        QCOMPARE(contents(editor.cluster()), contents(added));
+        editor.undoStack()->undo();
+
+        // A name with a space is refused, saying why; nothing changes.
+        editor.selectServers({0});
+        typeOver(field, "gpu, long jobs");
+        QVERIFY2(panel->fieldError(Field::Partitions).contains("no comma, space"),
+                 qPrintable(panel->fieldError(Field::Partitions)));
+        QTest::keyClick(field, Qt::Key_Return);
+        QVERIFY2(panel->errorText().contains("'long jobs'"), qPrintable(panel->errorText()));
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.undoStack()->index(), 0);
+        QString error;
+        cl::views::ServerChanges change;
+        change.partitions = Names{"a b"};
+        QVERIFY(!editor.document()->setServerProperties({0}, change, &error));
+        QVERIFY2(error.contains("no comma, space"), qPrintable(error));
+
+        // Empty: in no partition; the partition stays declared. The same list in other words is
+        // no change.
+        typeOver(field, "");
+        QTest::keyClick(field, Qt::Key_Return);
+        QVERIFY(editor.cluster().servers[0].partitions.empty());
+        QCOMPARE(partitionNames(editor.cluster()), (Names{"gpu", "debug"}));
+        editor.selectServers({2});
+        typeOver(field, "gpu,debug");
+        QVERIFY(!panel->hasChanges());
+
+        // Several servers at once; a mixed field left empty keeps each server's own.
+        editor.selectServers({2, 3});
+        QVERIFY(panel->isMixed(Field::Partitions));
+        panel->setText(Field::Gpus, "4");
+        QVERIFY(panel->apply());
+        QCOMPARE(editor.cluster().servers[3].partitions, (Names{"debug"}));
+        typeOver(field, "debug");
+        QTest::keyClick(field, Qt::Key_Return);
+        QCOMPARE(editor.cluster().servers[2].partitions, (Names{"debug"}));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change partitions of 2 servers"));
+        QVERIFY(editor.validationError().isEmpty());
+    }
+
+    // The partitions table: Default (only one), rename and remove follow every server, MaxTime
+    // and PriorityTier, refusals; each an undo step.
+    void partitionsTableEditsWithUndo() {
+        ClusterEditor editor;
+        editor.resize(1366, 768);
+        editor.setCluster(partitionedCluster());
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        const std::string before = contents(editor.cluster());
+        auto* partitions = namedChild<cl::views::PartitionsPanel>(editor, "partitionsPanel");
+        auto* table = namedChild<QTableView>(*partitions, "partitionsTable");
+        QVERIFY(table->isVisible());
+        QVERIFY(!namedChild<QLabel>(*partitions, "partitionsHint")->isVisible());
+        using M = cl::views::PartitionTableModel;
+        QAbstractItemModel* model = table->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->index(0, M::TierColumn).data().toString(), QString("2"));
+        QCOMPARE(model->index(0, M::MaxTimeColumn).data().toString(), QString("2:00"));
+        QCOMPARE(model->index(1, M::MaxTimeColumn).data().toString(), QString("unlimited"));
+        for (int c = 0; c < M::ColumnCount; ++c)
+            QVERIFY(!model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(model->headerData(M::TierColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("PriorityTier"));
+        QVERIFY(
+            model->index(0, M::NameColumn).data(Qt::ToolTipRole).toString().contains("3 servers, 24 GPUs"));
+
+        // Space on the Default cell makes debug the default; then gpu, and debug is no longer.
+        table->setCurrentIndex(model->index(1, M::DefaultColumn));
+        QTest::keyClick(table, Qt::Key_Space);
+        QVERIFY(editor.cluster().partitions[1].is_default);
+        QCOMPARE(editor.undoStack()->undoText(), QString("Make 'debug' the default partition"));
+        table->setCurrentIndex(model->index(0, M::DefaultColumn));
+        QTest::keyClick(table, Qt::Key_Space);
+        QVERIFY(editor.cluster().partitions[0].is_default);
+        QVERIFY(!editor.cluster().partitions[1].is_default);
+        QCOMPARE(model->index(1, M::DefaultColumn).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+        editor.undoStack()->undo();
+        QVERIFY(editor.cluster().partitions[1].is_default);
+        QVERIFY(!editor.cluster().partitions[0].is_default);
+        editor.undoStack()->undo();
+
+        // Renaming gpu renames it in every server that lists it.
+        QVERIFY(editCell(table, 0, M::NameColumn, "batch"));
+        const cl::Cluster renamed = editor.cluster();
+        QCOMPARE(partitionNames(renamed), (Names{"batch", "debug"}));
+        QCOMPARE(renamed.servers[0].partitions, (Names{"batch"}));
+        QCOMPARE(renamed.servers[1].partitions, (Names{"batch"}));
+        QCOMPARE(renamed.servers[2].partitions, (Names{"batch", "debug"}));
+        QCOMPARE(renamed.servers[3].partitions, (Names{"debug"}));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Rename partition 'gpu' to 'batch'"));
+        QVERIFY(editor.validationError().isEmpty());
+        editor.selectServers({2});
+        QCOMPARE(panelOf(editor)->text(Field::Partitions), QString("batch, debug"));
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+
+        // Refused: a name with a space or one already used; nothing changes, the reason shows.
+        QVERIFY(editCell(table, 0, M::NameColumn, "long jobs"));
+        QVERIFY2(partitions->message().contains("no comma, space"), qPrintable(partitions->message()));
+        QVERIFY(namedChild<QLabel>(*partitions, "partitionsMessage")->isVisible());
+        QVERIFY(editCell(table, 0, M::NameColumn, "debug"));
+        QVERIFY2(partitions->message().contains("already named 'debug'"), qPrintable(partitions->message()));
+        QVERIFY(editCell(table, 1, M::MaxTimeColumn, "90"));
+        QVERIFY2(partitions->message().contains("hours:minutes"), qPrintable(partitions->message()));
+        QVERIFY(editCell(table, 1, M::TierColumn, "70000"));
+        QVERIFY2(partitions->message().contains("0 to 65535"), qPrintable(partitions->message()));
+        QCOMPARE(contents(editor.cluster()), before);
+        QCOMPARE(editor.undoStack()->index(), 0);
+
+        // MaxTime as h:mm, d-h:mm or unlimited; PriorityTier a whole number.
+        QVERIFY(editCell(table, 1, M::MaxTimeColumn, "1-2:30"));
+        QCOMPARE(editor.cluster().partitions[1].max_time, (26 * 60 + 30) * 60.0);
+        QCOMPARE(model->index(1, M::MaxTimeColumn).data().toString(), QString("26:30"));
+        QVERIFY(partitions->message().isEmpty());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Change MaxTime of partition 'debug'"));
+        QVERIFY(editCell(table, 0, M::MaxTimeColumn, "unlimited"));
+        QCOMPARE(editor.cluster().partitions[0].max_time, 0.0);
+        QVERIFY(editCell(table, 1, M::TierColumn, "5"));
+        QCOMPARE(editor.cluster().partitions[1].priority_tier, 5);
+        for (int k = 0; k < 3; ++k) editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+
+        // Remove takes debug off every server; undo puts it back.
+        table->setCurrentIndex(model->index(1, M::NameColumn));
+        QTest::mouseClick(namedChild<QToolButton>(*partitions, "partitionsRemove"), Qt::LeftButton);
+        QCOMPARE(partitionNames(editor.cluster()), (Names{"gpu"}));
+        QCOMPARE(editor.cluster().servers[2].partitions, (Names{"gpu"}));
+        QVERIFY(editor.cluster().servers[3].partitions.empty());
+        QCOMPARE(editor.undoStack()->undoText(), QString("Remove partition 'debug'"));
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+
+        // Add declares a fresh name with the defaults and opens its name for typing.
+        QTest::mouseClick(namedChild<QToolButton>(*partitions, "partitionsAdd"), Qt::LeftButton);
+        QCOMPARE(partitionNames(editor.cluster()), (Names{"gpu", "debug", "debug-1"}));
+        QCOMPARE(editor.cluster().partitions[2], (cl::Partition{"debug-1", 1, 0.0, false}));
+        auto* nameEditor = table->viewport()->findChild<QLineEdit*>();
+        QVERIFY(nameEditor);
+        typeOver(nameEditor, "long");
+        QTest::keyClick(nameEditor, Qt::Key_Return);
+        finishEditing();
+        QCOMPARE(partitionNames(editor.cluster()), (Names{"gpu", "debug", "long"}));
+        editor.undoStack()->undo();
+        editor.undoStack()->undo();
+        QCOMPARE(contents(editor.cluster()), before);
+    }
+
+    // MaxTime reads and writes as h:mm; a lone number (minutes to Slurm) is refused.
+    void maxTimeReadsAndWritesHoursAndMinutes() {
+        using cl::views::parseMaxTime;
+        QCOMPARE(cl::views::maxTimeText(0.0), QString("unlimited"));
+        QCOMPARE(cl::views::maxTimeText(7200.0), QString("2:00"));
+        QCOMPARE(cl::views::maxTimeText(3 * 86400.0), QString("72:00"));
+        QCOMPARE(cl::views::maxTimeText(5415.0), QString("1:30:15"));
+        QCOMPARE(parseMaxTime("2:30"), std::optional<double>(9000.0));
+        QCOMPARE(parseMaxTime(" 1:30:15 "), std::optional<double>(5415.0));
+        QCOMPARE(parseMaxTime("2-0:00"), std::optional<double>(2 * 86400.0));
+        QCOMPARE(parseMaxTime("Unlimited"), std::optional<double>(0.0));
+        QCOMPARE(parseMaxTime(""), std::optional<double>(0.0));
+        for (const char* bad : {"90", "2:75", "1:00:60", "-1:00", "2h", "1-2"})
+            QVERIFY2(!parseMaxTime(bad), bad);
+    }
+
+    // A cluster without partitions shows a hint instead of the table; adding the first one to a
+    // layout whose servers name partitions it never declared declares those too.
+    void firstPartitionDeclaresTheServersOnes() {
+        ClusterEditor editor;
+        editor.resize(1366, 768);
+        cl::Cluster c = mixedCluster();
+        editor.setCluster(c);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        auto* partitions = namedChild<cl::views::PartitionsPanel>(editor, "partitionsPanel");
+        QVERIFY(!namedChild<QTableView>(*partitions, "partitionsTable")->isVisible());
+        QVERIFY(namedChild<QLabel>(*partitions, "partitionsHint")->isVisible());
+        QTreeView* tree = namedChild<QTreeView>(editor, "clusterEditorTree");
+        QVERIFY(tree->isColumnHidden(cl::views::ClusterTreeModel::PartitionsColumn));
+
+        c.servers[1].partitions = {"gpu"};
+        editor.setCluster(c);
+        QVERIFY(!tree->isColumnHidden(cl::views::ClusterTreeModel::PartitionsColumn));
+        QVERIFY(editor.document()->addPartition());
+        QCOMPARE(partitionNames(editor.cluster()), (Names{"partition-1", "gpu"}));
+        QVERIFY(namedChild<QTableView>(*partitions, "partitionsTable")->isVisible());
+        QVERIFY(editor.validationError().isEmpty());
+        editor.undoStack()->undo();
+        QVERIFY(editor.cluster().partitions.empty());
+    }
+
+    // Added and duplicated servers are in the partitions of the server they follow.
+    void newServersTakeThePartitionsOfTheirTemplate() {
+        ClusterEditor editor;
+        editor.setCluster(partitionedCluster());
+        editor.selectServers({2});
+        editor.duplicateSelected();
+        QCOMPARE(editor.cluster().servers[3].partitions, (Names{"gpu", "debug"}));
+        editor.selectServers({3});
+        editor.addServers(preset("dgx-a100"), 2);
+        for (int i : editor.selectedServers())
+            QCOMPARE(editor.cluster().servers[static_cast<std::size_t>(i)].partitions,
+                     (Names{"gpu", "debug"}));
+        // A prototype's own partitions win.
+        cl::Server own = preset("t4x4");
+        own.partitions = {"debug"};
+        editor.addServers(own, 1);
+        QCOMPARE(
+            editor.cluster().servers[static_cast<std::size_t>(editor.selectedServers().front())].partitions,
+            (Names{"debug"}));
+        editor.selectServers({0});  // a new rack's server is in the last server's partitions
+        editor.addRack();
+        QCOMPARE(editor.cluster().servers.back().partitions,
+                 editor.cluster().servers[editor.cluster().servers.size() - 2].partitions);
+        QVERIFY(editor.validationError().isEmpty());
+    }
+
     // The line above the diagram names the cluster and says whether its edits are stored.
     void statusNamesTheClusterAndWhetherItIsSaved() {
         ClusterEditor editor;

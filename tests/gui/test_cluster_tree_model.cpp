@@ -1,7 +1,8 @@
 // The cluster tree: QAbstractItemModelTester on flat, racked and fat-tree clusters, exact
 // node counts of the k=4 fat-tree with power8-4gpu servers (20 switches, 16 servers, 32
 // sockets, 32 groups, 64 GPUs), its labels and columns, a server without an architecture
-// (one socket, one group), and the 2,000-server fat-tree built and walked without trouble.
+// (one socket, one group), a server's Slurm partitions, and the 2,000-server fat-tree built and
+// walked without trouble.
 #include <QAbstractItemModelTester>
 #include <QLocale>
 #include <QTest>
@@ -63,7 +64,7 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setCluster(flatCluster(false));
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.columnCount(), 5);
+        QCOMPARE(model.columnCount(), 6);
         const QModelIndex node0 = model.index(0, 0);
         QCOMPARE(cell(node0, ClusterTreeModel::NameColumn), QString("node0"));
         QCOMPARE(cell(node0, ClusterTreeModel::KindColumn), QString("server"));
@@ -106,6 +107,28 @@ private slots:
         QCOMPARE(model.nodeCount(Kind::Socket), 4);
         QCOMPARE(model.serverIndex(2), node2);
         QVERIFY(!model.serverIndex(3).isValid());
+    }
+
+    // A server's partitions in their column and its tooltip; nothing for servers in none and for
+    // the rows under a server.
+    void serverPartitionsColumn() {
+        ClusterTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        cl::Cluster c = flatCluster(false);
+        c.partitions = {{"gpu", 1, 0.0, true}, {"debug", 1, 3600.0, false}};
+        c.servers[0].partitions = {"gpu", "debug"};
+        model.setCluster(c);
+        QCOMPARE(model.headerData(ClusterTreeModel::PartitionsColumn, Qt::Horizontal).toString(),
+                 QString("Partitions"));
+        QVERIFY(model.headerData(ClusterTreeModel::PartitionsColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("Slurm"));
+        const QModelIndex node0 = model.index(0, 0);
+        QCOMPARE(cell(node0, ClusterTreeModel::PartitionsColumn), QString("gpu, debug"));
+        QVERIFY(node0.data(Qt::ToolTipRole).toString().contains("Partitions gpu, debug"));
+        QCOMPARE(cell(model.index(1, 0), ClusterTreeModel::PartitionsColumn), QString());
+        QVERIFY(!model.index(1, 0).data(Qt::ToolTipRole).toString().contains("Partitions"));
+        QCOMPARE(cell(model.index(0, 0, node0), ClusterTreeModel::PartitionsColumn), QString());
     }
 
     void flatClusterGroupedByRack() {

@@ -1,6 +1,7 @@
 #include "views/cluster/cluster_document.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <QLocale>
@@ -24,7 +25,24 @@ bool sameServer(const cl::Server& a, const cl::Server& b) {
     return a.name == b.name && a.rack == b.rack && a.gpu_type == b.gpu_type && a.gpus == b.gpus &&
            a.cpu_cores == b.cpu_cores && a.memory_gb == b.memory_gb && a.gpu_memory_gb == b.gpu_memory_gb &&
            a.network_gbps == b.network_gbps && a.architecture == b.architecture && a.state == b.state &&
-           a.unavailable == b.unavailable && a.price == b.price;
+           a.unavailable == b.unavailable && a.price == b.price && a.partitions == b.partitions;
+}
+
+bool declared(const std::vector<cl::Partition>& list, const std::string& name) {
+    return std::any_of(list.begin(), list.end(), [&](const cl::Partition& p) { return p.name == name; });
+}
+
+// Declares, with Slurm's defaults (PriorityTier 1, no MaxTime, not the default), every partition
+// a server names that `list` lacks: the layout JSON refuses a server partition that a given list
+// does not declare (docs/architecture.md 8.7).
+void declareNamed(std::vector<cl::Partition>& list, const std::vector<cl::Server>& servers) {
+    for (const cl::Server& s : servers)
+        for (const std::string& name : s.partitions)
+            if (!declared(list, name)) {
+                cl::Partition p;
+                p.name = name;
+                list.push_back(std::move(p));
+            }
 }
 
 // "node07" -> ("node", "07"); "gpu" -> ("gpu", "").
@@ -62,6 +80,32 @@ QString nextName(const QString& pattern, const QSet<QString>& names, const QStri
     return make(next);
 }
 
+// What the layout JSON would refuse in the partitions (docs/architecture.md 8.7), or empty.
+QString partitionsProblem(const cl::Cluster& c) {
+    QSet<QString> seen;
+    int defaults = 0;
+    for (const cl::Partition& p : c.partitions) {
+        const QString name = QString::fromStdString(p.name);
+        if (const QString problem = partitionNameProblem(name); !problem.isEmpty()) return problem;
+        if (seen.contains(name)) return ClusterDocument::tr("Two partitions are named '%1'.").arg(name);
+        seen.insert(name);
+        defaults += p.is_default ? 1 : 0;
+    }
+    if (defaults > 1) return ClusterDocument::tr("Only one partition can be the default.");
+    for (const cl::Server& s : c.servers)
+        for (const std::string& n : s.partitions) {
+            const QString name = QString::fromStdString(n);
+            if (const QString problem = partitionNameProblem(name); !problem.isEmpty())
+                return ClusterDocument::tr("Server '%1': %2").arg(QString::fromStdString(s.name), problem);
+            if (!c.partitions.empty() && !seen.contains(name))
+                return ClusterDocument::tr(
+                           "Server '%1' is in partition '%2', which the cluster does not "
+                           "declare.")
+                    .arg(QString::fromStdString(s.name), name);
+        }
+    return {};
+}
+
 QList<int> normalised(const QList<int>& indices, int count) {
     std::set<int> unique;
     for (int i : indices)
@@ -78,7 +122,8 @@ bool ServerChanges::isEmpty() const {
 int ServerChanges::fieldCount() const {
     return int(name.has_value()) + int(rack.has_value()) + int(gpu_type.has_value()) + int(gpus.has_value()) +
            int(gpu_memory_gb.has_value()) + int(cpu_cores.has_value()) + int(memory_gb.has_value()) +
-           int(network_gbps.has_value()) + int(architecture.has_value()) + int(changesPrice());
+           int(network_gbps.has_value()) + int(architecture.has_value()) + int(changesPrice()) +
+           int(partitions.has_value());
 }
 
 bool ServerChanges::changesPrice() const {
@@ -112,6 +157,7 @@ void ServerChanges::applyTo(cl::Server& s) const {
     if (power_per_hour) s.price.power_per_hour = *power_per_hour;
     if (price_source) s.price.source = *price_source;
     if (price_approximate) s.price.approximate = *price_approximate;
+    if (partitions) s.partitions = *partitions;
     // A server keeps only the figures of its basis (what its layout writes), none when unpriced.
     if (!s.price.stated()) {
         s.price = cl::ServerPrice{};
@@ -120,6 +166,38 @@ void ServerChanges::applyTo(cl::Server& s) const {
     } else {
         s.price.per_hour = 0.0;
     }
+}
+
+QString partitionNameProblem(const QString& name) {
+    if (name.isEmpty()) return ClusterDocument::tr("A partition needs a name.");
+    for (const QChar c : name) {
+        if (c == QLatin1Char(',') || c.isSpace() || c.unicode() < 0x20 || c.unicode() == 0x7f)
+            return ClusterDocument::tr("A partition name has no comma, space or control character: '%1'.")
+                .arg(name);
+    }
+    return {};
+}
+
+std::optional<std::vector<std::string>> parsePartitionList(const QString& text, QString* error) {
+    std::vector<std::string> out;
+    for (const QString& part : text.split(QLatin1Char(','))) {
+        const QString name = part.trimmed();
+        if (name.isEmpty()) continue;
+        if (const QString problem = partitionNameProblem(name); !problem.isEmpty()) {
+            if (error) *error = problem + ClusterDocument::tr(" Separate partitions with commas.");
+            return std::nullopt;
+        }
+        const std::string n = name.toStdString();
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    }
+    if (error) error->clear();
+    return out;
+}
+
+QString partitionListText(const std::vector<std::string>& names) {
+    QStringList out;
+    for (const std::string& n : names) out << QString::fromStdString(n);
+    return out.join(QStringLiteral(", "));
 }
 
 QString serverProblem(const cl::Server& s) {
@@ -199,7 +277,7 @@ QString ClusterDocument::validationError() const {
             return tr("Two servers are named '%1'; server names must be unique.").arg(name);
         names.insert(name);
     }
-    return {};
+    return partitionsProblem(m_cluster);
 }
 
 void ClusterDocument::setSelection(const QList<int>& indices) {
@@ -216,11 +294,15 @@ bool ClusterDocument::addServers(const cl::Server& prototype, int count) {
     // The rack and name pattern come from the first selected server, else the last one.
     const int anchor = m_selection.isEmpty() ? serverCount() - 1 : m_selection.front();
     std::string rack = prototype.rack;
+    // Like the rack, the partitions come from that server unless the prototype has its own, so
+    // that added servers serve the same jobs (docs/architecture.md 2.10).
+    std::vector<std::string> partitions = prototype.partitions;
     QString pattern = QString::fromStdString(prototype.name);
     int insert_at = serverCount();
     if (anchor >= 0) {
         const cl::Server& a = server(anchor);
         if (rack.empty()) rack = a.rack;
+        if (partitions.empty()) partitions = a.partitions;
         // After the last server of that rack, so racks stay contiguous.
         int last_in_rack = -1;
         for (int i = 0; i < serverCount(); ++i)
@@ -235,6 +317,7 @@ bool ClusterDocument::addServers(const cl::Server& prototype, int count) {
     for (int k = 0; k < count; ++k) {
         cl::Server s = prototype;
         s.rack = rack;
+        s.partitions = partitions;
         const QString name = uniqueServerName(pattern, taken);
         taken.append(name);
         s.name = name.toStdString();
@@ -251,6 +334,8 @@ bool ClusterDocument::addRack() {
     QString pattern = QStringLiteral("server-1");
     if (!m_cluster.servers.empty()) {
         const cl::Server& last = m_cluster.servers.back();
+        // In the last server's partitions: in none, no job could use the new rack.
+        s.partitions = last.partitions;
         const QString last_name = QString::fromStdString(last.name);
         const QString last_rack = QString::fromStdString(last.rack);
         // "rack15-node15" continues as "rack16-node0"; other names just continue.
@@ -319,6 +404,10 @@ bool ClusterDocument::setServerProperties(const QList<int>& indices, const Serve
         if (other >= 0 && other != sorted.front())
             return fail(tr("Another server is already named '%1'.").arg(name));
     }
+    if (changes.partitions)
+        for (const std::string& n : *changes.partitions)
+            if (const QString problem = partitionNameProblem(QString::fromStdString(n)); !problem.isEmpty())
+                return fail(problem);
     IndexedServers before;
     IndexedServers after;
     bool differs = false;
@@ -331,7 +420,18 @@ bool ClusterDocument::setServerProperties(const QList<int>& indices, const Serve
         after.emplace_back(i, std::move(s));
     }
     if (!differs) return fail(tr("The new values equal the current ones."));
-    m_undo->push(new SetServerPropertiesCommand(this, std::move(before), std::move(after), changes));
+    auto* command = new SetServerPropertiesCommand(this, std::move(before), after, changes);
+    if (changes.partitions) {
+        // A typed partition the cluster does not have is declared in the same step.
+        std::vector<cl::Server> servers = m_cluster.servers;
+        for (const auto& [i, s] : after) servers[static_cast<std::size_t>(i)] = s;
+        std::vector<cl::Partition> list = m_cluster.partitions;
+        const bool declares = std::any_of(changes.partitions->begin(), changes.partitions->end(),
+                                          [&](const std::string& n) { return !declared(list, n); });
+        if (declares) declareNamed(list, servers);
+        if (list != m_cluster.partitions) command->declarePartitions(m_cluster.partitions, std::move(list));
+    }
+    m_undo->push(command);
     if (error) error->clear();
     return true;
 }
@@ -351,6 +451,108 @@ bool ClusterDocument::renameCluster(const QString& name) {
 bool ClusterDocument::replaceCluster(const cl::Cluster& cluster, const QString& undo_text) {
     m_undo->push(new ReplaceClusterCommand(this, cluster, undo_text));
     return true;
+}
+
+QString ClusterDocument::uniquePartitionName() const {
+    QSet<QString> names;
+    for (const cl::Partition& p : m_cluster.partitions) names.insert(QString::fromStdString(p.name));
+    for (const cl::Server& s : m_cluster.servers)
+        for (const std::string& n : s.partitions) names.insert(QString::fromStdString(n));
+    const QString pattern = m_cluster.partitions.empty()
+                                ? QStringLiteral("partition-1")
+                                : QString::fromStdString(m_cluster.partitions.back().name);
+    return nextName(pattern, names, QStringLiteral("partition-"));
+}
+
+bool ClusterDocument::pushPartitions(std::vector<cl::Partition> partitions, const IndexedServers& servers,
+                                     const QString& text) {
+    std::vector<cl::Server> all = m_cluster.servers;
+    IndexedServers before;
+    for (const auto& [i, s] : servers) {
+        before.emplace_back(i, server(i));
+        all[static_cast<std::size_t>(i)] = s;
+    }
+    if (!partitions.empty()) declareNamed(partitions, all);
+    m_undo->push(new PartitionsCommand(this, m_cluster.partitions, std::move(partitions), std::move(before),
+                                       servers, text));
+    return true;
+}
+
+bool ClusterDocument::addPartition(QString* error) {
+    cl::Partition p;
+    p.name = uniquePartitionName().toStdString();
+    std::vector<cl::Partition> list = m_cluster.partitions;
+    list.push_back(p);
+    if (error) error->clear();
+    return pushPartitions(std::move(list), {}, tr("Add partition '%1'").arg(QString::fromStdString(p.name)));
+}
+
+bool ClusterDocument::setPartition(int index, const cl::Partition& partition, QString* error) {
+    auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    if (index < 0 || index >= partitionCount()) return fail(tr("No such partition."));
+    const cl::Partition& old = m_cluster.partitions[static_cast<std::size_t>(index)];
+    const QString name = QString::fromStdString(partition.name);
+    const QString oldName = QString::fromStdString(old.name);
+    if (const QString problem = partitionNameProblem(name); !problem.isEmpty()) return fail(problem);
+    for (int k = 0; k < partitionCount(); ++k)
+        if (k != index && m_cluster.partitions[static_cast<std::size_t>(k)].name == partition.name)
+            return fail(tr("Another partition is already named '%1'.").arg(name));
+    if (partition.priority_tier < 0 || partition.priority_tier > 65535)
+        return fail(
+            tr("PriorityTier must be a whole number from 0 to 65535 (is %1).").arg(partition.priority_tier));
+    if (!(partition.max_time >= 0) || !std::isfinite(partition.max_time))
+        return fail(tr("MaxTime must be a time of at least 0, or unlimited."));
+    if (partition == old) return fail(tr("The new values equal the current ones."));
+    std::vector<cl::Partition> list = m_cluster.partitions;
+    list[static_cast<std::size_t>(index)] = partition;
+    if (partition.is_default)  // Slurm has one default partition (Default=YES)
+        for (int k = 0; k < partitionCount(); ++k)
+            if (k != index) list[static_cast<std::size_t>(k)].is_default = false;
+    IndexedServers renamed;
+    if (partition.name != old.name)
+        for (int i = 0; i < serverCount(); ++i) {
+            cl::Server s = server(i);
+            auto it = std::find(s.partitions.begin(), s.partitions.end(), old.name);
+            if (it == s.partitions.end()) continue;
+            // A server that already lists the new name keeps it once.
+            if (std::find(s.partitions.begin(), s.partitions.end(), partition.name) != s.partitions.end())
+                s.partitions.erase(it);
+            else
+                *it = partition.name;
+            renamed.emplace_back(i, std::move(s));
+        }
+    QString text;
+    if (partition.name != old.name)
+        text = tr("Rename partition '%1' to '%2'").arg(oldName, name);
+    else if (partition.is_default != old.is_default)
+        text = partition.is_default ? tr("Make '%1' the default partition").arg(name)
+                                    : tr("Make '%1' not the default partition").arg(name);
+    else if (partition.priority_tier != old.priority_tier)
+        text = tr("Change PriorityTier of partition '%1'").arg(name);
+    else
+        text = tr("Change MaxTime of partition '%1'").arg(name);
+    if (error) error->clear();
+    return pushPartitions(std::move(list), renamed, text);
+}
+
+bool ClusterDocument::removePartition(int index) {
+    if (index < 0 || index >= partitionCount()) return false;
+    const std::string name = m_cluster.partitions[static_cast<std::size_t>(index)].name;
+    std::vector<cl::Partition> list = m_cluster.partitions;
+    list.erase(list.begin() + index);
+    IndexedServers changed;
+    for (int i = 0; i < serverCount(); ++i) {
+        cl::Server s = server(i);
+        auto it = std::find(s.partitions.begin(), s.partitions.end(), name);
+        if (it == s.partitions.end()) continue;
+        s.partitions.erase(it);
+        changed.emplace_back(i, std::move(s));
+    }
+    return pushPartitions(std::move(list), changed,
+                          tr("Remove partition '%1'").arg(QString::fromStdString(name)));
 }
 
 QString ClusterDocument::uniqueServerName(const QString& pattern, const QStringList& taken) const {
@@ -410,6 +612,14 @@ void ClusterDocument::syncTopologyWithServers() {
 }
 
 void ClusterDocument::replaceServers(const IndexedServers& servers) {
+    for (const auto& [index, s] : servers)
+        if (index >= 0 && index < serverCount()) m_cluster.servers[static_cast<std::size_t>(index)] = s;
+    emit changed();
+}
+
+void ClusterDocument::replacePartitions(const std::vector<cl::Partition>& partitions,
+                                        const IndexedServers& servers) {
+    m_cluster.partitions = partitions;
     for (const auto& [index, s] : servers)
         if (index >= 0 && index < serverCount()) m_cluster.servers[static_cast<std::size_t>(index)] = s;
     emit changed();

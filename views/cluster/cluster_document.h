@@ -53,6 +53,9 @@ struct ServerChanges {
     std::optional<double> power_per_hour;
     std::optional<std::string> price_source;
     std::optional<bool> price_approximate;
+    // The partitions the servers are in (Slurm's Partitions= of a node); empty = in none. A name
+    // the cluster does not declare is declared with the defaults in the same undo step.
+    std::optional<std::vector<std::string>> partitions;
 
     bool isEmpty() const;
     bool changesPrice() const;
@@ -62,6 +65,15 @@ struct ServerChanges {
 
 // The first problem with a server's values (ranges and non-empty fields), or empty.
 QString serverProblem(const cl::Server& server);
+
+// Why `name` cannot name a partition, or empty. The layout JSON refuses an empty name and one
+// with a comma, a space or a control character (names end up in comma lists).
+QString partitionNameProblem(const QString& name);
+// A comma list of partition names ("gpu, debug"): trimmed, empty entries and repeats dropped.
+// nullopt (with the reason in *error) when a name is not valid, e.g. "gpu long".
+std::optional<std::vector<std::string>> parsePartitionList(const QString& text, QString* error = nullptr);
+// The names joined as the editor shows them: "gpu, debug".
+QString partitionListText(const std::vector<std::string>& names);
 
 class ClusterDocument : public QObject {
     Q_OBJECT
@@ -105,6 +117,17 @@ public:
                              QString* error = nullptr);
     bool renameServer(int index, const QString& name, QString* error = nullptr);
     bool renameCluster(const QString& name);
+
+    // Partition edits (docs/architecture.md 2.10, 8.7), each one undo step; refused (with the
+    // reason in *error) for a bad or taken name, a PriorityTier outside 0..65535 or a negative
+    // MaxTime. A new partition gets a fresh name and the defaults and is the last one. Setting
+    // a partition renames it in every server that lists it and, when it becomes the default,
+    // makes the others not the default. Removing one takes it off every server.
+    int partitionCount() const { return static_cast<int>(m_cluster.partitions.size()); }
+    bool addPartition(QString* error = nullptr);
+    bool setPartition(int index, const cl::Partition& partition, QString* error = nullptr);
+    bool removePartition(int index);
+    QString uniquePartitionName() const;
     // Loads another cluster as one undoable step ("Load preset 'muri-testbed-64'").
     bool replaceCluster(const cl::Cluster& cluster, const QString& undo_text);
 
@@ -118,6 +141,9 @@ public:
     void insertServers(const std::vector<std::pair<int, cl::Server>>& servers);
     void eraseServers(const std::vector<std::pair<int, cl::Server>>& servers);
     void replaceServers(const std::vector<std::pair<int, cl::Server>>& servers);
+    // The partition list and the given servers in one change (one changed()).
+    void replacePartitions(const std::vector<cl::Partition>& partitions,
+                           const std::vector<std::pair<int, cl::Server>>& servers);
     void replaceAll(const cl::Cluster& cluster);
 
 signals:
@@ -127,6 +153,10 @@ signals:
 
 private:
     void syncTopologyWithServers();
+    // Pushes a partition edit: the new list (with every partition a server names declared) and
+    // the servers it changes.
+    bool pushPartitions(std::vector<cl::Partition> partitions,
+                        const std::vector<std::pair<int, cl::Server>>& servers, const QString& text);
 
     cl::Cluster m_cluster;
     cl::TopologySpec m_detachedTopology;  // set aside while the server count does not fit it

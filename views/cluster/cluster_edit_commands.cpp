@@ -91,12 +91,44 @@ SetServerPropertiesCommand::SetServerPropertiesCommand(ClusterDocument* document
     setText(propertiesUndoText(changes, m_before));
 }
 
+void SetServerPropertiesCommand::declarePartitions(std::vector<cl::Partition> before,
+                                                   std::vector<cl::Partition> after) {
+    m_declares = true;
+    m_partitionsBefore = std::move(before);
+    m_partitionsAfter = std::move(after);
+}
+
 void SetServerPropertiesCommand::redo() {
-    m_document->replaceServers(m_after);
+    if (m_declares)
+        m_document->replacePartitions(m_partitionsAfter, m_after);
+    else
+        m_document->replaceServers(m_after);
 }
 
 void SetServerPropertiesCommand::undo() {
-    m_document->replaceServers(m_before);
+    if (m_declares)
+        m_document->replacePartitions(m_partitionsBefore, m_before);
+    else
+        m_document->replaceServers(m_before);
+}
+
+PartitionsCommand::PartitionsCommand(ClusterDocument* document, std::vector<cl::Partition> before,
+                                     std::vector<cl::Partition> after, IndexedServers servers_before,
+                                     IndexedServers servers_after, const QString& text)
+    : m_document(document),
+      m_before(std::move(before)),
+      m_after(std::move(after)),
+      m_serversBefore(std::move(servers_before)),
+      m_serversAfter(std::move(servers_after)) {
+    setText(text);
+}
+
+void PartitionsCommand::redo() {
+    m_document->replacePartitions(m_after, m_serversAfter);
+}
+
+void PartitionsCommand::undo() {
+    m_document->replacePartitions(m_before, m_serversBefore);
 }
 
 namespace {
@@ -171,6 +203,7 @@ QString propertiesUndoText(const ServerChanges& changes, const IndexedServers& s
     if (changes.network_gbps) fields << tr("NIC bandwidth");
     if (changes.architecture) fields << tr("architecture");
     if (changes.changesPrice()) fields << tr("price");
+    if (changes.partitions) fields << tr("partitions");
     if (fields.size() == 1) return tr("Change %1 of %2").arg(fields.front(), target);
     if (fields.size() == 2) return tr("Change %1 and %2 of %3").arg(fields[0], fields[1], target);
     return tr("Change %1 properties of %2").arg(fields.size()).arg(target);

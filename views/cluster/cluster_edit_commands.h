@@ -65,6 +65,8 @@ class SetServerPropertiesCommand : public QUndoCommand {
 public:
     SetServerPropertiesCommand(ClusterDocument* document, IndexedServers before, IndexedServers after,
                                const ServerChanges& changes);
+    // The edit also changes the cluster's partition list (a typed partition it did not declare).
+    void declarePartitions(std::vector<cl::Partition> before, std::vector<cl::Partition> after);
     void redo() override;
     void undo() override;
 
@@ -72,6 +74,27 @@ protected:
     ClusterDocument* m_document;
     IndexedServers m_before;
     IndexedServers m_after;
+    bool m_declares = false;
+    std::vector<cl::Partition> m_partitionsBefore;
+    std::vector<cl::Partition> m_partitionsAfter;
+};
+
+// Changes the cluster's partition list and the servers that list a renamed or removed partition
+// (`servers_after` holds the new values of the same indices as `servers_before`).
+class PartitionsCommand : public QUndoCommand {
+public:
+    PartitionsCommand(ClusterDocument* document, std::vector<cl::Partition> before,
+                      std::vector<cl::Partition> after, IndexedServers servers_before,
+                      IndexedServers servers_after, const QString& text);
+    void redo() override;
+    void undo() override;
+
+private:
+    ClusterDocument* m_document;
+    std::vector<cl::Partition> m_before;
+    std::vector<cl::Partition> m_after;
+    IndexedServers m_serversBefore;
+    IndexedServers m_serversAfter;
 };
 
 class RenameServerCommand : public SetServerPropertiesCommand {

@@ -28,6 +28,7 @@
 #include "views/cluster/cluster_totals_bar.h"
 #include "views/cluster/cluster_tree_model.h"
 #include "views/cluster/live_what_if.h"
+#include "views/cluster/partitions_panel.h"
 #include "views/cluster/server_properties_panel.h"
 #include "views/cluster/server_types.h"
 #include "views/cluster/topology_dialog.h"
@@ -44,6 +45,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_toolbar = new QToolBar(tr("Cluster editor"), this);
     m_treeModel = new ClusterTreeModel(this);
     m_tree = new QTreeView(this);
+    m_partitions = new PartitionsPanel(m_document, this);
     setObjectNames();
     m_tree->setModel(m_treeModel);
     m_tree->setUniformRowHeights(true);  // keeps 18,000-node trees quick to scroll
@@ -65,7 +67,15 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_tree->setMinimumWidth(fontMetrics().averageCharWidth() * 16);
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("clusterSplitter"));
-    m_splitter->addWidget(m_tree);
+    // The partitions sit under the tree: both are lists of the cluster, and the diagram keeps
+    // its width.
+    auto* leftPane = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(leftPane);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    leftLayout->addWidget(m_tree, 1);
+    leftLayout->addWidget(m_partitions);
+    m_splitter->addWidget(leftPane);
     m_splitter->addWidget(m_diagram);
     m_splitter->addWidget(m_panel);
     m_splitter->setStretchFactor(0, 0);
@@ -108,6 +118,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     // The tree is rebuilt on each change (a light model), then shows the selection again.
     connect(m_document, &ClusterDocument::changed, this, [this] {
         m_treeModel->setCluster(m_document->cluster());
+        updatePartitionsColumn();
         if (m_treeModel->rowCount() <= 8) m_tree->expandToDepth(0);
         revealFirstServerInternals();
         documentSelectionToTree();
@@ -119,6 +130,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
             [this](bool clean) { emit modifiedChanged(!clean); });
     connect(m_document, &ClusterDocument::changed, this, &ClusterEditor::updateStatus);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &ClusterEditor::updateStatus);
+    updatePartitionsColumn();
     updateActions();
     updateStatus();
 }
@@ -138,6 +150,7 @@ void ClusterEditor::setObjectNames() {
     m_toolbar->setObjectName(QStringLiteral("clusterToolBar"));
     m_treeModel->setObjectName(QStringLiteral("clusterTreeModel"));
     m_tree->setObjectName(QStringLiteral("clusterEditorTree"));
+    m_partitions->setObjectName(QStringLiteral("partitionsPanel"));
 }
 
 void ClusterEditor::setWhatIfScenario(const QString& workspacePath, const QString& scenario) {
@@ -401,6 +414,14 @@ void ClusterEditor::setSplitterState(const QByteArray& state) {
     } else {
         m_pendingSplit = state;
     }
+}
+
+void ClusterEditor::updatePartitionsColumn() {
+    const cl::Cluster& c = m_document->cluster();
+    const bool any =
+        !c.partitions.empty() || std::any_of(c.servers.begin(), c.servers.end(),
+                                             [](const cl::Server& s) { return !s.partitions.empty(); });
+    m_tree->setColumnHidden(ClusterTreeModel::PartitionsColumn, !any);
 }
 
 void ClusterEditor::updateStatus() {

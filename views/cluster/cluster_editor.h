@@ -1,7 +1,7 @@
 #pragma once
 // The visual cluster editor: a toolbar, a line naming the cluster and whether it is saved, the
-// diagram in the middle, the tree and the properties of the selected servers at the sides and
-// the totals underneath. All edits are undoable.
+// diagram in the middle, the tree (with the Slurm partitions under it) and the properties of the
+// selected servers at the sides and the totals underneath. All edits are undoable.
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -24,6 +24,7 @@ class ClusterDocument;
 class ClusterTotalsBar;
 class ClusterTreeModel;
 class LiveWhatIf;
+class PartitionsPanel;
 class ServerPropertiesPanel;
 class WhatIfStrip;
 
@@ -116,6 +117,8 @@ private:
     void revealFirstServerInternals();
     void documentSelectionToTree();
     void updateStatus();
+    // The tree's Partitions column shows while any server is in a partition or any is declared.
+    void updatePartitionsColumn();
     // A fifth of the width for the tree, a quarter (at least its minimum) for the properties,
     // the rest for the diagram.
     void applyDefaultSplit();
@@ -134,6 +137,8 @@ private:
     // The cluster as a tree (switch tiers, pods, switches, servers, sockets, GPU groups,
     // GPUs); its selection and the diagram's are the document's.
     QTreeView* m_tree = nullptr;
+    // The cluster's Slurm partitions, under the tree ("partitionsPanel").
+    PartitionsPanel* m_partitions = nullptr;
     QLabel* m_status = nullptr;
     QSplitter* m_splitter = nullptr;  // tree | diagram | properties; the diagram gets most width
     bool m_userSplit = false;         // the user moved a handle (or a saved split was restored)

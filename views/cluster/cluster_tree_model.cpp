@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <QLocale>
+#include <QStringList>
 
 #include "core/topology/network_topology.h"
 
@@ -118,6 +119,12 @@ void ClusterTreeModel::addServerSubtree(int parent, int server) {
         sn.tip += tr("\nSlurm state %1%2")
                       .arg(QString::fromStdString(s.state),
                            s.unavailable ? tr(": down, drained or failing when it was exported") : QString());
+    if (!s.partitions.empty()) {
+        QStringList parts;
+        for (const std::string& p : s.partitions) parts << QString::fromStdString(p);
+        sn.partitions = parts.join(QStringLiteral(", "));
+        sn.tip += tr("\nPartitions %1").arg(sn.partitions);
+    }
     if (!described)
         sn.tip += tr("\nArchitecture not described: one socket, one GPU group");
     else if (sn.gbps > 0)
@@ -369,13 +376,16 @@ QVariant ClusterTreeModel::data(const QModelIndex& index, int role) const {
                     return n->cores > 0 ? QVariant(n->cores) : QVariant();
                 case BandwidthColumn:
                     return gbpsText(n->gbps);
+                case PartitionsColumn:
+                    return n->partitions;
             }
             return {};
         case Qt::ToolTipRole:
             return n->tip.isEmpty() ? n->name : n->tip;
         case Qt::TextAlignmentRole:
-            return index.column() >= GpusColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                                                : QVariant();
+            return index.column() >= GpusColumn && index.column() <= BandwidthColumn
+                       ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                       : QVariant();
         case NodeKindRole:
             return static_cast<int>(n->kind);
         case ServerIndexRole:
@@ -399,6 +409,8 @@ QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, 
                 return tr("Cores");
             case BandwidthColumn:
                 return tr("Gb/s");
+            case PartitionsColumn:
+                return tr("Partitions");
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -411,6 +423,10 @@ QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, 
                 return tr(
                     "Link bandwidth below a switch or tier, PCIe uplink of a GPU group, QPI between a "
                     "server's sockets");
+            case PartitionsColumn:
+                return tr(
+                    "The Slurm partitions a server is in (its node's Partitions=); edit them in the "
+                    "server's properties");
             default:
                 break;
         }

@@ -16,7 +16,16 @@ class ClusterTreeModel : public QAbstractItemModel {
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, KindColumn, GpusColumn, CoresColumn, BandwidthColumn, ColumnCount };
+    // PartitionsColumn: a server's Slurm partitions, "gpu, debug" (docs/architecture.md 2.10).
+    enum Column {
+        NameColumn,
+        KindColumn,
+        GpusColumn,
+        CoresColumn,
+        BandwidthColumn,
+        PartitionsColumn,
+        ColumnCount
+    };
     enum class NodeKind { Tier, Pod, Switch, Rack, Server, Socket, GpuGroup, Gpu };
     enum Role {
         NodeKindRole = Qt::UserRole + 1,  // int(NodeKind)
@@ -53,6 +62,7 @@ private:
         QString name;
         QString kindText;
         QString tip;
+        QString partitions;  // a server's, as a comma list
         std::vector<int> children;
     };
 

@@ -58,6 +58,8 @@ QString valueOf(const cl::Server& s, Field f) {
             return QString::fromStdString(s.name);
         case Field::Rack:
             return QString::fromStdString(s.rack);
+        case Field::Partitions:
+            return partitionListText(s.partitions);
         case Field::GpuType:
             return QString::fromStdString(s.gpu_type);
         case Field::Gpus:
@@ -86,19 +88,11 @@ QString valueOf(const cl::Server& s, Field f) {
     return {};
 }
 
-constexpr Field kFields[] = {Field::Name,
-                             Field::Rack,
-                             Field::GpuType,
-                             Field::Gpus,
-                             Field::GpuMemory,
-                             Field::CpuCores,
-                             Field::Memory,
-                             Field::Network,
-                             Field::PricePerHour,
-                             Field::PurchasePrice,
-                             Field::AmortizationYears,
-                             Field::PowerPerHour,
-                             Field::PriceSource};
+constexpr Field kFields[] = {Field::Name,         Field::Rack,          Field::Partitions,
+                             Field::GpuType,      Field::Gpus,          Field::GpuMemory,
+                             Field::CpuCores,     Field::Memory,        Field::Network,
+                             Field::PricePerHour, Field::PurchasePrice, Field::AmortizationYears,
+                             Field::PowerPerHour, Field::PriceSource};
 
 // The objectName of a field's editor: its line edit, or the combo box of the rack and GPU type.
 QString fieldObjectName(Field f) {
@@ -107,6 +101,8 @@ QString fieldObjectName(Field f) {
             return QStringLiteral("serverName");
         case Field::Rack:
             return QStringLiteral("serverRack");
+        case Field::Partitions:
+            return QStringLiteral("serverPartitions");
         case Field::GpuType:
             return QStringLiteral("serverGpuType");
         case Field::Gpus:
@@ -242,6 +238,10 @@ void ServerPropertiesPanel::addFieldRows(QFormLayout* form) {
     addFieldRow(form, Field::Rack, tr("Rac&k:"),
                 tr("Rack the server sits in; type a new name to create a rack, "
                    "leave empty for no rack"));
+    addFieldRow(form, Field::Partitions, tr("Partitions:"),
+                tr("Slurm partitions the server is in, separated by commas (a node's Partitions=; a "
+                   "server may be in several). A partition the cluster does not have yet is added with "
+                   "PriorityTier 1, no MaxTime. Empty: in no partition."));
     addFieldRow(form, Field::GpuType, tr("GPU &type:"),
                 tr("GPU model; the simulator scales job speed by the type's factor "
                    "from the built-in profiles"));
@@ -433,6 +433,10 @@ bool ServerPropertiesPanel::changed(Field f) const {
     if (!r.edit->isEnabled()) return false;
     const QString now = r.edit->text().trimmed();
     if (r.mixed) return !now.isEmpty();
+    if (f == Field::Partitions) {  // "gpu,debug" is the same list as "gpu, debug"
+        const auto list = parsePartitionList(now);
+        return !list || partitionListText(*list) != r.initial;
+    }
     return now != r.initial;
 }
 
@@ -472,6 +476,10 @@ QString ServerPropertiesPanel::check(Field f) const {
         }
         case Field::Rack:
             return {};
+        case Field::Partitions: {
+            QString error;
+            return parsePartitionList(t, &error) ? QString() : error;
+        }
         case Field::GpuType:
             return t.isEmpty() ? tr("Enter a GPU type, e.g. V100.") : QString();
         case Field::Gpus: {
@@ -553,6 +561,7 @@ bool ServerPropertiesPanel::apply() {
     auto str = [this](Field f) { return text(f).trimmed().toStdString(); };
     if (changed(Field::Name)) c.name = str(Field::Name);
     if (changed(Field::Rack)) c.rack = str(Field::Rack);
+    if (changed(Field::Partitions)) c.partitions = *parsePartitionList(text(Field::Partitions));
     if (changed(Field::GpuType)) c.gpu_type = str(Field::GpuType);
     if (changed(Field::Gpus)) c.gpus = *parseWhole(text(Field::Gpus).trimmed());
     if (changed(Field::GpuMemory)) c.gpu_memory_gb = *parseNumber(text(Field::GpuMemory).trimmed());
@@ -595,6 +604,7 @@ void ServerPropertiesPanel::revert() {
         r.edit->setPlaceholderText(f == Field::Name && sel.size() > 1 ? tr("(several servers)")
                                    : r.mixed                          ? tr("(mixed)")
                                    : f == Field::Rack && any          ? tr("(no rack)")
+                                   : f == Field::Partitions && any    ? tr("(in no partition)")
                                                                       : QString());
         r.error->clear();
         r.error->hide();

@@ -29,9 +29,11 @@ class ServerPropertiesPanel : public QWidget {
 public:
     // The price fields (docs/architecture.md 7.8) are enabled by the price basis: PricePerHour for
     // "per hour", PurchasePrice, AmortizationYears and PowerPerHour for "purchase, amortized".
+    // Partitions is a comma list of Slurm partitions (docs/architecture.md 2.10).
     enum class Field {
         Name,
         Rack,
+        Partitions,
         GpuType,
         Gpus,
         GpuMemory,
@@ -44,7 +46,7 @@ public:
         PowerPerHour,
         PriceSource
     };
-    static constexpr int kFieldCount = 13;
+    static constexpr int kFieldCount = 14;
 
     explicit ServerPropertiesPanel(ClusterDocument* document, QWidget* parent = nullptr);
 
