@@ -219,3 +219,24 @@ add_test(NAME cli_emit_merge
          COMMAND ${CMAKE_COMMAND} -DCLI=${CLI} -DOUT=${CLI_OUT}/emit-merge -DFIX=${FIX}
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_emit_merge_check.cmake)
 set_tests_properties(cli_emit_merge PROPERTIES LABELS core)
+
+# The replay check (docs/architecture.md 7.10) on a run recorded from a private Slurm 22.05
+# (tests/fixtures/slurm/fidelity: 50 sleep jobs on one 16-GPU node, the workload of
+# tests/slurm/fidelity_workload.txt): the slurm policy follows it closely, fifo does not.
+set(FIDELITY ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/slurm/fidelity)
+add_test(NAME cli_import_slurm_check
+         COMMAND ${CLI} import slurm --sacct ${FIDELITY}/sacct.txt --nodes ${FIDELITY}/nodes.txt
+                 --partitions ${FIDELITY}/partitions.txt --out ${CLI_OUT}/fidelity --check
+                 --slurm-config ${FIDELITY}/config.txt)
+set_tests_properties(cli_import_slurm_check PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+                     "all: 50 jobs;.*verdict: close: median \\|start difference\\| [0-9.]+ s")
+add_test(NAME cli_replay_check_fifo_is_far
+         COMMAND ${CLI} replay-check --trace ${CLI_OUT}/fidelity/trace.csv --cluster ${CLI_OUT}/fidelity/cluster.json
+                 --policy fifo)
+set_tests_properties(cli_replay_check_fifo_is_far PROPERTIES LABELS core DEPENDS cli_import_slurm_check
+                     PASS_REGULAR_EXPRESSION "verdict: (rough|far):")
+add_test(NAME cli_replay_check_bad_slurm_config
+         COMMAND ${CLI} replay-check --trace ${CLI_OUT}/fidelity/trace.csv --cluster ${CLI_OUT}/fidelity/cluster.json
+                 --slurm-config ${FIDELITY}/bad_config.txt)
+set_tests_properties(cli_replay_check_bad_slurm_config PROPERTIES LABELS core DEPENDS cli_import_slurm_check
+                     PASS_REGULAR_EXPRESSION "bad_config.txt:3: field 'PriorityWeightAge': PriorityWeightAge: expected a number")

@@ -11,6 +11,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/replay_options.h"
 #include "cli/trace_loading.h"
 #include "cli/workspace.h"
 #include "core/io/json_doc.h"
@@ -21,6 +22,8 @@
 #include "core/io/slurm_partitions.h"
 #include "core/io/slurm_sacct.h"
 #include "core/io/trace_writers.h"
+#include "core/sim/job_requests.h"
+#include "core/sim/simulator.h"
 #include "core/workload/measured_iterations.h"
 #include "core/workload/profile_rules.h"
 
@@ -70,15 +73,17 @@ HistoryImport importHistory(const Args& args) {
     return out;
 }
 
+// With --db, --profiles may name a profile set of the workspace (one `profile import --db` made).
+cl::ProfileSet resolveImportProfiles(const Args& args) {
+    if (!args.has("db")) return resolveProfiles(args.get("profiles"));
+    cl::ScenarioStore store = openWorkspace(args, true);
+    return resolveProfilesIn(store, args.get("profiles")).first;
+}
+
 // Models by rule, then run time to iterations; the report says what each rule matched.
 nlohmann::ordered_json matchProfiles(const Args& args, cl::Trace& trace) {
     nlohmann::ordered_json r;
-    // With --db, --profiles may name a profile set of the workspace (one `profile import --db` made).
-    const cl::ProfileSet profiles = args.has("db") ? [&] {
-        cl::ScenarioStore store = openWorkspace(args, true);
-        return resolveProfilesIn(store, args.get("profiles")).first;
-    }()
-                                                   : resolveProfiles(args.get("profiles"));
+    const cl::ProfileSet profiles = resolveImportProfiles(args);
     cl::ProfileRules rules;
     if (args.has("rules")) rules = cl::readProfileRules(args.get("rules"));
     if (args.has("default-profile")) rules.default_profile = args.get("default-profile");
@@ -222,6 +227,32 @@ NodesImport importNodes(const Args& args) {
     return out;
 }
 
+// The jobs of the history that can never run on the imported cluster (docs/architecture.md 2.10),
+// named with the reason: a run leaves them out, and the import says so before anyone plans with
+// it. A job asking for a partition the cluster does not have is bad input: refused, nothing
+// written.
+nlohmann::ordered_json jobsThatNeverFit(const Args& args, const cl::Trace& trace,
+                                        const cl::Cluster& cluster) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    std::optional<cl::JobRequests> requests;
+    try {
+        requests.emplace(cluster, trace);
+    } catch (const cl::SimulationError& e) {
+        throw UsageError(args.get("sacct") + ": " + e.what() + " (its partitions come from " +
+                         (args.has("partitions") ? args.get("partitions") : args.get("nodes")) + ")");
+    }
+    for (int i = 0; i < static_cast<int>(trace.jobs.size()); ++i)
+        if (const std::string why = requests->neverFits(i); !why.empty())
+            list.push_back({{"job_id", trace.jobs[static_cast<std::size_t>(i)].id}, {"reason", why}});
+    if (!list.empty()) {
+        std::cout << list.size() << " job(s) can never run on this cluster; a run leaves them out, named "
+                  << "(--strict refuses it), e.g.:\n";
+        for (std::size_t k = 0; k < list.size() && k < 5; ++k)
+            std::cout << "  " << list[k]["reason"].get<std::string>() << "\n";
+    }
+    return list;
+}
+
 int importSlurm(const std::vector<std::string>& argv) {
     Args args(
         "import slurm",
@@ -248,13 +279,21 @@ int importSlurm(const std::vector<std::string>& argv) {
          {"exclude-unavailable", "", "leave down, drained and failing nodes out of the layout"},
          {"partitions", "FILE",
           "partitions: scontrol show partition --oneliner output, laid over the --nodes layout (its "
-          "PriorityTier, MaxTime, Default and members win over the nodes' Partitions=)"}});
+          "PriorityTier, MaxTime, Default and members win over the nodes' Partitions=)"},
+         {"check", "",
+          "with --sacct and --nodes: replay the history on the cluster with the slurm policy and compare "
+          "every job's start with the recorded one (as replay-check; DIR/replay-check.json)"},
+         {"slurm-config", "FILE", "with --check: the saved `scontrol show config` the replay follows"},
+         {"slurm-param", "KEY=VALUE", "with --check: one Slurm setting (after --slurm-config)", true}});
     if (!args.parse(argv)) return 0;
     if (!args.has("sacct") && !args.has("nodes"))
         throw UsageError("import slurm: give --sacct FILE, --nodes FILE or both");
     if (args.has("partitions") && !args.has("nodes"))
         throw UsageError(
             "import slurm: --partitions applies to the layout of --nodes; give --nodes FILE too");
+    if (args.has("check") && !(args.has("sacct") && args.has("nodes")))
+        throw UsageError(
+            "import slurm: --check replays the history on the cluster; give --sacct and --nodes");
     const std::filesystem::path out = args.require("out");
 
     nlohmann::ordered_json report;
@@ -274,6 +313,8 @@ int importSlurm(const std::vector<std::string>& argv) {
         cluster = std::move(nodes.cluster);
     }
 
+    if (trace && cluster) report["never_fit"] = jobsThatNeverFit(args, *trace, *cluster);
+
     std::filesystem::create_directories(out);
     if (trace) {
         cl::writeTraceCsv(*trace, (out / "trace.csv").string());
@@ -286,6 +327,13 @@ int importSlurm(const std::vector<std::string>& argv) {
     }
     cl::io::writeTextFile((out / "import.json").string(), report.dump(2) + "\n");
     std::cout << "wrote " << (out / "import.json").string() << "\n";
+    if (args.has("check")) {
+        std::cout << "\n";
+        const cl::ProfileSet profiles = resolveImportProfiles(args);
+        replayAndCheck(args, *trace, replayCluster(*cluster, args, false), profiles, "slurm", 10,
+                       (out / "replay-check.json").string());
+        std::cout << "wrote " << (out / "replay-check.json").string() << "\n";
+    }
     return 0;
 }
 

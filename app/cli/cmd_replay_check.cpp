@@ -8,10 +8,6 @@
 #include "cli/replay_options.h"
 #include "cli/trace_loading.h"
 #include "core/io/builtin_data.h"
-#include "core/io/result_writers.h"
-#include "core/metrics/replay_check.h"
-#include "core/policies/scheduler_registry.h"
-#include "core/sim/simulator.h"
 
 namespace cli {
 
@@ -44,40 +40,11 @@ int replayCheckCommand(const std::vector<std::string>& argv) {
     Args args = replayCheckArgs();
     if (!args.parse(argv)) return 0;
     const bool quiet = args.has("quiet");
-    cl::SimOptions options;
-    options.conventions = cl::Conventions::byName(args.get("conventions"));
-    options.record_segments = false;
-    options.record_series = false;
-    options.strict = args.has("strict");
-    cl::SchedulerTuning tuning;
-    tuning.slurm = slurmConfigFrom(args);
-    const std::string policy = args.get("policy");
-    std::unique_ptr<cl::Scheduler> scheduler = cl::checkPolicy(policy, options.conventions, tuning);
     const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), false);
     const cl::Cluster cluster = replayCluster(cl::resolveCluster(args.require("cluster")), args, quiet);
     const cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles, 1, quiet);
-    const cl::SimResult result = cl::simulate(cluster, trace, profiles, *scheduler, options);
-    const cl::ReplayCheck check = cl::checkReplay(trace, result);
-    const int worst = static_cast<int>(args.getInt("worst"));
-    std::cout << "replay of " << trace.name << " (" << trace.jobs.size() << " jobs) on " << cluster.name
-              << " (" << cluster.totalGpus() << " GPUs) under " << policy << "\n";
-    for (const cl::LeftOutJob& left : result.left_out) std::cout << "left out: " << left.reason << "\n";
-    for (const std::string& note : result.notes) std::cout << "note: " << note << "\n";
-    if (result.summary.timed_out > 0)
-        std::cout << result.summary.timed_out << " job(s) ended at their time limit\n";
-    std::cout << cl::formatReplayCheck(check, worst);
-    if (args.has("json")) {
-        nlohmann::json j = cl::replayCheckJson(check, worst);
-        j["trace"] = trace.name;
-        j["cluster"] = cluster.name;
-        j["policy"] = policy;
-        j["engine_version"] = cl::engineVersion();
-        nlohmann::json left = nlohmann::json::array();
-        for (const cl::LeftOutJob& l : result.left_out)
-            left.push_back({{"job_index", l.index}, {"job_id", l.id}, {"reason", l.reason}});
-        j["left_out"] = left;
-        cl::writeJson(j, args.get("json"));
-    }
+    replayAndCheck(args, trace, cluster, profiles, args.get("policy"), static_cast<int>(args.getInt("worst")),
+                   args.get("json"));
     return 0;
 }
 

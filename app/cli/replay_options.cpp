@@ -2,6 +2,11 @@
 
 #include <iostream>
 
+#include "core/io/builtin_data.h"
+#include "core/io/result_writers.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
+
 namespace cli {
 
 std::vector<OptionSpec> replayOptions() {
@@ -29,7 +34,7 @@ cl::SlurmConfig slurmConfigFrom(const Args& args) {
 }
 
 cl::Cluster replayCluster(const cl::Cluster& cluster, const Args& args, bool quiet) {
-    if (args.has("keep-unavailable")) return cluster;
+    if (args.declares("keep-unavailable") && args.has("keep-unavailable")) return cluster;
     cl::Cluster available = cluster;
     std::erase_if(available.servers, [](const cl::Server& s) { return s.unavailable; });
     const std::size_t removed = cluster.servers.size() - available.servers.size();
@@ -47,6 +52,42 @@ cl::Cluster replayCluster(const cl::Cluster& cluster, const Args& args, bool qui
         std::cerr << " (--keep-unavailable keeps them)\n";
     }
     return available;
+}
+
+ReplayOutcome replayAndCheck(const Args& args, const cl::Trace& trace, const cl::Cluster& cluster,
+                             const cl::ProfileSet& profiles, const std::string& policy, int worst_jobs,
+                             const std::string& json_path) {
+    cl::SimOptions options;
+    if (args.declares("conventions")) options.conventions = cl::Conventions::byName(args.get("conventions"));
+    options.record_segments = false;
+    options.record_series = false;
+    options.strict = args.declares("strict") && args.has("strict");
+    cl::SchedulerTuning tuning;
+    tuning.slurm = slurmConfigFrom(args);
+    std::unique_ptr<cl::Scheduler> scheduler = cl::checkPolicy(policy, options.conventions, tuning);
+    ReplayOutcome out;
+    out.result = cl::simulate(cluster, trace, profiles, *scheduler, options);
+    out.check = cl::checkReplay(trace, out.result);
+    std::cout << "replay of " << trace.name << " (" << trace.jobs.size() << " jobs) on " << cluster.name
+              << " (" << cluster.totalGpus() << " GPUs) under " << policy << "\n";
+    for (const cl::LeftOutJob& left : out.result.left_out) std::cout << "left out: " << left.reason << "\n";
+    for (const std::string& note : out.result.notes) std::cout << "note: " << note << "\n";
+    if (out.result.summary.timed_out > 0)
+        std::cout << out.result.summary.timed_out << " job(s) ended at their time limit\n";
+    std::cout << cl::formatReplayCheck(out.check, worst_jobs);
+    if (!json_path.empty()) {
+        nlohmann::json j = cl::replayCheckJson(out.check, worst_jobs);
+        j["trace"] = trace.name;
+        j["cluster"] = cluster.name;
+        j["policy"] = policy;
+        j["engine_version"] = cl::engineVersion();
+        nlohmann::json left = nlohmann::json::array();
+        for (const cl::LeftOutJob& l : out.result.left_out)
+            left.push_back({{"job_index", l.index}, {"job_id", l.id}, {"reason", l.reason}});
+        j["left_out"] = left;
+        cl::writeJson(j, json_path);
+    }
+    return out;
 }
 
 }  // namespace cli
