@@ -7,10 +7,16 @@
 // resident memory while the reader runs (Linux: the peak is reset just before, so the generated
 // text held by the bench is counted only where the reader itself holds it).
 // BM_ImportSacctAsTrace measures the whole import (reader, trace, profile rules, iterations).
+// BM_ReplaySacctWithSlurm (docs/architecture.md 4.8): the same history imported and replayed with
+// the slurm policy (multifactor priority with age, size, partition and fair-share weights,
+// backfill at Slurm's defaults) on 2,000 GPUs (250 servers of 8) in 4 partitions: under 20 s and
+// 1 GB. The history offers about ten times what 2,000 GPUs can run (it was written for the
+// reader), so its submit times are stretched 15-fold: about three quarters busy, as a real cluster.
 // Run: build/release/bench/bench_slurm_import
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +25,10 @@
 
 #include "core/io/builtin_data.h"
 #include "core/io/sacct_trace.h"
+#include "core/io/slurm_node_layout.h"
 #include "core/io/slurm_sacct.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/sim/simulator.h"
 #include "core/workload/measured_iterations.h"
 #include "core/workload/profile_rules.h"
 
@@ -300,6 +309,56 @@ void BM_ImportSacctAsTrace(benchmark::State& state) {
     state.counters["trace_jobs"] = static_cast<double>(trace.jobs.size());
 }
 
+// 250 servers of 8 GPUs, partition p0..p3 by server, each partition with servers of every GPU
+// type the history asks for (A100, H100, V100, L40S); p2 and p3 have the higher tier.
+cl::Cluster replayCluster() {
+    cl::Cluster c;
+    c.name = "bench-2000";
+    for (int k = 0; k < 4; ++k) c.partitions.push_back({"p" + std::to_string(k), k < 2 ? 1 : 2, 0.0, k == 0});
+    for (int s = 0; s < 250; ++s) {
+        cl::Server server;
+        server.name = "n" + std::to_string(s);
+        server.gpu_type = cl::gpuTypeFromSlurm(std::array{"a100", "h100", "v100", "l40s"}[(s / 4) % 4]);
+        server.gpus = 8;
+        server.partitions = {"p" + std::to_string(s % 4)};
+        c.servers.push_back(std::move(server));
+    }
+    return c;
+}
+
+void BM_ReplaySacctWithSlurm(benchmark::State& state) {
+    const std::string& text = sacctText();
+    const cl::Cluster cluster = replayCluster();
+    const cl::ProfileSet profiles = cl::builtinProfiles();
+    cl::SchedulerTuning tuning;
+    cl::applySlurmParameters(tuning.slurm, {"PriorityType=priority/multifactor", "PriorityWeightAge=1000",
+                                            "PriorityWeightJobSize=100", "PriorityWeightPartition=1000",
+                                            "PriorityWeightFairshare=2000"});
+    cl::SimResult result;
+    double peak = 0;
+    for (auto _ : state) {
+        result = {};
+        peak = std::max(peak, peakMegabytes([&] {
+                            const cl::SacctImport imported = cl::parseSacctParsable(text, "bench.txt");
+                            cl::Trace trace = cl::traceFromSacct(imported, "bench", "bench.txt");
+                            for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+                                trace.jobs[i].partition = "p" + std::to_string(i % 4);
+                                trace.jobs[i].submit_time *= 15;
+                            }
+                            auto scheduler = cl::makeScheduler("slurm", cl::Conventions::clean(), tuning);
+                            cl::SimOptions options;
+                            options.record_segments = false;
+                            options.record_series = false;
+                            result = cl::simulate(cluster, trace, profiles, *scheduler, options);
+                        }));
+    }
+    state.counters["jobs"] = static_cast<double>(result.jobs.size());
+    state.counters["left_out"] = static_cast<double>(result.left_out.size());
+    state.counters["events"] = static_cast<double>(result.events);
+    state.counters["avg_queueing_s"] = result.summary.avg_queueing_delay;
+    state.counters["peak_mb"] = peak;
+}
+
 }  // namespace
 
 // Reading from the file first: its peak then holds no generated text of the other benchmark.
@@ -307,5 +366,6 @@ BENCHMARK(BM_ReadSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_ImportSacctAsTrace)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_ReadSacctJson)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ParseSacctParsable)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ReplaySacctWithSlurm)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK_MAIN();

@@ -12,6 +12,7 @@
 #include "core/io/json_doc.h"
 #include "core/io/parse_error.h"
 #include "core/io/read_helpers.h"
+#include "core/io/scontrol_records.h"
 
 namespace cl {
 
@@ -34,17 +35,6 @@ std::string upper(std::string_view s) {
 
 using io::trim;
 using io::wholeNumber;
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-    std::vector<std::string_view> parts;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t at = s.find(sep, from);
-        parts.push_back(s.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
-        if (at == std::string_view::npos) return parts;
-        from = at + 1;
-    }
-}
 
 // Commas inside "(S:0,2)" separate sockets, not gres entries.
 std::vector<std::string_view> splitOutsideParentheses(std::string_view s) {
@@ -73,7 +63,7 @@ bool noValue(std::string_view s) {
 std::vector<std::string> partitionList(std::string_view csv) {
     std::vector<std::string> out;
     if (noValue(csv)) return out;
-    for (std::string_view p : split(csv, ',')) {
+    for (std::string_view p : io::splitAt(csv, ',')) {
         p = trim(p);
         if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.emplace_back(p);
     }
@@ -144,29 +134,10 @@ public:
     SlurmNodeInventory read() {
         SlurmNodeInventory out;
         out.format = "scontrol";
-        const std::vector<std::string_view> lines = split(text_, '\n');
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            std::string_view raw = lines[i];
-            if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-            const int line = static_cast<int>(i) + 1;
-            const std::string_view body = trim(raw);
-            if (body.empty()) {
-                finishRecord(out);
-                continue;
-            }
-            if (body.rfind("NodeName=", 0) == 0) {
-                finishRecord(out);
-                record_line_ = line;
-            } else if (record_line_ == 0 || !std::isspace(static_cast<unsigned char>(raw.front()))) {
-                // Only the indented lines of scontrol's multi-line form continue a record.
-                throw ParseError(file_, line, "NodeName",
-                                 "missing: a node record starts with NodeName= (scontrol show node "
-                                 "--oneliner), found '" +
-                                     std::string(trim(body.substr(0, 40))) + "'");
-            }
-            addTokens(body, line);
-        }
-        finishRecord(out);
+        io::forEachScontrolRecordLine(
+            text_, file_, "NodeName", "node", "scontrol show node --oneliner", [&] { finishRecord(out); },
+            [&](int line) { record_line_ = line; },
+            [&](std::string_view body, int line) { addTokens(body, line); });
         if (out.nodes.empty())
             throw ParseError(file_, 0, "", "no nodes: expected scontrol show node --oneliner output");
         return out;
@@ -459,7 +430,7 @@ SlurmGres parseSlurmGres(std::string_view gres) {
             if (entry.back() != ')') throw std::invalid_argument(expected);
             entry = trim(entry.substr(0, paren));
         }
-        std::vector<std::string_view> parts = split(entry, ':');
+        std::vector<std::string_view> parts = io::splitAt(entry, ':');
         if (trim(parts.front()) != "gpu") continue;  // shard, mps, nic, ...: not GPUs
         parts.erase(parts.begin());
         parts.erase(std::remove(parts.begin(), parts.end(), std::string_view("no_consume")), parts.end());
@@ -493,7 +464,7 @@ bool slurmStateUnavailable(const std::string& state) {
     static const std::set<std::string> unavailable = {"DOWN",   "DRAIN",   "DRAINED",        "DRAINING",
                                                       "FAIL",   "FAILING", "NOT_RESPONDING", "NO_RESPOND",
                                                       "FUTURE", "INVAL",   "INVALID_REG"};
-    for (std::string_view word : split(state, '+')) {
+    for (std::string_view word : io::splitAt(state, '+')) {
         word = trim(word);
         if (word.empty()) continue;
         if (word.back() == '*') return true;  // scontrol/sinfo mark a node that does not respond with '*'

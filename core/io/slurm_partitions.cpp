@@ -11,6 +11,7 @@
 #include "core/io/csv_table.h"
 #include "core/io/parse_error.h"
 #include "core/io/read_helpers.h"
+#include "core/io/scontrol_records.h"
 
 namespace cl {
 
@@ -33,17 +34,6 @@ std::string upper(std::string_view s) {
     return out;
 }
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-    std::vector<std::string_view> parts;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t at = s.find(sep, from);
-        parts.push_back(s.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
-        if (at == std::string_view::npos) return parts;
-        from = at + 1;
-    }
-}
-
 bool digits(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -64,7 +54,7 @@ std::string padded(long long n, std::size_t width) {
 std::vector<std::string> expandRanges(std::string_view ranges) {
     const char* expected = "ranges like [01-04,07] inside the brackets";
     std::vector<std::string> out;
-    for (std::string_view range : split(ranges, ',')) {
+    for (std::string_view range : io::splitAt(ranges, ',')) {
         const auto dash = range.find('-');
         const std::string_view lo = range.substr(0, dash);
         const std::string_view hi = dash == std::string_view::npos ? lo : range.substr(dash + 1);
@@ -123,30 +113,10 @@ public:
     SlurmPartitionList read() {
         SlurmPartitionList out;
         out.file = file_;
-        const std::vector<std::string_view> lines = split(text_, '\n');
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            std::string_view raw = lines[i];
-            if (i == 0 && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
-            if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-            const int line = static_cast<int>(i) + 1;
-            const std::string_view body = trim(raw);
-            if (body.empty()) {
-                finishRecord(out);
-                continue;
-            }
-            if (body.rfind("PartitionName=", 0) == 0) {
-                finishRecord(out);
-                record_line_ = line;
-            } else if (record_line_ == 0 || !std::isspace(static_cast<unsigned char>(raw.front()))) {
-                // Only the indented lines of scontrol's multi-line form continue a record.
-                throw ParseError(file_, line, "PartitionName",
-                                 "missing: a partition record starts with PartitionName= (scontrol show "
-                                 "partition --oneliner), found '" +
-                                     std::string(trim(body.substr(0, 40))) + "'");
-            }
-            addTokens(body, line);
-        }
-        finishRecord(out);
+        io::forEachScontrolRecordLine(
+            text_, file_, "PartitionName", "partition", "scontrol show partition --oneliner",
+            [&] { finishRecord(out); }, [&](int line) { record_line_ = line; },
+            [&](std::string_view body, int line) { addTokens(body, line); });
         if (out.partitions.empty())
             throw ParseError(file_, 0, "",
                              "no partitions: expected scontrol show partition --oneliner output");
@@ -155,10 +125,10 @@ public:
 
 private:
     void addTokens(std::string_view body, int line) {
-        for (std::string_view token : split(body, ' ')) {
+        for (std::string_view token : io::splitAt(body, ' ')) {
             token = trim(token);
             if (token.empty()) continue;
-            for (std::string_view piece : split(token, '\t')) {
+            for (std::string_view piece : io::splitAt(token, '\t')) {
                 if (piece.empty()) continue;
                 const auto eq = piece.find('=');
                 if (eq == std::string_view::npos || eq == 0)
@@ -307,7 +277,7 @@ double parseSlurmTimeLimit(std::string_view text) {
         days = *wholeNumber(text.substr(0, dash));
         rest = text.substr(dash + 1);
     }
-    const std::vector<std::string_view> parts = split(rest, ':');
+    const std::vector<std::string_view> parts = io::splitAt(rest, ':');
     if (parts.size() > 3) throw std::invalid_argument(expected);
     std::vector<long long> n;
     for (std::string_view p : parts) {

@@ -223,17 +223,29 @@ bool BackfillScheduler::started(int job) const {
 }
 
 Decision BackfillScheduler::schedule(const SchedulerInput& in) {
-    if (!pool_ || pool_cluster_ != in.cluster) {
+    // The pool follows the running jobs from call to call: only the GPUs of the jobs that ended
+    // go back (taking every running job's GPUs at every event was a fifth of a replay's time).
+    const bool fresh = !pool_ || pool_cluster_ != in.cluster;
+    if (fresh) {
         pool_ = std::make_unique<GpuPool>(*in.cluster);
         pool_cluster_ = in.cluster;
+        holding_.clear();
     }
-    pool_->reset();
+    for (int j : in.completed) {
+        if (auto it = holding_.find(j); it != holding_.end()) {
+            for (int g : it->second) pool_->release(g);
+            holding_.erase(it);
+        }
+    }
     Decision d;
     int pending = 0;
     for (const JobState& j : in.active) {
         if (j.running) {
             d.keep.push_back(j.index);
-            pool_->takeAll(j.held);
+            if (fresh) {
+                pool_->takeAll(j.held);
+                holding_[j.index].assign(j.held.begin(), j.held.end());
+            }
         } else {
             ++pending;
         }
@@ -246,7 +258,13 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     // (SlurmConfig::event_latency).
     if (slurm && event) event_pass_at_ = std::min(event_pass_at_, nextTick(in.now, config_.event_latency));
     if (pending == 0) return d;
-    const bool time_matters = order_->rankingChangesWithTime();
+    // Priorities that change with time change every PriorityCalcPeriod (Slurm's recalculation):
+    // a pass between two recalculations over an unchanged queue would decide nothing new.
+    const bool time_matters = slurm && order_->rankingChangesWithTime();
+    if (time_matters && in.now >= next_recalc_) {
+        changed_ = true;
+        next_recalc_ = nextTick(in.now, config_.priority_calc_period);
+    }
     // A tick that passed while nobody called (nothing changed, so its pass would have decided
     // nothing) is not made up now: the next one is the first at or after now.
     if (next_main_ < in.now) next_main_ = std::ceil(in.now / config_.sched_interval) * config_.sched_interval;
@@ -257,8 +275,7 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     const bool acting = !slurm || event_pass_at_ == kNever || event_pass;
     if (event_pass) event_pass_at_ = kNever;
     const bool main = slurm && config_.main_scheduler && acting && (event_pass || in.now >= next_main_);
-    const bool backfill =
-        !slurm || (acting && config_.backfill && in.now >= next_backfill_ && (changed_ || time_matters));
+    const bool backfill = !slurm || (acting && config_.backfill && in.now >= next_backfill_ && changed_);
     if (in.now >= next_main_) next_main_ = nextTick(in.now, config_.sched_interval);
     if (slurm && in.now >= next_backfill_) next_backfill_ = nextTick(in.now, config_.bf_interval);
     if (!main && !backfill) return wakeAt(d, time_matters);
@@ -272,7 +289,10 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
         backfillPass(in, d);
         if (d.start.size() > started_by_main) changed_ = true;
     }
-    for (const Assignment& a : d.start) started_[static_cast<std::size_t>(a.job)] = 0;
+    for (const Assignment& a : d.start) {
+        started_[static_cast<std::size_t>(a.job)] = 0;
+        holding_[a.job] = a.gpus;
+    }
     if (static_cast<int>(d.start.size()) == pending) return d;
     return slurm ? wakeAt(d, time_matters) : d;
 }
@@ -281,8 +301,9 @@ Decision& BackfillScheduler::wakeAt(Decision& d, bool time_matters) const {
     if (kind_ != BackfillKind::Slurm) return d;
     d.wakeup = event_pass_at_;
     // Slurm's passes come at its intervals; a pass over an unchanged queue would decide nothing new.
-    if (changed_ || time_matters)
+    if (changed_)
         d.wakeup = std::min(d.wakeup, config_.backfill ? std::min(next_backfill_, next_main_) : next_main_);
+    if (time_matters) d.wakeup = std::min(d.wakeup, next_recalc_);
     return d;
 }
 

@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/policies/gpu_pool.h"
@@ -72,7 +73,8 @@ private:
     SlurmConfig config_;
     std::unique_ptr<GpuPool> pool_;
     const Cluster* pool_cluster_ = nullptr;
-    std::vector<char> started_;  // per job index: started by this decision
+    std::vector<char> started_;                          // per job index: started by this decision
+    std::unordered_map<int, std::vector<int>> holding_;  // running job -> the GPUs it was given
     std::vector<int> ranked_;
     std::vector<std::vector<Ending>> endings_;            // per server: running jobs' expected ends
     std::vector<std::vector<Reservation>> reservations_;  // per server, this pass
@@ -81,7 +83,8 @@ private:
     double next_main_ = 0.0;
     double event_pass_at_ = std::numeric_limits<double>::infinity();  // a main pass an event asked for
     double next_backfill_ = 0.0;
-    bool changed_ = true;  // something arrived, ended or started since the last backfill pass
+    double next_recalc_ = 0.0;  // multifactor priorities' next recalculation
+    bool changed_ = true;       // something arrived, ended or started since the last backfill pass
 };
 
 // The servers and GPU counts a job of `gpus` GPUs on `nodes` servers (0 = any) takes given the

@@ -130,6 +130,8 @@ void setSlurmParameter(SlurmConfig& c, std::string_view key_text, std::string_vi
         c.max_age = duration(key_text, value);
     } else if (key == "prioritydecayhalflife") {
         c.decay_half_life = duration(key_text, value);
+    } else if (key == "prioritycalcperiod") {
+        c.priority_calc_period = std::max(1.0, duration(key_text, value));
     } else if (key == "priorityfavorsmall") {
         c.favor_small = yesNo(key_text, value);
     }

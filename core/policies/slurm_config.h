@@ -38,6 +38,8 @@ struct SlurmConfig {
     double weight_fairshare = 0.0;
     double max_age = 7 * 86400.0;
     double decay_half_life = 7 * 86400.0;
+    // PriorityCalcPeriod: multifactor priorities are recomputed this often (Slurm: 5 minutes).
+    double priority_calc_period = 300.0;
     bool favor_small = false;
 
     bool operator==(const SlurmConfig&) const = default;

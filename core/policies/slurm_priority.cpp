@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace cl {
 
@@ -18,13 +19,18 @@ public:
 
 protected:
     void prepare(const SchedulerInput& in) override {
-        now_ = in.now;
+        // Slurm recomputes the factors every PriorityCalcPeriod, not at every pass.
+        now_ = std::floor(in.now / config_.priority_calc_period) * config_.priority_calc_period;
         total_gpus_ = std::max(1, in.cluster->totalGpus());
         max_tier_ = 1;
-        for (const Partition& p : in.cluster->partitions) max_tier_ = std::max(max_tier_, p.priority_tier);
         tiers_.clear();
-        for (const Partition& p : in.cluster->partitions) tiers_.push_back(p.priority_tier);
-        if (config_.multifactor && config_.weight_fairshare > 0) decayUsage(in);
+        for (const Partition& p : in.cluster->partitions) {
+            max_tier_ = std::max(max_tier_, p.priority_tier);
+            tiers_.push_back(p.priority_tier);
+        }
+        if (config_.multifactor && config_.weight_fairshare > 0 &&
+            (now_ > last_decay_ || fair_share_.empty()))
+            decayUsage(in);
     }
 
     double key(const JobState& j) const override {
@@ -43,30 +49,44 @@ private:
         const double tier = j.partition >= 0 ? tiers_[static_cast<std::size_t>(j.partition)] : 1.0;
         double p = config_.weight_age * age + config_.weight_job_size * size +
                    config_.weight_partition * tier / max_tier_;
-        if (config_.weight_fairshare > 0) p += config_.weight_fairshare * fairShare(j.account);
+        if (config_.weight_fairshare > 0)
+            p += config_.weight_fairshare *
+                 fair_share_[static_cast<std::size_t>(account_of_[static_cast<std::size_t>(j.index)])];
         return p;
     }
 
-    double fairShare(std::string_view account) const {
-        const auto it = usage_.find(std::string(account));
-        const double used = it == usage_.end() ? 0.0 : it->second;
-        const double shares = 1.0 / std::max<std::size_t>(1, usage_.size());
-        const double normalized = total_usage_ > 0 ? used / total_usage_ : 0.0;
-        return std::exp2(-normalized / shares);
+    // The account of each active job as a small number, found once per job (a name lookup per
+    // job and pass was a third of a replay's time).
+    int accountOf(const JobState& j) {
+        const auto index = static_cast<std::size_t>(j.index);
+        if (index >= account_of_.size()) account_of_.resize(index + 1, -1);
+        int& id = account_of_[index];
+        if (id < 0) {
+            auto [it, fresh] =
+                account_ids_.try_emplace(std::string(j.account), static_cast<int>(usage_.size()));
+            if (fresh) usage_.push_back(0.0);
+            id = it->second;
+        }
+        return id;
     }
 
-    // Decays every account's usage to now and adds what its running jobs used since the last call.
+    // Decays every account's usage to now, adds what its running jobs used since the last call,
+    // and computes each account's factor 2^(-U/S) once.
     void decayUsage(const SchedulerInput& in) {
-        const double dt = std::max(0.0, in.now - last_decay_);
+        const double dt = std::max(0.0, now_ - last_decay_);
         const double factor = config_.decay_half_life > 0 ? std::exp2(-dt / config_.decay_half_life) : 1.0;
-        total_usage_ = 0.0;
-        for (auto& [account, used] : usage_) used *= factor;
+        for (double& used : usage_) used *= factor;
         for (const JobState& j : in.active) {
-            double& used = usage_[std::string(j.account)];
-            if (j.running) used += j.gpus * dt;
+            const int id = accountOf(j);
+            if (j.running) usage_[static_cast<std::size_t>(id)] += j.gpus * dt;
         }
-        for (const auto& [account, used] : usage_) total_usage_ += used;
-        last_decay_ = in.now;
+        double total = 0.0;
+        for (double used : usage_) total += used;
+        const double shares = 1.0 / static_cast<double>(std::max<std::size_t>(1, usage_.size()));
+        fair_share_.resize(usage_.size());
+        for (std::size_t a = 0; a < usage_.size(); ++a)
+            fair_share_[a] = std::exp2(-(total > 0 ? usage_[a] / total : 0.0) / shares);
+        last_decay_ = now_;
     }
 
     SlurmConfig config_;
@@ -74,8 +94,10 @@ private:
     int total_gpus_ = 1;
     int max_tier_ = 1;
     std::vector<int> tiers_;
-    std::map<std::string, double> usage_;  // per account: decayed GPU-seconds
-    double total_usage_ = 0.0;
+    std::unordered_map<std::string, int> account_ids_;
+    std::vector<int> account_of_;     // per job index: account id (-1 = not seen yet)
+    std::vector<double> usage_;       // per account id: decayed GPU-seconds
+    std::vector<double> fair_share_;  // per account id: 2^(-usage share / shares)
     double last_decay_ = 0.0;
 };
 

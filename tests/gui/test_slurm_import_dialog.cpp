@@ -1,14 +1,17 @@
 // File > Import from Slurm: the rule editor's model, the dialog driven as a user does (files
 // through its chooser seam, rules added and typed in the table, the match counts following each
-// edit, the default profile, excluded nodes), its errors, and the main window storing the trace,
-// the cluster and a scenario of both. Expected figures come from core's readers, not from the
-// dialog. Offscreen, on the Slurm fixtures of tests/fixtures/slurm.
+// edit, the default profile, excluded nodes), the partition file, the jobs that can never run on
+// the imported cluster, its errors, and the main window storing the trace, the cluster and a
+// scenario of both that replays them with the slurm policy. Expected figures come from core's
+// readers, not from the dialog. Offscreen, on the Slurm fixtures of tests/fixtures/slurm.
+#include <algorithm>
 #include <memory>
 #include <set>
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -30,7 +33,10 @@
 #include "core/io/sacct_trace.h"
 #include "core/io/slurm_node_layout.h"
 #include "core/io/slurm_nodes.h"
+#include "core/io/slurm_partitions.h"
 #include "core/io/slurm_sacct.h"
+#include "core/runs/scenario_runner.h"
+#include "core/sim/job_requests.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/profile_rules.h"
 #include "views/common/app_theme.h"
@@ -122,6 +128,32 @@ QLabel* clusterSummaryLabel(const SlurmImportDialog& d) {
 }
 QLabel* defaultMatchesLabel(const SlurmImportDialog& d) {
     return namedChild<QLabel>(d, "defaultMatches");
+}
+QLabel* neverFitLabel(const SlurmImportDialog& d) {
+    return namedChild<QLabel>(d, "neverFit");
+}
+QPushButton* partitionsBrowseButton(const SlurmImportDialog& d) {
+    return namedChild<QPushButton>(d, "partitionsBrowse");
+}
+QCheckBox* createScenarioBox(const SlurmImportDialog& d) {
+    return namedChild<QCheckBox>(d, "createScenario");
+}
+
+// Why each job of the history never fits the cluster of the node file (with the partition file
+// laid over it when given), by core, as `import slurm` names them.
+std::vector<std::string> expectedNeverFits(const QString& history, const QString& nodes, const char* name,
+                                           const QString& partitions = {}) {
+    const std::string path = history.toStdString();
+    const cl::Trace trace = cl::traceFromSacct(cl::readSacct(path), "x", path);
+    const cl::SlurmNodeInventory inventory = cl::readSlurmNodes(nodes.toStdString());
+    cl::SlurmLayout layout = cl::clusterFromSlurmNodes(inventory, {name, false});
+    if (!partitions.isEmpty())
+        cl::applySlurmPartitions(layout.cluster, cl::readSlurmPartitions(partitions.toStdString()),
+                                 &inventory);
+    const cl::JobRequests requests(layout.cluster, trace);
+    std::vector<std::string> reasons;
+    for (int i = 0; i < static_cast<int>(trace.jobs.size()); ++i) reasons.push_back(requests.neverFits(i));
+    return reasons;
 }
 
 }  // namespace
@@ -455,12 +487,170 @@ private slots:
         QVERIFY(clusterStored);
         const auto scenario = store.findScenario("slurm/our-cluster");
         QVERIFY(scenario.has_value());
-        QCOMPARE(scenario->spec.policy, std::string("fifo"));
+        QCOMPARE(scenario->spec.policy, std::string("slurm"));
         const QString log = namedChild<QPlainTextEdit>(window, "runLog")->toPlainText();
         QVERIFY(log.contains(QStringLiteral("Created scenario slurm/our-cluster")));
 
         // The profiler-trace import is one menu entry away and lands in the Profiles view.
         QVERIFY(window.importProfilerTrace());
+    }
+
+    void jobsThatNeverFitAndThePartitionFile() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        store.putProfiles(m_builtin);
+        SlurmImportDialog dialog(&store, &m_builtin);
+        const QString history = fixture(QStringLiteral("never_fit/sacct.txt"));
+        const QString nodes = fixture(QStringLiteral("never_fit/nodes.txt"));
+        const QString partitions = fixture(QStringLiteral("never_fit/partitions.txt"));
+        dialog.setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
+            return kind == SlurmImportDialog::FileKind::Partitions ? partitions : QString();
+        });
+        dialog.setImportName(QStringLiteral("nf"));
+        dialog.setHistoryPath(history);
+        dialog.setNodesPath(nodes);
+        waitIdle(dialog);
+        QVERIFY2(dialog.historyError().isEmpty(), qPrintable(dialog.historyError()));
+        QVERIFY2(dialog.nodesError().isEmpty(), qPrintable(dialog.nodesError()));
+
+        // The 32-GPU job on the 16-GPU node: named, with core's reason, in the line under the
+        // summary and as its row's tooltip in the job table.
+        std::vector<std::string> expected = expectedNeverFits(history, nodes, "nf");
+        QCOMPARE(
+            std::count_if(expected.begin(), expected.end(), [](const std::string& r) { return !r.empty(); }),
+            1);
+        const auto big =
+            std::find_if(expected.begin(), expected.end(), [](const std::string& r) { return !r.empty(); });
+        const int bigRow = static_cast<int>(big - expected.begin());
+        QVERIFY(dialog.fitCheck().has_value());
+        QCOMPARE(dialog.fitCheck()->never_fit, std::size_t(1));
+        QVERIFY(dialog.fitError().isEmpty());
+        QVERIFY(neverFitLabel(dialog)->isVisibleTo(&dialog));
+        const QString line = neverFitLabel(dialog)->text();
+        QVERIFY2(line.contains(QStringLiteral("1 job can never run on this cluster")), qPrintable(line));
+        QVERIFY2(line.contains(QString::fromStdString(*big).toHtmlEscaped()), qPrintable(line));
+        QVERIFY(neverFitLabel(dialog)->toolTip().contains(QString::fromStdString(*big)));
+        QCOMPARE(jobModel(dialog)->job(bigRow).gpus, 32);
+        QCOMPARE(jobModel(dialog)->neverFits(bigRow), QString::fromStdString(*big));
+        const QModelIndex bigId = jobModel(dialog)->index(bigRow, SlurmJobTableModel::IdColumn);
+        QVERIFY(!jobModel(dialog)->data(bigId, Qt::DecorationRole).isNull());
+        QVERIFY(jobModel(dialog)
+                    ->data(jobModel(dialog)->index(bigRow, SlurmJobTableModel::NameColumn), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QString::fromStdString(*big)));
+        for (int r = 0; r < jobModel(dialog)->rowCount(); ++r)
+            if (r != bigRow) {
+                QVERIFY(jobModel(dialog)->neverFits(r).isEmpty());
+                QVERIFY(jobModel(dialog)->data(jobModel(dialog)->index(r, 0), Qt::DecorationRole).isNull());
+            }
+        // Such jobs are left out of a run, not a reason to refuse the import.
+        QVERIFY2(importButton(dialog)->isEnabled(), qPrintable(dialog.importBlocker()));
+
+        // The partition file, picked as a user does: its partitions and attributes win.
+        QTest::mouseClick(partitionsBrowseButton(dialog), Qt::LeftButton);
+        QCOMPARE(dialog.partitionsPath(), partitions);
+        waitIdle(dialog);
+        QVERIFY2(dialog.partitionsError().isEmpty(), qPrintable(dialog.partitionsError()));
+        const std::optional<cl::Cluster> cluster = dialog.cluster();
+        QVERIFY(cluster.has_value());
+        QCOMPARE(cluster->partitions.size(), std::size_t(2));
+        QCOMPARE(cluster->partitions[1].name, std::string("long"));
+        QCOMPARE(cluster->partitions[1].priority_tier, 0);
+        QCOMPARE(cluster->partitions[1].max_time, 86400.0);
+        QVERIFY(cluster->partitions[0].is_default);
+        QCOMPARE(cluster->servers[0].partitions, (std::vector<std::string>{"debug", "long"}));
+        QVERIFY(clusterSummaryLabel(dialog)->text().contains(QStringLiteral("long")));
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("partitions.txt")));
+        expected = expectedNeverFits(history, nodes, "nf", partitions);
+        QCOMPARE(dialog.fitCheck()->reasons, expected);
+        QVERIFY(importButton(dialog)->isEnabled());
+        QVERIFY(dialog.createScenario());
+        // The scenario is Slurm's replay, and the checkbox says so.
+        QVERIFY(createScenarioBox(dialog)->text().contains(QStringLiteral("policy slurm")));
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("Replay page")));
+
+        dialog.resize(1300, 760);
+        dialog.show();
+        QCoreApplication::processEvents();
+        cl::test::shoot(dialog, shots(), QStringLiteral("slurm_never_fit.png"),
+                        dialog.palette().color(QPalette::Text));
+
+        // A partition file that cannot be read names file, line and field, and blocks the import.
+        const QString bad = dir.filePath(QStringLiteral("bad_partitions.txt"));
+        {
+            QFile file(bad);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("PartitionName=debug PriorityTier=high Nodes=clnode1\n");
+        }
+        dialog.setPartitionsPath(bad);
+        waitIdle(dialog);
+        QVERIFY2(dialog.partitionsError().contains(QStringLiteral("bad_partitions.txt:1")),
+                 qPrintable(dialog.partitionsError()));
+        QVERIFY(dialog.partitionsError().contains(QStringLiteral("PriorityTier")));
+        QVERIFY(!importButton(dialog)->isEnabled());
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("cannot be imported")));
+        // Partitions without nodes have nothing to lay over.
+        dialog.setPartitionsPath(partitions);
+        dialog.setNodesPath(QString());
+        waitIdle(dialog);
+        QVERIFY(!importButton(dialog)->isEnabled());
+        QVERIFY(dialog.importBlocker().contains(QStringLiteral("nodes")));
+        QVERIFY(!neverFitLabel(dialog)->isVisibleTo(&dialog));
+    }
+
+    void aPartitionTheClusterLacksBlocksTheImport() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        SlurmImportDialog dialog(&store, &m_builtin);
+        dialog.setHistoryPath(fixture(QStringLiteral("never_fit/sacct_unknown_partition.txt")));
+        dialog.setNodesPath(fixture(QStringLiteral("never_fit/nodes.txt")));
+        dialog.setPartitionsPath(fixture(QStringLiteral("never_fit/partitions.txt")));
+        waitIdle(dialog);
+        QVERIFY2(dialog.fitError().contains(QStringLiteral("'bigmem'")), qPrintable(dialog.fitError()));
+        QVERIFY(dialog.fitError().contains(QStringLiteral("sacct_unknown_partition.txt")));
+        QVERIFY(dialog.fitError().contains(QStringLiteral("partitions.txt")));
+        QVERIFY(!importButton(dialog)->isEnabled());
+        QVERIFY(importButton(dialog)->toolTip().contains(QStringLiteral("partition")));
+        QVERIFY(neverFitLabel(dialog)->isVisibleTo(&dialog));
+        QVERIFY(neverFitLabel(dialog)->text().contains(QStringLiteral("bigmem")));
+        // The history alone can still be imported.
+        dialog.setPartitionsPath(QString());
+        dialog.setNodesPath(QString());
+        waitIdle(dialog);
+        QVERIFY(dialog.fitError().isEmpty());
+        QVERIFY2(importButton(dialog)->isEnabled(), qPrintable(dialog.importBlocker()));
+    }
+
+    void theImportedScenarioReplaysAndLeavesOutWhatNeverFits() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
+                 qPrintable(error));
+        cl::ScenarioStore& store = *window.store();
+        store.putProfiles(m_builtin);
+        auto* dialog = qobject_cast<SlurmImportDialog*>(window.importFromSlurm(
+            fixture(QStringLiteral("never_fit/sacct.txt")), fixture(QStringLiteral("never_fit/nodes.txt"))));
+        QVERIFY(dialog);
+        dialog->setPartitionsPath(fixture(QStringLiteral("never_fit/partitions.txt")));
+        waitIdle(*dialog);
+        QCOMPARE(dialog->fitCheck()->never_fit, std::size_t(1));
+        QVERIFY(dialog->createScenario());
+        dialog->setImportName(QStringLiteral("nf"));
+        dialog->accept();
+        QCoreApplication::processEvents();
+        const auto scenario = store.findScenario("slurm/nf");
+        QVERIFY(scenario.has_value());
+        QCOMPARE(scenario->spec.policy, std::string("slurm"));
+        const QString log = namedChild<QPlainTextEdit>(window, "runLog")->toPlainText();
+        QVERIFY(log.contains(QStringLiteral("Replay page")));
+
+        // The scenario runs: the job that can never fit is left out, named; the others run.
+        const cl::RunOutcome outcome = cl::runScenario(store, "slurm/nf");
+        QCOMPARE(outcome.info.status, cl::RunStatus::Finished);
+        const cl::SimResult result = store.loadRun(outcome.run_id, false);
+        QCOMPARE(result.left_out.size(), std::size_t(1));
+        QCOMPARE(result.left_out[0].id, std::string("7"));
     }
 
     void darkThemeShot() {

@@ -51,6 +51,7 @@
 #include "views/shell/plan_page.h"
 #include "views/shell/profiles_page.h"
 #include "views/shell/properties_view.h"
+#include "views/shell/replay_page.h"
 #include "views/shell/resources_init.h"
 #include "views/shell/results_page.h"
 #include "views/shell/run_panel.h"
@@ -84,7 +85,7 @@ QAction* makeConnectedAction(MainWindow* window, const char* icon, const QString
 }  // namespace
 
 QList<MainWindowPage*> MainWindow::Pages::all() const {
-    return {results, cluster, trace, timeline, charts, compare, interleave, profiles, plan};
+    return {results, cluster, trace, timeline, charts, compare, interleave, profiles, plan, replay};
 }
 
 QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum) {
@@ -156,11 +157,12 @@ void MainWindow::createPages() {
     m_pages.interleave = new InterleavePage(m_profiles.get(), m_tabs, this);
     m_pages.profiles = new ProfilesPage(m_tabs, this);
     m_pages.plan = new PlanPage(m_tabs, this);
+    m_pages.replay = new ReplayPage(m_tabs, this);
     const QList<MainWindowPage*> pages = m_pages.all();
     for (int i = 0; i < pages.size(); ++i) {
         MainWindowPage* page = pages[i];
         m_tabs->addTab(page->widget(), page->icon(), page->title());
-        m_tabs->setTabToolTip(i, page->toolTip() + QStringLiteral(" (Alt+%1)").arg(i + 1));
+        m_tabs->setTabToolTip(i, page->toolTip() + QStringLiteral(" (Alt+%1)").arg((i + 1) % 10));
         connect(page, &MainWindowPage::statusMessage, this, [this](const QString& text, int timeout) {
             if (text.isEmpty())
                 statusBar()->clearMessage();
@@ -229,6 +231,7 @@ void MainWindow::connectPages() {
             &TimelinePanel::setTimeCursor);
     connect(m_pages.cluster->editor(), &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
     connect(m_pages.trace, &TracePage::traceMade, this, &MainWindow::storeNewTrace);
+    connect(this, &MainWindow::runsFinished, m_pages.replay, &ReplayPage::runsEnded);
     connect(m_pages.profiles->view(), &ProfilesView::importRequested, this,
             [this] { importProfilerTrace(); });
     PlanView* plan = m_pages.plan->view();
@@ -409,7 +412,8 @@ void MainWindow::createViewMenu() {
     const QList<MainWindowPage*> pages = m_pages.all();
     for (int i = 0; i < pages.size(); ++i) {
         auto* show = new QAction(pages[i]->icon(), pages[i]->title(), this);
-        show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        // Alt+1 .. Alt+9, then Alt+0 for the tenth page, as the number row runs.
+        show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
         connect(show, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
         view->addAction(show);
     }
@@ -475,7 +479,8 @@ void MainWindow::updateViewShortcuts() {
 QStringList MainWindow::viewNames() {
     return {QStringLiteral("results"),    QStringLiteral("cluster"),  QStringLiteral("trace"),
             QStringLiteral("timeline"),   QStringLiteral("charts"),   QStringLiteral("compare"),
-            QStringLiteral("interleave"), QStringLiteral("profiles"), QStringLiteral("plan")};
+            QStringLiteral("interleave"), QStringLiteral("profiles"), QStringLiteral("plan"),
+            QStringLiteral("replay")};
 }
 
 bool MainWindow::showView(const QString& name) {
@@ -694,6 +699,7 @@ void MainWindow::onScenarioSelected(const QString& name) {
         PlanView* plan = m_pages.plan->view();
         if (!plan->isRunning()) plan->useScenarioInputs(name);
         m_pages.compare->view()->setFocusScenario(name);
+        m_pages.replay->followScenario(info.id);
         m_pages.results->view()->showScenario(name);
         if (otherCluster && !m_restoringScenario)
             editor->setCluster(m_store->cluster(info.spec.cluster_id), info.spec.cluster_id);

@@ -40,6 +40,7 @@ class MainWindowPage;
 class PlanPage;
 class ProfilesPage;
 class PropertiesView;
+class ReplayPage;
 class ResultsPage;
 class RunPanel;
 class ScenarioBrowser;
@@ -77,7 +78,7 @@ public:
     void setTheme(Theme theme);
 
     // The central views --view can show.
-    // results, cluster, trace, timeline, charts, compare, interleave, profiles
+    // results, cluster, trace, timeline, charts, compare, interleave, profiles, plan, replay
     static QStringList viewNames();
     bool showView(const QString& name);
 
@@ -144,6 +145,7 @@ private:
         InterleavePage* interleave = nullptr;
         ProfilesPage* profiles = nullptr;
         PlanPage* plan = nullptr;
+        ReplayPage* replay = nullptr;
         QList<MainWindowPage*> all() const;
     };
     // The window's own actions; the pages own those that act on their view alone.

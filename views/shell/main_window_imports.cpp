@@ -112,14 +112,19 @@ void MainWindow::storeSlurmImport(const SlurmImportDialog& dialog) {
             spec.cluster_id = clusterId;
             spec.trace_id = traceId;
             spec.profiles_id = profilesId;
-            spec.policy = "fifo";
+            // The replay of what happened (docs/architecture.md 4.8): Slurm's priority, main scheduler
+            // and backfill on the jobs' partitions, checked on the Replay page (7.10) before a what-if.
+            spec.policy = "slurm";
             spec.notes = "Imported from Slurm";
             const std::string base = "slurm/" + (trace ? trace->name : cluster->name);
             spec.name = base;
             for (int n = 2; m_store->findScenario(spec.name); ++n) spec.name = base + "-" + std::to_string(n);
             m_store->createScenario(spec);
             scenario = QString::fromStdString(spec.name);
-            log(tr("Created scenario %1 (fifo); run it, then duplicate it as a what-if").arg(scenario));
+            log(tr("Created scenario %1 (policy slurm, the replay of what happened); run it, compare "
+                   "its starts with the recorded ones on the Replay page (Alt+0), then duplicate it as "
+                   "a what-if")
+                    .arg(scenario));
         }
         m_browser->refresh();
         if (!scenario.isEmpty()) {

@@ -40,6 +40,7 @@
 
 #include "core/store/profile_set_versions.h"
 #include "core/store/scenario_store.h"
+#include "views/common/format.h"
 #include "views/common/import_busy_bar.h"
 #include "views/common/import_dialog_size.h"
 #include "views/common/import_summary_label.h"
@@ -72,6 +73,17 @@ void runInBackground(QObject* owner, Work work, Done done) {
         watcher->deleteLater();
     });
     watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+
+// A partition as the cluster page lists it: "debug (tier 10, up to 30 min)".
+QString partitionText(const cl::Partition& p) {
+    QStringList attributes;
+    if (p.is_default) attributes << QObject::tr("default");
+    if (p.priority_tier != 1) attributes << QObject::tr("tier %1").arg(p.priority_tier);
+    if (p.max_time > 0.0) attributes << QObject::tr("up to %1").arg(formatDuration(p.max_time));
+    const QString name = fromStd(p.name).toHtmlEscaped();
+    return attributes.isEmpty() ? name
+                                : QStringLiteral("%1 (%2)").arg(name, attributes.join(QStringLiteral(", ")));
 }
 
 QTableView* makeTable(QAbstractItemModel* model, int sortRole, QWidget* parent) {
@@ -108,6 +120,10 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         if (kind == FileKind::History)
             return QFileDialog::getOpenFileName(owner, tr("Slurm job history (sacct output)"), QString(),
                                                 tr("sacct output (*.txt *.psv *.csv *.json);;All files (*)"));
+        if (kind == FileKind::Partitions)
+            return QFileDialog::getOpenFileName(owner,
+                                                tr("Slurm partitions (scontrol show partition output)"),
+                                                QString(), tr("Partition lists (*.txt);;All files (*)"));
         return QFileDialog::getOpenFileName(owner, tr("Slurm node inventory (scontrol or sinfo output)"),
                                             QString(), tr("Node inventories (*.txt *.json);;All files (*)"));
     };
@@ -115,6 +131,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     QFormLayout* form = makeInputForm();
     m_busy = importBusyBar(this);
     m_summary = importSummaryLabel(this);
+    m_fitRow = makeFitRow();
     m_tabs = makeTabs();
     QHBoxLayout* bottom = makeBottomRow();
 
@@ -122,6 +139,7 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
     layout->addLayout(form);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
+    layout->addWidget(m_fitRow);
     layout->addWidget(m_tabs, 1);
     layout->addLayout(bottom);
 
@@ -203,10 +221,47 @@ QHBoxLayout* SlurmImportDialog::makeNodesRow() {
     return nodesRow;
 }
 
+QHBoxLayout* SlurmImportDialog::makePartitionsRow() {
+    m_partitionsPath = new QLineEdit(this);
+    m_partitionsPath->setObjectName(QStringLiteral("partitionsPath"));
+    m_partitionsPath->setPlaceholderText(tr("optional: scontrol show partition --oneliner output"));
+    m_partitionsPath->setToolTip(
+        tr("The partitions (PriorityTier, MaxTime, Default and their nodes), laid over the cluster the "
+           "nodes make; each job then runs only on its partitions' servers. Read when you press Enter or "
+           "pick a file"));
+    m_partitionsPath->setClearButtonEnabled(true);
+    m_partitionsBrowse =
+        smallButton(tr("Browse\u2026"), tr("Choose the scontrol show partition output"), this);
+    m_partitionsBrowse->setObjectName(QStringLiteral("partitionsBrowse"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_partitionsPath, 1);
+    row->addWidget(m_partitionsBrowse);
+    return row;
+}
+
+// The jobs that can never run on the imported cluster, or the partition that refuses the history:
+// a sign and a line under the summary, the reasons in its tooltip (docs/architecture.md 2.10).
+QWidget* SlurmImportDialog::makeFitRow() {
+    auto* row = new QWidget(this);
+    m_fitIcon = new QLabel(row);
+    m_fitIcon->setObjectName(QStringLiteral("neverFitIcon"));
+    m_fitText = new QLabel(row);
+    m_fitText->setObjectName(QStringLiteral("neverFit"));
+    m_fitText->setWordWrap(true);
+    m_fitText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_fitIcon, 0, Qt::AlignTop);
+    layout->addWidget(m_fitText, 1);
+    row->hide();
+    return row;
+}
+
 QFormLayout* SlurmImportDialog::makeInputForm() {
     QHBoxLayout* historyRow = makeHistoryRow();
     QHBoxLayout* historyOptions = makeHistoryOptions();
     QHBoxLayout* nodesRow = makeNodesRow();
+    QHBoxLayout* partitionsRow = makePartitionsRow();
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("importName"));
     m_name->setPlaceholderText(tr("the file's name"));
@@ -221,6 +276,11 @@ QFormLayout* SlurmImportDialog::makeInputForm() {
     nodesLabel->setBuddy(m_nodesPath);
     form->addRow(nodesLabel, nodesRow);
     form->addRow(QString(), m_exclude);
+    // Every letter of "Partitions" is another field's mnemonic already: reached by Tab.
+    auto* partitionsLabel = new QLabel(tr("Partitions:"), this);
+    partitionsLabel->setBuddy(m_partitionsPath);
+    partitionsLabel->setToolTip(tr("scontrol show partition --oneliner"));
+    form->addRow(partitionsLabel, partitionsRow);
     auto* nameLabel = new QLabel(tr("N&ame:"), this);
     nameLabel->setBuddy(m_name);
     form->addRow(nameLabel, m_name);
@@ -399,7 +459,9 @@ QWidget* SlurmImportDialog::makeClusterPage(QWidget* tabs) {
     m_clusterTree = new QTreeWidget(clusterPage);
     m_clusterTree->setObjectName(QStringLiteral("clusterTree"));
     m_clusterTree->setHeaderLabels({tr("Partition / server"), tr("GPUs"), tr("GPU type"), tr("CPU cores"),
-                                    tr("Memory (GB)"), tr("State")});
+                                    tr("Memory (GB)"), tr("State"), tr("Partitions")});
+    m_clusterTree->headerItem()->setToolTip(
+        6, tr("Every partition the server is in (the partition file's members, when one is read)"));
     m_clusterTree->setAlternatingRowColors(true);
     m_clusterTree->setUniformRowHeights(true);
     m_clusterTree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -417,12 +479,15 @@ QWidget* SlurmImportDialog::makeClusterPage(QWidget* tabs) {
 }
 
 QHBoxLayout* SlurmImportDialog::makeBottomRow() {
-    m_scenario = new QCheckBox(tr("Also create a &scenario that runs these jobs on this cluster"), this);
+    m_scenario = new QCheckBox(tr("Also create a &scenario that replays these jobs on this cluster as Slurm "
+                                  "ran them (policy slurm)"),
+                               this);
     m_scenario->setObjectName(QStringLiteral("createScenario"));
     m_scenario->setChecked(true);
     m_scenario->setToolTip(
-        tr("A scenario of the imported trace, cluster and profile set (policy fifo), ready "
-           "to run and to duplicate as a what-if"));
+        tr("A scenario of the imported trace, cluster and profile set with the policy slurm (Slurm's "
+           "priority, main scheduler and backfill): run it, check it against the record on the Replay "
+           "page, then duplicate it as a what-if"));
     m_scenario->hide();
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
@@ -441,6 +506,7 @@ QHBoxLayout* SlurmImportDialog::makeBottomRow() {
 void SlurmImportDialog::connectInputs() {
     connect(m_historyBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::History); });
     connect(m_nodesBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::Nodes); });
+    connect(m_partitionsBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::Partitions); });
     connect(m_historyPath, &QLineEdit::editingFinished, this, [this] {
         if (!m_history && m_historyError.isEmpty() && !historyPath().isEmpty()) readHistoryFile();
     });
@@ -464,15 +530,26 @@ void SlurmImportDialog::connectInputs() {
         m_nodesError.clear();
         makeLayout();
     });
+    connect(m_partitionsPath, &QLineEdit::returnPressed, this, &SlurmImportDialog::readPartitionsFile);
+    connect(m_partitionsPath, &QLineEdit::editingFinished, this, [this] {
+        if (!m_partitions && m_partitionsError.isEmpty() && !partitionsPath().isEmpty()) readPartitionsFile();
+    });
+    connect(m_partitionsPath, &QLineEdit::textEdited, this, [this] {
+        ++m_partitionsGeneration;
+        m_partitions.reset();
+        m_partitionsError.clear();
+        makeLayout();
+    });
     connect(m_timezone, &QLineEdit::editingFinished, this, [this] {
         if (!historyPath().isEmpty()) readHistoryFile();
     });
     connect(m_keepUnstarted, &QCheckBox::toggled, this, &SlurmImportDialog::readHistoryFile);
     connect(m_keepRunning, &QCheckBox::toggled, this, &SlurmImportDialog::readHistoryFile);
     connect(m_exclude, &QCheckBox::toggled, this, &SlurmImportDialog::makeLayout);
+    connect(m_scenario, &QCheckBox::toggled, this, &SlurmImportDialog::showSummary);
     connect(m_name, &QLineEdit::textEdited, this, [this] {
         m_nameTyped = !m_name->text().trimmed().isEmpty();
-        makeLayout();
+        renameImport();
     });
 }
 
@@ -547,6 +624,18 @@ QString SlurmImportDialog::nodesPath() const {
     return m_nodesPath->text().trimmed();
 }
 
+QString SlurmImportDialog::partitionsPath() const {
+    return m_partitionsPath->text().trimmed();
+}
+
+QString SlurmImportDialog::partitionsError() const {
+    return m_partitionsError.isEmpty() ? m_partitionsApplyError : m_partitionsError;
+}
+
+QString SlurmImportDialog::fitError() const {
+    return m_fit ? m_fit->error : QString();
+}
+
 void SlurmImportDialog::setHistoryPath(const QString& path) {
     m_historyPath->setText(path);
     readHistoryFile();
@@ -555,6 +644,11 @@ void SlurmImportDialog::setHistoryPath(const QString& path) {
 void SlurmImportDialog::setNodesPath(const QString& path) {
     m_nodesPath->setText(path);
     readNodesFile();
+}
+
+void SlurmImportDialog::setPartitionsPath(const QString& path) {
+    m_partitionsPath->setText(path);
+    readPartitionsFile();
 }
 
 void SlurmImportDialog::setTimezone(const QString& offset) {
@@ -577,7 +671,7 @@ void SlurmImportDialog::setExcludeUnavailable(bool exclude) {
 void SlurmImportDialog::setImportName(const QString& name) {
     m_name->setText(name);
     m_nameTyped = !name.trimmed().isEmpty();
-    makeLayout();
+    renameImport();
 }
 
 QString SlurmImportDialog::importName() const {
@@ -591,8 +685,10 @@ void SlurmImportDialog::chooseFile(FileKind kind) {
     if (path.isEmpty()) return;
     if (kind == FileKind::History)
         setHistoryPath(path);
-    else
+    else if (kind == FileKind::Nodes)
         setNodesPath(path);
+    else
+        setPartitionsPath(path);
 }
 
 void SlurmImportDialog::readHistoryFile() {
@@ -666,9 +762,35 @@ void SlurmImportDialog::readNodesFile() {
     makeLayout();
 }
 
+void SlurmImportDialog::readPartitionsFile() {
+    const int generation = ++m_partitionsGeneration;
+    m_partitions.reset();
+    m_partitionsError.clear();
+    const QString path = partitionsPath();
+    if (path.isEmpty()) {
+        makeLayout();
+        return;
+    }
+    ++m_running;
+    runInBackground(
+        this, [path] { return readPartitions(path); },
+        [this, generation](PartitionsRead read) {
+            --m_running;
+            if (generation == m_partitionsGeneration) {
+                m_partitions = std::move(read.partitions);
+                m_partitionsError = read.error;
+            }
+            makeLayout();
+            emit previewUpdated();
+        });
+    makeLayout();
+}
+
 void SlurmImportDialog::makeLayout() {
     m_layout.reset();
     m_layoutError.clear();
+    m_partitionsApplied.reset();
+    m_partitionsApplyError.clear();
     if (m_nodes) {
         try {
             cl::SlurmLayoutOptions options;
@@ -679,7 +801,65 @@ void SlurmImportDialog::makeLayout() {
             m_layoutError = QString::fromUtf8(e.what());
         }
     }
+    // The partition file's attributes and members win over the nodes' Partitions=, as with
+    // `import slurm --partitions` (docs/architecture.md 8.7); the layout is unchanged on an error.
+    if (m_layout && m_partitions && !partitionsPath().isEmpty()) {
+        try {
+            m_partitionsApplied = cl::applySlurmPartitions(m_layout->cluster, *m_partitions, &*m_nodes);
+        } catch (const std::exception& e) {
+            m_partitionsApplyError = QString::fromUtf8(e.what());
+        }
+    }
     showCluster();
+    checkFit();
+}
+
+// The name is only the cluster's name: the layout is not made again, and what was checked stays
+// shown (and Import usable) while the reasons, which name the cluster, are checked again.
+void SlurmImportDialog::renameImport() {
+    if (m_layout) m_layout->cluster.name = importName().toStdString();
+    showCluster();
+    checkFit(m_fit.has_value());
+}
+
+void SlurmImportDialog::checkFit(bool refresh) {
+    const int generation = ++m_fitGeneration;
+    if (!refresh) {
+        m_fit.reset();
+        m_jobs->setNeverFits({});
+    }
+    // Only the cluster as it will be stored: with its partition file laid over, when one is named.
+    const bool partitionsReady =
+        partitionsPath().isEmpty() || (m_partitionsApplied.has_value() && partitionsError().isEmpty());
+    if (!m_historyTrace || historyPath().isEmpty() || !m_layout || nodesPath().isEmpty() ||
+        m_layout->cluster.servers.empty() || !partitionsReady) {
+        m_fit.reset();
+        m_jobs->setNeverFits({});
+        showFit();
+        return;
+    }
+    if (!refresh) ++m_running;
+    const std::shared_ptr<const cl::Trace> trace = m_historyTrace;
+    const auto cluster = std::make_shared<const cl::Cluster>(m_layout->cluster);
+    // Which files to look at, as `import slurm` says it (core's message names job and partition).
+    const QString historyFile = QFileInfo(historyPath()).fileName();
+    const QString partitionsFrom =
+        QFileInfo(partitionsPath().isEmpty() ? nodesPath() : partitionsPath()).fileName();
+    runInBackground(
+        this, [trace, cluster] { return checkJobsFit(*cluster, *trace); },
+        [this, generation, refresh, historyFile, partitionsFrom](FitCheck fit) {
+            if (!refresh) --m_running;
+            if (generation == m_fitGeneration) {
+                if (!fit.error.isEmpty())
+                    fit.error = tr("%1: %2 (its partitions come from %3)")
+                                    .arg(historyFile, fit.error, partitionsFrom);
+                m_jobs->setNeverFits(fit.reasons);
+                m_fit = std::move(fit);
+            }
+            showFit();
+            emit previewUpdated();
+        });
+    showFit();
 }
 
 // ---- profiles and rules ---------------------------------------------------------------------
@@ -840,6 +1020,55 @@ void SlurmImportDialog::showHistory() {
     if (!m_historyTrace) emit previewTraceChanged(nullptr, m_profiles.get());
     showLeftOut();
     updateRuleCounts();
+    checkFit();
+}
+
+void SlurmImportDialog::showFit() {
+    constexpr std::size_t kListed = 3, kInTooltip = 20;
+    if (m_fit && !m_fit->error.isEmpty()) {
+        m_fitIcon->setPixmap(
+            style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(fontMetrics().height()));
+        m_fitText->setText(tr("<b>A job asks for a partition the cluster does not have:</b> %1")
+                               .arg(fitError().toHtmlEscaped()));
+        m_fitText->setToolTip(
+            tr("A run refuses such a history, and so does the import: add the partition to the "
+               "partition file (or the nodes' Partitions=), or import the history alone"));
+        m_fitRow->show();
+    } else if (m_fit && m_fit->never_fit > 0) {
+        m_fitIcon->setPixmap(
+            style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(fontMetrics().height()));
+        QStringList reasons;
+        for (const std::string& why : m_fit->reasons)
+            if (!why.empty() && static_cast<std::size_t>(reasons.size()) < kInTooltip)
+                reasons << fromStd(why);
+        QStringList listed;
+        for (const QString& why : reasons.mid(0, kListed)) listed << why.toHtmlEscaped();
+        QString text = m_fit->never_fit == 1
+                           ? tr("<b>1 job can never run on this cluster</b>: a run leaves it out, named "
+                                "(marked in Jobs).")
+                           : tr("<b>%1 jobs can never run on this cluster</b>: a run leaves them out, named "
+                                "(marked in Jobs).")
+                                 .arg(number(static_cast<long long>(m_fit->never_fit)));
+        text += QStringLiteral("<br>") + listed.join(QStringLiteral("<br>"));
+        if (m_fit->never_fit > kListed)
+            text += QStringLiteral("<br>") +
+                    tr("\u2026 and %1 more").arg(number(static_cast<long long>(m_fit->never_fit - kListed)));
+        m_fitText->setText(text);
+        QString tip = reasons.join(QLatin1Char('\n'));
+        if (m_fit->never_fit > kInTooltip)
+            tip +=
+                QLatin1Char('\n') +
+                tr("\u2026 and %1 more").arg(number(static_cast<long long>(m_fit->never_fit - kInTooltip)));
+        m_fitText->setToolTip(tip);
+        m_fitRow->show();
+    } else {
+        m_fitText->clear();
+        m_fitText->setToolTip(QString());
+        m_fitRow->hide();
+    }
+    updateBusy();
+    updateButtons();
+    showSummary();
 }
 
 void SlurmImportDialog::showLeftOut() {
@@ -915,6 +1144,7 @@ void SlurmImportDialog::showCluster() {
         if (unavailable > 0)
             text +=
                 QLatin1Char(' ') + tr("%n down or drained server(s) kept and marked.", nullptr, unavailable);
+        text += partitionsSummary();
         m_clusterSummary->setText(text);
 
         std::map<std::string, QTreeWidgetItem*> racks;
@@ -936,6 +1166,10 @@ void SlurmImportDialog::showCluster() {
             item->setText(3, number(s.cpu_cores));
             item->setText(4, QLocale().toString(s.memory_gb, 'f', 0));
             item->setText(5, s.state.empty() ? QStringLiteral("\u2013") : fromStd(s.state));
+            QStringList partitions;
+            for (const std::string& p : s.partitions) partitions << fromStd(p);
+            item->setText(
+                6, partitions.isEmpty() ? QStringLiteral("\u2013") : partitions.join(QStringLiteral(", ")));
             for (int c : {1, 3, 4}) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
             if (s.unavailable) {
                 item->setIcon(0, warning);
@@ -951,14 +1185,40 @@ void SlurmImportDialog::showCluster() {
         if (m_nodes)
             for (const std::string& w : m_nodes->warnings)
                 m_clusterWarnings->addItem(new QListWidgetItem(warning, fromStd(w)));
+        if (m_partitions && m_partitionsApplied) {
+            for (const std::string& w : m_partitions->warnings)
+                m_clusterWarnings->addItem(new QListWidgetItem(warning, fromStd(w)));
+            for (const std::string& w : m_partitionsApplied->warnings)
+                m_clusterWarnings->addItem(new QListWidgetItem(warning, fromStd(w)));
+        }
     }
     m_clusterWarnings->setVisible(m_clusterWarnings->count() > 0);
     m_tabs->setTabText(ClusterTab, m_layout ? tr("&Cluster (%n server(s))", nullptr,
                                                  static_cast<int>(m_layout->cluster.servers.size()))
                                             : tr("&Cluster"));
-    showSummary();
     updateBusy();
     updateButtons();
+    showSummary();
+}
+
+// What the cluster page says of the partitions: the partition file's, with what it set, or why
+// it cannot be used.
+QString SlurmImportDialog::partitionsSummary() const {
+    if (partitionsPath().isEmpty()) return {};
+    const QString file = QFileInfo(partitionsPath()).fileName().toHtmlEscaped();
+    if (!partitionsError().isEmpty())
+        return QStringLiteral("<br>") + tr("<b>The partitions of %1 cannot be used:</b> %2")
+                                            .arg(file, partitionsError().toHtmlEscaped());
+    if (!m_partitionsApplied || !m_layout) return QStringLiteral("<br>") + tr("Reading %1\u2026").arg(file);
+    QStringList partitions;
+    for (const cl::Partition& p : m_layout->cluster.partitions) partitions << partitionText(p);
+    QString text = QStringLiteral("<br>") + tr("Partitions of %1: %2; %n server membership(s).", nullptr,
+                                               m_partitionsApplied->memberships)
+                                                .arg(file, partitions.join(QStringLiteral(", ")));
+    if (!m_partitionsApplied->left_out_nodes.empty())
+        text += QLatin1Char(' ') + tr("%n node(s) it names are not in the cluster (CPU-only or left out).",
+                                      nullptr, static_cast<int>(m_partitionsApplied->left_out_nodes.size()));
+    return text;
 }
 
 void SlurmImportDialog::showSummary() {
@@ -1007,6 +1267,28 @@ void SlurmImportDialog::showSummary() {
         else
             parts << tr("Reading %1\u2026").arg(file);
     }
+    if (!partitionsPath().isEmpty()) {
+        const QString file = QFileInfo(partitionsPath()).fileName().toHtmlEscaped();
+        if (!partitionsError().isEmpty())
+            parts << tr("<b>%1 cannot be imported:</b> %2").arg(file, partitionsError().toHtmlEscaped());
+        else if (nodesPath().isEmpty())
+            parts
+                << tr("<b>%1</b>: the partitions lay over the cluster of a node inventory; choose the nodes "
+                      "too.")
+                       .arg(file);
+        else if (m_partitionsApplied && m_layout)
+            parts << tr("<b>%1</b>: %n partition(s) laid over the cluster (see Cluster).", nullptr,
+                        static_cast<int>(m_layout->cluster.partitions.size()))
+                         .arg(file);
+        else if (!m_partitions)
+            parts << tr("Reading %1\u2026").arg(file);
+    }
+    // Where the replay goes next (docs/architecture.md 7.10): the scenario replays what happened.
+    if (!historyPath().isEmpty() && !nodesPath().isEmpty() && m_store && m_scenario->isChecked() &&
+        canImport())
+        parts << tr(
+            "Import creates a scenario with the policy slurm: run it, then compare its starts with the "
+            "recorded ones on the Replay page (Alt+0) before you plan with it.");
     if (parts.isEmpty())
         parts << tr(
             "Choose the job history (sacct output, Ctrl+O), the node inventory, or both. Nothing is "
@@ -1056,6 +1338,13 @@ QString SlurmImportDialog::importBlocker() const {
         if (!m_layout) return tr("Press Enter in the nodes field to read it");
         if (m_layout->cluster.servers.empty()) return tr("The node inventory has no GPU server to import");
     }
+    if (!partitionsPath().isEmpty()) {
+        if (nodesPath().isEmpty())
+            return tr("The partitions lay over the cluster of a node inventory: choose the nodes too");
+        if (!partitionsError().isEmpty()) return tr("The partition file cannot be imported (see Cluster)");
+        if (!m_partitionsApplied) return tr("Press Enter in the partitions field to read it");
+    }
+    if (!fitError().isEmpty()) return tr("A job asks for a partition the cluster does not have (see above)");
     return {};
 }
 
@@ -1074,7 +1363,9 @@ std::shared_ptr<const cl::Trace> SlurmImportDialog::trace() const {
 
 std::optional<cl::Cluster> SlurmImportDialog::cluster() const {
     if (nodesPath().isEmpty() || !m_layout) return std::nullopt;
-    return m_layout->cluster;
+    std::optional<cl::Cluster> cluster = m_layout->cluster;
+    cluster->name = importName().toStdString();  // as the trace: the name shown when Import is pressed
+    return cluster;
 }
 
 bool SlurmImportDialog::createScenario() const {

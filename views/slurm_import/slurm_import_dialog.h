@@ -1,12 +1,15 @@
 #pragma once
 // File > Import from Slurm: a planner's own cluster in (docs/architecture.md sections 8.5, 8.7
-// and 8.8). The user picks the accounting history (sacct --parsable2 or --json output) and/or
-// the node inventory (scontrol show node --oneliner, sinfo --Node --json, scontrol show node
-// --json); both are read on worker threads. Before anything is stored the dialog shows the jobs,
-// what was left out by reason and the refused rows (file:line: field: message), the rules that
-// match jobs to profiles with how many jobs each rule matched (recounted as the rules are
-// edited), and the cluster the nodes make. The dialog stores nothing: on Import the caller takes
-// trace(), cluster() and profiles() and stores them.
+// and 8.8), the same steps as `clusterloom-cli import slurm`. The user picks the accounting
+// history (sacct --parsable2 or --json output) and/or the node inventory (scontrol show node
+// --oneliner, sinfo --Node --json, scontrol show node --json), optionally with the partitions
+// (scontrol show partition --oneliner) laid over the nodes' layout; all are read on worker
+// threads. Before anything is stored the dialog shows the jobs, what was left out by reason and
+// the refused rows (file:line: field: message), the rules that match jobs to profiles with how
+// many jobs each rule matched (recounted as the rules are edited), the cluster the nodes make,
+// and with both history and nodes the jobs that can never run on that cluster (section 2.10; a
+// partition the cluster lacks blocks the import). The dialog stores nothing: on Import the
+// caller takes trace(), cluster() and profiles() and stores them.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -18,6 +21,7 @@
 #include <QString>
 
 #include "core/io/slurm_node_layout.h"
+#include "core/io/slurm_partitions.h"
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
 #include "core/model/trace.h"
@@ -53,7 +57,7 @@ class SlurmImportDialog : public QDialog {
     Q_OBJECT
 
 public:
-    enum class FileKind { History, Nodes };
+    enum class FileKind { History, Nodes, Partitions };
     // How the dialog asks for a file; tests replace the native file dialog by their own.
     using FileChooser = std::function<QString(QWidget* parent, FileKind kind)>;
     // The tabs, in order (a caller may add its own after them: addPreviewTab).
@@ -70,8 +74,11 @@ public:
     // Each starts reading the file (empty: no such input).
     void setHistoryPath(const QString& path);
     void setNodesPath(const QString& path);
+    // The partition file, laid over the nodes' layout (without nodes it blocks the import).
+    void setPartitionsPath(const QString& path);
     QString historyPath() const;
     QString nodesPath() const;
+    QString partitionsPath() const;
     // Options of the history (each reads it again).
     void setTimezone(const QString& offset);
     void setKeepUnstarted(bool keep);
@@ -99,6 +106,12 @@ public:
     const std::optional<cl::SlurmLayout>& layout() const { return m_layout; }
     QString historyError() const { return m_historyError; }
     QString nodesError() const { return m_nodesError; }
+    // The partition file could not be read or laid over the layout (file, line and field).
+    QString partitionsError() const;
+    // With history and nodes: which jobs never fit the cluster (none: not checked yet).
+    const std::optional<FitCheck>& fitCheck() const { return m_fit; }
+    // A job asks for a partition the cluster does not have (names the job and the partition).
+    QString fitError() const;
     QString rulesError() const { return m_rulesError; }
 
     // What Import gives: the jobs with their profiles (null without a history), the cluster
@@ -126,6 +139,8 @@ private:
     QHBoxLayout* makeHistoryRow();
     QHBoxLayout* makeHistoryOptions();
     QHBoxLayout* makeNodesRow();
+    QHBoxLayout* makePartitionsRow();
+    QWidget* makeFitRow();
     QFormLayout* makeInputForm();
     QTabWidget* makeTabs();
     QWidget* makeLeftOutPage(QWidget* tabs);
@@ -146,6 +161,12 @@ private:
     void chooseFile(FileKind kind);
     void readHistoryFile();
     void readNodesFile();
+    void readPartitionsFile();
+    // Which jobs never fit the layout, on a worker, once history and layout are both there;
+    // refresh: keep what was found shown (not busy) until the new check ends.
+    void checkFit(bool refresh = false);
+    // The import's name changed: the cluster's name follows.
+    void renameImport();
     void loadProfileSet();
     void scheduleMatching();
     void matchJobs();
@@ -154,6 +175,8 @@ private:
     void showLeftOut();
     void showCluster();
     void showSummary();
+    QString partitionsSummary() const;
+    void showFit();
     void updateRuleCounts();
     void updateButtons();
     void updateBusy();
@@ -171,10 +194,16 @@ private:
     QString m_nodesError;
     std::optional<cl::SlurmLayout> m_layout;
     QString m_layoutError;
+    std::optional<cl::SlurmPartitionList> m_partitions;
+    std::optional<cl::SlurmPartitionsApplied> m_partitionsApplied;
+    QString m_partitionsError;       // reading the file
+    QString m_partitionsApplyError;  // laying it over the layout
+    std::optional<FitCheck> m_fit;
     std::optional<RuledTrace> m_ruled;
     QString m_rulesError;
     bool m_nameTyped = false;
     int m_historyGeneration = 0, m_nodesGeneration = 0, m_matchGeneration = 0;
+    int m_partitionsGeneration = 0, m_fitGeneration = 0;
     int m_running = 0;  // workers whose result is still wanted
 
     QLineEdit* m_historyPath = nullptr;
@@ -185,9 +214,14 @@ private:
     QLineEdit* m_nodesPath = nullptr;
     QPushButton* m_nodesBrowse = nullptr;
     QCheckBox* m_exclude = nullptr;
+    QLineEdit* m_partitionsPath = nullptr;
+    QPushButton* m_partitionsBrowse = nullptr;
     QLineEdit* m_name = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_summary = nullptr;
+    QWidget* m_fitRow = nullptr;
+    QLabel* m_fitIcon = nullptr;
+    QLabel* m_fitText = nullptr;
     QTabWidget* m_tabs = nullptr;
     SlurmJobTableModel* m_jobs = nullptr;
     QTableView* m_jobTable = nullptr;

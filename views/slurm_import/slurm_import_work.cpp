@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/io/sacct_trace.h"
+#include "core/sim/job_requests.h"
 
 namespace cl::views {
 
@@ -28,6 +29,33 @@ NodesRead readNodes(const QString& path) {
         read.error = QString::fromUtf8(e.what());
     }
     return read;
+}
+
+PartitionsRead readPartitions(const QString& path) {
+    PartitionsRead read;
+    try {
+        read.partitions = cl::readSlurmPartitions(path.toStdString());
+    } catch (const std::exception& e) {
+        read.error = QString::fromUtf8(e.what());
+    }
+    return read;
+}
+
+FitCheck checkJobsFit(const cl::Cluster& cluster, const cl::Trace& trace) {
+    FitCheck fit;
+    try {
+        const cl::JobRequests requests(cluster, trace);
+        fit.reasons.resize(trace.jobs.size());
+        for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+            fit.reasons[i] = requests.neverFits(static_cast<int>(i));
+            if (!fit.reasons[i].empty()) ++fit.never_fit;
+        }
+    } catch (const std::exception& e) {
+        fit.reasons.clear();
+        fit.never_fit = 0;
+        fit.error = QString::fromUtf8(e.what());
+    }
+    return fit;
 }
 
 RuledTrace applyProfileRules(const cl::Trace& trace, const cl::ProfileRules& rules,

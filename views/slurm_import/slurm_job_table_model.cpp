@@ -1,6 +1,8 @@
 #include "views/slurm_import/slurm_job_table_model.h"
 
+#include <QApplication>
 #include <QLocale>
+#include <QStyle>
 
 #include "views/common/format.h"
 
@@ -21,6 +23,16 @@ void SlurmJobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace) {
     m_trace = std::move(trace);
     m_first = m_trace && !m_trace->jobs.empty() ? m_trace->firstSubmit() : 0.0;
     endResetModel();
+}
+
+void SlurmJobTableModel::setNeverFits(std::vector<std::string> reasons) {
+    m_neverFits = std::move(reasons);
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QString SlurmJobTableModel::neverFits(int row) const {
+    if (row < 0 || static_cast<std::size_t>(row) >= m_neverFits.size()) return {};
+    return QString::fromStdString(m_neverFits[static_cast<std::size_t>(row)]);
 }
 
 int SlurmJobTableModel::rowCount(const QModelIndex& parent) const {
@@ -99,7 +111,12 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     }
+    const QString neverFit = neverFits(index.row());
+    if (role == Qt::DecorationRole && column == IdColumn && !neverFit.isEmpty())
+        return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
     if (role == Qt::ToolTipRole) {
+        if (!neverFit.isEmpty())
+            return tr("Can never run on this cluster; a run leaves it out: %1").arg(neverFit);
         if (column == DurationColumn) return formatDurationExact(j.duration);
         if (column == ProfileColumn && j.model.empty())
             return tr("No profile: no rule matched and there is no default profile");

@@ -2,7 +2,11 @@
 // The jobs of an imported Slurm history as a table (read-only): what Slurm recorded (name,
 // user, account, partition, GPUs and their type, CPUs, memory, submit time, run time) and the
 // profile the rules gave each job with the iterations its run time makes. The trace is shared.
+// A job that can never run on the imported cluster carries a warning sign and, as the tooltip of
+// its row, the reason (docs/architecture.md 2.10).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <QAbstractTableModel>
 
@@ -37,6 +41,9 @@ public:
     void setTrace(std::shared_ptr<const cl::Trace> trace);
     std::shared_ptr<const cl::Trace> trace() const { return m_trace; }
     const cl::Job& job(int row) const { return m_trace->jobs[static_cast<std::size_t>(row)]; }
+    // Per job of the trace, why it can never run on the cluster ("" when it can); empty: unknown.
+    void setNeverFits(std::vector<std::string> reasons);
+    QString neverFits(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -46,6 +53,7 @@ public:
 private:
     std::shared_ptr<const cl::Trace> m_trace;
     double m_first = 0.0;
+    std::vector<std::string> m_neverFits;
 };
 
 }  // namespace cl::views
