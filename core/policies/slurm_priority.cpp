@@ -28,9 +28,9 @@ protected:
             max_tier_ = std::max(max_tier_, p.priority_tier);
             tiers_.push_back(p.priority_tier);
         }
-        if (config_.multifactor && config_.weight_fairshare > 0 &&
-            (now_ > last_decay_ || fair_share_.empty()))
-            decayUsage(in);
+        if (!config_.multifactor || config_.weight_fairshare <= 0) return;
+        for (const JobState& j : in.active) accountOf(j);
+        if (now_ > last_decay_ || fair_share_.empty()) decayUsage(in);
     }
 
     double key(const JobState& j) const override {
@@ -49,9 +49,11 @@ private:
         const double tier = j.partition >= 0 ? tiers_[static_cast<std::size_t>(j.partition)] : 1.0;
         double p = config_.weight_age * age + config_.weight_job_size * size +
                    config_.weight_partition * tier / max_tier_;
-        if (config_.weight_fairshare > 0)
-            p += config_.weight_fairshare *
-                 fair_share_[static_cast<std::size_t>(account_of_[static_cast<std::size_t>(j.index)])];
+        if (config_.weight_fairshare > 0) {
+            // An account first seen since the last recalculation has used nothing yet: 2^0.
+            const auto account = static_cast<std::size_t>(account_of_[static_cast<std::size_t>(j.index)]);
+            p += config_.weight_fairshare * (account < fair_share_.size() ? fair_share_[account] : 1.0);
+        }
         return p;
     }
 
@@ -76,10 +78,8 @@ private:
         const double dt = std::max(0.0, now_ - last_decay_);
         const double factor = config_.decay_half_life > 0 ? std::exp2(-dt / config_.decay_half_life) : 1.0;
         for (double& used : usage_) used *= factor;
-        for (const JobState& j : in.active) {
-            const int id = accountOf(j);
-            if (j.running) usage_[static_cast<std::size_t>(id)] += j.gpus * dt;
-        }
+        for (const JobState& j : in.active)
+            if (j.running) usage_[static_cast<std::size_t>(accountOf(j))] += j.gpus * dt;
         double total = 0.0;
         for (double used : usage_) total += used;
         const double shares = 1.0 / static_cast<double>(std::max<std::size_t>(1, usage_.size()));

@@ -154,6 +154,24 @@ private slots:
                  (std::vector<double>{0, 100, 150, 150}));
     }
 
+    // priority/multifactor with fair-share: account a has used the whole server for 100 s when
+    // it frees, b nothing, so b's job (submitted after a's second job) starts first; with
+    // priority/basic submit order wins.
+    void multifactorFairShareFavoursTheAccountThatUsedLess() {
+        Trace t;
+        t.jobs = {job("a1", 0, 4, 100, 100), job("a2", 10, 4, 10, 10), job("b1", 11, 4, 10, 10)};
+        t.jobs[0].account = t.jobs[1].account = "a";
+        t.jobs[2].account = "b";
+        SlurmConfig config = textbookTiming();
+        config.bf_interval = 1;
+        config.bf_resolution = 1;
+        QCOMPARE(starts(run(oneServer(4), t, "slurm", config)), (std::vector<double>{0, 100, 110}));
+        config.multifactor = true;
+        config.weight_fairshare = 1000;
+        config.priority_calc_period = 1;
+        QCOMPARE(starts(run(oneServer(4), t, "slurm", config)), (std::vector<double>{0, 110, 100}));
+    }
+
     // A job still running at its limit ends there: its remaining work is lost, it is not
     // completed, and the GPUs go to the next job at once.
     void aJobEndsAtItsTimeLimit() {
