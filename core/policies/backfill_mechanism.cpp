@@ -257,7 +257,10 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     // slurmctld acts on a submission or completion at its agent's next tick, not at once
     // (SlurmConfig::event_latency).
     if (slurm && event) event_pass_at_ = std::min(event_pass_at_, nextTick(in.now, config_.event_latency));
-    if (pending == 0) return d;
+    if (pending == 0) {
+        event_pass_at_ = kNever;  // nothing to act on; the next event starts its own latency
+        return d;
+    }
     // Priorities that change with time change every PriorityCalcPeriod (Slurm's recalculation):
     // a pass between two recalculations over an unchanged queue would decide nothing new.
     const bool time_matters = slurm && order_->rankingChangesWithTime();
@@ -265,17 +268,25 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
         changed_ = true;
         next_recalc_ = nextTick(in.now, config_.priority_calc_period);
     }
-    // A tick that passed while nobody called (nothing changed, so its pass would have decided
-    // nothing) is not made up now: the next one is the first at or after now.
-    if (next_main_ < in.now) next_main_ = std::ceil(in.now / config_.sched_interval) * config_.sched_interval;
-    if (next_backfill_ < in.now)
-        next_backfill_ = std::ceil(in.now / config_.bf_interval) * config_.bf_interval;
     const bool event_pass = slurm && in.now >= event_pass_at_;
-    // Until slurmctld has acted on the event, no pass sees it (nor the GPUs a completion frees).
+    // Until slurmctld has acted on the event, no pass sees it (nor the GPUs a completion frees):
+    // a tick that falls due meanwhile is deferred to the event pass, not lost.
     const bool acting = !slurm || event_pass_at_ == kNever || event_pass;
+    if (acting) {
+        // A tick that passed while nobody called (nothing changed, so its pass would have
+        // decided nothing) is not made up now: the next one is the first at or after now.
+        if (next_main_ < in.now && !main_deferred_)
+            next_main_ = std::ceil(in.now / config_.sched_interval) * config_.sched_interval;
+        if (next_backfill_ < in.now && !backfill_deferred_)
+            next_backfill_ = std::ceil(in.now / config_.bf_interval) * config_.bf_interval;
+    }
     if (event_pass) event_pass_at_ = kNever;
-    const bool main = slurm && config_.main_scheduler && acting && (event_pass || in.now >= next_main_);
-    const bool backfill = !slurm || (acting && config_.backfill && in.now >= next_backfill_ && changed_);
+    const bool main_due = in.now >= next_main_ || main_deferred_;
+    const bool backfill_due = in.now >= next_backfill_ || backfill_deferred_;
+    const bool main = slurm && config_.main_scheduler && acting && (event_pass || main_due);
+    const bool backfill = !slurm || (acting && config_.backfill && backfill_due && changed_);
+    main_deferred_ = slurm && !acting && main_due;
+    backfill_deferred_ = slurm && !acting && backfill_due;
     if (in.now >= next_main_) next_main_ = nextTick(in.now, config_.sched_interval);
     if (slurm && in.now >= next_backfill_) next_backfill_ = nextTick(in.now, config_.bf_interval);
     if (!main && !backfill) return wakeAt(d, time_matters);

@@ -83,8 +83,10 @@ private:
     double next_main_ = 0.0;
     double event_pass_at_ = std::numeric_limits<double>::infinity();  // a main pass an event asked for
     double next_backfill_ = 0.0;
-    double next_recalc_ = 0.0;  // multifactor priorities' next recalculation
-    bool changed_ = true;       // something arrived, ended or started since the last backfill pass
+    double next_recalc_ = 0.0;        // multifactor priorities' next recalculation
+    bool main_deferred_ = false;      // a periodic main pass fell due before an event was acted on
+    bool backfill_deferred_ = false;  // the same for a backfill pass
+    bool changed_ = true;             // something arrived, ended or started since the last backfill pass
 };
 
 // The servers and GPU counts a job of `gpus` GPUs on `nodes` servers (0 = any) takes given the

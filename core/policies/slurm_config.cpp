@@ -102,8 +102,9 @@ void setSlurmParameter(SlurmConfig& c, std::string_view key_text, std::string_vi
         // periodic pass.
         const std::string v(io::trim(value));
         c.main_scheduler = v != "-1";
-        c.sched_interval =
-            v == "-1" || v == "0" ? std::numeric_limits<double>::infinity() : number(key_text, value);
+        // Any value <= 0 (0, 0.0) means no periodic pass: a zero interval would tick at once forever.
+        const double interval = v == "-1" ? 0.0 : number(key_text, value);
+        c.sched_interval = interval > 0 ? interval : std::numeric_limits<double>::infinity();
     } else if (key == "default_queue_depth") {
         c.default_queue_depth = count(key_text, value);
     } else if (key == "bf_interval") {

@@ -534,10 +534,11 @@ private:
             job.predicted_end = t + debt + job.remaining * job.current_iteration_time;
             // Ended at its limit, counted in wall time holding GPUs (Slurm's run time).
             // A job whose work ends at its limit times out, as Slurm records it (TIMEOUT); "at"
-            // allows for the rounding of a run time turned into iterations and back.
+            // allows for the rounding of a run time turned into iterations and back, relative to
+            // the limit (not to the clock, which may be epoch seconds).
             const double limit_end = t + (job.time_limit - job.attained);
             job.timing_out =
-                job.time_limit > 0 && limit_end <= job.predicted_end + 1e-9 * std::max(1.0, limit_end);
+                job.time_limit > 0 && limit_end <= job.predicted_end + 1e-9 * std::max(1.0, job.time_limit);
             if (job.timing_out) job.predicted_end = std::max(t, t + (job.time_limit - job.attained));
             if (!std::isfinite(job.predicted_end) && first_overflow < 0) first_overflow = j;
             earliest = std::min(earliest, job.predicted_end);
