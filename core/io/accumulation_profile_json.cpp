@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -52,8 +53,8 @@ nlohmann::json accumulationSectionJson(const AccumulationFit& fit) {
 ModelProfile accumulationModelProfile(const AccumulationFit& fit) {
     ModelProfile m;
     m.name = fit.model;
-    m.extra = nlohmann::json::object();
-    m.extra["sjf_bsbf"] = accumulationSectionJson(fit);
+    m.extra.edit() = nlohmann::json::object();
+    m.extra.edit()["sjf_bsbf"] = accumulationSectionJson(fit);
     // The rows follow from the rounded parameters as stored, so that file and rows agree.
     const AccumulationProfile p = *accumulationProfileOf(m);
     const int local = p.default_batch;

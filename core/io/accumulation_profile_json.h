@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/model/accumulation_fit.h"
 #include "core/model/model_profile.h"
 

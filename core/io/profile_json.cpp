@@ -84,7 +84,7 @@ ModelProfile readModel(const JsonDoc& doc, const json& v, const JsonPath& at, do
     }
     std::sort(m.by_gpus.begin(), m.by_gpus.end(),
               [](const auto& a, const auto& b) { return a.gpus < b.gpus; });
-    if (const json* x = doc.member(v, at, "extra")) m.extra = doc.object(*x, at / "extra");
+    if (const json* x = doc.member(v, at, "extra")) m.extra.edit() = doc.object(*x, at / "extra");
     return m;
 }
 
@@ -136,8 +136,8 @@ std::string modelText(const ModelProfile& m) {
     for (std::size_t k = 0; k < m.by_gpus.size(); ++k)
         s += (k ? ",\n       " : "\n       ") + gpuCountText(m.by_gpus[k]);
     s += "\n     ]";
-    if (!m.extra.is_null())
-        s += ",\n     \"extra\": " + m.extra.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!m.extra.get().is_null())
+        s += ",\n     \"extra\": " + m.extra.get().dump(-1, ' ', false, json::error_handler_t::replace);
     return s + "}";
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace cl {
@@ -31,9 +32,9 @@ const nlohmann::json& object(const nlohmann::json& obj, const char* key, const s
 }  // namespace
 
 std::optional<AccumulationProfile> accumulationProfileOf(const ModelProfile& model) {
-    if (!model.extra.is_object()) return std::nullopt;
-    auto section = model.extra.find("sjf_bsbf");
-    if (section == model.extra.end()) return std::nullopt;
+    if (!model.extra.get().is_object()) return std::nullopt;
+    auto section = model.extra.get().find("sjf_bsbf");
+    if (section == model.extra.get().end()) return std::nullopt;
     const std::string where = "model '" + model.name + "' extra.sjf_bsbf";
     if (!section->is_object()) throw std::invalid_argument(where + " must be an object");
     const nlohmann::json& s = *section;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -249,15 +250,15 @@ ModelProfile modelProfileFromKineto(const KinetoProfile& profile,
     g.solo_iteration_time = f.iteration_ms / 1000.0;
     g.stage_times = {f.storage_ms / 1000.0, f.cpu_ms / 1000.0, f.gpu_ms / 1000.0, f.network_ms / 1000.0};
     m.by_gpus.push_back(std::move(g));
-    m.extra = nlohmann::json::object();
-    m.extra["kineto"] = kinetoProfileJson(profile);
+    m.extra.edit() = nlohmann::json::object();
+    m.extra.edit()["kineto"] = kinetoProfileJson(profile);
     if (reference_speeds && !profile.gpu_name.empty()) {
         const auto measured = matchGpuType(profile.gpu_name);
         const auto it = measured ? reference_speeds->find(measured->name) : reference_speeds->end();
         if (it != reference_speeds->end() && it->second > 0) {
             for (const auto& [type, speed] : *reference_speeds)
                 m.speed_by_gpu_type[type] = speed / it->second;
-            m.extra["kineto"]["measured_gpu_type"] = measured->name;
+            m.extra.edit()["kineto"]["measured_gpu_type"] = measured->name;
         }
     }
     return m;

@@ -1,8 +1,30 @@
 #include "core/model/model_profile.h"
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace cl {
+
+ProfileExtra::ProfileExtra() = default;
+ProfileExtra::~ProfileExtra() = default;
+ProfileExtra::ProfileExtra(const ProfileExtra& other)
+    : value_(other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr) {}
+ProfileExtra& ProfileExtra::operator=(const ProfileExtra& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<nlohmann::json>(*other.value_) : nullptr;
+    return *this;
+}
+ProfileExtra::ProfileExtra(ProfileExtra&&) noexcept = default;
+ProfileExtra& ProfileExtra::operator=(ProfileExtra&&) noexcept = default;
+
+const nlohmann::json& ProfileExtra::get() const {
+    static const nlohmann::json null_value;
+    return value_ ? *value_ : null_value;
+}
+
+nlohmann::json& ProfileExtra::edit() {
+    if (!value_) value_ = std::make_unique<nlohmann::json>();
+    return *value_;
+}
 
 const GpuCountProfile* ModelProfile::at(int gpus) const {
     const GpuCountProfile* best = nullptr;

@@ -1,11 +1,12 @@
 #pragma once
 // Per-model performance profiles. Times are seconds (the JSON files state milliseconds).
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/interference/interference_coefficients.h"
 
@@ -18,13 +19,33 @@ struct GpuCountProfile {
     double restart_overhead = 10.0;    // seconds lost when the job (re)starts
 };
 
+// A profile's optional sections for later schedulers (a JSON object: "synergy", "sjf_bsbf",
+// "kineto"), held behind a pointer: nearly every file includes this header through the scheduler
+// boundary, and parsing nlohmann/json.hpp in each cost minutes of every build (docs/architecture.md
+// 1.7). Copies are deep; an unset value reads as JSON null.
+class ProfileExtra {
+public:
+    ProfileExtra();
+    ~ProfileExtra();
+    ProfileExtra(const ProfileExtra& other);
+    ProfileExtra& operator=(const ProfileExtra& other);
+    ProfileExtra(ProfileExtra&&) noexcept;
+    ProfileExtra& operator=(ProfileExtra&&) noexcept;
+
+    const nlohmann::json& get() const;
+    nlohmann::json& edit();  // creates it (null) when unset
+
+private:
+    std::unique_ptr<nlohmann::json> value_;
+};
+
 struct ModelProfile {
     std::string name;
     int batch_size = 0;
     double gpu_memory_mb = 0.0;
     std::vector<GpuCountProfile> by_gpus;             // sorted by gpus
     std::map<std::string, double> speed_by_gpu_type;  // relative to the reference GPU (1.0)
-    nlohmann::json extra;                             // optional sections for later schedulers
+    ProfileExtra extra;                               // optional sections for later schedulers
 
     // Exact GPU count if profiled, else the nearest profiled count (ties to the larger one).
     const GpuCountProfile* at(int gpus) const;

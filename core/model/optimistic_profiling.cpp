@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -118,9 +119,9 @@ double CacheModel::throughput(double full_memory_throughput, double memory_gb) c
 }
 
 std::optional<CacheModel> cacheModelOf(const ModelProfile& profile) {
-    if (!profile.extra.is_object()) return std::nullopt;
-    const auto synergy = profile.extra.find("synergy");
-    if (synergy == profile.extra.end() || !synergy->is_object()) return std::nullopt;
+    if (!profile.extra.get().is_object()) return std::nullopt;
+    const auto synergy = profile.extra.get().find("synergy");
+    if (synergy == profile.extra.get().end() || !synergy->is_object()) return std::nullopt;
     const auto section = synergy->find("cache");
     if (section == synergy->end()) return std::nullopt;
     const std::string where = "model '" + profile.name + "' extra.synergy.cache";
@@ -185,10 +186,12 @@ ProfileSet withOptimisticProfiles(const ProfileSet& profiles, double threshold) 
     for (auto& [name, model] : out.models) {
         const auto estimate = optimisticProfileOf(model, threshold);
         if (!estimate) continue;
-        nlohmann::json section = model.extra["synergy"];
+        const nlohmann::json& extra = model.extra.get();
+        nlohmann::json section =
+            extra.is_object() && extra.contains("synergy") ? extra["synergy"] : nlohmann::json();
         const nlohmann::json fresh = sensitivityJson(estimate->matrix);
         section["throughput"] = fresh["throughput"];
-        model.extra["synergy"] = section;
+        model.extra.edit()["synergy"] = section;
     }
     out.name = profiles.name + "-optimistic";
     out.source = profiles.source +

@@ -35,7 +35,7 @@
 #include <optional>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/model/model_profile.h"
 #include "core/model/sensitivity.h"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace cl {
@@ -84,9 +85,9 @@ const std::vector<double>& synergyMemoryLevelsGb() {
 }
 
 std::optional<SensitivityMatrix> sensitivityOf(const ModelProfile& profile) {
-    if (!profile.extra.is_object()) return std::nullopt;
-    const auto section = profile.extra.find("synergy");
-    if (section == profile.extra.end()) return std::nullopt;
+    if (!profile.extra.get().is_object()) return std::nullopt;
+    const auto section = profile.extra.get().find("synergy");
+    if (section == profile.extra.get().end()) return std::nullopt;
     const std::string where = "model '" + profile.name + "' extra.synergy";
     if (!section->is_object()) throw std::invalid_argument(where + ": expected an object");
     SensitivityMatrix m;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "core/io/csv_field.h"
 #include "core/metrics/summary_table.h"

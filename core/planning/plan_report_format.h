@@ -5,7 +5,7 @@
 // with "feasible": false and no servers for a policy no candidate serves.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/planning/capacity_plan.h"
 

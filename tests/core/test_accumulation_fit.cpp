@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/io/accumulation_profile_json.h"
 #include "core/io/builtin_data.h"
@@ -188,7 +189,7 @@ private slots:
                 QVERIFY2(within(row.solo_iteration_time, eq7, 1e-5), name.c_str());
                 QCOMPARE(row.restart_overhead, 10.0);
             }
-            QVERIFY(m.extra["sjf_bsbf"]["fit"]["rms_rel_error"].get<double>() < 0.25);
+            QVERIFY(m.extra.get()["sjf_bsbf"]["fit"]["rms_rel_error"].get<double>() < 0.25);
         }
     }
 

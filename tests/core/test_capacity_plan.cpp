@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/io/builtin_data.h"
 #include "core/metrics/cluster_cost.h"

@@ -5,6 +5,7 @@
 #include "shared_data.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/io/layout_io.h"
@@ -49,7 +50,7 @@ void expectSameProfiles(const ProfileSet& a, const ProfileSet& b) {
         QCOMPARE(ma.batch_size, mb.batch_size);
         QVERIFY(ma.gpu_memory_mb == mb.gpu_memory_mb);
         QVERIFY(ma.speed_by_gpu_type == mb.speed_by_gpu_type);
-        QVERIFY(ma.extra == mb.extra);
+        QVERIFY(ma.extra.get() == mb.extra.get());
         QCOMPARE(ma.by_gpus.size(), mb.by_gpus.size());
         for (std::size_t k = 0; k < ma.by_gpus.size(); ++k) {
             const auto& pa = ma.by_gpus[k];
@@ -250,7 +251,7 @@ private slots:
         const ModelProfile& b = ps.models.at("bert");
         QVERIFY(b.speed_by_gpu_type.at("A100") == 2.5);
         QVERIFY(b.by_gpus[0].stage_times[0] == 0.5 / 1000.0);
-        QCOMPARE(b.extra.at("note").get<std::string>(), std::string("kept verbatim"));
+        QCOMPARE(b.extra.get().at("note").get<std::string>(), std::string("kept verbatim"));
         QCOMPARE(ps.speedFactor("resnet18", "A100"), 2.1);
         QCOMPARE(ps.speedFactor("bert", "A100"), 2.5);
     }

@@ -347,13 +347,13 @@ private slots:
         QCOMPARE(m.by_gpus[0].solo_iteration_time, 0.2 / 1000);
         QCOMPARE(m.by_gpus[0].stage_times,
                  (std::vector<double>{0.015 / 1000, 0.0675 / 1000, 0.0875 / 1000, 0.03 / 1000}));
-        QCOMPARE(m.extra["kineto"], kinetoProfileJson(p));
+        QCOMPARE(m.extra.get()["kineto"], kinetoProfileJson(p));
         // A profile set JSON keeps it, extra included.
         ProfileSet set;
         set.name = "mine";
         set.models["toy"] = m;
         const ProfileSet back = parseProfilesJson(profilesJsonText(set), "mine.json");
-        QCOMPARE(back.models.at("toy").extra, m.extra);
+        QCOMPARE(back.models.at("toy").extra.get(), m.extra.get());
         QCOMPARE(back.models.at("toy").by_gpus[0].stage_times, m.by_gpus[0].stage_times);
         QCOMPARE(back.models.at("toy").at(4)->solo_iteration_time, m.by_gpus[0].solo_iteration_time);
     }

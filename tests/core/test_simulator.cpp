@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <tuple>
 
@@ -98,7 +99,7 @@ ProfileSet accumulationProfiles() {
     m.name = "small";
     m.batch_size = 32;
     m.by_gpus = {{1, 0.1, {}, 0.0}};
-    m.extra = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
+    m.extra.edit() = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
         "allreduce_ms": {"intra_alpha": 5, "intra_beta": 0, "inter_alpha": 20, "inter_beta": 0},
         "gradient_mb": 100, "overlap_delta": 2, "memory_mb": {"m0": 1000, "m1": 100},
         "default_batch": 32}})");

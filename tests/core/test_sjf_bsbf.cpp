@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "core/model/accumulation_speed.h"
@@ -22,12 +23,12 @@ ModelProfile acceleratedModel(const std::string& name, int default_batch, double
     m.name = name;
     m.batch_size = default_batch;
     m.by_gpus = {{1, 0.1, {}, 0.0}};
-    m.extra = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
+    m.extra.edit() = nlohmann::json::parse(R"({"sjf_bsbf": {"compute_ms": {"alpha": 10, "beta": 1},
         "allreduce_ms": {"intra_alpha": 5, "intra_beta": 0, "inter_alpha": 20, "inter_beta": 0},
         "gradient_mb": 100, "overlap_delta": 2, "memory_mb": {"m0": 1000, "m1": 100},
         "default_batch": 64}})");
-    m.extra["sjf_bsbf"]["default_batch"] = default_batch;
-    m.extra["sjf_bsbf"]["memory_mb"]["m1"] = m1;
+    m.extra.edit()["sjf_bsbf"]["default_batch"] = default_batch;
+    m.extra.edit()["sjf_bsbf"]["memory_mb"]["m1"] = m1;
     return m;
 }
 
@@ -230,7 +231,7 @@ private slots:
 
     void malformedSectionNamesField() {
         ModelProfile m = acceleratedModel("bad", 32);
-        m.extra["sjf_bsbf"]["memory_mb"]["m1"] = -3;
+        m.extra.edit()["sjf_bsbf"]["memory_mb"]["m1"] = -3;
         try {
             accumulationProfileOf(m);
             QFAIL("no error");
@@ -339,7 +340,7 @@ private slots:
 
     void interferenceMatrixFromProfile() {
         ProfileSet p = testProfiles();
-        p.models["small"].extra["sjf_bsbf"]["interference"] = {{"small", 1.2}};
+        p.models["small"].extra.edit()["sjf_bsbf"]["interference"] = {{"small", 1.2}};
         Trace t;
         t.jobs = {job("long", 0, 4, "small", 10000), job("short", 10, 4, "small", 500)};
         SimResult r = simulatePolicy(servers(1), t, p, "sjf-bsbf", exactOptions());

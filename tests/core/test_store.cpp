@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "core/io/builtin_data.h"
 #include "core/io/layout_io.h"

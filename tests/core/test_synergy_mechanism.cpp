@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 
@@ -38,7 +39,7 @@ ProfileSet testProfiles() {
         ModelProfile p;
         p.name = name;
         p.by_gpus.push_back({1, iter, {}, 0.0});
-        p.extra = nlohmann::json{{"synergy", sensitivityJson(m)}};
+        p.extra.edit() = nlohmann::json{{"synergy", sensitivityJson(m)}};
         set.models[name] = p;
     };
     add("resnet18", 0.64, matrixFromCpuRow({.37, .72, 1, 1.3, 1.53, 1.75, 2.4, 2.4, 2.4}, false));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ ProfileSet profiles() {
         ModelProfile p;
         p.name = name;
         p.by_gpus = {{1, 0.5, {}, 10.0}};
-        p.extra["synergy"] = sensitivityJson(m);
+        p.extra.edit()["synergy"] = sensitivityJson(m);
         set.models[name] = p;
     };
     ProfileSet set;
@@ -205,7 +206,7 @@ private slots:
 
     void malformedMatrixNamesTheModel() {
         Round r{cluster(1), profiles(), {}};
-        r.profiles.models["gnmt"].extra["synergy"]["throughput"] = nlohmann::json::array();
+        r.profiles.models["gnmt"].extra.edit()["synergy"]["throughput"] = nlohmann::json::array();
         r.add("gnmt", 1);
         auto drf = makeDrfOrder();
         try {

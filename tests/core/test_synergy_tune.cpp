@@ -4,6 +4,7 @@
 // Checked on the packing itself (exact grants and cores) and on whole runs (exact JCTs).
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/model/sensitivity.h"
@@ -43,7 +44,7 @@ ProfileSet resnetLike() {
     ModelProfile p;
     p.name = "resnet";
     p.by_gpus.push_back({1, 1.0, {}, 0.0});
-    p.extra = nlohmann::json{{"synergy", sensitivityJson(m)}};
+    p.extra.edit() = nlohmann::json{{"synergy", sensitivityJson(m)}};
     set.models[p.name] = p;
     return set;
 }

@@ -4,6 +4,7 @@
 // finite and not negative, network no more than nccl, storage no more than the iteration; and
 // the JSON and the ModelProfile can be made from it.
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/io/kineto_trace.h"
 #include "core/model/kineto_profile.h"
@@ -42,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!sane(s)) std::abort();
     const cl::ModelProfile m = cl::modelProfileFromKineto(p);
     if (m.by_gpus.size() != 1 || m.by_gpus[0].gpus < 1 || m.by_gpus[0].stage_times.size() != 4) std::abort();
-    if (!m.extra.contains("kineto") || m.extra["kineto"]["steps"].size() != r.steps.size()) std::abort();
+    if (!m.extra.get().contains("kineto") || m.extra.get()["kineto"]["steps"].size() != r.steps.size())
+        std::abort();
     return 0;
 }

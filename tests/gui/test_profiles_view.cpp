@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include "named_child.h"
 #include "screenshot_checks.h"
@@ -53,11 +54,11 @@ cl::ModelProfile importedModel() {
                          {"gpu_ms", 80.0 - s},
                          {"nccl_ms", 12.0},
                          {"network_ms", 5.0}});
-    m.extra["kineto"] = {{"name", "llama-ft"},
-                         {"world_size", 8},
-                         {"gpu_name", "NVIDIA A100-SXM4-80GB"},
-                         {"files", {"rank0.json.gz", "rank1.json.gz"}},
-                         {"steps", steps}};
+    m.extra.edit()["kineto"] = {{"name", "llama-ft"},
+                                {"world_size", 8},
+                                {"gpu_name", "NVIDIA A100-SXM4-80GB"},
+                                {"files", {"rank0.json.gz", "rank1.json.gz"}},
+                                {"steps", steps}};
     return m;
 }
 
@@ -141,7 +142,7 @@ private slots:
         // Built-in profiles have none; a broken section is no series rather than a wrong one.
         QVERIFY(!stepSeries(cl::builtinProfiles().models.begin()->second));
         cl::ModelProfile broken = importedModel();
-        broken.extra["kineto"]["steps"][2].erase("gpu_ms");
+        broken.extra.edit()["kineto"]["steps"][2].erase("gpu_ms");
         QVERIFY(!stepSeries(broken));
     }
 

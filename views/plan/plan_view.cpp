@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <nlohmann/json.hpp>
 
 #include "core/io/builtin_data.h"
 #include "core/metrics/cluster_cost.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QCoreApplication>
+#include <nlohmann/json.hpp>
 
 #include "views/common/chart_style.h"
 
@@ -92,9 +93,9 @@ QString stageLayoutName(const cl::GpuCountProfile& row) {
 }
 
 std::optional<StepSeries> stepSeries(const cl::ModelProfile& model) {
-    if (!model.extra.is_object()) return std::nullopt;
-    const auto kineto = model.extra.find("kineto");
-    if (kineto == model.extra.end() || !kineto->is_object()) return std::nullopt;
+    if (!model.extra.get().is_object()) return std::nullopt;
+    const auto kineto = model.extra.get().find("kineto");
+    if (kineto == model.extra.get().end() || !kineto->is_object()) return std::nullopt;
     const auto steps = kineto->find("steps");
     if (steps == kineto->end() || !steps->is_array() || steps->empty()) return std::nullopt;
     StepSeries s;

@@ -14,6 +14,7 @@
 #include <QKeySequence>
 #include <QMessageBox>
 #include <QStandardPaths>
+#include <nlohmann/json.hpp>
 
 #include "core/store/scenario_store.h"
 #include "views/common/describe.h"

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <nlohmann/json.hpp>
 
 #include "core/model/sim_result.h"
 #include "core/store/scenario_store.h"
