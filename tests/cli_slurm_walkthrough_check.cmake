@@ -68,9 +68,13 @@ run_ok("scenario create" ${CLI} scenario create q1/fifo --db ${WS} --trace q1/tr
        --profiles mycluster --policy fifo)
 run_ok("scenario duplicate" ${CLI} scenario duplicate q1/fifo q1/muri-s --db ${WS} --policy muri-s)
 run_ok("run" ${CLI} run --db ${WS} --scenario q1/fifo --scenario q1/muri-s)
-# Job 106 ran into its 12 h limit in Slurm (TIMEOUT) and does again in the replay: 8 of 9 complete.
-expect("q1/fifo     8/9")
-expect("q1/muri-s   8/9")
+# 101_3 asked for V100 and 115 for H100, which the cluster without its drained node lacks: every
+# policy keeps GPU types, so both are left out, named (import.json never_fit). Under fifo 7 of the
+# 9 complete, under muri-s 6 (interleaving slows job 106 into its 12 h limit, as in Slurm): a job
+# whose GPU type sacct does not name counts its measured time at the reference GPU's speed, so on
+# the A100s it runs faster than it did in Slurm.
+expect("q1/fifo     7/9")
+expect("q1/muri-s   6/9")
 run_ok("compare" ${CLI} compare q1/fifo q1/muri-s --baseline q1/fifo --db ${WS} --json compare.json)
 expect("llm-ddp")
 

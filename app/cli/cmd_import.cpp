@@ -236,7 +236,7 @@ nlohmann::ordered_json jobsThatNeverFit(const Args& args, const cl::Trace& trace
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     std::optional<cl::JobRequests> requests;
     try {
-        requests.emplace(cluster, trace);
+        requests.emplace(cluster, trace, args.declares("keep-unavailable") && args.has("keep-unavailable"));
     } catch (const cl::SimulationError& e) {
         throw UsageError(args.get("sacct") + ": " + e.what() + " (its partitions come from " +
                          (args.has("partitions") ? args.get("partitions") : args.get("nodes")) + ")");
@@ -330,8 +330,8 @@ int importSlurm(const std::vector<std::string>& argv) {
     if (args.has("check")) {
         std::cout << "\n";
         const cl::ProfileSet profiles = resolveImportProfiles(args);
-        replayAndCheck(args, *trace, replayCluster(*cluster, args, false), profiles, "slurm", 10,
-                       (out / "replay-check.json").string());
+        keepUnavailableServers(*cluster, args, false);  // the note; replayAndCheck reads the option
+        replayAndCheck(args, *trace, *cluster, profiles, "slurm", 10, (out / "replay-check.json").string());
         std::cout << "wrote " << (out / "replay-check.json").string() << "\n";
     }
     return 0;

@@ -41,7 +41,8 @@ int replayCheckCommand(const std::vector<std::string>& argv) {
     if (!args.parse(argv)) return 0;
     const bool quiet = args.has("quiet");
     const cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), false);
-    const cl::Cluster cluster = replayCluster(cl::resolveCluster(args.require("cluster")), args, quiet);
+    const cl::Cluster cluster = cl::resolveCluster(args.require("cluster"));
+    keepUnavailableServers(cluster, args, quiet);  // the note; replayAndCheck reads the option
     const cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles, 1, quiet);
     replayAndCheck(args, trace, cluster, profiles, args.get("policy"), static_cast<int>(args.getInt("worst")),
                    args.get("json"));

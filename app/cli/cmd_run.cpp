@@ -4,6 +4,7 @@
 #include <future>
 #include <iostream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "cli/args.h"
@@ -268,7 +269,8 @@ int runAdHoc(const Args& args) {
     cl::ProfileSet profiles = resolveProfiles(args.get("profiles"), args.has("optimistic-profiling"));
     if (args.has("measure"))
         std::tie(base.measure_first, base.measure_last) = parseMeasureWindow(args.get("measure"));
-    const cl::Cluster cluster = replayCluster(cl::resolveCluster(args.get("cluster")), args, quiet);
+    const cl::Cluster cluster = cl::resolveCluster(args.get("cluster"));
+    base.keep_unavailable = keepUnavailableServers(cluster, args, quiet);
     cl::Trace trace = loadTrace(args.require("trace"), args.get("format"), profiles,
                                 static_cast<unsigned long long>(args.getInt("model-seed")), quiet);
     simulatePolicies(runs, cluster, trace, profiles, base, quiet);

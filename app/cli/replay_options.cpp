@@ -1,6 +1,8 @@
 #include "cli/replay_options.h"
 
+#include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "core/io/builtin_data.h"
 #include "core/io/result_writers.h"
@@ -33,25 +35,22 @@ cl::SlurmConfig slurmConfigFrom(const Args& args) {
     return config;
 }
 
-cl::Cluster replayCluster(const cl::Cluster& cluster, const Args& args, bool quiet) {
-    if (args.declares("keep-unavailable") && args.has("keep-unavailable")) return cluster;
-    cl::Cluster available = cluster;
-    std::erase_if(available.servers, [](const cl::Server& s) { return s.unavailable; });
-    const std::size_t removed = cluster.servers.size() - available.servers.size();
-    if (removed == 0) return cluster;
-    if (available.servers.empty())
+bool keepUnavailableServers(const cl::Cluster& cluster, const Args& args, bool quiet) {
+    if (args.declares("keep-unavailable") && args.has("keep-unavailable")) return true;
+    const auto removed = std::count_if(cluster.servers.begin(), cluster.servers.end(),
+                                       [](const cl::Server& s) { return s.unavailable; });
+    if (removed == 0) return false;
+    if (removed == static_cast<long>(cluster.servers.size()))
         throw UsageError("every server of cluster '" + cluster.name +
                          "' is marked down, drained or failing (--keep-unavailable keeps them)");
-    // A described network numbers the servers: without some of them it no longer applies.
-    if (available.topology.kind != cl::TopologyKind::Flat) available.topology = {};
     if (!quiet) {
-        std::cerr << "note: left out " << removed << " of " << cluster.servers.size()
+        std::cerr << "note: no job uses the " << removed << " of " << cluster.servers.size()
                   << " servers marked down, drained or failing:";
         for (const cl::Server& s : cluster.servers)
             if (s.unavailable) std::cerr << " " << s.name << (s.state.empty() ? "" : " (" + s.state + ")");
         std::cerr << " (--keep-unavailable keeps them)\n";
     }
-    return available;
+    return false;
 }
 
 ReplayOutcome replayAndCheck(const Args& args, const cl::Trace& trace, const cl::Cluster& cluster,
@@ -62,6 +61,7 @@ ReplayOutcome replayAndCheck(const Args& args, const cl::Trace& trace, const cl:
     options.record_segments = false;
     options.record_series = false;
     options.strict = args.declares("strict") && args.has("strict");
+    options.keep_unavailable = keepUnavailableServers(cluster, args, true);
     cl::SchedulerTuning tuning;
     tuning.slurm = slurmConfigFrom(args);
     std::unique_ptr<cl::Scheduler> scheduler = cl::checkPolicy(policy, options.conventions, tuning);

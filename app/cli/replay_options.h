@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cli/args.h"
 #include "core/metrics/replay_check.h"
@@ -20,9 +20,9 @@ namespace cli {
 std::vector<OptionSpec> replayOptions();
 // --slurm-config FILE (a saved `scontrol show config`), then every --slurm-param KEY=VALUE.
 cl::SlurmConfig slurmConfigFrom(const Args& args);
-// The cluster as a replay uses it: without its unavailable servers unless --keep-unavailable,
-// saying on stderr which it left out (unless quiet).
-cl::Cluster replayCluster(const cl::Cluster& cluster, const Args& args, bool quiet);
+// Whether the run keeps servers marked unavailable (--keep-unavailable). Unless it does, says on
+// stderr which servers no job will use (unless quiet); refuses a cluster that has no other.
+bool keepUnavailableServers(const cl::Cluster& cluster, const Args& args, bool quiet);
 
 // The replay of a recorded trace under `policy` with the Slurm settings of `args`, compared with
 // the record: printed (the left-out jobs, notes, timeouts and the check's figures) and, when

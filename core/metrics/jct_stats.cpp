@@ -48,18 +48,28 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
     double last_end = 0.0;
     double queue_sum = 0.0;
     for (const auto& j : jobs) {
-        first_submit = std::min(first_submit, j.submit);
         s.timed_out += j.timed_out ? 1 : 0;
+        // A job left out before the run (it can never fit) never started: it does not open the
+        // makespan (docs/architecture.md 2.10).
+        if (j.completed || std::isfinite(j.first_start)) first_submit = std::min(first_submit, j.submit);
+        if (!j.completed && !j.timed_out) continue;
+        last_end = std::max(last_end, j.end);
+        // A job ended at its time limit waited in the queue like any other: its wait counts in
+        // the queueing figures; its JCT (cut short) does not count in the JCT figures.
+        queueing.push_back(j.queueing_delay);
+        queue_sum += j.queueing_delay;
         if (!j.completed) continue;
         ++s.completed;
         jcts.push_back(j.jct);
-        queueing.push_back(j.queueing_delay);
         (isLargeJob(j.gpus) ? large_jcts : small_jcts).push_back(j.jct);
-        last_end = std::max(last_end, j.end);
-        queue_sum += j.queueing_delay;
     }
     s.large = sizeClassSummary(large_jcts);
     s.small = sizeClassSummary(small_jcts);
+    if (!queueing.empty()) {
+        s.makespan = last_end - first_submit;
+        s.avg_queueing_delay = queue_sum / static_cast<double>(queueing.size());
+        s.p95_queueing_delay = percentile(queueing, 0.95);
+    }
     if (jcts.empty()) return s;
     double sum = 0.0;
     for (double v : jcts) sum += v;
@@ -67,9 +77,6 @@ Summary summarize(const std::vector<JobRecord>& jobs) {
     s.median_jct = median(jcts);
     s.p95_jct = percentile(jcts, 0.95);
     s.p99_jct = percentile(jcts, 0.99);
-    s.makespan = last_end - first_submit;
-    s.avg_queueing_delay = queue_sum / static_cast<double>(jcts.size());
-    s.p95_queueing_delay = percentile(queueing, 0.95);
     return s;
 }
 

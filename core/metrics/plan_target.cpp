@@ -107,19 +107,22 @@ double planTargetValue(const PlanTarget& target, const std::vector<JobRecord>& j
         const bool large = isLargeJob(j.gpus, large_above_gpus);
         if ((target.jobs == TargetJobs::Large && !large) || (target.jobs == TargetJobs::Small && large))
             continue;
-        first_submit = std::min(first_submit, j.submit);
-        if (!j.completed) continue;
-        jct.push_back(j.jct);
+        // The rules of summarize (docs/architecture.md 7.2): a job that never started does not
+        // open the makespan; a timed-out job counts in the queueing figures, not in the JCTs.
+        if (j.completed || std::isfinite(j.first_start)) first_submit = std::min(first_submit, j.submit);
+        if (!j.completed && !j.timed_out) continue;
         queueing.push_back(j.queueing_delay);
         last_end = std::max(last_end, j.end);
+        if (j.completed) jct.push_back(j.jct);
     }
-    if (jct.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const std::string& m = target.metric;
+    const bool about_queueing = m == "avg_queueing" || m == "p95_queueing" || m == "makespan";
+    if ((about_queueing ? queueing : jct).empty()) return std::numeric_limits<double>::quiet_NaN();
     const auto mean = [](const std::vector<double>& v) {
         double sum = 0.0;
         for (double x : v) sum += x;
         return sum / static_cast<double>(v.size());
     };
-    const std::string& m = target.metric;
     if (m == "avg_jct") return mean(jct);
     if (m == "median_jct") return median(jct);
     if (m == "p95_jct") return percentile(jct, 0.95);

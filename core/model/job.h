@@ -42,11 +42,18 @@ struct Job {
     double recorded_start = -1.0;
 };
 
-// A job from a scheduler's accounting (it has a recorded start or a time limit) that no rule gave
-// a model: it keeps the run time measured there, at its measured speed, and never gets a random
-// model (docs/architecture.md 2.1).
+// A job from a scheduler's accounting (it has a recorded start or a time limit) with the run time
+// measured there: whether or not a rule gave it a model, that time is what it took on real GPUs,
+// start-up included, so neither the solo factor nor a first-start overhead applies to it
+// (docs/architecture.md 2.10).
+inline bool hasMeasuredRunTime(const Job& job) {
+    return job.duration > 0 && (job.recorded_start >= 0 || job.time_limit > 0);
+}
+
+// Such a job that no rule gave a model: it keeps the run time measured there, at its measured
+// speed, and never gets a random model (docs/architecture.md 2.1).
 inline bool keepsMeasuredRunTime(const Job& job) {
-    return job.model.empty() && job.duration > 0 && (job.recorded_start >= 0 || job.time_limit > 0);
+    return job.model.empty() && hasMeasuredRunTime(job);
 }
 
 }  // namespace cl

@@ -55,6 +55,10 @@ Decision AntmanScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         if (s.running) continue;
         Assignment a{j, {}};
+        // Both pools offer only the servers of the job's partitions with its GPU type
+        // (docs/architecture.md 2.10).
+        const GpuPool::Restriction idle_on_its_servers(*idle_, s.excluded_servers);
+        const GpuPool::Restriction shareable_on_its_servers(*shareable_, s.excluded_servers);
         if (placement_->place(s.gpus, *idle_, a.gpus)) {
             for (int g : a.gpus) shareable_->take(g);  // a new guaranteed job can host a sharer later
             opportunistic_[j] = 0;

@@ -13,6 +13,8 @@
 //    (at most two jobs per GPU), at kOpportunisticSlowdown times its solo iteration time,
 //    while the guaranteed job keeps its full speed;
 //  - an opportunistic job whose partners have all finished becomes guaranteed (full speed).
+//  - a job that asked for partitions or a GPU type (docs/architecture.md 2.10) takes idle or
+//    shareable GPUs only on its servers.
 #include <memory>
 #include <vector>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
+#include <numeric>
 
 namespace cl {
 
@@ -13,43 +13,75 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail) {
-    std::vector<BackfillScheduler::Take> takes;
-    const int servers = static_cast<int>(avail.size());
+bool placeOnServers(int gpus, int nodes, std::span<const int> avail, std::span<const int> servers,
+                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order) {
+    takes.clear();
+    const std::size_t n = avail.size();
     if (nodes <= 1) {
-        int best = -1;
-        for (int s = 0; s < servers; ++s)
-            if (avail[static_cast<std::size_t>(s)] >= gpus &&
-                (best < 0 || avail[static_cast<std::size_t>(s)] < avail[static_cast<std::size_t>(best)]))
-                best = s;
-        if (best >= 0) return {{best, gpus}};
-        if (nodes == 1) return {};
+        std::size_t best = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (avail[i] >= gpus && (best == n || avail[i] < avail[best])) best = i;
+        if (best < n) {
+            takes.push_back({servers[best], gpus});
+            return true;
+        }
+        if (nodes == 1) return false;
     }
-    std::vector<int> order;
-    for (int s = 0; s < servers; ++s)
-        if (avail[static_cast<std::size_t>(s)] > 0) order.push_back(s);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    order.clear();
+    long long total = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (avail[i] > 0) {
+            order.push_back(static_cast<int>(i));
+            total += avail[i];
+        }
+    // The fill below succeeds exactly when the GPUs add up: most tries of a backfill pass fail,
+    // and this answers them without sorting (docs/architecture.md 2.9).
+    if (nodes <= 0 && total < gpus) return false;
+    if (nodes > 1 && (static_cast<int>(order.size()) < nodes || gpus < nodes)) return false;
+    // Emptiest first, ties by index (any stable sort gives this order): by insertion for the few
+    // dozen servers of a partition, without std::stable_sort's buffer.
+    const auto emptier = [&](int a, int b) {
         return avail[static_cast<std::size_t>(a)] > avail[static_cast<std::size_t>(b)];
-    });
+    };
+    if (order.size() > 64) {
+        std::stable_sort(order.begin(), order.end(), emptier);
+    } else {
+        for (std::size_t k = 1; k < order.size(); ++k) {
+            const int v = order[k];
+            std::size_t m = k;
+            for (; m > 0 && emptier(v, order[m - 1]); --m) order[m] = order[m - 1];
+            order[m] = v;
+        }
+    }
     if (nodes > 1) {
-        if (static_cast<int>(order.size()) < nodes || gpus < nodes) return {};
         order.resize(static_cast<std::size_t>(nodes));
         int left = gpus - nodes;  // one GPU on each first
-        for (int s : order) {
-            const int more = std::min(left, avail[static_cast<std::size_t>(s)] - 1);
-            takes.push_back({s, 1 + more});
+        for (int i : order) {
+            const int more = std::min(left, avail[static_cast<std::size_t>(i)] - 1);
+            takes.push_back({servers[static_cast<std::size_t>(i)], 1 + more});
             left -= more;
         }
-        return left == 0 ? takes : std::vector<BackfillScheduler::Take>{};
+        if (left != 0) takes.clear();
+        return left == 0;
     }
     int left = gpus;
-    for (int s : order) {
+    for (int i : order) {
         if (left == 0) break;
-        const int n = std::min(left, avail[static_cast<std::size_t>(s)]);
-        takes.push_back({s, n});
-        left -= n;
+        const int taken = std::min(left, avail[static_cast<std::size_t>(i)]);
+        takes.push_back({servers[static_cast<std::size_t>(i)], taken});
+        left -= taken;
     }
-    return left == 0 ? takes : std::vector<BackfillScheduler::Take>{};
+    if (left != 0) takes.clear();
+    return left == 0;
+}
+
+std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail) {
+    std::vector<int> servers(avail.size());
+    std::iota(servers.begin(), servers.end(), 0);
+    std::vector<BackfillScheduler::Take> takes;
+    std::vector<int> order;
+    placeOnServers(gpus, nodes, avail, servers, takes, order);
+    return takes;
 }
 
 BackfillScheduler::BackfillScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
@@ -72,56 +104,105 @@ double BackfillScheduler::expectedEnd(double now, double time_limit, double atta
 }
 
 // One ending per server the GPUs (sorted by server, as pools hand them out) are on.
-void BackfillScheduler::addEnding(std::span<const int> gpus, double at) {
+void BackfillScheduler::addEnding(const SchedulerInput& in, std::span<const int> gpus, double at) {
     for (std::size_t i = 0; i < gpus.size();) {
         const int server = pool_->serverOf(gpus[i]);
         int n = 0;
         while (i < gpus.size() && pool_->serverOf(gpus[i]) == server) ++n, ++i;
+        ready(in, server);
         endings_[static_cast<std::size_t>(server)].push_back({at, n});
     }
 }
 
-void BackfillScheduler::buildEndings(const SchedulerInput& in) {
-    endings_.assign(static_cast<std::size_t>(pool_->servers()), {});
-    reservations_.assign(static_cast<std::size_t>(pool_->servers()), {});
-    for (const JobState& j : in.active) {
-        if (!j.running) continue;
-        addEnding(j.held, expectedEnd(in.now, j.time_limit, j.attained));
+// A running job's GPUs, and on each server how many.
+void BackfillScheduler::hold(int job, std::span<const int> gpus) {
+    holding_[job].assign(gpus.begin(), gpus.end());
+    for (std::size_t i = 0; i < gpus.size();) {
+        const int server = pool_->serverOf(gpus[i]);
+        int n = 0;
+        while (i < gpus.size() && pool_->serverOf(gpus[i]) == server) ++n, ++i;
+        holders_[static_cast<std::size_t>(server)].push_back({job, n});
     }
+}
+
+void BackfillScheduler::release(int job) {
+    const auto it = holding_.find(job);
+    if (it == holding_.end()) return;
+    if (const auto r = std::find(running_.begin(), running_.end(), job); r != running_.end())
+        running_.erase(r);
+    for (int g : it->second) {
+        pool_->release(g);
+        std::erase_if(holders_[static_cast<std::size_t>(pool_->serverOf(g))],
+                      [&](const Holder& h) { return h.job == job; });
+    }
+    holding_.erase(it);
+}
+
+// A pass tests a few jobs, each on the servers of its partitions: only those servers' lists are
+// made, when first needed, instead of every running job's end at every pass (docs/architecture.md
+// 2.9). The order within a list does not matter (its ends are summed, or sorted).
+void BackfillScheduler::ready(const SchedulerInput& in, int s) {
+    const auto server = static_cast<std::size_t>(s);
+    if (ready_in_[server] == pass_) return;
+    ready_in_[server] = pass_;
+    std::vector<Ending>& ends = endings_[server];
+    ends.clear();
+    reservations_[server].clear();
+    for (const Holder& h : holders_[server])
+        if (const JobState* j = in.by_index[h.job])
+            ends.push_back({expectedEnd(in.now, j->time_limit, j->attained), h.gpus});
+}
+
+const std::vector<int>& BackfillScheduler::allowedServers(const JobState& job) {
+    if (job.excluded_servers.empty()) return all_servers_;
+    auto [it, fresh] = allowed_at_.try_emplace(job.excluded_servers.data(), allowed_.size());
+    if (fresh) allowed_.emplace_back();
+    Allowed& allowed = allowed_[it->second];
+    // The same marks at the same address are the same request (an address can be reused by a
+    // later run's requests, so the marks are compared).
+    if (!fresh && std::ranges::equal(allowed.excluded, job.excluded_servers)) return allowed.servers;
+    allowed.excluded.assign(job.excluded_servers.begin(), job.excluded_servers.end());
+    allowed.servers.clear();
+    for (int s = 0; s < pool_->servers(); ++s)
+        if (static_cast<std::size_t>(s) >= allowed.excluded.size() ||
+            !allowed.excluded[static_cast<std::size_t>(s)])
+            allowed.servers.push_back(s);
+    return allowed.servers;
+}
+
+bool BackfillScheduler::place(const JobState& job, const std::vector<int>& servers) {
+    return placeOnServers(job.gpus, job.nodes, avail_, servers, takes_, order_buffer_);
 }
 
 bool BackfillScheduler::startNow(const SchedulerInput& in, const JobState& job, Decision& d,
                                  bool honour_reservations) {
+    const std::vector<int>& servers = allowedServers(job);
     if (honour_reservations) {
         const double length = job.time_limit > 0 ? job.time_limit : kNever;
-        availableOver(job, in.now, length, avail_);
+        availableOver(servers, in.now, length, avail_);
     } else {
-        avail_.assign(static_cast<std::size_t>(pool_->servers()), 0);
-        for (int s = 0; s < pool_->servers(); ++s)
-            if (job.excluded_servers.empty() || !job.excluded_servers[static_cast<std::size_t>(s)])
-                avail_[static_cast<std::size_t>(s)] = pool_->serverFree(s);
+        avail_.resize(servers.size());
+        for (std::size_t i = 0; i < servers.size(); ++i) avail_[i] = pool_->serverFree(servers[i]);
     }
-    takes_ = placeOnServers(job.gpus, job.nodes, avail_);
-    if (takes_.empty()) return false;
+    if (!place(job, servers)) return false;
     Assignment& a = d.start.emplace_back();
     a.job = job.index;
     started_[static_cast<std::size_t>(job.index)] = 1;
     const double end = expectedEnd(in.now, job.time_limit, 0.0);
     for (const Take& t : takes_) {
         pool_->takeOnServer(t.server, t.gpus, a.gpus);
-        if (!endings_.empty()) endings_[static_cast<std::size_t>(t.server)].push_back({end, t.gpus});
+        if (endings_built_) endings_[static_cast<std::size_t>(t.server)].push_back({end, t.gpus});
     }
     changed_ = true;
     return true;
 }
 
-void BackfillScheduler::availableOver(const JobState& job, double from, double length,
+void BackfillScheduler::availableOver(const std::vector<int>& servers, double from, double length,
                                       std::vector<int>& avail) const {
-    const int servers = pool_->servers();
-    avail.assign(static_cast<std::size_t>(servers), 0);
+    avail.resize(servers.size());
     const double to = from + length;
-    for (int s = 0; s < servers; ++s) {
-        if (!job.excluded_servers.empty() && job.excluded_servers[static_cast<std::size_t>(s)]) continue;
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+        const int s = servers[i];
         const auto& ends = endings_[static_cast<std::size_t>(s)];
         const auto& held = reservations_[static_cast<std::size_t>(s)];
         const auto freeAt = [&](double t) {
@@ -142,37 +223,52 @@ void BackfillScheduler::availableOver(const JobState& job, double from, double l
             // tests begin_time <= end_time).
             const bool reserved = std::any_of(
                 held.begin(), held.end(), [&](const Reservation& r) { return r.from <= to && r.to > from; });
-            avail[static_cast<std::size_t>(s)] = reserved ? 0 : freeAt(from);
+            avail[i] = reserved ? 0 : freeAt(from);
             continue;
         }
         // Free GPUs only grow as jobs end; reservations take some back from their start on.
         int least = freeAt(from) - reservedAt(from);
         for (const Reservation& r : held)
             if (r.from > from && r.from < to) least = std::min(least, freeAt(r.from) - reservedAt(r.from));
-        avail[static_cast<std::size_t>(s)] = std::max(0, least);
+        avail[i] = std::max(0, least);
     }
+}
+
+void BackfillScheduler::endTimes(const std::vector<int>& servers, double now, double horizon) {
+    times_.clear();
+    for (int s : servers) {
+        for (const Ending& e : endings_[static_cast<std::size_t>(s)])
+            if (e.at > now && e.at <= horizon) times_.push_back(e.at);
+        for (const Reservation& r : reservations_[static_cast<std::size_t>(s)])
+            if (r.to > now && r.to <= horizon) times_.push_back(r.to);
+    }
+    std::sort(times_.begin(), times_.end());
+    times_.erase(std::unique(times_.begin(), times_.end()), times_.end());
 }
 
 void BackfillScheduler::mainPass(const SchedulerInput& in, Decision& d, bool event) {
     // Slurm's main scheduler: strict priority order; once a job of a partition cannot start, no
     // later job of that partition starts in this pass (sched_config: "once any job ... in a
     // partition is left pending, no other jobs in that partition will be scheduled").
-    std::set<int> blocked;
+    blocked_.assign(in.cluster->partitions.size() + 1, 0);
     int tested = 0;
     for (int j : ranked_) {
         const JobState& job = *in.by_index[j];
         if (job.running || started(j)) continue;
         if (event && ++tested > config_.default_queue_depth) break;
-        if (blocked.contains(job.partition)) continue;
-        if (!startNow(in, job, d, false)) blocked.insert(job.partition);
+        const auto partition = static_cast<std::size_t>(job.partition + 1);  // -1: none
+        if (partition >= blocked_.size()) blocked_.resize(partition + 1, 0);
+        if (blocked_[partition]) continue;
+        if (!startNow(in, job, d, false)) blocked_[partition] = 1;
     }
 }
 
 void BackfillScheduler::backfillPass(const SchedulerInput& in, Decision& d) {
-    buildEndings(in);
+    ++pass_;
+    endings_built_ = true;
     for (const Assignment& a : d.start) {  // what the main pass started in this decision
         const JobState& job = *in.by_index[a.job];
-        addEnding(a.gpus, expectedEnd(in.now, job.time_limit, 0.0));
+        addEnding(in, a.gpus, expectedEnd(in.now, job.time_limit, 0.0));
     }
     const bool slurm = kind_ == BackfillKind::Slurm;
     const double resolution = slurm ? config_.bf_resolution : 0.0;
@@ -182,34 +278,26 @@ void BackfillScheduler::backfillPass(const SchedulerInput& in, Decision& d) {
     const double horizon = slurm ? in.now + config_.bf_window : kNever;
     bool reserved_any = false;
     int tested = 0;
-    std::vector<double> times;
     for (int j : ranked_) {
         const JobState& job = *in.by_index[j];
         if (job.running || started(j)) continue;
         if (slurm && ++tested > config_.bf_max_job_test) break;
+        for (int s : allowedServers(job)) ready(in, s);
+        if (startNow(in, job, d, true)) continue;
+        if (kind_ == BackfillKind::Easy && reserved_any) continue;
+        // When it could start later: when a running job or a reservation ends. Only ends on the
+        // job's own servers are tried: between two of them its servers only lose GPUs (other
+        // reservations reach into its window), so where it did not fit at the earlier one it does
+        // not fit at the later (placeOnServers needs no more than the GPUs and servers it had),
+        // and the first time it fits is the same as over every end (docs/architecture.md 2.9).
+        const std::vector<int>& servers = allowedServers(job);
         const double length = job.time_limit > 0 ? job.time_limit : kNever;
-        // When it could start: now, or when a running job or a reservation ends.
-        times.assign(1, in.now);
-        if (!(kind_ == BackfillKind::Easy && reserved_any)) {
-            for (const auto& ends : endings_)
-                for (const Ending& e : ends)
-                    if (e.at > in.now && e.at <= horizon) times.push_back(e.at);
-            for (const auto& held : reservations_)
-                for (const Reservation& r : held)
-                    if (r.to > in.now && r.to <= horizon) times.push_back(r.to);
-            std::sort(times.begin(), times.end());
-            times.erase(std::unique(times.begin(), times.end()), times.end());
-        }
-        for (double t : times) {
-            if (t <= in.now) {
-                if (startNow(in, job, d, true)) break;
-                continue;
-            }
-            availableOver(job, t, length, avail_);
-            const std::vector<Take> takes = placeOnServers(job.gpus, job.nodes, avail_);
-            if (takes.empty()) continue;
+        endTimes(servers, in.now, horizon);
+        for (double t : times_) {
+            availableOver(servers, t, length, avail_);
+            if (!place(job, servers)) continue;
             const double from = onGrid(t), to = length == kNever ? kNever : onGrid(t + length);
-            for (const Take& take : takes)
+            for (const Take& take : takes_)
                 reservations_[static_cast<std::size_t>(take.server)].push_back(
                     {from, to, slurm ? pool_->serverCapacity(take.server) : take.gpus});
             reserved_any = true;
@@ -223,6 +311,19 @@ bool BackfillScheduler::started(int job) const {
 }
 
 Decision BackfillScheduler::schedule(const SchedulerInput& in) {
+    Decision d;
+    decide(in, d);
+    return d;
+}
+
+void BackfillScheduler::scheduleInto(const SchedulerInput& in, Decision& out) {
+    out.keep.clear();
+    out.start.clear();
+    out.wakeup = kNever;
+    decide(in, out);
+}
+
+void BackfillScheduler::decide(const SchedulerInput& in, Decision& d) {
     // The pool follows the running jobs from call to call: only the GPUs of the jobs that ended
     // go back (taking every running job's GPUs at every event was a fifth of a replay's time).
     const bool fresh = !pool_ || pool_cluster_ != in.cluster;
@@ -230,26 +331,30 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
         pool_ = std::make_unique<GpuPool>(*in.cluster);
         pool_cluster_ = in.cluster;
         holding_.clear();
+        running_.clear();
+        const auto servers = static_cast<std::size_t>(pool_->servers());
+        holders_.assign(servers, {});
+        endings_.assign(servers, {});
+        reservations_.assign(servers, {});
+        ready_in_.assign(servers, 0);
+        pass_ = 0;
+        allowed_.clear();
+        allowed_at_.clear();
+        all_servers_.resize(servers);
+        std::iota(all_servers_.begin(), all_servers_.end(), 0);
     }
-    for (int j : in.completed) {
-        if (auto it = holding_.find(j); it != holding_.end()) {
-            for (int g : it->second) pool_->release(g);
-            holding_.erase(it);
-        }
-    }
-    Decision d;
-    int pending = 0;
-    for (const JobState& j : in.active) {
-        if (j.running) {
-            d.keep.push_back(j.index);
-            if (fresh) {
+    for (int j : in.completed) release(j);
+    if (fresh)
+        for (const JobState& j : in.active)
+            if (j.running) {
                 pool_->takeAll(j.held);
-                holding_[j.index].assign(j.held.begin(), j.held.end());
+                hold(j.index, j.held);
+                running_.push_back(j.index);
             }
-        } else {
-            ++pending;
-        }
-    }
+    // Every running job stays (no preemption), in the active jobs' order: the kept list, not a
+    // pass over every active job's state at every event (docs/architecture.md 2.9).
+    d.keep.assign(running_.begin(), running_.end());
+    const int pending = static_cast<int>(in.active.size() - running_.size());
     order_->observe(in);
     const bool event = !in.arrived.empty() || !in.completed.empty();
     if (event) changed_ = true;
@@ -259,7 +364,7 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     if (slurm && event) event_pass_at_ = std::min(event_pass_at_, nextTick(in.now, config_.event_latency));
     if (pending == 0) {
         event_pass_at_ = kNever;  // nothing to act on; the next event starts its own latency
-        return d;
+        return;
     }
     // Priorities that change with time change every PriorityCalcPeriod (Slurm's recalculation):
     // a pass between two recalculations over an unchanged queue would decide nothing new.
@@ -289,10 +394,13 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     backfill_deferred_ = slurm && !acting && backfill_due;
     if (in.now >= next_main_) next_main_ = nextTick(in.now, config_.sched_interval);
     if (slurm && in.now >= next_backfill_) next_backfill_ = nextTick(in.now, config_.bf_interval);
-    if (!main && !backfill) return wakeAt(d, time_matters);
+    if (!main && !backfill) {
+        wakeAt(d, time_matters);
+        return;
+    }
     order_->rank(in, ranked_);
     if (started_.size() != in.by_index.size()) started_.assign(in.by_index.size(), 0);
-    endings_.clear();
+    endings_built_ = false;
     if (main) mainPass(in, d, event_pass);
     const std::size_t started_by_main = d.start.size();
     if (backfill) {
@@ -302,10 +410,14 @@ Decision BackfillScheduler::schedule(const SchedulerInput& in) {
     }
     for (const Assignment& a : d.start) {
         started_[static_cast<std::size_t>(a.job)] = 0;
-        holding_[a.job] = a.gpus;
+        hold(a.job, a.gpus);
+        // Where it is among the active jobs: its state's place in SchedulerInput::active.
+        const JobState* state = in.by_index[a.job];
+        running_.insert(std::upper_bound(running_.begin(), running_.end(), state,
+                                         [&](const JobState* s, int j) { return s < in.by_index[j]; }),
+                        a.job);
     }
-    if (static_cast<int>(d.start.size()) == pending) return d;
-    return slurm ? wakeAt(d, time_matters) : d;
+    if (static_cast<int>(d.start.size()) != pending && slurm) wakeAt(d, time_matters);
 }
 
 Decision& BackfillScheduler::wakeAt(Decision& d, bool time_matters) const {

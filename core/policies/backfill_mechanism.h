@@ -13,6 +13,8 @@
 // Easy and conservative decide at every event and reserve GPUs, not whole servers, at exact
 // times. All three are non-preemptive and keep what each job asked for (partitions, GPU type,
 // node count; docs/architecture.md 2.10). A job without a time limit is expected to run forever.
+#include <cstdint>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <span>
@@ -35,7 +37,8 @@ public:
                       SlurmConfig config = {});
     std::string name() const override { return name_; }
     Decision schedule(const SchedulerInput& input) override;
-    bool keepsServerRequests() const override { return true; }
+    // The same decision into the engine's kept one, reusing its buffers.
+    void scheduleInto(const SchedulerInput& input, Decision& out) override;
 
     // GPUs per server of one placement.
     struct Take {
@@ -52,16 +55,34 @@ private:
         double at = 0.0;
         int gpus = 0;
     };
+    // The servers one request allows, in index order (jobs with the same request share their
+    // marks, JobState::excluded_servers): the passes look at these only (docs/architecture.md 2.9).
+    struct Allowed {
+        std::vector<char> excluded;
+        std::vector<int> servers;
+    };
 
+    void decide(const SchedulerInput& in, Decision& d);
     void mainPass(const SchedulerInput& in, Decision& d, bool event);
     void backfillPass(const SchedulerInput& in, Decision& d);
     // Places the job on GPUs free now; on success takes them and adds its start to d.
     bool startNow(const SchedulerInput& in, const JobState& job, Decision& d, bool honour_reservations);
-    // The GPUs of each server the job could use over [from, from + length), counting the
+    // The GPUs of each of `servers` the job could use over [from, from + length), counting the
     // running jobs expected to hold them and the reservations made so far.
-    void availableOver(const JobState& job, double from, double length, std::vector<int>& avail) const;
-    void buildEndings(const SchedulerInput& in);
-    void addEnding(std::span<const int> gpus, double at);
+    void availableOver(const std::vector<int>& servers, double from, double length,
+                       std::vector<int>& avail) const;
+    // Where the job fits given avail_ over `servers` (into takes_); false when it does not.
+    bool place(const JobState& job, const std::vector<int>& servers);
+    // The times after now, within the horizon, at which a running job or a reservation on one of
+    // `servers` is expected to end, sorted, each once.
+    void endTimes(const std::vector<int>& servers, double now, double horizon);
+    const std::vector<int>& allowedServers(const JobState& job);
+    void hold(int job, std::span<const int> gpus);
+    void release(int job);
+    // The expected ends of the running jobs on server s as of this pass, and no reservations
+    // yet, made when the pass first looks at s.
+    void ready(const SchedulerInput& in, int s);
+    void addEnding(const SchedulerInput& in, std::span<const int> gpus, double at);
     double expectedEnd(double now, double time_limit, double attained) const;
     double nextTick(double now, double interval) const;
     bool started(int job) const;  // started by this decision
@@ -75,11 +96,28 @@ private:
     const Cluster* pool_cluster_ = nullptr;
     std::vector<char> started_;                          // per job index: started by this decision
     std::unordered_map<int, std::vector<int>> holding_;  // running job -> the GPUs it was given
+    // The running jobs in the order of SchedulerInput::active (the decision's keep list): jobs
+    // keep their order there, so a started job is inserted once and a completed one erased.
+    std::vector<int> running_;
+    struct Holder {
+        int job = 0;
+        int gpus = 0;
+    };
+    std::vector<std::vector<Holder>> holders_;  // per server: the running jobs on it
+    std::deque<Allowed> allowed_;               // per distinct request seen (stable references)
+    std::unordered_map<const char*, std::size_t> allowed_at_;  // request marks -> allowed_ entry
+    std::vector<int> all_servers_;
     std::vector<int> ranked_;
     std::vector<std::vector<Ending>> endings_;            // per server: running jobs' expected ends
     std::vector<std::vector<Reservation>> reservations_;  // per server, this pass
-    std::vector<int> avail_;
+    std::vector<std::uint64_t> ready_in_;                 // per server: the backfill pass its lists are of
+    std::uint64_t pass_ = 0;                              // backfill passes so far
+    bool endings_built_ = false;                          // in a backfill pass: starts add their ends
+    std::vector<int> avail_;                              // per server of the job's allowed list
     std::vector<Take> takes_;
+    std::vector<int> order_buffer_;
+    std::vector<double> times_;
+    std::vector<char> blocked_;  // per partition (+1 for none): blocked in this main pass
     double next_main_ = 0.0;
     double event_pass_at_ = std::numeric_limits<double>::infinity();  // a main pass an event asked for
     double next_backfill_ = 0.0;
@@ -94,5 +132,9 @@ private:
 // (ties to the lower index), else (nodes 0) the emptiest servers first, as few as possible; with
 // nodes > 1 the `nodes` emptiest servers, one GPU each first. Empty when it does not fit.
 std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail);
+// The same over some servers: avail[i] GPUs on servers[i] (ascending), into `takes` (cleared;
+// empty when it does not fit, then false). `order` is a buffer.
+bool placeOnServers(int gpus, int nodes, std::span<const int> avail, std::span<const int> servers,
+                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order);
 
 }  // namespace cl

@@ -61,7 +61,7 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
     suffix_min_.resize(jobs.size() + 1);
     suffix_min_[jobs.size()] = std::numeric_limits<int>::max();
     for (std::size_t i = jobs.size(); i-- > 0;) suffix_min_[i] = std::min(suffix_min_[i + 1], demand_[i]);
-    if (!placed && counts_decide_) {  // admission only, and free counts decide it
+    if (!placed && counts_decide_ && !in.servers_requested) {  // admission only, by free counts
         counts_.reset();
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             if (counts_.total_free < suffix_min_[i]) break;
@@ -73,17 +73,22 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
     pool_->setCountsOnly(placed == nullptr);  // admission depends on free counts alone
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (pool_->totalFree() < suffix_min_[i]) break;
-        const int gpus = demand_[i];
+        const JobState& job = *in.by_index[jobs[i]];
         if (placed) {
             Assignment a{jobs[i], {}};
-            a.gpus.reserve(gpus);
-            if (placement_->place(gpus, *pool_, a.gpus)) placed->push_back(std::move(a));
+            a.gpus.reserve(job.gpus);
+            if (place(job, a.gpus)) placed->push_back(std::move(a));
         } else {
             scratch_gpus_.clear();
-            if (placement_->place(gpus, *pool_, scratch_gpus_)) admitted->push_back(jobs[i]);
+            if (place(job, scratch_gpus_)) admitted->push_back(jobs[i]);
         }
     }
     pool_->setCountsOnly(false);
+}
+
+bool ExclusiveScheduler::place(const JobState& job, std::vector<int>& out) {
+    const GpuPool::Restriction to_its_servers(*pool_, job.excluded_servers);
+    return placement_->place(job.gpus, *pool_, out);
 }
 
 bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,
@@ -112,7 +117,7 @@ bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<
         }
         Assignment a{j, {}};
         a.gpus.reserve(s.gpus);
-        if (placement_->place(s.gpus, *pool_, a.gpus)) {
+        if (place(s, a.gpus)) {
             d.start.push_back(std::move(a));
         } else if (!skip_unfit) {
             return false;

@@ -43,6 +43,8 @@ private:
     // all_running: `jobs` holds every running job (the pool then starts from occupied_).
     bool packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d, bool skip_unfit,
                     bool all_running);
+    // Places one job on the servers its request allows (JobState::excluded_servers).
+    bool place(const JobState& job, std::vector<int>& out);
     void forgetCompleted(const SchedulerInput& in);
     void noteDecision(const SchedulerInput& in, const Decision& d);
     Decision decide(const SchedulerInput& in);

@@ -38,6 +38,7 @@ void GpuPool::reset() {
     free_ = capacity_;
     std::fill(busy_.begin(), busy_.end(), 0);
     total_free_ = total_gpus_;
+    if (excluded_) restrict({excluded_, capacity_.size()});
 }
 
 void GpuPool::copyStateFrom(const GpuPool& other) {
@@ -47,6 +48,15 @@ void GpuPool::copyStateFrom(const GpuPool& other) {
     level_size_ = other.level_size_;
     occupied_levels_ = other.occupied_levels_;
     total_free_ = other.total_free_;
+    if (excluded_) restrict({excluded_, capacity_.size()});
+}
+
+void GpuPool::restrict(std::span<const char> excluded_servers) {
+    excluded_ = excluded_servers.empty() ? nullptr : excluded_servers.data();
+    if (!excluded_) return;
+    allowed_free_ = 0;
+    for (int s = 0; s < servers(); ++s)
+        if (!excluded_[s]) allowed_free_ += free_[s];
 }
 
 void GpuPool::take(int gpu) {
@@ -55,7 +65,7 @@ void GpuPool::take(int gpu) {
     setLevel(s, false);
     busy_[gpu] = 1;
     --free_[s];
-    --total_free_;
+    countTaken(s, 1);
     setLevel(s, true);
 }
 
@@ -68,7 +78,7 @@ void GpuPool::takeAll(std::span<const int> gpus) {
             if (busy_[gpus[i]]) continue;
             busy_[gpus[i]] = 1;
             --free_[s];
-            --total_free_;
+            countTaken(s, 1);
         }
         setLevel(s, true);
     }
@@ -80,7 +90,7 @@ void GpuPool::release(int gpu) {
     setLevel(s, false);
     busy_[gpu] = 0;
     ++free_[s];
-    ++total_free_;
+    countTaken(s, -1);
     setLevel(s, true);
 }
 
@@ -89,7 +99,7 @@ void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
     if (counts_only_) {
         n = std::min(n, free_[s]);
         free_[s] -= n;
-        total_free_ -= n;
+        countTaken(s, n);
         setLevel(s, true);
         return;
     }
@@ -97,7 +107,7 @@ void GpuPool::takeOnServer(int s, int n, std::vector<int>& out) {
         if (busy_[g]) continue;
         busy_[g] = 1;
         --free_[s];
-        --total_free_;
+        countTaken(s, 1);
         out.push_back(g);
         --n;
     }
@@ -110,7 +120,7 @@ int GpuPool::lowestInLevel(int level, const std::vector<char>* exclude) const {
         std::uint64_t bits = words[w];
         while (bits) {
             int s = static_cast<int>(w * 64) + std::countr_zero(bits);
-            if (!exclude || !(*exclude)[s]) return s;
+            if ((!exclude || !(*exclude)[s]) && !excluded(s)) return s;
             bits &= bits - 1;
         }
     }

@@ -1,7 +1,10 @@
 #pragma once
 // Free/busy bookkeeping of every GPU with per-server free counts, built for the queries that
 // placements ask thousands of times per run: first or best server with at least n free GPUs
-// and fully free servers. Servers are indexed in bitsets by their free count.
+// and fully free servers. Servers are indexed in bitsets by their free count. A restriction
+// limits every query to the servers one job may use (its partitions and GPU type,
+// JobState::excluded_servers; docs/architecture.md 2.10), so that every placement keeps a job's
+// request without knowing about it.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -18,14 +21,35 @@ public:
     // Takes over which GPUs are busy from another pool of the same cluster.
     void copyStateFrom(const GpuPool& other);
     int servers() const { return static_cast<int>(capacity_.size()); }
-    int totalFree() const { return total_free_; }
+    // Free GPUs on the servers the restriction allows (all of them when there is none).
+    int totalFree() const { return excluded_ ? allowed_free_ : total_free_; }
     int totalGpus() const { return total_gpus_; }
-    int serverFree(int s) const { return free_[s]; }
+    // 0 on a server the restriction excludes: placements then never take from it.
+    int serverFree(int s) const { return excluded(s) ? 0 : free_[s]; }
     int serverCapacity(int s) const { return capacity_[s]; }
     int serverOf(int gpu) const { return gpu_server_[gpu]; }
     int firstGpu(int s) const { return first_gpu_[s]; }
     bool isFree(int gpu) const { return !busy_[gpu]; }
-    bool fullyFree(int s) const { return free_[s] == capacity_[s]; }
+    bool fullyFree(int s) const { return free_[s] == capacity_[s] && !excluded(s); }
+
+    // Limits the queries above (free counts, fully free servers, first and best server) to the
+    // servers not marked in `excluded_servers` (one mark per server, 1 = not allowed) until
+    // restrict() is called again; an empty span lifts the restriction. The marks must outlive it.
+    void restrict(std::span<const char> excluded_servers);
+    bool restricted() const { return excluded_ != nullptr; }
+    // Restricts a pool for one scope (one job's or one group's placement).
+    class Restriction {
+    public:
+        Restriction(GpuPool& pool, std::span<const char> excluded_servers) : pool_(pool) {
+            pool_.restrict(excluded_servers);
+        }
+        ~Restriction() { pool_.restrict({}); }
+        Restriction(const Restriction&) = delete;
+        Restriction& operator=(const Restriction&) = delete;
+
+    private:
+        GpuPool& pool_;
+    };
 
     void take(int gpu);
     void release(int gpu);
@@ -60,6 +84,12 @@ private:
         }
     }
     int lowestInLevel(int level, const std::vector<char>* exclude) const;
+    bool excluded(int s) const { return excluded_ && excluded_[s]; }
+    // Takes n free GPUs of server s off the totals (the restricted one too when s is allowed).
+    void countTaken(int s, int n) {
+        total_free_ -= n;
+        if (excluded_ && !excluded_[s]) allowed_free_ -= n;
+    }
 
     std::vector<int> capacity_;
     std::vector<int> by_capacity_;
@@ -71,6 +101,8 @@ private:
     int total_gpus_ = 0;
     int max_capacity_ = 0;
     bool counts_only_ = false;
+    const char* excluded_ = nullptr;  // the restriction's marks, nullptr = none
+    int allowed_free_ = 0;            // free GPUs on the allowed servers, under a restriction
     // Level f is the bitset of servers with f free GPUs, words_ words from levels_[f * words_]
     // (one array: a vector per level cost an indirection per update); level_size_[f] counts
     // them, so that searches skip empty levels. empty_* are both for an all-free pool: reset()

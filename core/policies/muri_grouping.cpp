@@ -134,9 +134,11 @@ struct MuriGrouper::Workspace {
         std::vector<std::uint64_t> node_keys;
         std::vector<int> mate;
     };
-    std::unordered_map<std::uint64_t, LastRound> last_rounds;  // by (GPU count, round)
+    std::unordered_map<std::uint64_t, LastRound> last_rounds;  // by (GPU count, request, round)
     std::vector<std::uint64_t> node_keys;
     std::uint64_t repeated_rounds = 0;
+    std::vector<long long> request_required;  // per request: GPUs its candidates need
+    std::vector<long long> request_gpus;      // per request: GPUs of its servers
 
     const std::vector<int>& matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
                                         const MuriGroupingOptions& options, MuriGroupTimer& timer);
@@ -162,8 +164,10 @@ const std::vector<int>& MuriGrouper::Workspace::matchBucket(const MuriBucket& bu
         solveRound(bucket, bn, options, timer);
         return mate;
     }
-    LastRound& last =
-        last_rounds[static_cast<std::uint64_t>(bucket.gpus) * 4 + static_cast<std::uint64_t>(round)];
+    // By request as well: buckets of one GPU count and different requests are matched apart.
+    const std::uint64_t count_and_request =
+        static_cast<std::uint64_t>(bucket.gpus) | static_cast<std::uint64_t>(bucket.request + 1) << 32;
+    LastRound& last = last_rounds[count_and_request * 4 + static_cast<std::uint64_t>(round)];
     if (last.node_keys == node_keys) {
         ++repeated_rounds;
         return last.mate;
@@ -314,10 +318,21 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
         throw std::invalid_argument("a Muri group has 1 to 4 jobs, not " +
                                     std::to_string(options.max_group_size));
     long long required = 0;
+    // Per request (MuriBucket::request): the GPUs its candidates need and its servers have.
+    request_required.clear();
+    request_gpus.clear();
     if (nodes.size() < buckets.size()) nodes.resize(buckets.size());
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         const int n = static_cast<int>(buckets[b].candidates.size());
         required += static_cast<long long>(n) * buckets[b].gpus;
+        if (const int r = buckets[b].request; r >= 0) {
+            if (request_required.size() <= static_cast<std::size_t>(r)) {
+                request_required.resize(static_cast<std::size_t>(r) + 1, 0);
+                request_gpus.resize(static_cast<std::size_t>(r) + 1, 0);
+            }
+            request_required[r] += static_cast<long long>(n) * buckets[b].gpus;
+            request_gpus[r] = buckets[b].request_gpus;
+        }
         nodes[b].arena.resize(n);
         nodes[b].nodes.resize(n);
         for (int i = 0; i < n; ++i) {
@@ -325,6 +340,23 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
             nodes[b].nodes[i] = {i, 1};
         }
     }
+    // Merges go on while the candidates need more GPUs than the cluster has, or than the
+    // servers of a bucket's request have (its jobs can use no others, docs/architecture.md
+    // 2.10). Without requests this is the cluster's rule alone.
+    const auto over = [&](std::size_t b) {
+        const int r = buckets[b].request;
+        return required > cluster_gpus || (r >= 0 && request_required[r] > request_gpus[r]);
+    };
+    const auto anyOver = [&] {
+        if (required > cluster_gpus) return true;
+        for (std::size_t r = 0; r < request_required.size(); ++r)
+            if (request_required[r] > request_gpus[r]) return true;
+        return false;
+    };
+    const auto merged = [&](std::size_t b) {
+        required -= buckets[b].gpus;
+        if (const int r = buckets[b].request; r >= 0) request_required[r] -= buckets[b].gpus;
+    };
 
     if (!options.use_matching) {
         // Ablation: fill each admitted slot with the next jobs in priority order while the
@@ -338,9 +370,9 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
                 if (s * k >= n) break;
                 members.assign(1, s * k);
                 for (int j = 1; j < k && s * k + j < n; ++j) {
-                    if (required > cluster_gpus) {
+                    if (over(b)) {
                         members.push_back(s * k + j);
-                        required -= buckets[b].gpus;
+                        merged(b);
                     } else {
                         const int single = s * k + j;
                         packed.add(std::span<const int>(&single, 1));
@@ -351,8 +383,11 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
             nodes[b] = std::move(packed);
         }
     } else {
-        for (int round = 0; round < options.max_group_size && required > cluster_gpus; ++round) {
+        for (int round = 0; round < options.max_group_size && anyOver(); ++round) {
             for (std::size_t b = 0; b < buckets.size(); ++b) {
+                // A request's bucket that needs no merge is left as it is (a bucket of every
+                // server is matched as it always was: its rounds feed the caches).
+                if (buckets[b].request >= 0 && !over(b)) continue;
                 BucketNodes& bn = nodes[b];
                 const std::vector<int>& mates = matchBucket(buckets[b], bn, round, options, timer);
                 // Merges append at most every current member once: no reallocation while the
@@ -361,15 +396,15 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
                 current.swap(bn.nodes);
                 bn.nodes.clear();
                 // Pairs are taken in node order (a pair at its second node), merged while the
-                // candidates still need more GPUs than the cluster has.
+                // candidates still need more GPUs than the cluster (or the request) has.
                 for (int u = 0; u < static_cast<int>(current.size()); ++u) {
                     int v = mates[u];
                     if (v > u) continue;
                     if (v < 0) {
                         bn.nodes.push_back(current[u]);
-                    } else if (required > cluster_gpus) {
+                    } else if (over(b)) {
                         bn.add(bn.members(current[v]), bn.members(current[u]));
-                        required -= buckets[b].gpus;
+                        merged(b);
                     } else {
                         bn.nodes.push_back(current[v]);
                         bn.nodes.push_back(current[u]);

@@ -4,7 +4,8 @@
 // groups and whose edge weights are the interleaving efficiency of the merged group (only
 // merges of at most max_group_size jobs), finds a maximum weighted matching, and merges
 // matched pairs in node order while the candidates still need more GPUs than the cluster
-// has. At most max_group_size rounds (so groups of 3 occur).
+// has (or a bucket's request more than its servers have, MuriBucket::request). At most
+// max_group_size rounds (so groups of 3 occur).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -23,6 +24,12 @@ struct MuriCandidate {
 struct MuriBucket {
     int gpus = 0;
     std::vector<MuriCandidate> candidates;  // in priority order
+    // What its jobs asked for (docs/architecture.md 2.10): a request id, the same for every
+    // bucket of the same servers (-1 = every server), and the GPUs of the servers it allows.
+    // Jobs of different requests are never grouped, and a request's buckets keep merging while
+    // their candidates need more GPUs than its servers have, as all buckets do for the cluster.
+    int request = -1;
+    int request_gpus = 0;
 };
 
 struct MuriGroupingOptions {

@@ -37,6 +37,16 @@ void MuriScheduler::ensurePool(const Cluster& cluster) {
     pool_cluster_ = &cluster;
 }
 
+// The id of a request (docs/architecture.md 2.10): jobs with the same request share the data of
+// their excluded_servers, so the pointer names it.
+int MuriScheduler::requestOf(std::span<const char> excluded_servers) {
+    if (excluded_servers.empty()) return -1;
+    const auto it = std::find(requests_.begin(), requests_.end(), excluded_servers.data());
+    if (it != requests_.end()) return static_cast<int>(it - requests_.begin());
+    requests_.push_back(excluded_servers.data());
+    return static_cast<int>(requests_.size()) - 1;
+}
+
 double MuriScheduler::key(const JobState& j) const {
     switch (order_) {
         case Order::Fifo:
@@ -133,6 +143,7 @@ inline void MuriScheduler::updateList(const SchedulerInput& in) {
         MuriJob& job = job_[j];
         job.gpus = s->gpus;
         job.restart_overhead = s->restart_overhead;
+        job.request = requestOf(s->excluded_servers);
         job.true_type = true_timer_.typeOf(s->stage_times, s->solo_iteration_time);
         if (options_.profiling_noise > 0) {
             PortableRng rng(deriveSeed(options_.noise_seed, static_cast<std::uint64_t>(j)));
@@ -167,12 +178,12 @@ inline void MuriScheduler::rankActiveJobs(const SchedulerInput& in) {
     rankByKey(any_nan);
 }
 
-// Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count.
-// Buckets in the order their GPU count first appears in the ranking; their vectors are
-// kept from event to event. The ranking is read into the buckets only as far as the slots
-// need (a deep queue's tail cannot be admitted): a bucket first seen further down would
-// have had no candidate and comes after every bucket that has one, so the groups are the
-// same.
+// Candidates: every job that fits opens a slot admitting the next k jobs of its GPU count and
+// request (only jobs that may use the same servers share them). Buckets in the order their GPU
+// count and request first appear in the ranking; their vectors are kept from event to event.
+// The ranking is read into the buckets only as far as the slots need (a deep queue's tail
+// cannot be admitted): a bucket first seen further down would have had no candidate and comes
+// after every bucket that has one, so the groups are the same.
 inline void MuriScheduler::collectCandidates() {
     const int k = options_.grouping.max_group_size;
     std::vector<MuriBucket>& buckets = buckets_;
@@ -185,13 +196,15 @@ inline void MuriScheduler::collectCandidates() {
     const auto readNext = [&] {
         const int j = list_[read++];
         const MuriJob& job = job_[j];
-        if (bucket_of_gpus_.size() <= static_cast<std::size_t>(job.gpus))
-            bucket_of_gpus_.resize(job.gpus + 1, -1);
-        int& b = bucket_of_gpus_[job.gpus];
+        std::vector<int>& bucket_of_gpus = bucketsOf(job.request);
+        if (bucket_of_gpus.size() <= static_cast<std::size_t>(job.gpus))
+            bucket_of_gpus.resize(job.gpus + 1, -1);
+        int& b = bucket_of_gpus[job.gpus];
         if (b < 0) {
             b = static_cast<int>(bucket_count++);
             if (buckets.size() < bucket_count) buckets.emplace_back();
             buckets[b].gpus = job.gpus;
+            buckets[b].request = job.request;
             buckets[b].candidates.clear();
             chosen.push_back(0);
             slots.push_back(0);
@@ -209,8 +222,8 @@ inline void MuriScheduler::collectCandidates() {
         const MuriJob& job = job_[list_[i]];
         if (job.used) continue;
         scratch.clear();
-        if (!placement_->place(job.gpus, *pool_, scratch)) continue;
-        const int b = bucket_of_gpus_[job.gpus];
+        if (!placeOnItsServers(job.gpus, job.request, scratch)) continue;
+        const int b = bucketsOf(job.request)[job.gpus];
         while (buckets[b].candidates.size() < static_cast<std::size_t>(chosen[b] + k) && read < list_.size())
             readNext();
         int up = std::min<int>(chosen[b] + k, static_cast<int>(buckets[b].candidates.size()));
@@ -221,7 +234,12 @@ inline void MuriScheduler::collectCandidates() {
     buckets.resize(bucket_count);
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         buckets[b].candidates.resize(chosen[b]);
-        bucket_of_gpus_[buckets[b].gpus] = -1;
+        bucketsOf(buckets[b].request)[buckets[b].gpus] = -1;
+        buckets[b].request_gpus = 0;  // what the grouping compares a request's demand with
+        if (const std::span<const char> excluded = excludedOf(buckets[b].request); !excluded.empty())
+            for (int s = 0; s < pool_->servers(); ++s)
+                if (!excluded[static_cast<std::size_t>(s)])
+                    buckets[b].request_gpus += pool_->serverCapacity(s);
         for (const MuriCandidate& c : buckets[b].candidates) {
             job_[c.job].used = false;  // all clear again for the next event
             job_[c.job].pack = -1;
@@ -254,13 +272,13 @@ inline void MuriScheduler::autopack(const MuriGrouping& grouping) {
             together = true_timer_.iterationTime(types, false);
             if (together / solo_sum > 1.0) {
                 for (int i = first; i < first + g.size; ++i)
-                    packs.push_back({g.gpus, i, 1, job_[pack_jobs_[i]].key});
+                    packs.push_back({g.gpus, g.bucket, i, 1, job_[pack_jobs_[i]].key});
                 continue;
             }
         }
         double priority = job_[pack_jobs_[first]].key;
         for (int i = first; i < first + g.size; ++i) priority = std::min(priority, job_[pack_jobs_[i]].key);
-        packs.push_back({g.gpus, first, g.size, priority});
+        packs.push_back({g.gpus, g.bucket, first, g.size, priority});
         if (!options_.grouping.worst_ordering) packs.back().shared_time = together;
     }
     keyed_.clear();
@@ -288,7 +306,7 @@ inline std::size_t MuriScheduler::admitPacks() {
     std::size_t admitted_jobs = 0;
     for (std::size_t p = 0; p < packs.size(); ++p) {
         scratch.clear();
-        if (!placement_->place(packs[p].gpus, *pool_, scratch)) continue;
+        if (!placeOnItsServers(packs[p].gpus, buckets_[packs[p].bucket].request, scratch)) continue;
         for (int j : jobsOf(packs[p])) job_[j].pack = static_cast<int>(p);  // -1 before (above)
         admitted_jobs += static_cast<std::size_t>(packs[p].size);
     }
@@ -329,8 +347,10 @@ inline void MuriScheduler::placePacks(const SchedulerInput& in, Decision& d, std
     std::vector<Pack>& packs = packs_;
     bucket_order_.clear();
     for (std::size_t b = 0; b < buckets.size(); ++b) bucket_order_.push_back(static_cast<int>(b));
-    std::sort(bucket_order_.begin(), bucket_order_.end(),
-              [&](int a, int b) { return buckets[a].gpus > buckets[b].gpus; });  // GPU counts differ
+    // GPU counts differ but between buckets of different requests, which keep their order.
+    std::sort(bucket_order_.begin(), bucket_order_.end(), [&](int a, int b) {
+        return buckets[a].gpus > buckets[b].gpus || (buckets[a].gpus == buckets[b].gpus && a < b);
+    });
     // The assignments of the last decision are reused with their GPU lists: allocating and
     // growing them at every event was a fifth of a deep queue's time.
     d.start.reserve(admitted_jobs);
@@ -347,7 +367,8 @@ inline void MuriScheduler::placePacks(const SchedulerInput& in, Decision& d, std
             const int p = job_[j].pack;
             if (p < 0) continue;
             Pack& pack = packs[p];
-            if (pack_gpus[p].empty() && !placement_->place(pack.gpus, *pool_, pack_gpus[p])) continue;
+            if (pack_gpus[p].empty() && !placeOnItsServers(pack.gpus, buckets[b].request, pack_gpus[p]))
+                continue;
             if (starts == d.start.size()) d.start.emplace_back();
             Assignment& a = d.start[starts++];
             std::vector<int> gpus = std::move(a.gpus);

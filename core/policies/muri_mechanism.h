@@ -3,14 +3,17 @@
 // count share GPUs in groups of up to four and interleave their storage, CPU, GPU and network
 // stages. At every event:
 //  1. jobs are ranked by the order (Muri-S: SRSF, Muri-L: 2D-LAS); walking that ranking,
-//     every job that still fits opens a slot of its GPU count that admits the next
-//     max_group_size jobs of that count as candidates;
+//     every job that still fits opens a slot of its GPU count and request that admits the
+//     next max_group_size jobs of that count and request as candidates;
 //  2. the candidates are grouped (muri_grouping.h);
 //  3. "autopack": a group slower than its members one after the other is split again;
 //  4. groups are admitted in priority order (a group's priority is its best member's)
 //     while they fit, then placed in descending GPU count, consolidated;
 //  5. each member runs at the group's iteration time and pays the sum of the members'
 //     restart overheads (the authors' convention).
+// What a job asked for (its partitions and GPU type, docs/architecture.md 2.10) is kept: jobs
+// are bucketed by GPU count and request, so only jobs of the same request share, and every
+// fit and placement is on the pool restricted to the request's servers.
 // Under muri-artifact conventions jobs that never ran are ranked by the trace's stated
 // duration, as the authors' simulator does.
 #include <cstdint>
@@ -57,6 +60,23 @@ private:
     double key(const JobState& job) const;
     void ensurePool(const Cluster& cluster);
     void rankByKey(bool any_nan);
+    int requestOf(std::span<const char> excluded_servers);
+    // The servers request r may not use (empty for -1, every server).
+    std::span<const char> excludedOf(int request) const {
+        if (request < 0) return {};
+        return {requests_[static_cast<std::size_t>(request)], static_cast<std::size_t>(pool_->servers())};
+    }
+    std::vector<int>& bucketsOf(int request) {
+        const auto r = static_cast<std::size_t>(request + 1);
+        if (bucket_of_gpus_.size() <= r) bucket_of_gpus_.resize(r + 1);
+        return bucket_of_gpus_[r];
+    }
+    // The placement on the pool restricted to the servers of the request (every placement of
+    // a job or pack: the engine refuses a GPU on a server its job may not use).
+    bool placeOnItsServers(int gpus, int request, std::vector<int>& out) {
+        const GpuPool::Restriction to_its_servers(*pool_, excludedOf(request));
+        return placement_->place(gpus, *pool_, out);
+    }
 
     std::string name_;
     MuriOptions options_;
@@ -87,6 +107,7 @@ private:
         int gpus = 0;                   // set on arrival
         int type = -1;                  // MuriGroupTimer type (-1 = not yet known)
         int true_type = -1;
+        int request = -1;     // its request (requests_), -1 = every server; set on arrival
         int pack = -1;        // its pack in this decision (-1 = none); -1 between decisions
         bool used = false;    // admitted as a candidate in this decision; false between decisions
         bool shares = false;  // ran in a group after the last decision
@@ -97,14 +118,19 @@ private:
     std::vector<int> chosen_;  // per bucket: candidates admitted so far
     std::vector<int> slots_;   // per bucket: slots opened
     std::vector<int> scratch_;
-    std::vector<int> bucket_order_;              // buckets by descending GPU count
-    std::vector<int> bucket_of_gpus_;            // bucket per GPU count (-1 = none this event)
+    std::vector<int> bucket_order_;  // buckets by descending GPU count
+    // Per request + 1 (0 = every server): bucket per GPU count (-1 = none this event).
+    std::vector<std::vector<int>> bucket_of_gpus_;
+    // The requests seen, by the data of their excluded_servers (jobs of one request share it):
+    // few, and a job's is looked up once, on arrival.
+    std::vector<const char*> requests_;
     std::vector<std::pair<double, int>> keyed_;  // sort scratch
     std::vector<std::pair<double, int>> sort_buffer_;
     // A decision's packs (groups after autopack), flat: pack p's jobs and true types are
     // pack_jobs_[packs_[p].first, + size) and pack_types_ likewise.
     struct Pack {
         int gpus = 0;
+        int bucket = 0;
         int first = 0;
         int size = 0;
         double priority = 0.0;

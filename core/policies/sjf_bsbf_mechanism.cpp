@@ -127,7 +127,13 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
         double jct_sum;
     };
     std::vector<Sharer> sharers;
+    // Requests (docs/architecture.md 2.10): only free GPUs on its own servers, and only partners
+    // whose GPUs are all there (a partner is shared with as a whole).
+    const std::span<const char> excluded = n.excluded_servers;
+    const auto allowed = [&](int g) { return excluded.empty() || !excluded[free_->serverOf(g)]; };
     for (const Partner& p : partners_) {
+        const std::span<const int> partner_gpus = in.by_index[p.job]->held;
+        if (!excluded.empty() && !std::all_of(partner_gpus.begin(), partner_gpus.end(), allowed)) continue;
         // Sub-batches that fit next to the partner are a suffix of the candidates.
         std::size_t first = 0;
         while (first < spn.subs.size() && spn.memory_at[first] > p.room_mb) ++first;
@@ -150,7 +156,7 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
     const int total = static_cast<int>(holder.size()) / 2;
     std::vector<int> chosen;
     for (int g = 0; g < total && static_cast<int>(chosen.size()) < n.gpus; ++g)
-        if (holder[2 * g] == kFree) chosen.push_back(g);
+        if (holder[2 * g] == kFree && allowed(g)) chosen.push_back(g);
     int sub_batch = std::numeric_limits<int>::max();
     for (const Sharer& s : sharers) {
         if (static_cast<int>(chosen.size()) >= n.gpus) break;
@@ -227,6 +233,9 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         const JobState& s = *in.by_index[j];
         if (s.running || s.gpus > total) continue;
         Assignment a{j, {}};
+        // Free GPUs only on the servers of its partitions with its GPU type (docs/architecture.md
+        // 2.10); startShared keeps the request when it shares.
+        const GpuPool::Restriction on_its_servers(*free_, s.excluded_servers);
         if (free_->totalFree() >= s.gpus && placement_->place(s.gpus, *free_, a.gpus)) {
             for (int g : a.gpus) holder[2 * g] = j;
             running_[j] = {fullSubBatch(s, speedOf(s, in), a.gpus), 1.0};

@@ -23,6 +23,8 @@
 //  - Eq. 7's all-reduce term assumes the job's GPUs are consolidated on as few servers as
 //    possible (4-GPU servers), wherever its GPUs actually are: the pair test then compares
 //    like with like for every placement.
+//  - a job that asked for partitions or a GPU type (docs/architecture.md 2.10) takes free GPUs
+//    only on its servers and shares only with partners whose GPUs are all there.
 #include <map>
 #include <memory>
 #include <optional>

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "core/util/stable_sort_by_key.h"
 
 namespace cl {
 
@@ -17,26 +20,84 @@ public:
     bool preemptive() const override { return false; }
     bool rankingChangesWithTime() const override { return config_.multifactor; }
 
+    // Only waiting jobs are ranked: the slurm policy never stops a running job (the order is
+    // made for its backfill mechanism alone), so a job that started leaves the list for good. A
+    // stable sort keeps the waiting jobs in the order it would give them among all active jobs
+    // (their previous order, then key), so the ranking's waiting part is the same, for a third
+    // of the keys (docs/architecture.md 2.9, 4.8). Accounts are numbered as jobs arrive, in
+    // arrival order (the order the fair-share sums add up in), once per job.
+    void observe(const SchedulerInput& in) override {
+        if (!in.completed.empty()) std::erase_if(waiting_, [&](int j) { return in.by_index[j] == nullptr; });
+        for (int j : in.arrived)
+            if (in.by_index[j]) waiting_.push_back(j);
+        if (!config_.multifactor || config_.weight_fairshare <= 0) return;
+        for (int j : in.arrived)
+            if (const JobState* state = in.by_index[j]) accountOf(*state);
+    }
+
+    void rank(const SchedulerInput& in, std::vector<int>& ranked) override {
+        std::erase_if(waiting_, [&](int j) { return in.by_index[j] == nullptr || in.by_index[j]->running; });
+        prepare(in);
+        scratch_.clear();
+        keys(in, waiting_, scratch_);
+        stableSortByKey(scratch_, sort_buffer_);
+        for (std::size_t i = 0; i < scratch_.size(); ++i) waiting_[i] = scratch_[i].second;
+        ranked = waiting_;
+    }
+
 protected:
     void prepare(const SchedulerInput& in) override {
         // Slurm recomputes the factors every PriorityCalcPeriod, not at every pass.
-        now_ = std::floor(in.now / config_.priority_calc_period) * config_.priority_calc_period;
-        total_gpus_ = std::max(1, in.cluster->totalGpus());
-        max_tier_ = 1;
-        tiers_.clear();
+        const double now = std::floor(in.now / config_.priority_calc_period) * config_.priority_calc_period;
+        const int total_gpus = std::max(1, in.cluster->totalGpus());
+        int max_tier = 1;
+        tiers_scratch_.clear();
         for (const Partition& p : in.cluster->partitions) {
-            max_tier_ = std::max(max_tier_, p.priority_tier);
-            tiers_.push_back(p.priority_tier);
+            max_tier = std::max(max_tier, p.priority_tier);
+            tiers_scratch_.push_back(p.priority_tier);
         }
-        if (!config_.multifactor || config_.weight_fairshare <= 0) return;
-        for (const JobState& j : in.active) accountOf(j);
-        if (now_ > last_decay_ || fair_share_.empty()) decayUsage(in);
+        // Keys are kept until something they are computed from changes (a new run, a
+        // recalculation, other tiers): between two recalculations a job's key is the same number
+        // at every pass (docs/architecture.md 2.9).
+        bool changed = now != now_ || total_gpus != total_gpus_ || max_tier != max_tier_ ||
+                       tiers_scratch_ != tiers_ || in.by_index.data() != run_ ||
+                       in.by_index.size() != keys_.size();
+        now_ = now;
+        total_gpus_ = total_gpus;
+        max_tier_ = max_tier;
+        tiers_.swap(tiers_scratch_);
+        run_ = in.by_index.data();
+        if (config_.multifactor && config_.weight_fairshare > 0 &&
+            (now_ > last_decay_ || fair_share_.empty())) {
+            decayUsage(in);
+            changed = true;
+        }
+        if (!changed) return;
+        ++generation_;
+        if (keys_.size() != in.by_index.size()) keys_.assign(in.by_index.size(), {});
     }
 
     double key(const JobState& j) const override {
         const double tier = j.partition >= 0 ? tiers_[static_cast<std::size_t>(j.partition)] : 1.0;
         // Smaller keys first: the tier dominates, then the priority (Slurm sorts the queue so).
         return -(tier * 1e9 + priority(j));
+    }
+
+    // key() per job, computed once per job and generation (and again for another job at the
+    // same index, should a scheduler serve a second run).
+    void keys(const SchedulerInput& in, const std::vector<int>& list,
+              std::vector<std::pair<double, int>>& out) const override {
+        const std::size_t first = out.size();
+        out.resize(first + list.size());
+        std::pair<double, int>* to = out.data() + first;
+        for (int j : list) {
+            const JobState& job = *in.by_index[j];
+            Key& kept = keys_[static_cast<std::size_t>(j)];
+            if (kept.generation != generation_ || kept.submit != job.submit || kept.gpus != job.gpus ||
+                kept.partition != job.partition)
+                kept = {key(job), generation_, job.submit, job.gpus, job.partition};
+            *to++ = {kept.key, j};
+        }
     }
 
 private:
@@ -94,6 +155,20 @@ private:
     int total_gpus_ = 1;
     int max_tier_ = 1;
     std::vector<int> tiers_;
+    std::vector<int> tiers_scratch_;
+    const JobState* const* run_ = nullptr;  // the run's job index, to tell a new run
+    std::uint64_t generation_ = 0;          // of the inputs keys are computed from
+    struct Key {
+        double key = 0.0;
+        std::uint64_t generation = 0;  // of the inputs it was computed from (0 = none)
+        double submit = 0.0;           // and the job's own
+        int gpus = 0;
+        int partition = -1;
+    };
+    mutable std::vector<Key> keys_;  // per job index
+    std::vector<int> waiting_;       // waiting jobs, in the last ranking's order, then arrivals
+    std::vector<std::pair<double, int>> scratch_;
+    std::vector<std::pair<double, int>> sort_buffer_;
     std::unordered_map<std::string, int> account_ids_;
     std::vector<int> account_of_;     // per job index: account id (-1 = not seen yet)
     std::vector<double> usage_;       // per account id: decayed GPU-seconds

@@ -42,6 +42,37 @@ const SynergyScheduler::ModelDemand& SynergyScheduler::demandOf(const JobState& 
     return demands_.emplace(std::string(job.model), std::move(d)).first->second;
 }
 
+// With requests (docs/architecture.md 2.10) the runnable set is still picked by GPUs alone, but
+// on each job's own servers: a job counts when the servers it may use have its GPUs left, and
+// takes them from the servers it holds (a running job keeping its GPUs), then from its servers in
+// index order. Like the count without requests this is an estimate: the packing, which keeps
+// every request, decides where jobs go and which of them fit.
+bool SynergyScheduler::countOnItsServers(const JobState& job) {
+    const auto may_use = [&](std::size_t s) {
+        return job.excluded_servers.empty() || !job.excluded_servers[s];
+    };
+    int room = 0;
+    for (std::size_t s = 0; s < free_on_.size(); ++s)
+        if (may_use(s)) room += free_on_[s];
+    if (room < job.gpus) return false;
+    int left = job.gpus;
+    if (options_.keep_running_in_place && job.running)
+        for (int g : job.held) {
+            int& here = free_on_[static_cast<std::size_t>(ledger_->serverOf(g))];
+            if (left > 0 && here > 0) {
+                --here;
+                --left;
+            }
+        }
+    for (std::size_t s = 0; s < free_on_.size() && left > 0; ++s) {
+        if (!may_use(s)) continue;
+        const int take = std::min(left, free_on_[s]);
+        free_on_[s] -= take;
+        left -= take;
+    }
+    return true;
+}
+
 void SynergyScheduler::select(const SchedulerInput& in) {
     order_->rank(in, ranked_);
     std::vector<int> candidates;
@@ -60,12 +91,17 @@ void SynergyScheduler::select(const SchedulerInput& in) {
     packed_demand_.clear();
     int free = in.cluster->totalGpus();
     const int largest_server = in.cluster->maxGpusPerServer();
+    const bool by_server = in.servers_requested && options_.mechanism != SynergyMechanism::Greedy;
+    if (by_server) {
+        free_on_.clear();
+        for (const Server& s : in.cluster->servers) free_on_.push_back(s.gpus);
+    }
     for (int j : candidates) {
         const JobState& job = *in.by_index[j];
         // GREEDY lets the packing skip what does not fit; the others pick the runnable set by
         // GPUs alone (section 4.2: "irrespective of the job's other resource demands").
         if (options_.mechanism != SynergyMechanism::Greedy) {
-            if (job.gpus > free) continue;
+            if (by_server ? !countOnItsServers(job) : job.gpus > free) continue;
             free -= job.gpus;
         }
         const ModelDemand& demand = demandOf(job, in);
@@ -77,6 +113,7 @@ void SynergyScheduler::select(const SchedulerInput& in) {
         if (!options_.artifact) p.lesser = demand.lesser;
         if (options_.artifact && job.gpus > largest_server) p.ask = reference_share_;
         if (options_.keep_running_in_place && job.running) p.pinned = job.held;
+        p.excluded = job.excluded_servers;
         packed_.push_back(std::move(p));
         packed_demand_.push_back(&demand);
         if (options_.mechanism != SynergyMechanism::Greedy && free == 0) break;

@@ -22,6 +22,9 @@
 // re-allocated CPU and memory every round; the synergy-artifact conventions recompute the
 // whole placement from an empty cluster every round with the authors' simplifications
 // (first fit, no demand sort, their peer-revert order, a two-level speed model).
+// Requests (docs/architecture.md 2.10): the runnable set is counted on each job's own servers and
+// the packing never chooses a server a job may not use (PackJob::excluded); OPT's ILP pools the
+// cluster and has no servers, so its asks are placed by that packing (synergy_opt_asks.cpp).
 #include <map>
 #include <memory>
 #include <optional>
@@ -83,6 +86,7 @@ public:
 private:
     const ModelDemand& demandOf(const JobState& job, const SchedulerInput& in);
     void select(const SchedulerInput& in);
+    bool countOnItsServers(const JobState& job);
     void chooseOptAsks(const SchedulerInput& in);
     double speedOf(const PackJob& packed, const JobState& job, const ModelDemand& demand) const;
 
@@ -94,6 +98,7 @@ private:
     AuxShare reference_share_;  // the cluster's average cores and GB per GPU
     std::map<std::string, ModelDemand, std::less<>> demands_;
     std::vector<int> ranked_;
+    std::vector<int> free_on_;  // select(), with requests: GPUs per server not yet counted
     std::vector<PackJob> packed_;
     std::vector<const ModelDemand*> packed_demand_;
     long long opt_shortfall_ = 0;

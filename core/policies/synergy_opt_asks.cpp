@@ -1,6 +1,13 @@
 // Synergy-OPT's first step inside the mechanism: the ILP over every runnable job's discrete
 // (CPU, memory) points with the cluster as one machine (synergy_opt_ilp.h) decides what each
 // job asks for; the packing then places those asks like TUNE (synergy_mechanism.h).
+//
+// Requests (partitions and GPU types, docs/architecture.md 2.10): the ILP pools the cluster's CPU
+// and memory and has no servers, so it has nothing to forbid; it chooses the asks of constrained
+// jobs like everyone else's, and the packing, which skips every server a job may not use, places
+// them like TUNE (a constrained job whose ask does not fit on its servers falls back to a lesser
+// point or its proportional share there). Its objective then stays an upper bound, only a looser
+// one when requests crowd some partitions (optPlacedShortfall() counts those rounds).
 #include "core/policies/synergy_mechanism.h"
 #include "core/policies/synergy_opt_ilp.h"
 

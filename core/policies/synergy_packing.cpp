@@ -58,7 +58,7 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit,
     int chosen = -1;
     double chosen_left = std::numeric_limits<double>::infinity();
     for (int s = 0; s < n; ++s) {
-        if (!fits(s, job, grant)) continue;
+        if (!mayUse(job, s) || !fits(s, job, grant)) continue;
         if (first_fit) {
             chosen = s;
             break;
@@ -84,6 +84,7 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit,
     std::vector<std::pair<int, int>> room;  // (GPUs it can host, server)
     int total = 0;
     for (int s = 0; s < n; ++s) {
+        if (!mayUse(job, s)) continue;
         int k = free_gpus_[s];
         if (grant != Grant::None) {
             const AuxShare per = shareOf(job, grant, s);
@@ -271,7 +272,7 @@ bool AuxLedger::placeLesser(PackJob& job, const PackingOptions& o) {
     std::size_t best_point = 0;
     double best_left = 0.0;
     for (int s = 0; s < servers(); ++s) {
-        if (free_gpus_[s] < job.gpus) continue;
+        if (free_gpus_[s] < job.gpus || !mayUse(job, s)) continue;
         const int others = free_gpus_[s] - job.gpus;
         const double cpus = (free_cpus_[s] - others * o.reserve.cpus) / job.gpus;
         const double memory = (free_memory_[s] - others * o.reserve.memory_gb) / job.gpus;

@@ -32,6 +32,9 @@ struct PackJob {
     // keeps what it asks for); infinite = the full share.
     AuxShare fair_cap{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
     std::span<const int> pinned;  // GPUs it must keep (a running job renewing its lease); empty = free choice
+    // Servers it may not use (JobState::excluded_servers, docs/architecture.md 2.10: its
+    // partitions and GPU type); empty = every server. The packing never chooses one of them.
+    std::span<const char> excluded;
     // Lesser points worth taking when the ask fits nowhere (clean TUNE), best first; each does
     // better than proportional share. Empty = none.
     std::span<const SensitivityMatrix::Point> lesser;
@@ -85,6 +88,7 @@ public:
     double freeCpus(int s) const { return free_cpus_[s]; }
     double freeMemory(int s) const { return free_memory_[s]; }
     int freeGpus(int s) const { return free_gpus_[s]; }
+    int serverOf(int gpu) const { return server_of_[gpu]; }
     AuxShare proportional(int s) const { return {cpus_[s] / gpus_[s], memory_[s] / gpus_[s]}; }
 
 private:
@@ -95,6 +99,7 @@ private:
     bool chooseServers(const PackJob& job, Grant grant, bool first_fit,
                        std::vector<std::pair<int, int>>& parts, bool one_server_only = false) const;
     AuxShare shareOf(const PackJob& job, Grant grant, int s) const;
+    static bool mayUse(const PackJob& job, int s) { return job.excluded.empty() || !job.excluded[s]; }
     bool fits(int s, const PackJob& job, Grant grant) const;
     void take(PackJob& job, Grant grant, bool take_gpus);
     void release(PackJob& job);  // its CPU and memory only

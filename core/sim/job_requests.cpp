@@ -34,7 +34,8 @@ std::string jobName(const Job& job, int index) {
 
 }  // namespace
 
-JobRequests::JobRequests(const Cluster& cluster, const Trace& trace) : cluster_(cluster), trace_(trace) {
+JobRequests::JobRequests(const Cluster& cluster, const Trace& trace, bool keep_unavailable)
+    : cluster_(cluster), trace_(trace) {
     for (std::size_t s = 0; s < cluster.servers.size(); ++s)
         server_of_gpu_.insert(server_of_gpu_.end(), static_cast<std::size_t>(cluster.servers[s].gpus),
                               static_cast<int>(s));
@@ -45,6 +46,12 @@ JobRequests::JobRequests(const Cluster& cluster, const Trace& trace) : cluster_(
     std::string default_partition;
     for (const Partition& p : cluster.partitions)
         if (p.is_default) default_partition = p.name;
+
+    // Down, drained and failing servers (marked at import) are no capacity: no job may use them
+    // unless the caller keeps them (docs/architecture.md 2.10). They stay in the cluster, so GPU
+    // numbers, the network and the timeline's rows stay those of the cluster as described.
+    for (const Server& s : cluster.servers)
+        unavailable_servers_ += s.unavailable && !keep_unavailable ? 1 : 0;
 
     const std::size_t n = trace.jobs.size();
     mask_of_.assign(n, -1);
@@ -70,7 +77,7 @@ JobRequests::JobRequests(const Cluster& cluster, const Trace& trace) : cluster_(
                 }
         }
         time_limit_[i] = limit;
-        if (asked.empty() && job.requested_gpu_type.empty()) continue;
+        if (asked.empty() && job.requested_gpu_type.empty() && unavailable_servers_ == 0) continue;
         std::string key;
         for (const std::string& p : asked) key += p + ",";
         key += "|" + job.requested_gpu_type;
@@ -86,22 +93,25 @@ JobRequests::JobRequests(const Cluster& cluster, const Trace& trace) : cluster_(
                     });
                 const bool of_type =
                     job.requested_gpu_type.empty() || sameName(server.gpu_type, job.requested_gpu_type);
-                excluded[s] = in_partition && of_type ? 0 : 1;
+                const bool available = !server.unavailable || unavailable_servers_ == 0;
+                excluded[s] = in_partition && of_type && available ? 0 : 1;
             }
             masks_.push_back(std::move(excluded));
         }
         mask_of_[i] = it->second;
     }
-}
-
-int JobRequests::ignoreServerRequests() {
-    int constrained = 0;
-    for (int& m : mask_of_) {
-        constrained += m >= 0 ? 1 : 0;
-        m = -1;
+    // The GPUs of every server each request allows, largest first, and their sum: asked once
+    // per job (neverFits), so computed once per distinct request, not per job.
+    for (int m = -1; m < static_cast<int>(masks_.size()); ++m) {
+        std::vector<int> sizes;
+        for (std::size_t s = 0; s < cluster.servers.size(); ++s)
+            if (m < 0 || !masks_[static_cast<std::size_t>(m)][s]) sizes.push_back(cluster.servers[s].gpus);
+        std::sort(sizes.begin(), sizes.end(), std::greater<>());
+        int total = 0;
+        for (int g : sizes) total += g;
+        allowed_sizes_.push_back(std::move(sizes));
+        allowed_gpus_.push_back(total);
     }
-    masks_.clear();
-    return constrained;
 }
 
 std::span<const char> JobRequests::excludedServers(int job) const {
@@ -120,24 +130,28 @@ std::string JobRequests::describe(int job) const {
     if (!j.requested_gpu_type.empty())
         what += (what.empty() ? "the servers" : "") + std::string(" with GPU type '") + j.requested_gpu_type +
                 "'";
-    return what.empty() ? "cluster '" + cluster_.name + "'" : what + " on cluster '" + cluster_.name + "'";
+    const std::string cluster =
+        "cluster '" + cluster_.name + "'" +
+        (unavailable_servers_ > 0 ? " (without its " + std::to_string(unavailable_servers_) +
+                                        " unavailable server" + (unavailable_servers_ > 1 ? "s)" : ")")
+                                  : "");
+    return what.empty() ? cluster : what + " on " + cluster;
 }
 
 std::string JobRequests::neverFits(int job) const {
     const Job& j = trace_.jobs[static_cast<std::size_t>(job)];
-    const std::span<const char> excluded = excludedServers(job);
-    std::vector<int> sizes;  // GPUs of every server the job may use
-    for (std::size_t s = 0; s < cluster_.servers.size(); ++s)
-        if (excluded.empty() || !excluded[s]) sizes.push_back(cluster_.servers[s].gpus);
-    int total = 0;
-    for (int g : sizes) total += g;
+    const auto request = static_cast<std::size_t>(mask_of_[static_cast<std::size_t>(job)] + 1);
+    const std::vector<int>& sizes = allowed_sizes_[request];
+    const int total = allowed_gpus_[request];
     const std::string name = jobName(j, job);
     if (!constrained(job) && j.gpus > total)
         return name + " needs " + std::to_string(j.gpus) + " GPUs but cluster '" + cluster_.name +
                "' has only " + std::to_string(total);
-    if (j.gpus > total)
-        return name + " needs " + std::to_string(j.gpus) + " GPUs but " + describe(job) + " have only " +
-               std::to_string(total);
+    if (j.gpus > total) {
+        const std::string where = describe(job);
+        return name + " needs " + std::to_string(j.gpus) + " GPUs but " + where +
+               (where.starts_with("cluster") ? " has only " : " have only ") + std::to_string(total);
+    }
     if (j.nodes > 0) {
         if (j.nodes > static_cast<int>(sizes.size()))
             return name + " asks for " + std::to_string(j.nodes) + " nodes but " + describe(job) +
@@ -145,7 +159,6 @@ std::string JobRequests::neverFits(int job) const {
         if (j.nodes > j.gpus)
             return name + " asks for " + std::to_string(j.nodes) + " nodes for " + std::to_string(j.gpus) +
                    " GPUs (at least one GPU per node)";
-        std::sort(sizes.begin(), sizes.end(), std::greater<>());
         int largest = 0;
         for (int k = 0; k < j.nodes; ++k) largest += sizes[static_cast<std::size_t>(k)];
         if (largest < j.gpus)

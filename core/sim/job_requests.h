@@ -15,12 +15,12 @@ namespace cl {
 class JobRequests {
 public:
     // Throws SimulationError naming the job and the partition when a job asks for a partition the
-    // cluster does not describe (a cluster without partitions ignores them).
-    JobRequests(const Cluster& cluster, const Trace& trace);
+    // cluster does not describe (a cluster without partitions ignores them). Servers marked
+    // unavailable (Server::unavailable) are excluded for every job unless keep_unavailable.
+    JobRequests(const Cluster& cluster, const Trace& trace, bool keep_unavailable = false);
 
-    // Forgets which servers each job may use (for a policy that cannot keep them); returns how
-    // many jobs had such a request.
-    int ignoreServerRequests();
+    // Whether some job is limited to some servers.
+    bool anyConstrained() const { return !masks_.empty(); }
     // Whether the job is limited to some servers.
     bool constrained(int job) const { return mask_of_[static_cast<std::size_t>(job)] >= 0; }
     // One mark per server, 1 = the job may not use it; empty when it may use every server.
@@ -43,6 +43,11 @@ private:
     std::vector<int> mask_of_;              // per job: index into masks_, -1 = every server
     std::vector<int> partition_of_;         // per job: its first partition, -1 = none
     std::vector<double> time_limit_;        // per job, seconds, 0 = none
+    // Per request (index mask + 1; 0 = every server): the allowed servers' GPU counts, largest
+    // first, and their sum.
+    std::vector<std::vector<int>> allowed_sizes_;
+    std::vector<int> allowed_gpus_;
+    int unavailable_servers_ = 0;  // servers excluded for every job (down, drained, failing)
 };
 
 }  // namespace cl

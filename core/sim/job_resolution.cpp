@@ -72,8 +72,8 @@ ResolvedJob resolveJob(const Job& job, int index, const ProfileSet& profiles,
         throw SimulationError("job '" + job.id + "' (#" + std::to_string(index) + ") has an invalid length");
     // A measured run time is what the job took on real GPUs: neither the solo factor (which
     // models the gap between a profile and a real run, section 2.5) nor a start-up overhead
-    // applies to it.
-    r.first_start_free = keepsMeasuredRunTime(job);
+    // applies to it, whether it keeps that time or a rule turned it into a model's iterations.
+    r.first_start_free = hasMeasuredRunTime(job);
     r.solo_iteration_time = r.first_start_free ? iter * measured_speed : iter * conventions.solo_factor;
     r.restart_overhead = at ? at->restart_overhead : profiles.default_restart_overhead;
     r.stage_times =

@@ -53,6 +53,10 @@ struct SchedulerInput {
     std::span<const int> completed;             // job indices that completed at this event
     std::span<const JobState* const> by_index;  // job index -> state (nullptr when not active)
     const ProfileSet* profiles = nullptr;       // the run's profile set (sensitivity matrices)
+    // True when some job of the trace may use only some servers (JobState::excluded_servers):
+    // whether jobs fit then depends on which servers are free, not only on how many GPUs each
+    // has, and shortcuts that count free GPUs alone (FreeCounts) do not apply.
+    bool servers_requested = false;
 };
 
 struct Assignment {
@@ -107,10 +111,6 @@ public:
     virtual bool roundsRepeatWhenUnchanged(std::size_t /*running_jobs*/) const { return false; }
     // How many jobs may hold one GPU at the same time (1 = exclusive).
     virtual int maxJobsPerGpu() const { return 1; }
-    // True when the policy places every job only on the servers its request allows (its
-    // partitions and GPU type, JobState::excluded_servers; docs/architecture.md 2.10): the engine
-    // then checks it. Under a policy that does not, the requests are ignored and the run says so.
-    virtual bool keepsServerRequests() const { return false; }
 };
 
 }  // namespace cl

@@ -111,7 +111,7 @@ public:
           options_(options),
           conv_(options.conventions),
           scheduler_(&scheduler),
-          requests_(cluster, trace) {
+          requests_(cluster, trace, options.keep_unavailable) {
         const std::string policy = scheduler.name();
         max_jobs_per_gpu_ = scheduler_->maxJobsPerGpu();
         recorder_.emplace(cluster, options.record_segments, options.record_series, max_jobs_per_gpu_,
@@ -142,12 +142,6 @@ public:
             throw std::invalid_argument("conventions '" + conv_.name +
                                         "' need a policy with scheduling rounds; '" + policy +
                                         "' has none (use a Synergy mechanism, e.g. fifo+tune)");
-        if (!scheduler_->keepsServerRequests())
-            if (const int ignored = requests_.ignoreServerRequests(); ignored > 0)
-                result_.notes.push_back(
-                    "policy '" + policy +
-                    "' does not keep partitions or GPU types yet: " + std::to_string(ignored) +
-                    " jobs' requests for them were ignored (the slurm policy keeps them)");
         prepareJobs();
         prepareSpeedTable();
     }
@@ -448,6 +442,7 @@ private:
         std::vector<char>& same = scratch_same_;
         same.assign(d.start.size(), 0);
         movers_.clear();  // the running jobs given other GPUs (indices into d.start)
+        running_started_ = 0;
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
             if (a.job < 0 || a.job >= static_cast<int>(jobs_.size()) || chosen[a.job] ||
@@ -457,6 +452,7 @@ private:
             chosen[a.job] = 1;
             const bool was_running = status_[a.job] == Status::Running;
             if (was_running) status_[a.job] = Status::Chosen;
+            running_started_ += was_running;
             // A running job given exactly the GPUs it holds (sorted, distinct, in range: checked
             // when it took them) needs no sorted copy. Sharing mechanisms re-assign thousands of
             // running jobs per event, most of them in place (docs/architecture.md section 2.9).
@@ -481,7 +477,11 @@ private:
     }
 
     // Every running job that the decision neither keeps nor starts stops and waits again.
-    void stopUnchosen(double t) {
+    void stopUnchosen(double t, const Decision& d) {
+        // The kept and the started running jobs are distinct running jobs (checkAndMark): when
+        // they are as many as the running jobs, none stops, and the pass over them is saved (a
+        // non-preemptive policy keeps hundreds at every event; docs/architecture.md 2.9).
+        if (d.keep.size() + running_started_ == running_.size()) return;
         const Status* const status = status_.data();
         for (int j : running_) {
             if (status[j] == Status::Chosen) continue;
@@ -509,10 +509,9 @@ private:
         Status* const status = status_.data();
         decision_changed_ = false;
         // Stop first so that GPUs are free for the jobs that start or move.
-        stopUnchosen(t);
-        for (int j : d.keep) status[j] = Status::Running;
+        stopUnchosen(t, d);
         // Jobs that move release their old GPUs before anyone takes new ones. (Started jobs
-        // stay marked until they are applied below.)
+        // stay marked until they are applied below; kept jobs until their ends are predicted.)
         for (std::size_t i : movers_) {
             const Assignment& a = d.start[i];
             EngineJob& job = jobs_[a.job];
@@ -543,7 +542,10 @@ private:
             if (!std::isfinite(job.predicted_end) && first_overflow < 0) first_overflow = j;
             earliest = std::min(earliest, job.predicted_end);
         };
-        for (int j : d.keep) predictEnd(j, jobs_[j]);
+        for (int j : d.keep) {  // one pass over the kept jobs: their status back, their ends
+            status[j] = Status::Running;
+            predictEnd(j, jobs_[j]);
+        }
         const int keep_overflow = first_overflow;
         for (std::size_t i = 0; i < d.start.size(); ++i) {
             const Assignment& a = d.start[i];
@@ -778,6 +780,7 @@ private:
         in.completed = completed_now_;
         in.by_index = by_index_;
         in.profiles = &profiles_;
+        in.servers_requested = requests_.anyConstrained();
     }
 
     // Completed jobs leave active_ and states_ (the same positions) and the scheduler's index.
@@ -908,7 +911,8 @@ private:
     std::vector<std::vector<int>> scratch_targets_;
     std::vector<char> scratch_same_;
     std::vector<std::size_t> movers_;
-    Decision decision_;  // the scheduler writes each decision here, reusing its buffers
+    std::size_t running_started_ = 0;  // started jobs of the decision that were running
+    Decision decision_;                // the scheduler writes each decision here, reusing its buffers
     int total_gpus_ = 0;
     double earliest_end_ = kInf;  // the smallest predicted end of a running job, set by apply()
     double wakeup_ = kInf;

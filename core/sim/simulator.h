@@ -36,6 +36,10 @@ struct SimOptions {
     // type, docs/architecture.md 2.10) is left out and listed in SimResult::left_out; strict
     // refuses the whole run instead, naming it.
     bool strict = false;
+    // Servers marked down, drained or failing (Server::unavailable) are no capacity: they stay in
+    // the cluster (GPU numbers, network and timeline rows unchanged) but no job may use them,
+    // unless kept (docs/architecture.md 2.10).
+    bool keep_unavailable = false;
 };
 
 // Runs the trace under the scheduler (which must have been built for options.conventions; see

@@ -234,6 +234,34 @@ private slots:
         }
     }
 
+    // A job a rule matched to a model: the import turned its measured 100 s into 50 iterations of
+    // the model's 2 s. It runs exactly those 100 s (no solo factor, no start-up overhead), so its
+    // 120 s limit does not end it; a generated job of the same model pays both.
+    void aRuleMatchedJobRunsItsMeasuredTime() {
+        ProfileSet profiles;
+        ModelProfile m;
+        m.name = "m";
+        GpuCountProfile one;
+        one.gpus = 1;
+        one.solo_iteration_time = 2.0;
+        one.restart_overhead = 10.0;
+        m.by_gpus = {one};
+        profiles.models["m"] = m;
+        Trace t;
+        t.jobs = {job("matched", 0, 1, 100, 120)};
+        t.jobs[0].model = "m";
+        t.jobs[0].iterations = 50;
+        auto scheduler = makeScheduler("fifo", Conventions::clean());
+        const SimResult r = simulate(oneServer(4), t, profiles, *scheduler);
+        QCOMPARE(r.jobs[0].end, 100.0);
+        QVERIFY(r.jobs[0].completed);
+        Trace generated = t;
+        generated.jobs[0].time_limit = 0;
+        auto again = makeScheduler("fifo", Conventions::clean());
+        const SimResult g = simulate(oneServer(4), generated, profiles, *again);
+        QCOMPARE(g.jobs[0].end, 10.0 + 100.0 * Conventions::clean().solo_factor);
+    }
+
     void anUnknownPartitionIsRefusedByName() {
         Cluster c = oneServer(4);
         c.servers[0].partitions = {"gpu"};

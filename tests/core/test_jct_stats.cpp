@@ -118,6 +118,26 @@ private slots:
         QCOMPARE(median(v), 5.5);
     }
 
+    // A job that reached its time limit (waited 30 s, ended at 100) counts in the queueing figures
+    // and the makespan but not in the JCTs; a job left out before the run (submitted first, never
+    // started) counts in neither (docs/architecture.md 7.2).
+    void timedOutJobsWaitedAndLeftOutJobsNeverRan() {
+        JobRecord left_out;
+        left_out.index = 0;
+        left_out.submit = 0;
+        JobRecord timed_out = finished(2, 10, 40, 100);
+        timed_out.completed = false;
+        timed_out.timed_out = true;
+        const Summary s = summarize({left_out, finished(1, 10, 20, 60), timed_out});
+        QCOMPARE(s.jobs, 3);
+        QCOMPARE(s.completed, 1);
+        QCOMPARE(s.timed_out, 1);
+        QCOMPARE(s.avg_jct, 50.0);
+        QCOMPARE(s.avg_queueing_delay, (10.0 + 30.0) / 2);
+        QCOMPARE(s.p95_queueing_delay, 30.0);
+        QCOMPARE(s.makespan, 100.0 - 10.0);
+    }
+
     void emptyIsZero() {
         QCOMPARE(percentile({}, 0.99), 0.0);
         QCOMPARE(median({}), 0.0);
@@ -215,9 +235,10 @@ private slots:
         QCOMPARE(s.p95_jct, 190.0 * 190);
         QCOMPARE(s.p99_jct, 198.0 * 198);
         QCOMPARE(s.avg_queueing_delay, queue_sum / 200);
-        // The last end: the job with k = 200 ends at its submit + 40000.
+        // The last end: the job with k = 200 ends at its submit + 40000. The job that never
+        // started (submitted at 3) does not open the makespan: the first submit is 10.
         const auto last = std::find(k.begin(), k.end(), 200) - k.begin();
-        QCOMPARE(s.makespan, 10.0 + double(last) + 40000.0 - 3.0);
+        QCOMPARE(s.makespan, 10.0 + double(last) + 40000.0 - 10.0);
     }
 
     // Ties: the nearest rank picks a value, never a mean of two.

@@ -1,0 +1,226 @@
+// Every policy keeps what a job asked for (docs/architecture.md 2.10): the servers of its
+// partitions with its GPU type. The pool's restriction on its own, hand-made schedules under the
+// exclusive mechanism, and a sweep of every order and mechanism over a generated trace with
+// requests (the engine refuses a decision that breaks one; the test checks every GPU segment).
+#include <QtTest>
+
+#include "core/io/builtin_data.h"
+#include "core/policies/gpu_pool.h"
+#include "core/policies/scheduler_registry.h"
+#include "core/policies/simulate_policy.h"
+#include "core/sim/job_requests.h"
+#include "core/sim/simulator.h"
+#include "core/workload/trace_generator.h"
+
+using namespace cl;
+
+namespace {
+
+Server server(const std::string& name, const std::string& type, int gpus,
+              std::vector<std::string> partitions) {
+    Server s;
+    s.name = name;
+    s.gpu_type = type;
+    s.gpus = gpus;
+    s.partitions = std::move(partitions);
+    return s;
+}
+
+// A job as an import gives it: a measured run time and a time limit, so it runs exactly that long.
+Job measured(const std::string& id, double submit, int gpus, double duration) {
+    Job j;
+    j.id = id;
+    j.submit_time = submit;
+    j.gpus = gpus;
+    j.duration = duration;
+    j.time_limit = 10 * duration;
+    return j;
+}
+
+// a1: 4 A100 in partition gpu-a (the default); v1: 4 V100 in gpu-v.
+Cluster twoPartitions() {
+    Cluster c;
+    c.name = "two";
+    c.servers = {server("a1", "A100", 4, {"gpu-a"}), server("v1", "V100", 4, {"gpu-v"})};
+    c.partitions = {{"gpu-a", 1, 0.0, true}, {"gpu-v", 1, 0.0, false}};
+    return c;
+}
+
+// v-big holds v1 from 0 to 100; v-small (gpu-v, 2 GPUs, 10 s) arrives at 1; a (A100, 2 GPUs) at 2.
+Trace vBigVSmallA() {
+    Trace t;
+    t.name = "requests";
+    t.jobs = {measured("v-big", 0, 4, 100), measured("v-small", 1, 2, 10), measured("a", 2, 2, 10)};
+    t.jobs[0].partition = "gpu-v";
+    t.jobs[1].partition = "gpu-v";
+    t.jobs[2].requested_gpu_type = "A100";
+    return t;
+}
+
+SimResult run(const Cluster& c, const Trace& t, const std::string& policy) {
+    static const ProfileSet profiles;
+    auto scheduler = makeScheduler(policy, Conventions::clean());
+    return simulate(c, t, profiles, *scheduler);
+}
+
+// The server of every GPU of the cluster.
+std::vector<int> serverOfGpu(const Cluster& c) {
+    std::vector<int> of;
+    for (std::size_t s = 0; s < c.servers.size(); ++s)
+        of.insert(of.end(), static_cast<std::size_t>(c.servers[s].gpus), static_cast<int>(s));
+    return of;
+}
+
+// Every GPU segment of the run is on a server its job may use.
+void expectRequestsKept(const Cluster& c, const Trace& t, const SimResult& r) {
+    const JobRequests requests(c, t);
+    const std::vector<int> server_of = serverOfGpu(c);
+    for (const GpuSegment& s : r.segments) {
+        const auto excluded = requests.excludedServers(s.job);
+        if (excluded.empty()) continue;
+        const int server = server_of[static_cast<std::size_t>(s.gpu)];
+        QVERIFY2(!excluded[static_cast<std::size_t>(server)],
+                 qPrintable(QString::fromStdString(
+                     r.policy + ": job '" + t.jobs[static_cast<std::size_t>(s.job)].id + "' ran on server '" +
+                     c.servers[static_cast<std::size_t>(server)].name + "'")));
+    }
+}
+
+}  // namespace
+
+class TestRequestsEveryPolicy : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Servers of 2, 4 and 4 GPUs; the restriction allows the first and the last.
+    void theRestrictedPoolOffersOnlyAllowedServers() {
+        Cluster c;
+        c.servers = {server("s0", "V100", 2, {}), server("s1", "V100", 4, {}), server("s2", "V100", 4, {})};
+        GpuPool pool(c);
+        const std::vector<char> excluded = {0, 1, 0};
+        std::vector<int> got;
+        pool.takeOnServer(2, 1, got);  // s2: 3 free
+        {
+            const GpuPool::Restriction only_s0_s2(pool, excluded);
+            QCOMPARE(pool.totalFree(), 2 + 3);
+            QCOMPARE(pool.serverFree(1), 0);
+            QVERIFY(!pool.fullyFree(1));
+            QCOMPARE(pool.bestFitServer(3), 2);  // s1 would fit best, but may not be used
+            QCOMPARE(pool.firstServerWithFree(3), 2);
+            QCOMPARE(pool.bestFitServer(4), -1);  // only s1 has 4 free
+            pool.takeOnServer(0, 2, got);
+            QCOMPARE(pool.totalFree(), 3);
+            pool.release(got.back());
+            QCOMPARE(pool.totalFree(), 4);
+        }
+        QCOMPARE(pool.totalFree(), 1 + 4 + 3);
+        QCOMPARE(pool.bestFitServer(4), 1);
+    }
+
+    // fifo: v-small waits for v1 although a1 is free (v-big ends at 100, v-small runs 100-110);
+    // a starts at once on a1. Without requests v-small would start at 1 on a1.
+    void fifoWaitsForThePartitionsServers() {
+        const Cluster c = twoPartitions();
+        const Trace t = vBigVSmallA();
+        const SimResult r = run(c, t, "fifo");
+        QCOMPARE(r.jobs[0].first_start, 0.0);
+        QCOMPARE(r.jobs[1].first_start, 100.0);
+        QCOMPARE(r.jobs[2].first_start, 2.0);
+        expectRequestsKept(c, t, r);
+        Cluster flat = c;
+        flat.partitions.clear();
+        for (Server& s : flat.servers) s.partitions.clear();
+        Trace free = t;
+        for (Job& j : free.jobs) j.partition.clear(), j.requested_gpu_type.clear();
+        QCOMPARE(run(flat, free, "fifo").jobs[1].first_start, 1.0);
+    }
+
+    // A drained v1 is no capacity: the gpu-v jobs can never fit and are left out, named; a keeps
+    // a1. Kept (--keep-unavailable), v1 runs them as in fifoWaitsForThePartitionsServers.
+    void unavailableServersAreNoCapacity() {
+        Cluster c = twoPartitions();
+        c.servers[1].unavailable = true;
+        const Trace t = vBigVSmallA();
+        static const ProfileSet profiles;
+        auto scheduler = makeScheduler("fifo", Conventions::clean());
+        SimOptions o;
+        const SimResult r = simulate(c, t, profiles, *scheduler, o);
+        QCOMPARE(r.left_out.size(), std::size_t(2));
+        QCOMPARE(r.left_out[0].reason,
+                 std::string("job 'v-big' (#0) needs 4 GPUs but the servers of partition(s) "
+                             "'gpu-v' on cluster 'two' (without its 1 unavailable server) "
+                             "have only 0"));
+        QCOMPARE(r.jobs[2].first_start, 2.0);
+        expectRequestsKept(c, t, r);
+        o.keep_unavailable = true;
+        auto fresh = makeScheduler("fifo", Conventions::clean());
+        const SimResult kept = simulate(c, t, profiles, *fresh, o);
+        QVERIFY(kept.left_out.empty());
+        QCOMPARE(kept.jobs[1].first_start, 100.0);
+    }
+
+    // srtf: at 1 v-small (10 s left) ranks before v-big (99 s left) and may use only v1, where
+    // v-big holds every GPU: v-big is preempted, v-small runs 1-11 on v1, and a runs on a1 from 2.
+    void srtfPreemptsWithinThePartition() {
+        const Cluster c = twoPartitions();
+        const Trace t = vBigVSmallA();
+        const SimResult r = run(c, t, "srtf");
+        QCOMPARE(r.jobs[1].first_start, 1.0);
+        QCOMPARE(r.jobs[1].end, 11.0);
+        QCOMPARE(r.jobs[2].first_start, 2.0);
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        expectRequestsKept(c, t, r);
+    }
+
+    // Every order under every mechanism, every placement and every preset, on a generated trace where jobs
+    // ask for one of two partitions (one of them with an A100 pair) or an A100: no job ever runs outside its
+    // servers, and every job that fits its servers completes.
+    void everyPolicyKeepsPartitionsAndGpuTypes() {
+        const ProfileSet profiles = builtinProfiles();
+        Cluster c = builtinCluster("muri-testbed-64");
+        for (std::size_t s = 0; s < c.servers.size(); ++s) {
+            c.servers[s].partitions = {s < c.servers.size() / 2 ? "left" : "right"};
+            if (s + 2 >= c.servers.size()) c.servers[s].gpu_type = "A100";
+        }
+        c.partitions = {{"left", 1, 0.0, true}, {"right", 1, 0.0, false}};
+        GeneratorConfig g;
+        g.jobs = 120;
+        g.seed = 11;
+        g.jobs_per_hour = 60;
+        g.max_gpus = 16;
+        Trace t = generate(g, &profiles);
+        for (std::size_t i = 0; i < t.jobs.size(); ++i) {
+            if (i % 3 == 1) t.jobs[i].partition = "right";
+            if (i % 5 == 2) t.jobs[i].requested_gpu_type = "A100";
+        }
+        std::vector<std::string> policies = presetNames();
+        for (const std::string& order : orderNames())
+            for (const std::string& mechanism : mechanismNames()) policies.push_back(order + "+" + mechanism);
+        for (const std::string& placement : placementNames())
+            policies.push_back("srtf+exclusive+" + placement);
+        int ran = 0;
+        for (const std::string& policy : policies) {
+            if (policy.find("noise=N") != std::string::npos) continue;
+            if (!policyProblem(policy, Conventions::clean()).empty()) continue;
+            SimOptions o;
+            o.conventions = Conventions::clean();
+            SimResult r;
+            try {
+                r = simulatePolicy(c, t, profiles, policy, o);
+            } catch (const SimulationError& e) {
+                QFAIL(qPrintable(QString::fromStdString(policy + ": " + e.what())));
+            }
+            expectRequestsKept(c, t, r);
+            for (const JobRecord& j : r.jobs)
+                QVERIFY2(j.completed || j.timed_out ||
+                             std::any_of(r.left_out.begin(), r.left_out.end(),
+                                         [&](const LeftOutJob& l) { return l.index == j.index; }),
+                         qPrintable(QString::fromStdString(policy + ": job '" + j.id + "' never ran")));
+            ++ran;
+        }
+        QVERIFY(ran > 40);
+    }
+};
+
+QTEST_MAIN(TestRequestsEveryPolicy)
+#include "test_requests_every_policy.moc"
