@@ -10,20 +10,12 @@
 #include "core/policies/simulate_policy.h"
 #include "core/policies/slurm_config.h"
 #include "core/sim/simulator.h"
+#include "request_test_support.h"
 
 using namespace cl;
+using cl::test::server;
 
 namespace {
-
-Server server(const std::string& name, const std::string& type, int gpus,
-              std::vector<std::string> partitions = {}) {
-    Server s;
-    s.name = name;
-    s.gpu_type = type;
-    s.gpus = gpus;
-    s.partitions = std::move(partitions);
-    return s;
-}
 
 // A job as a Slurm import gives it: a measured run time and a time limit (so it runs exactly
 // that long: no solo factor, no start-up overhead).

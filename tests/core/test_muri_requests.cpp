@@ -13,20 +13,12 @@
 #include "core/sim/job_requests.h"
 #include "core/sim/simulator.h"
 #include "core/workload/trace_generator.h"
+#include "request_test_support.h"
 
 using namespace cl;
+using namespace cl::test;
 
 namespace {
-
-Server server(const std::string& name, const std::string& type, int gpus,
-              std::vector<std::string> partitions) {
-    Server s;
-    s.name = name;
-    s.gpu_type = type;
-    s.gpus = gpus;
-    s.partitions = std::move(partitions);
-    return s;
-}
 
 // a: one GPU in partition pa (the default); b: one GPU in pb. GPU 0 is a's, GPU 1 b's.
 Cluster twoPartitions() {
@@ -35,17 +27,6 @@ Cluster twoPartitions() {
     c.servers = {server("a", "V100", 1, {"pa"}), server("b", "V100", 1, {"pb"})};
     c.partitions = {{"pa", 1, 0.0, true}, {"pb", 1, 0.0, false}};
     return c;
-}
-
-// The same servers without partitions, and the trace without requests.
-Cluster flat(Cluster c) {
-    c.partitions.clear();
-    for (Server& s : c.servers) s.partitions.clear();
-    return c;
-}
-Trace withoutRequests(Trace t) {
-    for (Job& j : t.jobs) j.partition.clear(), j.requested_gpu_type.clear();
-    return t;
 }
 
 // A one-GPU job that loads for 0.5 s and computes for 0.5 s per iteration, 1 s per iteration
@@ -96,23 +77,6 @@ bool shared(const SimResult& r, int i, int k) {
     return false;
 }
 
-// Every GPU segment of the run is on a server its job may use.
-void expectRequestsKept(const Cluster& c, const Trace& t, const SimResult& r) {
-    const JobRequests requests(c, t);
-    std::vector<int> server_of;
-    for (std::size_t s = 0; s < c.servers.size(); ++s)
-        server_of.insert(server_of.end(), static_cast<std::size_t>(c.servers[s].gpus), static_cast<int>(s));
-    for (const GpuSegment& s : r.segments) {
-        const auto excluded = requests.excludedServers(s.job);
-        if (excluded.empty()) continue;
-        const int on = server_of[static_cast<std::size_t>(s.gpu)];
-        QVERIFY2(!excluded[static_cast<std::size_t>(on)],
-                 qPrintable(QString::fromStdString(r.policy + ": job '" +
-                                                   t.jobs[static_cast<std::size_t>(s.job)].id + "' ran on '" +
-                                                   c.servers[static_cast<std::size_t>(on)].name + "'")));
-    }
-}
-
 }  // namespace
 
 class TestMuriRequests : public QObject {
@@ -139,7 +103,7 @@ private slots:
         QVERIFY(shared(r, 0, 1));
         expectRequestsKept(c, t, r);
 
-        const SimResult free = run(flat(c), withoutRequests(t), "muri-s");
+        const SimResult free = run(withoutPartitions(c), withoutRequests(t), "muri-s");
         QCOMPARE(free.jobs[1].first_start, 5.0);
         QVERIFY(near(free.jobs[1].end, 15.0));
         QVERIFY(near(free.jobs[0].end, 100.0));
@@ -155,7 +119,7 @@ private slots:
         Trace t;
         t.jobs = {halfAndHalf("x", 0, 100, "pa"), halfAndHalf("y", 0, 100, "pb"),
                   halfAndHalf("w", 0, 100, "pa")};
-        const SimResult free = run(flat(c), withoutRequests(t), "muri-l");
+        const SimResult free = run(withoutPartitions(c), withoutRequests(t), "muri-l");
         QVERIFY(shared(free, 0, 1));
 
         const SimResult r = run(c, t, "muri-l");
@@ -200,22 +164,8 @@ private slots:
     // decision, every GPU is on an allowed server, every job completes, and groups never mix GPU counts.
     void presetsKeepRequestsOnAGeneratedTrace() {
         const ProfileSet profiles = builtinProfiles();
-        Cluster c = builtinCluster("muri-testbed-64");
-        for (std::size_t s = 0; s < c.servers.size(); ++s) {
-            c.servers[s].partitions = {s < c.servers.size() / 2 ? "left" : "right"};
-            if (s + 2 >= c.servers.size()) c.servers[s].gpu_type = "A100";
-        }
-        c.partitions = {{"left", 1, 0.0, true}, {"right", 1, 0.0, false}};
-        GeneratorConfig g;
-        g.jobs = 200;
-        g.seed = 5;
-        g.jobs_per_hour = 120;
-        g.max_gpus = 16;
-        Trace t = generate(g, &profiles);
-        for (std::size_t i = 0; i < t.jobs.size(); ++i) {
-            if (i % 3 == 1) t.jobs[i].partition = "right";
-            if (i % 6 == 4) t.jobs[i].requested_gpu_type = "A100";  // of right's servers, the last two
-        }
+        const Cluster c = partitionedTestbed();
+        const Trace t = traceWithRequests(profiles, 200, 5, 120, 6, 4);
         int shared_segments = 0;  // the trace queues: groups do form
         for (const char* policy :
              {"muri-s", "muri-l", "muri-l-no-blossom", "muri-l-k2", "muri-l-worst-order"}) {

@@ -11,20 +11,12 @@
 #include "core/sim/job_requests.h"
 #include "core/sim/simulator.h"
 #include "core/workload/trace_generator.h"
+#include "request_test_support.h"
 
 using namespace cl;
+using namespace cl::test;
 
 namespace {
-
-Server server(const std::string& name, const std::string& type, int gpus,
-              std::vector<std::string> partitions) {
-    Server s;
-    s.name = name;
-    s.gpu_type = type;
-    s.gpus = gpus;
-    s.partitions = std::move(partitions);
-    return s;
-}
 
 // A job as an import gives it: a measured run time and a time limit, so it runs exactly that long.
 Job measured(const std::string& id, double submit, int gpus, double duration) {
@@ -35,15 +27,6 @@ Job measured(const std::string& id, double submit, int gpus, double duration) {
     j.duration = duration;
     j.time_limit = 10 * duration;
     return j;
-}
-
-// a1: 4 A100 in partition gpu-a (the default); v1: 4 V100 in gpu-v.
-Cluster twoPartitions() {
-    Cluster c;
-    c.name = "two";
-    c.servers = {server("a1", "A100", 4, {"gpu-a"}), server("v1", "V100", 4, {"gpu-v"})};
-    c.partitions = {{"gpu-a", 1, 0.0, true}, {"gpu-v", 1, 0.0, false}};
-    return c;
 }
 
 // v-big holds v1 from 0 to 100; v-small (gpu-v, 2 GPUs, 10 s) arrives at 1; a (A100, 2 GPUs) at 2.
@@ -61,29 +44,6 @@ SimResult run(const Cluster& c, const Trace& t, const std::string& policy) {
     static const ProfileSet profiles;
     auto scheduler = makeScheduler(policy, Conventions::clean());
     return simulate(c, t, profiles, *scheduler);
-}
-
-// The server of every GPU of the cluster.
-std::vector<int> serverOfGpu(const Cluster& c) {
-    std::vector<int> of;
-    for (std::size_t s = 0; s < c.servers.size(); ++s)
-        of.insert(of.end(), static_cast<std::size_t>(c.servers[s].gpus), static_cast<int>(s));
-    return of;
-}
-
-// Every GPU segment of the run is on a server its job may use.
-void expectRequestsKept(const Cluster& c, const Trace& t, const SimResult& r) {
-    const JobRequests requests(c, t);
-    const std::vector<int> server_of = serverOfGpu(c);
-    for (const GpuSegment& s : r.segments) {
-        const auto excluded = requests.excludedServers(s.job);
-        if (excluded.empty()) continue;
-        const int server = server_of[static_cast<std::size_t>(s.gpu)];
-        QVERIFY2(!excluded[static_cast<std::size_t>(server)],
-                 qPrintable(QString::fromStdString(
-                     r.policy + ": job '" + t.jobs[static_cast<std::size_t>(s.job)].id + "' ran on server '" +
-                     c.servers[static_cast<std::size_t>(server)].name + "'")));
-    }
 }
 
 }  // namespace
@@ -120,25 +80,20 @@ private slots:
     // fifo: v-small waits for v1 although a1 is free (v-big ends at 100, v-small runs 100-110);
     // a starts at once on a1. Without requests v-small would start at 1 on a1.
     void fifoWaitsForThePartitionsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         const Trace t = vBigVSmallA();
         const SimResult r = run(c, t, "fifo");
         QCOMPARE(r.jobs[0].first_start, 0.0);
         QCOMPARE(r.jobs[1].first_start, 100.0);
         QCOMPARE(r.jobs[2].first_start, 2.0);
         expectRequestsKept(c, t, r);
-        Cluster flat = c;
-        flat.partitions.clear();
-        for (Server& s : flat.servers) s.partitions.clear();
-        Trace free = t;
-        for (Job& j : free.jobs) j.partition.clear(), j.requested_gpu_type.clear();
-        QCOMPARE(run(flat, free, "fifo").jobs[1].first_start, 1.0);
+        QCOMPARE(run(withoutPartitions(c), withoutRequests(t), "fifo").jobs[1].first_start, 1.0);
     }
 
     // A drained v1 is no capacity: the gpu-v jobs can never fit and are left out, named; a keeps
     // a1. Kept (--keep-unavailable), v1 runs them as in fifoWaitsForThePartitionsServers.
     void unavailableServersAreNoCapacity() {
-        Cluster c = twoPartitions();
+        Cluster c = a100AndV100Partitions();
         c.servers[1].unavailable = true;
         const Trace t = vBigVSmallA();
         static const ProfileSet profiles;
@@ -162,7 +117,7 @@ private slots:
     // srtf: at 1 v-small (10 s left) ranks before v-big (99 s left) and may use only v1, where
     // v-big holds every GPU: v-big is preempted, v-small runs 1-11 on v1, and a runs on a1 from 2.
     void srtfPreemptsWithinThePartition() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         const Trace t = vBigVSmallA();
         const SimResult r = run(c, t, "srtf");
         QCOMPARE(r.jobs[1].first_start, 1.0);
@@ -177,22 +132,8 @@ private slots:
     // servers, and every job that fits its servers completes.
     void everyPolicyKeepsPartitionsAndGpuTypes() {
         const ProfileSet profiles = builtinProfiles();
-        Cluster c = builtinCluster("muri-testbed-64");
-        for (std::size_t s = 0; s < c.servers.size(); ++s) {
-            c.servers[s].partitions = {s < c.servers.size() / 2 ? "left" : "right"};
-            if (s + 2 >= c.servers.size()) c.servers[s].gpu_type = "A100";
-        }
-        c.partitions = {{"left", 1, 0.0, true}, {"right", 1, 0.0, false}};
-        GeneratorConfig g;
-        g.jobs = 120;
-        g.seed = 11;
-        g.jobs_per_hour = 60;
-        g.max_gpus = 16;
-        Trace t = generate(g, &profiles);
-        for (std::size_t i = 0; i < t.jobs.size(); ++i) {
-            if (i % 3 == 1) t.jobs[i].partition = "right";
-            if (i % 5 == 2) t.jobs[i].requested_gpu_type = "A100";
-        }
+        const Cluster c = partitionedTestbed();
+        const Trace t = traceWithRequests(profiles, 120, 11, 60, 5, 2);
         std::vector<std::string> policies = presetNames();
         for (const std::string& order : orderNames())
             for (const std::string& mechanism : mechanismNames()) policies.push_back(order + "+" + mechanism);

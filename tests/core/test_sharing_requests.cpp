@@ -12,20 +12,12 @@
 #include "core/sim/job_requests.h"
 #include "core/sim/simulator.h"
 #include "core/workload/trace_generator.h"
+#include "request_test_support.h"
 
 using namespace cl;
+using namespace cl::test;
 
 namespace {
-
-Server server(const std::string& name, const std::string& type, int gpus,
-              std::vector<std::string> partitions) {
-    Server s;
-    s.name = name;
-    s.gpu_type = type;
-    s.gpus = gpus;
-    s.partitions = std::move(partitions);
-    return s;
-}
 
 // A job as an import gives it: a measured run time and a time limit, so it runs exactly that long
 // alone (sharing slows it by the mechanism's factor).
@@ -42,64 +34,11 @@ Job measured(const std::string& id, double submit, int gpus, double duration, co
     return j;
 }
 
-// a1 (server 0): 4 A100 in partition gpu-a (the default); v1 (server 1): 4 V100 in gpu-v.
-Cluster twoPartitions() {
-    Cluster c;
-    c.name = "two";
-    c.servers = {server("a1", "A100", 4, {"gpu-a"}), server("v1", "V100", 4, {"gpu-v"})};
-    c.partitions = {{"gpu-a", 1, 0.0, true}, {"gpu-v", 1, 0.0, false}};
-    return c;
-}
-
-// The same without partitions, and a trace without requests: what the mechanisms did before.
-Cluster flat(Cluster c) {
-    c.partitions.clear();
-    for (Server& s : c.servers) s.partitions.clear();
-    return c;
-}
-Trace withoutRequests(Trace t) {
-    for (Job& j : t.jobs) j.partition.clear(), j.requested_gpu_type.clear();
-    return t;
-}
-
 SimResult run(const Cluster& c, const Trace& t, const std::string& policy) {
     static const ProfileSet profiles;
     SimOptions o;
     o.conventions = Conventions::clean();
     return simulatePolicy(c, t, profiles, policy, o);
-}
-
-std::vector<int> serverOfGpu(const Cluster& c) {
-    std::vector<int> of;
-    for (std::size_t s = 0; s < c.servers.size(); ++s)
-        of.insert(of.end(), static_cast<std::size_t>(c.servers[s].gpus), static_cast<int>(s));
-    return of;
-}
-
-// Every GPU segment of the run is on a server its job may use.
-void expectRequestsKept(const Cluster& c, const Trace& t, const SimResult& r) {
-    const JobRequests requests(c, t);
-    const std::vector<int> server_of = serverOfGpu(c);
-    for (const GpuSegment& s : r.segments) {
-        const auto excluded = requests.excludedServers(s.job);
-        if (excluded.empty()) continue;
-        const int server = server_of[static_cast<std::size_t>(s.gpu)];
-        QVERIFY2(!excluded[static_cast<std::size_t>(server)],
-                 qPrintable(QString::fromStdString(r.policy + ": job '" +
-                                                   t.jobs[static_cast<std::size_t>(s.job)].id + "' ran on '" +
-                                                   c.servers[static_cast<std::size_t>(server)].name + "'")));
-    }
-}
-
-// The servers a job's segments are on.
-std::vector<int> serversOf(const Cluster& c, const SimResult& r, int job) {
-    const std::vector<int> server_of = serverOfGpu(c);
-    std::vector<int> out;
-    for (const GpuSegment& s : r.segments)
-        if (s.job == job) out.push_back(server_of[static_cast<std::size_t>(s.gpu)]);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
 }
 
 // a-big holds a1 and v-big holds v1 from 0 to 100; x (gpu-v, 2 GPUs, 10 s) arrives at 1 when no
@@ -148,7 +87,7 @@ private slots:
     // Counting GPUs alone, V1 and V2 take the cluster's 8 and A is not considered; on each job's
     // own servers V2 finds none left on v1, so A runs on a1 from 0 and V2 after V1, 100-150.
     void synergyCountsGpusOnEachJobsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         Trace t;
         t.name = "synergy";
         t.jobs = {measured("V1", 0, 4, 100, "gpu-v"), measured("V2", 0, 4, 50, "gpu-v"),
@@ -171,7 +110,7 @@ private slots:
     // v1, its only server; a-big keeps a1, and v-big, which would need v1 whole, waits: x runs
     // 1-11 on v1, a-big 0-100 untouched, v-big is preempted once.
     void synergyPreemptsWithinThePartition() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         const Trace t = twoBigOneSharer();
         const SimResult r = run(c, t, "srtf+tune");
         expectRequestsKept(c, t, r);
@@ -188,7 +127,7 @@ private slots:
     // from 19: ends at 108. a-big is untouched (0-100). Without requests x shares a-big's GPUs
     // instead (the partners tie on their JCT sum and a1 comes first).
     void sjfSharesOnlyWithPartnersOnItsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         const Trace t = twoBigOneSharer();
         for (const std::string policy : {"sjf-bsbf", "sjf-ffs"}) {
             const SimResult r = run(c, t, policy);
@@ -198,7 +137,7 @@ private slots:
             QCOMPARE(r.jobs[1].end, 108.0);
             QCOMPARE(r.jobs[0].end, 100.0);
             QCOMPARE(serversOf(c, r, 2), std::vector<int>{1});
-            const SimResult before = run(flat(c), withoutRequests(t), policy);
+            const SimResult before = run(withoutPartitions(c), withoutRequests(t), policy);
             QCOMPARE(serversOf(c, before, 2), std::vector<int>{0});
             QCOMPARE(before.jobs[0].end, 108.0);
         }
@@ -208,7 +147,7 @@ private slots:
     // takes v1's two free GPUs and shares v-small's two, never a1's free ones: 1.8 times slower,
     // 1-19; v-small ends at 108 (as above).
     void sjfTakesFreeGpusOnlyOnItsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         Trace t;
         t.name = "free";
         t.jobs = {measured("a-small", 0, 2, 100, "", "A100"), measured("v-small", 0, 2, 100, "gpu-v"),
@@ -228,7 +167,7 @@ private slots:
     // speed: 10 s of work in 20 s, 1-21; the guaranteed jobs keep their speed (both end at 100).
     // It may only join v-big on v1; without requests the placement picks a1 (first best fit).
     void antmanSharesOnlyOnItsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         const Trace t = twoBigOneSharer();
         const SimResult r = run(c, t, "antman");
         expectRequestsKept(c, t, r);
@@ -237,7 +176,7 @@ private slots:
         QCOMPARE(r.jobs[0].end, 100.0);
         QCOMPARE(r.jobs[1].end, 100.0);
         QCOMPARE(serversOf(c, r, 2), std::vector<int>{1});
-        const SimResult before = run(flat(c), withoutRequests(t), "antman");
+        const SimResult before = run(withoutPartitions(c), withoutRequests(t), "antman");
         QCOMPARE(serversOf(c, before, 2), std::vector<int>{0});
     }
 
@@ -245,7 +184,7 @@ private slots:
     // may not use it, and a1 is held by a-big: it joins a-big (1-21), while v-only y (2 GPUs,
     // 10 s) at 2 takes idle v1 GPUs, guaranteed, 2-12.
     void antmanIdleOnlyOnItsServers() {
-        const Cluster c = twoPartitions();
+        const Cluster c = a100AndV100Partitions();
         Trace t;
         t.name = "idle";
         t.jobs = {measured("a-big", 0, 4, 100, "", "A100"), measured("x", 1, 2, 10, "", "A100"),
@@ -263,22 +202,8 @@ private slots:
     // servers (the engine would refuse the decision), and every job completes.
     void everySharingMechanismKeepsRequests() {
         const ProfileSet profiles = builtinProfiles();
-        Cluster c = builtinCluster("muri-testbed-64");
-        for (std::size_t s = 0; s < c.servers.size(); ++s) {
-            c.servers[s].partitions = {s < c.servers.size() / 2 ? "left" : "right"};
-            if (s + 2 >= c.servers.size()) c.servers[s].gpu_type = "A100";
-        }
-        c.partitions = {{"left", 1, 0.0, true}, {"right", 1, 0.0, false}};
-        GeneratorConfig g;
-        g.jobs = 80;
-        g.seed = 5;
-        g.jobs_per_hour = 80;
-        g.max_gpus = 16;
-        Trace t = generate(g, &profiles);
-        for (std::size_t i = 0; i < t.jobs.size(); ++i) {
-            if (i % 3 == 1) t.jobs[i].partition = "right";
-            if (i % 5 == 2) t.jobs[i].requested_gpu_type = "A100";
-        }
+        const Cluster c = partitionedTestbed();
+        const Trace t = traceWithRequests(profiles, 80, 5, 80, 5, 2);
         const std::vector<std::string> policies = {"fifo+proportional", "srtf+proportional",
                                                    "fifo+greedy",       "las+greedy",
                                                    "fifo+tune",         "srtf+tune",
