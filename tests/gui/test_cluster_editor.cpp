@@ -38,6 +38,8 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
 #include <QTreeView>
@@ -730,6 +732,56 @@ private slots:
         QCOMPARE(editor.cluster().servers[2].partitions, (Names{"debug"}));
         QCOMPARE(editor.undoStack()->undoText(), QString("Change partitions of 2 servers"));
         QVERIFY(editor.validationError().isEmpty());
+    }
+
+    // About what the cluster page gets of a 1366 x 768 window beside the docks: the partitions
+    // table shows every column whole without scrolling sideways, and the diagram gives way.
+    void partitionsTableIsReadableOnALaptopScreen() {
+        ClusterEditor editor;
+        editor.resize(760, 480);
+        editor.setCluster(partitionedCluster());
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        auto* table = namedChild<QTableView>(editor, "partitionsTable");
+        QVERIFY(table->isVisible());
+        using M = cl::views::PartitionTableModel;
+        QHeaderView* header = table->horizontalHeader();
+        const QAbstractItemModel* model = table->model();
+        QTRY_VERIFY(table->viewport()->width() > 0);
+        for (int c = 0; c < M::ColumnCount; ++c) {
+            const QString title = model->headerData(c, Qt::Horizontal).toString();
+            const int left = header->sectionViewportPosition(c);
+            const int right = left + header->sectionSize(c);
+            QVERIFY2(left >= 0 && right <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("%1: %2..%3 of %4")
+                                    .arg(title)
+                                    .arg(left)
+                                    .arg(right)
+                                    .arg(table->viewport()->width())));
+            QVERIFY2(header->sectionSize(c) >= header->fontMetrics().horizontalAdvance(title),
+                     qPrintable(title));
+            for (int r = 0; r < model->rowCount(); ++r) {
+                const QString text = model->index(r, c).data().toString();
+                QVERIFY2(header->sectionSize(c) >= table->fontMetrics().horizontalAdvance(text),
+                         qPrintable(text));
+            }
+        }
+        QVERIFY(!table->horizontalScrollBar()->isVisible() || table->horizontalScrollBar()->maximum() == 0);
+        // In a wider pane the table takes the pane's width, its names the room left.
+        auto* panel = namedChild<cl::views::PartitionsPanel>(editor, "partitionsPanel");
+        editor.resize(1300, 900);
+        QTRY_VERIFY(panel->width() > table->minimumWidth() + 40);
+        QTRY_VERIFY2(table->width() >= panel->width() - panel->fontMetrics().averageCharWidth(),
+                     qPrintable(QStringLiteral("%1 of %2").arg(table->width()).arg(panel->width())));
+        QTRY_COMPARE(header->length(), table->viewport()->width());
+        editor.resize(760, 480);
+        // The pane keeps that width when the split asks for less.
+        auto* splitter = namedChild<QSplitter>(editor, "clusterSplitter");
+        QList<int> sizes = splitter->sizes();
+        splitter->setSizes({10, sizes[0] + sizes[1] - 10, sizes[2]});
+        QTRY_VERIFY(splitter->sizes()[0] >= table->minimumWidth());
+        QVERIFY(header->sectionViewportPosition(M::DefaultColumn) + header->sectionSize(M::DefaultColumn) <=
+                table->viewport()->width());
     }
 
     // The partitions table: Default (only one), rename and remove follow every server, MaxTime

@@ -33,10 +33,13 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
@@ -1216,6 +1219,50 @@ private slots:
         window.resize(1700, 1000);
         QTRY_COMPARE(window.width(), 1700);
         QCOMPARE(workspace->width(), kept);
+    }
+
+    // On a 1366 x 768 screen every view's tab is in sight, labels whole (the icons give way);
+    // the tab bar never scrolls; Alt+N and a click reach each one; a wide window has the icons.
+    void everyViewTabFitsALaptopScreen() {
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto* tabs = namedChild<QTabWidget>(window, "pages");
+        QTabBar* bar = tabs->tabBar();
+        QCOMPARE(bar->count(), static_cast<int>(MainWindow::viewNames().size()));
+        QTRY_VERIFY(bar->width() > 0);
+        for (int i = 0; i < bar->count(); ++i) {
+            const QRect rect = bar->tabRect(i);
+            QVERIFY2(bar->rect().contains(rect), qPrintable(QStringLiteral("%1 at %2..%3 of %4")
+                                                                .arg(bar->tabText(i))
+                                                                .arg(rect.left())
+                                                                .arg(rect.right())
+                                                                .arg(bar->width())));
+            QVERIFY2(rect.width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)),
+                     qPrintable(bar->tabText(i) + " is cut"));
+            QVERIFY(bar->tabToolTip(i).contains(QStringLiteral("(Alt+%1)").arg((i + 1) % 10)));
+        }
+        for (QToolButton* scroll : bar->findChildren<QToolButton*>()) QVERIFY(!scroll->isVisible());
+        QVERIFY(bar->tabToolTip(9).contains(QStringLiteral("Replay")));
+
+        // The keys, and a click on the last tab.
+        QTest::keyClick(&window, Qt::Key_0, Qt::AltModifier);
+        QCOMPARE(tabs->currentIndex(), 9);
+        QTest::keyClick(&window, Qt::Key_1, Qt::AltModifier);
+        QCOMPARE(tabs->currentIndex(), 0);
+        QTest::keyClick(&window, Qt::Key_7, Qt::AltModifier);
+        QCOMPARE(tabs->currentIndex(), 6);
+        QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(9).center());
+        QCOMPARE(tabs->currentIndex(), 9);
+
+        // A full-HD window shows the icons again, every tab still in the bar.
+        window.resize(1920, 1080);
+        QTRY_COMPARE(window.width(), 1920);
+        QTRY_VERIFY(!bar->tabIcon(0).isNull());
+        for (int i = 0; i < bar->count(); ++i) QVERIFY(bar->rect().contains(bar->tabRect(i)));
     }
 
     void neverRunScenarioSaysSoOnce() {

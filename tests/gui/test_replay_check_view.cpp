@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -236,6 +237,51 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QVERIFY(namedChild<ReplayWaitCdf>(view, "replayWaitCdf")->height() >= 200);
         QVERIFY(namedChild<ReplayStartScatter>(view, "replayStartScatter")->height() >= 200);
+    }
+
+    void everyJobColumnIsReachableInANarrowPane() {
+        // Narrower than a 1366 x 768 window gives the page: the jobs table cannot show all its
+        // columns at once, so it scrolls sideways to each of them.
+        ReplayCheckView view;
+        view.resize(520, 520);
+        view.setStore(m_store.get());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        pickWithKeys(scenariosOf(view), "replay/fifo");
+        QTableView* table = namedChild<QTableView>(view, "replayJobsTable");
+        QHeaderView* header = table->horizontalHeader();
+        QScrollBar* bar = table->horizontalScrollBar();
+        QTRY_VERIFY2(
+            header->length() > table->viewport()->width(),
+            qPrintable(QStringLiteral("%1 of %2").arg(header->length()).arg(table->viewport()->width())));
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(bar->value(), 0);
+        // Every column as wide as its header's text: none is cut to fit.
+        for (int c = 0; c < ReplayJobsModel::ColumnCount; ++c)
+            QVERIFY2(header->sectionSize(c) >= header->fontMetrics().horizontalAdvance(
+                                                   table->model()->headerData(c, Qt::Horizontal).toString()),
+                     qPrintable(QString::number(c)));
+
+        // A click on the first job, then End: the last column becomes current and the table
+        // scrolls to show it whole; Home goes back.
+        const int last = ReplayJobsModel::ColumnCount - 1;
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                          table->visualRect(table->model()->index(0, 0)).center());
+        QCOMPARE(table->currentIndex().column(), 0);
+        QTest::keyClick(table, Qt::Key_End);
+        QCOMPARE(table->currentIndex().column(), last);
+        QVERIFY(bar->value() > 0);
+        QVERIFY2(table->viewport()->rect().contains(table->visualRect(table->currentIndex())),
+                 "the last column is in view");
+        QTest::keyClick(table, Qt::Key_Home);
+        QCOMPARE(bar->value(), 0);
+        // The scroll bar at its end shows the last column whole, its right edge at the view's.
+        bar->setValue(bar->maximum());
+        const int right = header->sectionViewportPosition(last) + header->sectionSize(last);
+        QVERIFY(header->sectionViewportPosition(last) >= 0);
+        QVERIFY2(right <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(right).arg(table->viewport()->width())));
     }
 
     void anEmptyWorkspaceSaysHowToGetACheck() {

@@ -40,6 +40,7 @@
 #include "core/store/scenario_store.h"
 #include "core/workload/profile_rules.h"
 #include "views/common/app_theme.h"
+#include "views/common/format.h"
 #include "views/shell/main_window.h"
 #include "views/slurm_import/profile_rules_model.h"
 #include "views/slurm_import/slurm_import_dialog.h"
@@ -240,6 +241,18 @@ private slots:
         QCOMPARE(model.data(model.index(0, SlurmJobTableModel::DurationColumn), SlurmJobTableModel::SortRole)
                      .toDouble(),
                  trace->jobs[0].duration);
+        // What a replay goes by: job 100's time limit (1 day) and how long it waited (10:00 to 10:05).
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::IdColumn)).toString(), QStringLiteral("100"));
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::TimeLimitColumn)).toString(),
+                 cl::views::formatDuration(86400.0));
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::WaitedColumn)).toString(),
+                 cl::views::formatDuration(300.0));
+        QCOMPARE(model.data(model.index(0, SlurmJobTableModel::WaitedColumn), SlurmJobTableModel::SortRole)
+                     .toDouble(),
+                 300.0);
+        QVERIFY(!model.headerData(SlurmJobTableModel::TimeLimitColumn, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
         model.setTrace(nullptr);
         QCOMPARE(model.rowCount(), 0);
     }

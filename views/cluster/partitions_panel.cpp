@@ -72,7 +72,8 @@ PartitionsPanel::PartitionsPanel(ClusterDocument* document, QWidget* parent)
                                                       QHeaderView::Interactive);
     m_table->verticalHeader()->setMinimumSectionSize(0);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() * 3 / 2);
-    m_table->installEventFilter(this);
+    // The viewport's own resize: the table's comes before its viewport has the new width.
+    m_table->viewport()->installEventFilter(this);
     for (int c = PartitionTableModel::TierColumn; c < PartitionTableModel::ColumnCount; ++c)
         m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_table->setToolTip(
@@ -165,10 +166,20 @@ void PartitionsPanel::fitColumns() {
     names += 2 * metrics.averageCharWidth() + 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin);
     header->resizeSection(PartitionTableModel::NameColumn,
                           std::max(names, m_table->viewport()->width() - others));
+    // Never narrower than every column whole: beside the tree on a 1366 x 768 screen the pane
+    // got a fifth of the editor's width and cut PriorityTier, MaxTime and Default off. The
+    // editor's splitter keeps this minimum, so the diagram gives way instead.
+    const QAbstractItemView* view = m_table;  // sizeHintForColumn is public there
+    int needed = names;
+    for (int c = PartitionTableModel::TierColumn; c < PartitionTableModel::ColumnCount; ++c)
+        needed += std::max(header->sectionSizeHint(c), view->sizeHintForColumn(c));
+    needed += 2 * m_table->frameWidth();
+    if (m_model->rowCount() > kVisibleRows) needed += m_table->verticalScrollBar()->sizeHint().width();
+    if (m_table->minimumWidth() != needed) m_table->setMinimumWidth(needed);
 }
 
 bool PartitionsPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_table && event->type() == QEvent::Resize) fitColumns();
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize) fitColumns();
     return QWidget::eventFilter(watched, event);
 }
 

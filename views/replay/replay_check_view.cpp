@@ -181,8 +181,14 @@ void ReplayCheckView::buildContent(QWidget* content) {
     m_jobsTable->setWordWrap(false);
     m_jobsTable->verticalHeader()->setVisible(false);
     m_jobsTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // Every column as wide as its contents, and a scroll bar when the pane is narrower than them
+    // (on a 1366 x 768 screen, long job ids or partition names push Difference out of view). The
+    // last column does not stretch: at 1920 pixels that put the differences far from their jobs.
     m_jobsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_jobsTable->horizontalHeader()->setStretchLastSection(true);
+    m_jobsTable->horizontalHeader()->setStretchLastSection(false);
+    m_jobsTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_jobsTable->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_jobsTable->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
     m_jobsTable->setToolTip(
         tr("Every compared job, the largest |start difference| first; click a header to "
            "sort by it"));

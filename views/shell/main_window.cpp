@@ -58,6 +58,7 @@
 #include "views/shell/scenario_run_batch.h"
 #include "views/shell/timeline_page.h"
 #include "views/shell/trace_page.h"
+#include "views/shell/view_tabs.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/trace/trace_browser.h"
 #include "views/workspace/scenario_browser.h"
@@ -148,6 +149,7 @@ void MainWindow::createPages() {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("pages"));
     m_tabs->setDocumentMode(true);
+    m_viewTabs = new ViewTabs(m_tabs);
     m_pages.results = new ResultsPage(m_tabs, this);
     m_pages.cluster = new ClusterPage(m_tabs, this);
     m_pages.trace = new TracePage(m_profiles.get(), m_tabs, this);
@@ -161,8 +163,12 @@ void MainWindow::createPages() {
     const QList<MainWindowPage*> pages = m_pages.all();
     for (int i = 0; i < pages.size(); ++i) {
         MainWindowPage* page = pages[i];
-        m_tabs->addTab(page->widget(), page->icon(), page->title());
-        m_tabs->setTabToolTip(i, page->toolTip() + QStringLiteral(" (Alt+%1)").arg((i + 1) % 10));
+        // The view's name leads its tooltip: a narrow window elides the tab's label.
+        m_viewTabs->addTab(page->widget(), page->icon(), page->title(),
+                           QStringLiteral("<b>%1</b> (Alt+%2)<br>%3")
+                               .arg(page->title().remove(QLatin1Char('&')).toHtmlEscaped())
+                               .arg((i + 1) % 10)
+                               .arg(page->toolTip().toHtmlEscaped()));
         connect(page, &MainWindowPage::statusMessage, this, [this](const QString& text, int timeout) {
             if (text.isEmpty())
                 statusBar()->clearMessage();

@@ -48,6 +48,7 @@ class ScenarioRunBatch;
 class SlurmImportDialog;
 class TimelinePage;
 class TracePage;
+class ViewTabs;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -234,6 +235,7 @@ private:
     RunPanel* m_runPanel = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QTabWidget* m_tabs = nullptr;
+    ViewTabs* m_viewTabs = nullptr;  // keeps every view's tab in sight
     Pages m_pages;
     QProgressBar* m_progress = nullptr;
     QList<QDockWidget*> m_docks;

@@ -1,5 +1,7 @@
 #include "views/slurm_import/slurm_job_table_model.h"
 
+#include <iterator>
+
 #include <QApplication>
 #include <QLocale>
 #include <QStyle>
@@ -72,6 +74,11 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
                 return formatRunTime(j.submit_time - m_first);
             case DurationColumn:
                 return formatDuration(j.duration);
+            case TimeLimitColumn:
+                return j.time_limit > 0.0 ? formatDuration(j.time_limit) : QStringLiteral("\u2013");
+            case WaitedColumn:
+                return j.recorded_start >= 0.0 ? formatDuration(j.recorded_start - j.submit_time)
+                                               : QStringLiteral("\u2013");
             case ProfileColumn:
                 return text(j.model);
             case IterationsColumn:
@@ -91,6 +98,10 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
                 return j.submit_time;
             case DurationColumn:
                 return j.duration;
+            case TimeLimitColumn:
+                return j.time_limit;
+            case WaitedColumn:
+                return j.recorded_start >= 0.0 ? j.recorded_start - j.submit_time : -1.0;
             case IterationsColumn:
                 return j.iterations;
             case IdColumn:
@@ -106,6 +117,8 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
             case MemoryColumn:
             case SubmitColumn:
             case DurationColumn:
+            case TimeLimitColumn:
+            case WaitedColumn:
             case IterationsColumn:
                 return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         }
@@ -118,6 +131,10 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
         if (!neverFit.isEmpty())
             return tr("Can never run on this cluster; a run leaves it out: %1").arg(neverFit);
         if (column == DurationColumn) return formatDurationExact(j.duration);
+        if (column == TimeLimitColumn)
+            return j.time_limit > 0.0 ? formatDurationExact(j.time_limit) : tr("No time limit");
+        if (column == WaitedColumn && j.recorded_start >= 0.0)
+            return formatDurationExact(j.recorded_start - j.submit_time);
         if (column == ProfileColumn && j.model.empty())
             return tr("No profile: no rule matched and there is no default profile");
         if (column == IterationsColumn && j.iterations <= 0.0)
@@ -129,10 +146,10 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
 QVariant SlurmJobTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const kNames[] = {
-        QT_TR_NOOP("Job"),         QT_TR_NOOP("Name"),      QT_TR_NOOP("User"),     QT_TR_NOOP("Account"),
-        QT_TR_NOOP("Partition"),   QT_TR_NOOP("GPUs"),      QT_TR_NOOP("GPU type"), QT_TR_NOOP("CPUs"),
-        QT_TR_NOOP("Memory (GB)"), QT_TR_NOOP("Submitted"), QT_TR_NOOP("Ran"),      QT_TR_NOOP("Profile"),
-        QT_TR_NOOP("Iterations")};
+        QT_TR_NOOP("Job"),         QT_TR_NOOP("Name"),      QT_TR_NOOP("User"),      QT_TR_NOOP("Account"),
+        QT_TR_NOOP("Partition"),   QT_TR_NOOP("GPUs"),      QT_TR_NOOP("GPU type"),  QT_TR_NOOP("CPUs"),
+        QT_TR_NOOP("Memory (GB)"), QT_TR_NOOP("Submitted"), QT_TR_NOOP("Ran"),       QT_TR_NOOP("Limit"),
+        QT_TR_NOOP("Waited"),      QT_TR_NOOP("Profile"),   QT_TR_NOOP("Iterations")};
     static const char* const kTips[] = {
         QT_TR_NOOP("Slurm's job id (array tasks and heterogeneous components are jobs of their own)"),
         QT_TR_NOOP("JobName"),
@@ -145,8 +162,11 @@ QVariant SlurmJobTableModel::headerData(int section, Qt::Orientation orientation
         QT_TR_NOOP("ReqMem for the whole job"),
         QT_TR_NOOP("Submit time after the first job's"),
         QT_TR_NOOP("Run time measured by Slurm, on its own GPU type"),
+        QT_TR_NOOP("Timelimit: a replay ends the job there, as Slurm would"),
+        QT_TR_NOOP("Recorded start minus submit: what the Replay view compares the replay's waits with"),
         QT_TR_NOOP("The profile the rules gave it (the first rule that matches, else the default)"),
         QT_TR_NOOP("Its run time in iterations of its profile on its GPU type")};
+    static_assert(std::size(kNames) == ColumnCount && std::size(kTips) == ColumnCount);
     if (role == Qt::DisplayRole) return tr(kNames[section]);
     if (role == Qt::ToolTipRole) return tr(kTips[section]);
     return {};

@@ -1,6 +1,7 @@
 #pragma once
 // The jobs of an imported Slurm history as a table (read-only): what Slurm recorded (name,
-// user, account, partition, GPUs and their type, CPUs, memory, submit time, run time) and the
+// user, account, partition, GPUs and their type, CPUs, memory, submit time, run time, time limit,
+// how long it waited) and the
 // profile the rules gave each job with the iterations its run time makes. The trace is shared.
 // A job that can never run on the imported cluster carries a warning sign and, as the tooltip of
 // its row, the reason (docs/architecture.md 2.10).
@@ -30,6 +31,8 @@ public:
         MemoryColumn,
         SubmitColumn,
         DurationColumn,
+        TimeLimitColumn,  // what the replay ends the job at (docs/architecture.md 2.10)
+        WaitedColumn,     // recorded start - submit: what the Replay view compares against
         ProfileColumn,
         IterationsColumn,
         ColumnCount
