@@ -63,31 +63,40 @@ SlurmLayout clusterFromSlurmNodes(const SlurmNodeInventory& inventory, const Slu
                                    ", so it is left out");
             continue;
         }
-        Server s;
-        s.name = n.name;
-        // A node in several partitions joins the first one Slurm lists (docs/architecture.md 8.7).
-        s.rack = n.partitions.empty() ? std::string() : n.partitions.front();
-        s.gpus = n.gpus;
-        if (n.cpus > 0) s.cpu_cores = n.cpus;
-        if (n.memory_gb >= kMinPlausibleMemoryGb)
-            s.memory_gb = n.memory_gb;
-        else
+        // A node with GPUs of several types (Gres=gpu:a100:8,gpu:v100:8) becomes one server per
+        // type, named NODE:TYPE, with the node's CPUs and memory shared by GPU count: a job asks
+        // Slurm for one type, and a server has one (docs/architecture.md 8.7).
+        const bool split = n.gpus_by_type.size() > 1;
+        const std::vector<std::pair<std::string, int>> parts =
+            split ? n.gpus_by_type : std::vector<std::pair<std::string, int>>{{n.gpu_type, n.gpus}};
+        const bool states_memory = n.memory_gb >= kMinPlausibleMemoryGb;
+        if (!states_memory)
             out.warnings.push_back(where(inventory, n) + " states no memory (RealMemory " +
                                    formatNumber(n.memory_gb * 1024) + " MB); it keeps the default " +
-                                   formatNumber(s.memory_gb) + " GB");
-        const std::string slurm_type = n.gpu_type.empty() ? std::string("gpu") : n.gpu_type;
-        if (const auto match = matchGpuType(n.gpu_type)) {
-            s.gpu_type = match->name;
-            s.gpu_memory_gb = match->memory_gb;
-        } else {
-            s.gpu_type = slurm_type;
-            out.unknown_gpu_types[slurm_type] += n.gpus;
-            unknown_nodes[slurm_type].push_back(n.name);
+                                   formatNumber(Server{}.memory_gb) + " GB");
+        for (const auto& [type, gpus] : parts) {
+            Server s;
+            const std::string slurm_type = type.empty() ? std::string("gpu") : type;
+            s.name = split ? n.name + ":" + slurm_type : n.name;
+            // A node in several partitions joins the first one Slurm lists (docs/architecture.md 8.7).
+            s.rack = n.partitions.empty() ? std::string() : n.partitions.front();
+            s.gpus = gpus;
+            const double share = static_cast<double>(gpus) / n.gpus;
+            if (n.cpus > 0) s.cpu_cores = split ? std::max(1, static_cast<int>(n.cpus * share)) : n.cpus;
+            if (states_memory) s.memory_gb = split ? n.memory_gb * gpus / n.gpus : n.memory_gb;
+            if (const auto match = matchGpuType(type)) {
+                s.gpu_type = match->name;
+                s.gpu_memory_gb = match->memory_gb;
+            } else {
+                s.gpu_type = slurm_type;
+                out.unknown_gpu_types[slurm_type] += gpus;
+                unknown_nodes[slurm_type].push_back(n.name);
+            }
+            s.state = n.state;
+            s.unavailable = n.unavailable;
+            s.partitions = n.partitions;
+            out.cluster.servers.push_back(std::move(s));
         }
-        s.state = n.state;
-        s.unavailable = n.unavailable;
-        s.partitions = n.partitions;
-        out.cluster.servers.push_back(std::move(s));
     }
     declarePartitions(out.cluster);
     if (!cpu_only.empty())

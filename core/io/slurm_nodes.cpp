@@ -76,8 +76,9 @@ void addGpuWarnings(const SlurmNode& node, const SlurmGres& gres, const std::str
     std::string types = gres.type;
     for (const std::string& t : gres.others) types += ", " + t;
     warnings.push_back(file + ":" + std::to_string(node.line) + ": node " + node.name +
-                       " has GPUs of several types (" + types + "); the layout counts all " +
-                       std::to_string(node.gpus) + " as " + gres.type);
+                       " has GPUs of several types (" + types +
+                       "); the layout makes one server of each, named " + node.name +
+                       ":TYPE (docs/architecture.md 8.7)");
 }
 
 // Node names are host names; anything else (control characters, bytes outside ASCII) would make
@@ -216,6 +217,7 @@ private:
         }
         node.gpus = gres.gpus;
         node.gpu_type = gres.type;
+        node.gpus_by_type = gres.by_type;
         if (const Field* p = field("Partitions")) {
             node.partitions = partitionList(p->value);
             if (const std::string* bad = implausiblePartition(node.partitions))
@@ -364,6 +366,7 @@ SlurmNodeInventory readJsonNodes(std::string_view text, const std::string& file)
         }
         node.gpus = gres.gpus;
         node.gpu_type = gres.type;
+        node.gpus_by_type = gres.by_type;
         if (const json* x = doc.member(v, at, "partitions")) {
             node.partitions = partitionList(jsonText(doc, *x, at / "partitions"));
             if (const std::string* bad = implausiblePartition(node.partitions))
@@ -450,6 +453,14 @@ SlurmGres parseSlurmGres(std::string_view gres) {
         if (count < 0 || count > 100000) throw std::invalid_argument("a GPU count from 0 to 100000");
         out.gpus += static_cast<int>(count);
         if (out.gpus > 100000) throw std::invalid_argument("at most 100000 GPUs on a node");
+        if (count > 0) {
+            const auto same = std::find_if(out.by_type.begin(), out.by_type.end(),
+                                           [&](const auto& entry) { return entry.first == type; });
+            if (same == out.by_type.end())
+                out.by_type.emplace_back(std::string(type), static_cast<int>(count));
+            else
+                same->second += static_cast<int>(count);
+        }
         if (type.empty() || count == 0) continue;
         if (out.type.empty())
             out.type = std::string(type);

@@ -5,6 +5,7 @@
 // cannot be read is refused as a whole with a ParseError naming file, line and field.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cl {
@@ -14,10 +15,13 @@ struct SlurmNode {
     int line = 0;  // where its record starts in the file
     int cpus = 0;  // CPUTot / "cpus": what jobs ask CPUs of (threads when ThreadsPerCore > 1)
     int sockets = 0;
-    int cores_per_socket = 0;             // 0 = not stated
-    double memory_gb = 0;                 // RealMemory (MB) / 1024
-    int gpus = 0;                         // all gres/gpu entries together; 0 = a CPU-only node
-    std::string gpu_type;                 // as Slurm names it ("a100", "nvidia_a100-sxm4-80gb"); "" = untyped
+    int cores_per_socket = 0;  // 0 = not stated
+    double memory_gb = 0;      // RealMemory (MB) / 1024
+    int gpus = 0;              // all gres/gpu entries together; 0 = a CPU-only node
+    std::string gpu_type;      // as Slurm names it ("a100", "nvidia_a100-sxm4-80gb"); "" = untyped
+    // Each GPU type's count, in Slurm's order ("" = untyped GPUs); more than one entry for a node
+    // with GPUs of several types (Gres=gpu:a100:8,gpu:v100:8).
+    std::vector<std::pair<std::string, int>> gpus_by_type;
     std::vector<std::string> partitions;  // in Slurm's order
     std::string state;         // upper case, flags joined by '+': "IDLE+DRAIN", "DOWN+NOT_RESPONDING"
     bool unavailable = false;  // down, drained or draining, failing, not responding, future
@@ -42,6 +46,7 @@ struct SlurmGres {
     int gpus = 0;
     std::string type;                 // the first typed gpu entry's type; "" when none is typed
     std::vector<std::string> others;  // other GPU types on the same node, in order
+    std::vector<std::pair<std::string, int>> by_type;  // every type's count, in order ("" = untyped)
 };
 // "gpu:a100:4(S:0-1),shard:a100:16(S:0-1)", "gpu:2", "gpu:v100:no_consume:2", "(null)" ->
 // GPUs and their type. Throws std::invalid_argument saying what it expected.

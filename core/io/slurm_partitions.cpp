@@ -327,8 +327,15 @@ SlurmPartitionList readSlurmPartitions(const std::string& path) {
 SlurmPartitionsApplied applySlurmPartitions(Cluster& cluster, const SlurmPartitionList& list,
                                             const SlurmNodeInventory* inventory) {
     SlurmPartitionsApplied out;
-    std::unordered_map<std::string, std::size_t> server_of;
-    for (std::size_t i = 0; i < cluster.servers.size(); ++i) server_of.emplace(cluster.servers[i].name, i);
+    // A node's servers: itself, or NODE:TYPE for each type of a node with GPUs of several types
+    // (clusterFromSlurmNodes, docs/architecture.md 8.7).
+    std::unordered_map<std::string, std::vector<std::size_t>> servers_of;
+    for (std::size_t i = 0; i < cluster.servers.size(); ++i) {
+        const std::string& name = cluster.servers[i].name;
+        servers_of[name].push_back(i);
+        if (const auto colon = name.find(':'); colon != std::string::npos)
+            servers_of[name.substr(0, colon)].push_back(i);
+    }
     std::unordered_set<std::string> in_inventory;
     if (inventory)
         for (const SlurmNode& n : inventory->nodes) in_inventory.insert(n.name);
@@ -343,8 +350,8 @@ SlurmPartitionsApplied applySlurmPartitions(Cluster& cluster, const SlurmPartiti
             continue;
         }
         for (const std::string& node : p.nodes) {
-            if (const auto it = server_of.find(node); it != server_of.end()) {
-                member_of[it->second].push_back(p.name);
+            if (const auto it = servers_of.find(node); it != servers_of.end()) {
+                for (std::size_t server : it->second) member_of[server].push_back(p.name);
             } else if (in_inventory.count(node)) {
                 if (left_out.insert(node).second) out.left_out_nodes.push_back(node);
             } else {

@@ -102,10 +102,11 @@ private slots:
         expectNode(node(inv, "gpu05"), 7, 64, 2, 32, 250.9765625, 6, "l40s", {"gpu", "debug"}, "IDLE", false);
         expectNode(node(inv, "gpu06"), 8, 32, 2, 16, 1.0 / 1024, 4, "mi50", {"amd"}, "IDLE", false);
         expectNode(node(inv, "gpu07"), 9, 16, 2, 8, 125, 4, "tesla_t4", {}, "ALLOCATED+FAIL", true);
-        QCOMPARE(inv.warnings,
-                 (std::vector<std::string>{
-                     "scontrol_nodes_oneliner.txt:7: node gpu05 has GPUs of several types (l40s, "
-                     "a100); the layout counts all 6 as l40s"}));
+        QCOMPARE(
+            inv.warnings,
+            (std::vector<std::string>{
+                "scontrol_nodes_oneliner.txt:7: node gpu05 has GPUs of several types (l40s, "
+                "a100); the layout makes one server of each, named gpu05:TYPE (docs/architecture.md 8.7)"}));
     }
 
     void readsTheMultiLineFormToo() {
@@ -326,13 +327,15 @@ private slots:
         const SlurmLayout layout = clusterFromSlurmNodes(inv, options);
         const Cluster& c = layout.cluster;
         QCOMPARE(c.name, std::string("site"));
-        QCOMPARE(names(c),
-                 (std::vector<std::string>{"gpu01", "gpu02", "gpu03", "gpu04", "gpu05", "gpu06", "gpu07"}));
+        QCOMPARE(names(c), (std::vector<std::string>{"gpu01", "gpu02", "gpu03", "gpu04", "gpu05:l40s",
+                                                     "gpu05:a100", "gpu06", "gpu07"}));
         expectServer(c, "gpu01", "gpu", "A100", 4, 64, 502.9296875, 40, "IDLE", false);
         expectServer(c, "gpu02", "gpu", "A100", 8, 128, 1006.8359375, 80, "MIXED", false);
         expectServer(c, "gpu03", "gpu-old", "V100", 8, 48, 375.9765625, 32, "IDLE+DRAIN", true);
         expectServer(c, "gpu04", "debug", "gpu", 2, 32, 187.5, Server().gpu_memory_gb, "DOWN*", true);
-        expectServer(c, "gpu05", "gpu", "L40S", 6, 64, 250.9765625, 48, "IDLE", false);
+        // gpu05 (gpu:l40s:4, gpu:a100:2, 64 CPUs): a server per type, CPUs and memory by GPU count.
+        expectServer(c, "gpu05:l40s", "gpu", "L40S", 4, 42, 250.9765625 * 4 / 6, 48, "IDLE", false);
+        expectServer(c, "gpu05:a100", "gpu", "A100", 2, 21, 250.9765625 * 2 / 6, 40, "IDLE", false);
         expectServer(c, "gpu06", "amd", "mi50", 4, 32, Server().memory_gb, Server().gpu_memory_gb, "IDLE",
                      false);
         expectServer(c, "gpu07", "", "T4", 4, 16, 125, 16, "ALLOCATED+FAIL", true);
@@ -360,7 +363,8 @@ private slots:
         options.exclude_unavailable = true;
         const SlurmLayout layout = clusterFromSlurmNodes(inv, options);
         QCOMPARE(layout.cluster.name, std::string("slurm"));
-        QCOMPARE(names(layout.cluster), (std::vector<std::string>{"gpu01", "gpu02", "gpu05", "gpu06"}));
+        QCOMPARE(names(layout.cluster),
+                 (std::vector<std::string>{"gpu01", "gpu02", "gpu05:l40s", "gpu05:a100", "gpu06"}));
         QCOMPARE(layout.excluded_unavailable, 3);
         QCOMPARE(layout.cpu_only_nodes, 1);
         QCOMPARE(layout.unknown_gpu_types, (std::map<std::string, int>{{"mi50", 4}}));
@@ -427,7 +431,8 @@ private slots:
     void readClusterDetectsNodeListsByContent() {
         const Cluster oneliner = readCluster(fixture("scontrol_nodes_oneliner.txt"));
         QCOMPARE(oneliner.name, std::string("scontrol_nodes_oneliner"));
-        QCOMPARE(oneliner.servers.size(), std::size_t(7));  // every GPU node, unavailable ones marked
+        QCOMPARE(oneliner.servers.size(),
+                 std::size_t(8));  // every GPU node (gpu05 twice), unavailable ones marked
         const Cluster json = readCluster(fixture("sinfo_nodes_22.05.json"));  // .json, yet not our layout
         QCOMPARE(names(json), (std::vector<std::string>{"gpu01", "gpu03"}));
         QCOMPARE(readCluster(fixture("scontrol_nodes_23.02.json")).servers.size(), std::size_t(3));

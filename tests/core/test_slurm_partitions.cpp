@@ -189,12 +189,14 @@ private slots:
         QCOMPARE(server(c, "gpu02").partitions, (Names{"gpu", "long"}));
         QCOMPARE(server(c, "gpu03").partitions, (Names{"gpu-old"}));
         QCOMPARE(server(c, "gpu04").partitions, (Names{"debug"}));
-        QCOMPARE(server(c, "gpu05").partitions, (Names{"gpu", "debug"}));
+        // gpu05 has L40S and A100 GPUs: both of its servers join its partitions.
+        QCOMPARE(server(c, "gpu05:l40s").partitions, (Names{"gpu", "debug"}));
+        QCOMPARE(server(c, "gpu05:a100").partitions, (Names{"gpu", "debug"}));
         QCOMPARE(server(c, "gpu06").partitions, (Names{"amd"}));
         QCOMPARE(server(c, "gpu07").partitions, (Names{"long"}));
         QCOMPARE(server(c, "gpu01").rack, std::string("gpu"));  // the group stays the node list's
         QVERIFY(server(c, "gpu04").unavailable);
-        QCOMPARE(applied.memberships, 11);
+        QCOMPARE(applied.memberships, 13);
         QCOMPARE(applied.left_out_nodes, (Names{"cpu01"}));  // CPU-only: in the node list, not a server
         QVERIFY(applied.undeclared.empty());
         QCOMPARE(applied.changed_servers, (Names{"gpu01", "gpu02", "gpu07"}));
@@ -215,9 +217,10 @@ private slots:
                                                        {"gpu-old", 1, 0, false},
                                                        {"amd", 1, 0, false}}));
         QCOMPARE(server(c, "gpu01").partitions, (Names{"gpu", "debug"}));
-        QCOMPARE(server(c, "gpu05").partitions, (Names{"debug"}));  // the file's gpu members win
+        QCOMPARE(server(c, "gpu05:l40s").partitions, (Names{"debug"}));  // the file's gpu members win
+        QCOMPARE(server(c, "gpu05:a100").partitions, (Names{"debug"}));
         QCOMPARE(applied.undeclared, (Names{"debug", "gpu-old", "amd"}));
-        QCOMPARE(applied.changed_servers, (Names{"gpu05"}));
+        QCOMPARE(applied.changed_servers, (Names{"gpu05:l40s", "gpu05:a100"}));
         QCOMPARE(applied.warnings.size(), std::size_t(2));
 
         // Nodes=ALL: every server of the cluster.
