@@ -30,8 +30,11 @@ namespace cl {
 // its one-second event latency (section 4.8); a job from accounting that a rule matched to a
 // model runs its measured time too (no solo factor, no first-start overhead; section 2.10);
 // servers marked unavailable stay in the cluster but no job uses them; a timed-out job counts
-// in the queueing figures (section 7.2).
-constexpr int kEngineRevision = 8;
+// in the queueing figures (section 7.2). Revision 9: the backfill policies take the servers of a
+// Slurm node with GPUs of several types as one node (fullest node, then its first server that
+// fits; a slurm reservation closes the whole node; section 4.8), and a job from accounting whose
+// measured run time is zero keeps it instead of getting a random model (section 2.10).
+constexpr int kEngineRevision = 9;
 
 std::string engineVersion() {
     return std::string(CLUSTERLOOM_VERSION) + "-r" + std::to_string(kEngineRevision);

@@ -51,9 +51,11 @@ inline bool hasMeasuredRunTime(const Job& job) {
 }
 
 // Such a job that no rule gave a model: it keeps the run time measured there, at its measured
-// speed, and never gets a random model (docs/architecture.md 2.1).
+// speed, and never gets a random model (docs/architecture.md 2.1), even when that time is zero
+// (a job that failed as it started).
 inline bool keepsMeasuredRunTime(const Job& job) {
-    return job.model.empty() && hasMeasuredRunTime(job);
+    return job.model.empty() && job.iterations <= 0 && job.duration >= 0 &&
+           (job.recorded_start >= 0 || job.time_limit > 0);
 }
 
 }  // namespace cl

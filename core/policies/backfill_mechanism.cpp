@@ -14,13 +14,32 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 }  // namespace
 
 bool placeOnServers(int gpus, int nodes, std::span<const int> avail, std::span<const int> servers,
-                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order) {
+                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order,
+                    std::span<const int> node_of) {
     takes.clear();
     const std::size_t n = avail.size();
     if (nodes <= 1) {
+        // The fullest node that fits; on a node of several servers (one per GPU type, section
+        // 8.7) its first server that fits, as Slurm gives GPUs in index order within a node.
         std::size_t best = n;
-        for (std::size_t i = 0; i < n; ++i)
-            if (avail[i] >= gpus && (best == n || avail[i] < avail[best])) best = i;
+        int best_free = 0;
+        for (std::size_t i = 0; i < n;) {
+            std::size_t end = i + 1;
+            int node_free = avail[i];
+            if (!node_of.empty())
+                for (const int node = node_of[static_cast<std::size_t>(servers[i])];
+                     end < n && node_of[static_cast<std::size_t>(servers[end])] == node; ++end)
+                    node_free += avail[end];
+            for (std::size_t k = i; k < end; ++k)
+                if (avail[k] >= gpus) {
+                    if (best == n || node_free < best_free) {
+                        best = k;
+                        best_free = node_free;
+                    }
+                    break;
+                }
+            i = end;
+        }
         if (best < n) {
             takes.push_back({servers[best], gpus});
             return true;
@@ -170,8 +189,41 @@ const std::vector<int>& BackfillScheduler::allowedServers(const JobState& job) {
     return allowed.servers;
 }
 
+void BackfillScheduler::findNodes(const Cluster& cluster) {
+    // The servers NODE:TYPE of a node with GPUs of several types come one after another
+    // (clusterFromSlurmNodes, section 8.7); every other server is a node of its own.
+    node_of_.clear();
+    const auto nodeName = [&](std::size_t s) {
+        const std::string& name = cluster.servers[s].name;
+        return std::string_view(name).substr(0, name.find(':'));
+    };
+    bool split = false;
+    for (std::size_t s = 1; s < cluster.servers.size() && !split; ++s)
+        split = cluster.servers[s].name.find(':') != std::string::npos && nodeName(s) == nodeName(s - 1);
+    if (!split) return;
+    node_of_.resize(cluster.servers.size());
+    for (std::size_t s = 0; s < cluster.servers.size(); ++s)
+        node_of_[s] =
+            s > 0 && cluster.servers[s].name.find(':') != std::string::npos && nodeName(s) == nodeName(s - 1)
+                ? node_of_[s - 1]
+                : static_cast<int>(s);
+}
+
+int BackfillScheduler::nodeFirst(int server) const {
+    return node_of_.empty() ? server : node_of_[static_cast<std::size_t>(server)];
+}
+
+int BackfillScheduler::nodeLast(int server) const {
+    if (node_of_.empty()) return server;
+    int last = server;
+    while (static_cast<std::size_t>(last + 1) < node_of_.size() &&
+           node_of_[static_cast<std::size_t>(last + 1)] == node_of_[static_cast<std::size_t>(server)])
+        ++last;
+    return last;
+}
+
 bool BackfillScheduler::place(const JobState& job, const std::vector<int>& servers) {
-    return placeOnServers(job.gpus, job.nodes, avail_, servers, takes_, order_buffer_);
+    return placeOnServers(job.gpus, job.nodes, avail_, servers, takes_, order_buffer_, node_of_);
 }
 
 bool BackfillScheduler::startNow(const SchedulerInput& in, const JobState& job, Decision& d,
@@ -218,11 +270,14 @@ void BackfillScheduler::availableOver(const std::vector<int>& servers, double fr
             return n;
         };
         if (kind_ == BackfillKind::Slurm) {
-            // Slurm's backfill reserves whole servers: one reservation over the window closes it,
-            // and a job ending exactly when a reservation begins collides with it (backfill.c
-            // tests begin_time <= end_time).
-            const bool reserved = std::any_of(
-                held.begin(), held.end(), [&](const Reservation& r) { return r.from <= to && r.to > from; });
+            // Slurm's backfill reserves whole nodes: one reservation over the window closes the
+            // node, every server of it (section 8.7), and a job ending exactly when a reservation
+            // begins collides with it (backfill.c tests begin_time <= end_time).
+            bool reserved = false;
+            for (int t = nodeFirst(s); !reserved && t <= nodeLast(s); ++t)
+                reserved = std::any_of(reservations_[static_cast<std::size_t>(t)].begin(),
+                                       reservations_[static_cast<std::size_t>(t)].end(),
+                                       [&](const Reservation& r) { return r.from <= to && r.to > from; });
             avail[i] = reserved ? 0 : freeAt(from);
             continue;
         }
@@ -342,6 +397,7 @@ void BackfillScheduler::decide(const SchedulerInput& in, Decision& d) {
         allowed_at_.clear();
         all_servers_.resize(servers);
         std::iota(all_servers_.begin(), all_servers_.end(), 0);
+        findNodes(*in.cluster);
     }
     for (int j : in.completed) release(j);
     if (fresh)

@@ -73,6 +73,9 @@ private:
                        std::vector<int>& avail) const;
     // Where the job fits given avail_ over `servers` (into takes_); false when it does not.
     bool place(const JobState& job, const std::vector<int>& servers);
+    void findNodes(const Cluster& cluster);
+    int nodeFirst(int server) const;  // the servers of its node: nodeFirst..nodeLast
+    int nodeLast(int server) const;
     // The times after now, within the horizon, at which a running job or a reservation on one of
     // `servers` is expected to end, sorted, each once.
     void endTimes(const std::vector<int>& servers, double now, double horizon);
@@ -107,6 +110,9 @@ private:
     std::deque<Allowed> allowed_;               // per distinct request seen (stable references)
     std::unordered_map<const char*, std::size_t> allowed_at_;  // request marks -> allowed_ entry
     std::vector<int> all_servers_;
+    // Per server, its node's first server when some Slurm node is several servers (section
+    // 8.7); empty otherwise.
+    std::vector<int> node_of_;
     std::vector<int> ranked_;
     std::vector<std::vector<Ending>> endings_;            // per server: running jobs' expected ends
     std::vector<std::vector<Reservation>> reservations_;  // per server, this pass
@@ -134,7 +140,10 @@ private:
 std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail);
 // The same over some servers: avail[i] GPUs on servers[i] (ascending), into `takes` (cleared;
 // empty when it does not fit, then false). `order` is a buffer.
+// node_of: per server index, its node's first server (servers of one Slurm node with GPUs of
+// several types, docs/architecture.md 8.7); empty = every server a node of its own.
 bool placeOnServers(int gpus, int nodes, std::span<const int> avail, std::span<const int> servers,
-                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order);
+                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order,
+                    std::span<const int> node_of = {});
 
 }  // namespace cl

@@ -10,6 +10,7 @@
 #include "core/policies/simulate_policy.h"
 #include "core/policies/slurm_config.h"
 #include "core/sim/simulator.h"
+#include "core/workload/model_assignment.h"
 #include "request_test_support.h"
 
 using namespace cl;
@@ -206,6 +207,64 @@ private slots:
                              "'gpu-v' on cluster 'two' have only 4"));
         // The GPUs each job got are on its servers (GPUs 0-3 are a1's, 4-7 v1's).
         QCOMPARE(r.jobs[2].gpus, 2);
+    }
+
+    // The live typed-GRES case of slurm_fidelity (tests/slurm/fidelity_typed_workload.txt) by
+    // hand: node n1 with 8 A100 and 8 V100 is the servers n1:a100 (GPUs 0-7) and n1:v100
+    // (8-15), in partitions a100q (tier 1, default) and v100q (tier 2). Backfill alone, once a
+    // second from t=1. At t=1 the tier puts v100x4 and both_parts first: v100x4 takes 4 V100s;
+    // both_parts (untyped) takes 2 A100s, the node's first GPUs, though n1:v100 is the fuller
+    // server. a100x8 (6 A100s free) reserves the node from 7 s, so untyped6 (one node) cannot
+    // start on the 4 free V100s either; both start at 7 s, a100x8 on the A100s and untyped6 on the
+    // V100s. (Slurm started them at 1 and 8 s: its agent acts on the end a second later.)
+    void aSlurmNodeWithTwoGpuTypesIsOneNode() {
+        Cluster c;
+        c.name = "typed";
+        c.servers = {server("n1:a100", "A100", 8, {"a100q", "v100q"}),
+                     server("n1:v100", "V100", 8, {"a100q", "v100q"})};
+        c.partitions = {{"a100q", 1, 0.0, true}, {"v100q", 2, 0.0, false}};
+        Trace t;
+        t.jobs = {job("a100x8", 0, 8, 6, 60), job("v100x4", 0, 4, 6, 60), job("untyped6", 0, 6, 6, 60),
+                  job("both_parts", 0, 2, 6, 60)};
+        for (Job& j : t.jobs) j.nodes = 1;
+        t.jobs[0].requested_gpu_type = "A100";
+        t.jobs[0].partition = "a100q";
+        t.jobs[1].requested_gpu_type = "V100";
+        t.jobs[1].partition = "v100q";
+        t.jobs[2].partition = "a100q";
+        t.jobs[3].partition = "v100q,a100q";
+        SlurmConfig config = textbookTiming();
+        config.bf_interval = 1;
+        config.bf_resolution = 1;
+        config.main_scheduler = false;  // sched_interval=-1, as in the live case
+        SimOptions o;
+        o.record_series = false;
+        o.record_segments = true;
+        auto scheduler = makeScheduler("slurm", Conventions::clean(), SchedulerTuning{.slurm = config});
+        const SimResult r = simulate(c, t, ProfileSet{}, *scheduler, o);
+        QCOMPARE(starts(r), (std::vector<double>{7, 1, 7, 1}));
+        std::vector<std::pair<int, int>> lowest_highest(4, {16, -1});
+        for (const GpuSegment& g : r.segments) {
+            auto& [low, high] = lowest_highest[static_cast<std::size_t>(g.job)];
+            low = std::min(low, g.gpu);
+            high = std::max(high, g.gpu);
+        }
+        QCOMPARE(lowest_highest, (std::vector<std::pair<int, int>>{{0, 7}, {8, 11}, {8, 13}, {0, 1}}));
+    }
+
+    // A job from accounting that failed as it started (0 s measured) keeps its 0 s: it never
+    // gets a random model.
+    void aJobThatFailedAtItsStartKeepsItsZeroRunTime() {
+        Job failed = job("failed", 5, 2, 0, 60);
+        failed.recorded_start = 5;
+        QVERIFY(keepsMeasuredRunTime(failed));
+        Trace t;
+        t.jobs = {failed};
+        QCOMPARE(assignModels(t, std::vector<std::string>{"resnet50"}, 1), std::size_t(0));
+        QVERIFY(t.jobs[0].model.empty());
+        const SimResult r = run(oneServer(4), t, "fifo");
+        QCOMPARE(r.jobs[0].first_start, 5.0);
+        QCOMPARE(r.jobs[0].end, 5.0);
     }
 
     // A measured run time is kept on the GPU type it was measured on, and scaled by the speed

@@ -28,7 +28,7 @@
 #   slurmctld.log   the controller's log
 #
 # Environment: FIDELITY_WORKLOAD=FILE another workload in the same form (default: the table beside
-# this script); FIDELITY_JOB_WAIT_SECONDS (420) how long to wait for the last job;
+# this script; an optional sixth column names the partition(s), and GPUS may be TYPE:COUNT); FIDELITY_JOB_WAIT_SECONDS (420) how long to wait for the last job;
 # FIDELITY_EXTRA_CONF=TEXT more slurm.conf lines (e.g. DebugFlags=Backfill).
 
 FIDELITY_HERE="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
@@ -60,18 +60,29 @@ JobCompLoc=@DIR@/log/jobcomp.txt'
     [[ -z "${FIDELITY_EXTRA_CONF:-}" ]] || PRIVATE_SLURM_EXTRA_CONF+=$'\n'"$FIDELITY_EXTRA_CONF"
 }
 
+# The typed-GRES case (fidelity_typed_workload.txt): the same settings on a node with 8 a100 and
+# 8 v100 GPUs in two partitions, a100q (default, PriorityTier 1) and v100q (PriorityTier 2).
+fidelity_configure_typed() {
+    fidelity_configure
+    export PRIVATE_SLURM_GRES=gpu:a100:8,gpu:v100:8
+    export PRIVATE_SLURM_PARTITIONS="PartitionName=a100q Nodes=$PRIVATE_SLURM_NODE Default=YES MaxTime=INFINITE PriorityTier=1 State=UP
+PartitionName=v100q Nodes=$PRIVATE_SLURM_NODE MaxTime=30 PriorityTier=2 State=UP"
+    export FIDELITY_WORKLOAD="$FIDELITY_HERE/fidelity_typed_workload.txt"
+}
+
 fidelity_log() { printf 'fidelity: %s\n' "$*" >&2; }
 
 # Submits every job of the workload at its offset from the first submission; writes submitted.txt.
 fidelity_submit() {
     local out="$1" t0="$EPOCHREALTIME" name offset gpus limit sleep_s wait_s id
     : >"$out/submitted.txt"
-    while read -r name offset gpus limit sleep_s; do
+    local partition
+    while read -r name offset gpus limit sleep_s partition; do
         [[ -z "$name" || "$name" == \#* ]] && continue
         wait_s="$(awk -v t0="$t0" -v o="$offset" -v now="$EPOCHREALTIME" 'BEGIN { w = t0 + o - now; printf "%.3f", (w > 0 ? w : 0) }')"
         sleep "$wait_s"
         id="$(sbatch --parsable --job-name="$name" --gres="gpu:$gpus" --time="$limit" --output=/dev/null \
-            --chdir=/tmp --wrap "sleep $sleep_s")" || {
+            ${partition:+--partition="$partition"} --chdir=/tmp --wrap "sleep $sleep_s")" || {
             fidelity_log "FAIL: sbatch of $name failed"
             return 1
         }
@@ -96,6 +107,18 @@ fidelity_duration() {
 
 # A TRES list sorted by name, as sacct prints it (gres/gpu:a100=4 before gres/gpu=4).
 fidelity_sort_tres() { tr ',' '\n' <<<"$1" | grep -v '^$' | LC_ALL=C sort | paste -sd, -; }
+
+# A job's AllocTRES from its completion record's TRES and its JOB_GRES (gpu:a100:2,gpu:v100:0).
+fidelity_alloc_gpus() {
+    local tres="$1" entry count total=0
+    while read -r entry; do
+        count="${entry##*:}"
+        [[ "$count" =~ ^[0-9]+$ && "$count" -gt 0 ]] || continue
+        tres+=",gres/gpu:$(cut -d: -f2 <<<"$entry")=$count"
+        total=$((total + count))
+    done < <(tr ',' '\n' <<<"$2")
+    echo "$tres,gres/gpu=$total"
+}
 
 # jobs.txt -> sacct.txt in sacct --parsable2 form.
 fidelity_write_sacct() {
@@ -122,11 +145,22 @@ fidelity_write_sacct() {
         # The TRES of Slurm's completion record (scontrol's lacks mem= once a job has ended).
         tres="$(grep "^JobId=$id " "$out/jobcomp.txt" | head -n 1)"
         tres="$(fidelity_field "$tres" Tres)"
-        # Asked for: gpu:K, untyped. Given: gpu:TYPE:K, counted under both names.
+        # Asked for: gres:gpu:K or gres:gpu:TYPE:K. Given: gpu:TYPE:K for each type of the node,
+        # zero counts included (gpu:a100:0,gpu:v100:6); each type given counts under its own
+        # name and all of them under gres/gpu. A job that never started was given nothing.
         gpus="$(fidelity_field "$line" TresPerNode)"
-        req="$tres,gres/gpu=${gpus##*:}"
+        gpus="${gpus#gres:gpu:}"
+        if [[ "$gpus" == *:* ]]; then
+            req="$tres,gres/gpu:${gpus%%:*}=${gpus##*:},gres/gpu=${gpus##*:}"
+        else
+            req="$tres,gres/gpu=$gpus"
+        fi
         gpus="$(fidelity_field "$line" JOB_GRES)"
-        tres="$tres,gres/gpu:$(cut -d: -f2 <<<"$gpus")=${gpus##*:},gres/gpu=${gpus##*:}"
+        if [[ -n "$gpus" ]]; then
+            tres="$(fidelity_alloc_gpus "$tres" "$gpus")"
+        else
+            tres=
+        fi
         elapsed=$(($(date -d "$end" +%s) - $(date -d "$start" +%s)))
         echo "$id|$name|$user|$account|$partition|$state|$submit|$start|$end|$(fidelity_duration "$elapsed")|$nodes|$cpus|$(fidelity_sort_tres "$req")|$(fidelity_sort_tres "$tres")|$limit" \
             >>"$out/sacct.txt"

@@ -363,6 +363,8 @@ private_slurm_stop() {
     fi
     rm -rf "$PRIVATE_SLURM_DIR"
     private_slurm_log "stopped: daemons ${pids[*]} and every process of their jobs"
+    # A later private_slurm_start in the same shell must not watch these daemons' pids.
+    unset PRIVATE_SLURM_PID_munged PRIVATE_SLURM_PID_slurmctld PRIVATE_SLURM_PID_slurmd
     PRIVATE_SLURM_DIR=
     return "$status"
 }
