@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/policies/node_placement.h"
+
 namespace cl {
 
 AntmanScheduler::AntmanScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
@@ -59,10 +61,10 @@ Decision AntmanScheduler::schedule(const SchedulerInput& in) {
         // (docs/architecture.md 2.10).
         const GpuPool::Restriction idle_on_its_servers(*idle_, s.excluded_servers);
         const GpuPool::Restriction shareable_on_its_servers(*shareable_, s.excluded_servers);
-        if (placement_->place(s.gpus, *idle_, a.gpus)) {
+        if (placeJob(*placement_, s.gpus, s.nodes, *idle_, a.gpus)) {
             for (int g : a.gpus) shareable_->take(g);  // a new guaranteed job can host a sharer later
             opportunistic_[j] = 0;
-        } else if (placement_->place(s.gpus, *shareable_, a.gpus)) {
+        } else if (placeJob(*placement_, s.gpus, s.nodes, *shareable_, a.gpus)) {
             opportunistic_[j] = 1;
             a.shared_iteration_time = s.solo_iteration_time * kOpportunisticSlowdown;
         } else {

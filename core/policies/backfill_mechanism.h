@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/policies/gpu_pool.h"
+#include "core/policies/node_placement.h"
 #include "core/policies/priority_order.h"
 #include "core/policies/slurm_config.h"
 #include "core/sim/scheduler.h"
@@ -40,11 +41,7 @@ public:
     // The same decision into the engine's kept one, reusing its buffers.
     void scheduleInto(const SchedulerInput& input, Decision& out) override;
 
-    // GPUs per server of one placement.
-    struct Take {
-        int server = 0;
-        int gpus = 0;
-    };
+    using Take = ServerTake;
 
 private:
     struct Reservation {
@@ -132,18 +129,5 @@ private:
     bool backfill_deferred_ = false;  // the same for a backfill pass
     bool changed_ = true;             // something arrived, ended or started since the last backfill pass
 };
-
-// The servers and GPU counts a job of `gpus` GPUs on `nodes` servers (0 = any) takes given the
-// GPUs available per server (0 for a server it may not use): one server, the fullest that fits
-// (ties to the lower index), else (nodes 0) the emptiest servers first, as few as possible; with
-// nodes > 1 the `nodes` emptiest servers, one GPU each first. Empty when it does not fit.
-std::vector<BackfillScheduler::Take> placeOnServers(int gpus, int nodes, const std::vector<int>& avail);
-// The same over some servers: avail[i] GPUs on servers[i] (ascending), into `takes` (cleared;
-// empty when it does not fit, then false). `order` is a buffer.
-// node_of: per server index, its node's first server (servers of one Slurm node with GPUs of
-// several types, docs/architecture.md 8.7); empty = every server a node of its own.
-bool placeOnServers(int gpus, int nodes, std::span<const int> avail, std::span<const int> servers,
-                    std::vector<BackfillScheduler::Take>& takes, std::vector<int>& order,
-                    std::span<const int> node_of = {});
 
 }  // namespace cl

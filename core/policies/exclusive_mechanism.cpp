@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/policies/node_placement.h"
+
 namespace cl {
 
 ExclusiveScheduler::ExclusiveScheduler(std::string name, std::unique_ptr<PriorityOrder> order,
@@ -88,7 +90,7 @@ void ExclusiveScheduler::packFresh(const SchedulerInput& in, const std::vector<i
 
 bool ExclusiveScheduler::place(const JobState& job, std::vector<int>& out) {
     const GpuPool::Restriction to_its_servers(*pool_, job.excluded_servers);
-    return placement_->place(job.gpus, *pool_, out);
+    return placeJob(*placement_, job.gpus, job.nodes, *pool_, out);
 }
 
 bool ExclusiveScheduler::packAround(const SchedulerInput& in, const std::vector<int>& jobs, Decision& d,

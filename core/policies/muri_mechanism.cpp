@@ -39,11 +39,13 @@ void MuriScheduler::ensurePool(const Cluster& cluster) {
 
 // The id of a request (docs/architecture.md 2.10): jobs with the same request share the data of
 // their excluded_servers, so the pointer names it.
-int MuriScheduler::requestOf(std::span<const char> excluded_servers) {
-    if (excluded_servers.empty()) return -1;
-    const auto it = std::find(requests_.begin(), requests_.end(), excluded_servers.data());
+// A node count is part of the request: a pack is placed on its jobs' number of servers.
+int MuriScheduler::requestOf(std::span<const char> excluded_servers, int nodes) {
+    if (excluded_servers.empty() && nodes <= 0) return -1;
+    const Request request{excluded_servers.empty() ? nullptr : excluded_servers.data(), std::max(nodes, 0)};
+    const auto it = std::find(requests_.begin(), requests_.end(), request);
     if (it != requests_.end()) return static_cast<int>(it - requests_.begin());
-    requests_.push_back(excluded_servers.data());
+    requests_.push_back(request);
     return static_cast<int>(requests_.size()) - 1;
 }
 
@@ -143,7 +145,7 @@ inline void MuriScheduler::updateList(const SchedulerInput& in) {
         MuriJob& job = job_[j];
         job.gpus = s->gpus;
         job.restart_overhead = s->restart_overhead;
-        job.request = requestOf(s->excluded_servers);
+        job.request = requestOf(s->excluded_servers, s->nodes);
         job.true_type = true_timer_.typeOf(s->stage_times, s->solo_iteration_time);
         if (options_.profiling_noise > 0) {
             PortableRng rng(deriveSeed(options_.noise_seed, static_cast<std::uint64_t>(j)));
@@ -236,10 +238,12 @@ inline void MuriScheduler::collectCandidates() {
         buckets[b].candidates.resize(chosen[b]);
         bucketsOf(buckets[b].request)[buckets[b].gpus] = -1;
         buckets[b].request_gpus = 0;  // what the grouping compares a request's demand with
-        if (const std::span<const char> excluded = excludedOf(buckets[b].request); !excluded.empty())
+        if (buckets[b].request >= 0) {
+            const std::span<const char> excluded = excludedOf(buckets[b].request);
             for (int s = 0; s < pool_->servers(); ++s)
-                if (!excluded[static_cast<std::size_t>(s)])
+                if (excluded.empty() || !excluded[static_cast<std::size_t>(s)])
                     buckets[b].request_gpus += pool_->serverCapacity(s);
+        }
         for (const MuriCandidate& c : buckets[b].candidates) {
             job_[c.job].used = false;  // all clear again for the next event
             job_[c.job].pack = -1;

@@ -26,6 +26,7 @@
 #include "core/policies/gpu_pool.h"
 #include "core/policies/muri_group_timer.h"
 #include "core/policies/muri_grouping.h"
+#include "core/policies/node_placement.h"
 #include "core/policies/placement.h"
 #include "core/sim/scheduler.h"
 
@@ -60,11 +61,15 @@ private:
     double key(const JobState& job) const;
     void ensurePool(const Cluster& cluster);
     void rankByKey(bool any_nan);
-    int requestOf(std::span<const char> excluded_servers);
-    // The servers request r may not use (empty for -1, every server).
+    int requestOf(std::span<const char> excluded_servers, int nodes);
+    // The servers request r may not use (empty for -1 and for a node count alone: every server).
     std::span<const char> excludedOf(int request) const {
-        if (request < 0) return {};
-        return {requests_[static_cast<std::size_t>(request)], static_cast<std::size_t>(pool_->servers())};
+        if (request < 0 || !requests_[static_cast<std::size_t>(request)].excluded) return {};
+        return {requests_[static_cast<std::size_t>(request)].excluded,
+                static_cast<std::size_t>(pool_->servers())};
+    }
+    int nodesOf(int request) const {
+        return request < 0 ? 0 : requests_[static_cast<std::size_t>(request)].nodes;
     }
     std::vector<int>& bucketsOf(int request) {
         const auto r = static_cast<std::size_t>(request + 1);
@@ -75,7 +80,7 @@ private:
     // a job or pack: the engine refuses a GPU on a server its job may not use).
     bool placeOnItsServers(int gpus, int request, std::vector<int>& out) {
         const GpuPool::Restriction to_its_servers(*pool_, excludedOf(request));
-        return placement_->place(gpus, *pool_, out);
+        return placeJob(*placement_, gpus, nodesOf(request), *pool_, out);
     }
 
     std::string name_;
@@ -121,9 +126,15 @@ private:
     std::vector<int> bucket_order_;  // buckets by descending GPU count
     // Per request + 1 (0 = every server): bucket per GPU count (-1 = none this event).
     std::vector<std::vector<int>> bucket_of_gpus_;
-    // The requests seen, by the data of their excluded_servers (jobs of one request share it):
-    // few, and a job's is looked up once, on arrival.
-    std::vector<const char*> requests_;
+    // The requests seen, by the data of their excluded_servers (jobs of one request share it;
+    // nullptr = every server) and their node count (0 = any): few, and a job's is looked up
+    // once, on arrival.
+    struct Request {
+        const char* excluded = nullptr;
+        int nodes = 0;
+        bool operator==(const Request&) const = default;
+    };
+    std::vector<Request> requests_;
     std::vector<std::pair<double, int>> keyed_;  // sort scratch
     std::vector<std::pair<double, int>> sort_buffer_;
     // A decision's packs (groups after autopack), flat: pack p's jobs and true types are

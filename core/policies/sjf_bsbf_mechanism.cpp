@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "core/policies/node_placement.h"
 #include "core/policies/sharing_benefit.h"
 
 namespace cl {
@@ -167,6 +168,13 @@ bool SharingScheduler::startShared(const JobState& n, const SchedulerInput& in, 
         }
     }
     if (static_cast<int>(chosen.size()) < n.gpus) return false;
+    // A node count (docs/architecture.md 2.10): the GPUs chosen are on exactly that many servers.
+    if (n.nodes > 0) {
+        std::vector<int> servers;
+        for (int g : chosen) servers.push_back(free_->serverOf(g));
+        std::sort(servers.begin(), servers.end());
+        if (std::unique(servers.begin(), servers.end()) - servers.begin() != n.nodes) return false;
+    }
     // Free GPUs alone (a fragmented cluster the placement refused): its full batch.
     if (sub_batch == std::numeric_limits<int>::max()) sub_batch = fullSubBatch(n, spn, chosen);
 
@@ -236,7 +244,7 @@ Decision SharingScheduler::schedule(const SchedulerInput& in) {
         // Free GPUs only on the servers of its partitions with its GPU type (docs/architecture.md
         // 2.10); startShared keeps the request when it shares.
         const GpuPool::Restriction on_its_servers(*free_, s.excluded_servers);
-        if (free_->totalFree() >= s.gpus && placement_->place(s.gpus, *free_, a.gpus)) {
+        if (free_->totalFree() >= s.gpus && placeJob(*placement_, s.gpus, s.nodes, *free_, a.gpus)) {
             for (int g : a.gpus) holder[2 * g] = j;
             running_[j] = {fullSubBatch(s, speedOf(s, in), a.gpus), 1.0};
             partners_valid_ = false;

@@ -114,6 +114,7 @@ void SynergyScheduler::select(const SchedulerInput& in) {
         if (options_.artifact && job.gpus > largest_server) p.ask = reference_share_;
         if (options_.keep_running_in_place && job.running) p.pinned = job.held;
         p.excluded = job.excluded_servers;
+        p.nodes = job.nodes;
         packed_.push_back(std::move(p));
         packed_demand_.push_back(&demand);
         if (options_.mechanism != SynergyMechanism::Greedy && free == 0) break;

@@ -57,7 +57,9 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit,
     // free resources (GPUs, cores and memory as fractions of the server, summed).
     int chosen = -1;
     double chosen_left = std::numeric_limits<double>::infinity();
-    for (int s = 0; s < n; ++s) {
+    // A node count (docs/architecture.md 2.10): one server for 1, exactly that many servers else.
+    if (job.nodes == 1) one_server_only = true;
+    for (int s = 0; s < n && job.nodes <= 1; ++s) {
         if (!mayUse(job, s) || !fits(s, job, grant)) continue;
         if (first_fit) {
             chosen = s;
@@ -101,6 +103,22 @@ bool AuxLedger::chooseServers(const PackJob& job, Grant grant, bool first_fit,
     std::stable_sort(room.begin(), room.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     int left = gpus;
+    if (job.nodes > 1) {  // the `nodes` roomiest servers, one GPU on each first
+        if (static_cast<int>(room.size()) < job.nodes || gpus < job.nodes) return false;
+        room.resize(static_cast<std::size_t>(job.nodes));
+        left -= job.nodes;
+        for (const auto& [k, s] : room) {
+            const int more = std::min(left, k - 1);
+            parts.emplace_back(s, 1 + more);
+            left -= more;
+        }
+        if (left != 0) {
+            parts.clear();
+            return false;
+        }
+        std::sort(parts.begin(), parts.end());
+        return true;
+    }
     for (const auto& [k, s] : room) {
         const int take = std::min(k, left);
         parts.emplace_back(s, take);
@@ -268,6 +286,7 @@ bool AuxLedger::placePinned(PackJob& job, const PackingOptions& o) {
 }
 
 bool AuxLedger::placeLesser(PackJob& job, const PackingOptions& o) {
+    if (job.nodes > 1) return false;  // a lesser point is on one server
     int best_server = -1;
     std::size_t best_point = 0;
     double best_left = 0.0;

@@ -35,6 +35,8 @@ struct PackJob {
     // Servers it may not use (JobState::excluded_servers, docs/architecture.md 2.10: its
     // partitions and GPU type); empty = every server. The packing never chooses one of them.
     std::span<const char> excluded;
+    // Servers it runs on (JobState::nodes, docs/architecture.md 2.10); 0 = as few as it fits.
+    int nodes = 0;
     // Lesser points worth taking when the ask fits nowhere (clean TUNE), best first; each does
     // better than proportional share. Empty = none.
     std::span<const SensitivityMatrix::Point> lesser;

@@ -77,6 +77,7 @@ JobRequests::JobRequests(const Cluster& cluster, const Trace& trace, bool keep_u
                 }
         }
         time_limit_[i] = limit;
+        any_node_count_ = any_node_count_ || job.nodes > 0;
         if (asked.empty() && job.requested_gpu_type.empty() && unavailable_servers_ == 0) continue;
         std::string key;
         for (const std::string& p : asked) key += p + ",";

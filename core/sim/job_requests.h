@@ -21,6 +21,8 @@ public:
 
     // Whether some job is limited to some servers.
     bool anyConstrained() const { return !masks_.empty(); }
+    // Whether some job asks for a number of nodes (servers).
+    bool anyNodeCount() const { return any_node_count_; }
     // Whether the job is limited to some servers.
     bool constrained(int job) const { return mask_of_[static_cast<std::size_t>(job)] >= 0; }
     // One mark per server, 1 = the job may not use it; empty when it may use every server.
@@ -40,9 +42,10 @@ private:
     const Trace& trace_;
     std::vector<int> server_of_gpu_;
     std::vector<std::vector<char>> masks_;  // distinct exclusion masks
-    std::vector<int> mask_of_;              // per job: index into masks_, -1 = every server
-    std::vector<int> partition_of_;         // per job: its first partition, -1 = none
-    std::vector<double> time_limit_;        // per job, seconds, 0 = none
+    bool any_node_count_ = false;
+    std::vector<int> mask_of_;        // per job: index into masks_, -1 = every server
+    std::vector<int> partition_of_;   // per job: its first partition, -1 = none
+    std::vector<double> time_limit_;  // per job, seconds, 0 = none
     // Per request (index mask + 1; 0 = every server): the allowed servers' GPU counts, largest
     // first, and their sum.
     std::vector<std::vector<int>> allowed_sizes_;

@@ -53,7 +53,8 @@ struct SchedulerInput {
     std::span<const int> completed;             // job indices that completed at this event
     std::span<const JobState* const> by_index;  // job index -> state (nullptr when not active)
     const ProfileSet* profiles = nullptr;       // the run's profile set (sensitivity matrices)
-    // True when some job of the trace may use only some servers (JobState::excluded_servers):
+    // True when some job of the trace may use only some servers (JobState::excluded_servers) or
+    // asks for a number of them (JobState::nodes):
     // whether jobs fit then depends on which servers are free, not only on how many GPUs each
     // has, and shortcuts that count free GPUs alone (FreeCounts) do not apply.
     bool servers_requested = false;

@@ -780,7 +780,7 @@ private:
         in.completed = completed_now_;
         in.by_index = by_index_;
         in.profiles = &profiles_;
-        in.servers_requested = requests_.anyConstrained();
+        in.servers_requested = requests_.anyConstrained() || requests_.anyNodeCount();
     }
 
     // Completed jobs leave active_ and states_ (the same positions) and the scheduler's index.

@@ -4,6 +4,8 @@
 // requests (the engine refuses a decision that breaks one; the test checks every GPU segment).
 #include <QtTest>
 
+#include <set>
+
 #include "core/io/builtin_data.h"
 #include "core/policies/gpu_pool.h"
 #include "core/policies/scheduler_registry.h"
@@ -160,6 +162,65 @@ private slots:
             ++ran;
         }
         QVERIFY(ran > 40);
+    }
+
+    // A node count (docs/architecture.md 2.10): a 2-GPU job on 2 nodes gets one GPU on each of
+    // the two servers, though consolidated placement would put both on one; a 4-GPU job on 1
+    // node waits for a whole server rather than take 2 + 2.
+    void fifoKeepsNodeCounts() {
+        Cluster c;
+        c.name = "two";
+        c.servers = {server("n1", "V100", 4), server("n2", "V100", 4)};
+        Trace t;
+        t.jobs = {measured("spread", 0, 2, 10), measured("half", 1, 2, 100), measured("one-node", 2, 4, 10)};
+        t.jobs[0].nodes = 2;
+        t.jobs[2].nodes = 1;
+        const SimResult r = run(c, t, "fifo");
+        QCOMPARE(serversOf(c, r, 0), (std::vector<int>{0, 1}));
+        // half (no count) takes 2 GPUs of one server at 1; one-node then fits on the other
+        // server only once spread has left it at 10.
+        QCOMPARE(r.jobs[2].first_start, 10.0);
+        QCOMPARE(serversOf(c, r, 2).size(), std::size_t(1));
+    }
+
+    // Every policy places a job with a node count on exactly that many servers, whenever it runs.
+    void everyPolicyKeepsNodeCounts() {
+        const ProfileSet profiles = builtinProfiles();
+        const Cluster c = partitionedTestbed();
+        Trace t = traceWithRequests(profiles, 120, 11, 60, 5, 2);
+        for (std::size_t i = 0; i < t.jobs.size(); ++i) {
+            Job& j = t.jobs[i];
+            if (i % 4 == 0 && j.gpus <= 8) j.nodes = 1;
+            if (i % 4 == 2 && j.gpus >= 2) j.nodes = 2;
+        }
+        const std::vector<int> server_of = serverOfGpu(c);
+        int ran = 0;
+        for (const std::string& policy : presetNames()) {
+            if (policy.find("noise=N") != std::string::npos) continue;
+            if (!policyProblem(policy, Conventions::clean()).empty()) continue;
+            SimOptions o;
+            o.conventions = Conventions::clean();
+            SimResult r;
+            try {
+                r = simulatePolicy(c, t, profiles, policy, o);
+            } catch (const SimulationError& e) {
+                QFAIL(qPrintable(QString::fromStdString(policy + ": " + e.what())));
+            }
+            for (const GpuSegment& at : r.segments) {
+                const int nodes = t.jobs[static_cast<std::size_t>(at.job)].nodes;
+                if (nodes <= 0) continue;
+                std::set<int> servers;  // the job's servers at this segment's start
+                for (const GpuSegment& g : r.segments)
+                    if (g.job == at.job && g.t0 <= at.t0 && at.t0 < g.t1)
+                        servers.insert(server_of[static_cast<std::size_t>(g.gpu)]);
+                QVERIFY2(static_cast<int>(servers.size()) == nodes,
+                         qPrintable(QString::fromStdString(policy + ": job '" + r.jobs[at.job].id + "' on " +
+                                                           std::to_string(servers.size()) +
+                                                           " servers, asked " + std::to_string(nodes))));
+            }
+            ++ran;
+        }
+        QVERIFY(ran > 10);
     }
 };
 
