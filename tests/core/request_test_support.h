@@ -13,6 +13,7 @@
 #include "core/model/model_profile.h"
 #include "core/model/sim_result.h"
 #include "core/model/trace.h"
+#include "core/policies/simulate_policy.h"
 #include "core/sim/job_requests.h"
 #include "core/workload/trace_generator.h"
 
@@ -80,6 +81,30 @@ inline void expectRequestsKept(const Cluster& c, const Trace& t, const SimResult
                                                    t.jobs[static_cast<std::size_t>(s.job)].id + "' ran on '" +
                                                    c.servers[static_cast<std::size_t>(on)].name + "'")));
     }
+}
+
+// The policy's run under `conventions`; a failed run fails the test, naming the policy (and
+// gives an empty result).
+inline SimResult runOrFail(const Cluster& c, const Trace& t, const ProfileSet& profiles,
+                           const std::string& policy, const Conventions& conventions = Conventions::clean()) {
+    SimOptions o;
+    o.conventions = conventions;
+    try {
+        return simulatePolicy(c, t, profiles, policy, o);
+    } catch (const std::exception& e) {
+        QTest::qFail(qPrintable(QString::fromStdString(policy + " (" + conventions.name + "): " + e.what())),
+                     __FILE__, __LINE__);
+        return {};
+    }
+}
+
+// Every job of the run completed, timed out or was left out, named.
+inline void expectEveryJobRan(const SimResult& r) {
+    for (const JobRecord& j : r.jobs)
+        QVERIFY2(j.completed || j.timed_out ||
+                     std::any_of(r.left_out.begin(), r.left_out.end(),
+                                 [&](const LeftOutJob& l) { return l.index == j.index; }),
+                 qPrintable(QString::fromStdString(r.policy + ": job '" + j.id + "' never ran")));
 }
 
 // The Muri testbed split into partitions "left" (the default) and "right", its last two servers

@@ -169,14 +169,7 @@ private slots:
         int shared_segments = 0;  // the trace queues: groups do form
         for (const char* policy :
              {"muri-s", "muri-l", "muri-l-no-blossom", "muri-l-k2", "muri-l-worst-order"}) {
-            SimOptions o;
-            o.conventions = Conventions::clean();
-            SimResult r;
-            try {
-                r = simulatePolicy(c, t, profiles, policy, o);
-            } catch (const SimulationError& e) {
-                QFAIL(qPrintable(QString::fromStdString(std::string(policy) + ": " + e.what())));
-            }
+            const SimResult r = runOrFail(c, t, profiles, policy);
             expectRequestsKept(c, t, r);
             const JobRequests requests(c, t);
             for (const JobRecord& j : r.jobs)

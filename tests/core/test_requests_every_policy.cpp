@@ -145,20 +145,9 @@ private slots:
         for (const std::string& policy : policies) {
             if (policy.find("noise=N") != std::string::npos) continue;
             if (!policyProblem(policy, Conventions::clean()).empty()) continue;
-            SimOptions o;
-            o.conventions = Conventions::clean();
-            SimResult r;
-            try {
-                r = simulatePolicy(c, t, profiles, policy, o);
-            } catch (const SimulationError& e) {
-                QFAIL(qPrintable(QString::fromStdString(policy + ": " + e.what())));
-            }
+            const SimResult r = runOrFail(c, t, profiles, policy);
             expectRequestsKept(c, t, r);
-            for (const JobRecord& j : r.jobs)
-                QVERIFY2(j.completed || j.timed_out ||
-                             std::any_of(r.left_out.begin(), r.left_out.end(),
-                                         [&](const LeftOutJob& l) { return l.index == j.index; }),
-                         qPrintable(QString::fromStdString(policy + ": job '" + j.id + "' never ran")));
+            expectEveryJobRan(r);
             ++ran;
         }
         QVERIFY(ran > 40);
@@ -198,14 +187,8 @@ private slots:
         for (const std::string& policy : presetNames()) {
             if (policy.find("noise=N") != std::string::npos) continue;
             if (!policyProblem(policy, Conventions::clean()).empty()) continue;
-            SimOptions o;
-            o.conventions = Conventions::clean();
-            SimResult r;
-            try {
-                r = simulatePolicy(c, t, profiles, policy, o);
-            } catch (const SimulationError& e) {
-                QFAIL(qPrintable(QString::fromStdString(policy + ": " + e.what())));
-            }
+            const SimResult r = runOrFail(c, t, profiles, policy);
+            expectEveryJobRan(r);
             for (const GpuSegment& at : r.segments) {
                 const int nodes = t.jobs[static_cast<std::size_t>(at.job)].nodes;
                 if (nodes <= 0) continue;

@@ -218,21 +218,9 @@ private slots:
         for (const std::string policy : {"fifo+proportional", "fifo+greedy", "fifo+tune", "fifo+opt"})
             runs.emplace_back(policy, Conventions::synergyArtifact());
         for (const auto& [policy, conventions] : runs) {
-            SimOptions o;
-            o.conventions = conventions;
-            SimResult r;
-            try {
-                r = simulatePolicy(c, t, profiles, policy, o);
-            } catch (const std::exception& e) {
-                QFAIL(
-                    qPrintable(QString::fromStdString(policy + " (" + conventions.name + "): " + e.what())));
-            }
+            const SimResult r = runOrFail(c, t, profiles, policy, conventions);
             expectRequestsKept(c, t, r);
-            for (const JobRecord& j : r.jobs)
-                QVERIFY2(j.completed || j.timed_out ||
-                             std::any_of(r.left_out.begin(), r.left_out.end(),
-                                         [&](const LeftOutJob& l) { return l.index == j.index; }),
-                         qPrintable(QString::fromStdString(policy + ": job '" + j.id + "' never ran")));
+            expectEveryJobRan(r);
         }
     }
 };
