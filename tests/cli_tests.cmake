@@ -240,3 +240,14 @@ add_test(NAME cli_replay_check_bad_slurm_config
                  --slurm-config ${FIDELITY}/bad_config.txt)
 set_tests_properties(cli_replay_check_bad_slurm_config PROPERTIES LABELS core DEPENDS cli_import_slurm_check
                      PASS_REGULAR_EXPRESSION "bad_config.txt:3: field 'PriorityWeightAge': PriorityWeightAge: expected a number")
+# A scenario keeps the Slurm settings it was created with (the ones that differ from Slurm's
+# defaults), and a duplicate changes them one by one.
+add_test(NAME cli_scenario_keeps_slurm_config_fresh COMMAND ${CMAKE_COMMAND} -E rm -f ${CLI_OUT}/fidelity/ws.sqlite)
+set_tests_properties(cli_scenario_keeps_slurm_config_fresh PROPERTIES LABELS core FIXTURES_SETUP slurm_workspace)
+add_test(NAME cli_scenario_keeps_slurm_config
+         COMMAND ${CLI} scenario create slurm-fid --db ${CLI_OUT}/fidelity/ws.sqlite
+                 --trace ${CLI_OUT}/fidelity/trace.csv --cluster ${CLI_OUT}/fidelity/cluster.json --policy slurm
+                 --slurm-config ${FIDELITY}/config.txt)
+set_tests_properties(cli_scenario_keeps_slurm_config PROPERTIES LABELS core DEPENDS cli_import_slurm_check
+                     FIXTURES_REQUIRED slurm_workspace
+                     PASS_REGULAR_EXPRESSION "\"slurm_parameters\":\\[\"sched_interval=-1\",\"bf_interval=1\",\"bf_resolution=1\"\\]")

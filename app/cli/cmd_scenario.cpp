@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/replay_options.h"
 #include "cli/workspace.h"
 #include "core/metrics/summary_table.h"
 
@@ -47,10 +48,30 @@ int listScenarios(cl::ScenarioStore& store) {
     return 0;
 }
 
+// --slurm-config FILE and --slurm-param KEY=VALUE: the `slurm` policy's settings the scenario
+// keeps (those that differ from Slurm's defaults); a duplicate starts from the original's.
+void applySlurmSettings(const Args& args, cl::ScenarioSpec& spec) {
+    if (!args.has("slurm-config") && !args.has("slurm-param")) return;
+    cl::SlurmConfig config;
+    if (args.has("slurm-config")) {
+        config = cl::readSlurmConfig(args.get("slurm-config"));
+    } else {
+        cl::applySlurmParameters(config, spec.parameters.slurm_parameters);
+    }
+    try {
+        cl::applySlurmParameters(config, args.getAll("slurm-param"));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--slurm-param: ") + e.what());
+    }
+    spec.parameters.slurm_parameters = cl::slurmParameters(config);
+}
+
 }  // namespace
 
 int scenarioCommand(const std::vector<std::string>& argv) {
     std::vector<OptionSpec> options = scenarioSettingOptions();
+    for (const OptionSpec& o : replayOptions())
+        if (o.name == "slurm-config" || o.name == "slurm-param") options.push_back(o);
     options.push_back(dbOption());
     options.push_back({"quiet", "", "no notes on stderr"});
     options.push_back({"force", "", "delete: also when the scenario has runs"});
@@ -82,6 +103,7 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         // Before importing anything, so that a taken name leaves the workspace as it was.
         if (store.findScenario(spec.name))
             throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
+        applySlurmSettings(args, spec);  // before anything is imported: a bad file changes nothing
         applyScenarioSettings(args, store, spec, true, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));
@@ -94,6 +116,7 @@ int scenarioCommand(const std::vector<std::string>& argv) {
         spec.name = pos[2];
         if (store.findScenario(spec.name))
             throw std::runtime_error("a scenario named '" + spec.name + "' already exists");
+        applySlurmSettings(args, spec);  // before anything is imported: a bad file changes nothing
         applyScenarioSettings(args, store, spec, false, quiet);
         store.createScenario(spec);
         std::cout << describeScenario(store, store.scenario(spec.name));

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -177,6 +178,62 @@ void applySlurmParameters(SlurmConfig& config, const std::vector<std::string>& a
                                         "'");
         setSlurmParameter(config, std::string_view(a).substr(0, eq), std::string_view(a).substr(eq + 1));
     }
+}
+
+namespace {
+
+// The shortest text that reads back as the same double.
+std::string exact(double v) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return ec == std::errc() ? std::string(buffer, end) : std::to_string(v);
+}
+
+// Seconds as Slurm writes PriorityMaxAge: D-HH:MM:SS when whole, else minutes.
+std::string slurmDuration(double seconds) {
+    if (seconds != std::floor(seconds) || seconds > 1e12) return exact(seconds / 60.0);
+    const auto s = static_cast<long long>(seconds);
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%lld-%02lld:%02lld:%02lld", s / 86400, s % 86400 / 3600,
+                  s % 3600 / 60, s % 60);
+    return buffer;
+}
+
+}  // namespace
+
+std::vector<std::string> slurmParameters(const SlurmConfig& c) {
+    const SlurmConfig d;
+    std::vector<std::string> out;
+    const auto add = [&](bool differs, const std::string& key, const std::string& value) {
+        if (differs) out.push_back(key + "=" + value);
+    };
+    add(c.backfill != d.backfill, "SchedulerType", c.backfill ? "sched/backfill" : "sched/builtin");
+    add(c.event_latency != d.event_latency, "event_latency", exact(c.event_latency));
+    if (!c.main_scheduler)
+        out.push_back("sched_interval=-1");
+    else
+        add(c.sched_interval != d.sched_interval, "sched_interval",
+            std::isfinite(c.sched_interval) ? exact(c.sched_interval) : "0");
+    add(c.default_queue_depth != d.default_queue_depth, "default_queue_depth",
+        std::to_string(c.default_queue_depth));
+    add(c.bf_interval != d.bf_interval, "bf_interval", exact(c.bf_interval));
+    add(c.bf_window != d.bf_window, "bf_window", exact(c.bf_window / 60.0));
+    add(c.bf_resolution != d.bf_resolution, "bf_resolution", exact(c.bf_resolution));
+    add(c.bf_max_job_test != d.bf_max_job_test, "bf_max_job_test", std::to_string(c.bf_max_job_test));
+    add(c.bf_continue != d.bf_continue, "bf_continue", c.bf_continue ? "yes" : "no");
+    add(c.multifactor != d.multifactor, "PriorityType",
+        c.multifactor ? "priority/multifactor" : "priority/basic");
+    add(c.weight_age != d.weight_age, "PriorityWeightAge", exact(c.weight_age));
+    add(c.weight_job_size != d.weight_job_size, "PriorityWeightJobSize", exact(c.weight_job_size));
+    add(c.weight_partition != d.weight_partition, "PriorityWeightPartition", exact(c.weight_partition));
+    add(c.weight_qos != d.weight_qos, "PriorityWeightQOS", exact(c.weight_qos));
+    add(c.weight_fairshare != d.weight_fairshare, "PriorityWeightFairshare", exact(c.weight_fairshare));
+    add(c.max_age != d.max_age, "PriorityMaxAge", slurmDuration(c.max_age));
+    add(c.decay_half_life != d.decay_half_life, "PriorityDecayHalfLife", slurmDuration(c.decay_half_life));
+    add(c.priority_calc_period != d.priority_calc_period, "PriorityCalcPeriod",
+        slurmDuration(c.priority_calc_period));
+    add(c.favor_small != d.favor_small, "PriorityFavorSmall", c.favor_small ? "yes" : "no");
+    return out;
 }
 
 }  // namespace cl

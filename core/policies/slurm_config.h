@@ -60,4 +60,9 @@ SlurmConfig readSlurmConfig(const std::string& path);
 // "bf_interval=2,PriorityType=priority/multifactor" (what --slurm-param takes), applied in order.
 void applySlurmParameters(SlurmConfig& config, const std::vector<std::string>& assignments);
 
+// The settings where `config` differs from Slurm's defaults, as KEY=VALUE under Slurm's names, in
+// the order of SlurmConfig's fields: applySlurmParameters on a default config gives `config`
+// back. What a scenario stores of a saved `scontrol show config` (ScenarioParameters).
+std::vector<std::string> slurmParameters(const SlurmConfig& config);
+
 }  // namespace cl

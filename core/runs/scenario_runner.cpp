@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/io/builtin_data.h"
+#include "core/policies/slurm_config.h"
 #include "core/store/cluster_names.h"
 #include "core/util/number_format.h"
 #include "core/util/parallel_runner.h"
@@ -41,6 +42,7 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     in.options.conventions = Conventions::byName(spec.conventions);
     in.tuning.max_group_size = p.max_group_size;
     in.tuning.interference = p.interference;
+    applySlurmParameters(in.tuning.slurm, p.slurm_parameters);  // checked when the scenario was stored
     in.tuning.seed = spec.seed;
     in.options.measure_first = p.measure_first;
     in.options.measure_last = p.measure_last;

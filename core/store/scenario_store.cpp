@@ -17,6 +17,7 @@
 #include "core/io/profile_io.h"
 #include "core/metrics/jct_stats.h"
 #include "core/policies/scheduler_registry.h"
+#include "core/policies/slurm_config.h"
 #include "core/sim/conventions.h"
 #include "core/store/content_hash.h"
 #include "core/store/run_codec.h"
@@ -135,6 +136,7 @@ nlohmann::json ScenarioParameters::toJson() const {
     j["transforms"] = transforms;
     if (measure_first != 0 || measure_last >= 0) j["measure_jobs"] = {measure_first, measure_last};
     if (interference != 0) j["interference"] = interference;
+    if (!slurm_parameters.empty()) j["slurm_parameters"] = slurm_parameters;
     return j;
 }
 
@@ -177,9 +179,15 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
             if (!(p.interference == 0 || (p.interference >= 1 && p.interference <= 100)))
                 bad("must be 0 (the profile's ratios) or 1..100 (how much slower a job sharing its GPUs "
                     "runs)");
+        } else if (key == "slurm_parameters") {
+            if (!v.is_array()) bad("must be a list of KEY=VALUE Slurm settings");
+            for (const auto& t : v) {
+                if (!t.is_string()) bad("must be a list of KEY=VALUE Slurm settings");
+                p.slurm_parameters.push_back(t.get<std::string>());
+            }
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
-                "transforms, measure_jobs, interference)");
+                "transforms, measure_jobs, interference, slurm_parameters)");
         }
     }
     return p;
@@ -525,6 +533,11 @@ void ScenarioStore::validate(const ScenarioSpec& spec) {
     tuning.max_group_size = p.max_group_size;
     tuning.interference = p.interference;
     tuning.seed = spec.seed;
+    try {
+        applySlurmParameters(tuning.slurm, p.slurm_parameters);
+    } catch (const std::invalid_argument& e) {
+        bad(std::string("Slurm setting: ") + e.what());
+    }
     if (std::string problem = policyProblem(spec.policy, Conventions::byName(spec.conventions), tuning);
         !problem.empty())
         bad(problem);

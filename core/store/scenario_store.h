@@ -33,6 +33,10 @@ struct ScenarioParameters {
     // SJF-BSBF's interference ratio xi for sharing jobs (bsbf, ffs): 0 = the profile's per-pair
     // matrix, else 1..100. Stored only when set, so older hashes hold.
     double interference = 0.0;
+    // The `slurm` policy's settings, KEY=VALUE under Slurm's names (applySlurmParameters; from a
+    // saved `scontrol show config`, slurmParameters keeps those that differ from the defaults).
+    // Stored only when set, so older hashes hold.
+    std::vector<std::string> slurm_parameters;
 
     nlohmann::json toJson() const;
     // Throws std::invalid_argument naming the field for wrong types or values.

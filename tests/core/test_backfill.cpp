@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 #include "core/io/parse_error.h"
 #include "core/metrics/replay_check.h"
@@ -345,6 +346,24 @@ private slots:
         QCOMPARE(c.bf_interval, 2.0);
         QCOMPARE(c.bf_resolution, 1.0);
         QCOMPARE(c.bf_window, 3600.0);
+        // What a scenario keeps of it: the settings that differ from the defaults, which give the
+        // same configuration back.
+        QCOMPARE(slurmParameters(c),
+                 (std::vector<std::string>{"bf_interval=2", "bf_window=60", "bf_resolution=1",
+                                           "bf_continue=yes", "PriorityType=priority/multifactor",
+                                           "PriorityWeightAge=1000", "PriorityMaxAge=1-00:00:00"}));
+        SlurmConfig again;
+        applySlurmParameters(again, slurmParameters(c));
+        QVERIFY(again == c);
+        QVERIFY(slurmParameters(SlurmConfig{}).empty());
+        SlurmConfig off = c;
+        off.main_scheduler = false;
+        off.sched_interval = std::numeric_limits<double>::infinity();
+        off.backfill = false;
+        off.decay_half_life = 90.5;
+        SlurmConfig off_again;
+        applySlurmParameters(off_again, slurmParameters(off));
+        QVERIFY(off_again == off);
         try {
             parseSlurmConfig("SchedulerType = sched/backfill\nPriorityWeightAge = lots\n", "bad.txt");
             QFAIL("no error");

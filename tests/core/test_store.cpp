@@ -864,6 +864,7 @@ private slots:
         spec.parameters.reassign_models = true;
         spec.parameters.transforms = {"subsample=30:7", "cap-gpus=8"};
         spec.parameters.interference = 1.25;
+        spec.parameters.slurm_parameters = {"bf_interval=1", "PriorityType=priority/multifactor"};
         spec.seed = 123456789012345ULL;
         spec.notes = "notes with \"quotes\"\nand a second line";
         const std::int64_t id = store.createScenario(spec);
@@ -897,6 +898,19 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  ScenarioParameters::fromJson(nlohmann::json{{"interference", "high"}}));
+        // So are the Slurm settings; one the slurm policy cannot read refuses the scenario.
+        QVERIFY(!ScenarioParameters{}.toJson().contains("slurm_parameters"));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            ScenarioParameters::fromJson(nlohmann::json{{"slurm_parameters", "bf_interval=1"}}));
+        ScenarioSpec bad_slurm = specFor("bad slurm", in);
+        bad_slurm.parameters.slurm_parameters = {"bf_interval=soon"};
+        try {
+            store.createScenario(bad_slurm);
+            QFAIL("a Slurm setting that cannot be read was accepted");
+        } catch (const StoreError& e) {
+            QVERIFY2(std::string(e.what()).find("Slurm setting: bf_interval") != std::string::npos, e.what());
+        }
 
         // The resolved inputs apply the parameters.
         const ScenarioInputs resolved = resolveScenario(store, info);

@@ -35,6 +35,7 @@
 #include "core/io/slurm_nodes.h"
 #include "core/io/slurm_partitions.h"
 #include "core/io/slurm_sacct.h"
+#include "core/policies/slurm_config.h"
 #include "core/runs/scenario_runner.h"
 #include "core/sim/job_requests.h"
 #include "core/store/scenario_store.h"
@@ -132,6 +133,9 @@ QLabel* defaultMatchesLabel(const SlurmImportDialog& d) {
 }
 QLabel* neverFitLabel(const SlurmImportDialog& d) {
     return namedChild<QLabel>(d, "neverFit");
+}
+QPushButton* slurmConfigBrowseButton(const SlurmImportDialog& d) {
+    return namedChild<QPushButton>(d, "slurmConfigBrowse");
 }
 QPushButton* partitionsBrowseButton(const SlurmImportDialog& d) {
     return namedChild<QPushButton>(d, "partitionsBrowse");
@@ -506,6 +510,48 @@ private slots:
 
         // The profiler-trace import is one menu entry away and lands in the Profiles view.
         QVERIFY(window.importProfilerTrace());
+    }
+
+    // The saved `scontrol show config` a replay follows: picked with Browse, its settings that
+    // differ from Slurm's defaults named in the summary and kept by the scenario the import
+    // creates; a file that cannot be read blocks the import, naming the line and the key.
+    void theSlurmConfigurationGoesWithTheScenario() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
+                 qPrintable(error));
+        cl::ScenarioStore& store = *window.store();
+        store.putProfiles(m_builtin);
+        auto* dialog = qobject_cast<SlurmImportDialog*>(window.importFromSlurm(
+            fixture(QStringLiteral("fidelity/sacct.txt")), fixture(QStringLiteral("fidelity/nodes.txt"))));
+        QVERIFY(dialog);
+        waitIdle(*dialog);
+        QString config = fixture(QStringLiteral("fidelity/bad_config.txt"));
+        dialog->setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
+            return kind == SlurmImportDialog::FileKind::SlurmConfig ? config : QString();
+        });
+        QTest::mouseClick(slurmConfigBrowseButton(*dialog), Qt::LeftButton);
+        QVERIFY(dialog->slurmConfigError().contains(QStringLiteral("bad_config.txt:3")));
+        QVERIFY(dialog->slurmConfigError().contains(QStringLiteral("PriorityWeightAge")));
+        QVERIFY(!importButton(*dialog)->isEnabled());
+        QVERIFY(summaryLabel(*dialog)->text().contains(QStringLiteral("cannot be read")));
+
+        config = fixture(QStringLiteral("fidelity/config.txt"));
+        QTest::mouseClick(slurmConfigBrowseButton(*dialog), Qt::LeftButton);
+        QVERIFY2(dialog->slurmConfigError().isEmpty(), qPrintable(dialog->slurmConfigError()));
+        const std::vector<std::string> expected =
+            cl::slurmParameters(cl::readSlurmConfig(config.toStdString()));
+        QCOMPARE(dialog->slurmParameters(), expected);
+        QVERIFY(std::find(expected.begin(), expected.end(), "bf_interval=1") != expected.end());
+        QVERIFY(summaryLabel(*dialog)->text().contains(QStringLiteral("bf_interval=1")));
+        QVERIFY(importButton(*dialog)->isEnabled());
+        dialog->setImportName(QStringLiteral("site"));
+        dialog->accept();
+        QCoreApplication::processEvents();
+        const auto scenario = store.findScenario("slurm/site");
+        QVERIFY(scenario.has_value());
+        QCOMPARE(scenario->spec.parameters.slurm_parameters, expected);
     }
 
     void jobsThatNeverFitAndThePartitionFile() {

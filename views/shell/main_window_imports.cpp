@@ -115,6 +115,7 @@ void MainWindow::storeSlurmImport(const SlurmImportDialog& dialog) {
             // The replay of what happened (docs/architecture.md 4.8): Slurm's priority, main scheduler
             // and backfill on the jobs' partitions, checked on the Replay page (7.10) before a what-if.
             spec.policy = "slurm";
+            spec.parameters.slurm_parameters = dialog.slurmParameters();
             spec.notes = "Imported from Slurm";
             const std::string base = "slurm/" + (trace ? trace->name : cluster->name);
             spec.name = base;

@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/policies/slurm_config.h"
 #include "core/store/profile_set_versions.h"
 #include "core/store/scenario_store.h"
 #include "views/common/format.h"
@@ -120,6 +121,10 @@ SlurmImportDialog::SlurmImportDialog(cl::ScenarioStore* store, const cl::Profile
         if (kind == FileKind::History)
             return QFileDialog::getOpenFileName(owner, tr("Slurm job history (sacct output)"), QString(),
                                                 tr("sacct output (*.txt *.psv *.csv *.json);;All files (*)"));
+        if (kind == FileKind::SlurmConfig)
+            return QFileDialog::getOpenFileName(
+                owner, tr("Slurm configuration (scontrol show config output)"), QString(),
+                tr("Configurations (*.txt *.conf);;All files (*)"));
         if (kind == FileKind::Partitions)
             return QFileDialog::getOpenFileName(owner,
                                                 tr("Slurm partitions (scontrol show partition output)"),
@@ -239,6 +244,23 @@ QHBoxLayout* SlurmImportDialog::makePartitionsRow() {
     return row;
 }
 
+QHBoxLayout* SlurmImportDialog::makeConfigRow() {
+    m_configPath = new QLineEdit(this);
+    m_configPath->setObjectName(QStringLiteral("slurmConfigPath"));
+    m_configPath->setPlaceholderText(tr("optional: scontrol show config output"));
+    m_configPath->setToolTip(
+        tr("Slurm's configuration (bf_interval, bf_resolution, PriorityType, the PriorityWeight* "
+           "settings, ...): the scenario's slurm policy follows it, Slurm's defaults otherwise. Read when "
+           "you press Enter or pick a file"));
+    m_configPath->setClearButtonEnabled(true);
+    m_configBrowse = smallButton(tr("Browse\u2026"), tr("Choose the scontrol show config output"), this);
+    m_configBrowse->setObjectName(QStringLiteral("slurmConfigBrowse"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_configPath, 1);
+    row->addWidget(m_configBrowse);
+    return row;
+}
+
 // The jobs that can never run on the imported cluster, or the partition that refuses the history:
 // a sign and a line under the summary, the reasons in its tooltip (docs/architecture.md 2.10).
 QWidget* SlurmImportDialog::makeFitRow() {
@@ -262,6 +284,7 @@ QFormLayout* SlurmImportDialog::makeInputForm() {
     QHBoxLayout* historyOptions = makeHistoryOptions();
     QHBoxLayout* nodesRow = makeNodesRow();
     QHBoxLayout* partitionsRow = makePartitionsRow();
+    QHBoxLayout* configRow = makeConfigRow();
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("importName"));
     m_name->setPlaceholderText(tr("the file's name"));
@@ -281,6 +304,10 @@ QFormLayout* SlurmImportDialog::makeInputForm() {
     partitionsLabel->setBuddy(m_partitionsPath);
     partitionsLabel->setToolTip(tr("scontrol show partition --oneliner"));
     form->addRow(partitionsLabel, partitionsRow);
+    auto* configLabel = new QLabel(tr("Slurm config:"), this);
+    configLabel->setBuddy(m_configPath);
+    configLabel->setToolTip(tr("scontrol show config"));
+    form->addRow(configLabel, configRow);
     auto* nameLabel = new QLabel(tr("N&ame:"), this);
     nameLabel->setBuddy(m_name);
     form->addRow(nameLabel, m_name);
@@ -507,6 +534,17 @@ void SlurmImportDialog::connectInputs() {
     connect(m_historyBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::History); });
     connect(m_nodesBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::Nodes); });
     connect(m_partitionsBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::Partitions); });
+    connect(m_configBrowse, &QPushButton::clicked, this, [this] { chooseFile(FileKind::SlurmConfig); });
+    connect(m_configPath, &QLineEdit::returnPressed, this, &SlurmImportDialog::readConfigFile);
+    connect(m_configPath, &QLineEdit::editingFinished, this, [this] {
+        if (!m_slurmParameters && m_configError.isEmpty() && !slurmConfigPath().isEmpty()) readConfigFile();
+    });
+    connect(m_configPath, &QLineEdit::textEdited, this, [this] {
+        m_slurmParameters.reset();
+        m_configError.clear();
+        updateButtons();
+        showSummary();
+    });
     connect(m_historyPath, &QLineEdit::editingFinished, this, [this] {
         if (!m_history && m_historyError.isEmpty() && !historyPath().isEmpty()) readHistoryFile();
     });
@@ -687,8 +725,50 @@ void SlurmImportDialog::chooseFile(FileKind kind) {
         setHistoryPath(path);
     else if (kind == FileKind::Nodes)
         setNodesPath(path);
-    else
+    else if (kind == FileKind::Partitions)
         setPartitionsPath(path);
+    else
+        setSlurmConfigPath(path);
+}
+
+void SlurmImportDialog::setSlurmConfigPath(const QString& path) {
+    m_configPath->setText(path);
+    readConfigFile();
+}
+
+QString SlurmImportDialog::slurmConfigPath() const {
+    return m_configPath->text().trimmed();
+}
+
+void SlurmImportDialog::readConfigFile() {
+    m_slurmParameters.reset();
+    m_configError.clear();
+    if (!slurmConfigPath().isEmpty()) {
+        try {
+            m_slurmParameters = cl::slurmParameters(cl::readSlurmConfig(slurmConfigPath().toStdString()));
+        } catch (const std::exception& e) {
+            m_configError = QString::fromUtf8(e.what());
+        }
+    }
+    updateButtons();
+    showSummary();
+    emit previewUpdated();
+}
+
+QString SlurmImportDialog::configSummary() const {
+    if (slurmConfigPath().isEmpty()) return {};
+    const QString file = QFileInfo(slurmConfigPath()).fileName().toHtmlEscaped();
+    if (!m_configError.isEmpty())
+        return tr("<b>%1 cannot be read:</b> %2").arg(file, m_configError.toHtmlEscaped());
+    if (!m_slurmParameters) return tr("Press Enter in the Slurm config field to read %1.").arg(file);
+    if (m_slurmParameters->empty())
+        return tr("<b>%1</b>: Slurm's defaults; the scenario's slurm policy follows them.").arg(file);
+    QStringList settings;
+    for (const std::string& s : *m_slurmParameters) settings << QString::fromStdString(s).toHtmlEscaped();
+    return tr("<b>%1</b>: the scenario's slurm policy follows %n setting(s) that differ from Slurm's "
+              "defaults: %2.",
+              nullptr, static_cast<int>(settings.size()))
+        .arg(file, settings.join(QStringLiteral(", ")));
 }
 
 void SlurmImportDialog::readHistoryFile() {
@@ -1283,6 +1363,7 @@ void SlurmImportDialog::showSummary() {
         else if (!m_partitions)
             parts << tr("Reading %1\u2026").arg(file);
     }
+    if (const QString config = configSummary(); !config.isEmpty()) parts << config;
     // Where the replay goes next (docs/architecture.md 7.10): the scenario replays what happened.
     if (!historyPath().isEmpty() && !nodesPath().isEmpty() && m_store && m_scenario->isChecked() &&
         canImport())
@@ -1343,6 +1424,10 @@ QString SlurmImportDialog::importBlocker() const {
             return tr("The partitions lay over the cluster of a node inventory: choose the nodes too");
         if (!partitionsError().isEmpty()) return tr("The partition file cannot be imported (see Cluster)");
         if (!m_partitionsApplied) return tr("Press Enter in the partitions field to read it");
+    }
+    if (!slurmConfigPath().isEmpty()) {
+        if (!m_configError.isEmpty()) return tr("The Slurm configuration cannot be read (see above)");
+        if (!m_slurmParameters) return tr("Press Enter in the Slurm config field to read it");
     }
     if (!fitError().isEmpty()) return tr("A job asks for a partition the cluster does not have (see above)");
     return {};

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <QDialog>
 #include <QString>
@@ -57,7 +58,7 @@ class SlurmImportDialog : public QDialog {
     Q_OBJECT
 
 public:
-    enum class FileKind { History, Nodes, Partitions };
+    enum class FileKind { History, Nodes, Partitions, SlurmConfig };
     // How the dialog asks for a file; tests replace the native file dialog by their own.
     using FileChooser = std::function<QString(QWidget* parent, FileKind kind)>;
     // The tabs, in order (a caller may add its own after them: addPreviewTab).
@@ -76,6 +77,15 @@ public:
     void setNodesPath(const QString& path);
     // The partition file, laid over the nodes' layout (without nodes it blocks the import).
     void setPartitionsPath(const QString& path);
+    // A saved `scontrol show config` (read at once: it is small): the settings the created
+    // scenario's `slurm` policy follows (ScenarioParameters::slurm_parameters).
+    void setSlurmConfigPath(const QString& path);
+    QString slurmConfigPath() const;
+    QString slurmConfigError() const { return m_configError; }
+    // Those of its settings that differ from Slurm's defaults, KEY=VALUE; empty without a file.
+    std::vector<std::string> slurmParameters() const {
+        return m_slurmParameters.value_or(std::vector<std::string>{});
+    }
     QString historyPath() const;
     QString nodesPath() const;
     QString partitionsPath() const;
@@ -140,6 +150,9 @@ private:
     QHBoxLayout* makeHistoryOptions();
     QHBoxLayout* makeNodesRow();
     QHBoxLayout* makePartitionsRow();
+    QHBoxLayout* makeConfigRow();
+    void readConfigFile();
+    QString configSummary() const;
     QWidget* makeFitRow();
     QFormLayout* makeInputForm();
     QTabWidget* makeTabs();
@@ -216,6 +229,10 @@ private:
     QCheckBox* m_exclude = nullptr;
     QLineEdit* m_partitionsPath = nullptr;
     QPushButton* m_partitionsBrowse = nullptr;
+    QLineEdit* m_configPath = nullptr;
+    QPushButton* m_configBrowse = nullptr;
+    std::optional<std::vector<std::string>> m_slurmParameters;  // read from m_configPath
+    QString m_configError;
     QLineEdit* m_name = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_summary = nullptr;
