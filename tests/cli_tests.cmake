@@ -230,6 +230,14 @@ add_test(NAME cli_import_slurm_check
                  --slurm-config ${FIDELITY}/config.txt)
 set_tests_properties(cli_import_slurm_check PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
                      "all: 50 jobs;.*verdict: close: median \\|start difference\\| [0-9.]+ s")
+# The same jobs matched to a model by a default rule run their measured times too, to the second
+# (their iterations end a few ulp early; Slurm's ticks are whole seconds).
+add_test(NAME cli_import_slurm_check_with_a_model
+         COMMAND ${CLI} import slurm --sacct ${FIDELITY}/sacct.txt --nodes ${FIDELITY}/nodes.txt
+                 --partitions ${FIDELITY}/partitions.txt --default-profile a2c --profiles muri
+                 --out ${CLI_OUT}/fidelity-a2c --check --slurm-config ${FIDELITY}/config.txt)
+set_tests_properties(cli_import_slurm_check_with_a_model PROPERTIES LABELS core PASS_REGULAR_EXPRESSION
+                     "verdict: close: median \\|start difference\\| 1\\.0 s, p90 5\\.0 s; mean wait 101\\.4 s")
 add_test(NAME cli_replay_check_fifo_is_far
          COMMAND ${CLI} replay-check --trace ${CLI_OUT}/fidelity/trace.csv --cluster ${CLI_OUT}/fidelity/cluster.json
                  --policy fifo)

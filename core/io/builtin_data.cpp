@@ -33,8 +33,9 @@ namespace cl {
 // in the queueing figures (section 7.2). Revision 9: the backfill policies take the servers of a
 // Slurm node with GPUs of several types as one node (fullest node, then its first server that
 // fits; a slurm reservation closes the whole node; section 4.8), every policy keeps a job's node
-// count (until then only the backfill policies did), and a job from accounting whose measured
-// run time is zero keeps it instead of getting a random model (section 2.10).
+// count (until then only the backfill policies did), a job from accounting whose measured run
+// time is zero keeps it instead of getting a random model (section 2.10), and slurm's ticks take
+// an event a few ulp before a whole tick as at it (a rule-matched job's iterations end there).
 constexpr int kEngineRevision = 9;
 
 std::string engineVersion() {

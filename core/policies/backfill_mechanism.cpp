@@ -22,9 +22,27 @@ BackfillScheduler::BackfillScheduler(std::string name, std::unique_ptr<PriorityO
       next_main_(config.sched_interval),
       next_backfill_(config.bf_interval) {}
 
+namespace {
+
+// Slurm's clock counts whole seconds: an event a few ulp before a tick (a measured run time that
+// became a model's iterations ends at 20.999999999999996 s instead of 21 s) is at that tick.
+constexpr double kTickTolerance = 1e-9;
+
+// The ticks of `interval` at or before `now`.
+double ticksUpTo(double now, double interval) {
+    return std::floor(now / interval + kTickTolerance);
+}
+
+}  // namespace
+
 double BackfillScheduler::nextTick(double now, double interval) const {
     if (interval <= 0) return now;
-    return (std::floor(now / interval) + 1.0) * interval;
+    return (ticksUpTo(now, interval) + 1.0) * interval;
+}
+
+// The first tick at or after now.
+double BackfillScheduler::tickAtOrAfter(double now, double interval) const {
+    return std::ceil(now / interval - kTickTolerance) * interval;
 }
 
 double BackfillScheduler::expectedEnd(double now, double time_limit, double attained) const {
@@ -347,9 +365,9 @@ void BackfillScheduler::decide(const SchedulerInput& in, Decision& d) {
         // A tick that passed while nobody called (nothing changed, so its pass would have
         // decided nothing) is not made up now: the next one is the first at or after now.
         if (next_main_ < in.now && !main_deferred_)
-            next_main_ = std::ceil(in.now / config_.sched_interval) * config_.sched_interval;
+            next_main_ = tickAtOrAfter(in.now, config_.sched_interval);
         if (next_backfill_ < in.now && !backfill_deferred_)
-            next_backfill_ = std::ceil(in.now / config_.bf_interval) * config_.bf_interval;
+            next_backfill_ = tickAtOrAfter(in.now, config_.bf_interval);
     }
     if (event_pass) event_pass_at_ = kNever;
     const bool main_due = in.now >= next_main_ || main_deferred_;

@@ -84,6 +84,7 @@ private:
     void ready(const SchedulerInput& in, int s);
     void addEnding(const SchedulerInput& in, std::span<const int> gpus, double at);
     double expectedEnd(double now, double time_limit, double attained) const;
+    double tickAtOrAfter(double now, double interval) const;
     double nextTick(double now, double interval) const;
     bool started(int job) const;  // started by this decision
     Decision& wakeAt(Decision& d, bool time_matters) const;

@@ -527,6 +527,17 @@ private slots:
             fixture(QStringLiteral("fidelity/sacct.txt")), fixture(QStringLiteral("fidelity/nodes.txt"))));
         QVERIFY(dialog);
         waitIdle(*dialog);
+        // A path typed and Enter pressed is read; Enter does not also press Import.
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        auto* configField = namedChild<QLineEdit>(*dialog, "slurmConfigPath");
+        configField->setFocus();
+        QTest::keyClicks(configField, fixture(QStringLiteral("fidelity/config.txt")));
+        QTest::keyClick(configField, Qt::Key_Return);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->result(), int(QDialog::Rejected));
+        QVERIFY(!dialog->slurmParameters().empty());
+        QVERIFY(!store.findScenario("slurm/sacct").has_value());
         QString config = fixture(QStringLiteral("fidelity/bad_config.txt"));
         dialog->setFileChooser([&](QWidget*, SlurmImportDialog::FileKind kind) {
             return kind == SlurmImportDialog::FileKind::SlurmConfig ? config : QString();

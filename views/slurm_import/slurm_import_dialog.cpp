@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -520,6 +521,7 @@ QHBoxLayout* SlurmImportDialog::makeBottomRow() {
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     m_import = m_buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
     m_import->setObjectName(QStringLiteral("import"));
+
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* bottom = new QHBoxLayout;
@@ -729,6 +731,18 @@ void SlurmImportDialog::chooseFile(FileKind kind) {
         setPartitionsPath(path);
     else
         setSlurmConfigPath(path);
+}
+
+// Enter in a text field reads that field (a path: the file, as the fields' tooltips say); it must
+// not also press Import, the default button, which would store the import before the other files
+// are given. Enter anywhere else still imports.
+void SlurmImportDialog::keyPressEvent(QKeyEvent* event) {
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
+        qobject_cast<QLineEdit*>(focusWidget())) {
+        event->accept();
+        return;
+    }
+    QDialog::keyPressEvent(event);
 }
 
 void SlurmImportDialog::setSlurmConfigPath(const QString& path) {

@@ -33,6 +33,7 @@ class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
 class QHBoxLayout;
+class QKeyEvent;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -149,6 +150,7 @@ private:
     QHBoxLayout* makeHistoryRow();
     QHBoxLayout* makeHistoryOptions();
     QHBoxLayout* makeNodesRow();
+    void keyPressEvent(QKeyEvent* event) override;
     QHBoxLayout* makePartitionsRow();
     QHBoxLayout* makeConfigRow();
     void readConfigFile();
