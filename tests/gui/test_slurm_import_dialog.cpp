@@ -166,6 +166,20 @@ std::vector<std::string> expectedNeverFits(const QString& history, const QString
 class TestSlurmImportDialog : public QObject {
     Q_OBJECT
 
+private:
+    // File > Import from Slurm with these files, in a main window on a fresh workspace in `dir`
+    // (the built-in profiles stored); null, failing the test, when the workspace does not open.
+    SlurmImportDialog* importInFreshWorkspace(MainWindow& window, const QTemporaryDir& dir,
+                                              const QString& history, const QString& nodes) {
+        QString error;
+        if (!window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error)) {
+            QTest::qFail(qPrintable(error), __FILE__, __LINE__);
+            return nullptr;
+        }
+        window.store()->putProfiles(m_builtin);
+        return qobject_cast<SlurmImportDialog*>(window.importFromSlurm(history, nodes));
+    }
+
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -481,15 +495,10 @@ private slots:
     void theMainWindowStoresTraceClusterAndScenario() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
-        QString error;
-        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
-                 qPrintable(error));
-        cl::ScenarioStore& store = *window.store();
-        store.putProfiles(m_builtin);
-        auto* dialog = qobject_cast<SlurmImportDialog*>(
-            window.importFromSlurm(fixture(QStringLiteral("sacct_parsable2.txt")),
-                                   fixture(QStringLiteral("scontrol_nodes_oneliner.txt"))));
+        auto* dialog = importInFreshWorkspace(window, dir, fixture(QStringLiteral("sacct_parsable2.txt")),
+                                              fixture(QStringLiteral("scontrol_nodes_oneliner.txt")));
         QVERIFY(dialog);
+        cl::ScenarioStore& store = *window.store();
         waitIdle(*dialog);
         // The trace browser's histograms are a tab of the dialog.
         QCOMPARE(tabs(*dialog)->count(), 5);
@@ -518,14 +527,10 @@ private slots:
     void theSlurmConfigurationGoesWithTheScenario() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
-        QString error;
-        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
-                 qPrintable(error));
-        cl::ScenarioStore& store = *window.store();
-        store.putProfiles(m_builtin);
-        auto* dialog = qobject_cast<SlurmImportDialog*>(window.importFromSlurm(
-            fixture(QStringLiteral("fidelity/sacct.txt")), fixture(QStringLiteral("fidelity/nodes.txt"))));
+        auto* dialog = importInFreshWorkspace(window, dir, fixture(QStringLiteral("fidelity/sacct.txt")),
+                                              fixture(QStringLiteral("fidelity/nodes.txt")));
         QVERIFY(dialog);
+        cl::ScenarioStore& store = *window.store();
         waitIdle(*dialog);
         // A path typed and Enter pressed is read; Enter does not also press Import.
         dialog->show();
@@ -694,14 +699,10 @@ private slots:
     void theImportedScenarioReplaysAndLeavesOutWhatNeverFits() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});
-        QString error;
-        QVERIFY2(window.openWorkspace(dir.filePath(QStringLiteral("w.sqlite")), MainWindow::Demo::No, &error),
-                 qPrintable(error));
-        cl::ScenarioStore& store = *window.store();
-        store.putProfiles(m_builtin);
-        auto* dialog = qobject_cast<SlurmImportDialog*>(window.importFromSlurm(
-            fixture(QStringLiteral("never_fit/sacct.txt")), fixture(QStringLiteral("never_fit/nodes.txt"))));
+        auto* dialog = importInFreshWorkspace(window, dir, fixture(QStringLiteral("never_fit/sacct.txt")),
+                                              fixture(QStringLiteral("never_fit/nodes.txt")));
         QVERIFY(dialog);
+        cl::ScenarioStore& store = *window.store();
         dialog->setPartitionsPath(fixture(QStringLiteral("never_fit/partitions.txt")));
         waitIdle(*dialog);
         QCOMPARE(dialog->fitCheck()->never_fit, std::size_t(1));
