@@ -23,6 +23,7 @@
 #include "core/io/slurm_sacct.h"
 #include "core/io/trace_writers.h"
 #include "core/sim/job_requests.h"
+#include "core/sim/recorded_gpu_types.h"
 #include "core/sim/simulator.h"
 #include "core/workload/measured_iterations.h"
 #include "core/workload/profile_rules.h"
@@ -313,7 +314,16 @@ int importSlurm(const std::vector<std::string>& argv) {
         cluster = std::move(nodes.cluster);
     }
 
-    if (trace && cluster) report["never_fit"] = jobsThatNeverFit(args, *trace, *cluster);
+    if (trace && cluster) {
+        // Accounting without typed GPUs: the type the job's servers mostly have (architecture.md 8.8).
+        const cl::RecordedGpuTypes types =
+            cl::inferRecordedGpuTypes(*trace, *cluster, resolveImportProfiles(args));
+        report["history"]["inferred_gpu_types"] = types.inferred;
+        for (const auto& [type, jobs] : types.inferred)
+            std::cout << jobs << " job(s) without a recorded GPU type ran on " << type
+                      << ", the type most of their servers have\n";
+        report["never_fit"] = jobsThatNeverFit(args, *trace, *cluster);
+    }
 
     std::filesystem::create_directories(out);
     if (trace) {

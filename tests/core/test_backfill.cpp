@@ -10,6 +10,7 @@
 #include "core/policies/scheduler_registry.h"
 #include "core/policies/simulate_policy.h"
 #include "core/policies/slurm_config.h"
+#include "core/sim/recorded_gpu_types.h"
 #include "core/sim/simulator.h"
 #include "core/workload/model_assignment.h"
 #include "request_test_support.h"
@@ -266,6 +267,35 @@ private slots:
         const SimResult r = run(oneServer(4), t, "fifo");
         QCOMPARE(r.jobs[0].first_start, 5.0);
         QCOMPARE(r.jobs[0].end, 5.0);
+    }
+
+    // Accounting that names no GPU type: the type holding most GPUs on the job's servers (two
+    // A100 servers against one V100 in partition a; V100 alone in b). A rule-matched job's
+    // iterations, counted at the reference GPU, scale by the type's speed; a job with a type, and
+    // a generated job (no recorded start, no limit), keep theirs.
+    void aJobWithoutARecordedGpuTypeRanOnItsServersType() {
+        Cluster c;
+        c.name = "site";
+        c.servers = {server("a1", "A100", 4, {"a"}), server("a2", "A100", 4, {"a"}),
+                     server("v1", "V100", 4, {"a", "b"})};
+        c.partitions = {{"a", 1, 0.0, true}, {"b", 1, 0.0, false}};
+        ProfileSet profiles;
+        profiles.gpu_type_speed["A100"] = 1.6;
+        Trace t;
+        t.jobs = {job("in-a", 0, 1, 100, 200), job("in-b", 0, 1, 100, 200), job("typed", 0, 1, 100, 200),
+                  job("generated", 0, 1, 100, 0), job("matched", 0, 1, 100, 200)};
+        t.jobs[1].partition = "b";
+        t.jobs[2].gpu_type = "T4";
+        t.jobs[4].model = "m";
+        t.jobs[4].iterations = 50;
+        const RecordedGpuTypes types = inferRecordedGpuTypes(t, c, profiles);
+        QCOMPARE(types.inferred, (std::map<std::string, std::size_t>{{"A100", 2}, {"V100", 1}}));
+        QCOMPARE(t.jobs[0].gpu_type, std::string("A100"));
+        QCOMPARE(t.jobs[1].gpu_type, std::string("V100"));
+        QCOMPARE(t.jobs[2].gpu_type, std::string("T4"));
+        QVERIFY(t.jobs[3].gpu_type.empty());
+        QCOMPARE(t.jobs[4].gpu_type, std::string("A100"));
+        QCOMPARE(t.jobs[4].iterations, 80.0);
     }
 
     // A measured run time is kept on the GPU type it was measured on, and scaled by the speed

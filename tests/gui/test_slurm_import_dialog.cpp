@@ -516,6 +516,11 @@ private slots:
         QCOMPARE(scenario->spec.policy, std::string("slurm"));
         const QString log = namedChild<QPlainTextEdit>(window, "runLog")->toPlainText();
         QVERIFY(log.contains(QStringLiteral("Created scenario slurm/our-cluster")));
+        // sacct names no GPU type for most jobs: they ran on their servers' type, as the CLI says.
+        QVERIFY(log.contains(QStringLiteral("without a recorded GPU type ran on A100")));
+        const auto stored = store.trace(store.findScenario("slurm/our-cluster")->spec.trace_id);
+        QVERIFY(std::all_of(stored.jobs.begin(), stored.jobs.end(),
+                            [](const cl::Job& j) { return !j.gpu_type.empty() || j.time_limit <= 0; }));
 
         // The profiler-trace import is one menu entry away and lands in the Profiles view.
         QVERIFY(window.importProfilerTrace());

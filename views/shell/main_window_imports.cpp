@@ -8,6 +8,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "core/sim/recorded_gpu_types.h"
 #include "core/store/cluster_names.h"
 #include "core/store/scenario_store.h"
 #include "views/cluster/cluster_editor.h"
@@ -72,6 +73,19 @@ void MainWindow::storeSlurmImport(const SlurmImportDialog& dialog) {
     std::shared_ptr<const cl::Trace> trace = dialog.trace();
     std::optional<cl::Cluster> cluster = dialog.cluster();
     try {
+        if (trace && cluster) {
+            // Accounting without typed GPUs: the type the job's servers mostly have, as
+            // `import slurm` does (docs/architecture.md 8.8).
+            auto typed = std::make_shared<cl::Trace>(*trace);
+            const cl::ProfileSet none;
+            const cl::RecordedGpuTypes types =
+                cl::inferRecordedGpuTypes(*typed, *cluster, dialog.profiles() ? *dialog.profiles() : none);
+            for (const auto& [type, jobs] : types.inferred)
+                log(tr("%n job(s) without a recorded GPU type ran on %1, the type most of their servers have",
+                       nullptr, static_cast<int>(jobs))
+                        .arg(QString::fromStdString(type)));
+            trace = std::move(typed);
+        }
         if (trace) {
             traceId = m_store->putTrace(*trace);
             log(tr("Imported the Slurm history %1: %n job(s), stored as trace #%2", nullptr,
