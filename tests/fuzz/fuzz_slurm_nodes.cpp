@@ -1,7 +1,8 @@
 // libFuzzer target: Slurm node inventory (readSlurmNodes, every form) and its layout, with and
 // without unavailable nodes: any input is read or refused cleanly; every node has a name, a line
-// and counts that are not negative; the layout holds only GPU nodes within the layout limits,
-// its counts add up, and it writes and reads back as a layout.
+// and counts that are not negative; the layout holds only GPU nodes within the layout limits (a
+// node with GPUs of several types as one server per type), its counts add up, and it writes and
+// reads back as a layout.
 #include <set>
 
 #include "core/io/layout_io.h"
@@ -33,7 +34,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const cl::SlurmLayout layout = cl::clusterFromSlurmNodes(inventory, options);
         const std::size_t left_out =
             static_cast<std::size_t>(layout.cpu_only_nodes + layout.excluded_unavailable);
-        if (layout.cluster.servers.size() + left_out > inventory.nodes.size()) std::abort();
+        // Every server is a node, or NODE:TYPE of a node with GPUs of several types.
+        std::set<std::string> nodes_with_servers;
+        for (const cl::Server& s : layout.cluster.servers) {
+            const std::size_t colon = s.name.rfind(':');
+            if (names.count(s.name))
+                nodes_with_servers.insert(s.name);
+            else if (colon != std::string::npos && names.count(s.name.substr(0, colon)))
+                nodes_with_servers.insert(s.name.substr(0, colon));
+            else
+                std::abort();
+        }
+        if (nodes_with_servers.size() + left_out > inventory.nodes.size()) std::abort();
         for (const cl::Server& s : layout.cluster.servers)
             if (s.gpus < 1 || s.gpus > 64 || s.gpu_type.empty() || (exclude && s.unavailable) ||
                 !(s.memory_gb > 0) || !(s.gpu_memory_gb > 0))
