@@ -42,7 +42,7 @@ if(frontier LESS 1 OR cliff LESS 3 OR over LESS 1)
   message(FATAL_ERROR "plan JSON: frontier ${frontier}, cliff ${cliff}, headroom ${over}\n${json}")
 endif()
 file(READ ${OUT}/plan.csv csv)
-expect("${csv}" "^kind,server_type,policy,servers,load_factor,feasible,cost_per_month,on_frontier,avg_queueing,avg_queueing_ci95,p95_jct,p95_jct_ci95")
+expect("${csv}" "^kind,server_type,policy,servers,load_factor,feasible,cost_per_month,on_frontier,overloaded,offered_load,backlog_gpu_hours,drain_share,avg_queueing,avg_queueing_ci95,p95_jct,p95_jct_ci95")
 expect("${csv}" "\nplanned_load,t4x4,srtf,[0-9]+,1.2,")
 expect("${csv}" "\nheadroom,")
 

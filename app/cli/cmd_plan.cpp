@@ -16,52 +16,11 @@
 
 namespace cli {
 
-int planCommand(const std::vector<std::string>& argv) {
-    std::vector<OptionSpec> options = {
-        dbOption(),
-        {"trace", "FILE", "the trace to plan for (required)"},
-        {"format", "F", "trace format", false, "auto"},
-        {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
-        {"cluster", "C", "the base cluster: preset or layout file", false, "muri-testbed-64"},
-        {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
-        {"server-types", "LIST",
-         "server types (data/server_types.json ids) or layout files of one kind of server; default: the "
-         "base cluster's own servers",
-         true},
-        {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},
-        {"policies", "LIST", "policies to consider, e.g. srtf,muri-s", true},
-        {"target", "EXPR", "a target every plan must meet, e.g. p95_jct<=8h, large:p99_jct<=2d", true},
-        {"load", "F", "planned load factor of the trace (1.25 = 25% more jobs), as a scenario's --load",
-         false, "1"},
-        {"seeds", "LIST", "seeds each point runs with; targets hold for the mean", false, "1"},
-        {"budget", "USD", "largest cost per month a plan may have"},
-        {"max-servers", "N", "largest server count of one type to try", false, "4096"},
-        {"headroom-resolution", "F", "step of the headroom search, as a fraction of the planned load", false,
-         "0.05"},
-        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
-        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
-         "muri"},
-        {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
-        {"transform", "SPEC", "trace transform applied first", true},
-        {"prefix", "NAME", "scenario names start with this", false, "plan"},
-        {"json", "FILE", "write the plan as JSON"},
-        {"csv", "FILE", "write every evaluated point as CSV"},
-        {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
-        {"quiet", "", "no progress on stderr"}};
-    for (const auto& o : emitOptions()) options.push_back(o);
-    Args args("plan",
-              "Find, for each server type and policy, the smallest cluster that meets every --target at the "
-              "--load factor, rank them by cost, and report the frontier, the cliff and the headroom. Every "
-              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them. With "
-              "--emit DIR "
-              "nothing is simulated: the points the search needs next that are not stored are written as run "
-              "specs; run and merge them (workspace merge --emitted DIR), then plan --emit again into a new "
-              "folder, until it prints the plan.",
-              options);
-    if (!args.parse(argv)) return 0;
-    if (!args.has("trace")) throw UsageError("plan needs --trace FILE");
-    const bool quiet = args.has("quiet");
+namespace {
 
+// The plan's settings from the command line (the base cluster and server types come from the
+// workspace afterwards).
+cl::PlanRequest planSettings(const Args& args) {
     cl::PlanRequest request;
     for (const std::string& t : args.getAll("target")) {
         try {
@@ -91,6 +50,78 @@ int planCommand(const std::vector<std::string>& argv) {
     request.headroom_resolution = args.getDouble("headroom-resolution");
     if (!(request.headroom_resolution > 0 && request.headroom_resolution <= 1))
         throw UsageError("--headroom-resolution must be in (0, 1]");
+    if (args.get("verify-below") == "all") {
+        request.verify_below = cl::kVerifyEveryCount;
+    } else {
+        const long long below = args.getInt("verify-below");
+        if (below < 0 || below > 100000)
+            throw UsageError("--verify-below must be a count 0..100000 or 'all'");
+        request.verify_below = static_cast<int>(below);
+    }
+    request.overload_drain_share = args.getDouble("overload-drain");
+    if (!(request.overload_drain_share > 0))
+        throw UsageError("--overload-drain must be a positive share of the arrival window, e.g. 0.1");
+    return request;
+}
+
+}  // namespace
+
+int planCommand(const std::vector<std::string>& argv) {
+    std::vector<OptionSpec> options = {
+        dbOption(),
+        {"trace", "FILE", "the trace to plan for (required)"},
+        {"format", "F", "trace format", false, "auto"},
+        {"model-seed", "N", "seed assigning models to imported jobs without one", false, "1"},
+        {"cluster", "C", "the base cluster: preset or layout file", false, "muri-testbed-64"},
+        {"cluster-name", "NAME", "store the --cluster layout under NAME (its own name is taken)"},
+        {"server-types", "LIST",
+         "server types (data/server_types.json ids) or layout files of one kind of server; default: the "
+         "base cluster's own servers",
+         true},
+        {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},
+        {"policies", "LIST", "policies to consider, e.g. srtf,muri-s", true},
+        {"target", "EXPR", "a target every plan must meet, e.g. p95_jct<=8h, large:p99_jct<=2d", true},
+        {"load", "F", "planned load factor of the trace (1.25 = 25% more jobs), as a scenario's --load",
+         false, "1"},
+        {"seeds", "LIST", "seeds each point runs with; targets hold for the mean", false, "1"},
+        {"budget", "USD", "largest cost per month a plan may have"},
+        {"max-servers", "N", "largest server count of one type to try", false, "4096"},
+        {"verify-below", "N|all",
+         "server counts below each answer that are simulated to confirm it; all: every count, as an "
+         "exhaustive "
+         "sweep",
+         false, "2"},
+        {"overload-drain", "F",
+         "a candidate whose backlog at the last arrival takes more than this share of the arrival window to "
+         "drain is overloaded, and no plan",
+         false, "0.1"},
+        {"headroom-resolution", "F", "step of the headroom search, as a fraction of the planned load", false,
+         "0.05"},
+        {"conventions", "NAME", "clean, muri-artifact or synergy-artifact", false, "clean"},
+        {"profiles", "NAME", "built-in profile set (muri, synergy, sjf-bsbf) or a profile JSON file", false,
+         "muri"},
+        {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
+        {"transform", "SPEC", "trace transform applied first", true},
+        {"prefix", "NAME", "scenario names start with this", false, "plan"},
+        {"json", "FILE", "write the plan as JSON"},
+        {"csv", "FILE", "write every evaluated point as CSV"},
+        {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
+        {"quiet", "", "no progress on stderr"}};
+    for (const auto& o : emitOptions()) options.push_back(o);
+    Args args("plan",
+              "Find, for each server type and policy, the smallest cluster that meets every --target at the "
+              "--load factor, rank them by cost, and report the frontier, the cliff and the headroom. Every "
+              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED; a rerun reuses them. With "
+              "--emit DIR "
+              "nothing is simulated: the points the search needs next that are not stored are written as run "
+              "specs; run and merge them (workspace merge --emitted DIR), then plan --emit again into a new "
+              "folder, until it prints the plan.",
+              options);
+    if (!args.parse(argv)) return 0;
+    if (!args.has("trace")) throw UsageError("plan needs --trace FILE");
+    const bool quiet = args.has("quiet");
+
+    cl::PlanRequest request = planSettings(args);
     request.keep_base = args.has("keep-base");
     const long long threads = args.getInt("threads");
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");

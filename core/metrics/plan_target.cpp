@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
 #include "core/metrics/jct_stats.h"
 #include "core/metrics/job_size.h"
+#include "core/metrics/summary_table.h"
 
 namespace cl {
 
@@ -36,9 +38,23 @@ double unitSeconds(char unit) {
 
 }  // namespace
 
+bool isRatioMetric(const std::string& metric) {
+    const std::string bare = metric.substr(metric.find(':') == std::string::npos ? 0 : metric.find(':') + 1);
+    return bare == "p95_slowdown" || bare == "avg_bounded_slowdown";
+}
+
+std::string formatPlanMetric(const std::string& metric, double value) {
+    if (std::isnan(value)) return "-";
+    if (!isRatioMetric(metric)) return humanDuration(value);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", value);
+    return buf;
+}
+
 const std::vector<std::string>& planTargetMetrics() {
-    static const std::vector<std::string> metrics = {"avg_jct",      "median_jct",   "p95_jct", "p99_jct",
-                                                     "avg_queueing", "p95_queueing", "makespan"};
+    static const std::vector<std::string> metrics = {"avg_jct",  "median_jct",   "p95_jct",
+                                                     "p99_jct",  "avg_queueing", "p95_queueing",
+                                                     "makespan", "p95_slowdown", "avg_bounded_slowdown"};
     return metrics;
 }
 
@@ -88,10 +104,15 @@ PlanTarget parsePlanTarget(std::string_view text) {
     std::string_view value = rest.substr(op + (or_equal ? 2 : 1));
     while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
     if (value.empty()) fail("no value after the comparison");
-    const char unit = value.back();
-    const double scale = unitSeconds(unit);
-    if (scale == 0.0) fail("the value needs a unit: s, m, h or d (as in 30m or 8h)");
-    value.remove_suffix(1);
+    double scale = 1.0;
+    if (isRatioMetric(t.metric)) {
+        if (!value.empty() && unitSeconds(value.back()) != 0.0)
+            fail("a slowdown is a ratio without a unit, as in " + t.metric + "<=5");
+    } else {
+        scale = unitSeconds(value.back());
+        if (scale == 0.0) fail("the value needs a unit: s, m, h or d (as in 30m or 8h)");
+        value.remove_suffix(1);
+    }
     double number = 0.0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number) || number < 0)
@@ -101,7 +122,7 @@ PlanTarget parsePlanTarget(std::string_view text) {
 }
 
 double planTargetValue(const PlanTarget& target, const std::vector<JobRecord>& jobs, int large_above_gpus) {
-    std::vector<double> jct, queueing;
+    std::vector<double> jct, queueing, slowdown, bounded_slowdown;
     double first_submit = std::numeric_limits<double>::infinity(), last_end = 0.0;
     for (const JobRecord& j : jobs) {
         const bool large = isLargeJob(j.gpus, large_above_gpus);
@@ -113,11 +134,21 @@ double planTargetValue(const PlanTarget& target, const std::vector<JobRecord>& j
         if (!j.completed && !j.timed_out) continue;
         queueing.push_back(j.queueing_delay);
         last_end = std::max(last_end, j.end);
-        if (j.completed) jct.push_back(j.jct);
+        if (!j.completed) continue;
+        jct.push_back(j.jct);
+        // Slowdown against the job's run time alone on its GPUs; the bounded one (Feitelson,
+        // Rudolph, Schwiegelshohn, Sevcik and Wong, "Theory and practice in parallel job
+        // scheduling", 1997) floors that run time at kBoundedSlowdownSeconds so that a very short
+        // job's wait does not dominate the mean, and the ratio at 1.
+        const double alone = j.iterations * j.solo_iteration_time;
+        if (alone > 0) slowdown.push_back(j.jct / alone);
+        bounded_slowdown.push_back(std::max(1.0, j.jct / std::max(alone, kBoundedSlowdownSeconds)));
     }
     const std::string& m = target.metric;
     const bool about_queueing = m == "avg_queueing" || m == "p95_queueing" || m == "makespan";
     if ((about_queueing ? queueing : jct).empty()) return std::numeric_limits<double>::quiet_NaN();
+    if (m == "p95_slowdown")
+        return slowdown.empty() ? std::numeric_limits<double>::quiet_NaN() : percentile(slowdown, 0.95);
     const auto mean = [](const std::vector<double>& v) {
         double sum = 0.0;
         for (double x : v) sum += x;
@@ -129,6 +160,7 @@ double planTargetValue(const PlanTarget& target, const std::vector<JobRecord>& j
     if (m == "p99_jct") return percentile(jct, 0.99);
     if (m == "avg_queueing") return mean(queueing);
     if (m == "p95_queueing") return percentile(queueing, 0.95);
+    if (m == "avg_bounded_slowdown") return mean(bounded_slowdown);
     return last_end - first_submit;  // makespan
 }
 

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 
 #include "core/metrics/cluster_cost.h"
+#include "core/metrics/job_size.h"
 #include "core/model/cluster.h"
 #include "core/planning/boundary_search.h"
 
@@ -85,6 +88,30 @@ bool lowerIsBetter(const PlanTarget& t) {
     return t.comparison == TargetComparison::AtMost || t.comparison == TargetComparison::Below;
 }
 
+// The load check of a point over its seeds: the mean of each figure, assessed when every seed's
+// run was, overloaded when the mean drain share exceeds the limit (as targets hold for the mean).
+PlanLoadCheck meanLoadCheck(const std::vector<PlanLoadCheck>& checks, double drain_share_limit) {
+    PlanLoadCheck mean;
+    if (checks.empty()) return mean;
+    mean.assessed = true;
+    for (const PlanLoadCheck& c : checks) {
+        mean.assessed = mean.assessed && c.assessed;
+        mean.offered_load += c.offered_load;
+        mean.backlog_gpu_hours += c.backlog_gpu_hours;
+        mean.drain_share += c.drain_share;
+        mean.arrival_window_s += c.arrival_window_s;
+        mean.last_end_after_window_s += c.last_end_after_window_s;
+    }
+    const double n = static_cast<double>(checks.size());
+    mean.offered_load /= n;
+    mean.backlog_gpu_hours /= n;
+    mean.drain_share /= n;
+    mean.arrival_window_s /= n;
+    mean.last_end_after_window_s /= n;
+    mean.overloaded = mean.assessed && mean.drain_share > drain_share_limit;
+    return mean;
+}
+
 struct PointKey {
     int server_type = 0;
     std::string policy;
@@ -101,7 +128,11 @@ public:
         : r_(request), evaluate_(evaluate), progress_(progress), stop_(stop) {
         // Every target and the all-jobs metrics, each once.
         for (const PlanTarget& t : r_.targets) addMetric(t);
-        for (const std::string& m : planTargetMetrics()) addMetric(parsePlanTarget(m + "<=1s"));
+        for (const std::string& m : planTargetMetrics()) {
+            PlanTarget all_jobs;
+            all_jobs.metric = m;
+            addMetric(all_jobs);
+        }
     }
 
     PlanReport run();
@@ -120,6 +151,15 @@ private:
     // Evaluates the points not evaluated yet, in one batch; false when the plan must stop.
     bool evaluate(const std::vector<PointKey>& keys, const std::string& phase);
     const PlanEvaluation& at(const PointKey& k) const { return memo_.at(k); }
+    // The cluster's GPUs in reference GPUs: each weighted by its type's speed.
+    double referenceCapacity(const Cluster& c) const {
+        double capacity = 0.0;
+        for (const Server& s : c.servers) {
+            const auto it = r_.gpu_type_speed.find(s.gpu_type);
+            capacity += s.gpus * (it == r_.gpu_type_speed.end() ? 1.0 : it->second);
+        }
+        return capacity;
+    }
     bool meets(const PlanEvaluation& e) const {
         for (const PlanTarget& t : r_.targets)
             if (!meetsPlanTarget(t, e.metrics.at(planMetricKey(t)).mean)) return false;
@@ -129,7 +169,14 @@ private:
     // The steps of run(), in order (docs/architecture.md 7.9).
     bool searchBoundaries();
     void explainNoBoundary(CandidateResult& c, const BoundarySearch& search);
+    std::string overloadNote(const CandidateResult& c, std::optional<int> below) const;
     bool settleNeighbours(bool searched);
+    // The lowest count checked below a candidate's answer (request.verify_below counts, not
+    // below the smallest that runs the trace).
+    int lowestVerified(const CandidateResult& c) const {
+        const int lowest = smallestRunnableCount(r_, c.server_type);
+        return *c.servers - lowest <= r_.verify_below ? lowest : *c.servers - r_.verify_below;
+    }
     double costOf(const CandidateResult& c) const {
         return at({c.server_type, c.policy, *c.servers, 0}).cost_per_month;
     }
@@ -162,6 +209,7 @@ private:
     const std::atomic<bool>* stop_;
     std::vector<std::pair<std::string, PlanTarget>> metrics_;
     std::map<PointKey, PlanEvaluation> memo_;
+    std::map<int, bool> steady_arrivals_;  // per server type, at the planned load
     PlanReport report_;
     int round_ = 0;
 };
@@ -208,19 +256,33 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
         e.policy = k.policy;
         e.servers = k.servers;
         e.load_factor = loadOf(k.load_step);
-        const ClusterCost cost =
-            clusterCost(candidateCluster(r_.base, r_.server_types[k.server_type], k.servers, r_.keep_base));
+        const Cluster candidate =
+            candidateCluster(r_.base, r_.server_types[k.server_type], k.servers, r_.keep_base);
+        const ClusterCost cost = clusterCost(candidate);
         e.cost_per_month = cost.per_month;
         e.unpriced_servers = cost.unpriced_servers;
         e.no_queueing = true;
         std::map<std::string, std::vector<double>> values;
+        std::vector<PlanLoadCheck> checks;
         for (std::size_t s = 0; s < seeds; ++s) {
-            const std::vector<JobRecord>& jobs = *results[i * seeds + s];
-            for (const JobRecord& j : jobs)
+            const SimResult& run = *results[i * seeds + s];
+            for (const JobRecord& j : run.jobs)
                 if (!j.completed || j.pending_time > 0 || !(j.queueing_delay <= 0)) e.no_queueing = false;
             for (const auto& [key, target] : metrics_)
-                values[key].push_back(planTargetValue(target, jobs, r_.large_above_gpus));
+                values[key].push_back(planTargetValue(target, run.jobs, r_.large_above_gpus));
+            checks.push_back(overloadCheck(run, referenceCapacity(candidate), r_.overload_drain_share));
         }
+        e.load = meanLoadCheck(checks, r_.overload_drain_share);
+        // Whether the trace arrives steadily or in a burst is its own property at the planned
+        // load: a higher load compresses the arrivals, and the headroom must not stop judging
+        // overload because of it.
+        if (k.load_step == 0) {
+            steady_arrivals_.try_emplace(k.server_type, e.load.assessed);
+        } else if (auto it = steady_arrivals_.find(k.server_type); it != steady_arrivals_.end()) {
+            e.load.assessed = it->second;
+            e.load.overloaded = e.load.assessed && e.load.drain_share > r_.overload_drain_share;
+        }
+        e.queue = queueOverTime(results[i * seeds]->series);
         for (auto& [key, v] : values) {
             // A class with no completed job in some seed has no value there; the mean is NaN then,
             // and a target on it is not met.
@@ -229,7 +291,7 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
             if (any_nan) est.mean = std::nan("");
             e.metrics[key] = est;
         }
-        e.feasible = meets(e);
+        e.feasible = !e.load.overloaded && meets(e);
         memo_.emplace(k, std::move(e));
     }
     return true;
@@ -304,12 +366,33 @@ bool Planner::searchBoundaries() {
     return searched;
 }
 
+// The largest count of a candidate found overloaded below `below` (all counts when nullopt), as a
+// note with the figures; empty when none was.
+std::string Planner::overloadNote(const CandidateResult& c, std::optional<int> below) const {
+    std::optional<int> largest;
+    for (const auto& [k, e] : memo_)
+        if (k.server_type == c.server_type && k.policy == c.policy && k.load_step == 0 && e.load.overloaded &&
+            (!below || k.servers < *below))
+            largest = k.servers;
+    if (!largest) return {};
+    const PlanLoadCheck& l = at({c.server_type, c.policy, *largest, 0}).load;
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "%d servers are overloaded (%.2f of every GPU offered; the backlog at the last arrival "
+                  "drains in %.0f%% of the arrival window)",
+                  *largest, l.offered_load, l.drain_share * 100);
+    return buf;
+}
+
 // Why a finished search found no count that meets the targets.
 void Planner::explainNoBoundary(CandidateResult& c, const BoundarySearch& search) {
     const auto& known = search.known();
     const int top = known.empty() ? r_.max_servers : known.rbegin()->first;
     const PlanEvaluation& e = at({c.server_type, c.policy, top, 0});
-    if (e.no_queueing)
+    if (e.load.overloaded)
+        c.note = "no count up to " + std::to_string(top) +
+                 " servers keeps up with the arrivals: " + overloadNote(c, std::nullopt);
+    else if (e.no_queueing)
         c.note = "no count meets the targets: with " + std::to_string(top) +
                  " servers no job waits and a target is still missed";
     else if (top < r_.max_servers && known.size() >= 2)
@@ -320,9 +403,10 @@ void Planner::explainNoBoundary(CandidateResult& c, const BoundarySearch& search
 }
 
 // 2. The neighbours of every answer, to tell a real threshold from a non-monotone metric.
-//    Two counts below each answer are tried too: one that meets the targets below a count
-//    that misses them moves the answer down (and the metric is not monotone there). Returns
-//    whether every neighbour is known.
+//    The counts below each answer (request.verify_below of them, 2 by default) are tried too:
+//    one that meets the targets below a count that misses them moves the answer down (and the
+//    metric is not monotone there), and its own counts below are tried in turn. Returns whether
+//    every neighbour is known.
 bool Planner::settleNeighbours(bool searched) {
     bool neighbours_known = searched;
     for (bool moved = true; moved && neighbours_known;) {
@@ -330,9 +414,8 @@ bool Planner::settleNeighbours(bool searched) {
         std::vector<PointKey> keys;
         for (const CandidateResult& c : report_.candidates)
             if (c.servers)
-                for (int x = *c.servers - 2; x <= *c.servers + 1; ++x)
-                    if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
-                        keys.push_back({c.server_type, c.policy, x, 0});
+                for (int x = lowestVerified(c); x <= *c.servers + 1; ++x)
+                    if (x <= r_.max_servers) keys.push_back({c.server_type, c.policy, x, 0});
         if (!evaluate(keys, "neighbours")) {
             neighbours_known = false;
             break;
@@ -340,11 +423,17 @@ bool Planner::settleNeighbours(bool searched) {
         for (CandidateResult& c : report_.candidates) {
             if (!c.servers) continue;
             const int n = *c.servers;
-            for (int x = std::max(smallestRunnableCount(r_, c.server_type), n - 2); x < n; ++x)
+            for (int x = lowestVerified(c); x < n; ++x)
                 if (at({c.server_type, c.policy, x, 0}).feasible) {
                     c.monotone = false;
+                    // The smallest count above x known to miss (the search's answer sat above one).
+                    int miss = std::numeric_limits<int>::max();
+                    for (const auto& [k, e] : memo_)
+                        if (k.server_type == c.server_type && k.policy == c.policy && k.load_step == 0 &&
+                            k.servers > x && k.servers < miss && !e.feasible)
+                            miss = k.servers;
                     c.note += (c.note.empty() ? "" : "; ") + std::to_string(x) +
-                              " servers meet the targets although " + std::to_string(n - 1) +
+                              " servers meet the targets although " + std::to_string(miss) +
                               " miss them (not monotone)";
                     c.servers = x;
                     moved = true;
@@ -352,6 +441,12 @@ bool Planner::settleNeighbours(bool searched) {
                 }
         }
     }
+    if (neighbours_known)
+        for (CandidateResult& c : report_.candidates)
+            if (c.servers) {
+                c.verified_from = lowestVerified(c);
+                c.exhaustive = c.verified_from == smallestRunnableCount(r_, c.server_type);
+            }
     return neighbours_known;
 }
 
@@ -444,7 +539,8 @@ void Planner::listEvaluations(const std::string& first_key) {
     std::optional<double> best;
     for (std::size_t i : by_cost) {
         const double m = metric(i);
-        if (std::isnan(m)) continue;
+        // An overloaded cluster's metric says nothing of the cluster's service (section 7.9).
+        if (std::isnan(m) || report_.evaluations[i].load.overloaded) continue;
         if (!best || (lower ? m < *best : m > *best)) {
             report_.frontier.push_back(i);
             best = m;
@@ -465,6 +561,10 @@ PlanReport Planner::run() {
     if (settleNeighbours(searched))
         for (CandidateResult& c : report_.candidates)
             if (c.servers) checkNeighbours(c);
+    for (CandidateResult& c : report_.candidates)
+        if (c.servers)
+            if (const std::string note = overloadNote(c, c.servers); !note.empty())
+                c.note += (c.note.empty() ? "" : "; ") + note;
     const std::string first_key = planMetricKey(r_.targets.front());
     for (const std::string& p : r_.policies) report_.plans[p] = std::nullopt;
     if (searched && report_.error.empty() && !report_.interrupted) {
@@ -491,10 +591,27 @@ PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluat
     if (!(request.headroom_max > 1)) throw std::invalid_argument("the headroom search must go above 1");
     if (request.max_servers < minimumServers(request.keep_base) || request.max_servers > 100000)
         throw std::invalid_argument("--max-servers must be 1..100000");
+    if (!(request.overload_drain_share > 0))
+        throw std::invalid_argument(
+            "the overload drain share must be a positive fraction of the arrival window");
     if (request.budget_per_month && !(*request.budget_per_month >= 0))
         throw std::invalid_argument("the budget must be a non-negative amount per month");
     for (const ServerType& t : request.server_types)
         if (t.server.gpus < 1) throw std::invalid_argument("server type " + t.id + " has no GPU");
+    if (request.verify_below < 0) throw std::invalid_argument("--verify-below must be 0 or more");
+    for (const PlanTarget& t : request.targets) {
+        // A size class with no job has no value: every candidate would miss, after simulating
+        // up to --max-servers.
+        const std::string split = std::to_string(request.large_above_gpus);
+        if (t.jobs == TargetJobs::Large && !isLargeJob(request.largest_job_gpus, request.large_above_gpus))
+            throw std::invalid_argument("target '" + t.text + "': the trace has no large job (more than " +
+                                        split + " GPUs; its largest asks for " +
+                                        std::to_string(request.largest_job_gpus) + ")");
+        if (t.jobs == TargetJobs::Small && isLargeJob(request.smallest_job_gpus, request.large_above_gpus))
+            throw std::invalid_argument("target '" + t.text + "': the trace has no small job (at most " +
+                                        split + " GPUs; its smallest asks for " +
+                                        std::to_string(request.smallest_job_gpus) + ")");
+    }
     Planner planner(request, evaluate, progress, stop);
     return planner.run();
 }

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "core/metrics/comparison.h"
+#include "core/metrics/overload_check.h"
 #include "core/metrics/plan_target.h"
+#include "core/metrics/queue_over_time.h"
 #include "core/model/cluster.h"
 #include "core/model/server_type.h"
 
@@ -33,10 +35,26 @@ struct PlanRequest {
     double headroom_resolution = 0.05;  // steps of the planned load
     double headroom_max = 8.0;          // search headroom up to this multiple of the planned load
     int cliff_radius = 3;               // server counts each side of an answer
+    // A candidate whose backlog at the last arrival takes more than this share of the arrival
+    // window to drain is overloaded (section 7.9, "Overload").
+    double overload_drain_share = kDefaultOverloadDrainShare;
     // The most GPUs one job of the trace asks for: a candidate with fewer GPUs in all cannot run
     // the trace, so every search starts at a count that holds it.
     int largest_job_gpus = 1;
+    // The fewest GPUs one job of the trace asks for: with largest_job_gpus, tells a target on a
+    // size class with no job (section 7.3) before anything is simulated.
+    int smallest_job_gpus = 1;
+    // Counts below each answer that are checked (the claim "N is the smallest count" holds
+    // for them): 2 by default; a larger number, or kVerifyEveryCount, checks more.
+    int verify_below = 2;
+    // Speed per GPU type relative to the reference GPU (the profile set's gpu_type_speed; a type
+    // not listed counts 1): the overload check counts a candidate's capacity in reference GPUs.
+    std::map<std::string, double> gpu_type_speed;
 };
+
+// PlanRequest::verify_below for "check every count below each answer": the answer then equals an
+// exhaustive sweep.
+inline constexpr int kVerifyEveryCount = 1 << 30;
 
 // One simulation the planner asks for.
 struct PlanPoint {
@@ -47,10 +65,9 @@ struct PlanPoint {
     std::uint64_t seed = 1;
 };
 
-// The per-job records of each point, in the order asked; nullopt where the simulation failed
-// or was cancelled (the plan then stops and says so).
-using PlanEvaluator =
-    std::function<std::vector<std::optional<std::vector<JobRecord>>>(const std::vector<PlanPoint>&)>;
+// The run of each point (its per-job records and series; segments are not needed), in the order
+// asked; nullopt where the simulation failed or was cancelled (the plan then stops and says so).
+using PlanEvaluator = std::function<std::vector<std::optional<SimResult>>(const std::vector<PlanPoint>&)>;
 
 // A candidate cluster: the base with every server retyped to `type` and resized to `servers`
 // (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
@@ -75,8 +92,10 @@ struct PlanEvaluation {
     double load_factor = 1.0;
     double cost_per_month = 0.0;
     int unpriced_servers = 0;
-    bool feasible = false;     // every target's mean meets it (and within budget for plans)
-    bool no_queueing = false;  // no job of any seed waited: more servers change nothing
+    bool feasible = false;           // not overloaded, and every target's mean meets it
+    bool no_queueing = false;        // no job of any seed waited: more servers change nothing
+    PlanLoadCheck load;              // means over the seeds; overloaded means not feasible
+    std::vector<QueueSample> queue;  // the first seed's run, at most 200 samples
     // By metric key: every target ("large:p99_jct") and the all-jobs metrics of planTargetMetrics().
     std::map<std::string, Estimate> metrics;
 };
@@ -89,7 +108,12 @@ struct CandidateResult {
     std::optional<std::size_t> evaluation;
     bool within_budget = true;
     bool monotone = true;  // the targets' metrics fall with capacity around the answer
-    std::string note;      // why there is no answer, or where a metric is not monotone
+    // Every count from verified_from to servers + 1 was simulated: the claim "servers is the
+    // smallest count that meets the targets" holds from verified_from on. It is exhaustive when
+    // verified_from is the smallest count that can run the trace.
+    int verified_from = 0;
+    bool exhaustive = false;
+    std::string note;  // why there is no answer, or where a metric is not monotone
 };
 
 struct PlanHeadroom {

@@ -41,6 +41,17 @@ nlohmann::ordered_json metricsJson(const PlanEvaluation& e, const std::vector<st
     return m;
 }
 
+// The figures of the overload check (docs/architecture.md 7.9).
+nlohmann::ordered_json loadJson(const PlanLoadCheck& l) {
+    return {{"assessed", l.assessed},
+            {"overloaded", l.overloaded},
+            {"offered_load", l.offered_load},
+            {"backlog_gpu_hours", l.backlog_gpu_hours},
+            {"drain_share", l.drain_share},
+            {"arrival_window_s", l.arrival_window_s},
+            {"last_end_after_window_s", l.last_end_after_window_s}};
+}
+
 nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
                                  const std::vector<std::string>& keys) {
     nlohmann::ordered_json o;
@@ -52,15 +63,46 @@ nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
     o["cost_per_month"] = e.cost_per_month;
     if (e.unpriced_servers > 0) o["unpriced_servers"] = e.unpriced_servers;
     o["metrics"] = metricsJson(e, keys);
+    o["load"] = loadJson(e.load);
     return o;
 }
 
-std::string metricText(const Estimate& e) {
+std::string metricText(const std::string& key, const Estimate& e) {
     if (std::isnan(e.mean)) return "-";
     // An interval that rounds to nothing (seeds that change no job) is left out.
-    if (e.n > 1 && humanDuration(e.ci95) != "0 s")
-        return humanDuration(e.mean) + " +- " + humanDuration(e.ci95);
-    return humanDuration(e.mean);
+    const std::string ci = formatPlanMetric(key, e.ci95);
+    if (e.n > 1 && ci != "0 s" && ci != "0.00") return formatPlanMetric(key, e.mean) + " +- " + ci;
+    return formatPlanMetric(key, e.mean);
+}
+
+// One sentence on whether the plan keeps up with the arrivals, with the figures.
+std::string loadText(const PlanRequest& request, const PlanLoadCheck& l) {
+    char buf[400];
+    if (!l.assessed) {
+        std::snprintf(
+            buf, sizeof buf,
+            "Overload: not assessed; the jobs arrive within %s, less than %.0f median job run times, "
+            "so there is no steady arrival rate to keep up with\n",
+            humanDuration(l.arrival_window_s).c_str(), kSteadyStateJobLifetimes);
+        return buf;
+    }
+    std::snprintf(
+        buf, sizeof buf,
+        "Load: %.2f of every GPU offered over the %s arrival window; the backlog at the last arrival "
+        "(%s reference-GPU hours) drains in %.1f%% of it (overloaded above %.0f%%)\n",
+        l.offered_load, humanDuration(l.arrival_window_s).c_str(),
+        formatNumber(std::round(l.backlog_gpu_hours)).c_str(), l.drain_share * 100,
+        request.overload_drain_share * 100);
+    return buf;
+}
+
+// The counts a candidate's answer was checked against: "all" (an exhaustive sweep would agree)
+// or the range "9..12".
+std::string verifiedText(const PlanRequest& request, const CandidateResult& c) {
+    if (!c.servers || c.verified_from == 0) return "-";
+    if (c.exhaustive) return "all";
+    return std::to_string(c.verified_from) + ".." +
+           std::to_string(std::min(*c.servers + 1, request.max_servers));
 }
 
 std::string csvNumber(double v) {
@@ -92,7 +134,10 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
             o["cost_per_month"] = e->cost_per_month;
             if (e->unpriced_servers > 0) o["unpriced_servers"] = e->unpriced_servers;
             o["metrics"] = metricsJson(*e, keys);
+            o["load"] = loadJson(e->load);
             o["monotone"] = c.monotone;
+            o["verified_from"] = c.verified_from;
+            o["exhaustive"] = c.exhaustive;
             if (!c.note.empty()) o["note"] = c.note;
         }
         plans[p] = o;
@@ -134,6 +179,8 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
             o["cost_per_month"] = evaluationOf(report, c)->cost_per_month;
             o["within_budget"] = c.within_budget;
             o["monotone"] = c.monotone;
+            o["verified_from"] = c.verified_from;
+            o["exhaustive"] = c.exhaustive;
         }
         if (!c.note.empty()) o["note"] = c.note;
         j["candidates"].push_back(o);
@@ -146,14 +193,20 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
 
 std::string planCsv(const PlanRequest& request, const PlanReport& report) {
     const std::vector<std::string> keys = metricKeys(request, report);
-    std::string out = "kind,server_type,policy,servers,load_factor,feasible,cost_per_month,on_frontier";
+    std::string out =
+        "kind,server_type,policy,servers,load_factor,feasible,cost_per_month,on_frontier,overloaded,offered_"
+        "load,"
+        "backlog_gpu_hours,drain_share";
     for (const std::string& k : keys) out += "," + csvField(k) + "," + csvField(k + "_ci95");
     out += "\n";
     auto row = [&](const char* kind, const PlanEvaluation& e, bool frontier) {
         out += std::string(kind) + "," + csvField(serverTypeKey(request.server_types[e.server_type])) + "," +
                csvField(e.policy) + "," + std::to_string(e.servers) + "," + formatNumber(e.load_factor) +
                "," + (e.feasible ? "true" : "false") + "," + formatNumberPlain(e.cost_per_month) + "," +
-               (frontier ? "true" : "false");
+               (frontier ? "true" : "false") + "," + (e.load.overloaded ? "true" : "false") + "," +
+               (e.load.assessed ? formatNumberPlain(e.load.offered_load) : "") + "," +
+               formatNumberPlain(e.load.backlog_gpu_hours) + "," +
+               (e.load.assessed ? formatNumberPlain(e.load.drain_share) : "");
         for (const std::string& k : keys) {
             const auto it = e.metrics.find(k);
             out += "," + (it == e.metrics.end() ? std::string() : csvNumber(it->second.mean)) + "," +
@@ -190,7 +243,8 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         const PlanEvaluation* e = evaluationOf(report, c);
         std::vector<std::string> r = {p, serverTypeKey(request.server_types[c.server_type]),
                                       std::to_string(*c.servers), formatUsd(e->cost_per_month)};
-        for (const PlanTarget& t : request.targets) r.push_back(metricText(e->metrics.at(planMetricKey(t))));
+        for (const PlanTarget& t : request.targets)
+            r.push_back(metricText(planMetricKey(t), e->metrics.at(planMetricKey(t))));
         rows.push_back(r);
     }
     out += renderTextTable(rows);
@@ -203,6 +257,11 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         if (e->unpriced_servers > 0)
             out += " (" + std::to_string(e->unpriced_servers) + " servers unpriced, counted as free)";
         out += "\n";
+        if (!c.exhaustive && c.verified_from > 0)
+            out += "Verified for " + verifiedText(request, c) +
+                   " servers: a smaller count was not tried "
+                   "everywhere (--verify-below all checks every count)\n";
+        out += loadText(request, e->load);
         if (report.headroom.computed && report.headroom.over_planned <= 1.0) {
             char buf[160];
             std::snprintf(buf, sizeof buf, "Headroom: none; %.0f%% more load already misses a target\n",
@@ -223,14 +282,15 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         out += ".\n";
     }
     out += "\nCandidates:\n";
-    std::vector<std::vector<std::string>> cand = {{"server type", "policy", "servers", "cost/month", "note"}};
+    std::vector<std::vector<std::string>> cand = {
+        {"server type", "policy", "servers", "verified", "cost/month", "note"}};
     for (const CandidateResult& c : report.candidates) {
         const PlanEvaluation* e = evaluationOf(report, c);
         std::string note = c.note;
         if (c.servers && !c.within_budget) note = "over budget" + (note.empty() ? "" : "; " + note);
         cand.push_back({serverTypeKey(request.server_types[c.server_type]), c.policy,
-                        c.servers ? std::to_string(*c.servers) : "-", e ? formatUsd(e->cost_per_month) : "-",
-                        note});
+                        c.servers ? std::to_string(*c.servers) : "-", verifiedText(request, c),
+                        e ? formatUsd(e->cost_per_month) : "-", note});
     }
     out += renderTextTable(cand);
     if (!report.frontier.empty()) {
@@ -241,7 +301,8 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
         for (std::size_t i : report.frontier) {
             const PlanEvaluation& e = report.evaluations[i];
             f.push_back({formatUsd(e.cost_per_month),
-                         metricText(e.metrics.at(planMetricKey(request.targets.front()))),
+                         metricText(planMetricKey(request.targets.front()),
+                                    e.metrics.at(planMetricKey(request.targets.front()))),
                          serverTypeKey(request.server_types[e.server_type]), e.policy,
                          std::to_string(e.servers), e.feasible ? "yes" : "no"});
         }
@@ -257,8 +318,8 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
             std::vector<std::string> r = {e.policy, serverTypeKey(request.server_types[e.server_type]),
                                           std::to_string(e.servers)};
             for (const PlanTarget& x : request.targets)
-                r.push_back(metricText(e.metrics.at(planMetricKey(x))));
-            r.push_back(e.feasible ? "yes" : "no");
+                r.push_back(metricText(planMetricKey(x), e.metrics.at(planMetricKey(x))));
+            r.push_back(e.feasible ? "yes" : e.load.overloaded ? "no (overloaded)" : "no");
             t.push_back(r);
         }
         out += renderTextTable(t);

@@ -23,7 +23,13 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         Trace trace = store.trace(base.trace_id);
         if (!base.parameters.transforms.empty()) trace = applyTransforms(trace, base.parameters.transforms);
         for (const Job& j : trace.jobs) planned.largest_job_gpus = std::max(planned.largest_job_gpus, j.gpus);
+        if (!trace.jobs.empty()) {
+            planned.smallest_job_gpus = trace.jobs.front().gpus;
+            for (const Job& j : trace.jobs)
+                planned.smallest_job_gpus = std::min(planned.smallest_job_gpus, j.gpus);
+        }
     }
+    planned.gpu_type_speed = store.profiles(base.profiles_id).gpu_type_speed;
     std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
     std::atomic<bool> emitting_stop{false};                   // set once a batch has points to emit
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
@@ -42,13 +48,13 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.parameters.load_factor = base.parameters.load_factor * p.load_factor;
             specs.push_back(std::move(s));
         }
-        std::vector<std::optional<std::vector<JobRecord>>> out(points.size());
+        std::vector<std::optional<SimResult>> out(points.size());
         if (options.missing) {
             const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
             const std::string version = engineVersion();
             for (std::size_t i = 0; i < infos.size(); ++i) {
                 if (auto run = store.finishedRunWithHash(infos[i].content_hash, version))
-                    out[i] = store.loadRun(run->id, /*with_segments=*/false).jobs;
+                    out[i] = store.loadRun(run->id, /*with_segments=*/false);
                 else
                     options.missing->push_back(infos[i]);
             }
@@ -61,8 +67,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         sweep.progress = options.runs;
         const SweepReport report = runSweep(store, specs, sweep);
         for (std::size_t i = 0; i < points.size(); ++i)
-            if (report.run_ids[i] != 0)
-                out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false).jobs;
+            if (report.run_ids[i] != 0) out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false);
         return out;
     };
     return planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);

@@ -113,6 +113,30 @@ private slots:
         QVERIFY(std::isnan(planTargetValue(parsePlanTarget("large:avg_jct<=1d"), {done(1, 0, 0, 1)}, 8)));
         QVERIFY(!meetsPlanTarget(at_most, std::nan("")));
     }
+
+    // Slowdowns are ratios against each job's run time alone (iterations x solo iteration
+    // time); the bounded one floors that run time at 10 s and the ratio at 1.
+    void slowdownsSeeStarvationAfterTheFirstStart() {
+        const PlanTarget p95 = parsePlanTarget("p95_slowdown<=4");
+        QCOMPARE(p95.value_s, 4.0);
+        QVERIFY(isRatioMetric("large:p95_slowdown") && !isRatioMetric("p95_jct"));
+        QCOMPARE(formatPlanMetric("p95_slowdown", 2.5), std::string("2.50"));
+        QCOMPARE(formatPlanMetric("p95_jct", 7200), std::string("2.00 h"));
+        expectError(invalidArgument([] { parsePlanTarget("p95_slowdown<=4h"); }),
+                    {"'p95_slowdown<=4h': a slowdown is a ratio without a unit, as in p95_slowdown<=5"});
+        // Alone: 100 s, 5 s (bounded at 10 s), 50 s. Started at once, the third then starved:
+        // its first start is immediate, its slowdown 8.
+        auto job = [](double submit, double alone, double end) {
+            JobRecord j = done(1, submit, submit, end);
+            j.iterations = alone;
+            j.solo_iteration_time = 1.0;
+            return j;
+        };
+        const std::vector<JobRecord> jobs = {job(0, 100, 200), job(0, 5, 5), job(10, 50, 410)};
+        QCOMPARE(planTargetValue(parsePlanTarget("p95_queueing<=1s"), jobs, 8), 0.0);
+        QCOMPARE(planTargetValue(p95, jobs, 8), 8.0);  // slowdowns 2, 1, 8: nearest rank
+        QCOMPARE(planTargetValue(parsePlanTarget("avg_bounded_slowdown<=2"), jobs, 8), (2.0 + 1.0 + 8.0) / 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPlanTarget)
