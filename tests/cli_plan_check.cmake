@@ -65,6 +65,31 @@ if(feasible OR NOT missing)
   message(FATAL_ERROR "an unmet plan must say feasible false and have no servers:\n${none}")
 endif()
 
+# Seeds that mean something: on a trace whose jobs all have their model, several seeds resample
+# the arrivals by day (a block bootstrap), and the figures differ; --resample none says seeds vary
+# nothing, and the intervals are 0.
+cli(0 generate --out ${OUT}/days.csv --jobs 150 --rate 1.5 --seed 4 --gpus 1:0.6,2:0.2,4:0.2)
+set(DAYS plan --db ${DB} --trace ${OUT}/days.csv --cluster sjf-bsbf-16 --policies srtf --target p95_jct<=2d
+    --seeds 1,2,3 --max-servers 8 --quiet)
+cli(0 ${DAYS} --prefix days --json ${OUT}/days.json)
+expect("${OUT_TEXT}" "Seeds vary: the arrivals, resampled by day \\(block bootstrap of the trace\\)\n")
+file(READ ${OUT}/days.json days)
+string(JSON ci GET "${days}" frontier 0 metrics avg_jct ci95)
+if(NOT ci GREATER 0)
+  message(FATAL_ERROR "resampled seeds should give an interval:\n${days}")
+endif()
+cli(0 scenario show days/base/srtf/n1/x1/s2 --db ${DB})
+expect("${OUT_TEXT}" "resample=day@2")
+cli(0 ${DAYS} --prefix same --resample none --json ${OUT}/same.json)
+expect("${OUT_TEXT}" "Seeds vary: nothing: every job has its model")
+file(READ ${OUT}/same.json same)
+string(JSON ci GET "${same}" frontier 0 metrics avg_jct ci95)
+if(NOT ci EQUAL 0)
+  message(FATAL_ERROR "seeds that vary nothing give no interval:\n${same}")
+endif()
+cli(2 ${DAYS} --resample month)
+expect("${ERR_TEXT}" "--resample must be auto, none, day or week")
+
 # Clear errors.
 cli(2 plan --db ${DB} --trace ${OUT}/trace.csv --target p96_jct<=8h)
 expect("${ERR_TEXT}" "--target 'p96_jct<=8h': unknown metric 'p96_jct'")

@@ -84,6 +84,11 @@ int planCommand(const std::vector<std::string>& argv) {
         {"load", "F", "planned load factor of the trace (1.25 = 25% more jobs), as a scenario's --load",
          false, "1"},
         {"seeds", "LIST", "seeds each point runs with; targets hold for the mean", false, "1"},
+        {"resample", "MODE",
+         "what each seed varies: day or week resamples the arrivals by blocks (block bootstrap), none keeps "
+         "the "
+         "trace; auto: day when there are several seeds and every job has its model",
+         false, "auto"},
         {"budget", "USD", "largest cost per month a plan may have"},
         {"max-servers", "N", "largest server count of one type to try", false, "4096"},
         {"verify-below", "N|all",
@@ -154,6 +159,9 @@ int planCommand(const std::vector<std::string>& argv) {
     InterruptFlag interrupt;
     cl::PlanRunOptions run;
     run.prefix = args.get("prefix");
+    run.resample = args.get("resample");
+    if (run.resample != "auto" && run.resample != "none" && run.resample != "day" && run.resample != "week")
+        throw UsageError("--resample must be auto, none, day or week, not '" + run.resample + "'");
     run.threads = static_cast<int>(threads);
     run.stop = interrupt.flag();
     std::string phase;

@@ -138,6 +138,9 @@ struct PlanReport {
     std::vector<PlanEvaluation> headroom_scan;  // the chosen plan at other loads
     PlanHeadroom headroom;
     int simulations = 0;  // points asked of the evaluator (seeds counted)
+    // What the seeds vary, as reports say it ("the models of jobs without one"); set by the
+    // runner, which knows the trace (core/runs/plan_runner.h).
+    std::string seeds_vary;
     bool interrupted = false;
     std::string error;  // why the plan stopped early
 };

@@ -119,6 +119,7 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
     j["load_factor"] = request.load_factor;
     if (request.budget_per_month) j["budget_per_month"] = *request.budget_per_month;
     j["seeds"] = request.seeds;
+    if (!report.seeds_vary.empty()) j["seeds_vary"] = report.seeds_vary;
     nlohmann::ordered_json plans = nlohmann::ordered_json::object();
     for (const std::string& p : request.policies) {
         nlohmann::ordered_json o;
@@ -228,7 +229,9 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     std::string targets;
     for (const PlanTarget& t : request.targets) targets += (targets.empty() ? "" : ", ") + t.text;
     out += "Targets: " + targets + " at load x" + formatNumber(request.load_factor) + ", mean over " +
-           std::to_string(request.seeds.size()) + (request.seeds.size() == 1 ? " seed" : " seeds") + "\n\n";
+           std::to_string(request.seeds.size()) + (request.seeds.size() == 1 ? " seed" : " seeds") + "\n";
+    if (!report.seeds_vary.empty()) out += "Seeds vary: " + report.seeds_vary + "\n";
+    out += "\n";
     std::vector<std::vector<std::string>> rows = {{"policy", "plan", "servers", "cost/month"}};
     for (const PlanTarget& t : request.targets) rows.front().push_back(planMetricKey(t));
     for (const std::string& p : request.policies) {

@@ -16,12 +16,50 @@ std::string planScenarioName(const std::string& prefix, const PlanRequest& reque
            std::to_string(point.seed);
 }
 
+namespace {
+
+// options.resample with "auto" decided: seeds vary nothing in a trace whose jobs all carry their
+// model, so there they resample the arrivals by day.
+std::string resolvedResample(const std::string& resample, const Trace& trace, std::size_t seeds) {
+    if (resample == "none" || resample == "day" || resample == "week") return resample;
+    if (resample != "auto")
+        throw std::invalid_argument("resample must be auto, none, day or week, not '" + resample + "'");
+    const bool fixed_models =
+        std::all_of(trace.jobs.begin(), trace.jobs.end(), [](const Job& j) { return !j.model.empty(); });
+    return seeds > 1 && fixed_models ? "day" : "none";
+}
+
+std::string seedsVary(const std::string& resample, const Trace& trace) {
+    const bool drawn_models =
+        std::any_of(trace.jobs.begin(), trace.jobs.end(), [](const Job& j) { return j.model.empty(); });
+    std::string what;
+    if (resample != "none") {
+        what = "the arrivals, resampled by " + resample + " (block bootstrap of the trace)";
+        double first = 0, last = 0;
+        for (const Job& j : trace.jobs) {
+            first = std::min(first, j.submit_time);
+            last = std::max(last, j.submit_time);
+        }
+        if (last - first < (resample == "day" ? 86400.0 : 7 * 86400.0))
+            what += ", though the trace arrives within one " + resample +
+                    ", so every resample is the trace itself";
+    }
+    if (drawn_models) what += std::string(what.empty() ? "" : " and ") + "the models of jobs without one";
+    return what.empty() ? "nothing: every job has its model and the trace is not resampled (--resample day)"
+                        : what;
+}
+
+}  // namespace
+
 PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
                    const PlanRunOptions& options) {
     PlanRequest planned = request;
+    std::string resample, seeds_vary;
     {
         Trace trace = store.trace(base.trace_id);
         if (!base.parameters.transforms.empty()) trace = applyTransforms(trace, base.parameters.transforms);
+        resample = resolvedResample(options.resample, trace, request.seeds.size());
+        seeds_vary = seedsVary(resample, trace);
         for (const Job& j : trace.jobs) planned.largest_job_gpus = std::max(planned.largest_job_gpus, j.gpus);
         if (!trace.jobs.empty()) {
             planned.smallest_job_gpus = trace.jobs.front().gpus;
@@ -46,6 +84,8 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.seed = p.seed;
             s.parameters.server_count = 0;
             s.parameters.load_factor = base.parameters.load_factor * p.load_factor;
+            if (resample != "none")
+                s.parameters.transforms.push_back("resample=" + resample + "@" + std::to_string(p.seed));
             specs.push_back(std::move(s));
         }
         std::vector<std::optional<SimResult>> out(points.size());
@@ -70,7 +110,10 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             if (report.run_ids[i] != 0) out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false);
         return out;
     };
-    return planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);
+    PlanReport report =
+        planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);
+    report.seeds_vary = seeds_vary;
+    return report;
 }
 
 }  // namespace cl

@@ -24,6 +24,12 @@ struct PlanRunOptions {
     // plan stops after that batch (interrupted). Empty after the plan: every point was stored,
     // and the report is the plan's answer.
     std::vector<ScenarioInfo>* missing = nullptr;
+    // How each seed varies the workload (docs/architecture.md 7.9, "Seeds"): "day" or "week"
+    // resamples the trace by blocks of arrivals with the point's seed (transform resample=); "none"
+    // leaves the trace as it is (seeds then draw the models of jobs without one); "auto" is
+    // "day" when there is more than one seed and every job of the trace has its model, else
+    // "none".
+    std::string resample = "auto";
 };
 
 // `base` holds the trace, profiles, conventions and parameters every point shares (its cluster,

@@ -91,6 +91,43 @@ Trace subsample(const Trace& trace, std::size_t n, std::uint64_t seed) {
     return out;
 }
 
+Trace resampleBlocks(const Trace& trace, double block_seconds, std::uint64_t seed) {
+    if (!(block_seconds > 0) || !std::isfinite(block_seconds))
+        throw std::invalid_argument("resample: the block length must be a positive number of seconds");
+    Trace out = trace;
+    out.jobs.clear();
+    if (!trace.jobs.empty()) {
+        double first = trace.jobs.front().submit_time, last = first;
+        for (const Job& j : trace.jobs) {
+            first = std::min(first, j.submit_time);
+            last = std::max(last, j.submit_time);
+        }
+        const auto blockOf = [&](double submit) {
+            return static_cast<std::size_t>(std::floor((submit - first) / block_seconds));
+        };
+        const std::size_t blocks = blockOf(last) + 1;
+        std::vector<std::vector<std::size_t>> members(blocks);
+        for (std::size_t i = 0; i < trace.jobs.size(); ++i)
+            members[blockOf(trace.jobs[i].submit_time)].push_back(i);
+        PortableRng rng(seed);
+        out.jobs.reserve(trace.jobs.size());
+        for (std::size_t k = 0; k < blocks; ++k) {
+            const std::size_t drawn = static_cast<std::size_t>(rng.below(blocks));
+            const double shift = (static_cast<double>(k) - static_cast<double>(drawn)) * block_seconds;
+            for (std::size_t i : members[drawn]) {
+                Job j = trace.jobs[i];
+                j.id += "~" + std::to_string(k);
+                j.submit_time += shift;
+                j.recorded_start = -1.0;
+                out.jobs.push_back(std::move(j));
+            }
+        }
+    }
+    out.provenance.push_back("resample blocks of " + formatNumber(block_seconds) +
+                             " s by arrival (block bootstrap, seed " + std::to_string(seed) + ")");
+    return out;
+}
+
 Trace reassignModels(const Trace& trace, const ModelMix& mix, std::uint64_t seed) {
     if (mix.empty() || !(mix.totalWeight() > 0.0))
         throw std::invalid_argument("reassign models: the model mix needs at least one positive weight");
@@ -127,6 +164,8 @@ std::vector<std::string> transformSpecSyntax() {
         "models=MIX[@SEED] (models redrawn from e.g. resnet18:1,bert:2; SEED defaults to 1)",
         "tasks=SPLIT[@SEED] (models redrawn from a task split, e.g. image:20,language:70,rl:10)",
         "cap-gpus=C (GPU counts above C become C)",
+        "resample=day|week[@SEED] (the arrivals resampled by day or week blocks, with replacement; SEED "
+        "defaults to 1)",
     };
 }
 
@@ -215,6 +254,12 @@ Trace applyTransform(const Trace& trace, const std::string& spec) {
             Trace out = reassignModels(trace, mixFromTaskSplit(parsed, muriTaskCatalog()), seed);
             out.provenance.back() += " = task split " + parsed.toString() + " over the muri models";
             return out;
+        }
+        if (name == "resample") {
+            need_value();
+            const auto [unit, seed] = splitSeed(spec, value);
+            if (unit != "day" && unit != "week") specError(spec, "resample by 'day' or 'week'");
+            return resampleBlocks(trace, unit == "day" ? 86400.0 : 7 * 86400.0, seed);
         }
         if (name == "cap-gpus") {
             need_value();

@@ -27,6 +27,13 @@ Trace timeWindow(const Trace& trace, double t0, double t1);
 // a partial Fisher-Yates shuffle of the indices with PortableRng(seed).below(), i.e.
 // std::mt19937_64 raw output only.
 Trace subsample(const Trace& trace, std::size_t n, std::uint64_t seed);
+// A block bootstrap of the arrivals (docs/architecture.md 8.4): the span from the first
+// submission is cut into blocks of `block_seconds` (a day, a week); a trace of as many blocks is
+// drawn with replacement (PortableRng(seed)), each drawn block's jobs moved to its new place
+// with their times within the block kept. Jobs keep every field but their id (ID~K for the K-th
+// block of the new trace) and their recorded start (dropped: it belongs to the original
+// arrivals). Job order is by new block, then as before. block_seconds > 0.
+Trace resampleBlocks(const Trace& trace, double block_seconds, std::uint64_t seed);
 // Every job gets a model drawn from the mix: assignModels(..., seed, only_missing = false).
 Trace reassignModels(const Trace& trace, const ModelMix& mix, std::uint64_t seed);
 // GPU counts above c become c (c >= 1).
@@ -41,6 +48,7 @@ Trace capGpus(const Trace& trace, int max_gpus);
 //   tasks=SPLIT[@SEED]    reassignModels(mixFromTaskSplit(parseTaskSplit(SPLIT)), SEED)
 //                         over the built-in Muri task catalog (image, language, rl)
 //   cap-gpus=C            capGpus(C)
+//   resample=day|week[@SEED]  resampleBlocks(86400 or 604800 s, SEED), SEED defaults to 1
 // Unknown or malformed specs throw std::invalid_argument; the message lists the valid specs.
 Trace applyTransform(const Trace& trace, const std::string& spec);
 // In order.

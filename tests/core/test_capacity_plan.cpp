@@ -17,9 +17,12 @@
 #include "core/workload/model_assignment.h"
 #include "core/workload/trace_generator.h"
 #include "core/workload/trace_transforms.h"
+#include "error_capture.h"
 #include "sim_test_support.h"
 
 using namespace cl;
+using cl::test::expectError;
+using cl::test::invalidArgument;
 
 namespace {
 
@@ -438,6 +441,23 @@ private slots:
         r.targets = {parsePlanTarget("p95_jct<=8h")};
         r.load_factor = 0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, planCapacity(r, none));
+        // A target on a size class the trace has no job of is refused before any simulation.
+        r.load_factor = 1;
+        r.largest_job_gpus = 8;
+        r.targets = {parsePlanTarget("large:p95_jct<=8h")};
+        int asked = 0;
+        auto counting = [&](const std::vector<PlanPoint>& points) {
+            asked += static_cast<int>(points.size());
+            return std::vector<std::optional<SimResult>>(points.size());
+        };
+        expectError(
+            invalidArgument([&] { planCapacity(r, counting); }),
+            {"'large:p95_jct<=8h'", "the trace has no large job (more than 8 GPUs; its largest asks for 8)"});
+        r.smallest_job_gpus = 16;
+        r.largest_job_gpus = 32;
+        r.targets = {parsePlanTarget("small:avg_jct<=1h")};
+        expectError(invalidArgument([&] { planCapacity(r, counting); }), {"the trace has no small job"});
+        QCOMPARE(asked, 0);
     }
 
     void aFailedSimulationStopsThePlanAndSaysSo() {

@@ -553,6 +553,44 @@ private slots:
         QVERIFY(invalidMessage([&] { subsample(in, 0, 1); }).find(">= 1") != std::string::npos);
     }
 
+    // A block bootstrap: as many day blocks as the trace spans, drawn with replacement by the
+    // documented generator, each block's jobs moved with their times within the block.
+    void resampleDrawsWholeBlocksWithReplacement() {
+        Trace in;
+        for (int d = 0; d < 5; ++d)
+            for (int k = 0; k < d + 1; ++k) {  // day d holds d + 1 jobs, at d days + k hours
+                Job j = makeJob("d" + std::to_string(d) + "j" + std::to_string(k), d * 86400.0 + k * 3600.0,
+                                d + 1);
+                j.recorded_start = j.submit_time + 5;
+                in.jobs.push_back(j);
+            }
+        const Trace a = applyTransform(in, "resample=day@3");
+        PortableRng rng(3);
+        std::size_t at = 0;
+        for (int k = 0; k < 5; ++k) {
+            const int drawn = static_cast<int>(rng.below(5));
+            for (int m = 0; m < drawn + 1; ++m, ++at) {
+                const Job& j = a.jobs.at(at);
+                QCOMPARE(j.id,
+                         "d" + std::to_string(drawn) + "j" + std::to_string(m) + "~" + std::to_string(k));
+                QCOMPARE(j.submit_time, k * 86400.0 + m * 3600.0);
+                QCOMPARE(j.gpus, drawn + 1);
+                QCOMPARE(j.recorded_start, -1.0);
+            }
+        }
+        QCOMPARE(a.jobs.size(), at);
+        QCOMPARE(a.provenance.back(),
+                 std::string("resample blocks of 86400 s by arrival (block bootstrap, seed 3)"));
+        QVERIFY(ids(applyTransform(in, "resample=day@4")) != ids(a));
+        QCOMPARE(ids(applyTransform(in, "resample=day@3")), ids(a));
+        // One week block holds the whole trace: it is drawn as it is.
+        const Trace week = applyTransform(in, "resample=week");
+        QCOMPARE(week.jobs.size(), in.jobs.size());
+        QCOMPARE(week.jobs.back().submit_time, in.jobs.back().submit_time);
+        QVERIFY(invalidMessage([&] { applyTransform(in, "resample=month"); }).find("'day' or 'week'") !=
+                std::string::npos);
+    }
+
     void reassignModelsRedrawsEveryJob() {
         Trace in = smallTrace();
         for (auto& j : in.jobs) {
@@ -646,7 +684,7 @@ private slots:
             QVERIFY2(msg.find("valid transforms: scale=F") != std::string::npos, msg.c_str());
             QVERIFY2(msg.find("cap-gpus=C") != std::string::npos, msg.c_str());
         }
-        QCOMPARE(transformSpecSyntax().size(), std::size_t{7});
+        QCOMPARE(transformSpecSyntax().size(), std::size_t{8});
     }
 };
 
