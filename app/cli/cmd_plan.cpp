@@ -58,6 +58,7 @@ cl::PlanRequest planSettings(const Args& args) {
             throw UsageError("--verify-below must be a count 0..100000 or 'all'");
         request.verify_below = static_cast<int>(below);
     }
+    request.mix_price_bases = args.has("mix-price-bases");
     request.overload_drain_share = args.getDouble("overload-drain");
     if (!(request.overload_drain_share > 0))
         throw UsageError("--overload-drain must be a positive share of the arrival window, e.g. 0.1");
@@ -90,6 +91,8 @@ int planCommand(const std::vector<std::string>& argv) {
          "trace; auto: day when there are several seeds and every job has its model",
          false, "auto"},
         {"budget", "USD", "largest cost per month a plan may have"},
+        {"mix-price-bases", "",
+         "rank server types priced on different bases (cloud rental and amortized purchase) together"},
         {"max-servers", "N", "largest server count of one type to try", false, "4096"},
         {"verify-below", "N|all",
          "server counts below each answer that are simulated to confirm it; all: every count, as an "

@@ -177,11 +177,14 @@ private:
         const int lowest = smallestRunnableCount(r_, c.server_type);
         return *c.servers - lowest <= r_.verify_below ? lowest : *c.servers - r_.verify_below;
     }
+    // The ranking key of a candidate: its cost per month, or its GPUs when ranked by GPU count.
     double costOf(const CandidateResult& c) const {
-        return at({c.server_type, c.policy, *c.servers, 0}).cost_per_month;
+        const PlanEvaluation& e = at({c.server_type, c.policy, *c.servers, 0});
+        return report_.ranked_by_gpus ? e.gpus : e.cost_per_month;
     }
     bool better(std::size_t a, std::size_t b, const std::string& first_key) const;
     void choosePlans(const std::string& first_key);
+    void rankingBasis();
     void evaluateCliffs();
     void findHeadroom();
     void listEvaluations(const std::string& first_key);
@@ -261,6 +264,7 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
         const ClusterCost cost = clusterCost(candidate);
         e.cost_per_month = cost.per_month;
         e.unpriced_servers = cost.unpriced_servers;
+        e.gpus = candidate.totalGpus();
         e.no_queueing = true;
         std::map<std::string, std::vector<double>> values;
         std::vector<PlanLoadCheck> checks;
@@ -450,6 +454,46 @@ bool Planner::settleNeighbours(bool searched) {
     return neighbours_known;
 }
 
+// How candidates can be ranked: by cost when every server a candidate can hold is priced on one
+// basis; by GPUs when some has no price. Prices on two bases are refused unless the request mixes
+// them knowingly (docs/architecture.md 7.9, "Prices").
+void Planner::rankingBasis() {
+    std::vector<std::string> unpriced, hourly, amortized;
+    const auto sort = [&](const Server& s, const std::string& name) {
+        auto& list = s.price.basis == PriceBasis::None     ? unpriced
+                     : s.price.basis == PriceBasis::Hourly ? hourly
+                                                           : amortized;
+        if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+    };
+    for (const ServerType& t : r_.server_types) sort(t.server, serverTypeKey(t));
+    if (r_.keep_base)
+        for (const Server& s : r_.base.servers) sort(s, "the base's " + s.name);
+    const auto names = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (const std::string& n : v) out += (out.empty() ? "" : ", ") + n;
+        return out;
+    };
+    if (!hourly.empty() && !amortized.empty()) {
+        const std::string what = "prices on two bases: " + names(hourly) + " at a cloud rental price, " +
+                                 names(amortized) + " at an amortized purchase price";
+        if (!r_.mix_price_bases)
+            throw std::invalid_argument(what +
+                                        "; a cloud price covers space, network and staff and an owned "
+                                        "one does not, so they rank unlike costs (choose server types "
+                                        "priced on one basis, or pass --mix-price-bases)");
+        report_.ranking_note = "ranked across " + what + " (--mix-price-bases)";
+    }
+    if (!unpriced.empty()) {
+        report_.ranked_by_gpus = true;
+        report_.ranking_note = "ranked by GPU count: " + names(unpriced) +
+                               (unpriced.size() == 1 ? " has" : " have") +
+                               " no price, so no plan is called cheapest (set prices to rank by cost)";
+        if (r_.budget_per_month)
+            throw std::invalid_argument("a budget needs prices, and " + names(unpriced) +
+                                        (unpriced.size() == 1 ? " has" : " have") + " none");
+    }
+}
+
 // Candidate a before b: cheaper, else better on the first target's metric, else fewer servers.
 bool Planner::better(std::size_t a, std::size_t b, const std::string& first_key) const {
     const CandidateResult& x = report_.candidates[a];
@@ -466,7 +510,8 @@ void Planner::choosePlans(const std::string& first_key) {
     for (std::size_t i = 0; i < report_.candidates.size(); ++i) {
         CandidateResult& c = report_.candidates[i];
         if (!c.servers) continue;
-        c.within_budget = !r_.budget_per_month || costOf(c) <= *r_.budget_per_month;
+        c.within_budget = !r_.budget_per_month ||
+                          at({c.server_type, c.policy, *c.servers, 0}).cost_per_month <= *r_.budget_per_month;
         if (!c.within_budget) continue;
         auto& plan = report_.plans[c.policy];
         if (!plan || better(i, *plan, first_key)) plan = i;
@@ -532,7 +577,11 @@ void Planner::listEvaluations(const std::string& first_key) {
     const bool lower = lowerIsBetter(r_.targets.front());
     auto metric = [&](std::size_t i) { return report_.evaluations[i].metrics.at(first_key).mean; };
     std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) {
-        const double ca = report_.evaluations[a].cost_per_month, cb = report_.evaluations[b].cost_per_month;
+        const auto key = [&](std::size_t i) {
+            const PlanEvaluation& e = report_.evaluations[i];
+            return report_.ranked_by_gpus ? static_cast<double>(e.gpus) : e.cost_per_month;
+        };
+        const double ca = key(a), cb = key(b);
         if (ca != cb) return ca < cb;
         return lower ? metric(a) < metric(b) : metric(a) > metric(b);
     });
@@ -557,6 +606,7 @@ void Planner::listEvaluations(const std::string& first_key) {
 
 PlanReport Planner::run() {
     report_.policies = r_.policies;
+    rankingBasis();
     const bool searched = searchBoundaries();
     if (settleNeighbours(searched))
         for (CandidateResult& c : report_.candidates)

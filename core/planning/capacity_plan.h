@@ -30,6 +30,9 @@ struct PlanRequest {
     std::vector<std::uint64_t> seeds = {1};
     double load_factor = 1.0;                // the planned load, as a scenario's load factor
     std::optional<double> budget_per_month;  // USD; dearer candidates are not plans
+    // Rank candidates priced on different bases (a cloud rental and an amortized purchase)
+    // together; without it such a request is refused (section 7.9, "Prices").
+    bool mix_price_bases = false;
     int max_servers = 4096;
     int large_above_gpus = 8;           // the large/small split of targets (section 7.3)
     double headroom_resolution = 0.05;  // steps of the planned load
@@ -92,6 +95,7 @@ struct PlanEvaluation {
     double load_factor = 1.0;
     double cost_per_month = 0.0;
     int unpriced_servers = 0;
+    int gpus = 0;                    // of the candidate cluster
     bool feasible = false;           // not overloaded, and every target's mean meets it
     bool no_queueing = false;        // no job of any seed waited: more servers change nothing
     PlanLoadCheck load;              // means over the seeds; overloaded means not feasible
@@ -137,6 +141,10 @@ struct PlanReport {
     std::vector<std::size_t> cliff;             // evaluations around each plan's answer
     std::vector<PlanEvaluation> headroom_scan;  // the chosen plan at other loads
     PlanHeadroom headroom;
+    // How candidates are ranked (section 7.9, "Prices"): by cost per month when every candidate
+    // server has a price, else by GPU count (nothing is then called cheapest), with the reason.
+    bool ranked_by_gpus = false;
+    std::string ranking_note;
     int simulations = 0;  // points asked of the evaluator (seeds counted)
     // What the seeds vary, as reports say it ("the models of jobs without one"); set by the
     // runner, which knows the trace (core/runs/plan_runner.h).

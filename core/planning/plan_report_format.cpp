@@ -62,6 +62,7 @@ nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
     o["feasible"] = e.feasible;
     o["cost_per_month"] = e.cost_per_month;
     if (e.unpriced_servers > 0) o["unpriced_servers"] = e.unpriced_servers;
+    o["gpus"] = e.gpus;
     o["metrics"] = metricsJson(e, keys);
     o["load"] = loadJson(e.load);
     return o;
@@ -144,6 +145,8 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
         plans[p] = o;
     }
     j["plans"] = plans;
+    j["ranked_by"] = report.ranked_by_gpus ? "gpus" : "cost";
+    if (!report.ranking_note.empty()) j["ranking_note"] = report.ranking_note;
     if (report.chosen) {
         const CandidateResult& c = report.candidates[*report.chosen];
         j["chosen"] = {{"policy", c.policy},
@@ -254,12 +257,17 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     if (report.chosen) {
         const CandidateResult& c = report.candidates[*report.chosen];
         const PlanEvaluation* e = evaluationOf(report, c);
-        out += "\nCheapest plan: " + std::to_string(*c.servers) + " x " +
-               serverTypeKey(request.server_types[c.server_type]) + " with " + c.policy + ", " +
-               formatUsd(e->cost_per_month) + " a month";
-        if (e->unpriced_servers > 0)
-            out += " (" + std::to_string(e->unpriced_servers) + " servers unpriced, counted as free)";
+        if (report.ranked_by_gpus) {
+            out += "\nSmallest plan by GPU count: " + std::to_string(*c.servers) + " x " +
+                   serverTypeKey(request.server_types[c.server_type]) + " with " + c.policy + " (" +
+                   std::to_string(e->gpus) + " GPUs)";
+        } else {
+            out += "\nCheapest plan: " + std::to_string(*c.servers) + " x " +
+                   serverTypeKey(request.server_types[c.server_type]) + " with " + c.policy + ", " +
+                   formatUsd(e->cost_per_month) + " a month";
+        }
         out += "\n";
+        if (!report.ranking_note.empty()) out += "Ranking: " + report.ranking_note + "\n";
         if (!c.exhaustive && c.verified_from > 0)
             out += "Verified for " + verifiedText(request, c) +
                    " servers: a smaller count was not tried "
@@ -297,13 +305,15 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     }
     out += renderTextTable(cand);
     if (!report.frontier.empty()) {
-        out += "\nFrontier (cheapest cluster for each level of " + planMetricKey(request.targets.front()) +
-               "):\n";
-        std::vector<std::vector<std::string>> f = {{"cost/month", planMetricKey(request.targets.front()),
-                                                    "server type", "policy", "servers", "meets all"}};
+        const bool gpus = report.ranked_by_gpus;
+        out += std::string("\nFrontier (") + (gpus ? "fewest GPUs" : "cheapest cluster") +
+               " for each level of " + planMetricKey(request.targets.front()) + "):\n";
+        std::vector<std::vector<std::string>> f = {{gpus ? "GPUs" : "cost/month",
+                                                    planMetricKey(request.targets.front()), "server type",
+                                                    "policy", "servers", "meets all"}};
         for (std::size_t i : report.frontier) {
             const PlanEvaluation& e = report.evaluations[i];
-            f.push_back({formatUsd(e.cost_per_month),
+            f.push_back({gpus ? std::to_string(e.gpus) : formatUsd(e.cost_per_month),
                          metricText(planMetricKey(request.targets.front()),
                                     e.metrics.at(planMetricKey(request.targets.front()))),
                          serverTypeKey(request.server_types[e.server_type]), e.policy,

@@ -431,6 +431,47 @@ private slots:
         QVERIFY(non_monotone > 0);
     }
 
+    // Prices on two bases rank unlike costs: refused unless mixed knowingly. With an unpriced
+    // type nothing is called cheapest: candidates rank by GPU count, and the report says so.
+    void pricesRankOnOneBasisOrByGpus() {
+        const ProfileSet profiles = builtinProfiles("muri");
+        PlanRequest r;
+        r.base = test::servers(2, 8);
+        r.server_types = {*findServerType("v100x8"), *findServerType("dgx-1")};
+        r.policies = {"srtf"};
+        r.targets = {parsePlanTarget("p95_queueing<=2h")};
+        r.max_servers = 12;
+        DirectEvaluator eval{r, smallTrace(3, 6.0, profiles), profiles, {}};
+        for (const Job& j : eval.trace.jobs) r.largest_job_gpus = std::max(r.largest_job_gpus, j.gpus);
+        expectError(
+            invalidArgument([&] { planCapacity(r, eval.evaluator()); }),
+            {"prices on two bases: v100x8 at a cloud rental price, dgx-1 at an amortized purchase price",
+             "--mix-price-bases"});
+        r.mix_price_bases = true;
+        const PlanReport mixed = planCapacity(r, eval.evaluator());
+        QVERIFY(!mixed.ranked_by_gpus);
+        QVERIFY(mixed.ranking_note.find("(--mix-price-bases)") != std::string::npos);
+        QVERIFY(planText(r, mixed).find("Ranking: ranked across prices on two bases") != std::string::npos);
+
+        // The base's own servers have no price: ranked by GPUs.
+        r.server_types = {baseServerType(r.base), fourGpuType()};
+        r.mix_price_bases = false;
+        const PlanReport unpriced = planCapacity(r, eval.evaluator());
+        QVERIFY(unpriced.ranked_by_gpus);
+        QVERIFY(unpriced.chosen);
+        const std::string text = planText(r, unpriced);
+        QVERIFY2(text.find("Smallest plan by GPU count: ") != std::string::npos, text.c_str());
+        QVERIFY(text.find("Cheapest") == std::string::npos);
+        QVERIFY(text.find("base has no price") != std::string::npos);
+        // The chosen plan has the fewest GPUs of all candidates' answers.
+        const int chosen_gpus = evaluationOf(unpriced, unpriced.candidates[*unpriced.chosen])->gpus;
+        for (const CandidateResult& c : unpriced.candidates)
+            if (c.servers) QVERIFY(evaluationOf(unpriced, c)->gpus >= chosen_gpus);
+        QCOMPARE(planJson(r, unpriced)["ranked_by"].get<std::string>(), std::string("gpus"));
+        r.budget_per_month = 1000;
+        expectError(invalidArgument([&] { planCapacity(r, eval.evaluator()); }), {"a budget needs prices"});
+    }
+
     void badRequestsAreRefused() {
         PlanRequest r;
         auto none = [](const std::vector<PlanPoint>&) { return std::vector<std::optional<SimResult>>{}; };
