@@ -42,6 +42,7 @@ void planTrace1(benchmark::State& state) {
         request.policies = {"srtf", "muri-s", "fifo"};
         request.targets = {cl::parsePlanTarget("p95_jct<=14d"), cl::parsePlanTarget("avg_queueing<=6h")};
         request.seeds = {1, 2, 3};
+        request.mix_price_bases = true;  // dgx-a100 is an owned price, the others cloud prices
         state.ResumeTiming();
         const cl::PlanReport report = cl::runPlan(store, request, base, {});
         benchmark::DoNotOptimize(report.chosen);
