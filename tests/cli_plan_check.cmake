@@ -90,6 +90,25 @@ endif()
 cli(2 ${DAYS} --resample month)
 expect("${ERR_TEXT}" "--resample must be auto, none, day or week")
 
+# Pruning a plan removes its scenarios, their runs and the candidate clusters only it used; the
+# base cluster and other plans stay.
+cli(0 scenario list --db ${DB})
+expect("${OUT_TEXT}" "same/base/srtf/")
+cli(0 plan --db ${DB} --prune --prefix same)
+expect("${OUT_TEXT}" "Removed plan same: [1-9][0-9]* scenarios with their runs and 0 candidate clusters")
+cli(0 plan --db ${DB} --prune --prefix days)
+# The days plan stored the resized base clusters that the same plan reused: they go now.
+expect("${OUT_TEXT}" "Removed plan days: [1-9][0-9]* scenarios with their runs and [1-9][0-9]* candidate clusters")
+cli(0 plan --db ${DB} --prune --prefix plan)
+expect("${OUT_TEXT}" "Removed plan plan: [1-9][0-9]* scenarios with their runs and [1-9][0-9]* candidate clusters")
+cli(0 scenario list --db ${DB})
+if(OUT_TEXT MATCHES "plan/v100x8" OR OUT_TEXT MATCHES "same/base")
+  message(FATAL_ERROR "pruned scenarios are still listed:\n${OUT_TEXT}")
+endif()
+expect("${OUT_TEXT}" "none/")
+cli(1 plan --db ${DB} --prune --prefix plan)
+expect("${ERR_TEXT}" "no plan with the prefix 'plan'")
+
 # Clear errors.
 cli(2 plan --db ${DB} --trace ${OUT}/trace.csv --target p96_jct<=8h)
 expect("${ERR_TEXT}" "--target 'p96_jct<=8h': unknown metric 'p96_jct'")

@@ -111,6 +111,9 @@ int planCommand(const std::vector<std::string>& argv) {
         {"measure", "FIRST-LAST", "summarize only these jobs (positions), e.g. 4000-4999"},
         {"transform", "SPEC", "trace transform applied first", true},
         {"prefix", "NAME", "scenario names start with this", false, "plan"},
+        {"prune", "",
+         "remove the plan --prefix NAME: its scenarios with their runs and the candidate clusters it stored "
+         "that no other scenario uses"},
         {"json", "FILE", "write the plan as JSON"},
         {"csv", "FILE", "write every evaluated point as CSV"},
         {"threads", "N", "parallel simulations (0 = all cores)", false, "0"},
@@ -126,6 +129,13 @@ int planCommand(const std::vector<std::string>& argv) {
               "folder, until it prints the plan.",
               options);
     if (!args.parse(argv)) return 0;
+    if (args.has("prune")) {
+        cl::ScenarioStore store = openWorkspace(args);
+        const cl::PlanPruneResult pruned = cl::prunePlan(store, args.get("prefix"));
+        std::cout << "Removed plan " << args.get("prefix") << ": " << pruned.scenarios
+                  << " scenarios with their runs and " << pruned.clusters << " candidate clusters\n";
+        return 0;
+    }
     if (!args.has("trace")) throw UsageError("plan needs --trace FILE");
     const bool quiet = args.has("quiet");
 

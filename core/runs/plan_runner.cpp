@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/io/builtin_data.h"
@@ -49,7 +52,57 @@ std::string seedsVary(const std::string& resample, const Trace& trace) {
                         : what;
 }
 
+nlohmann::json candidateClustersSetting(ScenarioStore& store) {
+    const std::string text = store.setting(kPlanCandidateClustersKey);
+    nlohmann::json j = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, /*allow_exceptions=*/false);
+    return j.is_object() ? j : nlohmann::json::object();
+}
+
+void recordCandidateCluster(ScenarioStore& store, const std::string& prefix, std::int64_t id) {
+    nlohmann::json j = candidateClustersSetting(store);
+    nlohmann::json& ids = j[prefix];
+    if (!ids.is_array()) ids = nlohmann::json::array();
+    for (const auto& x : ids)
+        if (x.is_number_integer() && x.get<std::int64_t>() == id) return;
+    ids.push_back(id);
+    store.setSetting(kPlanCandidateClustersKey, j.dump());
+}
+
 }  // namespace
+
+std::vector<std::int64_t> planCandidateClusters(ScenarioStore& store, const std::string& prefix) {
+    std::vector<std::int64_t> ids;
+    const nlohmann::json j = candidateClustersSetting(store);
+    if (auto it = j.find(prefix); it != j.end() && it->is_array())
+        for (const auto& x : *it)
+            if (x.is_number_integer()) ids.push_back(x.get<std::int64_t>());
+    return ids;
+}
+
+PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
+    PlanPruneResult result;
+    const std::string folder = prefix + "/";
+    for (const ScenarioInfo& s : store.scenarios())
+        if (s.spec.name.compare(0, folder.size(), folder) == 0) {
+            store.deleteScenario(s.spec.name);
+            ++result.scenarios;
+        }
+    const std::vector<std::int64_t> candidates = planCandidateClusters(store, prefix);
+    if (result.scenarios == 0 && candidates.empty())
+        throw StoreError("no plan with the prefix '" + prefix + "' in this workspace (no scenario " + folder +
+                         "...)");
+    std::set<std::int64_t> used;
+    for (const ScenarioInfo& s : store.scenarios()) used.insert(s.spec.cluster_id);
+    for (std::int64_t id : candidates)
+        if (!used.count(id)) {
+            store.deleteCluster(id);
+            ++result.clusters;
+        }
+    nlohmann::json j = candidateClustersSetting(store);
+    j.erase(prefix);
+    store.setSetting(kPlanCandidateClustersKey, j.empty() ? "" : j.dump());
+    return result;
+}
 
 PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
                    const PlanRunOptions& options) {
@@ -69,14 +122,19 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
     }
     planned.gpu_type_speed = store.profiles(base.profiles_id).gpu_type_speed;
     std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
-    std::atomic<bool> emitting_stop{false};                   // set once a batch has points to emit
+    std::set<std::int64_t> stored_before;
+    for (const StoredItem& c : store.clusters()) stored_before.insert(c.id);
+    std::atomic<bool> emitting_stop{false};  // set once a batch has points to emit
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
         std::vector<ScenarioSpec> specs;
         for (const PlanPoint& p : points) {
             auto [it, added] = cluster_ids.try_emplace({p.server_type, p.servers}, 0);
-            if (added)
+            if (added) {
                 it->second = store.putCluster(candidateCluster(
                     request.base, request.server_types[p.server_type], p.servers, request.keep_base));
+                if (!stored_before.count(it->second))
+                    recordCandidateCluster(store, options.prefix, it->second);
+            }
             ScenarioSpec s = base;
             s.name = planScenarioName(options.prefix, request, p);
             s.cluster_id = it->second;

@@ -4,6 +4,7 @@
 // simulated in parallel by runSweep. A rerun finds the runs it needs already stored and reuses
 // them, so Compare and the timeline can open any point.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -36,6 +37,21 @@ struct PlanRunOptions {
 // policy, seed and name are the point's own; its load factor is multiplied by the point's).
 PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
                    const PlanRunOptions& options);
+
+// The clusters a plan stored for its candidates (new to the workspace when it stored them), by
+// the plan's scenario prefix. Kept in the workspace settings (key kPlanCandidateClustersKey, a
+// JSON object prefix -> ids) so that prunePlan removes them and pickers can tell them apart.
+inline constexpr const char* kPlanCandidateClustersKey = "plan_candidate_clusters";
+std::vector<std::int64_t> planCandidateClusters(ScenarioStore& store, const std::string& prefix);
+
+struct PlanPruneResult {
+    int scenarios = 0;  // with their runs
+    int clusters = 0;
+};
+// Removes a plan's points (every scenario named PREFIX/..., with its runs) and the candidate
+// clusters it stored that no remaining scenario uses. Throws StoreError for a prefix with no
+// scenario and no recorded cluster.
+PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix);
 
 // The scenario name of a point: "plan/dgx-a100/muri-s/n12/x1.25/s1".
 std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point);

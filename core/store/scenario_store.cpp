@@ -486,6 +486,16 @@ Trace ScenarioStore::trace(std::int64_t id) {
 std::vector<StoredItem> ScenarioStore::clusters() {
     return listItems(db_, "SELECT id, name, content_hash, created, servers FROM clusters ORDER BY id");
 }
+void ScenarioStore::deleteCluster(std::int64_t id) {
+    Transaction tx(db_);
+    Statement used = db_.prepare("SELECT name FROM scenarios WHERE cluster_id = ?1 LIMIT 1");
+    used.bind(1, id);
+    if (used.step())
+        throw StoreError("cluster " + std::to_string(id) + " is used by scenario " + used.textAt(0));
+    db_.prepare("DELETE FROM clusters WHERE id = ?1").bind(1, id).run();
+    tx.commit();
+}
+
 std::vector<StoredItem> ScenarioStore::profileSets() {
     return listItems(db_, "SELECT id, name, content_hash, created, models FROM profile_sets ORDER BY id");
 }

@@ -125,6 +125,8 @@ public:
     ProfileSet profiles(std::int64_t id);
     Trace trace(std::int64_t id);
     std::vector<StoredItem> clusters();
+    // Removes a stored cluster; throws StoreError while a scenario uses it.
+    void deleteCluster(std::int64_t id);
     std::vector<StoredItem> profileSets();
     std::vector<StoredItem> traces();
 
