@@ -79,6 +79,28 @@ std::vector<std::int64_t> planCandidateClusters(ScenarioStore& store, const std:
     return ids;
 }
 
+std::set<std::int64_t> allPlanCandidateClusters(ScenarioStore& store) {
+    std::set<std::int64_t> ids;
+    for (const std::string& prefix : planPrefixes(store))
+        for (std::int64_t id : planCandidateClusters(store, prefix)) ids.insert(id);
+    return ids;
+}
+
+std::vector<std::string> planPrefixes(ScenarioStore& store) {
+    std::vector<std::string> prefixes;
+    const nlohmann::json setting = candidateClustersSetting(store);
+    for (auto it = setting.begin(); it != setting.end(); ++it) prefixes.push_back(it.key());
+    return prefixes;
+}
+
+bool isPlanPoint(const std::string& scenario_name, const std::vector<std::string>& plan_prefixes) {
+    for (const std::string& p : plan_prefixes)
+        if (scenario_name.size() > p.size() && scenario_name.compare(0, p.size(), p) == 0 &&
+            scenario_name[p.size()] == '/')
+            return true;
+    return false;
+}
+
 PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
     PlanPruneResult result;
     const std::string folder = prefix + "/";

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 
 #include "core/planning/capacity_plan.h"
@@ -43,6 +44,12 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
 // JSON object prefix -> ids) so that prunePlan removes them and pickers can tell them apart.
 inline constexpr const char* kPlanCandidateClustersKey = "plan_candidate_clusters";
 std::vector<std::int64_t> planCandidateClusters(ScenarioStore& store, const std::string& prefix);
+// Every plan's candidate clusters, and the prefixes of the plans that stored any (for pickers,
+// which hide a plan's candidates: docs/architecture.md 7.9, "Storage").
+std::set<std::int64_t> allPlanCandidateClusters(ScenarioStore& store);
+std::vector<std::string> planPrefixes(ScenarioStore& store);
+// Whether a scenario is a point of a plan: its name starts with "PREFIX/" of a recorded plan.
+bool isPlanPoint(const std::string& scenario_name, const std::vector<std::string>& plan_prefixes);
 
 struct PlanPruneResult {
     int scenarios = 0;  // with their runs
