@@ -79,7 +79,10 @@ int planCommand(const std::vector<std::string>& argv) {
          "server types (data/server_types.json ids) or layout files of one kind of server; default: the "
          "base cluster's own servers",
          true},
-        {"keep-base", "", "add servers of each type to the base cluster instead of retyping it"},
+        {"keep-base", "",
+         "add servers of each type to the base cluster instead of retyping it (always so for a base with "
+         "several kinds of server or with partitions)"},
+        {"grow", "PARTITION", "added servers join this partition of the base only (implies --keep-base)"},
         {"policies", "LIST", "policies to consider, e.g. srtf,muri-s", true},
         {"target", "EXPR", "a target every plan must meet, e.g. p95_jct<=8h, large:p99_jct<=2d", true},
         {"load", "F", "planned load factor of the trace (1.25 = 25% more jobs), as a scenario's --load",
@@ -141,6 +144,7 @@ int planCommand(const std::vector<std::string>& argv) {
 
     cl::PlanRequest request = planSettings(args);
     request.keep_base = args.has("keep-base");
+    if (args.has("grow")) request.grow_partition = args.get("grow");
     const long long threads = args.getInt("threads");
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be 0 (all cores) .. 1024");
 

@@ -30,7 +30,7 @@ Cluster candidateCluster(const Cluster& base, const ServerType& type, int server
             s.rack = key;
             c.servers.push_back(std::move(s));
         }
-        c.name = base.name + " + " + std::to_string(servers) + " " + key;
+        c.name = base.name + " + " + std::to_string(servers) + " x " + key;
         return c;
     }
     if (base.servers.empty()) throw std::invalid_argument("base cluster '" + base.name + "' has no servers");
@@ -45,6 +45,58 @@ Cluster candidateCluster(const Cluster& base, const ServerType& type, int server
     // The base's own servers keep withServerCount's name, "base (N servers)".
     if (!(retyped.servers == base.servers))
         c.name = base.name + " as " + std::to_string(servers) + " x " + key;
+    return c;
+}
+
+std::string baseShapeReason(const Cluster& base) {
+    std::vector<Server> kinds;
+    for (Server s : base.servers) {
+        s.name.clear();
+        s.rack.clear();
+        s.state.clear();
+        s.unavailable = false;
+        s.partitions.clear();
+        if (std::find(kinds.begin(), kinds.end(), s) == kinds.end()) kinds.push_back(s);
+    }
+    std::vector<std::string> partitions;
+    for (const Server& s : base.servers)
+        for (const std::string& p : s.partitions)
+            if (std::find(partitions.begin(), partitions.end(), p) == partitions.end())
+                partitions.push_back(p);
+    std::string why;
+    if (kinds.size() > 1) why = std::to_string(kinds.size()) + " kinds of server";
+    if (!partitions.empty())
+        why += (why.empty() ? "" : " in ") + std::to_string(partitions.size()) +
+               (partitions.size() == 1 ? " partition" : " partitions");
+    return why;
+}
+
+bool addsToBase(const PlanRequest& request) {
+    return request.keep_base || !request.grow_partition.empty() || !baseShapeReason(request.base).empty();
+}
+
+Cluster candidateCluster(const PlanRequest& request, int server_type, int servers) {
+    const bool adds = addsToBase(request);
+    Cluster c = candidateCluster(request.base, request.server_types.at(server_type), servers, adds);
+    if (!adds) return c;
+    std::vector<std::string> partitions;
+    if (!request.grow_partition.empty()) {
+        bool known = false;
+        for (const Server& s : request.base.servers)
+            for (const std::string& p : s.partitions) known = known || p == request.grow_partition;
+        if (!known)
+            throw std::invalid_argument("the base cluster '" + request.base.name + "' has no partition '" +
+                                        request.grow_partition + "' to grow");
+        partitions = {request.grow_partition};
+        c.name += " in " + request.grow_partition;
+    } else {
+        for (const Server& s : request.base.servers)
+            for (const std::string& p : s.partitions)
+                if (std::find(partitions.begin(), partitions.end(), p) == partitions.end())
+                    partitions.push_back(p);
+    }
+    for (std::size_t k = request.base.servers.size(); k < c.servers.size(); ++k)
+        c.servers[k].partitions = partitions;
     return c;
 }
 
@@ -69,10 +121,11 @@ int minimumServers(bool keep_base) {
 
 int smallestRunnableCount(const PlanRequest& request, int server_type) {
     const ServerType& type = request.server_types.at(server_type);
-    const int base_gpus = request.keep_base ? request.base.totalGpus() : 0;
+    const bool adds = addsToBase(request);
+    const int base_gpus = adds ? request.base.totalGpus() : 0;
     const int missing = std::max(0, request.largest_job_gpus - base_gpus);
     const int per_server = std::max(1, type.server.gpus);
-    return std::max(minimumServers(request.keep_base), (missing + per_server - 1) / per_server);
+    return std::max(minimumServers(adds), (missing + per_server - 1) / per_server);
 }
 
 std::string serverTypeKey(const ServerType& type) {
@@ -259,8 +312,7 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
         e.policy = k.policy;
         e.servers = k.servers;
         e.load_factor = loadOf(k.load_step);
-        const Cluster candidate =
-            candidateCluster(r_.base, r_.server_types[k.server_type], k.servers, r_.keep_base);
+        const Cluster candidate = candidateCluster(r_, k.server_type, k.servers);
         const ClusterCost cost = clusterCost(candidate);
         e.cost_per_month = cost.per_month;
         e.unpriced_servers = cost.unpriced_servers;
@@ -336,7 +388,7 @@ bool Planner::searchBoundaries() {
         for (const std::string& p : r_.policies) {
             const int lowest = smallestRunnableCount(r_, static_cast<int>(t));
             int start = lowest;
-            if (!r_.keep_base) {
+            if (!addsToBase(r_)) {
                 // As many servers of this type as the base has GPUs, rounded up.
                 const int gpus = std::max(1, r_.server_types[t].server.gpus);
                 start = std::max(lowest, (r_.base.totalGpus() + gpus - 1) / gpus);
@@ -466,7 +518,7 @@ void Planner::rankingBasis() {
         if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
     };
     for (const ServerType& t : r_.server_types) sort(t.server, serverTypeKey(t));
-    if (r_.keep_base)
+    if (addsToBase(r_))
         for (const Server& s : r_.base.servers) sort(s, "the base's " + s.name);
     const auto names = [](const std::vector<std::string>& v) {
         std::string out;
@@ -639,7 +691,7 @@ PlanReport planCapacity(const PlanRequest& request, const PlanEvaluator& evaluat
     if (!(request.headroom_resolution > 0 && request.headroom_resolution <= 1))
         throw std::invalid_argument("the headroom resolution must be in (0, 1]");
     if (!(request.headroom_max > 1)) throw std::invalid_argument("the headroom search must go above 1");
-    if (request.max_servers < minimumServers(request.keep_base) || request.max_servers > 100000)
+    if (request.max_servers < minimumServers(addsToBase(request)) || request.max_servers > 100000)
         throw std::invalid_argument("--max-servers must be 1..100000");
     if (!(request.overload_drain_share > 0))
         throw std::invalid_argument(

@@ -25,6 +25,9 @@ struct PlanRequest {
     Cluster base;  // the base cluster
     std::vector<ServerType> server_types;
     bool keep_base = false;  // add servers of a type to the base instead of retyping it
+    // Added servers join this partition of the base only (implies adding to the base); empty:
+    // they join every partition the base has.
+    std::string grow_partition;
     std::vector<std::string> policies;
     std::vector<PlanTarget> targets;  // at least one; the first is the frontier's metric
     std::vector<std::uint64_t> seeds = {1};
@@ -76,6 +79,17 @@ using PlanEvaluator = std::function<std::vector<std::optional<SimResult>>(const 
 // (as --servers resizes), or with keep_base the base plus `servers` servers of the type. Throws
 // std::invalid_argument when the result has no server.
 Cluster candidateCluster(const Cluster& base, const ServerType& type, int servers, bool keep_base);
+// Whether candidates add servers to the base rather than retype it: asked for (keep_base, a
+// grown partition), or the base is heterogeneous or has partitions, a shape that retyping every
+// server would flatten (docs/architecture.md 7.9, "Candidates").
+bool addsToBase(const PlanRequest& request);
+// Why candidates add to this base without being asked ("3 kinds of server"); empty when they
+// do not or were asked to.
+std::string baseShapeReason(const Cluster& base);
+// The candidate of a request: candidateCluster with addsToBase, the added servers in the grown
+// partition (or in every partition of the base), named "base + 6 x dgx-h100 in gpu". Throws
+// std::invalid_argument for a grown partition the base does not have.
+Cluster candidateCluster(const PlanRequest& request, int server_type, int servers);
 // The base cluster's own server type (what --server-types and the Plan view default to): a
 // preset with id "base", labelled with the cluster's name, whose server is the base's first one
 // without its name and rack. Throws std::invalid_argument when the base has no servers.

@@ -118,6 +118,8 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
     j["targets"] = nlohmann::ordered_json::array();
     for (const PlanTarget& t : request.targets) j["targets"].push_back(t.text);
     j["load_factor"] = request.load_factor;
+    j["adds_to_base"] = addsToBase(request);
+    if (!request.grow_partition.empty()) j["grow_partition"] = request.grow_partition;
     if (request.budget_per_month) j["budget_per_month"] = *request.budget_per_month;
     j["seeds"] = request.seeds;
     if (!report.seeds_vary.empty()) j["seeds_vary"] = report.seeds_vary;
@@ -234,6 +236,13 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     out += "Targets: " + targets + " at load x" + formatNumber(request.load_factor) + ", mean over " +
            std::to_string(request.seeds.size()) + (request.seeds.size() == 1 ? " seed" : " seeds") + "\n";
     if (!report.seeds_vary.empty()) out += "Seeds vary: " + report.seeds_vary + "\n";
+    if (addsToBase(request)) {
+        const std::string why = baseShapeReason(request.base);
+        out +=
+            "Candidates add servers to the base " + request.base.name + (why.empty() ? "" : " (" + why + ")");
+        out += request.grow_partition.empty() ? "" : ", in partition " + request.grow_partition;
+        out += "\n";
+    }
     out += "\n";
     std::vector<std::vector<std::string>> rows = {{"policy", "plan", "servers", "cost/month"}};
     for (const PlanTarget& t : request.targets) rows.front().push_back(planMetricKey(t));

@@ -152,8 +152,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         for (const PlanPoint& p : points) {
             auto [it, added] = cluster_ids.try_emplace({p.server_type, p.servers}, 0);
             if (added) {
-                it->second = store.putCluster(candidateCluster(
-                    request.base, request.server_types[p.server_type], p.servers, request.keep_base));
+                it->second = store.putCluster(candidateCluster(request, p.server_type, p.servers));
                 if (!stored_before.count(it->second))
                     recordCandidateCluster(store, options.prefix, it->second);
             }

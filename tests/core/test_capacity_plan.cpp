@@ -52,8 +52,7 @@ struct DirectEvaluator {
         Trace t = trace;
         assignModels(t, profiles.modelNames(), p.seed, /*only_missing=*/false);
         if (p.load_factor != 1.0) t = scaleLoad(t, p.load_factor);
-        const Cluster c =
-            candidateCluster(request.base, request.server_types[p.server_type], p.servers, request.keep_base);
+        const Cluster c = candidateCluster(request, p.server_type, p.servers);
         SimOptions options;
         options.record_segments = false;
         SchedulerTuning tuning;
@@ -470,6 +469,50 @@ private slots:
         QCOMPARE(planJson(r, unpriced)["ranked_by"].get<std::string>(), std::string("gpus"));
         r.budget_per_month = 1000;
         expectError(invalidArgument([&] { planCapacity(r, eval.evaluator()); }), {"a budget needs prices"});
+    }
+
+    // A heterogeneous, partitioned base keeps its shape: candidates add servers of a type to it
+    // (to one partition with grow_partition), named by what changed, and the plan says why.
+    void aHeterogeneousBaseIsKept() {
+        Cluster base = test::servers(3, 8);
+        base.name = "lab";
+        base.servers[2].gpu_type = "A100";
+        base.servers[0].partitions = {"cpu", "gpu"};
+        base.servers[1].partitions = {"gpu"};
+        base.servers[2].partitions = {"gpu"};
+        QCOMPARE(baseShapeReason(base), std::string("2 kinds of server in 2 partitions"));
+        QVERIFY(baseShapeReason(test::servers(3, 8)).empty());
+        PlanRequest r;
+        r.base = base;
+        r.server_types = {fourGpuType()};
+        QVERIFY(addsToBase(r));
+        const Cluster all = candidateCluster(r, 0, 2);
+        QCOMPARE(all.name, std::string("lab + 2 x quad"));
+        QCOMPARE(all.servers.size(), std::size_t(5));
+        for (std::size_t k = 0; k < 3; ++k) QVERIFY(all.servers[k] == base.servers[k]);
+        QCOMPARE(all.servers[4].partitions, (std::vector<std::string>{"cpu", "gpu"}));
+        r.grow_partition = "gpu";
+        const Cluster grown = candidateCluster(r, 0, 6);
+        QCOMPARE(grown.name, std::string("lab + 6 x quad in gpu"));
+        QCOMPARE(grown.servers.back().partitions, (std::vector<std::string>{"gpu"}));
+        r.grow_partition = "tpu";
+        expectError(invalidArgument([&] { candidateCluster(r, 0, 1); }), {"has no partition 'tpu' to grow"});
+        r.grow_partition = "gpu";
+        // The plan adds to the base: its answer may be 0 servers, every candidate holds the base.
+        const ProfileSet profiles = builtinProfiles("muri");
+        r.policies = {"srtf"};
+        r.targets = {parsePlanTarget("p95_queueing<=1h")};
+        r.max_servers = 12;
+        DirectEvaluator eval{r, smallTrace(3, 6.0, profiles), profiles, {}};
+        for (const Job& j : eval.trace.jobs) r.largest_job_gpus = std::max(r.largest_job_gpus, j.gpus);
+        const PlanReport report = planCapacity(r, eval.evaluator());
+        QVERIFY2(report.error.empty(), report.error.c_str());
+        for (const PlanEvaluation& e : report.evaluations) QCOMPARE(e.gpus, 24 + 4 * e.servers);
+        const std::string text = planText(r, report);
+        QVERIFY2(text.find("Candidates add servers to the base lab (2 kinds of server in 2 partitions)") !=
+                     std::string::npos,
+                 text.c_str());
+        QVERIFY(text.find("in partition gpu") != std::string::npos);
     }
 
     void badRequestsAreRefused() {
