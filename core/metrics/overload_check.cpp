@@ -59,6 +59,8 @@ PlanLoadCheck overloadCheck(const SimResult& run, double capacity, double drain_
     check.drain_share = backlog_s / check.arrival_window_s;
     check.assessed = check.arrival_window_s >= kSteadyStateJobLifetimes * median(run_times);
     check.overloaded = check.assessed && check.drain_share > drain_share_limit;
+    for (const std::string& note : run.notes)
+        check.stopped_early = check.stopped_early || note.rfind(kStoppedOverloadedNote, 0) == 0;
     return check;
 }
 

@@ -28,6 +28,9 @@ struct PlanLoadCheck {
     double arrival_window_s = 0.0;         // first to last submission
     double last_end_after_window_s = 0.0;  // the last end minus the last submission
     bool overloaded = false;
+    // The run stopped as soon as overload was established (SimOptions::stop_when_overloaded):
+    // its figures cover the jobs that finished by then.
+    bool stopped_early = false;
 };
 
 // An arrival window shorter than this many median job run times (alone) is a burst, not a

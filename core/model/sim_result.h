@@ -107,6 +107,9 @@ struct Summary {
     SizeClassSummary large{}, small{};
 };
 
+// How a run that SimOptions::stop_when_overloaded ended early starts its note.
+inline constexpr const char* kStoppedOverloadedNote = "stopped early: overloaded";
+
 struct SimResult {
     std::string policy;
     std::string conventions;

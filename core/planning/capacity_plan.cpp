@@ -149,6 +149,7 @@ PlanLoadCheck meanLoadCheck(const std::vector<PlanLoadCheck>& checks, double dra
     mean.assessed = true;
     for (const PlanLoadCheck& c : checks) {
         mean.assessed = mean.assessed && c.assessed;
+        mean.stopped_early = mean.stopped_early || c.stopped_early;
         mean.offered_load += c.offered_load;
         mean.backlog_gpu_hours += c.backlog_gpu_hours;
         mean.drain_share += c.drain_share;

@@ -49,7 +49,8 @@ nlohmann::ordered_json loadJson(const PlanLoadCheck& l) {
             {"backlog_gpu_hours", l.backlog_gpu_hours},
             {"drain_share", l.drain_share},
             {"arrival_window_s", l.arrival_window_s},
-            {"last_end_after_window_s", l.last_end_after_window_s}};
+            {"last_end_after_window_s", l.last_end_after_window_s},
+            {"stopped_early", l.stopped_early}};
 }
 
 nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
@@ -341,7 +342,10 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
                                           std::to_string(e.servers)};
             for (const PlanTarget& x : request.targets)
                 r.push_back(metricText(planMetricKey(x), e.metrics.at(planMetricKey(x))));
-            r.push_back(e.feasible ? "yes" : e.load.overloaded ? "no (overloaded)" : "no");
+            r.push_back(e.feasible             ? "yes"
+                        : e.load.stopped_early ? "no (overloaded, stopped early)"
+                        : e.load.overloaded    ? "no (overloaded)"
+                                               : "no");
             t.push_back(r);
         }
         out += renderTextTable(t);
@@ -349,7 +353,14 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     if (report.interrupted)
         out += "\nInterrupted: the plan above covers what finished; run it again to complete it.\n";
     if (!report.error.empty()) out += "\nStopped: " + report.error + "\n";
-    out += "\n" + std::to_string(report.simulations) + " simulations\n";
+    int stopped = 0;
+    for (const PlanEvaluation& e : report.evaluations) stopped += e.load.stopped_early;
+    for (const PlanEvaluation& e : report.headroom_scan) stopped += e.load.stopped_early;
+    out += "\n" + std::to_string(report.simulations) + " simulations";
+    if (stopped > 0)
+        out += "; the runs of " + std::to_string(stopped) + (stopped == 1 ? " point" : " points") +
+               " stopped as soon as overload was established";
+    out += "\n";
     return out;
 }
 

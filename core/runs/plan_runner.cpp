@@ -163,6 +163,9 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.seed = p.seed;
             s.parameters.server_count = 0;
             s.parameters.load_factor = base.parameters.load_factor * p.load_factor;
+            // An overloaded point is no answer whatever its figures: its run stops once that is
+            // established (section 7.9).
+            s.parameters.stop_when_overloaded = request.overload_drain_share;
             if (resample != "none")
                 s.parameters.transforms.push_back("resample=" + resample + "@" + std::to_string(p.seed));
             specs.push_back(std::move(s));

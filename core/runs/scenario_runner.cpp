@@ -46,6 +46,7 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     in.tuning.seed = spec.seed;
     in.options.measure_first = p.measure_first;
     in.options.measure_last = p.measure_last;
+    in.options.stop_when_overloaded = p.stop_when_overloaded;
     return in;
 }
 

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "core/metrics/jct_stats.h"
+#include "core/metrics/overload_check.h"
 #include "core/sim/job_requests.h"
 #include "core/sim/job_resolution.h"
 #include "core/sim/run_recorder.h"
@@ -148,6 +149,7 @@ public:
 
     SimResult run() {
         auto started = std::chrono::steady_clock::now();
+        prepareOverloadStop();
         loop();
         for (std::size_t j = 0; j < records_.size(); ++j) {
             records_[j].restarts = jobs_[j].restarts;
@@ -163,6 +165,47 @@ public:
     }
 
 private:
+    // SimOptions::stop_when_overloaded: the last arrival and the busy share (GPU utilisation
+    // times seconds) after it beyond which the run is overloaded; kInf when not applied.
+    void prepareOverloadStop() {
+        if (!(options_.stop_when_overloaded > 0) || !options_.record_series || jobs_.empty()) return;
+        double first = kInf, last = -kInf, capacity = 0.0;
+        std::vector<double> alone;
+        for (const EngineJob& j : jobs_) {
+            first = std::min(first, j.submit);
+            last = std::max(last, j.submit);
+            alone.push_back(j.iterations * j.solo_iteration_time);
+        }
+        for (const Server& s : cluster_.servers) {
+            const auto it = profiles_.gpu_type_speed.find(s.gpu_type);
+            capacity += s.gpus * (it == profiles_.gpu_type_speed.end() ? 1.0 : it->second);
+        }
+        const double window = last - first;
+        std::vector<double> positive;
+        for (double a : alone)
+            if (a > 0) positive.push_back(a);
+        if (!(window > 0) || !(capacity > 0) || positive.empty() ||
+            window < kSteadyStateJobLifetimes * median(positive))
+            return;
+        double tail = 0.0;  // reference GPU-seconds
+        for (std::size_t j = 0; j < jobs_.size(); ++j)
+            if (alone[j] > 0)
+                tail += jobs_[j].gpus * std::clamp(jobs_[j].submit + alone[j] - last, 0.0, alone[j]);
+        last_arrival_ = last;
+        overload_busy_share_ = options_.stop_when_overloaded * window + tail / capacity;
+        overload_window_ = window;
+    }
+
+    // Called with each sample after the last arrival: adds the busy share since the previous one.
+    bool overloaded(const TimeSample& s) {
+        if (overload_busy_share_ == kInf) return false;
+        if (s.t > last_arrival_)
+            busy_share_after_ += last_utilization_ * (s.t - std::max(last_sample_t_, last_arrival_));
+        last_utilization_ = s.gpu_utilization;
+        last_sample_t_ = s.t;
+        return busy_share_after_ > overload_busy_share_;
+    }
+
     Summary measuredSummary() const {
         if (measure_first_ == 0 && measure_last_ == static_cast<int>(result_.jobs.size()) - 1)
             return summarize(result_.jobs);
@@ -715,6 +758,7 @@ private:
         s.cpu_allocated = total_cpus_ > 0 ? cpus / total_cpus_ : 0.0;
         s.memory_allocated = total_memory_gb_ > 0 ? memory / total_memory_gb_ : 0.0;
         recorder_->sample(s);
+        if (overloaded(s)) stopped_overloaded_ = true;
     }
 
     // The scheduler's view of an active job: all of it when the job arrives, then only what an
@@ -847,6 +891,16 @@ private:
             arrived_now_.clear();
             completed_now_.clear();
             if (conv_.stop_when_measured_done && measured_left_ == 0) break;
+            if (stopped_overloaded_) {
+                char note[200];
+                std::snprintf(note, sizeof note,
+                              "%s: the backlog after the last arrival already takes more than %.0f%% of the "
+                              "%.1f-day arrival window to drain",
+                              kStoppedOverloadedNote, options_.stop_when_overloaded * 100,
+                              overload_window_ / 86400);
+                result_.notes.push_back(note);
+                break;
+            }
 
             if (options_.progress && (result_.events % 512) == 0 &&
                 !options_.progress(n ? static_cast<double>(finished_) / n : 1.0)) {
@@ -921,6 +975,14 @@ private:
     bool skip_rounds_ = true;       // SimOptions::skip_idle_rounds
     bool decision_changed_ = true;  // the last decision started, stopped, moved or re-sped a job
     double round_index_ = 1.0;
+    // SimOptions::stop_when_overloaded (prepareOverloadStop).
+    double last_arrival_ = 0.0;
+    double overload_busy_share_ = kInf;
+    double overload_window_ = 0.0;
+    double busy_share_after_ = 0.0;
+    double last_utilization_ = 0.0;
+    double last_sample_t_ = 0.0;
+    bool stopped_overloaded_ = false;
 };
 
 }  // namespace

@@ -40,6 +40,14 @@ struct SimOptions {
     // the cluster (GPU numbers, network and timeline rows unchanged) but no job may use them,
     // unless kept (docs/architecture.md 2.10).
     bool keep_unavailable = false;
+    // When > 0, the run stops as soon as it is known to be overloaded with this drain share (the
+    // planner's criterion, docs/architecture.md 7.9 "Overload"): once the GPU time busy after the
+    // last arrival, less the work each job alone from its submission would still have had then,
+    // exceeds this share of the arrival window at full capacity (GPUs weighted by the profile
+    // set's gpu_type_speed). It can only grow, so the verdict is final. Needs record_series; not
+    // applied to a burst (arrival window under 10 median job run times). The run then ends with
+    // unfinished jobs and a note starting kStoppedOverloadedNote.
+    double stop_when_overloaded = 0.0;
 };
 
 // Runs the trace under the scheduler (which must have been built for options.conventions; see

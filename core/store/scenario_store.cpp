@@ -137,6 +137,7 @@ nlohmann::json ScenarioParameters::toJson() const {
     if (measure_first != 0 || measure_last >= 0) j["measure_jobs"] = {measure_first, measure_last};
     if (interference != 0) j["interference"] = interference;
     if (!slurm_parameters.empty()) j["slurm_parameters"] = slurm_parameters;
+    if (stop_when_overloaded != 0) j["stop_when_overloaded"] = stop_when_overloaded;
     return j;
 }
 
@@ -185,9 +186,13 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
                 if (!t.is_string()) bad("must be a list of KEY=VALUE Slurm settings");
                 p.slurm_parameters.push_back(t.get<std::string>());
             }
+        } else if (key == "stop_when_overloaded") {
+            if (!v.is_number() || !(v.get<double>() >= 0))
+                bad("must be a share of the arrival window, 0 or more");
+            p.stop_when_overloaded = v.get<double>();
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
-                "transforms, measure_jobs, interference, slurm_parameters)");
+                "transforms, measure_jobs, interference, slurm_parameters, stop_when_overloaded)");
         }
     }
     return p;

@@ -37,6 +37,9 @@ struct ScenarioParameters {
     // saved `scontrol show config`, slurmParameters keeps those that differ from the defaults).
     // Stored only when set, so older hashes hold.
     std::vector<std::string> slurm_parameters;
+    // SimOptions::stop_when_overloaded: the run stops once overload is established (a plan's
+    // points, docs/architecture.md 7.9). 0 = runs to the end. Stored only when set.
+    double stop_when_overloaded = 0.0;
 
     nlohmann::json toJson() const;
     // Throws std::invalid_argument naming the field for wrong types or values.

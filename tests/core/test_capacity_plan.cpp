@@ -515,6 +515,38 @@ private slots:
         QVERIFY(text.find("in partition gpu") != std::string::npos);
     }
 
+    // A run told to stop once overload is established stops with a note, its verdict the same
+    // as the whole run's; a run that keeps up is unchanged by it.
+    void anOverloadedRunStopsEarly() {
+        const ProfileSet profiles = builtinProfiles("muri");
+        GeneratorConfig g;
+        g.jobs = 400;
+        g.seed = 7;
+        g.jobs_per_hour = 8.0;
+        g.gpu_weights = parseGpuWeights("1:0.7,2:0.2,4:0.1");
+        const Trace trace = generate(g, &profiles);
+        for (int n : {4, 12}) {
+            const Cluster c = test::servers(n, 4);
+            SimOptions whole;
+            whole.record_segments = false;
+            SimOptions stopping = whole;
+            stopping.stop_when_overloaded = 0.1;
+            const SimResult full = simulatePolicy(c, trace, profiles, "srtf", whole, {});
+            const SimResult early = simulatePolicy(c, trace, profiles, "srtf", stopping, {});
+            const PlanLoadCheck a = overloadCheck(full, 4.0 * n, 0.1), b = overloadCheck(early, 4.0 * n, 0.1);
+            QCOMPARE(b.overloaded, a.overloaded);
+            QCOMPARE(b.stopped_early, a.overloaded);
+            if (a.overloaded) {
+                QVERIFY(early.notes.back().rfind(kStoppedOverloadedNote, 0) == 0);
+                QVERIFY(early.events < full.events);
+                QVERIFY(early.summary.completed < full.summary.completed);
+            } else {
+                QCOMPARE(early.events, full.events);
+                QCOMPARE(early.summary.avg_jct, full.summary.avg_jct);
+            }
+        }
+    }
+
     void badRequestsAreRefused() {
         PlanRequest r;
         auto none = [](const std::vector<PlanPoint>&) { return std::vector<std::optional<SimResult>>{}; };

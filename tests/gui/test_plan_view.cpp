@@ -1,27 +1,47 @@
 // The Plan view driven as a planner does: server types and policies ticked, a target row edited,
 // Run pressed; the ranked table, the frontier and the cliff are filled from the plan; the
 // chosen row is the cheapest plan; Open as scenario names a stored scenario; the PDF report is
-// written; a bad target is refused with the reason and runs nothing. Offscreen.
+// written; a bad target is refused with the reason and runs nothing. Then the view's usability
+// on a made-up plan: the wheel scrolls the inputs panel instead of changing unfocused inputs,
+// point tooltips, the cost and server-count axes, chart heights at 1366x768, the PDF's fit on
+// A4 and the queue over time. Offscreen.
+#include <cmath>
+
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QBuffer>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPdfWriter>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSpontaneKeyEvent>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
+#include <QWheelEvent>
 
 #include "core/io/builtin_data.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "named_child.h"
+#include "views/common/cost_text.h"
+#include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_queue_plot.h"
 #include "views/plan/plan_table_model.h"
 #include "views/plan/plan_targets_editor.h"
 #include "views/plan/plan_view.h"
@@ -53,6 +73,84 @@ void tick(QListWidget* list, const QStringList& ids) {
     for (int i = 0; i < list->count(); ++i)
         list->item(i)->setCheckState(
             ids.contains(list->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+}
+
+// A wheel turn (one notch down) over the middle of `widget`, delivered as the window system
+// delivers it: spontaneous, so that QApplication passes an ignored one on to the parents.
+void turnWheel(QWidget* widget) {
+    const QPointF local = QRectF(widget->rect()).center();
+    QWheelEvent wheel(local, widget->mapToGlobal(local), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QSpontaneKeyEvent::setSpontaneous(&wheel);
+    // notify() keeps the event spontaneous (sendEvent would clear it), as QTest's key events do.
+    qApp->notify(widget, &wheel);
+}
+
+// A plan made up for the view: one candidate per (server type, policy) of `types` x {srtf,
+// fifo}, each with an answer; evaluations at `costs` (server counts 1, 2, ... in turn, every
+// metric of planTargetMetrics() falling with the count), the first one overloaded; the chosen
+// plan is candidate 0, whose evaluation has `queueSamples` queue samples over `queueDays`.
+struct FakePlan {
+    std::shared_ptr<cl::PlanRequest> request = std::make_shared<cl::PlanRequest>();
+    std::shared_ptr<cl::PlanReport> report = std::make_shared<cl::PlanReport>();
+};
+
+FakePlan fakePlan(const std::vector<double>& costs, int types = 1, int queueSamples = 0,
+                  double queueDays = 5) {
+    FakePlan f;
+    cl::PlanRequest& r = *f.request;
+    r.base = cl::builtinCluster("sjf-bsbf-16");
+    const cl::ServerType base = cl::baseServerType(r.base);
+    for (int t = 0; t < types; ++t) {
+        cl::ServerType type = base;
+        type.id = "type-" + std::to_string(t);
+        r.server_types.push_back(type);
+    }
+    r.policies = {"srtf", "fifo"};
+    r.targets = {cl::parsePlanTarget("p95_jct<=8h"), cl::parsePlanTarget("avg_queueing<=30m")};
+    r.seeds = {1, 2};
+    cl::PlanReport& p = *f.report;
+    p.policies = r.policies;
+    for (std::size_t i = 0; i < costs.size(); ++i) {
+        cl::PlanEvaluation e;
+        e.server_type = 0;
+        e.policy = r.policies[i % 2];
+        e.servers = static_cast<int>(i) + 1;
+        e.cost_per_month = costs[i];
+        e.feasible = i >= 2;
+        e.load.assessed = true;
+        e.load.offered_load = 1.5 / e.servers;
+        e.load.backlog_gpu_hours = i == 0 ? 42.5 : 0.0;
+        e.load.overloaded = i == 0;
+        for (const std::string& m : cl::planTargetMetrics())
+            e.metrics[m] = cl::Estimate{3600.0 * (12.0 - static_cast<double>(i)), 600.0, 2};
+        p.evaluations.push_back(e);
+        p.frontier.push_back(i);
+    }
+    for (int t = 0; t < types; ++t)
+        for (const std::string& policy : r.policies) {
+            cl::CandidateResult c;
+            c.server_type = t;
+            c.policy = policy;
+            const std::size_t e = std::min(costs.size() - 1, std::size_t(policy == "srtf" ? 2 : 3));
+            c.servers = p.evaluations[e].servers;
+            c.evaluation = e;
+            p.candidates.push_back(c);
+        }
+    p.chosen = 0;
+    p.plans["srtf"] = 0;
+    for (int q = 0; q < queueSamples; ++q)
+        p.evaluations[2].queue.push_back(
+            {queueDays * 86400.0 * q / std::max(1, queueSamples - 1), q % 7, q % 7 + 3});
+    p.simulations = static_cast<int>(costs.size()) * 2;
+    return f;
+}
+
+int pdfPages(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return -1;
+    return static_cast<int>(
+        QString::fromLatin1(file.readAll()).count(QRegularExpression("/Type\\s*/Page\\b")));
 }
 
 }  // namespace
@@ -212,6 +310,225 @@ private slots:
         const auto targets = editor.targets(&error);
         QCOMPARE(targets.size(), std::size_t(2));
         QCOMPARE(targets[1].jobs, cl::TargetJobs::Large);
+    }
+
+    // The wheel over an input that does not have focus scrolls the inputs panel; it changes the
+    // input only once the input has focus (clicked or tabbed to).
+    void theWheelScrollsThePanelNotUnfocusedInputs() {
+        PlanView view;
+        view.resize(1366, 420);  // short: the inputs panel scrolls
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        auto* scroll = namedChild<QScrollArea>(view, "planInputsScroll");
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        auto* table = namedChild<QTableWidget>(*targetsOf(view), "planTargets");
+        auto* metric = qobject_cast<QComboBox*>(table->cellWidget(0, 1));
+        QVERIFY(metric);
+        auto* prefix = namedChild<QLineEdit>(view, "planPrefix");
+        prefix->setFocus();
+        QTRY_VERIFY(prefix->hasFocus());
+        const QString before = metric->currentText();
+        const int scrolled = scroll->verticalScrollBar()->value();
+        turnWheel(metric);
+        QCOMPARE(metric->currentText(), before);
+        QCOMPARE(targetsOf(view)->texts().first(), QString("p95_jct<=8h"));
+        QVERIFY(scroll->verticalScrollBar()->value() > scrolled);
+        // The same for the comparison, the value field and the panel's combo and spin boxes.
+        auto* comparison = qobject_cast<QComboBox*>(table->cellWidget(0, 2));
+        turnWheel(comparison);
+        QCOMPARE(comparison->currentText(), QString("<="));
+        for (const char* name : {"planSeeds"}) {
+            auto* spin = namedChild<QSpinBox>(view, name);
+            const int value = spin->value();
+            turnWheel(spin);
+            QCOMPARE(spin->value(), value);
+        }
+        for (const char* name : {"planLoad", "planBudget"}) {
+            auto* spin = namedChild<QDoubleSpinBox>(view, name);
+            const double value = spin->value();
+            turnWheel(spin);
+            QCOMPARE(spin->value(), value);
+        }
+        QVERIFY(namedChild<QComboBox>(view, "planTrace")->focusPolicy() == Qt::StrongFocus);
+        QVERIFY(metric->focusPolicy() == Qt::StrongFocus);
+        // Focused, the input takes the wheel as usual.
+        metric->setFocus();
+        QTRY_VERIFY(metric->hasFocus());
+        turnWheel(metric);
+        QVERIFY(metric->currentText() != before);
+    }
+
+    // A frontier point's tooltip names the cluster and gives its cost, every metric and the
+    // overload figures.
+    void aFrontierPointTellsItsFigures() {
+        PlanView view;
+        const FakePlan f = fakePlan({1000, 1500, 2500, 3000});
+        view.showPlan(f.request, f.report, "fake");
+        const QString tip = view.frontierPlot()->pointToolTip(0);
+        QVERIFY2(tip.contains(QString("1 \u00d7 type-0 with srtf")), qPrintable(tip));
+        QVERIFY(tip.contains(formatUsd(1000)));
+        for (const std::string& m : cl::planTargetMetrics())
+            QVERIFY2(tip.contains(QString::fromStdString(m) + ": "), qPrintable(tip));
+        QVERIFY(tip.contains("\u00b1"));  // the 95% interval, as the table gives it
+        QVERIFY(tip.contains("GPU-hours") && tip.contains("Overloaded"));
+        const QString other = view.frontierPlot()->pointToolTip(3);
+        QVERIFY2(other.contains(QString("4 \u00d7 type-0 with fifo")), qPrintable(other));
+        QVERIFY(other.contains(formatUsd(3000)) && !other.contains("Overloaded"));
+        QVERIFY(view.frontierPlot()->pointToolTip(99).isEmpty());
+    }
+
+    // The cost axis: linear for costs within a decade, logarithmic over a decade or more, the
+    // GPU count when nothing is priced; its ticks sit on the points.
+    void theCostAxisFitsTheCosts() {
+        PlanView view;
+        view.resize(1366, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        PlanFrontierPlot* plot = view.frontierPlot();
+        const std::vector<double> narrow = {1000, 1500, 2500, 6000};
+        FakePlan f = fakePlan(narrow);
+        view.showPlan(f.request, f.report, "fake");
+        plot->replot();
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLinear);
+        QVERIFY(!plot->axisCountsGpus());
+        QVERIFY(plot->xAxis->tickVector().size() >= 2);
+        for (double tick : plot->xAxis->tickVector())
+            QVERIFY2(std::find(narrow.begin(), narrow.end(), tick) != narrow.end(),
+                     qPrintable(QString::number(tick)));
+        // Hovering a point shows its figures (not the chart's general tooltip).
+        const QPoint point(static_cast<int>(plot->xAxis->coordToPixel(1000)),
+                           static_cast<int>(plot->yAxis->coordToPixel(12.0)));  // 12 h
+        QCOMPARE(plot->evaluationAt(point), 0);
+        QHelpEvent help(QEvent::ToolTip, point, plot->mapToGlobal(point));
+        QApplication::sendEvent(plot, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QString("1 \u00d7 type-0 with srtf")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+        f = fakePlan({1000, 1500, 2500, 10000});
+        view.showPlan(f.request, f.report, "fake");
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(plot->xAxis->label().contains("logarithmic"));
+        f = fakePlan({0, 0, 0, 0});
+        view.showPlan(f.request, f.report, "fake");
+        plot->replot();
+        QVERIFY(plot->axisCountsGpus());
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLinear);
+        QVERIFY2(plot->xAxis->label().startsWith("GPUs"), qPrintable(plot->xAxis->label()));
+        const int perServer = f.request->server_types[0].server.gpus;
+        for (double tick : plot->xAxis->tickVector()) QVERIFY(std::fmod(tick, perServer) == 0.0);
+    }
+
+    // The cliff's server-count axis has whole numbers only, whatever the chart's width.
+    void theCliffCountsWholeServers() {
+        PlanView view;
+        const FakePlan f = fakePlan({100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200});
+        view.showPlan(f.request, f.report, "fake");
+        PlanCliffPlot* cliff = view.cliffPlot();
+        QVERIFY(cliff->pointCount() >= 3);
+        for (int width : {220, 300, 450, 700, 1200}) {
+            cliff->resize(width, 300);
+            cliff->replot();
+            const QVector<double> ticks = cliff->xAxis->tickVector();
+            QVERIFY(ticks.size() >= 2);
+            for (double tick : ticks)
+                QVERIFY2(tick == std::round(tick),
+                         qPrintable(QString("%1 at width %2").arg(tick).arg(width)));
+        }
+    }
+
+    // On a 1366x768 screen (the view gets about 1366x700) every chart keeps at least 200 pixels
+    // of height, before and after a plan.
+    void theChartsKeepTheirHeightOnASmallScreen() {
+        PlanView view;
+        view.resize(1366, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* tabs = namedChild<QTabWidget>(view, "planCharts");
+        const FakePlan f = fakePlan({1000, 1500, 2500, 3000}, 4, 50);
+        for (bool planned : {false, true}) {
+            if (planned) view.showPlan(f.request, f.report, "fake");
+            for (QWidget* plot :
+                 std::initializer_list<QWidget*>{view.frontierPlot(), view.cliffPlot(), view.queuePlot()}) {
+                tabs->setCurrentWidget(plot);
+                QTRY_VERIFY(plot->isVisible());
+                QVERIFY2(plot->height() >= 200,
+                         qPrintable(QString("%1: %2 px").arg(plot->objectName()).arg(plot->height())));
+            }
+        }
+    }
+
+    // The plan as an A4 PDF: the table (without its notes, which follow it) fits the page
+    // width and continues on further pages; the charts follow.
+    void theReportFitsA4() {
+        PlanView view;
+        view.resize(1366, 700);
+        view.show();
+        const FakePlan small = fakePlan({1000, 1500, 2500, 3000}, 1, 40);
+        view.showPlan(small.request, small.report, "fake");
+        PlanReportTable table(modelOf(view));
+        QCOMPARE(table.columnCount(), modelOf(view)->columnCount() - 1);
+        QVERIFY(table.notesHtml().contains("cheapest plan"));
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter device(&buffer);
+        device.setResolution(96);
+        const ReportTableLayout shape = layoutReportTable(table, reportContentWidth(), &device);
+        double width = 0;
+        for (double w : shape.columnWidths) width += w;
+        QVERIFY2(width <= reportContentWidth() + 0.5,
+                 qPrintable(QString("%1 > %2").arg(width).arg(reportContentWidth())));
+        QString error;
+        const QString pdf = m_dir.path() + "/small.pdf";
+        QVERIFY2(view.exportReport(pdf, &error), qPrintable(error));
+        const int smallPages = pdfPages(pdf);
+        QVERIFY2(smallPages >= 2 && smallPages <= 4, qPrintable(QString::number(smallPages)));
+        // 30 server types x 2 policies: the table runs over a page.
+        const FakePlan large = fakePlan({1000, 1500, 2500, 3000}, 30, 40);
+        view.showPlan(large.request, large.report, "fake");
+        QCOMPARE(modelOf(view)->rowCount(), 60);
+        const QString longPdf = m_dir.path() + "/large.pdf";
+        QVERIFY2(view.exportReport(longPdf, &error), qPrintable(error));
+        QFile::remove("/tmp/pw/large.pdf");
+        QFile::copy(longPdf, "/tmp/pw/large.pdf");
+        QFile::remove("/tmp/pw/small.pdf");
+        QVERIFY2(pdfPages(longPdf) > smallPages, qPrintable(QString::number(pdfPages(longPdf))));
+    }
+
+    // The queue over time of the cheapest plan, or of the selected row when it has an answer;
+    // an empty chart says why.
+    void theQueueOverTimeFollowsTheSelection() {
+        PlanView view;
+        const FakePlan f = fakePlan({1000, 1500, 2500, 3000}, 1, 37, 5);
+        view.showPlan(f.request, f.report, "fake");
+        PlanQueuePlot* queue = view.queuePlot();
+        QCOMPARE(queue->evaluation(), 2);  // the chosen plan's answer
+        QCOMPARE(queue->pointCount(), 37);
+        QCOMPARE(queue->graphCount(), 2);
+        QVERIFY(queue->hint().isEmpty());
+        QVERIFY2(queue->xAxis->label().contains("days"), qPrintable(queue->xAxis->label()));
+        // The fifo row's answer has no queue recorded: the chart says so.
+        auto* table = namedChild<QTableView>(view, "planTable");
+        int fifoRow = -1;
+        for (int r = 0; r < modelOf(view)->rowCount(); ++r)
+            if (f.report->candidates[static_cast<std::size_t>(modelOf(view)->candidateAt(r))].policy ==
+                "fifo")
+                fifoRow = r;
+        QVERIFY(fifoRow >= 0);
+        table->selectRow(fifoRow);
+        QCOMPARE(queue->evaluation(), 3);
+        QCOMPARE(queue->pointCount(), 0);
+        QVERIFY(queue->hint().startsWith("No queue recorded"));
+        // A run shorter than two days is drawn in hours.
+        const FakePlan shortRun = fakePlan({1000, 1500, 2500, 3000}, 1, 12, 1);
+        view.showPlan(shortRun.request, shortRun.report, "fake");
+        QCOMPARE(queue->pointCount(), 12);
+        QVERIFY(queue->xAxis->label().contains("hours"));
+        // Before any plan: a hint.
+        PlanView empty;
+        QVERIFY(empty.queuePlot()->hint().startsWith("Run a plan"));
     }
 
 private:

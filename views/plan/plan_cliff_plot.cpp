@@ -6,6 +6,7 @@
 #include "views/common/chart_style.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
+#include "views/plan/plan_table_model.h"
 
 namespace cl::views {
 
@@ -33,6 +34,7 @@ int PlanCliffPlot::pointCount() const {
 
 void PlanCliffPlot::rebuild() {
     m_points.clear();
+    m_subject.clear();
     if (!m_request || !m_report || m_candidate < 0 ||
         m_candidate >= static_cast<int>(m_report->candidates.size())) {
         setTitle(tr("Cliff: the targets against the server count"));
@@ -53,9 +55,10 @@ void PlanCliffPlot::rebuild() {
         std::erase_if(m_points,
                       [&](const cl::PlanEvaluation* e) { return e->servers < lo || e->servers > hi; });
     }
-    setTitle(tr("Cliff: %1 with %2")
-                 .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
-                      QString::fromStdString(c.policy)));
+    m_subject = tr("%1 with %2")
+                    .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
+                         QString::fromStdString(c.policy));
+    setTitle(tr("Cliff: %1").arg(m_subject));
     const QColor text = palette().color(QPalette::Text);
     double top = 1.0;
     for (std::size_t t = 0; t < m_request->targets.size(); ++t) {
@@ -76,6 +79,14 @@ void PlanCliffPlot::rebuild() {
     yAxis->setRange(0, std::min(top, 10.0) * 1.08);
     const QCPRange x = xAxis->range();
     xAxis->setRange(x.lower - 0.5, x.upper + 0.5);
+    // Server counts are whole: ticks at integer multiples of 1 (1, 2, 5, 10... apart), no 7.5.
+    auto whole = QSharedPointer<QCPAxisTickerFixed>::create();
+    whole->setTickStep(1.0);
+    whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    whole->setTickCount(8);
+    xAxis->setTicker(whole);
+    xAxis->setNumberFormat(QStringLiteral("f"));
+    xAxis->setNumberPrecision(0);
     auto* one = new QCPItemStraightLine(this);
     one->setPen(QPen(text, 1, Qt::DashLine));
     one->point1->setCoords(0, 1);
@@ -109,8 +120,7 @@ QString PlanCliffPlot::tipAt(const QPoint& pos) const {
     for (const cl::PlanTarget& t : m_request->targets) {
         const double v = e.metrics.at(cl::planMetricKey(t)).mean;
         tip += QStringLiteral("\n%1: %2")
-                   .arg(QString::fromStdString(t.text),
-                        std::isnan(v) ? QStringLiteral("\u2013") : formatDuration(v));
+                   .arg(QString::fromStdString(t.text), planMetricText(cl::planMetricKey(t), v));
     }
     tip += e.feasible ? tr("\nmeets every target") : tr("\nmisses a target");
     return tip;

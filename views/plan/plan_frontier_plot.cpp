@@ -5,28 +5,38 @@
 #include <limits>
 #include <map>
 
+#include <QFontMetrics>
+
 #include "views/common/chart_style.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
+#include "views/plan/plan_table_model.h"
 
 namespace cl::views {
 
 namespace {
 
-QString pointText(const cl::PlanRequest& r, const cl::PlanEvaluation& e) {
-    QString text =
-        QCoreApplication::translate("cl::views::PlanFrontierPlot", "%1 \u00d7 %2 with %3\n%4 a month")
-            .arg(e.servers)
-            .arg(QString::fromStdString(cl::serverTypeKey(r.server_types[e.server_type])),
-                 QString::fromStdString(e.policy), formatUsd(e.cost_per_month));
-    for (const cl::PlanTarget& t : r.targets) {
-        const cl::Estimate& est = e.metrics.at(cl::planMetricKey(t));
-        text += QStringLiteral("\n%1: %2")
-                    .arg(QString::fromStdString(cl::planMetricKey(t)),
-                         std::isnan(est.mean) ? QStringLiteral("\u2013") : formatDuration(est.mean));
-    }
-    text += e.feasible ? QCoreApplication::translate("cl::views::PlanFrontierPlot", "\nmeets every target")
-                       : QCoreApplication::translate("cl::views::PlanFrontierPlot", "\nmisses a target");
+QString tr(const char* text) {
+    return QCoreApplication::translate("cl::views::PlanFrontierPlot", text);
+}
+
+// GPUs of the candidate cluster of `e` (docs/architecture.md 7.9: the base retyped and resized,
+// or the base plus servers of the type).
+int gpusOf(const cl::PlanRequest& r, const cl::PlanEvaluation& e) {
+    int gpus = e.servers * r.server_types[static_cast<std::size_t>(e.server_type)].server.gpus;
+    if (r.keep_base)
+        for (const cl::Server& s : r.base.servers) gpus += s.gpus;
+    return gpus;
+}
+
+// The overload figures of the architecture document's "Overload" check, when it was made.
+QString loadText(const cl::PlanLoadCheck& load) {
+    if (!load.assessed) return {};
+    QString text = tr("Offered load %1 of the GPUs; backlog at the last arrival %2 GPU-hours")
+                       .arg(QStringLiteral("%1%").arg(QLocale().toString(load.offered_load * 100, 'f', 0)),
+                            QLocale().toString(load.backlog_gpu_hours, 'f', 1));
+    if (load.overloaded)
+        text += QStringLiteral("\n") + tr("Overloaded: it does not keep up with the arrivals");
     return text;
 }
 
@@ -48,7 +58,41 @@ void PlanFrontierPlot::setPlan(std::shared_ptr<const cl::PlanRequest> request,
     rebuild();
 }
 
+double PlanFrontierPlot::across(const cl::PlanEvaluation& e) const {
+    return m_byGpus ? gpusOf(*m_request, e) : e.cost_per_month;
+}
+
+QString PlanFrontierPlot::pointToolTip(int index) const {
+    if (!m_request || !m_report || index < 0 || index >= static_cast<int>(m_report->evaluations.size()))
+        return {};
+    const cl::PlanRequest& r = *m_request;
+    const cl::PlanEvaluation& e = m_report->evaluations[static_cast<std::size_t>(index)];
+    QString text = tr("%1 \u00d7 %2 with %3")
+                       .arg(e.servers)
+                       .arg(QString::fromStdString(cl::serverTypeKey(r.server_types[e.server_type])),
+                            QString::fromStdString(e.policy));
+    text +=
+        QStringLiteral("\n") + tr("%1 a month, %2 GPUs").arg(formatUsd(e.cost_per_month)).arg(gpusOf(r, e));
+    if (e.unpriced_servers > 0) text += QStringLiteral(" (") + unpricedServersText(e.unpriced_servers) + ")";
+    text += e.feasible ? tr("\nmeets every target") : tr("\nmisses a target");
+    // The targets' metrics first, in the request's order, then the rest by name.
+    std::vector<std::string> keys;
+    for (const cl::PlanTarget& t : r.targets) keys.push_back(cl::planMetricKey(t));
+    for (const auto& [key, estimate] : e.metrics)
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    for (const std::string& key : keys) {
+        const auto it = e.metrics.find(key);
+        if (it == e.metrics.end()) continue;
+        // As the ranked table shows it: the mean over the seeds with its 95% interval.
+        text +=
+            QStringLiteral("\n%1: %2").arg(QString::fromStdString(key), planEstimateText(key, it->second));
+    }
+    if (const QString load = loadText(e.load); !load.isEmpty()) text += QStringLiteral("\n") + load;
+    return text;
+}
+
 void PlanFrontierPlot::rebuild() {
+    m_tickValues.clear();
     if (!m_request || !m_report || m_request->targets.empty()) {
         showEmpty(tr("Run a plan to see the frontier"));
         return;
@@ -56,13 +100,25 @@ void PlanFrontierPlot::rebuild() {
     startDrawing();
     const cl::PlanTarget& first = m_request->targets.front();
     const std::string key = cl::planMetricKey(first);
-    // Hours, or days when the metric runs to several days.
+    auto metricOf = [&](const cl::PlanEvaluation& e) {
+        const auto it = e.metrics.find(key);
+        return it == e.metrics.end() ? std::numeric_limits<double>::quiet_NaN() : it->second.mean;
+    };
+    // Hours, or days when the metric runs to several days; GPUs across when nothing is priced.
     double largest = first.value_s;
-    for (const cl::PlanEvaluation& e : m_report->evaluations)
-        if (!std::isnan(e.metrics.at(key).mean)) largest = std::max(largest, e.metrics.at(key).mean);
-    m_unit = largest > 3 * 86400.0 ? 86400.0 : 3600.0;
-    yAxis->setLabel((m_unit > 3600.0 ? tr("%1 (days)") : tr("%1 (hours)")).arg(QString::fromStdString(key)));
-    const QColor text = palette().color(QPalette::Text);
+    m_byGpus = true;
+    for (const cl::PlanEvaluation& e : m_report->evaluations) {
+        if (std::isnan(metricOf(e))) continue;
+        largest = std::max(largest, metricOf(e));
+        if (e.cost_per_month > 0) m_byGpus = false;
+    }
+    // A slowdown is a plain ratio (docs/architecture.md 7.7).
+    const bool ratio = cl::isRatioMetric(key);
+    m_unit = ratio ? 1.0 : largest > 3 * 86400.0 ? 86400.0 : 3600.0;
+    yAxis->setLabel((ratio             ? tr("%1 (ratio)")
+                     : m_unit > 3600.0 ? tr("%1 (days)")
+                                       : tr("%1 (hours)"))
+                        .arg(QString::fromStdString(key)));
     double lowest = std::numeric_limits<double>::infinity();  // the lowest point drawn
     std::map<std::string, int> colour;
     for (std::size_t i = 0; i < m_request->policies.size(); ++i)
@@ -78,27 +134,42 @@ void PlanFrontierPlot::rebuild() {
         misses->setLineStyle(QCPGraph::lsNone);
         misses->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c, 1.5), Qt::NoBrush, 8));
         for (const cl::PlanEvaluation& e : m_report->evaluations) {
-            if (e.policy != policy) continue;
-            const double y = e.metrics.at(key).mean;
-            if (std::isnan(y)) continue;
-            (e.feasible ? meets : misses)->addData(e.cost_per_month, y / m_unit);
+            const double y = metricOf(e);
+            if (e.policy != policy || std::isnan(y)) continue;
+            (e.feasible ? meets : misses)->addData(across(e), y / m_unit);
             lowest = std::min(lowest, y / m_unit);
+            m_tickValues.push_back(across(e));
         }
     }
+    std::sort(m_tickValues.begin(), m_tickValues.end());
+    m_tickValues.erase(std::unique(m_tickValues.begin(), m_tickValues.end()), m_tickValues.end());
     QCPGraph* frontier = addGraph();
     frontier->setName(tr("frontier"));
-    frontier->setPen(QPen(text, 1.5));
+    frontier->setPen(QPen(palette().color(QPalette::Text), 1.5));
     frontier->setLineStyle(QCPGraph::lsStepLeft);
     for (std::size_t i : m_report->frontier) {
         const cl::PlanEvaluation& e = m_report->evaluations[i];
-        frontier->addData(e.cost_per_month, e.metrics.at(key).mean / m_unit);
+        if (!std::isnan(metricOf(e))) frontier->addData(across(e), metricOf(e) / m_unit);
     }
     rescaleAxes();
-    // The target as a dashed line across the whole chart.
+    drawTarget(lowest);
+    setAcrossAxis();
+    // Lay the axes out once so that the ticks can be thinned to the labels that fit.
+    replot();
+    placeTicks();
+    replot();
+}
+
+void PlanFrontierPlot::drawTarget(double lowest) {
+    const cl::PlanTarget& first = m_request->targets.front();
+    const QColor text = palette().color(QPalette::Text);
+    const double level = first.value_s / m_unit;
+    // The target as a dashed line across the whole chart (through two positive x coordinates:
+    // a logarithmic axis has no 0).
     auto* target = new QCPItemStraightLine(this);
     target->setPen(QPen(text, 1, Qt::DashLine));
-    target->point1->setCoords(0, first.value_s / m_unit);
-    target->point2->setCoords(1, first.value_s / m_unit);
+    target->point1->setCoords(1, level);
+    target->point2->setCoords(2, level);
     auto* label = new QCPItemText(this);
     label->setText(tr("target %1").arg(QString::fromStdString(first.text)));
     label->setColor(text);
@@ -106,44 +177,75 @@ void PlanFrontierPlot::rebuild() {
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    label->position->setCoords(0.01, first.value_s / m_unit);
+    label->position->setCoords(0.01, level);
     // Room around the points and the target line.
     QCPRange y = yAxis->range();
-    y.expand(first.value_s / m_unit);
+    y.expand(level);
     y.lower = std::min(0.0, y.lower);
     // The small clusters of a search's first brackets can sit far above the target and squeeze
     // the region that matters to a strip; the axis then stops at four times the target (unless
     // every point lies above that: the chart would show none of them).
-    const double clip = 4.0 * first.value_s / m_unit;
+    const double clip = 4.0 * level;
     const bool clipped =
         first.value_s > 0 && y.upper > clip && lowest <= clip &&
         (first.comparison == cl::TargetComparison::AtMost || first.comparison == cl::TargetComparison::Below);
     yAxis->setRange(y.lower, (clipped ? clip : y.upper) * 1.08 + 1e-9);
     // Said in the tooltip: the axis label has no room for it beside the chart.
-    setToolTip(tr("Every cluster evaluated at the planned load. Filled: meets every target. The line is "
-                  "the frontier: the cheapest cluster for each level of the metric.") +
-               (clipped ? tr(" The metric axis stops at four times the target.") : QString()));
-    // Costs spread over orders of magnitude when a search doubled far past the answer: a
-    // logarithmic axis keeps the cheap end, where the frontier usually lies, readable.
-    QCPRange x = xAxis->range();
-    xAxis->setNumberFormat(QStringLiteral("f"));
-    xAxis->setNumberPrecision(0);
-    if (x.lower > 0 && x.upper / x.lower > 20) {
+    setToolTip(
+        tr("Every cluster evaluated at the planned load. Filled: meets every target. The line is "
+           "the frontier: the cheapest cluster for each level of the metric. Hover a point for "
+           "its figures.") +
+        (clipped ? tr(" The metric axis stops at four times the target.") : QString()) +
+        (m_byGpus ? tr(" No server is priced, so the clusters are placed by their GPU count.") : QString()));
+}
+
+void PlanFrontierPlot::setAcrossAxis() {
+    const double low = m_tickValues.empty() ? 0.0 : m_tickValues.front();
+    const double high = m_tickValues.empty() ? 1.0 : m_tickValues.back();
+    // Costs spread over a decade or more when a search doubled far past the answer: a
+    // logarithmic axis keeps the cheap end, where the frontier usually lies, readable. A narrower
+    // spread reads better linear (a log axis would give it one or no labelled decade).
+    const bool logarithmic = !m_byGpus && low > 0 && high / low >= 10.0;
+    if (logarithmic) {
         xAxis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        xAxis->setTicker(ticker);
-        xAxis->setRange(x.lower / 1.3, x.upper * 1.3);
+        xAxis->setRange(low / 1.3, high * 1.3);
     } else {
         xAxis->setScaleType(QCPAxis::stLinear);
-        xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        // Costs are never negative: with every cluster unpriced (all at $0) the axis starts at 0.
-        const double pad = std::max(1.0, (x.upper - x.lower) * 0.05);
-        const double lower = std::max(0.0, x.lower - pad);
-        xAxis->setRange(lower, std::max(x.upper + pad, lower + 1.0));
+        // Costs and GPUs are never negative: an axis starts at 0 at the lowest.
+        const double pad = std::max(1.0, (high - low) * 0.06);
+        const double lower = std::max(0.0, low - pad);
+        xAxis->setRange(lower, std::max(high + pad, lower + 1.0));
     }
-    xAxis->setLabel(xAxis->scaleType() == QCPAxis::stLogarithmic ? tr("cost per month (USD, logarithmic)")
-                                                                 : tr("cost per month (USD)"));
-    replot();
+    if (m_byGpus)
+        xAxis->setLabel(tr("GPUs (no server is priced: clusters placed by size)"));
+    else
+        xAxis->setLabel(logarithmic ? tr("cost per month (USD, logarithmic)") : tr("cost per month (USD)"));
+}
+
+void PlanFrontierPlot::placeTicks() {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    ticker->setSubTickCount(0);
+    const QFontMetrics fm(xAxis->tickLabelFont());
+    const double gap = fm.averageCharWidth() * 1.5;
+    double right = -std::numeric_limits<double>::infinity();  // where the last label placed ends
+    for (double v : m_tickValues) {
+        const QString label = m_byGpus ? QLocale().toString(static_cast<int>(std::lround(v))) : formatUsd(v);
+        const double px = xAxis->coordToPixel(v);
+        const double half = fm.horizontalAdvance(label) / 2.0;
+        if (px - half < right + gap) continue;
+        ticker->addTick(v, label);
+        right = px + half;
+    }
+    xAxis->setTicker(ticker);
+}
+
+void PlanFrontierPlot::resizeEvent(QResizeEvent* event) {
+    PlanPlot::resizeEvent(event);
+    // Another width fits another number of tick labels.
+    if (!m_tickValues.empty() && xAxis->visible()) {
+        placeTicks();
+        replot(rpQueuedRefresh);
+    }
 }
 
 int PlanFrontierPlot::evaluationAt(const QPoint& pos) const {
@@ -153,10 +255,10 @@ int PlanFrontierPlot::evaluationAt(const QPoint& pos) const {
     double bestDistance = 8.0 * devicePixelRatioF() + 4;
     for (std::size_t i = 0; i < m_report->evaluations.size(); ++i) {
         const cl::PlanEvaluation& e = m_report->evaluations[i];
-        const double y = e.metrics.at(key).mean;
-        if (std::isnan(y)) continue;
-        const double dx = xAxis->coordToPixel(e.cost_per_month) - pos.x();
-        const double dy = yAxis->coordToPixel(y / m_unit) - pos.y();
+        const auto it = e.metrics.find(key);
+        if (it == e.metrics.end() || std::isnan(it->second.mean)) continue;
+        const double dx = xAxis->coordToPixel(across(e)) - pos.x();
+        const double dy = yAxis->coordToPixel(it->second.mean / m_unit) - pos.y();
         const double d = std::hypot(dx, dy);
         if (d < bestDistance) {
             bestDistance = d;
@@ -167,8 +269,7 @@ int PlanFrontierPlot::evaluationAt(const QPoint& pos) const {
 }
 
 QString PlanFrontierPlot::tipAt(const QPoint& pos) const {
-    const int i = evaluationAt(pos);
-    return i >= 0 ? pointText(*m_request, m_report->evaluations[static_cast<std::size_t>(i)]) : QString();
+    return pointToolTip(evaluationAt(pos));
 }
 
 }  // namespace cl::views

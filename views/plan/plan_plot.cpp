@@ -1,5 +1,6 @@
 #include "views/plan/plan_plot.h"
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -41,6 +42,19 @@ void PlanPlot::showEmpty(const QString& hint) {
 void PlanPlot::restyle() {
     ThemedPlot::restyle();
     rebuild();
+}
+
+bool PlanPlot::event(QEvent* event) {
+    // The hover delay's tooltip names the point under the mouse too; the chart's own tooltip
+    // (what it shows) only away from the points, instead of replacing a point's figures.
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (const QString tip = tipAt(help->pos()); !tip.isEmpty()) {
+            QToolTip::showText(help->globalPos(), tip, this);
+            return true;
+        }
+    }
+    return ThemedPlot::event(event);
 }
 
 void PlanPlot::mouseMoveEvent(QMouseEvent* event) {

@@ -19,8 +19,11 @@ public:
 
     // The hint an empty chart shows ("" while it draws a plan).
     QString hint() const;
+    // What a chart of one cluster shows ("3 \u00d7 dgx-a100 with srtf"); empty for none.
+    QString subject() const { return m_subject; }
 
 protected:
+    bool event(QEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void restyle() override;
     // Draws the plan (m_request, m_report) from scratch: on a new plan and after a restyle.
@@ -34,6 +37,7 @@ protected:
 
     std::shared_ptr<const cl::PlanRequest> m_request;
     std::shared_ptr<const cl::PlanReport> m_report;
+    QString m_subject;
 
 private:
     void clearChart(bool empty);

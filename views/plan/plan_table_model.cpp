@@ -4,23 +4,25 @@
 #include <cmath>
 
 #include <QFont>
+#include <QLocale>
 
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
 
 namespace cl::views {
 
-namespace {
-
-QString estimateText(const cl::Estimate& e) {
-    if (std::isnan(e.mean)) return QStringLiteral("\u2013");
-    QString text = formatDuration(e.mean);
-    if (e.n > 1 && formatDuration(e.ci95) != formatDuration(0))
-        text += QStringLiteral(" \u00b1 ") + formatDuration(e.ci95);
-    return text;
+QString planMetricText(const std::string& key, double value) {
+    if (std::isnan(value)) return QStringLiteral("\u2013");
+    return cl::isRatioMetric(key) ? QLocale().toString(value, 'f', 2) : formatDuration(value);
 }
 
-}  // namespace
+QString planEstimateText(const std::string& key, const cl::Estimate& e) {
+    if (std::isnan(e.mean)) return QStringLiteral("\u2013");
+    QString text = planMetricText(key, e.mean);
+    if (e.n > 1 && planMetricText(key, e.ci95) != planMetricText(key, 0))
+        text += QStringLiteral(" \u00b1 ") + planMetricText(key, e.ci95);
+    return text;
+}
 
 PlanTableModel::PlanTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -155,7 +157,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
         const cl::PlanTarget& t = m_request->targets[static_cast<std::size_t>(index.column() - FirstTarget)];
         const cl::Estimate& est = e->metrics.at(cl::planMetricKey(t));
         if (sort) return est.mean;
-        return estimateText(est);
+        return planEstimateText(cl::planMetricKey(t), est);
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == noteColumn) return data(index, Qt::DisplayRole);
@@ -163,6 +165,33 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(m_request->server_types[c.server_type].label);
     }
     return {};
+}
+
+PlanReportTable::PlanReportTable(PlanTableModel* source, QObject* parent) : QSortFilterProxyModel(parent) {
+    setSourceModel(source);
+}
+
+int PlanReportTable::noteColumn() const {
+    return sourceModel() ? sourceModel()->columnCount() - 1 : -1;
+}
+
+bool PlanReportTable::filterAcceptsColumn(int sourceColumn, const QModelIndex&) const {
+    return sourceColumn != noteColumn();
+}
+
+QString PlanReportTable::notesHtml() const {
+    const QAbstractItemModel* source = sourceModel();
+    if (!source || noteColumn() <= PlanTableModel::FirstTarget) return {};
+    QString items;
+    for (int r = 0; r < source->rowCount(); ++r) {
+        const QString note = source->index(r, noteColumn()).data().toString();
+        if (note.isEmpty()) continue;
+        items += QStringLiteral("<li><b>%1, %2:</b> %3</li>")
+                     .arg(source->index(r, PlanTableModel::Policy).data().toString().toHtmlEscaped(),
+                          source->index(r, PlanTableModel::Type).data().toString().toHtmlEscaped(),
+                          note.toHtmlEscaped());
+    }
+    return items.isEmpty() ? QString() : QStringLiteral("<ul>") + items + QStringLiteral("</ul>");
 }
 
 }  // namespace cl::views

@@ -5,10 +5,17 @@
 #include <vector>
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include "core/planning/capacity_plan.h"
 
 namespace cl::views {
+
+// A metric's value as the Plan view shows it: a duration ("3.5 h"), or for a slowdown
+// (cl::isRatioMetric) a plain ratio with two decimals; an en dash for NaN.
+QString planMetricText(const std::string& key, double value);
+// The mean over the seeds with its 95% interval when there are several ("3.5 h \u00b1 20 min").
+QString planEstimateText(const std::string& key, const cl::Estimate& estimate);
 
 class PlanTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -44,6 +51,24 @@ private:
     std::shared_ptr<const cl::PlanRequest> m_request;
     std::shared_ptr<const cl::PlanReport> m_report;
     std::vector<Row> m_rows;  // in rank order
+};
+
+// The ranked table as the PDF report prints it (docs/architecture.md 7.9): every column but the
+// notes, whose sentences would not fit an A4 page as unwrapped values; the report lists them
+// after the table (notesHtml).
+class PlanReportTable : public QSortFilterProxyModel {
+    Q_OBJECT
+
+public:
+    explicit PlanReportTable(PlanTableModel* source, QObject* parent = nullptr);
+    // The non-empty notes as an HTML list, each led by its row's policy and server type.
+    QString notesHtml() const;
+
+protected:
+    bool filterAcceptsColumn(int sourceColumn, const QModelIndex& sourceParent) const override;
+
+private:
+    int noteColumn() const;
 };
 
 }  // namespace cl::views

@@ -9,6 +9,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "views/plan/wheel_guard.h"
+
 namespace cl::views {
 
 namespace {
@@ -29,14 +31,19 @@ PlanTargetsEditor::PlanTargetsEditor(QWidget* parent) : QWidget(parent) {
     m_table = new QTableWidget(0, Columns, this);
     m_table->setObjectName(QStringLiteral("planTargets"));
     m_table->setHorizontalHeaderLabels({tr("Jobs"), tr("Metric"), tr("Is"), tr("Value")});
+    // Every column visible in the narrow inputs panel: the metric takes what the others leave,
+    // the value keeps room for "30m" or "12h".
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(Value, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(Metric, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(Value, QHeaderView::Fixed);
+    m_table->horizontalHeader()->resizeSection(Value, fontMetrics().averageCharWidth() * 9);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setToolTip(
-        tr("Every plan must meet all of these. Values take a unit: s, m, h or d (8h, 30m, 2d). "
+        tr("Every plan must meet all of these. Durations take a unit: s, m, h or d (8h, 30m, 2d); "
+           "slowdowns are plain ratios (4). "
            "Large jobs use more than 8 GPUs"));
     layout->addWidget(m_table, 1);
     auto* buttons = new QHBoxLayout;
@@ -73,14 +80,25 @@ void PlanTargetsEditor::addRow(const QString& text) {
     auto* metric = new QComboBox(m_table);
     for (const std::string& m : cl::planTargetMetrics()) metric->addItem(QString::fromStdString(m));
     metric->setCurrentText(QString::fromStdString(t.metric));
+    metric->setToolTip(
+        tr("What the target measures: a job completion time (JCT) or queueing statistic, "
+           "the makespan, or a slowdown (the JCT over the job's run time alone)"));
     auto* comparison = new QComboBox(m_table);
     comparison->addItems(comparisons());
     comparison->setCurrentIndex(static_cast<int>(t.comparison));
+    comparison->setToolTip(tr("How the metric must compare with the value"));
     // The value as written after the comparison ("8h").
     const std::string written =
         t.text.substr(t.text.find_first_of("<>") + (t.text.find('=') != std::string::npos ? 2 : 1));
     auto* value = new QLineEdit(QString::fromStdString(written), m_table);
-    value->setToolTip(tr("A duration with its unit: 90s, 30m, 8h, 2d"));
+    value->setToolTip(tr("A duration with its unit (90s, 30m, 8h, 2d); for a slowdown a plain ratio (4)"));
+    for (QWidget* input : std::initializer_list<QWidget*>{jobs, metric, comparison, value})
+        takeWheelOnlyWithFocus(input);
+    // Combos as wide as their longest entry would push the value out of the panel.
+    for (QComboBox* box : {jobs, metric, comparison}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(box == metric ? 8 : box == jobs ? 4 : 2);
+    }
     m_table->setCellWidget(row, Jobs, jobs);
     m_table->setCellWidget(row, Metric, metric);
     m_table->setCellWidget(row, Comparison, comparison);
@@ -161,7 +179,10 @@ void PlanTargetsEditor::validate() {
         QPalette p = QApplication::palette(value);
         if (!problem.isEmpty()) p.setColor(QPalette::Text, QColor(0xd0, 0x30, 0x30));
         value->setPalette(p);
-        value->setToolTip(problem.isEmpty() ? tr("A duration with its unit: 90s, 30m, 8h, 2d") : problem);
+        value->setToolTip(
+            problem.isEmpty()
+                ? tr("A duration with its unit (90s, 30m, 8h, 2d); for a slowdown a plain ratio (4)")
+                : problem);
     }
 }
 

@@ -33,9 +33,11 @@
 #include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_queue_plot.h"
 #include "views/plan/plan_table_model.h"
 #include "views/plan/plan_targets_editor.h"
 #include "views/plan/plan_work.h"
+#include "views/plan/wheel_guard.h"
 
 namespace cl::views {
 
@@ -91,11 +93,12 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     auto* scroll = new QScrollArea(splitter);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setObjectName(QStringLiteral("planInputsScroll"));
     auto* panel = new QWidget(scroll);
     buildInputs(panel);
     scroll->setWidget(panel);
     // Wide enough for a target row (jobs, metric, comparison and value) without scrolling.
-    scroll->setMinimumWidth(fontMetrics().averageCharWidth() * 52);
+    scroll->setMinimumWidth(fontMetrics().averageCharWidth() * 60);
     splitter->addWidget(scroll);
 
     auto* results = new QWidget(splitter);
@@ -130,6 +133,8 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     m_table->setToolTip(
         tr("One row per server type and policy: the smallest count that meets every target, "
            "cheapest first; the cheapest plan in bold. Double-click opens it as a scenario"));
+    // Room for the header and a few rows; the charts below keep theirs (a 1366x768 screen).
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4);
     tableLayout->addWidget(m_table, 1);
     auto* tableButtons = new QHBoxLayout;
     m_open = new QPushButton(tr("&Open as scenario"), tableBox);
@@ -144,17 +149,30 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
     tableLayout->addLayout(tableButtons);
     vertical->addWidget(tableBox);
     m_charts = new QTabWidget(vertical);
+    m_charts->setObjectName(QStringLiteral("planCharts"));
     m_frontier = new PlanFrontierPlot(m_charts);
     m_frontier->setObjectName(QStringLiteral("planFrontier"));
     m_cliff = new PlanCliffPlot(m_charts);
     m_cliff->setObjectName(QStringLiteral("planCliff"));
+    m_queue = new PlanQueuePlot(m_charts);
+    m_queue->setObjectName(QStringLiteral("planQueue"));
     m_charts->addTab(m_frontier, tr("Frontier"));
     m_charts->addTab(m_cliff, tr("Cliff"));
+    m_charts->addTab(m_queue, tr("Queue over time"));
     m_charts->setTabToolTip(0, tr("Cost against the first target's metric for every cluster evaluated"));
     m_charts->setTabToolTip(1, tr("The targets against the server count around the selected row's answer"));
+    m_charts->setTabToolTip(
+        2, tr("Jobs waiting and unfinished over the selected row's run (or the cheapest plan's)"));
+    // A chart under 200 pixels has no room for its data between title, axes and legend.
+    for (PlanPlot* plot : std::initializer_list<PlanPlot*>{m_frontier, m_cliff, m_queue})
+        plot->setMinimumHeight(200);
+    m_charts->setMinimumHeight(220);
     vertical->addWidget(m_charts);
-    vertical->setStretchFactor(0, 2);
-    vertical->setStretchFactor(1, 3);
+    vertical->setChildrenCollapsible(false);
+    // The charts are what a planner reads; the table has a row per type and policy.
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 2);
+    vertical->setSizes({1000, 2000});
     right->addWidget(vertical, 1);
     splitter->addWidget(results);
     splitter->setStretchFactor(0, 0);
@@ -171,7 +189,7 @@ PlanView::PlanView(QWidget* parent) : QWidget(parent) {
         if (!name.isEmpty()) emit openScenarioRequested(name);
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        showSelectedCliff();
+        showSelected();
         updateButtons();
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
@@ -246,6 +264,7 @@ void PlanView::buildInputs(QWidget* panel) {
         checkable(m_policies, p, p, p == QLatin1String("srtf") || p == QLatin1String("muri-s"),
                   tr("Consider the %1 policy").arg(p));
     m_policies->setMaximumHeight(m_policies->sizeHintForRow(0) * 6 + 6);
+    m_policies->setToolTip(tr("Scheduling policies a plan may use; each is tried with every server type"));
     form->addRow(tr("&Policies:"), m_policies);
 
     m_targets = new PlanTargetsEditor(panel);
@@ -283,6 +302,10 @@ void PlanView::buildInputs(QWidget* panel) {
     m_prefix->setToolTip(
         tr("Every simulated point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED"));
     form->addRow(tr("Scenario pre&fix:"), m_prefix);
+    // The panel scrolls: the wheel must not change an input it merely passes over.
+    for (QWidget* input :
+         std::initializer_list<QWidget*>{m_trace, m_cluster, m_profiles, m_loadFactor, m_seeds, m_budget})
+        takeWheelOnlyWithFocus(input);
 
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(tr("&Run plan"), panel);
@@ -314,6 +337,7 @@ void PlanView::setStore(cl::ScenarioStore* store) {
     m_model->clear();
     m_frontier->setPlan(nullptr, nullptr);
     m_cliff->setPlan(nullptr, nullptr, -1);
+    m_queue->setPlan(nullptr, nullptr, -1);
     refresh();
     restoreInputs();
 }
@@ -498,7 +522,16 @@ void PlanView::cancelPlan() {
 
 void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool cancelled) {
     m_progress->hide();
+    showPlan(m_request, std::move(report), m_reportPrefix);
+    emit scenariosAdded();
+    emit planFinished(cancelled);
+}
+
+void PlanView::showPlan(std::shared_ptr<const cl::PlanRequest> request,
+                        std::shared_ptr<const cl::PlanReport> report, const QString& prefix) {
+    m_request = std::move(request);
     m_report = std::move(report);
+    m_reportPrefix = prefix;
     m_model->setPlan(m_request, m_report);
     m_frontier->setPlan(m_request, m_report);
     m_table->resizeColumnsToContents();
@@ -547,15 +580,37 @@ void PlanView::onFinished(std::shared_ptr<const cl::PlanReport> report, bool can
     const int chosen = m_model->chosenRow();
     if (m_model->rowCount() > 0)
         m_table->selectRow(chosen >= 0 ? m_proxy->mapFromSource(m_model->index(chosen, 0)).row() : 0);
-    showSelectedCliff();
+    showSelected();
     updateButtons();
-    emit scenariosAdded();
-    emit planFinished(cancelled);
 }
 
-void PlanView::showSelectedCliff() {
+void PlanView::showSelected() {
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
-    m_cliff->setPlan(m_request, m_report, current.isValid() ? m_model->candidateAt(current.row()) : -1);
+    const int candidate = current.isValid() ? m_model->candidateAt(current.row()) : -1;
+    m_cliff->setPlan(m_request, m_report, candidate);
+    // The selected row's queue at its answer; for a row without one, at the largest count tried
+    // (which shows how it falls behind); with no row, the cheapest plan's.
+    int evaluation = -1;
+    if (m_report) {
+        const int row = candidate >= 0     ? candidate
+                        : m_report->chosen ? static_cast<int>(*m_report->chosen)
+                                           : -1;
+        if (row >= 0) {
+            const cl::CandidateResult& c = m_report->candidates[static_cast<std::size_t>(row)];
+            if (c.evaluation) {
+                evaluation = static_cast<int>(*c.evaluation);
+            } else {
+                for (std::size_t i = 0; i < m_report->evaluations.size(); ++i) {
+                    const cl::PlanEvaluation& e = m_report->evaluations[i];
+                    if (e.server_type == c.server_type && e.policy == c.policy &&
+                        (evaluation < 0 ||
+                         e.servers > m_report->evaluations[static_cast<std::size_t>(evaluation)].servers))
+                        evaluation = static_cast<int>(i);
+                }
+            }
+        }
+    }
+    m_queue->setPlan(m_request, m_report, evaluation);
 }
 
 QString PlanView::selectedScenario() const {
@@ -596,9 +651,15 @@ bool PlanView::exportReport(const QString& path, QString* error) const {
                         ? tr("; budget %1 a month").arg(formatUsd(*m_request->budget_per_month))
                         : QString())
         << m_summary->text().remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
-    content.summaryTable = m_model;
+    // The table without its notes (they follow it as a list): a page-wide table of whole values,
+    // continued on the next pages when long.
+    PlanReportTable table(m_model);
+    content.summaryTable = &table;
+    if (const QString notes = table.notesHtml(); !notes.isEmpty())
+        content.sections.append({tr("Notes"), notes, {}, 0.0});
     auto* frontier = m_frontier;
     auto* cliff = m_cliff;
+    auto* queue = m_queue;
     content.sections.append(
         {tr("Frontier"),
          tr("Every cluster evaluated at the planned load; filled points meet every target; "
@@ -606,10 +667,23 @@ bool PlanView::exportReport(const QString& path, QString* error) const {
              .arg(QString::fromStdString(cl::planMetricKey(m_request->targets.front()))),
          [frontier](QPainter& p, const QRectF& r) { frontier->paintExport(p, r); }, 0.6});
     content.sections.append({tr("Cliff"),
-                             tr("Each target's metric as a multiple of its target against the server count, "
-                                "around the answer of %1.")
-                                 .arg(cliff->title()),
+                             cliff->subject().isEmpty()
+                                 ? tr("No row selected.")
+                                 : tr("Each target's metric as a multiple of its target against the server "
+                                      "count, around the answer of %1.")
+                                       .arg(cliff->subject()),
                              [cliff](QPainter& p, const QRectF& r) { cliff->paintExport(p, r); }, 0.6});
+    content.sections.append(
+        {tr("Queue over time"),
+         queue->subject().isEmpty()
+             ? tr("No queue to show.")
+             : tr("Jobs waiting and jobs not yet finished during the first seed's run of %1.")
+                   .arg(queue->subject()),
+         [queue](QPainter& p, const QRectF& r) { queue->paintExport(p, r); }, 0.5});
+    // The paper is white whatever the theme: without a colour of its own the text would take the
+    // dark theme's light text colour and all but vanish.
+    for (ReportSection& section : content.sections)
+        section.html = QStringLiteral("<div style=\"color:#202020\">%1</div>").arg(section.html);
     return writeReport(path, content, error);
 }
 

@@ -2,8 +2,9 @@
 // The Plan view (docs/architecture.md 7.9): the planner's question asked in the GUI.
 // Inputs on the left (trace, base cluster, profiles, candidate server types from data/server_types.json,
 // policies, targets as rows, growth, seeds, budget, scenario prefix); a run on a worker thread
-// with progress and cancel; the ranked candidates, the frontier and the cliff on the right;
-// "Open as scenario" for any ranked row, and the plan as a PDF report.
+// with progress and cancel; the ranked candidates above the charts (frontier, cliff, queue over
+// time) on the right; "Open as scenario" for any ranked row, and the plan as a PDF report.
+// Inputs take the mouse wheel only once focused, so the wheel scrolls the inputs panel.
 #include <memory>
 
 #include <QWidget>
@@ -27,6 +28,7 @@ namespace cl::views {
 
 class PlanCliffPlot;
 class PlanFrontierPlot;
+class PlanQueuePlot;
 class PlanTableModel;
 class PlanTargetsEditor;
 class PlanWork;
@@ -51,7 +53,11 @@ public:
     bool isRunning() const;
     // The scenario of the selected ranked row's plan at its first seed (empty when none).
     QString selectedScenario() const;
-    // Writes the plan (table, frontier, cliff) as a PDF report.
+    // Shows a plan computed elsewhere (e.g. by `clusterloom plan` or a test) as if run here; its
+    // scenarios are named with `prefix`. Not while a plan runs (its result would replace it).
+    void showPlan(std::shared_ptr<const cl::PlanRequest> request,
+                  std::shared_ptr<const cl::PlanReport> report, const QString& prefix);
+    // Writes the plan (table, its notes, frontier, cliff, queue over time) as an A4 PDF report.
     bool exportReport(const QString& path, QString* error) const;
 
     std::shared_ptr<const cl::PlanReport> report() const { return m_report; }
@@ -59,6 +65,7 @@ public:
     // The charts, which the main window exports.
     PlanFrontierPlot* frontierPlot() const { return m_frontier; }
     PlanCliffPlot* cliffPlot() const { return m_cliff; }
+    PlanQueuePlot* queuePlot() const { return m_queue; }
 
 signals:
     void openScenarioRequested(const QString& name);
@@ -72,7 +79,9 @@ private:
     void saveInputs();
     void restoreInputs();
     void onFinished(std::shared_ptr<const cl::PlanReport> report, bool cancelled);
-    void showSelectedCliff();
+    // The cliff and the queue of the selected ranked row (the queue of the cheapest plan when
+    // the row has no answer).
+    void showSelected();
     void updateButtons();
 
     cl::ScenarioStore* m_store = nullptr;
@@ -104,6 +113,7 @@ private:
     QTabWidget* m_charts = nullptr;
     PlanFrontierPlot* m_frontier = nullptr;
     PlanCliffPlot* m_cliff = nullptr;
+    PlanQueuePlot* m_queue = nullptr;
 };
 
 }  // namespace cl::views
