@@ -277,6 +277,27 @@ private slots:
         QCOMPARE(view.report()->simulations, report->simulations);
     }
 
+    // The server types show their price basis; an unpriced base is named so and not ticked.
+    void theServerTypesShowTheirPriceBasis() {
+        PlanView view;
+        view.setStore(m_store.get());
+        auto* types = namedChild<QListWidget>(view, "planServerTypes");
+        QListWidgetItem *base = nullptr, *v100 = nullptr, *dgx = nullptr;
+        for (int i = 0; i < types->count(); ++i) {
+            const QString id = types->item(i)->data(Qt::UserRole).toString();
+            if (id == "base") base = types->item(i);
+            if (id == "v100x8") v100 = types->item(i);
+            if (id == "dgx-a100") dgx = types->item(i);
+        }
+        QVERIFY(base && v100 && dgx);
+        QVERIFY2(v100->text().endsWith(", cloud"), qPrintable(v100->text()));
+        QVERIFY2(dgx->text().endsWith(", owned"), qPrintable(dgx->text()));
+        // sjf-bsbf-16 has no prices.
+        QVERIFY2(base->text().contains("without a price"), qPrintable(base->text()));
+        QCOMPARE(base->checkState(), Qt::Unchecked);
+        QVERIFY(base->toolTip().contains("ranks by GPU count"));
+    }
+
     void aBadTargetIsRefusedWithTheReason() {
         PlanView view;
         view.setStore(m_store.get());

@@ -63,6 +63,12 @@ QListWidgetItem* checkable(QListWidget* list, const QString& text, const QString
     return item;
 }
 
+QListWidgetItem* itemWithData(const QListWidget* list, const QString& data) {
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->data(Qt::UserRole).toString() == data) return list->item(i);
+    return nullptr;
+}
+
 QStringList checkedData(const QListWidget* list) {
     QStringList out;
     for (int i = 0; i < list->count(); ++i)
@@ -242,18 +248,23 @@ void PlanView::buildInputs(QWidget* panel) {
     try {
         for (const cl::ServerType& p : cl::builtinServerTypes()) {
             const double hourly = cl::pricePerHour(p.server.price);
+            // The basis shows, since a plan ranks costs on one basis only (architecture.md 7.9).
+            const QString basis = p.server.price.basis == cl::PriceBasis::Hourly      ? tr("cloud")
+                                  : p.server.price.basis == cl::PriceBasis::Amortized ? tr("owned")
+                                                                                      : tr("no price");
             checkable(m_serverTypes,
-                      tr("%1 \u2014 %2 a month")
-                          .arg(QString::fromStdString(p.id), formatUsd(hourly * cl::kHoursPerMonth)),
+                      tr("%1 \u2014 %2 a month, %3")
+                          .arg(QString::fromStdString(p.id), formatUsd(hourly * cl::kHoursPerMonth), basis),
                       QString::fromStdString(p.id), false,
                       QString::fromStdString(p.label) + QStringLiteral("\n") +
                           QString::fromStdString(p.source) + QStringLiteral("\n") +
-                          tr("Price: %1").arg(QString::fromStdString(p.server.price.source)) +
+                          tr("Price (%1): %2").arg(basis, QString::fromStdString(p.server.price.source)) +
                           (p.server.price.approximate ? tr(" (approximate)") : QString()));
         }
     } catch (const std::exception&) {
         // Without the server types file only the base cluster's own servers can be planned.
     }
+    connect(m_cluster, &QComboBox::currentIndexChanged, this, [this] { showBasePrice(); });
     m_serverTypes->setMaximumHeight(m_serverTypes->sizeHintForRow(0) * 8 + 6);
     m_serverTypes->setToolTip(tr("Server types a plan may use; each is tried in every count"));
     form->addRow(tr("Server &types:"), m_serverTypes);
@@ -440,6 +451,31 @@ void PlanView::useScenarioInputs(const QString& scenario) {
 
 bool PlanView::isRunning() const {
     return m_work && m_work->isRunning();
+}
+
+void PlanView::showBasePrice() {
+    QListWidgetItem* base = itemWithData(m_serverTypes, QStringLiteral("base"));
+    if (!base || !m_store || m_cluster->currentIndex() < 0) return;
+    int unpriced = 0, servers = 0;
+    try {
+        const cl::Cluster c = m_store->cluster(m_cluster->currentData().toLongLong());
+        servers = static_cast<int>(c.servers.size());
+        unpriced = cl::clusterCost(c).unpriced_servers;
+    } catch (const std::exception&) {
+        return;
+    }
+    // Unpriced servers make the plan rank by GPU count (architecture.md 7.9), so they are not
+    // offered by default: the planner sets prices in the Cluster view, or ticks them knowingly.
+    if (unpriced > 0) {
+        base->setText(tr("Base cluster's own servers (%1 of %2 without a price)").arg(unpriced).arg(servers));
+        base->setToolTip(
+            tr("The base cluster's servers have no price: with them the plan ranks by GPU count and "
+               "calls nothing cheapest. Set prices in the Cluster view's server properties."));
+        base->setCheckState(Qt::Unchecked);
+    } else {
+        base->setText(tr("Base cluster's own servers"));
+        base->setToolTip(tr("The base cluster resized: its servers as they are, priced as the layout says"));
+    }
 }
 
 bool PlanView::runPlan() {

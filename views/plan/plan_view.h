@@ -83,6 +83,8 @@ private:
     // the row has no answer).
     void showSelected();
     void updateButtons();
+    // Names the base cluster's unpriced servers in the server-type list and unticks them.
+    void showBasePrice();
 
     cl::ScenarioStore* m_store = nullptr;
     std::shared_ptr<const cl::PlanRequest> m_request;
