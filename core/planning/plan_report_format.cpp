@@ -236,7 +236,8 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     for (const PlanTarget& t : request.targets) targets += (targets.empty() ? "" : ", ") + t.text;
     out += "Targets: " + targets + " at load x" + formatNumber(request.load_factor) + ", mean over " +
            std::to_string(request.seeds.size()) + (request.seeds.size() == 1 ? " seed" : " seeds") + "\n";
-    if (!report.seeds_vary.empty()) out += "Seeds vary: " + report.seeds_vary + "\n";
+    if (!report.seeds_vary.empty() && request.seeds.size() > 1)
+        out += "Seeds vary: " + report.seeds_vary + "\n";
     if (addsToBase(request)) {
         const std::string why = baseShapeReason(request.base);
         out +=
