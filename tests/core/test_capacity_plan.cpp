@@ -114,6 +114,16 @@ Trace smallTrace(std::uint64_t seed, double jobs_per_hour, const ProfileSet& pro
     return generate(g, &profiles);
 }
 
+// 400 small jobs arriving steadily over two days: 4 to 7 four-GPU servers are overloaded.
+Trace steadyTrace(const ProfileSet& profiles) {
+    GeneratorConfig g;
+    g.jobs = 400;
+    g.seed = 7;
+    g.jobs_per_hour = 8.0;
+    g.gpu_weights = parseGpuWeights("1:0.7,2:0.2,4:0.1");
+    return generate(g, &profiles);
+}
+
 }  // namespace
 
 class TestCapacityPlan : public QObject {
@@ -320,18 +330,13 @@ private slots:
     // refused with the figures, and the slowdown sees the starvation the queueing misses.
     void anOverloadedCandidateIsRefusedAlthoughSrtfPassesFirstStart() {
         const ProfileSet profiles = builtinProfiles("muri");
-        GeneratorConfig g;
-        g.jobs = 400;
-        g.seed = 7;
-        g.jobs_per_hour = 8.0;
-        g.gpu_weights = parseGpuWeights("1:0.7,2:0.2,4:0.1");
         PlanRequest r;
         r.base = test::servers(1, 4);
         r.server_types = {fourGpuType()};
         r.policies = {"srtf"};
         r.targets = {parsePlanTarget("p95_queueing<=1h")};
         r.max_servers = 16;
-        DirectEvaluator eval{r, generate(g, &profiles), profiles, {}};
+        DirectEvaluator eval{r, steadyTrace(profiles), profiles, {}};
         for (const Job& j : eval.trace.jobs) r.largest_job_gpus = std::max(r.largest_job_gpus, j.gpus);
         // 4 to 7 servers start 95% of the jobs at once, yet their backlog at the last arrival
         // takes more than a tenth of the arrival window to drain; the slowdown sees it.
@@ -519,12 +524,7 @@ private slots:
     // as the whole run's; a run that keeps up is unchanged by it.
     void anOverloadedRunStopsEarly() {
         const ProfileSet profiles = builtinProfiles("muri");
-        GeneratorConfig g;
-        g.jobs = 400;
-        g.seed = 7;
-        g.jobs_per_hour = 8.0;
-        g.gpu_weights = parseGpuWeights("1:0.7,2:0.2,4:0.1");
-        const Trace trace = generate(g, &profiles);
+        const Trace trace = steadyTrace(profiles);
         for (int n : {4, 12}) {
             const Cluster c = test::servers(n, 4);
             SimOptions whole;
