@@ -2,6 +2,7 @@
 
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_queue_plot.h"
 #include "views/plan/plan_view.h"
 
 namespace cl::views {
@@ -25,8 +26,11 @@ QWidget* PlanPage::widget() const {
 
 PaintFunction PlanPage::exportPainting() const {
     return [this](QPainter& p, const QRectF& r) {
+        // The chart on screen: the cliff, the queue over time, else the frontier.
         if (m_view->cliffPlot()->isVisible())
             m_view->cliffPlot()->paintExport(p, r);
+        else if (m_view->queuePlot()->isVisible())
+            m_view->queuePlot()->paintExport(p, r);
         else
             m_view->frontierPlot()->paintExport(p, r);
     };
