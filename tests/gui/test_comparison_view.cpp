@@ -22,6 +22,7 @@
 #include "core/io/builtin_data.h"
 #include "core/metrics/comparison.h"
 #include "core/runs/demo_workspace.h"
+#include "core/runs/plan_runner.h"
 #include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/synergy_workload.h"
@@ -306,6 +307,30 @@ private slots:
         QVERIFY2(view.message().contains(QStringLiteral("run 987654")), qPrintable(view.message()));
         view.setStore(nullptr);
         QCOMPARE(view.model()->rowCount(), 0);
+    }
+
+    // A capacity plan's points are neither compared by default nor listed to tick, unless a
+    // restored selection (the Plan view opening points) holds them (docs/architecture.md 7.9).
+    void planPointsAreListedOnlyWhenCompared() {
+        QTemporaryDir dir;
+        ScenarioStore store(dir.filePath(QStringLiteral("plan.sqlite")).toStdString());
+        populateDemoWorkspace(store);
+        const qint64 fifo = runScenario(store, "demo/fifo").run_id;
+        const qint64 srtf = runScenario(store, "demo/srtf").run_id;
+        store.renameScenario("demo/srtf", "plan/demo/srtf/n8/x1/s1");
+        store.setSetting(kPlanCandidateClustersKey, "{\"plan\":[]}");
+        ComparisonView view;
+        view.setStore(&store);
+        auto* list = view.findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(view.runs(), QList<qint64>{fifo});
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->data(Qt::UserRole).toLongLong(), fifo);
+
+        view.restoreSelection({fifo, srtf}, fifo);
+        QCOMPARE(view.runs(), (QList<qint64>{fifo, srtf}));
+        QCOMPARE(list->count(), 2);
+        view.setStore(nullptr);
     }
 
     void defaultsFollowTheSelectedScenario() {

@@ -19,6 +19,7 @@
 #include <QTest>
 #include <QToolTip>
 
+#include "core/runs/plan_runner.h"
 #include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "named_child.h"
@@ -138,6 +139,35 @@ private slots:
         QCOMPARE(offered, QStringList({"replay/conservative", "replay/fifo"}));
         QVERIFY(combo->isEnabled());
         QCOMPARE(namedChild<QStackedWidget>(view, "replayStack")->currentIndex(), 1);
+    }
+
+    // A capacity plan's points are not offered (docs/architecture.md 7.9), unless asked for.
+    void offersNoPlanPointButTheOneAskedFor() {
+        cl::ScenarioStore store(m_dir.filePath("plan.sqlite").toStdString());
+        cl::ScenarioSpec spec;
+        spec.cluster_id = store.putCluster(oneServer());
+        spec.trace_id = store.putTrace(fourJobs(true));
+        spec.profiles_id = store.putProfiles(cl::ProfileSet{});
+        // Two policies: a second scenario of the same content would reuse the first one's run.
+        for (const std::string name : {"mine/fifo", "plan/a100x4/fifo/n1/x1/s1"}) {
+            spec.name = name;
+            spec.policy = name == "mine/fifo" ? "fifo+conservative" : "fifo";
+            store.createScenario(spec);
+            cl::runScenario(store, name);
+        }
+        store.setSetting(cl::kPlanCandidateClustersKey, "{\"plan\":[]}");
+        ReplayCheckView view;
+        view.setStore(&store);
+        QComboBox* combo = scenariosOf(view);
+        QCOMPARE(combo->count(), 1);
+        QCOMPARE(combo->itemText(0), QStringLiteral("mine/fifo"));
+
+        QVERIFY(view.showScenario(store.scenario("plan/a100x4/fifo/n1/x1/s1").id));
+        QCOMPARE(combo->currentText(), QStringLiteral("plan/a100x4/fifo/n1/x1/s1"));
+        view.refresh();  // the chosen point stays offered
+        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->currentText(), QStringLiteral("plan/a100x4/fifo/n1/x1/s1"));
+        view.setStore(nullptr);
     }
 
     void showsTheCheckOfThePickedScenario() {

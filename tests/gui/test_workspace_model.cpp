@@ -20,6 +20,7 @@
 #include "screenshot_checks.h"
 
 #include "core/io/builtin_data.h"
+#include "core/runs/plan_runner.h"
 #include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/format.h"
@@ -57,6 +58,25 @@ class TestWorkspaceModel : public QObject {
 
     QStringList scenarioNames(const WorkspaceModel& model) {
         return childNames(model, model.groupIndex(WorkspaceModel::ScenariosGroup));
+    }
+
+    // A capacity plan as runPlan leaves it (docs/architecture.md 7.9): a candidate cluster
+    // recorded under the prefix "plan" and two points named plan/..., one with a failed run.
+    std::int64_t addPlan() {
+        Cluster candidate = builtinCluster("muri-testbed-64");
+        candidate.name = "plan-v100x8-n4";
+        candidate.servers.resize(2);
+        const std::int64_t id = store_->putCluster(candidate);
+        store_->setSetting(kPlanCandidateClustersKey, "{\"plan\":[" + std::to_string(id) + "]}");
+        ScenarioSpec spec = store_->scenario("baseline").spec;
+        spec.cluster_id = id;
+        for (const char* name : {"plan/v100x8/fifo/n4/x1/s1", "plan/v100x8/fifo/n4/x2/s1"}) {
+            spec.name = name;
+            store_->createScenario(spec);
+        }
+        const std::int64_t point = store_->scenario("plan/v100x8/fifo/n4/x1/s1").id;
+        store_->failRun(store_->beginRun(point, engineVersion()), RunStatus::Failed, "test");
+        return id;
     }
 
 private slots:
@@ -428,6 +448,101 @@ private slots:
         QTRY_VERIFY(browser.view()->viewport()->findChild<QLineEdit*>());
         QTest::keyClick(browser.view()->viewport()->findChild<QLineEdit*>(), Qt::Key_Escape);
         QVERIFY(store_->findScenario("baseline"));
+    }
+
+    void planPointsAndCandidatesHaveFoldersOfTheirOwn() {
+        const std::int64_t candidate = addPlan();
+        WorkspaceModel model(store_.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        const QModelIndex clusters = model.groupIndex(WorkspaceModel::ClustersGroup);
+        QCOMPARE(childNames(model, clusters), (QStringList{"muri-testbed-64", "Plan candidates"}));
+        const QModelIndex candidates = model.index(1, 0, clusters);
+        QCOMPARE(candidates.data(WorkspaceModel::KindRole).toInt(), int(WorkspaceModel::Kind::Group));
+        QCOMPARE(childNames(model, candidates), QStringList{"plan-v100x8-n4"});
+        QCOMPARE(model.index(0, 0, candidates).data(WorkspaceModel::IdRole).toLongLong(), candidate);
+
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline", "muri what-if", "plan (plan, 2 points)"}));
+        const QModelIndex folder = model.indexForPlan(QStringLiteral("plan"));
+        QVERIFY(folder.isValid());
+        QCOMPARE(folder.data(WorkspaceModel::PlanPrefixRole).toString(), QStringLiteral("plan"));
+        QVERIFY(
+            !model.groupIndex(WorkspaceModel::ScenariosGroup).data(WorkspaceModel::PlanPrefixRole).isValid());
+        QCOMPARE(display(folder, 1), QStringLiteral("capacity plan \u00b7 1 candidate cluster"));
+        QVERIFY(folder.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Remove plan")));
+        QCOMPARE(childNames(model, folder), (QStringList{"v100x8/fifo/n4/x1/s1", "v100x8/fifo/n4/x2/s1"}));
+        const QModelIndex point = model.indexForScenario(QStringLiteral("plan/v100x8/fifo/n4/x1/s1"));
+        QCOMPARE(point.parent(), folder);
+        QCOMPARE(model.scenarioName(point), QStringLiteral("plan/v100x8/fifo/n4/x1/s1"));
+        QCOMPARE(model.runCount(QStringLiteral("plan/v100x8/fifo/n4/x1/s1")), 1);
+        QCOMPARE(model.indexForRun(model.index(0, 0, point).data(WorkspaceModel::IdRole).toLongLong()),
+                 model.index(0, 0, point));
+
+        // A workspace without plans keeps its flat tree.
+        store_->setSetting(kPlanCandidateClustersKey, "");
+        model.refresh();
+        QCOMPARE(childNames(model, clusters), (QStringList{"muri-testbed-64", "plan-v100x8-n4"}));
+        QCOMPARE(scenarioNames(model), (QStringList{"baseline", "muri what-if", "plan/v100x8/fifo/n4/x1/s1",
+                                                    "plan/v100x8/fifo/n4/x2/s1"}));
+    }
+
+    void dialogOffersNoPlanCandidateButTheScenariosOwn() {
+        const std::int64_t candidate = addPlan();
+        ScenarioSpec spec = store_->scenario("baseline").spec;
+        spec.name = "baseline (what if)";
+        {
+            ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "baseline");
+            auto* clusters = dialog.findChild<QComboBox*>("cluster");
+            QVERIFY(clusters);
+            QCOMPARE(clusters->count(), 1);
+            QVERIFY(clusters->itemText(0).startsWith(QStringLiteral("muri-testbed-64")));
+            QCOMPARE(clusters->findData(qint64(candidate)), -1);
+        }
+        spec = store_->scenario("plan/v100x8/fifo/n4/x1/s1").spec;
+        spec.name = "plan/v100x8/fifo/n4/x1/s1 (what if)";
+        ScenarioDialog dialog(*store_, spec, ScenarioDialog::Mode::Duplicate, "plan/v100x8/fifo/n4/x1/s1");
+        auto* clusters = dialog.findChild<QComboBox*>("cluster");
+        QCOMPARE(clusters->count(), 2);
+        QCOMPARE(clusters->currentData().toLongLong(), candidate);
+    }
+
+    void removePlanFromItsFolder() {
+        addPlan();
+        ScenarioBrowser browser(store_.get());
+        QStringList errors;
+        browser.setErrorHandler([&](const QString& message) { errors << message; });
+        QString asked;
+        bool answer = false;
+        browser.setConfirmHandler([&](const QString& question) {
+            asked = question;
+            return answer;
+        });
+        browser.selectScenario(QStringLiteral("baseline"));
+        QVERIFY(!browser.removePlanAction()->isEnabled());
+        const QModelIndex folder = browser.model()->indexForPlan(QStringLiteral("plan"));
+        browser.view()->setCurrentIndex(folder);
+        QVERIFY(browser.removePlanAction()->isEnabled());
+        QVERIFY(!browser.deleteAction()->isEnabled());
+
+        QSignalSpy changed(&browser, &ScenarioBrowser::scenariosChanged);
+        browser.removePlanAction()->trigger();  // answered No: nothing goes
+        for (const char* part :
+             {"\u201cplan\u201d", "2 points", "its 1 run", "1 candidate cluster", "cannot be undone"})
+            QVERIFY2(asked.contains(QString::fromUtf8(part)), qPrintable(asked));
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(store_->scenarios().size(), std::size_t(4));
+
+        answer = true;
+        browser.removePlanAction()->trigger();
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(store_->scenarios().size(), std::size_t(2));
+        QCOMPARE(store_->clusters().size(), std::size_t(1));
+        QVERIFY(!browser.model()->indexForPlan(QStringLiteral("plan")).isValid());
+        QCOMPARE(scenarioNames(*browser.model()), (QStringList{"baseline", "muri what-if"}));
+        QCOMPARE(childNames(*browser.model(), browser.model()->groupIndex(WorkspaceModel::ClustersGroup)),
+                 QStringList{"muri-testbed-64"});
+        QVERIFY(!browser.removePlanAction()->isEnabled());
     }
 
     void dialogValidates() {

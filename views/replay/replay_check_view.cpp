@@ -23,6 +23,7 @@
 #include "core/store/scenario_store.h"
 #include "views/common/chart_export.h"
 #include "views/common/format.h"
+#include "views/common/plan_filter.h"
 #include "views/replay/replay_charts.h"
 #include "views/replay/replay_jobs_model.h"
 
@@ -253,9 +254,13 @@ void ReplayCheckView::refresh() {
                         latest[run.scenario_id] = run;
                 std::map<std::int64_t, std::string> traceHashes;
                 for (const cl::StoredItem& t : m_store->traces()) traceHashes[t.id] = t.content_hash;
+                // A capacity plan's points are not offered, but for the one already chosen or
+                // asked for by showScenario (docs/architecture.md 7.9).
+                const PlanFilter plans = PlanFilter::read(m_store);
                 for (const cl::ScenarioInfo& s : m_store->scenarios()) {
                     const auto run = latest.find(s.id);
                     if (run == latest.end() ||
+                        (s.id != keep && s.id != m_requested && plans.isPlanPoint(s.spec.name)) ||
                         !traceHasRecordedStarts(s.spec.trace_id, traceHashes[s.spec.trace_id]))
                         continue;
                     m_scenarios->addItem(QString::fromStdString(s.spec.name),
@@ -295,7 +300,9 @@ void ReplayCheckView::refresh() {
 }
 
 bool ReplayCheckView::showScenario(std::int64_t scenarioId) {
+    m_requested = scenarioId;
     refresh();
+    m_requested = 0;
     const int index = m_scenarios->findData(QVariant::fromValue<qlonglong>(scenarioId));
     if (index < 0) return false;
     m_scenarios->setCurrentIndex(index);  // loads it when it was not the current one already

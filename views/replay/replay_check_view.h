@@ -64,6 +64,8 @@ private:
     std::map<std::string, bool> m_recordedTraces;  // trace content hash -> has recorded starts
     std::shared_ptr<const cl::ReplayCheck> m_check;
     std::int64_t m_shownRun = 0;  // the run m_check is of (0: none)
+    // The scenario showScenario asked for: offered by refresh() even if a plan's point.
+    std::int64_t m_requested = 0;
 
     QComboBox* m_scenarios = nullptr;
     QLabel* m_run = nullptr;

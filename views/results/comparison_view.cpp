@@ -34,6 +34,7 @@
 #include "core/store/scenario_store.h"
 #include "views/common/chart_style.h"
 #include "views/common/format.h"
+#include "views/common/plan_filter.h"
 #include "views/results/results_view.h"
 
 namespace cl::views {
@@ -463,11 +464,16 @@ void ComparisonView::restoreSelection(const QList<qint64>& runIds, qint64 baseli
 
 QList<qint64> ComparisonView::latestRuns() {
     // The latest finished run of each scenario, in the order the scenarios were run first.
+    // A capacity plan's points are left out unless the selected scenario is a point of the same
+    // plan (docs/architecture.md 7.9): dozens of them would crowd out the user's own scenarios.
     QList<qint64> latest;
     QHash<qint64, int> slot;
+    const PlanFilter plans = PlanFilter::read(m_store);
+    const std::string focusPlan = plans.planOf(m_focus.toStdString());
     try {
         for (const cl::RunInfo& info : m_store->runs()) {
-            if (info.status != cl::RunStatus::Finished) continue;
+            if (info.status != cl::RunStatus::Finished || plans.planOf(info.scenario_name) != focusPlan)
+                continue;
             auto it = slot.find(info.scenario_id);
             if (it == slot.end()) {
                 slot.insert(info.scenario_id, static_cast<int>(latest.size()));
@@ -535,9 +541,13 @@ void ComparisonView::fillRunList(const QList<qint64>& checked) {
     m_runList->clear();
     m_knownScenarios.clear();
     if (m_store) {
+        // The runs of a capacity plan's points are listed only while compared (docs/architecture.md
+        // 7.9): the Plan view opens them here; the list is for choosing the user's own runs.
+        const PlanFilter plans = PlanFilter::read(m_store);
         try {
             for (const cl::RunInfo& info : m_store->runs()) {
                 if (info.status != cl::RunStatus::Finished) continue;
+                if (!checked.contains(info.id) && plans.isPlanPoint(info.scenario_name)) continue;
                 auto* item = new QListWidgetItem(runLabel(info), m_runList);
                 item->setData(Qt::UserRole, QVariant::fromValue<qint64>(info.id));
                 item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);

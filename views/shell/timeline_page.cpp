@@ -17,6 +17,7 @@
 
 #include "core/model/sim_result.h"
 #include "core/store/scenario_store.h"
+#include "views/common/plan_filter.h"
 #include "views/results/results_view.h"
 #include "views/timeline/timeline_layout.h"
 #include "views/timeline/timeline_panel.h"
@@ -208,9 +209,16 @@ void TimelinePage::updateSecondRunChoices() {
     const qint64 chosen = m_second->currentData().toLongLong();
     m_second->clear();
     m_second->addItem(tr("nothing"), qint64(0));
+    // A capacity plan's points are offered only beside a point of the same plan, or when
+    // already chosen (docs/architecture.md 7.9).
+    const PlanFilter plans = PlanFilter::read(m_store);
+    std::string shownPlan;
+    for (const auto& [scenario, run] : m_results->finishedRuns())
+        if (run == m_shown) shownPlan = plans.planOf(scenario.toStdString());
     // Only runs on the same GPUs can share the rows.
     for (const auto& [scenario, run] : m_results->finishedRuns()) {
         if (run == m_shown || !m_store) continue;
+        if (run != chosen && plans.planOf(scenario.toStdString()) != shownPlan) continue;
         const auto info = m_store->findScenario(scenario.toStdString());
         if (info && runKey(info->spec) == m_clusterKey)
             m_second->addItem(tr("%1 (run %2)").arg(scenario).arg(run), run);

@@ -12,6 +12,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "core/runs/plan_runner.h"
 #include "views/workspace/scenario_dialog.h"
 #include "views/workspace/workspace_model.h"
 
@@ -98,6 +99,10 @@ void ScenarioBrowser::createActions() {
     connect(m_duplicate, &QAction::triggered, this, &ScenarioBrowser::duplicateCurrent);
     connect(m_rename, &QAction::triggered, this, &ScenarioBrowser::renameCurrent);
     connect(m_delete, &QAction::triggered, this, &ScenarioBrowser::deleteCurrent);
+    // Only in the context menu of a plan's folder: no key, so it needs no shortcut context.
+    m_removePlan = new QAction(QIcon(QStringLiteral(":/icons/remove.svg")), tr("Remove &plan\u2026"), this);
+    m_removePlan->setToolTip(tr("Delete this capacity plan's points, their runs and its candidate clusters"));
+    connect(m_removePlan, &QAction::triggered, this, &ScenarioBrowser::removeCurrentPlan);
 }
 
 void ScenarioBrowser::createToolbar() {
@@ -176,8 +181,18 @@ qint64 ScenarioBrowser::preferredId(int kind, int group) const {
     const QModelIndex current = m_view->currentIndex();
     if (current.isValid() && current.data(WorkspaceModel::KindRole).toInt() == kind)
         return current.data(WorkspaceModel::IdRole).toLongLong();
-    const QModelIndex first = m_model->index(0, 0, m_model->groupIndex(WorkspaceModel::Group(group)));
-    return first.isValid() ? first.data(WorkspaceModel::IdRole).toLongLong() : 0;
+    // The first stored one, not a sub-folder (a plan's candidates come last).
+    const QModelIndex parent = m_model->groupIndex(WorkspaceModel::Group(group));
+    for (int row = 0; row < m_model->rowCount(parent); ++row) {
+        const QModelIndex first = m_model->index(row, 0, parent);
+        if (first.data(WorkspaceModel::KindRole).toInt() == kind)
+            return first.data(WorkspaceModel::IdRole).toLongLong();
+    }
+    return 0;
+}
+
+QString ScenarioBrowser::currentPlan() const {
+    return m_view->currentIndex().siblingAtColumn(0).data(WorkspaceModel::PlanPrefixRole).toString();
 }
 
 void ScenarioBrowser::newScenario() {
@@ -279,6 +294,45 @@ void ScenarioBrowser::deleteCurrent() {
     emit scenariosChanged();
 }
 
+void ScenarioBrowser::removeCurrentPlan() {
+    const QString prefix = currentPlan();
+    if (!m_store || m_locked || prefix.isEmpty()) return;
+    const std::string folder = prefix.toStdString() + "/";
+    int points = 0, runs = 0, clusters = 0;
+    try {
+        for (const cl::ScenarioInfo& s : m_store->scenarios())
+            if (s.spec.name.compare(0, folder.size(), folder) == 0) {
+                ++points;
+                runs += s.runs;
+            }
+        clusters = int(cl::planCandidateClusters(*m_store, prefix.toStdString()).size());
+    } catch (const std::exception& e) {
+        reportError(QString::fromStdString(e.what()));
+        return;
+    }
+    const QString question =
+        tr("Remove the capacity plan \u201c%1\u201d? This deletes %2 (every scenario named %1/\u2026) with "
+           "%3, and the plan's %4 that no other scenario uses. This cannot be undone.")
+            .arg(prefix, points == 1 ? tr("1 point") : tr("%1 points").arg(points),
+                 runs == 1 ? tr("its 1 run") : tr("their %1 runs").arg(runs),
+                 clusters == 1 ? tr("1 candidate cluster") : tr("%1 candidate clusters").arg(clusters));
+    const bool yes = m_confirm ? m_confirm(question) : [&] {
+        QMessageBox box(QMessageBox::Warning, tr("Remove plan"), question, QMessageBox::Cancel, this);
+        QPushButton* remove = box.addButton(tr("&Remove plan"), QMessageBox::DestructiveRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == remove;
+    }();
+    if (!yes) return;
+    try {
+        cl::prunePlan(*m_store, prefix.toStdString());
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot remove the plan '%1': %2").arg(prefix, QString::fromStdString(e.what())));
+    }
+    refresh();  // also after a failure: part of the plan may be gone
+    emit scenariosChanged();
+}
+
 bool ScenarioBrowser::editSpec(cl::ScenarioSpec& spec, bool duplicate) {
     if (m_editor) return m_editor(spec, duplicate);
     ScenarioDialog dialog(*m_store, spec,
@@ -306,6 +360,7 @@ void ScenarioBrowser::updateActions() {
     m_duplicate->setEnabled(scenario || run);
     m_rename->setEnabled(scenario && !m_locked);
     m_delete->setEnabled(scenario && !m_locked);
+    m_removePlan->setEnabled(m_store && !m_locked && !currentPlan().isEmpty());
 }
 
 void ScenarioBrowser::setEditingLocked(bool locked) {
@@ -351,6 +406,10 @@ void ScenarioBrowser::showContextMenu(const QPoint& pos) {
     menu.addSeparator();
     menu.addAction(m_rename);
     menu.addAction(m_delete);
+    if (!currentPlan().isEmpty()) {
+        menu.addSeparator();
+        menu.addAction(m_removePlan);
+    }
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 

@@ -51,6 +51,9 @@ public:
     QAction* duplicateAction() const { return m_duplicate; }
     QAction* renameAction() const { return m_rename; }
     QAction* deleteAction() const { return m_delete; }
+    // Enabled on a capacity plan's folder: removes the plan's points, their runs and its candidate
+    // clusters after a confirmation (docs/architecture.md 7.9).
+    QAction* removePlanAction() const { return m_removePlan; }
     // Where the actions' keys work: only while the tree has focus (the default) or anywhere in
     // the window, as the main window's Scenario menu wants. The window turns window-wide keys
     // off while a view whose own Ctrl+D, Delete or F2 would clash with them is shown.
@@ -65,6 +68,7 @@ public slots:
     void duplicateCurrent();
     void renameCurrent();  // starts the in-place editor
     void deleteCurrent();
+    void removeCurrentPlan();
 
 signals:
     void currentScenarioChanged(const QString& name);
@@ -91,6 +95,8 @@ private:
     void expandGroups();
     bool editSpec(cl::ScenarioSpec& spec, bool duplicate);
     void reportError(const QString& message);
+    // The plan prefix of the current row when it is a capacity plan's folder; empty otherwise.
+    QString currentPlan() const;
     // An id of the kind of the current row, else the first stored one; 0 if none.
     qint64 preferredId(int kind, int group) const;
 
@@ -102,6 +108,7 @@ private:
     QAction* m_duplicate = nullptr;
     QAction* m_rename = nullptr;
     QAction* m_delete = nullptr;
+    QAction* m_removePlan = nullptr;
     ConfirmHandler m_confirm;
     SpecEditor m_editor;
     ErrorHandler m_error;

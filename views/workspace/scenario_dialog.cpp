@@ -20,6 +20,7 @@
 
 #include "core/policies/scheduler_registry.h"
 #include "core/sim/conventions.h"
+#include "views/common/plan_filter.h"
 
 namespace cl::views {
 
@@ -68,6 +69,9 @@ ScenarioDialog::ScenarioDialog(cl::ScenarioStore& store, const cl::ScenarioSpec&
                                            : tr("New scenario"));
     std::vector<StoredItem> clusters, traces, profiles;
     readStore(store, clusters, traces, profiles);
+    // A plan's candidate clusters are not offered (docs/architecture.md 7.9), but the scenario's
+    // own cluster is, so a plan point can be duplicated as it is.
+    clusters = PlanFilter::read(&store).pickableClusters(clusters, spec.cluster_id);
 
     QLabel* intro = createIntro(mode, source);
     createInputPickers(spec, clusters, traces, profiles);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -14,7 +15,9 @@
 #include <QPixmap>
 #include <QStyle>
 
+#include "core/runs/plan_runner.h"
 #include "views/common/format.h"
+#include "views/common/plan_filter.h"
 
 namespace cl::views {
 
@@ -61,6 +64,12 @@ QString loadText(double factor) {
     return QLocale().toString(factor, 'g', 4);
 }
 
+// Sub-folders are keyed by negative ids so that refresh() never matches one with a stored item.
+constexpr qint64 kPlanCandidatesId = -1;
+qint64 planFolderId(const QString& prefix) {
+    return -2 - qint64(qHash(prefix) & 0x3fffffff);
+}
+
 }  // namespace
 
 // One row of the tree. Display texts are computed when the store is read, so refresh() can
@@ -76,12 +85,14 @@ struct WorkspaceModel::Node {
     double makespan = kNoValue;
     int status = -1;  // runs: cl::RunStatus
     QString status_name;
+    QString plan_prefix;  // a capacity plan's folder: the plan's scenario prefix
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
     bool sameContent(const Node& o) const {
         return name == o.name && display == o.display && details == o.details && tooltip == o.tooltip &&
-               sameValue(avg_jct, o.avg_jct) && sameValue(makespan, o.makespan) && status == o.status;
+               sameValue(avg_jct, o.avg_jct) && sameValue(makespan, o.makespan) && status == o.status &&
+               plan_prefix == o.plan_prefix;
     }
     void takeContent(const Node& o) {
         name = o.name;
@@ -92,6 +103,7 @@ struct WorkspaceModel::Node {
         makespan = o.makespan;
         status = o.status;
         status_name = o.status_name;
+        plan_prefix = o.plan_prefix;
     }
     Node* add(std::unique_ptr<Node> child) {
         child->parent = this;
@@ -162,9 +174,18 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         return groups.back().get();
     };
 
+    const PlanFilter plans = PlanFilter::read(m_store);
     Node* cluster_group = group(ClustersGroup, tr("Clusters"),
                                 counted(int(clusters.size()), tr("%1 cluster"), tr("%1 clusters")),
                                 tr("Cluster layouts stored in the workspace"));
+    // A capacity plan's candidate clusters go in a folder of their own (docs/architecture.md 7.9).
+    auto candidates = std::make_unique<Node>();
+    candidates->kind = Kind::Group;
+    candidates->id = kPlanCandidatesId;
+    candidates->name = candidates->display = tr("Plan candidates");
+    candidates->tooltip =
+        tr("Clusters a capacity plan stored for its candidates. Pickers do not offer "
+           "them; Remove plan\u2026 on the plan's folder deletes them with its points.");
     std::map<std::int64_t, QString> cluster_names, trace_names;
     for (const StoredItem& c : clusters) {
         auto node = std::make_unique<Node>();
@@ -174,7 +195,12 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         node->details = counted(int(c.size), tr("%1 server"), tr("%1 servers"));
         node->tooltip = tr("Cluster %1 (id %2), stored %3").arg(node->name).arg(c.id).arg(qs(c.created));
         cluster_names[c.id] = node->name;
-        cluster_group->add(std::move(node));
+        (plans.isCandidateCluster(c.id) ? candidates.get() : cluster_group)->add(std::move(node));
+    }
+    if (!candidates->children.empty()) {
+        candidates->details = counted(int(candidates->children.size()), tr("%1 candidate cluster"),
+                                      tr("%1 candidate clusters"));
+        cluster_group->add(std::move(candidates));
     }
 
     Node* trace_group =
@@ -191,16 +217,54 @@ std::vector<std::unique_ptr<WorkspaceModel::Node>> WorkspaceModel::load() const 
         trace_group->add(std::move(node));
     }
 
-    std::map<std::int64_t, std::vector<const RunInfo*>> runs_of;
-    for (const RunInfo& r : runs) runs_of[r.scenario_id].push_back(&r);
-
     Node* scenario_group =
         group(ScenariosGroup, tr("Scenarios"),
               counted(int(scenarios.size()), tr("%1 scenario"), tr("%1 scenarios")),
               tr("Scenarios: a cluster, a trace, a policy and settings; each holds its runs"));
-    for (const ScenarioInfo& s : scenarios)
-        scenario_group->add(scenarioNode(s, cluster_names, trace_names, runs_of[s.id]));
+    addScenarios(*scenario_group, scenarios, runs, cluster_names, trace_names);
     return groups;
+}
+
+void WorkspaceModel::addScenarios(Node& group, const std::vector<ScenarioInfo>& scenarios,
+                                  const std::vector<RunInfo>& runs,
+                                  const std::map<std::int64_t, QString>& cluster_names,
+                                  const std::map<std::int64_t, QString>& trace_names) const {
+    std::map<std::int64_t, std::vector<const RunInfo*>> runs_of;
+    for (const RunInfo& r : runs) runs_of[r.scenario_id].push_back(&r);
+    const PlanFilter plans = PlanFilter::read(m_store);
+    // A capacity plan's points (PREFIX/TYPE/POLICY/nN/xLOAD/sSEED) go in the plan's folder, named
+    // without the prefix the folder shows (docs/architecture.md 7.9).
+    std::map<std::string, std::vector<std::unique_ptr<Node>>> points;
+    for (const ScenarioInfo& s : scenarios) {
+        std::unique_ptr<Node> node = scenarioNode(s, cluster_names, trace_names, runs_of[s.id]);
+        const std::string plan = plans.planOf(s.spec.name);
+        if (plan.empty()) {
+            group.add(std::move(node));
+            continue;
+        }
+        node->display = node->name.mid(qsizetype(plan.size()) + 1);
+        points[plan].push_back(std::move(node));
+    }
+    for (const std::string& prefix : plans.prefixes()) {
+        auto folder = std::make_unique<Node>();
+        folder->kind = Kind::Group;
+        folder->plan_prefix = folder->name = qs(prefix);
+        folder->id = planFolderId(folder->name);
+        auto& mine = points[prefix];
+        const int candidates = int(planCandidateClusters(*m_store, prefix).size());
+        folder->display =
+            tr("%1 (plan, %2)").arg(folder->name, counted(int(mine.size()), tr("%1 point"), tr("%1 points")));
+        folder->details =
+            tr("capacity plan \u00b7 %1")
+                .arg(counted(candidates, tr("%1 candidate cluster"), tr("%1 candidate clusters")));
+        folder->tooltip =
+            tr("The points a capacity plan simulated, stored as scenarios named %1/\u2026, with "
+               "their runs. Pickers do not offer them; right-click \u203a Remove plan\u2026 "
+               "deletes them and the plan's candidate clusters.")
+                .arg(folder->name);
+        for (auto& node : mine) folder->add(std::move(node));
+        group.add(std::move(folder));
+    }
 }
 
 // A scenario row with its runs, newest first; its metrics are those of its latest finished run.
@@ -373,6 +437,8 @@ QVariant WorkspaceModel::data(const QModelIndex& index, int role) const {
             return n.name;
         case RunStatusRole:
             return n.kind == Kind::Run ? QVariant(n.status_name) : QVariant();
+        case PlanPrefixRole:
+            return n.plan_prefix.isEmpty() ? QVariant() : QVariant(n.plan_prefix);
         case Qt::EditRole:
             if (column == NameColumn && n.kind == Kind::Scenario) return n.name;
             [[fallthrough]];
@@ -486,18 +552,35 @@ QModelIndex WorkspaceModel::groupIndex(Group group) const {
     return index(int(group), 0);
 }
 
-QModelIndex WorkspaceModel::indexForScenario(const QString& name) const {
-    const Node* group = m_root->children[ScenariosGroup].get();
-    for (const auto& s : group->children)
-        if (s->name == name) return indexOf(s.get());
+const WorkspaceModel::Node* WorkspaceModel::findScenario(const Node& parent, const QString& name) const {
+    for (const auto& child : parent.children) {
+        if (child->kind == Kind::Scenario && child->name == name) return child.get();
+        if (child->kind == Kind::Group)
+            if (const Node* found = findScenario(*child, name)) return found;
+    }
+    return nullptr;
+}
+
+QModelIndex WorkspaceModel::indexForPlan(const QString& prefix) const {
+    for (const auto& child : m_root->children[ScenariosGroup]->children)
+        if (child->kind == Kind::Group && child->plan_prefix == prefix) return indexOf(child.get());
     return {};
 }
 
+QModelIndex WorkspaceModel::indexForScenario(const QString& name) const {
+    return indexOf(findScenario(*m_root->children[ScenariosGroup], name));
+}
+
 QModelIndex WorkspaceModel::indexForRun(qint64 id) const {
-    for (const auto& s : m_root->children[ScenariosGroup]->children)
-        for (const auto& r : s->children)
-            if (r->id == id) return indexOf(r.get());
-    return {};
+    std::function<QModelIndex(const Node&)> find = [&](const Node& parent) -> QModelIndex {
+        for (const auto& child : parent.children) {
+            if (child->kind == Kind::Run && child->id == id) return indexOf(child.get());
+            if (child->kind != Kind::Run)
+                if (QModelIndex found = find(*child); found.isValid()) return found;
+        }
+        return {};
+    };
+    return find(*m_root->children[ScenariosGroup]);
 }
 
 WorkspaceModel::Kind WorkspaceModel::kind(const QModelIndex& index) const {

@@ -30,9 +30,13 @@ public:
         NameRole,                     // the stored name (runs: their scenario's name)
         RunStatusRole,                // runs: "finished", "failed", "running" or "cancelled"
         RawValueRole,                 // metric columns: seconds as double, for sorting
+        PlanPrefixRole,               // a capacity plan's folder: the plan's scenario prefix
     };
 
-    // The top-level rows, always present in this order.
+    // The top-level rows, always present in this order. A capacity plan's points sit in a folder
+    // of their own at the end of Scenarios (a Group row whose PlanPrefixRole names the plan), and
+    // the candidate clusters of every plan in a "Plan candidates" folder at the end of Clusters
+    // (docs/architecture.md 7.9).
     enum Group { ClustersGroup = 0, TracesGroup, ScenariosGroup, GroupCount };
 
     // The store is not owned and may be null (an empty tree of three groups).
@@ -58,7 +62,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     QModelIndex groupIndex(Group group) const;
-    QModelIndex indexForScenario(const QString& name) const;  // invalid if absent
+    // The folder of the plan with this scenario prefix; invalid if absent.
+    QModelIndex indexForPlan(const QString& prefix) const;
+    QModelIndex indexForScenario(const QString& name) const;  // invalid if absent (searches plan folders)
     QModelIndex indexForRun(qint64 id) const;                 // invalid if absent
     Kind kind(const QModelIndex& index) const;                // Group for an invalid index
     // The scenario an index belongs to (a scenario row or one of its runs); empty otherwise.
@@ -77,6 +83,12 @@ private:
     int rowOf(const Node* node) const;
     // Reads the store into fresh group nodes; throws on store errors.
     std::vector<std::unique_ptr<Node>> load() const;
+    // The Scenarios group's rows: scenarios, then a folder per capacity plan.
+    void addScenarios(Node& group, const std::vector<cl::ScenarioInfo>& scenarios,
+                      const std::vector<cl::RunInfo>& runs,
+                      const std::map<std::int64_t, QString>& cluster_names,
+                      const std::map<std::int64_t, QString>& trace_names) const;
+    const Node* findScenario(const Node& parent, const QString& name) const;
     std::unique_ptr<Node> scenarioNode(const cl::ScenarioInfo& s,
                                        const std::map<std::int64_t, QString>& cluster_names,
                                        const std::map<std::int64_t, QString>& trace_names,
