@@ -33,7 +33,10 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <nlohmann/json.hpp>
+
 #include "core/io/builtin_data.h"
+#include "core/runs/plan_runner.h"
 #include "core/store/scenario_store.h"
 #include "core/workload/trace_generator.h"
 #include "named_child.h"
@@ -296,6 +299,28 @@ private slots:
         QVERIFY2(base->text().contains("without a price"), qPrintable(base->text()));
         QCOMPARE(base->checkState(), Qt::Unchecked);
         QVERIFY(base->toolTip().contains("ranks by GPU count"));
+    }
+
+    // A plan's candidate clusters are no base for another plan: the picker leaves them out.
+    void theBasePickerLeavesOutPlanCandidates() {
+        cl::Cluster candidate = cl::builtinCluster("sjf-bsbf-16");
+        candidate.name = "sjf-bsbf-16 as 2 x t4x4";
+        candidate.servers.resize(2);
+        const std::int64_t id = m_store->putCluster(candidate);
+        PlanView view;
+        view.setStore(m_store.get());
+        auto* clusters = namedChild<QComboBox>(view, "planCluster");
+        const int before = clusters->count();
+        QVERIFY(clusters->findText("sjf-bsbf-16 as 2 x t4x4 (2 servers)") >= 0);
+        // Recorded as a plan's candidate (besides what earlier plans of this workspace recorded).
+        const std::string setting = m_store->setting(cl::kPlanCandidateClustersKey);
+        nlohmann::json plans = setting.empty() ? nlohmann::json::object() : nlohmann::json::parse(setting);
+        plans["other-plan"] = {id};
+        m_store->setSetting(cl::kPlanCandidateClustersKey, plans.dump());
+        view.refresh();
+        QCOMPARE(clusters->count(), before - 1);
+        QCOMPARE(clusters->findText("sjf-bsbf-16 as 2 x t4x4 (2 servers)"), -1);
+        QVERIFY(clusters->findText("sjf-bsbf-16 (4 servers)") >= 0);
     }
 
     void aBadTargetIsRefusedWithTheReason() {

@@ -30,6 +30,7 @@
 #include "core/runs/plan_runner.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
+#include "views/common/plan_filter.h"
 #include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
@@ -424,7 +425,8 @@ void PlanView::refresh() {
     }
     try {
         fillStored(m_trace, m_store->traces(), "jobs");
-        fillStored(m_cluster, m_store->clusters(), "servers");
+        // A plan's candidates are no base for another (architecture.md 7.9, "Storage").
+        fillStored(m_cluster, PlanFilter::read(m_store).pickableClusters(m_store->clusters(), 0), "servers");
         fillStored(m_profiles, m_store->profileSets(), "models");
     } catch (const std::exception& e) {
         m_status->setText(tr("Cannot read the workspace: %1").arg(QString::fromStdString(e.what())));
@@ -539,8 +541,10 @@ bool PlanView::runPlan() {
     connect(m_work, &PlanWork::failed, this, [this](const QString& message) {
         m_progress->hide();
         m_status->setText(tr("The plan failed: %1").arg(message));
+        // Where the answer would be: the status line sits below the fold on small screens.
+        m_summary->setText(tr("<b>The plan failed:</b> %1").arg(message.toHtmlEscaped()));
         updateButtons();
-        emit planFinished(false);
+        emit planFailed(message);
     });
     m_progress->setRange(0, 0);
     m_progress->show();
@@ -576,10 +580,18 @@ void PlanView::showPlan(std::shared_ptr<const cl::PlanRequest> request,
         const cl::CandidateResult& c = m_report->candidates[*m_report->chosen];
         const cl::PlanEvaluation* e = cl::evaluationOf(*m_report, c);
         const double cost = e ? e->cost_per_month : 0.0;
-        summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
-                      .arg(*c.servers)
-                      .arg(QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type])),
-                           QString::fromStdString(c.policy), formatUsd(cost));
+        const QString type =
+            QString::fromStdString(cl::serverTypeKey(m_request->server_types[c.server_type]));
+        // Unpriced servers rank by GPU count, and nothing is called cheapest (section 7.9).
+        if (m_report->ranked_by_gpus)
+            summary = tr("<b>Smallest plan by GPU count:</b> %1 \u00d7 %2 with %3, %4 GPUs.")
+                          .arg(*c.servers)
+                          .arg(type, QString::fromStdString(c.policy))
+                          .arg(e ? e->gpus : 0);
+        else
+            summary = tr("<b>Cheapest plan:</b> %1 \u00d7 %2 with %3, %4 a month.")
+                          .arg(*c.servers)
+                          .arg(type, QString::fromStdString(c.policy), formatUsd(cost));
         if (m_report->headroom.computed) {
             const cl::PlanHeadroom& h = m_report->headroom;
             if (h.over_planned <= 1.0)

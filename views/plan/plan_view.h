@@ -72,6 +72,8 @@ signals:
     // A plan stored new scenarios (the workspace browser should refresh).
     void scenariosAdded();
     void planFinished(bool cancelled);
+    // The plan stopped with an error (shown in the view), instead of planFinished.
+    void planFailed(const QString& message);
 
 private:
     void buildInputs(QWidget* panel);

@@ -18,6 +18,8 @@ PlanPage::PlanPage(QWidget* tabs, QObject* parent)
     connect(m_view, &PlanView::planFinished, this, [this](bool cancelled) {
         emit logMessage(cancelled ? tr("Plan cancelled; what finished is stored") : tr("Plan finished"));
     });
+    connect(m_view, &PlanView::planFailed, this,
+            [this](const QString& message) { emit logMessage(tr("Plan failed: %1").arg(message)); });
 }
 
 QWidget* PlanPage::widget() const {
