@@ -109,6 +109,13 @@ struct Summary {
 
 // How a run that SimOptions::stop_when_overloaded ended early starts its note.
 inline constexpr const char* kStoppedOverloadedNote = "stopped early: overloaded";
+// How a run that SimOptions::stop_when_missed ended early starts its note.
+inline constexpr const char* kStoppedTargetMissedNote = "stopped early: target missed";
+// How a run stored without its timeline (its GPU segments; a plan's points, docs/architecture.md
+// 7.9 "Storage") starts its note: the timeline view offers to simulate it again with one.
+inline constexpr const char* kTimelineNotStoredNote = "timeline not stored";
+// How a run stored with its series reduced (reduceSeries) starts its note.
+inline constexpr const char* kSeriesReducedNote = "series reduced";
 
 struct SimResult {
     std::string policy;

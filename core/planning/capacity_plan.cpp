@@ -323,6 +323,8 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
         std::vector<PlanLoadCheck> checks;
         for (std::size_t s = 0; s < seeds; ++s) {
             const SimResult& run = *results[i * seeds + s];
+            for (const std::string& note : run.notes)
+                e.missed_early = e.missed_early || note.rfind(kStoppedTargetMissedNote, 0) == 0;
             for (const JobRecord& j : run.jobs)
                 if (!j.completed || j.pending_time > 0 || !(j.queueing_delay <= 0)) e.no_queueing = false;
             for (const auto& [key, target] : metrics_)
@@ -333,7 +335,9 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
         // Whether the trace arrives steadily or in a burst is its own property at the planned
         // load: a higher load compresses the arrivals, and the headroom must not stop judging
         // overload because of it.
-        if (k.load_step == 0) {
+        if (e.missed_early) {
+            e.load.overloaded = false;  // not established: the run stopped for another reason
+        } else if (k.load_step == 0) {
             steady_arrivals_.try_emplace(k.server_type, e.load.assessed);
         } else if (auto it = steady_arrivals_.find(k.server_type); it != steady_arrivals_.end()) {
             e.load.assessed = it->second;
@@ -345,7 +349,7 @@ bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& p
             // and a target on it is not met.
             const bool any_nan = std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
             Estimate est = estimate(v);
-            if (any_nan) est.mean = std::nan("");
+            if (any_nan || e.missed_early) est.mean = std::nan("");
             e.metrics[key] = est;
         }
         e.feasible = !e.load.overloaded && meets(e);

@@ -109,10 +109,14 @@ struct PlanEvaluation {
     double load_factor = 1.0;
     double cost_per_month = 0.0;
     int unpriced_servers = 0;
-    int gpus = 0;                    // of the candidate cluster
-    bool feasible = false;           // not overloaded, and every target's mean meets it
-    bool no_queueing = false;        // no job of any seed waited: more servers change nothing
-    PlanLoadCheck load;              // means over the seeds; overloaded means not feasible
+    int gpus = 0;              // of the candidate cluster
+    bool feasible = false;     // not overloaded, and every target's mean meets it
+    bool no_queueing = false;  // no job of any seed waited: more servers change nothing
+    PlanLoadCheck load;        // means over the seeds; overloaded means not feasible
+    // A run stopped as soon as a target was sure to be missed (SimOptions::stop_when_missed,
+    // with one seed): not feasible; its metrics are unknown (NaN), and its overload figures
+    // cover the run up to the stop only.
+    bool missed_early = false;
     std::vector<QueueSample> queue;  // the first seed's run, at most 200 samples
     // By metric key: every target ("large:p99_jct") and the all-jobs metrics of planTargetMetrics().
     std::map<std::string, Estimate> metrics;

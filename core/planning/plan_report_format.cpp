@@ -66,6 +66,7 @@ nlohmann::ordered_json pointJson(const PlanRequest& r, const PlanEvaluation& e,
     o["gpus"] = e.gpus;
     o["metrics"] = metricsJson(e, keys);
     o["load"] = loadJson(e.load);
+    if (e.missed_early) o["missed_early"] = true;
     return o;
 }
 
@@ -344,6 +345,7 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
             for (const PlanTarget& x : request.targets)
                 r.push_back(metricText(planMetricKey(x), e.metrics.at(planMetricKey(x))));
             r.push_back(e.feasible             ? "yes"
+                        : e.missed_early       ? "no (target missed, stopped early)"
                         : e.load.stopped_early ? "no (overloaded, stopped early)"
                         : e.load.overloaded    ? "no (overloaded)"
                                                : "no");
@@ -354,13 +356,19 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
     if (report.interrupted)
         out += "\nInterrupted: the plan above covers what finished; run it again to complete it.\n";
     if (!report.error.empty()) out += "\nStopped: " + report.error + "\n";
-    int stopped = 0;
-    for (const PlanEvaluation& e : report.evaluations) stopped += e.load.stopped_early;
-    for (const PlanEvaluation& e : report.headroom_scan) stopped += e.load.stopped_early;
+    int stopped = 0, missed = 0;
+    for (const auto* list : {&report.evaluations, &report.headroom_scan})
+        for (const PlanEvaluation& e : *list) {
+            stopped += e.load.stopped_early && !e.missed_early;
+            missed += e.missed_early;
+        }
     out += "\n" + std::to_string(report.simulations) + " simulations";
     if (stopped > 0)
         out += "; the runs of " + std::to_string(stopped) + (stopped == 1 ? " point" : " points") +
                " stopped as soon as overload was established";
+    if (missed > 0)
+        out += "; the runs of " + std::to_string(missed) + (missed == 1 ? " point" : " points") +
+               " stopped as soon as a target was sure to be missed";
     out += "\n";
     return out;
 }

@@ -126,6 +126,10 @@ PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
     return result;
 }
 
+// The samples a point's stored series keeps: the queue chart draws 200, and the overload check
+// reads the utilisation from the last arrival on, which the reduction keeps exact.
+constexpr std::size_t kPlanSeriesSamples = 2000;
+
 PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const ScenarioSpec& base,
                    const PlanRunOptions& options) {
     PlanRequest planned = request;
@@ -146,6 +150,14 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
     std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
     std::set<std::int64_t> stored_before;
     for (const StoredItem& c : store.clusters()) stored_before.insert(c.id);
+    // A point's run stops as soon as a target is sure to be missed (section 7.9, "Stopping
+    // early"), when one seed decides it: with several, one seed's miss does not make the mean's.
+    std::vector<SimOptions::MissedTarget> missed_stops;
+    if (request.seeds.size() == 1)
+        for (const PlanTarget& t : request.targets)
+            if (t.jobs == TargetJobs::All && stopsWhenMissed(t.metric) &&
+                (t.comparison == TargetComparison::AtMost || t.comparison == TargetComparison::Below))
+                missed_stops.push_back({t.metric, t.value_s});
     std::atomic<bool> emitting_stop{false};  // set once a batch has points to emit
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
         std::vector<ScenarioSpec> specs;
@@ -166,6 +178,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             // An overloaded point is no answer whatever its figures: its run stops once that is
             // established (section 7.9).
             s.parameters.stop_when_overloaded = request.overload_drain_share;
+            s.parameters.stop_when_missed = missed_stops;
             if (resample != "none")
                 s.parameters.transforms.push_back("resample=" + resample + "@" + std::to_string(p.seed));
             specs.push_back(std::move(s));
@@ -187,9 +200,18 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         sweep.threads = options.threads;
         sweep.stop = options.stop;
         sweep.progress = options.runs;
+        // A plan reads a point's figures, not its timeline (section 7.9, "Storage"); a run just
+        // simulated is read as it is, not loaded back.
+        sweep.record_segments = false;
+        sweep.series_samples = kPlanSeriesSamples;
+        sweep.finished = [&out](std::size_t i, const SimResult& r) { out[i] = r; };
         const SweepReport report = runSweep(store, specs, sweep);
-        for (std::size_t i = 0; i < points.size(); ++i)
-            if (report.run_ids[i] != 0) out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            if (report.run_ids[i] == 0)
+                out[i].reset();  // failed or cancelled while storing: no figures
+            else if (!out[i])
+                out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false);
+        }
         return out;
     };
     PlanReport report =

@@ -1,11 +1,13 @@
 #include "core/runs/scenario_runner.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 #include "core/io/builtin_data.h"
+#include "core/metrics/series_reduction.h"
 #include "core/policies/slurm_config.h"
 #include "core/store/cluster_names.h"
 #include "core/util/number_format.h"
@@ -47,6 +49,7 @@ ScenarioInputs resolveScenario(ScenarioStore& store, const ScenarioInfo& scenari
     in.options.measure_first = p.measure_first;
     in.options.measure_last = p.measure_last;
     in.options.stop_when_overloaded = p.stop_when_overloaded;
+    in.options.stop_when_missed = p.stop_when_missed;
     return in;
 }
 
@@ -205,6 +208,26 @@ std::vector<ScenarioInfo> createSweepScenarios(ScenarioStore& store, const std::
     return infos;
 }
 
+namespace {
+
+// SweepOptions::record_segments and series_samples: what a run leaves out of storage, and its
+// notes saying so.
+void reduceForStorage(SimResult& r, const SweepOptions& options) {
+    if (!options.record_segments)
+        r.notes.push_back(std::string(kTimelineNotStoredNote) +
+                          ": simulate it again to see its GPU timeline");
+    if (options.series_samples > 0 && r.series.size() > options.series_samples + 3) {
+        double last_submit = 0.0;
+        for (const JobRecord& j : r.jobs) last_submit = std::max(last_submit, j.submit);
+        const std::size_t full = r.series.size();
+        r.series = reduceSeries(r.series, options.series_samples, last_submit);
+        r.notes.push_back(std::string(kSeriesReducedNote) + " to " + std::to_string(r.series.size()) +
+                          " of " + std::to_string(full) + " samples: simulate it again for one per event");
+    }
+}
+
+}  // namespace
+
 SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& specs,
                      const SweepOptions& options) {
     SweepReport report;
@@ -250,7 +273,7 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
             return {};
         }
         begun[i] = store.beginRun(info.id, version);
-        in.options.record_segments = true;
+        in.options.record_segments = options.record_segments;
         // Set when storing fails or on a stop: the simulations still running are cancelled,
         // not waited for.
         in.options.progress = [stop = options.stop, &runner](double) {
@@ -274,6 +297,8 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
                 store.failRun(begun[i], RunStatus::Cancelled, "sweep interrupted");
                 ++report.cancelled;
             } else {
+                reduceForStorage(r, options);
+                if (options.finished) options.finished(i, r);
                 store.saveRun(begun[i], r);
                 report.run_ids[i] = begun[i];
                 ++progress.finished;

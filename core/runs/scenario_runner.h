@@ -83,6 +83,18 @@ struct SweepOptions {
     // recorded as cancelled; every finished run stays stored.
     const std::atomic<bool>* stop = nullptr;
     std::function<void(const SweepProgress&)> progress;  // called on the calling thread
+    // False: the runs are stored without their GPU segments, with a note starting
+    // kTimelineNotStoredNote (a plan's points: their figures are what the plan reads, and the
+    // segments are most of a run's storage; docs/architecture.md 7.9 "Storage"). The figures are
+    // those of a run with its timeline, so such a run is reused like any other.
+    bool record_segments = true;
+    // > 0: each run's series is stored reduced to about this many samples (reduceSeries, exact
+    // from the last arrival on), with a note saying so (a plan's points, section 7.9 "Storage").
+    std::size_t series_samples = 0;
+    // Called on the calling thread with each finished run (its index in the specs) as it is
+    // stored (series reduced, notes added), so that a caller that reads the figures need not
+    // load them back.
+    std::function<void(std::size_t, const SimResult&)> finished;
 };
 
 struct SweepReport {

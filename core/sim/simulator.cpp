@@ -150,6 +150,7 @@ public:
     SimResult run() {
         auto started = std::chrono::steady_clock::now();
         prepareOverloadStop();
+        prepareMissedStops();
         loop();
         for (std::size_t j = 0; j < records_.size(); ++j) {
             records_[j].restarts = jobs_[j].restarts;
@@ -194,6 +195,62 @@ private:
         last_arrival_ = last;
         overload_busy_share_ = options_.stop_when_overloaded * window + tail / capacity;
         overload_window_ = window;
+    }
+
+    // SimOptions::stop_when_missed: per target, how many jobs past its seconds make it missed
+    // for sure. Nearest-rank percentiles (jct_stats.h): the p-th is above S once more than
+    // n - ceil(p n) jobs are; the median once the lower middle one is.
+    void prepareMissedStops() {
+        if (options_.stop_when_missed.empty() || options_.measure_first != 0 || options_.measure_last >= 0)
+            return;
+        for (const EngineJob& j : jobs_)
+            if (j.time_limit > 0) return;
+        const int n = static_cast<int>(arrival_order_.size());
+        if (n == 0) return;
+        for (const SimOptions::MissedTarget& target : options_.stop_when_missed) {
+            if (!stopsWhenMissed(target.metric))
+                throw std::invalid_argument("stop_when_missed: no early stop for metric '" + target.metric +
+                                            "'");
+            MissedStop m;
+            m.metric = target.metric;
+            m.seconds = target.seconds;
+            m.until_end = target.metric != "p95_queueing";
+            if (target.metric == "median_jct") {
+                m.needed = n - (n % 2 ? n / 2 : n / 2 - 1);
+            } else {
+                const double p = target.metric == "p99_jct" ? 0.99 : 0.95;
+                m.needed = n - std::clamp(static_cast<int>(std::ceil(p * n)), 1, n) + 1;
+            }
+            missed_stops_.push_back(m);
+        }
+    }
+
+    struct MissedStop {
+        std::string metric;
+        double seconds = 0.0;
+        bool until_end = false;  // time in the system (JCT); else until the first start
+        int needed = 0;          // jobs past `seconds` that make the metric above it
+        int late = 0;            // jobs known past it so far
+        std::size_t next = 0;    // in arrival_order_: the first job not yet looked at
+    };
+
+    // The first target of stop_when_missed now sure to be missed at t, or null. Each job is
+    // looked at once, when t passes its submission plus the target's seconds.
+    const MissedStop* missedTarget(double t) {
+        for (MissedStop& m : missed_stops_) {
+            while (m.next < arrival_order_.size()) {
+                const int j = arrival_order_[m.next];
+                const double due = jobs_[j].submit + m.seconds;
+                if (!(due < t)) break;
+                const double done = m.until_end
+                                        ? (status_[j] == Status::Done ? records_[j].end : kInf)
+                                        : (std::isnan(jobs_[j].first_start) ? kInf : jobs_[j].first_start);
+                if (done > due) ++m.late;
+                ++m.next;
+            }
+            if (m.late >= m.needed) return &m;
+        }
+        return nullptr;
     }
 
     // Called with each sample after the last arrival: adds the busy share since the previous one.
@@ -891,6 +948,14 @@ private:
             arrived_now_.clear();
             completed_now_.clear();
             if (conv_.stop_when_measured_done && measured_left_ == 0) break;
+            if (const MissedStop* missed = missedTarget(t)) {
+                char note[240];
+                std::snprintf(note, sizeof note, "%s: %s is above %s s already at %s s (%d jobs past it)",
+                              kStoppedTargetMissedNote, missed->metric.c_str(),
+                              formatSeconds(missed->seconds).c_str(), formatSeconds(t).c_str(), missed->late);
+                result_.notes.push_back(note);
+                break;
+            }
             if (stopped_overloaded_) {
                 char note[200];
                 std::snprintf(note, sizeof note,
@@ -983,9 +1048,14 @@ private:
     double last_utilization_ = 0.0;
     double last_sample_t_ = 0.0;
     bool stopped_overloaded_ = false;
+    std::vector<MissedStop> missed_stops_;  // SimOptions::stop_when_missed (prepareMissedStops)
 };
 
 }  // namespace
+
+bool stopsWhenMissed(const std::string& metric) {
+    return metric == "p95_queueing" || metric == "median_jct" || metric == "p95_jct" || metric == "p99_jct";
+}
 
 SimResult simulate(const Cluster& cluster, const Trace& trace, const ProfileSet& profiles,
                    Scheduler& scheduler, const SimOptions& options) {

@@ -3,6 +3,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/model/cluster.h"
 #include "core/model/model_profile.h"
@@ -48,7 +49,22 @@ struct SimOptions {
     // applied to a burst (arrival window under 10 median job run times). The run then ends with
     // unfinished jobs and a note starting kStoppedOverloadedNote.
     double stop_when_overloaded = 0.0;
+    // The run stops as soon as one of these is sure to be missed (a plan's targets,
+    // docs/architecture.md 7.9 "Stopping early"): metric p95_queueing, median_jct, p95_jct or
+    // p99_jct over all jobs, above `seconds`. A job's queueing (or time in the system) is at least
+    // how long it has waited (or been in) so far, so once enough jobs are past `seconds` the
+    // percentile is. Not applied with time limits or a measured window, where the jobs a metric
+    // counts are not known in advance. The run then ends with unfinished jobs and a note starting
+    // kStoppedTargetMissedNote.
+    struct MissedTarget {
+        std::string metric;
+        double seconds = 0.0;
+        bool operator==(const MissedTarget&) const = default;
+    };
+    std::vector<MissedTarget> stop_when_missed;
 };
+// The metrics SimOptions::stop_when_missed accepts.
+bool stopsWhenMissed(const std::string& metric);
 
 // Runs the trace under the scheduler (which must have been built for options.conventions; see
 // simulatePolicy in core/policies/simulate_policy.h to build one by name). The run is named after

@@ -138,6 +138,12 @@ nlohmann::json ScenarioParameters::toJson() const {
     if (interference != 0) j["interference"] = interference;
     if (!slurm_parameters.empty()) j["slurm_parameters"] = slurm_parameters;
     if (stop_when_overloaded != 0) j["stop_when_overloaded"] = stop_when_overloaded;
+    if (!stop_when_missed.empty()) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const SimOptions::MissedTarget& m : stop_when_missed)
+            list.push_back({{"metric", m.metric}, {"seconds", m.seconds}});
+        j["stop_when_missed"] = list;
+    }
     return j;
 }
 
@@ -190,9 +196,22 @@ ScenarioParameters ScenarioParameters::fromJson(const nlohmann::json& j) {
             if (!v.is_number() || !(v.get<double>() >= 0))
                 bad("must be a share of the arrival window, 0 or more");
             p.stop_when_overloaded = v.get<double>();
+        } else if (key == "stop_when_missed") {
+            if (!v.is_array()) bad("must be a list of {\"metric\", \"seconds\"} targets");
+            for (const auto& m : v) {
+                if (!m.is_object() || !m.contains("metric") || !m["metric"].is_string() ||
+                    !m.contains("seconds") || !m["seconds"].is_number() || m.size() != 2)
+                    bad("must be a list of {\"metric\", \"seconds\"} targets");
+                if (!stopsWhenMissed(m["metric"].get<std::string>()))
+                    bad("has metric '" + m["metric"].get<std::string>() +
+                        "', which cannot stop a run early (p95_queueing, median_jct, p95_jct, p99_jct)");
+                if (!(m["seconds"].get<double>() >= 0)) bad("must have seconds of 0 or more");
+                p.stop_when_missed.push_back({m["metric"].get<std::string>(), m["seconds"].get<double>()});
+            }
         } else {
             bad("is not a scenario parameter (load_factor, server_count, max_group_size, reassign_models, "
-                "transforms, measure_jobs, interference, slurm_parameters, stop_when_overloaded)");
+                "transforms, measure_jobs, interference, slurm_parameters, stop_when_overloaded, "
+                "stop_when_missed)");
         }
     }
     return p;

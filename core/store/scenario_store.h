@@ -14,6 +14,7 @@
 #include "core/model/model_profile.h"
 #include "core/model/sim_result.h"
 #include "core/model/trace.h"
+#include "core/sim/simulator.h"
 #include "core/store/sqlite_db.h"
 
 namespace cl {
@@ -40,6 +41,9 @@ struct ScenarioParameters {
     // SimOptions::stop_when_overloaded: the run stops once overload is established (a plan's
     // points, docs/architecture.md 7.9). 0 = runs to the end. Stored only when set.
     double stop_when_overloaded = 0.0;
+    // SimOptions::stop_when_missed: the run stops once one of these targets is sure to be missed
+    // (a plan's points with one seed, docs/architecture.md 7.9). Stored only when set.
+    std::vector<SimOptions::MissedTarget> stop_when_missed;
 
     nlohmann::json toJson() const;
     // Throws std::invalid_argument naming the field for wrong types or values.

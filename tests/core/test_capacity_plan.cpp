@@ -547,6 +547,45 @@ private slots:
         }
     }
 
+    void aRunStopsOnceATargetIsSureToBeMissed() {
+        // For each metric and threshold, a run that stops as soon as the target is sure to be
+        // missed stops exactly when the whole run misses it, and otherwise is the whole run.
+        const ProfileSet profiles = builtinProfiles("muri");
+        const Trace trace = steadyTrace(profiles);
+        int stopped = 0;
+        for (int n : {3, 6, 12}) {
+            const Cluster c = test::servers(n, 4);
+            SimOptions whole;
+            whole.record_segments = false;
+            const SimResult full = simulatePolicy(c, trace, profiles, "fifo", whole, {});
+            for (const char* metric : {"p95_queueing", "median_jct", "p95_jct", "p99_jct"})
+                for (const char* limit : {"1m", "30m", "2h", "8h", "1d"}) {
+                    const PlanTarget target = parsePlanTarget(std::string(metric) + "<=" + limit);
+                    const bool missed = !meetsPlanTarget(target, planTargetValue(target, full.jobs, 8));
+                    SimOptions stopping = whole;
+                    stopping.stop_when_missed = {{metric, target.value_s}};
+                    const SimResult early = simulatePolicy(c, trace, profiles, "fifo", stopping, {});
+                    const bool stopped_here =
+                        !early.notes.empty() && early.notes.back().rfind(kStoppedTargetMissedNote, 0) == 0;
+                    QVERIFY2(stopped_here == missed,
+                             qPrintable(QString("%1 servers, %2").arg(n).arg(target.text.c_str())));
+                    if (missed) {
+                        QVERIFY(early.events <= full.events);
+                        stopped += early.events < full.events;
+                    } else {
+                        QCOMPARE(early.events, full.events);
+                        QCOMPARE(early.summary.avg_jct, full.summary.avg_jct);
+                    }
+                }
+        }
+        QVERIFY(stopped > 10);  // most misses are known well before the end
+        // A metric the engine cannot bound is refused, naming it.
+        SimOptions bad;
+        bad.stop_when_missed = {{"avg_jct", 3600}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 simulatePolicy(test::servers(3, 4), trace, profiles, "fifo", bad, {}));
+    }
+
     void badRequestsAreRefused() {
         PlanRequest r;
         auto none = [](const std::vector<PlanPoint>&) { return std::vector<std::optional<SimResult>>{}; };

@@ -1,11 +1,13 @@
 // The overload check and the queue over time (core/metrics/overload_check.h,
 // queue_over_time.h) on hand-built runs: the backlog at the last arrival beyond what each job
 // alone would still have had to do, as a share of the arrival window; bursts are not assessed;
-// the queue keeps every peak when reduced to a few samples.
+// the queue keeps every peak when reduced to a few samples; a series reduced for storage keeps
+// its integrals, its peaks and the overload check's figures.
 #include <QtTest>
 
 #include "core/metrics/overload_check.h"
 #include "core/metrics/queue_over_time.h"
+#include "core/metrics/series_reduction.h"
 
 using namespace cl;
 
@@ -92,6 +94,45 @@ private slots:
         QCOMPARE(queueOverTime({busy(5, 0, 3, 1), busy(7, 0, 0, 0)}).size(), std::size_t(2));
         QCOMPARE(queueOverTime({busy(5, 0, 3, 1)}).front().unfinished_jobs, 4);
         QVERIFY(queueOverTime({}).empty());
+    }
+
+    void aReducedSeriesKeepsItsIntegralsPeaksAndOverloadFigures() {
+        // 10,000 uneven samples over 20,000 s; the last arrival at 13,337.5 s, inside a sample.
+        SimResult run;
+        for (int k = 0; k < 200; ++k) run.jobs.push_back(job(13337.5 * k / 199, 150, 0));
+        std::vector<TimeSample> series;
+        double t = 0;
+        for (int k = 0; k < 10000; ++k) {
+            TimeSample s = busy(t, (k % 7) / 6.0, k == 4321 ? 999 : k % 13, k % 5);
+            s.cpu_utilization = (k % 3) / 2.0;
+            series.push_back(s);
+            t += k % 2 ? 1.5 : 2.5;
+        }
+        run.series = series;
+        SimResult reduced = run;
+        reduced.series = reduceSeries(series, 100, 13337.5);
+        QVERIFY(reduced.series.size() <= 103);
+        QCOMPARE(reduced.series.front().t, series.front().t);
+        QCOMPARE(reduced.series.back().t, series.back().t);
+        auto integral = [](const std::vector<TimeSample>& s, double TimeSample::*field, double from) {
+            double sum = 0;
+            for (std::size_t i = 0; i + 1 < s.size(); ++i)
+                sum += s[i].*field * std::max(0.0, s[i + 1].t - std::max(s[i].t, from));
+            return sum;
+        };
+        for (auto field : {&TimeSample::gpu_utilization, &TimeSample::cpu_utilization})
+            for (double from : {0.0, 13337.5, reduced.series[37].t})
+                QVERIFY(std::abs(integral(reduced.series, field, from) - integral(series, field, from)) <
+                        1e-6);
+        int peak = 0;
+        for (const TimeSample& s : reduced.series) peak = std::max(peak, s.queue_length);
+        QCOMPARE(peak, 999);
+        const PlanLoadCheck full = overloadCheck(run, 1, 0.1), kept = overloadCheck(reduced, 1, 0.1);
+        QCOMPARE(kept.backlog_gpu_hours, full.backlog_gpu_hours);
+        QCOMPARE(kept.drain_share, full.drain_share);
+        QCOMPARE(kept.overloaded, full.overloaded);
+        // A short series is kept as it is.
+        QCOMPARE(reduceSeries({busy(0, 1), busy(5, 0)}, 100, 3).size(), std::size_t(2));
     }
 };
 
