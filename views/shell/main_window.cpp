@@ -230,6 +230,16 @@ void MainWindow::connectPages() {
                 m_pages.interleave->panel()->setGroup(names, stages, solo);
                 showPage(m_pages.interleave);
             });
+    // A run stored without its timeline (a plan point), simulated again with it: forced, since
+    // the stored run has the same inputs and would otherwise be reused.
+    connect(timeline, &TimelinePage::simulateWithTimelineRequested, this, [this](const QString& scenario) {
+        if (isRunning()) {
+            statusBar()->showMessage(
+                tr("Wait for the runs in progress to end, then simulate %1 again").arg(scenario), 8000);
+            return;
+        }
+        runScenarios({scenario}, /*force=*/true);
+    });
     // One time cursor for the timeline and the charts.
     connect(timeline->panel(), &TimelinePanel::timeCursorChanged, m_pages.charts->charts(),
             &SeriesCharts::setTimeCursor);

@@ -39,6 +39,9 @@ QString runKey(const cl::ScenarioSpec& spec) {
         .arg(spec.seed);
 }
 
+// The second-run box's items: the scenario of each run offered.
+constexpr int kScenarioRole = Qt::UserRole + 1;
+
 }  // namespace
 
 namespace {
@@ -46,6 +49,7 @@ namespace {
 // What the timeline needs of a stored run, read on a worker thread with its own connection.
 struct TimelineLoad {
     QString title;
+    QString scenario;
     cl::Cluster cluster;
     std::shared_ptr<const cl::ProfileSet> profiles;
     std::shared_ptr<const cl::SimResult> result;
@@ -65,6 +69,7 @@ TimelineLoad loadTimelineRun(const QString& workspace, qint64 run) {
         load.profiles = std::make_shared<const cl::ProfileSet>(store.profiles(spec.spec.profiles_id));
         load.result = std::make_shared<const cl::SimResult>(store.loadRun(run, true));
         load.key = runKey(spec.spec);
+        load.scenario = QString::fromStdString(info.scenario_name);
         load.title =
             TimelinePage::tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run);
     } catch (const std::exception& e) {
@@ -93,6 +98,7 @@ TimelinePage::TimelinePage(const ResultsView* results, const cl::ProfileSet* pro
     connect(m_panel, &TimelinePanel::jobSelected, this,
             [this](int job) { m_toInterleaving->setEnabled(interleavingGroupOf(job).size() >= 2); });
     connect(m_toInterleaving, &QPushButton::clicked, this, &TimelinePage::sendGroupToInterleaving);
+    connect(m_panel, &TimelinePanel::simulateWithTimelineRequested, this, &TimelinePage::requestTimeline);
 }
 
 QHBoxLayout* TimelinePage::createBar() {
@@ -138,6 +144,9 @@ void TimelinePage::setWorkspace(cl::ScenarioStore* store, const QString& path) {
     m_loading = 0;
     m_toInterleaving->setEnabled(false);
     m_shown = 0;
+    m_shownScenario.clear();
+    m_secondScenario.clear();
+    m_followSecond.clear();
     m_result.reset();
     m_panel->setRun(cl::Cluster{}, nullptr, m_builtinProfiles, QString());
     m_panel->setSecondRun(nullptr, QString());
@@ -167,6 +176,7 @@ void TimelinePage::update() {
     m_loading = 0;
     if (run == 0) {
         m_shown = 0;
+        m_shownScenario.clear();
         m_result.reset();
         m_clusterKey.clear();
         m_panel->setRun(cl::Cluster{}, nullptr, m_builtinProfiles, QString());
@@ -197,6 +207,7 @@ void TimelinePage::update() {
         m_result = std::move(load.result);
         m_clusterKey = load.key;
         m_shown = run;
+        m_shownScenario = load.scenario;
         emit statusMessage(QString(), 0);
         updateSecondRunChoices();
         updateSecondRun();  // the new run replaced the panel's second one
@@ -220,16 +231,27 @@ void TimelinePage::updateSecondRunChoices() {
         if (run == m_shown || !m_store) continue;
         if (run != chosen && plans.planOf(scenario.toStdString()) != shownPlan) continue;
         const auto info = m_store->findScenario(scenario.toStdString());
-        if (info && runKey(info->spec) == m_clusterKey)
+        if (info && runKey(info->spec) == m_clusterKey) {
             m_second->addItem(tr("%1 (run %2)").arg(scenario).arg(run), run);
+            m_second->setItemData(m_second->count() - 1, scenario, kScenarioRole);
+        }
     }
-    const int keep = m_second->findData(chosen);
+    int keep = m_second->findData(chosen);
+    // The second run was simulated again with its timeline: its new run takes its place.
+    const int follow = m_followSecond.isEmpty() ? -1 : m_second->findData(m_followSecond, kScenarioRole);
+    if (keep < 0 && follow > 0) {
+        m_followSecond.clear();
+        m_second->setCurrentIndex(follow);
+        updateSecondRun();
+        return;
+    }
     m_second->setCurrentIndex(keep < 0 ? 0 : keep);
     if (keep < 0 && chosen != 0) m_panel->setSecondRun(nullptr, QString());
 }
 
 void TimelinePage::updateSecondRun() {
     const qint64 run = m_second->currentData().toLongLong();
+    m_secondScenario.clear();
     if (!m_store || run == 0 || !m_result) {
         m_panel->setSecondRun(nullptr, QString());
         return;
@@ -237,6 +259,7 @@ void TimelinePage::updateSecondRun() {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
         const cl::RunInfo info = m_store->runInfo(run);
+        m_secondScenario = QString::fromStdString(info.scenario_name);
         m_panel->setSecondRun(
             std::make_shared<const cl::SimResult>(m_store->loadRun(run, true)),
             tr("%1 \u00b7 run %2").arg(QString::fromStdString(info.scenario_name)).arg(run));
@@ -273,6 +296,13 @@ std::vector<int> TimelinePage::interleavingGroupOf(int job) const {
                 break;
             }
     return group;
+}
+
+void TimelinePage::requestTimeline(int which) {
+    const QString scenario = which == 0 ? m_shownScenario : m_secondScenario;
+    if (scenario.isEmpty()) return;
+    if (which == 1) m_followSecond = scenario;
+    emit simulateWithTimelineRequested(scenario);
 }
 
 void TimelinePage::sendGroupToInterleaving() {

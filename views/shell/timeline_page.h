@@ -51,6 +51,11 @@ signals:
     // The selected job's group, for the Interleaving page: names, stage times, solo times.
     void interleavingRequested(const QStringList& names, const std::vector<std::vector<double>>& stages,
                                const std::vector<double>& solo);
+    // A run shown was stored without its GPU timeline (a plan point, docs/architecture.md 7.9
+    // "Storage") and the user asked for one: simulate the scenario again, forced, storing the
+    // segments. The first run's new run comes back through showRun (the Results select the
+    // latest run of their selected scenario); the second run's replaces it below once listed.
+    void simulateWithTimelineRequested(const QString& scenario);
 
 protected:
     void activated() override;
@@ -62,6 +67,7 @@ private:
     // The interleaving group of the job picked in the timeline.
     std::vector<int> interleavingGroupOf(int job) const;
     void sendGroupToInterleaving();
+    void requestTimeline(int which);
 
     const ResultsView* m_results = nullptr;
     const cl::ProfileSet* m_builtinProfiles = nullptr;
@@ -74,8 +80,11 @@ private:
     QString m_path;
     QPair<QString, qint64> m_wanted;  // the Results' selected scenario and run
     qint64 m_shown = 0;
-    qint64 m_loading = 0;  // run being read (0: none)
-    int m_generation = 0;  // loads of older generations are dropped
+    QString m_shownScenario;   // of m_shown
+    QString m_secondScenario;  // of the run shown below
+    QString m_followSecond;    // its new run replaces the second run once listed (see requestTimeline)
+    qint64 m_loading = 0;      // run being read (0: none)
+    int m_generation = 0;      // loads of older generations are dropped
     std::shared_ptr<const cl::SimResult> m_result;
     std::shared_ptr<const cl::ProfileSet> m_profiles;
     QString m_clusterKey;  // which GPUs the shown run used (cluster id / server count)

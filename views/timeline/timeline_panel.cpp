@@ -1,16 +1,20 @@
 #include "views/timeline/timeline_panel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <QAction>
 #include <QComboBox>
 #include <QFontMetricsF>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPalette>
 #include <QPen>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QToolBar>
@@ -165,8 +169,10 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
         m_views[i] = new TimelineView(box);
         m_views[i]->setObjectName(i == 0 ? QStringLiteral("timelineView")
                                          : QStringLiteral("secondTimelineView"));
+        m_notices[i] = createNotStoredNotice(i, box);
         v->addWidget(m_titles[i]);
         v->addWidget(m_views[i], 1);
+        v->addWidget(m_notices[i], 1);
         m_boxes[i] = box;
         m_splitter->addWidget(box);
     }
@@ -183,6 +189,67 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     connect(expand, &QAction::triggered, this, [this] { m_views[0]->setAllCollapsed(false); });
     connect(fit, &QAction::triggered, this, [this] { m_views[0]->zoomToFit(); });
     applyColorMode();
+}
+
+// Stands in for the GPU rows of a run stored without them: says why they are missing and offers
+// to simulate the scenario again with them. Palette colours only (light and dark theme alike),
+// sizes from the font (any screen density).
+QWidget* TimelinePanel::createNotStoredNotice(int which, QWidget* parent) {
+    auto* notice = new QWidget(parent);
+    notice->setBackgroundRole(QPalette::Base);  // the page the missing rows would be drawn on
+    notice->setAutoFillBackground(true);
+    const int em = fontMetrics().averageCharWidth();
+    const int line = fontMetrics().height();
+    auto* v = new QVBoxLayout(notice);
+    v->setContentsMargins(em * 4, line, em * 4, line);
+    v->setSpacing(line / 2);
+    v->addStretch(1);
+    auto* heading = new QLabel(tr("No GPU timeline stored"), notice);
+    QFont bold = heading->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.2);
+    heading->setFont(bold);
+    heading->setForegroundRole(QPalette::Text);
+    heading->setAlignment(Qt::AlignCenter);
+    v->addWidget(heading);
+    m_noticeTexts[which] = new QLabel(notice);
+    m_noticeTexts[which]->setObjectName(which == 0 ? QStringLiteral("timelineNotStored")
+                                                   : QStringLiteral("secondTimelineNotStored"));
+    m_noticeTexts[which]->setForegroundRole(QPalette::Text);
+    m_noticeTexts[which]->setWordWrap(true);
+    m_noticeTexts[which]->setAlignment(Qt::AlignCenter);
+    m_noticeTexts[which]->setText(
+        tr("This run is a plan point, stored without its GPU timeline to keep plans fast and small. "
+           "Its figures are complete."));
+    v->addWidget(m_noticeTexts[which]);
+    auto* button = new QPushButton(tr("Simulate Again with Timeline"), notice);
+    button->setObjectName(which == 0 ? QStringLiteral("simulateWithTimeline")
+                                     : QStringLiteral("secondSimulateWithTimeline"));
+    button->setToolTip(
+        tr("Simulate this run's scenario again and store a new run with its GPU timeline; the "
+           "figures will be the same"));
+    auto* row = new QHBoxLayout;
+    row->addStretch(1);
+    row->addWidget(button);
+    row->addStretch(1);
+    v->addLayout(row);
+    v->addStretch(1);
+    connect(button, &QPushButton::clicked, this,
+            [this, which] { emit simulateWithTimelineRequested(which); });
+    notice->hide();
+    return notice;
+}
+
+bool TimelinePanel::timelineNotStored(const cl::SimResult& result) {
+    return std::any_of(result.notes.begin(), result.notes.end(), [](const std::string& note) {
+        return note.rfind(cl::kTimelineNotStoredNote, 0) == 0;
+    });
+}
+
+void TimelinePanel::showNotStored(int which, bool notStored) {
+    m_notStored[which] = notStored;
+    m_views[which]->setVisible(!notStored);
+    m_notices[which]->setVisible(notStored);
 }
 
 void TimelinePanel::link(TimelineView* from, TimelineView* to) {
@@ -212,6 +279,7 @@ void TimelinePanel::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl:
                            const cl::ProfileSet* profiles, const QString& title) {
     m_cluster = cluster;
     m_profiles = profiles;
+    showNotStored(0, result && timelineNotStored(*result));
     m_views[0]->setRun(cluster, std::move(result), profiles);
     m_titles[0]->setText(title);
     m_titles[0]->setVisible(!title.isEmpty());
@@ -221,6 +289,7 @@ void TimelinePanel::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl:
 
 void TimelinePanel::setSecondRun(std::shared_ptr<const cl::SimResult> result, const QString& title) {
     const bool two = result != nullptr;
+    showNotStored(1, two && timelineNotStored(*result));
     m_views[1]->setRun(m_cluster, std::move(result), m_profiles);
     m_titles[1]->setText(title);
     m_boxes[1]->setVisible(two);
@@ -283,6 +352,13 @@ void TimelinePanel::paintExport(QPainter& painter, const QRectF& target, const Q
             box.setTop(box.top() + fm.height() * 1.4);
         }
         painter.setFont(font());
+        if (m_notStored[i]) {
+            // No rows to draw: what the page says instead.
+            painter.setPen(pal.color(QPalette::Text));
+            painter.drawText(box.adjusted(margin * 2, 0, -margin * 2, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                             m_noticeTexts[i]->text());
+            continue;
+        }
         m_views[i]->paintScene(painter, box.adjusted(0, 0, 0, i + 1 < runs ? -fm.height() * 0.5 : 0));
     }
     painter.restore();

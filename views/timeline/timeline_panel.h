@@ -35,11 +35,16 @@ public:
     // A second run of the same trace on the same cluster, shown below; null removes it.
     void setSecondRun(std::shared_ptr<const cl::SimResult> result, const QString& title);
     bool hasSecondRun() const;
+    // Whether a run was stored without its GPU segments: its notes say so
+    // (cl::kTimelineNotStoredNote; a capacity plan's points, docs/architecture.md 7.9 "Storage").
+    static bool timelineNotStored(const cl::SimResult& result);
 
     TimelineView* view() const { return m_views[0]; }
     // The second run's view, the colour-mode box and the queueing action are named
     // "secondTimelineView", "timelineColorMode" and "timelineQueueing" (the first view
-    // "timelineView").
+    // "timelineView"). A run stored without its timeline shows the label "timelineNotStored"
+    // and the button "simulateWithTimeline" instead (the second run: "secondTimelineNotStored",
+    // "secondSimulateWithTimeline").
 
     // Draws the current view (both runs when two) with title and legend into target, at any
     // size and on any paint device, without pixmap caches (PNG/SVG/PDF export).
@@ -51,6 +56,8 @@ public:
 signals:
     void jobSelected(int job);
     void timeCursorChanged(double t);
+    // The button of a run stored without its timeline was pressed: run 0 (first) or 1 (second).
+    void simulateWithTimelineRequested(int which);
 
 public slots:
     void setTimeCursor(double t);
@@ -58,10 +65,15 @@ public slots:
 private:
     void link(TimelineView* from, TimelineView* to);
     void applyColorMode();
+    QWidget* createNotStoredNotice(int which, QWidget* parent);
+    void showNotStored(int which, bool notStored);
 
     TimelineView* m_views[2] = {nullptr, nullptr};
     QLabel* m_titles[2] = {nullptr, nullptr};
     QWidget* m_boxes[2] = {nullptr, nullptr};
+    QWidget* m_notices[2] = {nullptr, nullptr};  // shown instead of the view: no timeline stored
+    QLabel* m_noticeTexts[2] = {nullptr, nullptr};
+    bool m_notStored[2] = {false, false};  // whether m_notices[i] stands in for the view
     QSplitter* m_splitter = nullptr;
     TimelineLegend* m_legend = nullptr;
     QComboBox* m_colorMode = nullptr;
