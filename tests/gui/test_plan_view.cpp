@@ -4,12 +4,16 @@
 // written; a bad target is refused with the reason and runs nothing. Then the view's usability
 // on a made-up plan: the wheel scrolls the inputs panel instead of changing unfocused inputs,
 // point tooltips, the cost and server-count axes, chart heights at 1366x768, the PDF's fit on
-// A4 and the queue over time. Offscreen.
+// A4 and the queue over time. Ticked server types without a price ask for prices first: run with
+// the prices entered (in the request handed to the runner, the layout unchanged), ranked by GPU
+// count, or cancelled. Offscreen.
 #include <cmath>
+#include <functional>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QBuffer>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHelpEvent>
@@ -30,6 +34,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -44,6 +49,7 @@
 #include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_price_dialog.h"
 #include "views/plan/plan_queue_plot.h"
 #include "views/plan/plan_table_model.h"
 #include "views/plan/plan_targets_editor.h"
@@ -148,6 +154,31 @@ FakePlan fakePlan(const std::vector<double>& costs, int types = 1, int queueSamp
     p.simulations = static_cast<int>(costs.size()) * 2;
     return f;
 }
+
+// Answers the price dialog from inside its event loop once it shows (runPlan waits in it), then
+// closes it if the answer did not, so that a failed check never leaves the suite waiting.
+// `shown` tells afterwards whether it showed; a plan that asks nothing leaves it false.
+class PriceDialogAnswer {
+public:
+    explicit PriceDialogAnswer(std::function<void(PlanPriceDialog&)> answer) : m_answer(std::move(answer)) {
+        m_timer.setInterval(10);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            auto* dialog = qobject_cast<PlanPriceDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            m_timer.stop();
+            m_shown = true;
+            m_answer(*dialog);
+            if (dialog->isVisible()) dialog->reject();
+        });
+        m_timer.start();
+    }
+    bool shown() const { return m_shown; }
+
+private:
+    std::function<void(PlanPriceDialog&)> m_answer;
+    QTimer m_timer;
+    bool m_shown = false;
+};
 
 int pdfPages(const QString& path) {
     QFile file(path);
@@ -321,6 +352,123 @@ private slots:
         QCOMPARE(clusters->count(), before - 1);
         QCOMPARE(clusters->findText("sjf-bsbf-16 as 2 x t4x4 (2 servers)"), -1);
         QVERIFY(clusters->findText("sjf-bsbf-16 (4 servers)") >= 0);
+    }
+
+    // The base's own servers have no price: Run asks for one first; Enter runs with it, and the
+    // plan request carries it (the stored layout stays unpriced).
+    void anUnpricedTypeAsksForAPriceFirst() {
+        PlanView view;
+        view.setStore(m_store.get());
+        preparePricePlan(view, "priced");
+        PriceDialogAnswer answer([](PlanPriceDialog& dialog) {
+            auto* run = namedChild<QPushButton>(dialog, "planPriceRun");
+            auto* price = namedChild<QDoubleSpinBox>(dialog, "planPrice_0");
+            QVERIFY(dialog.findChild<QDoubleSpinBox*>("planPrice_1") == nullptr);  // one kind
+            QVERIFY(!price->toolTip().isEmpty());
+            QVERIFY(!namedChild<QComboBox>(dialog, "planPriceBasis_0")->toolTip().isEmpty());
+            // Not every field filled: Enter does nothing, and the dialog says why.
+            QVERIFY(!run->isEnabled());
+            QVERIFY(namedChild<QLabel>(dialog, "planPriceProblem")->text().contains("1 of 1 missing"));
+            QTest::keyClick(price, Qt::Key_Return);
+            QVERIFY(dialog.isVisible());
+            // Nothing else priced: a cloud rental per server-hour by default.
+            QCOMPARE(namedChild<QComboBox>(dialog, "planPriceBasis_0")->currentIndex(), 0);
+            QVERIFY(!namedChild<QDoubleSpinBox>(dialog, "planPriceYears_0")->isEnabled());
+            price->selectAll();
+            QTest::keyClicks(price, "2.5");
+            QVERIFY(run->isEnabled());
+            QVERIFY(namedChild<QLabel>(dialog, "planPriceMonthly_0")->text().contains("825"));
+            QTest::keyClick(price, Qt::Key_Return);
+            QVERIFY(!dialog.isVisible());
+            QCOMPARE(dialog.choice(), PlanPriceDialog::Choice::WithPrices);
+        });
+        QSignalSpy finished(&view, &PlanView::planFinished);
+        QVERIFY(view.runPlan());
+        QVERIFY(answer.shown());
+        const auto request = view.request();
+        QVERIFY(request);
+        QCOMPARE(request->server_types.size(), std::size_t(1));
+        const cl::ServerPrice& price = request->server_types[0].server.price;
+        QCOMPARE(price.basis, cl::PriceBasis::Hourly);
+        QCOMPARE(price.per_hour, 2.5);
+        QVERIFY(statusOf(view)->text().contains("prices entered"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY(!view.report()->ranked_by_gpus);
+        QVERIFY2(view.report()->error.empty(), view.report()->error.c_str());
+        // The workspace's layout keeps no price: the dialog's prices are for the plan only.
+        const auto base = namedChild<QComboBox>(view, "planCluster")->currentData().toLongLong();
+        QVERIFY(!m_store->cluster(base).servers.front().price.stated());
+    }
+
+    // "Run ranked by GPU count" runs as before, without prices; "Don't ask again" stops the
+    // question for the rest of the session.
+    void theRankedByGpuCountPathRunsUnpriced() {
+        PlanView view;
+        view.setStore(m_store.get());
+        preparePricePlan(view, "unpriced");
+        PriceDialogAnswer answer([](PlanPriceDialog& dialog) {
+            // By the keyboard: Space on the check box.
+            QTest::keyClick(namedChild<QCheckBox>(dialog, "planPriceDontAsk"), Qt::Key_Space);
+            QVERIFY(dialog.dontAskAgain());
+            QTest::mouseClick(namedChild<QPushButton>(dialog, "planPriceByGpus"), Qt::LeftButton);
+        });
+        QSignalSpy finished(&view, &PlanView::planFinished);
+        QVERIFY(view.runPlan());
+        QVERIFY(answer.shown());
+        QVERIFY(!view.request()->server_types[0].server.price.stated());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY(view.report()->ranked_by_gpus);
+        PriceDialogAnswer again([](PlanPriceDialog&) {});
+        QVERIFY2(view.runPlan(), qPrintable(statusOf(view)->text()));
+        QVERIFY(!again.shown());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QVERIFY(view.report()->ranked_by_gpus);
+    }
+
+    // Cancel (Escape) runs nothing and says so.
+    void cancellingThePriceDialogRunsNothing() {
+        PlanView view;
+        view.setStore(m_store.get());
+        preparePricePlan(view, "cancelled");
+        const std::size_t scenarios = m_store->scenarios().size();
+        PriceDialogAnswer answer([](PlanPriceDialog& dialog) {
+            QTest::keyClick(namedChild<QDoubleSpinBox>(dialog, "planPrice_0"), Qt::Key_Escape);
+            QVERIFY(!dialog.isVisible());
+            QCOMPARE(dialog.choice(), PlanPriceDialog::Choice::Cancelled);
+        });
+        QVERIFY(!view.runPlan());
+        QVERIFY(answer.shown());
+        QVERIFY(!view.isRunning());
+        QVERIFY(!view.request());
+        QVERIFY2(statusOf(view)->text().startsWith("Not run"), qPrintable(statusOf(view)->text()));
+        QCOMPARE(m_store->scenarios().size(), scenarios);
+    }
+
+    // Beside a type priced as an owned server the dialog offers that basis, refuses prices on two
+    // bases, and with a budget offers no run without prices.
+    void thePriceDialogKeepsOneBasis() {
+        PlanView view;
+        view.setStore(m_store.get());
+        preparePricePlan(view, "bases");
+        tick(namedChild<QListWidget>(view, "planServerTypes"), {"base", "dgx-a100"});
+        namedChild<QDoubleSpinBox>(view, "planBudget")->setValue(100000);
+        PriceDialogAnswer answer([](PlanPriceDialog& dialog) {
+            auto* basis = namedChild<QComboBox>(dialog, "planPriceBasis_0");
+            auto* price = namedChild<QDoubleSpinBox>(dialog, "planPrice_0");
+            QCOMPARE(basis->currentIndex(), 1);  // owned, amortized
+            QVERIFY(namedChild<QDoubleSpinBox>(dialog, "planPriceYears_0")->isEnabled());
+            QVERIFY(!namedChild<QPushButton>(dialog, "planPriceByGpus")->isEnabled());
+            price->setValue(50000);
+            QVERIFY(namedChild<QPushButton>(dialog, "planPriceRun")->isEnabled());
+            basis->setCurrentIndex(0);
+            price->setValue(3);
+            auto* problem = namedChild<QLabel>(dialog, "planPriceProblem");
+            QVERIFY2(problem->text().contains("two bases"), qPrintable(problem->text()));
+            QVERIFY(!namedChild<QPushButton>(dialog, "planPriceRun")->isEnabled());
+            QTest::mouseClick(namedChild<QPushButton>(dialog, "planPriceCancel"), Qt::LeftButton);
+        });
+        QVERIFY(!view.runPlan());
+        QVERIFY(answer.shown());
     }
 
     void aBadTargetIsRefusedWithTheReason() {
@@ -578,6 +726,18 @@ private slots:
     }
 
 private:
+    // A small plan over the base's own (unpriced) servers with one policy and seed.
+    static void preparePricePlan(PlanView& view, const QString& prefix) {
+        auto* cluster = namedChild<QComboBox>(view, "planCluster");
+        cluster->setCurrentIndex(cluster->findText("sjf-bsbf-16 (4 servers)"));
+        QVERIFY(cluster->currentIndex() >= 0);
+        tick(namedChild<QListWidget>(view, "planServerTypes"), {"base"});
+        tick(namedChild<QListWidget>(view, "planPolicies"), {"fifo"});
+        targetsOf(view)->setTargets({"avg_queueing<=2h"});
+        namedChild<QSpinBox>(view, "planSeeds")->setValue(1);
+        namedChild<QLineEdit>(view, "planPrefix")->setText(prefix);
+    }
+
     QTemporaryDir m_dir;
     std::unique_ptr<cl::ScenarioStore> m_store;
 };

@@ -34,6 +34,7 @@
 #include "views/common/report_writer.h"
 #include "views/plan/plan_cliff_plot.h"
 #include "views/plan/plan_frontier_plot.h"
+#include "views/plan/plan_price_dialog.h"
 #include "views/plan/plan_queue_plot.h"
 #include "views/plan/plan_table_model.h"
 #include "views/plan/plan_targets_editor.h"
@@ -520,6 +521,8 @@ bool PlanView::runPlan() {
     for (int s = 1; s <= m_seeds->value(); ++s) request->seeds.push_back(static_cast<std::uint64_t>(s));
     request->load_factor = m_loadFactor->value();
     if (m_budget->value() > 0) request->budget_per_month = m_budget->value();
+    QString priceNote;
+    if (!settlePrices(*request, &priceNote)) return refuse(tr("Not run: the price dialog was cancelled."));
 
     saveInputs();
     delete m_work;
@@ -548,10 +551,41 @@ bool PlanView::runPlan() {
     });
     m_progress->setRange(0, 0);
     m_progress->show();
-    m_status->setText(tr("Planning\u2026"));
+    m_status->setText(priceNote.isEmpty() ? tr("Planning\u2026") : tr("Planning %1\u2026").arg(priceNote));
     m_work->start();
     updateButtons();
     return true;
+}
+
+bool PlanView::settlePrices(cl::PlanRequest& request, QString* note) {
+    const std::vector<UnpricedServerKind> kinds = unpricedServerKinds(request);
+    // A budget needs prices (section 7.9, "Prices"), so "ranked by GPU count" is not taken as read.
+    if (kinds.empty() || (m_priceAnswer == PriceAnswer::ByGpuCount && !request.budget_per_month)) return true;
+    auto apply = [&](const std::map<std::string, cl::ServerPrice>& prices) {
+        applyPrices(request, prices);
+        *note = tr("with the prices entered for its unpriced servers");
+        return true;
+    };
+    const bool known = std::all_of(kinds.begin(), kinds.end(), [this](const UnpricedServerKind& k) {
+        return m_sessionPrices.count(k.key);
+    });
+    if (m_priceAnswer == PriceAnswer::WithPrices && known) return apply(m_sessionPrices);
+    PlanPriceDialog dialog(kinds, pricedBasis(request), request.budget_per_month.has_value(), m_sessionPrices,
+                           this);
+    dialog.exec();
+    switch (dialog.choice()) {
+        case PlanPriceDialog::Choice::Cancelled:
+            return false;
+        case PlanPriceDialog::Choice::ByGpuCount:
+            if (dialog.dontAskAgain()) m_priceAnswer = PriceAnswer::ByGpuCount;
+            return true;
+        case PlanPriceDialog::Choice::WithPrices:
+            break;
+    }
+    const std::map<std::string, cl::ServerPrice> prices = dialog.prices();
+    for (const auto& [key, price] : prices) m_sessionPrices[key] = price;
+    if (dialog.dontAskAgain()) m_priceAnswer = PriceAnswer::WithPrices;
+    return apply(prices);
 }
 
 void PlanView::cancelPlan() {

@@ -2,10 +2,13 @@
 // The Plan view (docs/architecture.md 7.9): the planner's question asked in the GUI.
 // Inputs on the left (trace, base cluster, profiles, candidate server types from data/server_types.json,
 // policies, targets as rows, growth, seeds, budget, scenario prefix); a run on a worker thread
-// with progress and cancel; the ranked candidates above the charts (frontier, cliff, queue over
-// time) on the right; "Open as scenario" for any ranked row, and the plan as a PDF report.
+// with progress and cancel (ticked servers without a price are priced first, or knowingly left
+// unpriced, in plan_price_dialog.h); the ranked candidates above the charts (frontier, cliff,
+// queue over time) on the right; "Open as scenario" for any ranked row, and the plan as a PDF report.
 // Inputs take the mouse wheel only once focused, so the wheel scrolls the inputs panel.
+#include <map>
 #include <memory>
+#include <string>
 
 #include <QWidget>
 
@@ -87,12 +90,21 @@ private:
     void updateButtons();
     // Names the base cluster's unpriced servers in the server-type list and unticks them.
     void showBasePrice();
+    // When servers of `request` have no price, asks for prices (plan_price_dialog.h) and puts the
+    // ones entered into the request; false when the planner cancels (nothing is to run). `note`
+    // tells which prices were entered, for the status line.
+    bool settlePrices(cl::PlanRequest& request, QString* note);
 
     cl::ScenarioStore* m_store = nullptr;
     std::shared_ptr<const cl::PlanRequest> m_request;
     std::shared_ptr<const cl::PlanReport> m_report;
     QString m_reportPrefix;
     PlanWork* m_work = nullptr;
+    // The price dialog's answers this session, never stored (its prices are for plans only): the
+    // prices last entered per server kind prefill it, and "Don't ask again" keeps the choice.
+    std::map<std::string, cl::ServerPrice> m_sessionPrices;
+    enum class PriceAnswer { Ask, WithPrices, ByGpuCount };
+    PriceAnswer m_priceAnswer = PriceAnswer::Ask;
 
     QComboBox* m_trace = nullptr;
     QComboBox* m_cluster = nullptr;
