@@ -21,7 +21,7 @@ set(first_simulations ${CMAKE_MATCH_1})
 
 # Every point runs at the planned load once: --load is not also the base scenario's load.
 cli(0 scenario list --db ${DB})
-string(REGEX MATCH "plan/[^ \n]+/x1\\.2/s1" point "${OUT_TEXT}")
+string(REGEX MATCH "plan/[^ \n,]+/x1\\.2/s1-day" point "${OUT_TEXT}")
 cli(0 scenario show ${point} --db ${DB})
 expect("${OUT_TEXT}" "\"load_factor\":1\\.2,")
 
@@ -49,7 +49,7 @@ expect("${csv}" "\nheadroom,")
 # Every point is a stored scenario with a finished run; a rerun simulates nothing new.
 cli(0 scenario list --db ${DB})
 expect("${OUT_TEXT}" "plan/t4x4/srtf/n[0-9]+/x1.2/s2")
-cli(0 run --db ${DB} --scenario plan/v100x8/fifo/n2/x1.2/s1)
+cli(0 run --db ${DB} --scenario plan/v100x8/fifo/n2/x1.2/s1-day)
 expect("${ERR_TEXT}" "identical finished run")
 file(SIZE ${DB} size_before)
 cli(0 ${PLAN})
@@ -78,8 +78,16 @@ string(JSON ci GET "${days}" frontier 0 metrics avg_jct ci95)
 if(NOT ci GREATER 0)
   message(FATAL_ERROR "resampled seeds should give an interval:\n${days}")
 endif()
-cli(0 scenario show days/base/srtf/n1/x1/s2 --db ${DB})
+cli(0 scenario show days/base/srtf/n1/x1/s2-day --db ${DB})
 expect("${OUT_TEXT}" "resample=day@2")
+# The same prefix without resampling keeps its points apart ("…/s2" beside "…/s2-day"); another
+# trace under it is refused before anything runs, naming what differs.
+cli(0 ${DAYS} --prefix days --resample none)
+cli(0 scenario show days/base/srtf/n1/x1/s2 --db ${DB})
+cli(0 generate --out ${OUT}/other-days.csv --jobs 150 --rate 1.5 --seed 5 --gpus 1:0.6,2:0.2,4:0.2)
+cli(1 plan --db ${DB} --trace ${OUT}/other-days.csv --cluster sjf-bsbf-16 --policies srtf --target p95_jct<=2d
+    --max-servers 8 --quiet --prefix days)
+expect("${ERR_TEXT}" "the prefix 'days' holds a plan with another trace: scenario 'days/")
 cli(0 ${DAYS} --prefix same --resample none --json ${OUT}/same.json)
 expect("${OUT_TEXT}" "Seeds vary: nothing: every job has its model")
 file(READ ${OUT}/same.json same)

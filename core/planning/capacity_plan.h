@@ -167,6 +167,9 @@ struct PlanReport {
     // What the seeds vary, as reports say it ("the models of jobs without one"); set by the
     // runner, which knows the trace (core/runs/plan_runner.h).
     std::string seeds_vary;
+    // How the seeds resampled the trace: "none", "day" or "week" (set by the runner, and part of
+    // each point's scenario name).
+    std::string resample = "none";
     bool interrupted = false;
     std::string error;  // why the plan stopped early
 };

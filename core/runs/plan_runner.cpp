@@ -1,7 +1,10 @@
 #include "core/runs/plan_runner.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -13,10 +16,11 @@
 
 namespace cl {
 
-std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point) {
+std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point,
+                             const std::string& resample) {
     return prefix + "/" + serverTypeKey(request.server_types.at(point.server_type)) + "/" + point.policy +
            "/n" + std::to_string(point.servers) + "/x" + formatNumber(point.load_factor) + "/s" +
-           std::to_string(point.seed);
+           std::to_string(point.seed) + (resample == "none" ? "" : "-" + resample);
 }
 
 namespace {
@@ -58,14 +62,46 @@ nlohmann::json candidateClustersSetting(ScenarioStore& store) {
     return j.is_object() ? j : nlohmann::json::object();
 }
 
-void recordCandidateCluster(ScenarioStore& store, const std::string& prefix, std::int64_t id) {
+// Records the plan's prefix (so that its points count as a plan's even when every candidate
+// cluster was in the workspace before), and the cluster `id` when set.
+void recordCandidateCluster(ScenarioStore& store, const std::string& prefix, std::optional<std::int64_t> id) {
     nlohmann::json j = candidateClustersSetting(store);
     nlohmann::json& ids = j[prefix];
-    if (!ids.is_array()) ids = nlohmann::json::array();
-    for (const auto& x : ids)
-        if (x.is_number_integer() && x.get<std::int64_t>() == id) return;
-    ids.push_back(id);
+    const bool known = ids.is_array();
+    if (!known) ids = nlohmann::json::array();
+    if (id) {
+        for (const auto& x : ids)
+            if (x.is_number_integer() && x.get<std::int64_t>() == *id) return;
+        ids.push_back(*id);
+    } else if (known) {
+        return;
+    }
     store.setSetting(kPlanCandidateClustersKey, j.dump());
+}
+
+// A point whose name a scenario of other settings holds (the prefix was used by a plan of
+// another trace, prices, load or seeds): refused before anything is simulated, naming what
+// differs, instead of the sweep's generic error.
+void refuseOtherPlansPoint(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& spec) {
+    const std::optional<ScenarioInfo> existing = store.findScenario(spec.name);
+    if (!existing) return;
+    const ScenarioSpec& e = existing->spec;
+    std::string what;
+    if (e.trace_id != spec.trace_id)
+        what = "another trace";
+    else if (e.cluster_id != spec.cluster_id)
+        what = "another candidate cluster (server type or prices)";
+    else if (e.profiles_id != spec.profiles_id)
+        what = "another profile set";
+    else if (e.conventions != spec.conventions)
+        what = "other conventions";
+    else if (!(e.parameters == spec.parameters))
+        what = "other settings (load, transforms or limits)";
+    else
+        return;
+    throw StoreError("the prefix '" + prefix + "' holds a plan with " + what + ": scenario '" + spec.name +
+                     "' differs; choose another prefix, or remove that plan first (plan --prune --prefix " +
+                     prefix + ", or 'Remove plan…' in the workspace tree)");
 }
 
 }  // namespace
@@ -110,7 +146,8 @@ PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
             ++result.scenarios;
         }
     const std::vector<std::int64_t> candidates = planCandidateClusters(store, prefix);
-    if (result.scenarios == 0 && candidates.empty())
+    const std::vector<std::string> recorded = planPrefixes(store);
+    if (result.scenarios == 0 && std::find(recorded.begin(), recorded.end(), prefix) == recorded.end())
         throw StoreError("no plan with the prefix '" + prefix + "' in this workspace (no scenario " + folder +
                          "...)");
     std::set<std::int64_t> used;
@@ -158,7 +195,8 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             if (t.jobs == TargetJobs::All && stopsWhenMissed(t.metric) &&
                 (t.comparison == TargetComparison::AtMost || t.comparison == TargetComparison::Below))
                 missed_stops.push_back({t.metric, t.value_s});
-    std::atomic<bool> emitting_stop{false};  // set once a batch has points to emit
+    std::atomic<bool> emitting_stop{false};                     // set once a batch has points to emit
+    std::map<std::pair<int, std::string>, double> run_seconds;  // (type, policy) -> its last run's
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
         std::vector<ScenarioSpec> specs;
         for (const PlanPoint& p : points) {
@@ -169,7 +207,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
                     recordCandidateCluster(store, options.prefix, it->second);
             }
             ScenarioSpec s = base;
-            s.name = planScenarioName(options.prefix, request, p);
+            s.name = planScenarioName(options.prefix, request, p, resample);
             s.cluster_id = it->second;
             s.policy = p.policy;
             s.seed = p.seed;
@@ -181,6 +219,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.parameters.stop_when_missed = missed_stops;
             if (resample != "none")
                 s.parameters.transforms.push_back("resample=" + resample + "@" + std::to_string(p.seed));
+            refuseOtherPlansPoint(store, options.prefix, s);
             specs.push_back(std::move(s));
         }
         std::vector<std::optional<SimResult>> out(points.size());
@@ -204,19 +243,37 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         // simulated is read as it is, not loaded back.
         sweep.record_segments = false;
         sweep.series_samples = kPlanSeriesSamples;
-        sweep.finished = [&out](std::size_t i, const SimResult& r) { out[i] = r; };
-        const SweepReport report = runSweep(store, specs, sweep);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            if (report.run_ids[i] == 0)
-                out[i].reset();  // failed or cancelled while storing: no figures
-            else if (!out[i])
-                out[i] = store.loadRun(report.run_ids[i], /*with_segments=*/false);
+        // Longest first, by the last run of the same server type and policy (unknown ones first):
+        // a batch waits for its slowest run, and a long run started last leaves a core idle.
+        std::vector<std::size_t> order(points.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        auto expected = [&](std::size_t i) {
+            const auto it = run_seconds.find({points[i].server_type, points[i].policy});
+            return it == run_seconds.end() ? std::numeric_limits<double>::infinity() : it->second;
+        };
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return expected(a) > expected(b); });
+        std::vector<ScenarioSpec> ordered;
+        for (std::size_t i : order) ordered.push_back(specs[i]);
+        sweep.finished = [&](std::size_t k, const SimResult& r) {
+            out[order[k]] = r;
+            run_seconds[{points[order[k]].server_type, points[order[k]].policy}] = r.wall_seconds;
+        };
+        const SweepReport report = runSweep(store, ordered, sweep);
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            std::optional<SimResult>& o = out[order[k]];
+            if (report.run_ids[k] == 0)
+                o.reset();  // failed or cancelled while storing: no figures
+            else if (!o)
+                o = store.loadRun(report.run_ids[k], /*with_segments=*/false);
         }
         return out;
     };
+    recordCandidateCluster(store, options.prefix, std::nullopt);
     PlanReport report =
         planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);
     report.seeds_vary = seeds_vary;
+    report.resample = resample;
     return report;
 }
 

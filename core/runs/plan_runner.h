@@ -1,6 +1,6 @@
 #pragma once
 // The capacity planner over a workspace (docs/architecture.md 7.9): every point the
-// planner asks for becomes a scenario named PREFIX/TYPE/POLICY/nSERVERS/xLOAD/sSEED with its run,
+// planner asks for becomes a scenario named PREFIX/TYPE/POLICY/nSERVERS/xLOAD/sSEED[-RESAMPLE] with its run,
 // simulated in parallel by runSweep. A rerun finds the runs it needs already stored and reuses
 // them, so Compare and the timeline can open any point.
 #include <atomic>
@@ -60,7 +60,10 @@ struct PlanPruneResult {
 // scenario and no recorded cluster.
 PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix);
 
-// The scenario name of a point: "plan/dgx-a100/muri-s/n12/x1.25/s1".
-std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point);
+// The scenario name of a point: "plan/dgx-a100/muri-s/n12/x1.25/s1", or with the seed's
+// resampling of the trace (PlanReport::resample) "…/s1-day", so that plans with and without it
+// keep their points apart.
+std::string planScenarioName(const std::string& prefix, const PlanRequest& request, const PlanPoint& point,
+                             const std::string& resample = "none");
 
 }  // namespace cl

@@ -368,6 +368,7 @@ std::int64_t ScenarioStore::putTrace(const Trace& trace) {
     const std::string hash = traceContentHash(trace);
     Transaction tx(db_);
     if (auto id = idWithHash(db_, "traces", hash)) return *id;
+    last_trace_.reset();  // an id of a rolled-back insert may come back with this trace
     db_.prepare("INSERT INTO traces(name, content_hash, jobs, created) VALUES(?1, ?2, ?3, ?4)")
         .bind(1, trace.name)
         .bind(2, hash)
@@ -452,6 +453,14 @@ ProfileSet ScenarioStore::profiles(std::int64_t id) {
 }
 
 Trace ScenarioStore::trace(std::int64_t id) {
+    if (!last_trace_ || last_trace_id_ != id) {
+        last_trace_ = std::make_shared<const Trace>(readTrace(id));
+        last_trace_id_ = id;
+    }
+    return *last_trace_;
+}
+
+Trace ScenarioStore::readTrace(std::int64_t id) {
     ReadSnapshot snapshot(db_);
     Trace t;
     {

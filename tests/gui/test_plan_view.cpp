@@ -286,7 +286,7 @@ private slots:
         QCOMPARE(open.count(), 1);
         const QString name = open.first().first().toString();
         QVERIFY(name.startsWith("gui-plan/"));
-        QVERIFY(name.endsWith("/s1"));
+        QVERIFY(name.endsWith("/s1") || name.endsWith("/s1-day"));
         QVERIFY(m_store->findScenario(name.toStdString()).has_value());
 
         // The plan as a PDF report.

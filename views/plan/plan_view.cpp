@@ -704,7 +704,8 @@ QString PlanView::selectedScenario() const {
     if (!c.servers) return {};
     cl::PlanPoint point{c.server_type, c.policy, *c.servers, m_request->load_factor,
                         m_request->seeds.front()};
-    return QString::fromStdString(cl::planScenarioName(m_reportPrefix.toStdString(), *m_request, point));
+    return QString::fromStdString(
+        cl::planScenarioName(m_reportPrefix.toStdString(), *m_request, point, m_report->resample));
 }
 
 void PlanView::updateButtons() {
