@@ -125,7 +125,8 @@ int planCommand(const std::vector<std::string>& argv) {
     Args args("plan",
               "Find, for each server type and policy, the smallest cluster that meets every --target at the "
               "--load factor, rank them by cost, and report the frontier, the cliff and the headroom. Every "
-              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED (sSEED-day when resampled); a rerun reuses them. With "
+              "point is stored as a scenario PREFIX/TYPE/POLICY/nN/xLOAD/sSEED (sSEED-day when resampled); a "
+              "rerun reuses them. With "
               "--emit DIR "
               "nothing is simulated: the points the search needs next that are not stored are written as run "
               "specs; run and merge them (workspace merge --emitted DIR), then plan --emit again into a new "
