@@ -243,6 +243,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         // simulated is read as it is, not loaded back.
         sweep.record_segments = false;
         sweep.series_samples = kPlanSeriesSamples;
+        sweep.series_queue_only = true;
         // Longest first, by the last run of the same server type and policy (unknown ones first):
         // a batch waits for its slowest run, and a long run started last leaves a core idle.
         std::vector<std::size_t> order(points.size());

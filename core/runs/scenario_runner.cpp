@@ -222,7 +222,9 @@ void reduceForStorage(SimResult& r, const SweepOptions& options) {
         const std::size_t full = r.series.size();
         r.series = reduceSeries(r.series, options.series_samples, last_submit);
         r.notes.push_back(std::string(kSeriesReducedNote) + " to " + std::to_string(r.series.size()) +
-                          " of " + std::to_string(full) + " samples: simulate it again for one per event");
+                          " of " + std::to_string(full) + " samples" +
+                          (options.series_queue_only ? ", with only the queue and the GPU utilisation" : "") +
+                          ": simulate it again for every figure at every event");
     }
 }
 
@@ -274,6 +276,7 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
         }
         begun[i] = store.beginRun(info.id, version);
         in.options.record_segments = options.record_segments;
+        in.options.series_queue_only = options.series_queue_only;
         // Set when storing fails or on a stop: the simulations still running are cancelled,
         // not waited for.
         in.options.progress = [stop = options.stop, &runner](double) {

@@ -91,6 +91,8 @@ struct SweepOptions {
     // > 0: each run's series is stored reduced to about this many samples (reduceSeries, exact
     // from the last arrival on), with a note saying so (a plan's points, section 7.9 "Storage").
     std::size_t series_samples = 0;
+    // SimOptions::series_queue_only for every run (a plan's points).
+    bool series_queue_only = false;
     // Called on the calling thread with each finished run (its index in the specs) as it is
     // stored (series reduced, notes added), so that a caller that reads the figures need not
     // load them back.

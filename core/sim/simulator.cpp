@@ -475,7 +475,7 @@ private:
 
     // The job no longer holds its GPUs (it stopped, moves or finished).
     void releaseGpus(EngineJob& job) {
-        for (int g : job.held()) --gpu_holders_[g];
+        for (int g : job.held()) busy_gpus_ -= --gpu_holders_[g] == 0;
         job.held_count = 0;
     }
 
@@ -655,11 +655,13 @@ private:
                 conv_.free_restarts ? 0.0 : (a.restart_overhead >= 0 ? a.restart_overhead : job.own_overhead);
             if (!same[i]) {
                 decision_changed_ = true;
-                for (int g : target[i])
+                for (int g : target[i]) {
                     if (++gpu_holders_[g] > max_jobs_per_gpu_)
                         invalidDecision("job #" + std::to_string(a.job) + " given GPU " + std::to_string(g) +
                                         ", which is not free (the policy runs at most " +
                                         std::to_string(max_jobs_per_gpu_) + " job(s) per GPU)");
+                    busy_gpus_ += gpu_holders_[g] == 1;
+                }
                 std::copy(target[i].begin(), target[i].end(), job.held_ids);
                 job.held_count = job.gpus;
                 job.speed = speedOn(a.job, job.held());
@@ -750,6 +752,10 @@ private:
 
     void sample(double t) {
         if (!options_.record_series) return;
+        if (options_.series_queue_only) {
+            sampleQueue(t);
+            return;
+        }
         int pending = 0;
         double blocking = 0.0;
         const bool nobody_waits = active_.size() == running_.size();  // the loop would add nothing
@@ -814,6 +820,21 @@ private:
         s.network_utilization = all > 0 ? used[3] / all : 0.0;
         s.cpu_allocated = total_cpus_ > 0 ? cpus / total_cpus_ : 0.0;
         s.memory_allocated = total_memory_gb_ > 0 ? memory / total_memory_gb_ : 0.0;
+        recorder_->sample(s);
+        if (overloaded(s)) stopped_overloaded_ = true;
+    }
+
+    // SimOptions::series_queue_only: what needs no pass over the jobs. Every active job is
+    // running or waiting, and a GPU is busy while a job holds it (busy_gpus_).
+    void sampleQueue(double t) {
+        constexpr double kNotRecorded = std::numeric_limits<double>::quiet_NaN();
+        TimeSample s;
+        s.t = t;
+        s.queue_length = static_cast<int>(active_.size() - running_.size());
+        s.running_jobs = static_cast<int>(running_.size());
+        s.gpu_utilization = total_gpus_ > 0 ? static_cast<double>(busy_gpus_) / total_gpus_ : 0.0;
+        s.blocking_index = s.storage_utilization = s.cpu_utilization = s.gpu_compute_utilization =
+            s.network_utilization = s.cpu_allocated = s.memory_allocated = kNotRecorded;
         recorder_->sample(s);
         if (overloaded(s)) stopped_overloaded_ = true;
     }
@@ -991,6 +1012,7 @@ private:
     Scheduler* scheduler_ = nullptr;  // not owned
     int max_jobs_per_gpu_ = 1;        // Scheduler::maxJobsPerGpu()
     std::vector<int> gpu_holders_;    // per GPU: the running jobs that hold it
+    int busy_gpus_ = 0;               // GPUs with a holder
     SimResult result_;
 
     JobRequests requests_;  // what each job asked for: servers, node count, time limit

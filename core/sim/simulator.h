@@ -25,6 +25,10 @@ struct SimOptions {
     // (docs/architecture.md section 2.8). Called on the simulating thread.
     std::function<void(std::span<const GpuSegment>)> segment_sink;
     bool record_series = true;
+    // Each sample records only the queue, the running jobs and the GPU utilisation (the other
+    // figures NaN, as in runs stored before they existed): what a plan reads, without a pass
+    // over the jobs at every event (docs/architecture.md 7.9, "Storage").
+    bool series_queue_only = false;
     // Skip periodic rounds while nobody waits under a policy whose rounds only place waiting
     // jobs (Scheduler::roundsOnlyPlaceWaitingJobs). Off only to test that skipping changes
     // no result.

@@ -547,6 +547,30 @@ private slots:
         }
     }
 
+    void aQueueOnlySeriesHasTheSameQueueAndUtilisation() {
+        // What a plan's points record (SimOptions::series_queue_only) is the full series' queue,
+        // running jobs and GPU utilisation at every event, exclusive or sharing GPUs.
+        const ProfileSet profiles = builtinProfiles("muri");
+        const Trace trace = steadyTrace(profiles);
+        for (const char* policy : {"srtf", "fifo", "muri-s"}) {
+            SimOptions full;
+            full.record_segments = false;
+            SimOptions lite = full;
+            lite.series_queue_only = true;
+            const SimResult a = simulatePolicy(test::servers(6, 4), trace, profiles, policy, full, {});
+            const SimResult b = simulatePolicy(test::servers(6, 4), trace, profiles, policy, lite, {});
+            QCOMPARE(b.series.size(), a.series.size());
+            for (std::size_t i = 0; i < a.series.size(); ++i) {
+                QCOMPARE(b.series[i].t, a.series[i].t);
+                QCOMPARE(b.series[i].queue_length, a.series[i].queue_length);
+                QCOMPARE(b.series[i].running_jobs, a.series[i].running_jobs);
+                QCOMPARE(b.series[i].gpu_utilization, a.series[i].gpu_utilization);
+                QVERIFY(std::isnan(b.series[i].cpu_utilization));
+            }
+            QCOMPARE(b.summary.avg_jct, a.summary.avg_jct);
+        }
+    }
+
     void aRunStopsOnceATargetIsSureToBeMissed() {
         // For each metric and threshold, a run that stops as soon as the target is sure to be
         // missed stops exactly when the whole run misses it, and otherwise is the whole run.
