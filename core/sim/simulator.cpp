@@ -253,6 +253,25 @@ private:
         return nullptr;
     }
 
+    // The note of a run stopped on a missed target, durations as a reader says them.
+    std::string missedNote(const MissedStop& missed, double t) const {
+        auto readable = [](double seconds) {
+            char text[40];
+            if (seconds >= 3600)
+                std::snprintf(text, sizeof text, "%.3g h", seconds / 3600);
+            else if (seconds >= 60)
+                std::snprintf(text, sizeof text, "%.3g min", seconds / 60);
+            else
+                std::snprintf(text, sizeof text, "%.3g s", seconds);
+            return std::string(text);
+        };
+        char note[240];
+        std::snprintf(note, sizeof note, "%s: %s is above %s already %s into the run (%d jobs past it)",
+                      kStoppedTargetMissedNote, missed.metric.c_str(), readable(missed.seconds).c_str(),
+                      readable(t - jobs_[arrival_order_.front()].submit).c_str(), missed.late);
+        return note;
+    }
+
     // Called with each sample after the last arrival: adds the busy share since the previous one.
     bool overloaded(const TimeSample& s) {
         if (overload_busy_share_ == kInf) return false;
@@ -970,11 +989,7 @@ private:
             completed_now_.clear();
             if (conv_.stop_when_measured_done && measured_left_ == 0) break;
             if (const MissedStop* missed = missedTarget(t)) {
-                char note[240];
-                std::snprintf(note, sizeof note, "%s: %s is above %s s already at %s s (%d jobs past it)",
-                              kStoppedTargetMissedNote, missed->metric.c_str(),
-                              formatSeconds(missed->seconds).c_str(), formatSeconds(t).c_str(), missed->late);
-                result_.notes.push_back(note);
+                result_.notes.push_back(missedNote(*missed, t));
                 break;
             }
             if (stopped_overloaded_) {

@@ -883,6 +883,11 @@ std::vector<RunInfo> ScenarioStore::runs(std::optional<std::int64_t> scenario_id
     return out;
 }
 
+std::vector<std::string> ScenarioStore::runNotes(std::int64_t run_id) {
+    ReadSnapshot snapshot(db_);
+    return readRunNotes(db_, run_id);
+}
+
 RunInfo ScenarioStore::runInfo(std::int64_t run_id) {
     Statement s = db_.prepare(runColumns() + "WHERE r.id = ?1");
     s.bind(1, run_id);

@@ -165,6 +165,8 @@ public:
                                                const std::string& engine_version);
     std::vector<RunInfo> runs(std::optional<std::int64_t> scenario_id = std::nullopt);
     RunInfo runInfo(std::int64_t run_id);
+    // The run's notes alone (a few rows): e.g. whether it stopped early.
+    std::vector<std::string> runNotes(std::int64_t run_id);
     // The whole result: jobs, segments, allocation and batch changes (if with_segments) and
     // series. Segments come back per GPU sorted by start; allocation and batch changes sorted
     // by time, those of one instant by job. The left-out jobs and notes come back either way.

@@ -201,6 +201,26 @@ private slots:
         QCOMPARE(cell(model, 2, SummaryTableModel::AvgJctColumn), QStringLiteral("cancelled"));
     }
 
+    void aRunThatStoppedEarlySaysSo() {
+        // A plan point whose run stopped as soon as its outcome was known: its label says so, and
+        // the tooltip gives the note and how many jobs its figures cover; a new summary clears it.
+        SummaryTableModel model;
+        model.setPolicies({"plan/a/fifo/n1/x1/s1"});
+        cl::Summary s = sampleSummary();
+        s.jobs = 300;
+        s.completed = 120;
+        model.setSummary("plan/a/fifo/n1/x1/s1", s);
+        model.setStoppedEarly("plan/a/fifo/n1/x1/s1", "stopped early: overloaded: the backlog ...");
+        QCOMPARE(cell(model, 0, SummaryTableModel::PolicyColumn),
+                 QStringLiteral("plan/a/fifo/n1/x1/s1 (stopped early)"));
+        const QString tip = cell(model, 0, SummaryTableModel::PolicyColumn, Qt::ToolTipRole);
+        QVERIFY(tip.contains("stopped early: overloaded"));
+        QVERIFY(tip.contains("only the 120 of 300 jobs finished by then"));
+        QCOMPARE(model.policies().front(), QStringLiteral("plan/a/fifo/n1/x1/s1"));
+        model.setSummary("plan/a/fifo/n1/x1/s1", s);
+        QCOMPARE(cell(model, 0, SummaryTableModel::PolicyColumn), QStringLiteral("plan/a/fifo/n1/x1/s1"));
+    }
+
     void headersHaveTitlesAndTooltips() {
         SummaryTableModel model;
         const QStringList expected{"Policy",    "Avg JCT",      "Median JCT",   "p95 JCT",  "p99 JCT",

@@ -102,6 +102,13 @@ private slots:
         QTest::mouseClick(button, Qt::LeftButton);
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.takeFirst().at(0).toInt(), 0);
+        // A point that stopped as soon as its outcome was known does not claim complete figures.
+        auto stopped = std::make_shared<cl::SimResult>(*without);
+        stopped->notes.push_back(std::string(cl::kStoppedOverloadedNote) + ": the backlog ...");
+        panel.setRun(cluster, stopped, nullptr, QStringLiteral("p/fifo \u00b7 run 4"));
+        QVERIFY(notice->text().contains(QStringLiteral("stopped early")));
+        QVERIFY(notice->text().contains(QStringLiteral("only the jobs finished by then")));
+        QVERIFY(!notice->text().contains(QStringLiteral("figures are complete")));
 
         // Below a run with its timeline: that one draws, the second says it has none.
         panel.setRun(cluster, withTimeline, nullptr, QStringLiteral("p/fifo \u00b7 run 3"));

@@ -131,10 +131,18 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
     if (column == PolicyColumn) {
         switch (role) {
             case Qt::DisplayRole:
+                if (!row.stoppedEarly.isEmpty() && row.state == RowState::Done)
+                    return tr("%1 (stopped early)").arg(row.policy);
+                return row.policy;
             case RawValueRole:
                 return row.policy;
             case Qt::ToolTipRole:
                 if (row.state == RowState::Failed) return tr("%1 failed: %2").arg(row.policy, row.message);
+                if (!row.stoppedEarly.isEmpty() && row.summary)
+                    return tr("%1: %2. Its figures cover only the %3 of %4 jobs finished by then.")
+                        .arg(row.policy, row.stoppedEarly)
+                        .arg(row.summary->completed)
+                        .arg(row.summary->jobs);
                 if (row.summary)
                     return tr("%1: %2 of %3 jobs completed")
                         .arg(row.policy)
@@ -237,7 +245,7 @@ void SummaryTableModel::setPolicies(const QStringList& policies) {
     m_rows.clear();
     m_rows.reserve(policies.size());
     for (const QString& policy : policies)
-        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}, std::nullopt});
+        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}, std::nullopt, {}});
     endResetModel();
 }
 
@@ -272,6 +280,7 @@ void SummaryTableModel::setSummary(const QString& policy, const cl::Summary& sum
     m_rows[row].state = RowState::Done;
     m_rows[row].fraction_done = 1.0;
     m_rows[row].summary = summary;
+    m_rows[row].stoppedEarly.clear();
     m_rows[row].message.clear();
     emitRowChanged(row);
 }
@@ -283,6 +292,13 @@ void SummaryTableModel::setCost(const QString& policy, const cl::ClusterCost& co
         m_rows[row].cost = cost;
     else
         m_rows[row].cost.reset();
+    emitRowChanged(row);
+}
+
+void SummaryTableModel::setStoppedEarly(const QString& policy, const QString& note) {
+    const int row = rowOf(policy);
+    if (row < 0) return;
+    m_rows[row].stoppedEarly = note;
     emitRowChanged(row);
 }
 

@@ -65,6 +65,9 @@ public:
     // show an en dash. `servers` is the cluster's server count.
     void setCost(const QString& policy, const cl::ClusterCost& cost, int servers);
     void setFailed(const QString& policy, const QString& message);
+    // The row's run stopped as soon as its outcome was known (a plan's point, docs/architecture.md
+    // 7.9): its figures cover only the jobs finished by then. `note` is the run's note saying so.
+    void setStoppedEarly(const QString& policy, const QString& note);
     // Marks every row that has no result yet as cancelled.
     void setUnfinishedCancelled();
 
@@ -84,6 +87,7 @@ private:
         std::optional<cl::Summary> summary;
         QString message;
         std::optional<cl::ClusterCost> cost;  // only when some server is priced
+        QString stoppedEarly;                 // setStoppedEarly's note
     };
 
     void emitRowChanged(int row);

@@ -218,16 +218,13 @@ QWidget* TimelinePanel::createNotStoredNotice(int which, QWidget* parent) {
     m_noticeTexts[which]->setForegroundRole(QPalette::Text);
     m_noticeTexts[which]->setWordWrap(true);
     m_noticeTexts[which]->setAlignment(Qt::AlignCenter);
-    m_noticeTexts[which]->setText(
-        tr("This run is a plan point, stored without its GPU timeline to keep plans fast and small. "
-           "Its figures are complete."));
     v->addWidget(m_noticeTexts[which]);
     auto* button = new QPushButton(tr("Simulate Again with Timeline"), notice);
     button->setObjectName(which == 0 ? QStringLiteral("simulateWithTimeline")
                                      : QStringLiteral("secondSimulateWithTimeline"));
     button->setToolTip(
         tr("Simulate this run's scenario again and store a new run with its GPU timeline; the "
-           "figures will be the same"));
+           "figures will be the same (a plan point that stopped early stops at the same moment)"));
     auto* row = new QHBoxLayout;
     row->addStretch(1);
     row->addWidget(button);
@@ -246,7 +243,23 @@ bool TimelinePanel::timelineNotStored(const cl::SimResult& result) {
     });
 }
 
-void TimelinePanel::showNotStored(int which, bool notStored) {
+QString TimelinePanel::notStoredText(const cl::SimResult& result) {
+    const QString stored =
+        tr("This run is a plan point, stored without its GPU timeline to keep plans fast and small.");
+    // A plan point's run may have stopped as soon as its outcome was known (docs/architecture.md
+    // 7.9): its figures then cover only the jobs finished by then, and the reader must know.
+    for (const std::string& note : result.notes)
+        if (note.rfind(cl::kStoppedOverloadedNote, 0) == 0 ||
+            note.rfind(cl::kStoppedTargetMissedNote, 0) == 0)
+            return stored + QLatin1Char(' ') +
+                   tr("It stopped early (%1): its figures cover only the jobs finished by then.")
+                       .arg(QString::fromStdString(note));
+    return stored + QLatin1Char(' ') + tr("Its figures are complete.");
+}
+
+void TimelinePanel::showNotStored(int which, const cl::SimResult* result) {
+    const bool notStored = result && timelineNotStored(*result);
+    if (notStored) m_noticeTexts[which]->setText(notStoredText(*result));
     m_notStored[which] = notStored;
     m_views[which]->setVisible(!notStored);
     m_notices[which]->setVisible(notStored);
@@ -279,7 +292,7 @@ void TimelinePanel::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl:
                            const cl::ProfileSet* profiles, const QString& title) {
     m_cluster = cluster;
     m_profiles = profiles;
-    showNotStored(0, result && timelineNotStored(*result));
+    showNotStored(0, result.get());
     m_views[0]->setRun(cluster, std::move(result), profiles);
     m_titles[0]->setText(title);
     m_titles[0]->setVisible(!title.isEmpty());
@@ -289,7 +302,7 @@ void TimelinePanel::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl:
 
 void TimelinePanel::setSecondRun(std::shared_ptr<const cl::SimResult> result, const QString& title) {
     const bool two = result != nullptr;
-    showNotStored(1, two && timelineNotStored(*result));
+    showNotStored(1, result.get());
     m_views[1]->setRun(m_cluster, std::move(result), m_profiles);
     m_titles[1]->setText(title);
     m_boxes[1]->setVisible(two);

@@ -66,7 +66,9 @@ private:
     void link(TimelineView* from, TimelineView* to);
     void applyColorMode();
     QWidget* createNotStoredNotice(int which, QWidget* parent);
-    void showNotStored(int which, bool notStored);
+    // Shows the notice instead of the rows of run `which` when `result` has no stored timeline.
+    void showNotStored(int which, const cl::SimResult* result);
+    static QString notStoredText(const cl::SimResult& result);
 
     TimelineView* m_views[2] = {nullptr, nullptr};
     QLabel* m_titles[2] = {nullptr, nullptr};
