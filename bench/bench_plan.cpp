@@ -57,7 +57,7 @@ BENCHMARK(planTrace1)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
 // The whole Philly trace with synergy-512 as the base, DGX A100 and V100x8, SRTF and FIFO, one
 // target (p95_queueing<=6h): the planner's case of docs/architecture.md 7.9, "Overload". Target:
-// under 45 s on 2 cores (not met yet: 52 s measured, from 122 s before points were stored without
+// under 45 s on 2 cores (not met yet: 50 s measured, from 122 s before points were stored without
 // segments and stopped on a missed target). The counter `simulation_seconds` is the simulations' own time (on
 // two threads); `stopped_early` counts the points whose runs stopped on overload, `missed_early` those
 // stopped once the target was sure to be missed (docs/architecture.md 7.9, "Stopping early").

@@ -586,6 +586,12 @@ void Planner::evaluateCliffs() {
                 if (x >= smallestRunnableCount(r_, c.server_type) && x <= r_.max_servers)
                     keys.push_back({c.server_type, c.policy, x, 0});
         }
+    // The headroom search's first step (findHeadroom) runs in this batch: on its own it would
+    // leave all cores but one idle.
+    if (report_.chosen) {
+        const CandidateResult& c = report_.candidates[*report_.chosen];
+        keys.push_back({c.server_type, c.policy, *c.servers, 1});
+    }
     evaluate(keys, "cliff");
 }
 

@@ -256,9 +256,9 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
                          [&](std::size_t a, std::size_t b) { return expected(a) > expected(b); });
         std::vector<ScenarioSpec> ordered;
         for (std::size_t i : order) ordered.push_back(specs[i]);
-        sweep.finished = [&](std::size_t k, const SimResult& r) {
-            out[order[k]] = r;
+        sweep.finished = [&](std::size_t k, SimResult r) {
             run_seconds[{points[order[k]].server_type, points[order[k]].policy}] = r.wall_seconds;
+            out[order[k]] = std::move(r);
         };
         const SweepReport report = runSweep(store, ordered, sweep);
         for (std::size_t k = 0; k < order.size(); ++k) {

@@ -301,10 +301,10 @@ SweepReport runSweep(ScenarioStore& store, const std::vector<ScenarioSpec>& spec
                 ++report.cancelled;
             } else {
                 reduceForStorage(r, options);
-                if (options.finished) options.finished(i, r);
                 store.saveRun(begun[i], r);
                 report.run_ids[i] = begun[i];
                 ++progress.finished;
+                if (options.finished) options.finished(i, std::move(r));
             }
         } catch (const StoreError&) {
             throw;

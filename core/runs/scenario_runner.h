@@ -93,10 +93,10 @@ struct SweepOptions {
     std::size_t series_samples = 0;
     // SimOptions::series_queue_only for every run (a plan's points).
     bool series_queue_only = false;
-    // Called on the calling thread with each finished run (its index in the specs) as it is
+    // Called on the calling thread with each finished run (its index in the specs) once it is
     // stored (series reduced, notes added), so that a caller that reads the figures need not
     // load them back.
-    std::function<void(std::size_t, const SimResult&)> finished;
+    std::function<void(std::size_t, SimResult)> finished;
 };
 
 struct SweepReport {
