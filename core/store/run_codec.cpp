@@ -220,7 +220,76 @@ std::string readRunConventions(SqliteDb& db, std::int64_t run_id) {
     return s.step() ? s.textAt(0) : std::string();
 }
 
-void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
+namespace {
+
+// A packed job record (schema 11): position, gpus, preemptions, restarts (i32 each); flags (u8:
+// 1 completed, 2 timed out); iterations, solo_iteration_time, submit, first_start, end, jct,
+// queueing_delay, pending_time, running_time (f64 each, NaN for "not started"/"not finished");
+// then the job's id and model, each a u32 byte count and its bytes.
+constexpr std::size_t kJobFixedBytes = 4 * 4 + 1 + 9 * 8;
+
+bool hasTable(SqliteDb& db, const char* table) {
+    Statement s = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+    s.bind(1, table);
+    return s.step() && s.int64At(0) > 0;
+}
+
+template <class T>
+void put(std::vector<unsigned char>& out, const T& v) {
+    const std::size_t at = out.size();
+    out.resize(at + sizeof(T));
+    std::memcpy(out.data() + at, &v, sizeof(T));
+}
+
+void putText(std::vector<unsigned char>& out, const std::string& text) {
+    put(out, static_cast<std::uint32_t>(text.size()));
+    out.insert(out.end(), text.begin(), text.end());
+}
+
+// Reads a packed record's fields in order; false once the blob is too short for the next one.
+class JobRecordReader {
+public:
+    explicit JobRecordReader(const std::vector<unsigned char>& data) : data_(data) {}
+    template <class T>
+    bool get(T& v) {
+        if (data_.size() - at_ < sizeof(T)) return false;
+        std::memcpy(&v, data_.data() + at_, sizeof(T));
+        at_ += sizeof(T);
+        return true;
+    }
+    bool getText(std::string& text) {
+        std::uint32_t size = 0;
+        if (!get(size) || data_.size() - at_ < size) return false;
+        text.assign(reinterpret_cast<const char*>(data_.data() + at_), size);
+        at_ += size;
+        return true;
+    }
+    bool atEnd() const { return at_ == data_.size(); }
+
+private:
+    const std::vector<unsigned char>& data_;
+    std::size_t at_ = 0;
+};
+
+bool readPackedJob(JobRecordReader& in, JobRecord& j) {
+    std::int32_t index = 0, gpus = 0, preemptions = 0, restarts = 0;
+    std::uint8_t flags = 0;
+    const bool ok = in.get(index) && in.get(gpus) && in.get(preemptions) && in.get(restarts) &&
+                    in.get(flags) && in.get(j.iterations) && in.get(j.solo_iteration_time) &&
+                    in.get(j.submit) && in.get(j.first_start) && in.get(j.end) && in.get(j.jct) &&
+                    in.get(j.queueing_delay) && in.get(j.pending_time) && in.get(j.running_time) &&
+                    in.getText(j.id) && in.getText(j.model);
+    j.index = index;
+    j.gpus = gpus;
+    j.preemptions = preemptions;
+    j.restarts = restarts;
+    j.completed = (flags & 1) != 0;
+    j.timed_out = (flags & 2) != 0;
+    return ok;
+}
+
+// Before schema 11 (and in runs stored then): one run_jobs row per record, NULL for NaN.
+void writeJobRows(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
                   const RowWritten& written) {
     // timed_out came with schema 10 (a store opened at an older version writes without it).
     const bool timed_out_column = hasColumn(db, "run_jobs", "timed_out");
@@ -255,7 +324,7 @@ void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord
     }
 }
 
-std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
+std::vector<JobRecord> readJobRows(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
     const bool timed_out_column = hasColumn(db, "run_jobs", "timed_out");
     Statement job = db.prepare(
         std::string("SELECT position, job_id, model, gpus, iterations, solo_iteration_time, submit, "
@@ -286,6 +355,57 @@ std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_
         j.timed_out = timed_out_column && job.intAt(16) != 0;
         jobs.push_back(std::move(j));
     }
+    return jobs;
+}
+
+}  // namespace
+
+void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
+                  const RowWritten& written) {
+    if (!hasTable(db, "run_job_records")) return writeJobRows(db, run_id, jobs, written);
+    std::vector<unsigned char> blob;
+    std::size_t text_bytes = 0;
+    for (const JobRecord& j : jobs) text_bytes += 8 + j.id.size() + j.model.size();
+    blob.reserve(jobs.size() * kJobFixedBytes + text_bytes);
+    for (const JobRecord& j : jobs) {
+        put(blob, static_cast<std::int32_t>(j.index));
+        put(blob, static_cast<std::int32_t>(j.gpus));
+        put(blob, static_cast<std::int32_t>(j.preemptions));
+        put(blob, static_cast<std::int32_t>(j.restarts));
+        put(blob, static_cast<std::uint8_t>((j.completed ? 1 : 0) | (j.timed_out ? 2 : 0)));
+        for (double v : {j.iterations, j.solo_iteration_time, j.submit, j.first_start, j.end, j.jct,
+                         j.queueing_delay, j.pending_time, j.running_time})
+            put(blob, v);
+        putText(blob, j.id);
+        putText(blob, j.model);
+        written();
+    }
+    db.prepare("INSERT INTO run_job_records(run_id, jobs, data) VALUES(?1, ?2, ?3)")
+        .bind(1, run_id)
+        .bind(2, static_cast<std::int64_t>(jobs.size()))
+        .bindBlob(3, blob)
+        .run();
+}
+
+std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs) {
+    if (!hasTable(db, "run_job_records")) return readJobRows(db, run_id, expected_jobs);
+    Statement row = db.prepare("SELECT jobs, data FROM run_job_records WHERE run_id = ?1");
+    row.bind(1, run_id);
+    if (!row.step()) return readJobRows(db, run_id, expected_jobs);  // stored before schema 11
+    const std::int64_t count = row.int64At(0);
+    const std::vector<unsigned char> data = row.blobAt(1);
+    const auto damaged = [&](const std::string& why) {
+        return StoreError(db.path() + ": run " + std::to_string(run_id) + ": damaged job records (" + why +
+                          ")");
+    };
+    if (count < 0 || data.size() < static_cast<std::size_t>(count) * kJobFixedBytes)
+        throw damaged(std::to_string(data.size()) + " bytes for " + std::to_string(count) + " jobs");
+    std::vector<JobRecord> jobs(static_cast<std::size_t>(count));
+    JobRecordReader in(data);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (!readPackedJob(in, jobs[k]))
+            throw damaged("job " + std::to_string(k + 1) + " of " + std::to_string(count) + " is cut short");
+    if (!in.atEnd()) throw damaged("bytes left after " + std::to_string(count) + " jobs");
     return jobs;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // How a run's results are stored (docs/architecture.md section 9.2): one write/read pair per
-// table a run fills. Per-job and per-sample rows are plain columns; segments, allocation and
-// batch changes are packed little-endian blobs, one row per GPU or job. The caller holds the
-// transaction (writes) or the read snapshot (reads).
+// table a run fills. Per-sample rows are plain columns; job records (one row per run), segments,
+// allocation and batch changes are packed little-endian blobs, one row per run, GPU or job. The caller holds
+// the transaction (writes) or the read snapshot (reads).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -14,7 +14,8 @@
 
 namespace cl {
 
-// Called once per stored row of the tables below (progress of a long write).
+// Called once per stored row of the tables below, and once per packed job record (progress of a
+// long write).
 using RowWritten = std::function<void()>;
 
 // The rows writeRun* will write for r: jobs, GPUs with segments, samples, jobs with allocation
@@ -33,7 +34,10 @@ bool readRunSummaryFigures(const Statement& s, int first_column, Summary& summar
 // The conventions the run was made under ("" when its summary row is missing).
 std::string readRunConventions(SqliteDb& db, std::int64_t run_id);
 
-// run_jobs: one row per job record, in trace order (timed_out from schema 10 on).
+// run_job_records (schema 11): the run's job records in trace order, packed into one row (layout in
+// run_codec.cpp). A store at an older schema writes run_jobs rows (timed_out from schema 10 on),
+// and a run stored before schema 11 is read from them. A blob that does not hold its count of
+// records is refused, naming the run.
 void writeRunJobs(SqliteDb& db, std::int64_t run_id, const std::vector<JobRecord>& jobs,
                   const RowWritten& written);
 std::vector<JobRecord> readRunJobs(SqliteDb& db, std::int64_t run_id, std::size_t expected_jobs);

@@ -92,6 +92,7 @@ std::vector<std::string> requiredTables(std::int64_t version) {
         t.push_back("run_left_out");
         t.push_back("run_notes");
     }
+    if (version >= 11) t.push_back("run_job_records");
     return t;
 }
 
@@ -257,6 +258,7 @@ void mergeRuns(SqliteDb& db, std::int64_t shard_version,
         result_tables.push_back("run_left_out");
         result_tables.push_back("run_notes");
     }
+    if (shard_version >= 11) result_tables.push_back("run_job_records");
     std::vector<std::pair<std::string, std::string>> result_columns;
     for (const auto& t : result_tables) result_columns.emplace_back(t, copiedColumns(db, t, {"run_id"}));
 

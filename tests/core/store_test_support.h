@@ -23,8 +23,8 @@ inline std::int64_t scalar(ScenarioStore& store, const std::string& sql, std::in
 // Rows a run owns in each results table.
 inline std::int64_t resultRows(ScenarioStore& store, std::int64_t run_id) {
     std::int64_t n = 0;
-    for (const char* table :
-         {"run_summaries", "run_jobs", "run_segments", "run_series", "run_allocations", "run_batches"})
+    for (const char* table : {"run_summaries", "run_jobs", "run_job_records", "run_segments", "run_series",
+                              "run_allocations", "run_batches"})
         n += scalar(store, std::string("SELECT count(*) FROM ") + table + " WHERE run_id = ?1", run_id);
     return n;
 }

@@ -1250,7 +1250,7 @@ private slots:
         ScenarioStore latest(path);
         QCOMPARE(latest.schemaVersion(), ScenarioStore::latestSchemaVersion());
         QCOMPARE(latest.traces().size(), std::size_t(1));
-        VERIFY_STORE_ERROR(ScenarioStore(path, 11), "no workspace schema 11");
+        VERIFY_STORE_ERROR(ScenarioStore(path, 12), "no workspace schema 12");
         // Asking for an older version than the file's is no downgrade.
         ScenarioStore(path, 1);
         QCOMPARE(ScenarioStore(path).schemaVersion(), ScenarioStore::latestSchemaVersion());
@@ -1351,7 +1351,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 10);
+        QCOMPARE(store.schemaVersion(), 11);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema3.bak", SqliteDb::Mode::ReadOnly);
@@ -1447,7 +1447,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 10);
+        QCOMPARE(store.schemaVersion(), 11);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema4.bak", SqliteDb::Mode::ReadOnly);

@@ -6,6 +6,7 @@
 // a run's scenario deletes them.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -202,7 +203,7 @@ private slots:
         std::int64_t run = 0;
         {
             ScenarioStore store(path);
-            QCOMPARE(store.schemaVersion(), 10);
+            QCOMPARE(store.schemaVersion(), 11);
             std::size_t total = 0;
             run = storeRun(store, store.createScenario(specFor("replay", storeInputs(store))), r, &total);
             // A row per job, per GPU with segments, per sample, per left-out job and per note.
@@ -214,8 +215,9 @@ private slots:
             QCOMPARE(store.runs().at(0).summary.timed_out, 1);
             QCOMPARE(rowsOf(store, "run_left_out", run), 2LL);
             QCOMPARE(rowsOf(store, "run_notes", run), 1LL);
-            QCOMPARE(scalar(store, "SELECT count(*) FROM run_jobs WHERE run_id = ?1 AND timed_out = 1", run),
-                     1LL);
+            const std::vector<JobRecord> jobs = store.loadRun(run, false).jobs;
+            QCOMPARE(std::count_if(jobs.begin(), jobs.end(), [](const JobRecord& j) { return j.timed_out; }),
+                     std::ptrdiff_t(1));
             QCOMPARE(scalar(store, "SELECT timed_out FROM run_summaries WHERE run_id = ?1", run), 1LL);
         }
         ScenarioStore again(path);
@@ -235,9 +237,9 @@ private slots:
         QCOMPARE(total, r.jobs.size() + 3 + r.series.size());
         QCOMPARE(scalar(store, "SELECT count(*) FROM run_left_out"), 0LL);
         QCOMPARE(scalar(store, "SELECT count(*) FROM run_notes"), 0LL);
-        QCOMPARE(scalar(store, "SELECT count(*) FROM run_jobs WHERE timed_out <> 0"), 0LL);
         QCOMPARE(scalar(store, "SELECT timed_out FROM run_summaries WHERE run_id = ?1", run), 0LL);
-        QCOMPARE(resultRows(store, run), std::int64_t(1 + r.jobs.size() + 3 + r.series.size()));
+        // The summary, the job records (one packed row, schema 11), a row per GPU and per sample.
+        QCOMPARE(resultRows(store, run), std::int64_t(1 + 1 + 3 + r.series.size()));
         const SimResult back = store.loadRun(run);
         VERIFY_SAME(diffReplay(back, r));
         QVERIFY(back.left_out.empty() && back.notes.empty());
@@ -304,7 +306,7 @@ private slots:
         }
         ScenarioStore store(path);
         QCOMPARE(store.schemaVersion(), ScenarioStore::latestSchemaVersion());
-        QCOMPARE(store.schemaVersion(), 10);
+        QCOMPARE(store.schemaVersion(), 11);
         QCOMPARE(integrity(store), std::string("ok"));
         {
             SqliteDb backup(path + ".schema9.bak", SqliteDb::Mode::ReadOnly);
@@ -340,6 +342,58 @@ private slots:
             storeRun(old, old.createScenario(specFor("at 9", storeInputs(old))), plainResult());
         QCOMPARE(scalar(old, "SELECT count(*) FROM run_jobs WHERE run_id = ?1", run), 2LL);
         QCOMPARE(scalar(old, "SELECT count(*) FROM run_summaries WHERE run_id = ?1", run), 1LL);
+    }
+
+    // Schema 11 packs a run's job records into one row; runs stored before keep their run_jobs
+    // rows and read as they were, beside new runs of the same workspace.
+    void jobRecordsArePackedAndOlderRunsStillRead() {
+        const std::string path = freshPath();
+        std::int64_t scenario = 0, old_run = 0;
+        {
+            ScenarioStore old(path, 10);
+            scenario = old.createScenario(specFor("v10", storeInputs(old)));
+            old_run = storeRun(old, scenario, replayResult());
+            QCOMPARE(tableExists(old, "run_job_records"), 0LL);
+            QCOMPARE(rowsOf(old, "run_jobs", old_run), std::int64_t(replayResult().jobs.size()));
+        }
+        ScenarioStore store(path);
+        QCOMPARE(store.schemaVersion(), 11);
+        VERIFY_SAME(diffReplay(store.loadRun(old_run), replayResult()));
+        const std::int64_t fresh = storeRun(store, scenario, replayResult());
+        QCOMPARE(rowsOf(store, "run_jobs", fresh), 0LL);
+        QCOMPARE(rowsOf(store, "run_job_records", fresh), 1LL);
+        VERIFY_SAME(diffReplay(store.loadRun(fresh), replayResult()));
+        VERIFY_SAME(diffReplay(store.loadRun(old_run, false), replayResult()));
+        // Deleting the scenario deletes the packed row too.
+        store.deleteScenario("v10");
+        QCOMPARE(scalar(store, "SELECT count(*) FROM run_job_records"), 0LL);
+        QCOMPARE(integrity(store), std::string("ok"));
+    }
+
+    // A packed row that does not hold its count of records is refused, naming the run.
+    void aDamagedJobRecordRowIsRefused() {
+        ScenarioStore store(freshPath());
+        const std::int64_t run =
+            storeRun(store, store.createScenario(specFor("whole", storeInputs(store))), plainResult());
+        int k = 0;
+        for (const char* damage : {"UPDATE run_job_records SET data = substr(data, 1, length(data) - 3)",
+                                   "UPDATE run_job_records SET jobs = jobs + 1",
+                                   "UPDATE run_job_records SET data = data || x'00'"}) {
+            const std::int64_t fresh = storeRun(
+                store, store.createScenario(specFor("damaged " + std::to_string(++k), storeInputs(store))),
+                plainResult());
+            store.db().prepare(std::string(damage) + " WHERE run_id = ?1").bind(1, fresh).run();
+            try {
+                store.loadRun(fresh, false);
+                QFAIL(damage);
+            } catch (const StoreError& e) {
+                const std::string what = e.what();
+                QVERIFY2(
+                    what.find("run " + std::to_string(fresh) + ": damaged job records") != std::string::npos,
+                    what.c_str());
+            }
+        }
+        VERIFY_SAME(diffReplay(store.loadRun(run), plainResult()));
     }
 
     void deletingARunsScenarioDeletesItsRows() {

@@ -342,7 +342,7 @@ private slots:
             old_id = old.putTrace(t);
         }
         ScenarioStore store(path);
-        QCOMPARE(store.schemaVersion(), 10);
+        QCOMPARE(store.schemaVersion(), 11);
         const Trace back = store.trace(old_id);
         QCOMPARE(back.jobs[0].partition, std::string("gpu,debug"));
         QCOMPARE(back.jobs[0].recorded_start, -1.0);
