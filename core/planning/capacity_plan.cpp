@@ -406,9 +406,20 @@ bool Planner::searchBoundaries() {
         }
     for (;;) {
         std::vector<PointKey> keys;
-        for (std::size_t i = 0; i < searches.size(); ++i)
-            if (auto x = searches[i].next())
-                keys.push_back({report_.candidates[i].server_type, report_.candidates[i].policy, *x, 0});
+        for (std::size_t i = 0; i < searches.size(); ++i) {
+            const CandidateResult& c = report_.candidates[i];
+            if (auto x = searches[i].next()) {
+                keys.push_back({c.server_type, c.policy, *x, 0});
+            } else if (const std::optional<int> n = searches[i].boundary()) {
+                // A finished search's neighbours (step 2) join the batches of the searches still
+                // running: a batch waits for its slowest point, and the cores would idle meanwhile.
+                CandidateResult answered = c;
+                answered.servers = n;
+                for (int x = lowestVerified(answered); x <= *n + 1 && x <= r_.max_servers; ++x)
+                    if (!memo_.count({c.server_type, c.policy, x, 0}))
+                        keys.push_back({c.server_type, c.policy, x, 0});
+            }
+        }
         if (keys.empty()) break;
         if (!evaluate(keys, "search")) break;
         for (std::size_t i = 0; i < searches.size(); ++i)
