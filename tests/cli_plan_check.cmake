@@ -65,6 +65,16 @@ if(feasible OR NOT missing)
   message(FATAL_ERROR "an unmet plan must say feasible false and have no servers:\n${none}")
 endif()
 
+# With one seed a point's run stops once the target is sure to be missed, and the scenario list
+# says its average covers only the jobs finished by then.
+cli(0 plan --db ${DB} --trace ${OUT}/trace.csv --cluster sjf-bsbf-16 --server-types v100x8 --policies fifo
+    --target p95_jct<=1s --max-servers 4 --quiet --prefix missed)
+expect("${OUT_TEXT}" "No candidate meets every target")
+cli(0 scenario list --db ${DB})
+expect("${OUT_TEXT}" "missed/v100x8/fifo/n[0-9]+/x1/s1 [^\n]+ \\(stopped early\\)\n")
+# A point whose run went to the end is not marked.
+expect("${OUT_TEXT}" "\nplan/v100x8/srtf/n[0-9]+/x1\\.2/s1-day +srtf +clean +1 +[0-9.]+ [a-z]+\n")
+
 # Seeds that mean something: on a trace whose jobs all have their model, several seeds resample
 # the arrivals by day (a block bootstrap), and the figures differ; --resample none says seeds vary
 # nothing, and the intervals are 0.

@@ -36,6 +36,10 @@ int listScenarios(cl::ScenarioStore& store) {
         for (auto it = runs.rbegin(); it != runs.rend(); ++it)
             if (it->status == cl::RunStatus::Finished) {
                 last = cl::humanDuration(it->summary.avg_jct);
+                // A plan point's run may stop once its outcome is known (docs/architecture.md
+                // 7.9): its average covers only the jobs finished by then.
+                if (s.spec.parameters.stop_when_overloaded > 0 || !s.spec.parameters.stop_when_missed.empty())
+                    if (cl::stoppedEarlyNote(store.runNotes(it->id))) last += " (stopped early)";
                 break;
             }
         std::string policy = s.spec.policy;

@@ -111,6 +111,13 @@ struct Summary {
 inline constexpr const char* kStoppedOverloadedNote = "stopped early: overloaded";
 // How a run that SimOptions::stop_when_missed ended early starts its note.
 inline constexpr const char* kStoppedTargetMissedNote = "stopped early: target missed";
+// The note of a run that stopped early (either of the two above), or nullptr when it ran to the end.
+inline const std::string* stoppedEarlyNote(const std::vector<std::string>& notes) {
+    for (const std::string& note : notes)
+        if (note.rfind(kStoppedOverloadedNote, 0) == 0 || note.rfind(kStoppedTargetMissedNote, 0) == 0)
+            return &note;
+    return nullptr;
+}
 // How a run stored without its timeline (its GPU segments; a plan's points, docs/architecture.md
 // 7.9 "Storage") starts its note: the timeline view offers to simulate it again with one.
 inline constexpr const char* kTimelineNotStoredNote = "timeline not stored";

@@ -371,8 +371,14 @@ private slots:
             QVERIFY(namedChild<QLabel>(dialog, "planPriceProblem")->text().contains("1 of 1 missing"));
             QTest::keyClick(price, Qt::Key_Return);
             QVERIFY(dialog.isVisible());
-            // Nothing else priced: a cloud rental per server-hour by default.
+            // Nothing else priced: a cloud rental per server-hour by default. The column and the
+            // empty field say the unit.
             QCOMPARE(namedChild<QComboBox>(dialog, "planPriceBasis_0")->currentIndex(), 0);
+            QVERIFY(namedChild<QLabel>(dialog, "planPriceHeader_2")->text().contains("USD/hour"));
+            QCOMPARE(price->text(), QStringLiteral("enter USD per hour"));
+            namedChild<QComboBox>(dialog, "planPriceBasis_0")->setCurrentIndex(1);
+            QCOMPARE(price->text(), QStringLiteral("enter the purchase price, USD"));
+            namedChild<QComboBox>(dialog, "planPriceBasis_0")->setCurrentIndex(0);
             QVERIFY(!namedChild<QDoubleSpinBox>(dialog, "planPriceYears_0")->isEnabled());
             price->selectAll();
             QTest::keyClicks(price, "2.5");

@@ -106,7 +106,8 @@ private slots:
         auto stopped = std::make_shared<cl::SimResult>(*without);
         stopped->notes.push_back(std::string(cl::kStoppedOverloadedNote) + ": the backlog ...");
         panel.setRun(cluster, stopped, nullptr, QStringLiteral("p/fifo \u00b7 run 4"));
-        QVERIFY(notice->text().contains(QStringLiteral("stopped early")));
+        QVERIFY(notice->text().contains(QStringLiteral("It stopped early, overloaded: the backlog ...")));
+        QCOMPARE(notice->text().count(QStringLiteral("stopped early")), 1);
         QVERIFY(notice->text().contains(QStringLiteral("only the jobs finished by then")));
         QVERIFY(!notice->text().contains(QStringLiteral("figures are complete")));
 

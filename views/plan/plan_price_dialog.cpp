@@ -137,10 +137,13 @@ PlanPriceDialog::PlanPriceDialog(const std::vector<UnpricedServerKind>& kinds, c
     }
 
     auto* grid = new QGridLayout;
-    const QStringList headers = {tr("Server kind"),       tr("Basis"),  tr("Price"), tr("Amortized over"),
-                                 tr("Power and cooling"), tr("A month")};
+    // The price's unit depends on the basis: the column says both, each row's field its own.
+    const QStringList headers = {
+        tr("Server kind"),       tr("Basis"),  tr("Price (USD/hour or purchase USD)"), tr("Amortized over"),
+        tr("Power and cooling"), tr("A month")};
     for (int c = 0; c < headers.size(); ++c) {
-        auto* header = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]), this);
+        auto* header = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c].toHtmlEscaped()), this);
+        header->setObjectName(QStringLiteral("planPriceHeader_") + QString::number(c));
         grid->addWidget(header, 0, c);
     }
     m_rows.reserve(kinds.size());
@@ -269,7 +272,8 @@ void PlanPriceDialog::addRow(QGridLayout* grid, const UnpricedServerKind& kind, 
 
 void PlanPriceDialog::showBasis(Row& row) {
     const bool owned = row.basis->currentIndex() == kBasisAmortized;
-    row.price->setSpecialValueText(tr("enter a price"));
+    // Shown while the price is 0, when the suffix is not: the empty field names its unit.
+    row.price->setSpecialValueText(owned ? tr("enter the purchase price, USD") : tr("enter USD per hour"));
     if (owned) {
         row.price->setRange(0, 1e8);
         row.price->setDecimals(0);

@@ -148,11 +148,11 @@ void ResultsView::refresh() {
                     m_model->setSummary(name, latest.summary);
                     // Only a plan's points may stop early (docs/architecture.md 7.9).
                     if (info.spec.parameters.stop_when_overloaded > 0 ||
-                        !info.spec.parameters.stop_when_missed.empty())
-                        for (const std::string& note : m_store->runNotes(latest.id))
-                            if (note.rfind(cl::kStoppedOverloadedNote, 0) == 0 ||
-                                note.rfind(cl::kStoppedTargetMissedNote, 0) == 0)
-                                m_model->setStoppedEarly(name, QString::fromStdString(note));
+                        !info.spec.parameters.stop_when_missed.empty()) {
+                        const std::vector<std::string> notes = m_store->runNotes(latest.id);
+                        if (const std::string* note = cl::stoppedEarlyNote(notes))
+                            m_model->setStoppedEarly(name, QString::fromStdString(*note));
+                    }
                     // The scenario's cluster, resized as it ran: its cost for the run (section 7.8).
                     const QPair<qint64, int> key(info.spec.cluster_id, info.spec.parameters.server_count);
                     if (!costs.contains(key)) {

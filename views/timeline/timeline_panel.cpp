@@ -248,12 +248,16 @@ QString TimelinePanel::notStoredText(const cl::SimResult& result) {
         tr("This run is a plan point, stored without its GPU timeline to keep plans fast and small.");
     // A plan point's run may have stopped as soon as its outcome was known (docs/architecture.md
     // 7.9): its figures then cover only the jobs finished by then, and the reader must know.
-    for (const std::string& note : result.notes)
-        if (note.rfind(cl::kStoppedOverloadedNote, 0) == 0 ||
-            note.rfind(cl::kStoppedTargetMissedNote, 0) == 0)
-            return stored + QLatin1Char(' ') +
-                   tr("It stopped early (%1): its figures cover only the jobs finished by then.")
-                       .arg(QString::fromStdString(note));
+    // The note reads "stopped early: overloaded: the backlog ..."; the sentence says "stopped
+    // early" itself, so it quotes what follows.
+    static const std::string kStoppedEarly = "stopped early: ";
+    if (const std::string* note = cl::stoppedEarlyNote(result.notes)) {
+        const std::string why =
+            note->rfind(kStoppedEarly, 0) == 0 ? note->substr(kStoppedEarly.size()) : *note;
+        return stored + QLatin1Char(' ') +
+               tr("It stopped early, %1. Its figures cover only the jobs finished by then.")
+                   .arg(QString::fromStdString(why));
+    }
     return stored + QLatin1Char(' ') + tr("Its figures are complete.");
 }
 
