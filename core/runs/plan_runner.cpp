@@ -1,6 +1,8 @@
 #include "core/runs/plan_runner.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -12,6 +14,7 @@
 
 #include "core/io/builtin_data.h"
 #include "core/util/number_format.h"
+#include "core/util/parallel_runner.h"
 #include "core/workload/trace_transforms.h"
 
 namespace cl {
@@ -79,6 +82,26 @@ void recordCandidateCluster(ScenarioStore& store, const std::string& prefix, std
     store.setSetting(kPlanCandidateClustersKey, j.dump());
 }
 
+StoreError otherPlansError(const std::string& prefix, const std::string& what, const std::string& scenario) {
+    return StoreError("the prefix '" + prefix + "' holds a plan with " + what + ": scenario '" + scenario +
+                      "' differs; choose another prefix, or remove that plan first (plan --prune --prefix " +
+                      prefix + ", or 'Remove plan…' in the workspace tree)");
+}
+
+// What every point of a plan shares with its base (trace, profiles, conventions): a prefix whose
+// scenarios differ there holds another plan, refused before anything is stored or simulated.
+void refuseOtherPlansPrefix(ScenarioStore& store, const std::string& prefix, const ScenarioSpec& base) {
+    const std::string folder = prefix + "/";
+    for (const ScenarioInfo& s : store.scenarios()) {
+        if (s.spec.name.compare(0, folder.size(), folder) != 0) continue;
+        const char* what = s.spec.trace_id != base.trace_id         ? "another trace"
+                           : s.spec.profiles_id != base.profiles_id ? "another profile set"
+                           : s.spec.conventions != base.conventions ? "other conventions"
+                                                                    : nullptr;
+        if (what) throw otherPlansError(prefix, what, s.spec.name);
+    }
+}
+
 // A point whose name a scenario of other settings holds (the prefix was used by a plan of
 // another trace, prices, load or seeds): refused before anything is simulated, naming what
 // differs, instead of the sweep's generic error.
@@ -99,9 +122,31 @@ void refuseOtherPlansPoint(ScenarioStore& store, const std::string& prefix, cons
         what = "other settings (load, transforms or limits)";
     else
         return;
-    throw StoreError("the prefix '" + prefix + "' holds a plan with " + what + ": scenario '" + spec.name +
-                     "' differs; choose another prefix, or remove that plan first (plan --prune --prefix " +
-                     prefix + ", or 'Remove plan…' in the workspace tree)");
+    throw otherPlansError(prefix, what, spec.name);
+}
+
+// A plan refused after it stored candidate clusters leaves the workspace as it found it: the
+// clusters it added (no scenario uses them yet) go, and so does its prefix when the plan
+// recorded it (else the prefix's other scenarios would be taken for a plan's points). Clusters its
+// earlier batches' points use stay with them.
+void forgetRefusedPlan(ScenarioStore& store, const std::string& prefix,
+                       const std::vector<std::int64_t>& added, bool prefix_was_new) {
+    nlohmann::json j = candidateClustersSetting(store);
+    if (prefix_was_new) {
+        j.erase(prefix);
+    } else if (auto it = j.find(prefix); it != j.end() && it->is_array()) {
+        nlohmann::json kept = nlohmann::json::array();
+        for (const auto& x : *it)
+            if (!x.is_number_integer() ||
+                std::find(added.begin(), added.end(), x.get<std::int64_t>()) == added.end())
+                kept.push_back(x);
+        *it = kept;
+    }
+    store.setSetting(kPlanCandidateClustersKey, j.empty() ? "" : j.dump());
+    std::set<std::int64_t> used;  // by the points of this plan's earlier batches
+    for (const ScenarioInfo& s : store.scenarios()) used.insert(s.spec.cluster_id);
+    for (std::int64_t id : added)
+        if (!used.count(id)) store.deleteCluster(id);
 }
 
 }  // namespace
@@ -163,6 +208,42 @@ PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
     return result;
 }
 
+namespace {
+
+// The points of a batch to run (indices into `points`): every point the plan needs, and the
+// speculative ones that fit on a core that would otherwise wait for the batch's slowest point
+// (section 7.9, "Speculative points"). The needed points are spread over the threads longest
+// first by their `expected` seconds; a speculative point is kept when it fits beside them on the
+// least busy thread without making the batch longer. Nothing is speculated while a needed point's
+// time is unknown (infinite).
+std::vector<std::size_t> pointsToRun(const std::vector<PlanPoint>& points,
+                                     const std::function<double(const PlanPoint&)>& expected, int threads) {
+    std::vector<std::size_t> chosen;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!points[i].speculative) chosen.push_back(i);
+    if (threads <= 1) return chosen;
+    std::vector<std::size_t> longest = chosen;
+    std::stable_sort(longest.begin(), longest.end(),
+                     [&](std::size_t a, std::size_t b) { return expected(points[a]) > expected(points[b]); });
+    std::vector<double> busy(static_cast<std::size_t>(threads), 0.0);
+    for (std::size_t i : longest) {
+        if (!std::isfinite(expected(points[i]))) return chosen;
+        *std::min_element(busy.begin(), busy.end()) += expected(points[i]);
+    }
+    const double batch = *std::max_element(busy.begin(), busy.end());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!points[i].speculative) continue;
+        double& least = *std::min_element(busy.begin(), busy.end());
+        if (std::isfinite(expected(points[i])) && least + expected(points[i]) <= batch) {
+            least += expected(points[i]);
+            chosen.push_back(i);
+        }
+    }
+    return chosen;
+}
+
+}  // namespace
+
 // The samples a point's stored series keeps: the queue chart draws 200, and the overload check
 // reads the utilisation from the last arrival on, which the reduction keeps exact.
 constexpr std::size_t kPlanSeriesSamples = 2000;
@@ -187,6 +268,10 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
     std::map<std::pair<int, int>, std::int64_t> cluster_ids;  // (type, servers) -> stored layout
     std::set<std::int64_t> stored_before;
     for (const StoredItem& c : store.clusters()) stored_before.insert(c.id);
+    const std::vector<std::string> prefixes_before = planPrefixes(store);
+    const bool prefix_was_new =
+        std::find(prefixes_before.begin(), prefixes_before.end(), options.prefix) == prefixes_before.end();
+    std::vector<std::int64_t> added_clusters;  // stored by this plan, new to the workspace
     // A point's run stops as soon as a target is sure to be missed (section 7.9, "Stopping
     // early"), when one seed decides it: with several, one seed's miss does not make the mean's.
     std::vector<SimOptions::MissedTarget> missed_stops;
@@ -197,14 +282,25 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
                 missed_stops.push_back({t.metric, t.value_s});
     std::atomic<bool> emitting_stop{false};                     // set once a batch has points to emit
     std::map<std::pair<int, std::string>, double> run_seconds;  // (type, policy) -> its last run's
+    // Seconds a point is expected to run: the last run of its server type and policy.
+    const auto expected = [&](const PlanPoint& p) {
+        const auto it = run_seconds.find({p.server_type, p.policy});
+        return it == run_seconds.end() ? std::numeric_limits<double>::infinity() : it->second;
+    };
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
+        // An emitted batch holds what the plan needs, nothing speculative.
+        const std::vector<std::size_t> chosen =
+            pointsToRun(points, expected, options.missing ? 1 : ParallelRunner::threadCount(options.threads));
         std::vector<ScenarioSpec> specs;
-        for (const PlanPoint& p : points) {
+        for (std::size_t i : chosen) {
+            const PlanPoint& p = points[i];
             auto [it, added] = cluster_ids.try_emplace({p.server_type, p.servers}, 0);
             if (added) {
                 it->second = store.putCluster(candidateCluster(request, p.server_type, p.servers));
-                if (!stored_before.count(it->second))
+                if (!stored_before.count(it->second)) {
                     recordCandidateCluster(store, options.prefix, it->second);
+                    added_clusters.push_back(it->second);
+                }
             }
             ScenarioSpec s = base;
             s.name = planScenarioName(options.prefix, request, p, resample);
@@ -219,18 +315,23 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             s.parameters.stop_when_missed = missed_stops;
             if (resample != "none")
                 s.parameters.transforms.push_back("resample=" + resample + "@" + std::to_string(p.seed));
-            refuseOtherPlansPoint(store, options.prefix, s);
+            try {
+                refuseOtherPlansPoint(store, options.prefix, s);
+            } catch (const StoreError&) {
+                forgetRefusedPlan(store, options.prefix, added_clusters, prefix_was_new);
+                throw;
+            }
             specs.push_back(std::move(s));
         }
         std::vector<std::optional<SimResult>> out(points.size());
         if (options.missing) {
             const std::vector<ScenarioInfo> infos = createSweepScenarios(store, specs);
             const std::string version = engineVersion();
-            for (std::size_t i = 0; i < infos.size(); ++i) {
-                if (auto run = store.finishedRunWithHash(infos[i].content_hash, version))
-                    out[i] = store.loadRun(run->id, /*with_segments=*/false);
+            for (std::size_t k = 0; k < infos.size(); ++k) {
+                if (auto run = store.finishedRunWithHash(infos[k].content_hash, version))
+                    out[chosen[k]] = store.loadRun(run->id, /*with_segments=*/false);
                 else
-                    options.missing->push_back(infos[i]);
+                    options.missing->push_back(infos[k]);
             }
             if (!options.missing->empty()) emitting_stop.store(true);
             return out;
@@ -245,24 +346,25 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         sweep.series_samples = kPlanSeriesSamples;
         sweep.series_queue_only = true;
         // Longest first, by the last run of the same server type and policy (unknown ones first):
-        // a batch waits for its slowest run, and a long run started last leaves a core idle.
-        std::vector<std::size_t> order(points.size());
+        // a batch waits for its slowest run, and a long run started last leaves a core idle. The
+        // speculative points come last, on the cores the others leave.
+        std::vector<std::size_t> order(chosen.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
-        auto expected = [&](std::size_t i) {
-            const auto it = run_seconds.find({points[i].server_type, points[i].policy});
-            return it == run_seconds.end() ? std::numeric_limits<double>::infinity() : it->second;
-        };
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return expected(a) > expected(b); });
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            const PlanPoint &x = points[chosen[a]], &y = points[chosen[b]];
+            if (x.speculative != y.speculative) return y.speculative;
+            return expected(x) > expected(y);
+        });
         std::vector<ScenarioSpec> ordered;
-        for (std::size_t i : order) ordered.push_back(specs[i]);
+        for (std::size_t k : order) ordered.push_back(specs[k]);
         sweep.finished = [&](std::size_t k, SimResult r) {
-            run_seconds[{points[order[k]].server_type, points[order[k]].policy}] = r.wall_seconds;
-            out[order[k]] = std::move(r);
+            const PlanPoint& p = points[chosen[order[k]]];
+            run_seconds[{p.server_type, p.policy}] = r.wall_seconds;
+            out[chosen[order[k]]] = std::move(r);
         };
         const SweepReport report = runSweep(store, ordered, sweep);
         for (std::size_t k = 0; k < order.size(); ++k) {
-            std::optional<SimResult>& o = out[order[k]];
+            std::optional<SimResult>& o = out[chosen[order[k]]];
             if (report.run_ids[k] == 0)
                 o.reset();  // failed or cancelled while storing: no figures
             else if (!o)
@@ -270,6 +372,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         }
         return out;
     };
+    refuseOtherPlansPrefix(store, options.prefix, base);
     recordCandidateCluster(store, options.prefix, std::nullopt);
     PlanReport report =
         planCapacity(planned, evaluate, options.phase, options.missing ? &emitting_stop : options.stop);
