@@ -24,7 +24,6 @@ public:
     bool done() const { return !next().has_value(); }
     // The smallest x found to hold (valid once done); nullopt when none in [min, max] does.
     std::optional<int> boundary() const;
-    int max() const { return max_; }
     // Every point evaluated, with its answer.
     const std::map<int, bool>& known() const { return known_; }
 

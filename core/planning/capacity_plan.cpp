@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <iterator>
 #include <limits>
-#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -203,23 +202,8 @@ private:
     double loadOf(int step) const {
         return std::round(r_.load_factor * (1.0 + step * r_.headroom_resolution) * 1e9) / 1e9;
     }
-    // Evaluates the points not evaluated yet, in one batch, with the `speculative` ones the
-    // evaluator has room for; false when the plan must stop.
-    bool evaluate(const std::vector<PointKey>& keys, const std::string& phase,
-                  const std::vector<PointKey>& speculative = {});
-    // The points a search needs after it learns whether x holds, under either answer: its next
-    // point, or once it is over, its answer's neighbours (step 2) that are not known yet.
-    std::vector<PointKey> followUps(const CandidateResult& c, const BoundarySearch& search, int x,
-                                    int load_step) const;
-    std::vector<PointKey> unknownNeighbours(const CandidateResult& c, int answer) const;
-    void remember(const PointKey& k, const std::vector<const SimResult*>& runs);
-    // The headroom's search over load steps, from the first step up to headroom_max, before any
-    // answer: it looks for the first step that fails.
-    BoundarySearch headroomSearch() const {
-        const int top =
-            std::max(1, static_cast<int>(std::ceil((r_.headroom_max - 1.0) / r_.headroom_resolution - 1e-9)));
-        return BoundarySearch(1, 1, top);
-    }
+    // Evaluates the points not evaluated yet, in one batch; false when the plan must stop.
+    bool evaluate(const std::vector<PointKey>& keys, const std::string& phase);
     const PlanEvaluation& at(const PointKey& k) const { return memo_.at(k); }
     // The cluster's GPUs in reference GPUs: each weighted by its type's speed.
     double referenceCapacity(const Cluster& c) const {
@@ -282,124 +266,96 @@ private:
     const std::atomic<bool>* stop_;
     std::vector<std::pair<std::string, PlanTarget>> metrics_;
     std::map<PointKey, PlanEvaluation> memo_;
-    // Points run speculatively that no step has asked for yet: the report leaves them out, so
-    // that it is the same whatever ran ahead.
-    std::set<PointKey> speculated_;
-    // The evaluations the plan asked for (every one but those in speculated_).
-    bool asked(const PointKey& k) const { return !speculated_.count(k); }
     std::map<int, bool> steady_arrivals_;  // per server type, at the planned load
     PlanReport report_;
     int round_ = 0;
 };
 
-bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& phase,
-                       const std::vector<PointKey>& speculative) {
+bool Planner::evaluate(const std::vector<PointKey>& wanted, const std::string& phase) {
     std::vector<PointKey> keys;
-    const auto listed = [&](const PointKey& k) {
-        return std::find_if(keys.begin(), keys.end(),
-                            [&](const PointKey& o) { return !(o < k) && !(k < o); }) != keys.end();
-    };
-    for (const PointKey& k : wanted) {
-        if (speculated_.erase(k) > 0) report_.simulations += static_cast<int>(r_.seeds.size());
-        if (!memo_.count(k) && !listed(k)) keys.push_back(k);
-    }
+    for (const PointKey& k : wanted)
+        if (!memo_.count(k) && std::find_if(keys.begin(), keys.end(), [&](const PointKey& o) {
+                                   return !(o < k) && !(k < o);
+                               }) == keys.end())
+            keys.push_back(k);
     if (keys.empty()) return true;
-    const std::size_t required = keys.size();
-    for (const PointKey& k : speculative)
-        if (!memo_.count(k) && !listed(k)) keys.push_back(k);
     if (stop_ && stop_->load()) {
         report_.interrupted = true;
         return false;
     }
     std::vector<PlanPoint> points;
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        for (std::uint64_t seed : r_.seeds) {
-            const PointKey& k = keys[i];
-            points.push_back({k.server_type, k.policy, k.servers, loadOf(k.load_step), seed, i >= required});
-        }
+    for (const PointKey& k : keys)
+        for (std::uint64_t seed : r_.seeds)
+            points.push_back({k.server_type, k.policy, k.servers, loadOf(k.load_step), seed});
     ++round_;
     if (progress_) progress_({phase, round_, report_.simulations});
     const auto results = evaluate_(points);
+    report_.simulations += static_cast<int>(points.size());
     if (results.size() != points.size())
         throw std::logic_error("the plan's evaluator answered the wrong number of points");
-    // A speculative point counts when every seed of it ran; else it is left for a later batch.
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!results[i]) {
+            if (stop_ && stop_->load()) {
+                report_.interrupted = true;
+            } else {
+                const PlanPoint& p = points[i];
+                report_.error = "the simulation of " + serverTypeKey(r_.server_types[p.server_type]) + " x" +
+                                std::to_string(p.servers) + " with " + p.policy + " (seed " +
+                                std::to_string(p.seed) + ") did not finish";
+            }
+            return false;
+        }
     const std::size_t seeds = r_.seeds.size();
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        std::vector<const SimResult*> runs;
-        for (std::size_t s = 0; s < seeds; ++s)
-            if (const auto& r = results[i * seeds + s]) runs.push_back(&*r);
-        if (runs.size() == seeds) {
-            remember(keys[i], runs);
-            if (i < required)
-                report_.simulations += static_cast<int>(seeds);
-            else
-                speculated_.insert(keys[i]);  // counted once the plan asks for it
-            continue;
+        const PointKey& k = keys[i];
+        PlanEvaluation e;
+        e.server_type = k.server_type;
+        e.policy = k.policy;
+        e.servers = k.servers;
+        e.load_factor = loadOf(k.load_step);
+        const Cluster candidate = candidateCluster(r_, k.server_type, k.servers);
+        const ClusterCost cost = clusterCost(candidate);
+        e.cost_per_month = cost.per_month;
+        e.unpriced_servers = cost.unpriced_servers;
+        e.gpus = candidate.totalGpus();
+        e.no_queueing = true;
+        std::map<std::string, std::vector<double>> values;
+        std::vector<PlanLoadCheck> checks;
+        for (std::size_t s = 0; s < seeds; ++s) {
+            const SimResult& run = *results[i * seeds + s];
+            for (const std::string& note : run.notes)
+                e.missed_early = e.missed_early || note.rfind(kStoppedTargetMissedNote, 0) == 0;
+            for (const JobRecord& j : run.jobs)
+                if (!j.completed || j.pending_time > 0 || !(j.queueing_delay <= 0)) e.no_queueing = false;
+            for (const auto& [key, target] : metrics_)
+                values[key].push_back(planTargetValue(target, run.jobs, r_.large_above_gpus));
+            checks.push_back(overloadCheck(run, referenceCapacity(candidate), r_.overload_drain_share));
         }
-        if (i >= required) continue;
-        if (stop_ && stop_->load()) {
-            report_.interrupted = true;
-        } else {
-            const PointKey& k = keys[i];
-            std::size_t s = 0;
-            while (results[i * seeds + s]) ++s;
-            report_.error = "the simulation of " + serverTypeKey(r_.server_types[k.server_type]) + " x" +
-                            std::to_string(k.servers) + " with " + k.policy + " (seed " +
-                            std::to_string(r_.seeds[s]) + ") did not finish";
+        e.load = meanLoadCheck(checks, r_.overload_drain_share);
+        // Whether the trace arrives steadily or in a burst is its own property at the planned
+        // load: a higher load compresses the arrivals, and the headroom must not stop judging
+        // overload because of it.
+        if (e.missed_early) {
+            e.load.overloaded = false;  // not established: the run stopped for another reason
+        } else if (k.load_step == 0) {
+            steady_arrivals_.try_emplace(k.server_type, e.load.assessed);
+        } else if (auto it = steady_arrivals_.find(k.server_type); it != steady_arrivals_.end()) {
+            e.load.assessed = it->second;
+            e.load.overloaded = e.load.assessed && e.load.drain_share > r_.overload_drain_share;
         }
-        return false;
+        e.queue = queueOverTime(results[i * seeds]->series);
+        for (auto& [key, v] : values) {
+            // A class with no completed job in some seed has no value there; the mean is NaN then,
+            // and a target on it is not met.
+            const bool any_nan = std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+            Estimate est = estimate(v);
+            if (any_nan || e.missed_early) est.mean = std::nan("");
+            e.metrics[key] = est;
+        }
+        e.feasible = !e.load.overloaded && meets(e);
+        memo_.emplace(k, std::move(e));
     }
     return true;
-}
-
-// The evaluation of a point from its runs, one per seed, kept for the rest of the plan.
-void Planner::remember(const PointKey& k, const std::vector<const SimResult*>& runs) {
-    PlanEvaluation e;
-    e.server_type = k.server_type;
-    e.policy = k.policy;
-    e.servers = k.servers;
-    e.load_factor = loadOf(k.load_step);
-    const Cluster candidate = candidateCluster(r_, k.server_type, k.servers);
-    const ClusterCost cost = clusterCost(candidate);
-    e.cost_per_month = cost.per_month;
-    e.unpriced_servers = cost.unpriced_servers;
-    e.gpus = candidate.totalGpus();
-    e.no_queueing = true;
-    std::map<std::string, std::vector<double>> values;
-    std::vector<PlanLoadCheck> checks;
-    for (const SimResult* r : runs) {
-        const SimResult& run = *r;
-        for (const std::string& note : run.notes)
-            e.missed_early = e.missed_early || note.rfind(kStoppedTargetMissedNote, 0) == 0;
-        for (const JobRecord& j : run.jobs)
-            if (!j.completed || j.pending_time > 0 || !(j.queueing_delay <= 0)) e.no_queueing = false;
-        for (const auto& [key, target] : metrics_)
-            values[key].push_back(planTargetValue(target, run.jobs, r_.large_above_gpus));
-        checks.push_back(overloadCheck(run, referenceCapacity(candidate), r_.overload_drain_share));
-    }
-    e.load = meanLoadCheck(checks, r_.overload_drain_share);
-    // Whether the trace arrives steadily or in a burst is its own property at the planned
-    // load: a higher load compresses the arrivals, and the headroom must not stop judging
-    // overload because of it.
-    if (e.missed_early) {
-        e.load.overloaded = false;  // not established: the run stopped for another reason
-    } else if (k.load_step == 0) {
-        steady_arrivals_.try_emplace(k.server_type, e.load.assessed);
-    } else if (auto it = steady_arrivals_.find(k.server_type); it != steady_arrivals_.end()) {
-        e.load.assessed = it->second;
-        e.load.overloaded = e.load.assessed && e.load.drain_share > r_.overload_drain_share;
-    }
-    e.queue = queueOverTime(runs.front()->series);
-    for (auto& [key, v] : values) {
-        // A class with no completed job in some seed has no value there; the mean is NaN then,
-        // and a target on it is not met.
-        const bool any_nan = std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
-        Estimate est = estimate(v);
-        if (any_nan || e.missed_early) est.mean = std::nan("");
-        e.metrics[key] = est;
-    }
-    e.feasible = !e.load.overloaded && meets(e);
-    memo_.emplace(k, std::move(e));
 }
 
 void Planner::checkNeighbours(CandidateResult& c) {
@@ -429,33 +385,6 @@ void Planner::checkNeighbours(CandidateResult& c) {
     }
 }
 
-std::vector<PointKey> Planner::unknownNeighbours(const CandidateResult& c, int answer) const {
-    CandidateResult answered = c;
-    answered.servers = answer;
-    std::vector<PointKey> keys;
-    for (int x = lowestVerified(answered); x <= answer + 1 && x <= r_.max_servers; ++x)
-        if (!memo_.count({c.server_type, c.policy, x, 0})) keys.push_back({c.server_type, c.policy, x, 0});
-    return keys;
-}
-
-std::vector<PointKey> Planner::followUps(const CandidateResult& c, const BoundarySearch& search, int x,
-                                         int load_step) const {
-    std::vector<PointKey> keys;
-    for (const bool holds : {true, false}) {
-        BoundarySearch after = search;
-        after.record(x, holds);
-        if (const std::optional<int> next = after.next()) {
-            // A load search steps the load at a fixed count, a count search the count.
-            keys.push_back(load_step < 0 ? PointKey{c.server_type, c.policy, *c.servers, *next}
-                                         : PointKey{c.server_type, c.policy, *next, 0});
-        } else if (load_step >= 0) {
-            if (const std::optional<int> answer = after.boundary())
-                for (const PointKey& k : unknownNeighbours(c, *answer)) keys.push_back(k);
-        }
-    }
-    return keys;
-}
-
 // 1. The smallest count per (type, policy), all searches advancing together; false when the
 // plan stopped (interrupted or failed) before every search finished.
 bool Planner::searchBoundaries() {
@@ -476,20 +405,23 @@ bool Planner::searchBoundaries() {
             report_.candidates.push_back(std::move(c));
         }
     for (;;) {
-        std::vector<PointKey> keys, speculative;
+        std::vector<PointKey> keys;
         for (std::size_t i = 0; i < searches.size(); ++i) {
             const CandidateResult& c = report_.candidates[i];
             if (auto x = searches[i].next()) {
                 keys.push_back({c.server_type, c.policy, *x, 0});
-                for (const PointKey& k : followUps(c, searches[i], *x, 0)) speculative.push_back(k);
             } else if (const std::optional<int> n = searches[i].boundary()) {
                 // A finished search's neighbours (step 2) join the batches of the searches still
                 // running: a batch waits for its slowest point, and the cores would idle meanwhile.
-                for (const PointKey& k : unknownNeighbours(c, *n)) keys.push_back(k);
+                CandidateResult answered = c;
+                answered.servers = n;
+                for (int x = lowestVerified(answered); x <= *n + 1 && x <= r_.max_servers; ++x)
+                    if (!memo_.count({c.server_type, c.policy, x, 0}))
+                        keys.push_back({c.server_type, c.policy, x, 0});
             }
         }
         if (keys.empty()) break;
-        if (!evaluate(keys, "search", speculative)) break;
+        if (!evaluate(keys, "search")) break;
         for (std::size_t i = 0; i < searches.size(); ++i)
             if (auto x = searches[i].next()) {
                 const CandidateResult& c = report_.candidates[i];
@@ -511,8 +443,8 @@ bool Planner::searchBoundaries() {
 std::string Planner::overloadNote(const CandidateResult& c, std::optional<int> below) const {
     std::optional<int> largest;
     for (const auto& [k, e] : memo_)
-        if (asked(k) && k.server_type == c.server_type && k.policy == c.policy && k.load_step == 0 &&
-            e.load.overloaded && (!below || k.servers < *below))
+        if (k.server_type == c.server_type && k.policy == c.policy && k.load_step == 0 && e.load.overloaded &&
+            (!below || k.servers < *below))
             largest = k.servers;
     if (!largest) return {};
     const PlanLoadCheck& l = at({c.server_type, c.policy, *largest, 0}).load;
@@ -569,8 +501,8 @@ bool Planner::settleNeighbours(bool searched) {
                     // The smallest count above x known to miss (the search's answer sat above one).
                     int miss = std::numeric_limits<int>::max();
                     for (const auto& [k, e] : memo_)
-                        if (asked(k) && k.server_type == c.server_type && k.policy == c.policy &&
-                            k.load_step == 0 && k.servers > x && k.servers < miss && !e.feasible)
+                        if (k.server_type == c.server_type && k.policy == c.policy && k.load_step == 0 &&
+                            k.servers > x && k.servers < miss && !e.feasible)
                             miss = k.servers;
                     c.note += (c.note.empty() ? "" : "; ") + std::to_string(x) +
                               " servers meet the targets although " + std::to_string(miss) +
@@ -667,23 +599,21 @@ void Planner::evaluateCliffs() {
         }
     // The headroom search's first step (findHeadroom) runs in this batch: on its own it would
     // leave all cores but one idle.
-    std::vector<PointKey> speculative;
     if (report_.chosen) {
         const CandidateResult& c = report_.candidates[*report_.chosen];
         keys.push_back({c.server_type, c.policy, *c.servers, 1});
-        speculative = followUps(c, headroomSearch(), 1, -1);
     }
-    evaluate(keys, "cliff", speculative);
+    evaluate(keys, "cliff");
 }
 
 // 5. Headroom of the chosen plan: the largest load step that still meets every target.
 void Planner::findHeadroom() {
     const CandidateResult& c = report_.candidates[*report_.chosen];
-    BoundarySearch fails = headroomSearch();
-    const int top = fails.max();
+    const int top =
+        std::max(1, static_cast<int>(std::ceil((r_.headroom_max - 1.0) / r_.headroom_resolution - 1e-9)));
+    BoundarySearch fails(1, 1, top);
     while (auto k = fails.next()) {
-        if (!evaluate({{c.server_type, c.policy, *c.servers, *k}}, "headroom", followUps(c, fails, *k, -1)))
-            break;
+        if (!evaluate({{c.server_type, c.policy, *c.servers, *k}}, "headroom")) break;
         fails.record(*k, !at({c.server_type, c.policy, *c.servers, *k}).feasible);
     }
     if (fails.done()) {
@@ -705,7 +635,6 @@ void Planner::findHeadroom() {
 void Planner::listEvaluations(const std::string& first_key) {
     std::map<PointKey, std::size_t> index;
     for (const auto& [k, e] : memo_) {
-        if (!asked(k)) continue;
         if (k.load_step == 0) {
             index[k] = report_.evaluations.size();
             report_.evaluations.push_back(e);
@@ -768,7 +697,6 @@ PlanReport Planner::run() {
     }
     if (report_.chosen && !report_.interrupted && report_.error.empty()) findHeadroom();
     listEvaluations(first_key);
-    report_.speculative_unused = static_cast<int>(speculated_.size() * r_.seeds.size());
     return report_;
 }
 

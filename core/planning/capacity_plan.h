@@ -69,15 +69,10 @@ struct PlanPoint {
     int servers = 0;
     double load_factor = 1.0;
     std::uint64_t seed = 1;
-    // A point a search will need after this batch under one of its outcomes: the evaluator runs
-    // it only on a core that would otherwise wait for the batch's slowest point, and answers
-    // nullopt for it otherwise (docs/architecture.md 7.9, "Speculative points").
-    bool speculative = false;
 };
 
 // The run of each point (its per-job records and series; segments are not needed), in the order
-// asked; nullopt where the simulation failed or was cancelled (the plan then stops and says so),
-// or for a speculative point not run.
+// asked; nullopt where the simulation failed or was cancelled (the plan then stops and says so).
 using PlanEvaluator = std::function<std::vector<std::optional<SimResult>>(const std::vector<PlanPoint>&)>;
 
 // A candidate cluster: the base with every server retyped to `type` and resized to `servers`
@@ -169,10 +164,6 @@ struct PlanReport {
     bool ranked_by_gpus = false;
     std::string ranking_note;
     int simulations = 0;  // points asked of the evaluator (seeds counted)
-    // Speculative points the evaluator ran that the plan never needed (seeds counted): they are
-    // in no list of the report, which is the same as without them (docs/architecture.md 7.9,
-    // "Speculative points").
-    int speculative_unused = 0;
     // What the seeds vary, as reports say it ("the models of jobs without one"); set by the
     // runner, which knows the trace (core/runs/plan_runner.h).
     std::string seeds_vary;

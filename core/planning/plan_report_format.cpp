@@ -194,7 +194,6 @@ nlohmann::ordered_json planJson(const PlanRequest& request, const PlanReport& re
         j["candidates"].push_back(o);
     }
     j["simulations"] = report.simulations;
-    j["speculative_unused"] = report.speculative_unused;
     if (report.interrupted) j["interrupted"] = true;
     if (!report.error.empty()) j["error"] = report.error;
     return j;
@@ -364,8 +363,6 @@ std::string planText(const PlanRequest& request, const PlanReport& report) {
             missed += e.missed_early;
         }
     out += "\n" + std::to_string(report.simulations) + " simulations";
-    if (report.speculative_unused > 0)
-        out += " (and " + std::to_string(report.speculative_unused) + " run ahead on idle cores, not needed)";
     if (stopped > 0)
         out += "; the runs of " + std::to_string(stopped) + (stopped == 1 ? " point" : " points") +
                " stopped as soon as overload was established";

@@ -1,8 +1,6 @@
 #include "core/runs/plan_runner.h"
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -14,7 +12,6 @@
 
 #include "core/io/builtin_data.h"
 #include "core/util/number_format.h"
-#include "core/util/parallel_runner.h"
 #include "core/workload/trace_transforms.h"
 
 namespace cl {
@@ -208,42 +205,6 @@ PlanPruneResult prunePlan(ScenarioStore& store, const std::string& prefix) {
     return result;
 }
 
-namespace {
-
-// The points of a batch to run (indices into `points`): every point the plan needs, and the
-// speculative ones that fit on a core that would otherwise wait for the batch's slowest point
-// (section 7.9, "Speculative points"). The needed points are spread over the threads longest
-// first by their `expected` seconds; a speculative point is kept when it fits beside them on the
-// least busy thread without making the batch longer. Nothing is speculated while a needed point's
-// time is unknown (infinite).
-std::vector<std::size_t> pointsToRun(const std::vector<PlanPoint>& points,
-                                     const std::function<double(const PlanPoint&)>& expected, int threads) {
-    std::vector<std::size_t> chosen;
-    for (std::size_t i = 0; i < points.size(); ++i)
-        if (!points[i].speculative) chosen.push_back(i);
-    if (threads <= 1) return chosen;
-    std::vector<std::size_t> longest = chosen;
-    std::stable_sort(longest.begin(), longest.end(),
-                     [&](std::size_t a, std::size_t b) { return expected(points[a]) > expected(points[b]); });
-    std::vector<double> busy(static_cast<std::size_t>(threads), 0.0);
-    for (std::size_t i : longest) {
-        if (!std::isfinite(expected(points[i]))) return chosen;
-        *std::min_element(busy.begin(), busy.end()) += expected(points[i]);
-    }
-    const double batch = *std::max_element(busy.begin(), busy.end());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (!points[i].speculative) continue;
-        double& least = *std::min_element(busy.begin(), busy.end());
-        if (std::isfinite(expected(points[i])) && least + expected(points[i]) <= batch) {
-            least += expected(points[i]);
-            chosen.push_back(i);
-        }
-    }
-    return chosen;
-}
-
-}  // namespace
-
 // The samples a point's stored series keeps: the queue chart draws 200, and the overload check
 // reads the utilisation from the last arrival on, which the reduction keeps exact.
 constexpr std::size_t kPlanSeriesSamples = 2000;
@@ -280,20 +241,24 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             if (t.jobs == TargetJobs::All && stopsWhenMissed(t.metric) &&
                 (t.comparison == TargetComparison::AtMost || t.comparison == TargetComparison::Below))
                 missed_stops.push_back({t.metric, t.value_s});
-    std::atomic<bool> emitting_stop{false};                     // set once a batch has points to emit
-    std::map<std::pair<int, std::string>, double> run_seconds;  // (type, policy) -> its last run's
-    // Seconds a point is expected to run: the last run of its server type and policy.
+    std::atomic<bool> emitting_stop{false};  // set once a batch has points to emit
+    // (type, policy) -> server count -> seconds its run took: a run's time depends on the count
+    // (whether it stops early, how many jobs run at once), so a point is expected to take what
+    // the nearest count of its type and policy took.
+    std::map<std::pair<int, std::string>, std::map<int, double>> run_seconds;
     const auto expected = [&](const PlanPoint& p) {
         const auto it = run_seconds.find({p.server_type, p.policy});
-        return it == run_seconds.end() ? std::numeric_limits<double>::infinity() : it->second;
+        if (it == run_seconds.end() || it->second.empty()) return std::numeric_limits<double>::infinity();
+        const std::map<int, double>& by_count = it->second;
+        auto above = by_count.lower_bound(p.servers);
+        if (above == by_count.end()) return std::prev(above)->second;
+        if (above == by_count.begin() || above->first == p.servers) return above->second;
+        const auto below = std::prev(above);
+        return p.servers - below->first < above->first - p.servers ? below->second : above->second;
     };
     PlanEvaluator evaluate = [&](const std::vector<PlanPoint>& points) {
-        // An emitted batch holds what the plan needs, nothing speculative.
-        const std::vector<std::size_t> chosen =
-            pointsToRun(points, expected, options.missing ? 1 : ParallelRunner::threadCount(options.threads));
         std::vector<ScenarioSpec> specs;
-        for (std::size_t i : chosen) {
-            const PlanPoint& p = points[i];
+        for (const PlanPoint& p : points) {
             auto [it, added] = cluster_ids.try_emplace({p.server_type, p.servers}, 0);
             if (added) {
                 it->second = store.putCluster(candidateCluster(request, p.server_type, p.servers));
@@ -329,7 +294,7 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
             const std::string version = engineVersion();
             for (std::size_t k = 0; k < infos.size(); ++k) {
                 if (auto run = store.finishedRunWithHash(infos[k].content_hash, version))
-                    out[chosen[k]] = store.loadRun(run->id, /*with_segments=*/false);
+                    out[k] = store.loadRun(run->id, /*with_segments=*/false);
                 else
                     options.missing->push_back(infos[k]);
             }
@@ -345,26 +310,24 @@ PlanReport runPlan(ScenarioStore& store, const PlanRequest& request, const Scena
         sweep.record_segments = false;
         sweep.series_samples = kPlanSeriesSamples;
         sweep.series_queue_only = true;
-        // Longest first, by the last run of the same server type and policy (unknown ones first):
-        // a batch waits for its slowest run, and a long run started last leaves a core idle. The
-        // speculative points come last, on the cores the others leave.
-        std::vector<std::size_t> order(chosen.size());
+        // Longest first, by the run of the nearest count of the same server type and policy
+        // (unknown ones first): a batch waits for its slowest run, and a long run started last
+        // leaves a core idle.
+        std::vector<std::size_t> order(points.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            const PlanPoint &x = points[chosen[a]], &y = points[chosen[b]];
-            if (x.speculative != y.speculative) return y.speculative;
-            return expected(x) > expected(y);
+            return expected(points[a]) > expected(points[b]);
         });
         std::vector<ScenarioSpec> ordered;
         for (std::size_t k : order) ordered.push_back(specs[k]);
         sweep.finished = [&](std::size_t k, SimResult r) {
-            const PlanPoint& p = points[chosen[order[k]]];
-            run_seconds[{p.server_type, p.policy}] = r.wall_seconds;
-            out[chosen[order[k]]] = std::move(r);
+            const PlanPoint& p = points[order[k]];
+            run_seconds[{p.server_type, p.policy}][p.servers] = r.wall_seconds;
+            out[order[k]] = std::move(r);
         };
         const SweepReport report = runSweep(store, ordered, sweep);
         for (std::size_t k = 0; k < order.size(); ++k) {
-            std::optional<SimResult>& o = out[chosen[order[k]]];
+            std::optional<SimResult>& o = out[order[k]];
             if (report.run_ids[k] == 0)
                 o.reset();  // failed or cancelled while storing: no figures
             else if (!o)
