@@ -529,6 +529,45 @@ private slots:
     // The saved `scontrol show config` a replay follows: picked with Browse, its settings that
     // differ from Slurm's defaults named in the summary and kept by the scenario the import
     // creates; a file that cannot be read blocks the import, naming the line and the key.
+    // A path typed into a field is read once the typing pauses (no Enter or Tab needed), and the
+    // jobs' submit times are shown in UTC, so the time zone visibly moves them.
+    void aTypedPathIsReadAndSubmitTimesAreInUtc() {
+        QTemporaryDir dir;
+        cl::ScenarioStore store(dir.filePath(QStringLiteral("w.sqlite")).toStdString());
+        store.putProfiles(m_builtin);
+        SlurmImportDialog dialog(&store, &m_builtin);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto* historyField = namedChild<QLineEdit>(dialog, "historyPath");
+        historyField->setFocus();
+        QTest::keyClicks(historyField, fixture(QStringLiteral("sacct_parsable2.txt")));
+        QVERIFY(dialog.isBusy());
+        QVERIFY(!importButton(dialog)->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.history().has_value(), kTimeoutMs);
+        waitIdle(dialog);
+        QVERIFY(historyField->hasFocus());
+        QVERIFY2(importButton(dialog)->isEnabled(), qPrintable(dialog.importBlocker()));
+        QVERIFY(summaryLabel(dialog)->text().contains(QStringLiteral("jobs</b> kept")));
+
+        // The file's times are the cluster's local time; in UTC they show as written.
+        SlurmJobTableModel& jobs = *jobModel(dialog);
+        const int submitColumn = SlurmJobTableModel::SubmitColumn;
+        QCOMPARE(jobs.headerData(submitColumn, Qt::Horizontal).toString(), QStringLiteral("Submitted (UTC)"));
+        QCOMPARE(jobs.data(jobs.index(0, submitColumn)).toString(), QStringLiteral("2024-03-01 10:00:00"));
+        dialog.setTimezone(QStringLiteral("+02:00"));
+        waitIdle(dialog);
+        QCOMPARE(jobs.data(jobs.index(0, submitColumn)).toString(), QStringLiteral("2024-03-01 08:00:00"));
+        QVERIFY(jobs.data(jobs.index(0, submitColumn), Qt::ToolTipRole).toString().contains(QStringLiteral("after")));
+
+        // A typed nodes path too; a path that does not exist names itself.
+        auto* nodesField = namedChild<QLineEdit>(dialog, "nodesPath");
+        nodesField->setFocus();
+        QTest::keyClicks(nodesField, dir.filePath(QStringLiteral("missing.txt")));
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.nodesError().isEmpty(), kTimeoutMs);
+        QVERIFY2(dialog.nodesError().contains(QStringLiteral("missing.txt")), qPrintable(dialog.nodesError()));
+        QVERIFY(!importButton(dialog)->isEnabled());
+    }
+
     void theSlurmConfigurationGoesWithTheScenario() {
         QTemporaryDir dir;
         MainWindow window(MainWindow::Options{false});

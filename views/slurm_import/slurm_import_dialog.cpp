@@ -1,6 +1,9 @@
 #include "views/slurm_import/slurm_import_dialog.h"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
+#include <limits>
 #include <map>
 #include <set>
 #include <type_traits>
@@ -591,6 +594,34 @@ void SlurmImportDialog::connectInputs() {
         m_nameTyped = !m_name->text().trimmed().isEmpty();
         renameImport();
     });
+    readWhenTypingPauses(m_historyPath, &SlurmImportDialog::readHistoryFile);
+    readWhenTypingPauses(m_nodesPath, &SlurmImportDialog::readNodesFile);
+    readWhenTypingPauses(m_partitionsPath, &SlurmImportDialog::readPartitionsFile);
+    readWhenTypingPauses(m_configPath, &SlurmImportDialog::readConfigFile);
+}
+
+// A typed path is read once the typing pauses, as Import Trace previews it: waiting for Enter or
+// Tab left "Reading ..." on screen with Import disabled and no hint why.
+void SlurmImportDialog::readWhenTypingPauses(QLineEdit* field, void (SlurmImportDialog::*read)()) {
+    auto* pause = new QTimer(this);
+    pause->setSingleShot(true);
+    pause->setInterval(kTypingPauseMs);
+    m_typingPauses.push_back(pause);
+    connect(pause, &QTimer::timeout, this, [this, field, read] {
+        if (!field->text().trimmed().isEmpty()) (this->*read)();
+        updateBusy();
+        updateButtons();
+    });
+    connect(field, &QLineEdit::textEdited, pause, [this, pause] {
+        pause->start();
+        updateBusy();
+        updateButtons();
+    });
+    // Enter, Tab or a chosen file reads it at once.
+    connect(field, &QLineEdit::editingFinished, pause, &QTimer::stop);
+    connect(field, &QLineEdit::textChanged, pause, [pause, field] {
+        if (!field->isModified()) pause->stop();
+    });
 }
 
 void SlurmImportDialog::connectRules() {
@@ -1110,6 +1141,12 @@ void SlurmImportDialog::updateRuleCounts() {
 
 void SlurmImportDialog::showHistory() {
     m_jobs->setTrace(m_historyTrace);
+    // The origin traceFromSacct counts from: the earliest submission it read.
+    double firstUtc = std::numeric_limits<double>::quiet_NaN();
+    if (m_history)
+        for (const cl::SlurmJob& job : m_history->jobs)
+            if (std::isfinite(job.submit) && (std::isnan(firstUtc) || job.submit < firstUtc)) firstUtc = job.submit;
+    m_jobs->setFirstSubmitUtc(firstUtc);
     m_jobTable->resizeColumnsToContents();
     if (!m_historyTrace) emit previewTraceChanged(nullptr, m_profiles.get());
     showLeftOut();
@@ -1396,7 +1433,9 @@ void SlurmImportDialog::updateBusy() {
 }
 
 bool SlurmImportDialog::isBusy() const {
-    return m_running > 0 || m_rulesPause->isActive();
+    return m_running > 0 || m_rulesPause->isActive() ||
+           std::any_of(m_typingPauses.begin(), m_typingPauses.end(),
+                       [](const QTimer* pause) { return pause->isActive(); });
 }
 
 void SlurmImportDialog::updateButtons() {

@@ -66,6 +66,8 @@ public:
     enum Tab { JobsTab = 0, LeftOutTab, RulesTab, ClusterTab };
     // How long the rules must stay unchanged before the jobs are matched again.
     static constexpr int kRulesPauseMs = 150;
+    // How long a typed path must stay unchanged before its file is read.
+    static constexpr int kTypingPauseMs = 400;
 
     // The store lists the profile sets (may be null); `builtin` is offered too when given. Both
     // must outlive the dialog.
@@ -168,6 +170,7 @@ private:
     QHBoxLayout* makeBottomRow();
     void connectInputs();
     void connectRules();
+    void readWhenTypingPauses(QLineEdit* field, void (SlurmImportDialog::*read)());
     // A rule below the selected one, its pattern open for typing.
     void addRule();
     // Moves the selected rule by rows (negative: earlier).
@@ -259,6 +262,7 @@ private:
     QLabel* m_defaultCount = nullptr;
     QLabel* m_rulesStatus = nullptr;
     QTimer* m_rulesPause = nullptr;
+    std::vector<QTimer*> m_typingPauses;  // one per path field
     QLabel* m_clusterSummary = nullptr;
     QTreeWidget* m_clusterTree = nullptr;
     QListWidget* m_clusterWarnings = nullptr;

@@ -1,10 +1,14 @@
 #include "views/slurm_import/slurm_job_table_model.h"
 
+#include <cmath>
 #include <iterator>
+#include <limits>
 
 #include <QApplication>
+#include <QDateTime>
 #include <QLocale>
 #include <QStyle>
+#include <QTimeZone>
 
 #include "views/common/format.h"
 
@@ -18,7 +22,20 @@ QString text(const std::string& s) {
 
 }  // namespace
 
-SlurmJobTableModel::SlurmJobTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+SlurmJobTableModel::SlurmJobTableModel(QObject* parent)
+    : QAbstractTableModel(parent), m_firstUtc(std::numeric_limits<double>::quiet_NaN()) {}
+
+void SlurmJobTableModel::setFirstSubmitUtc(double seconds) {
+    m_firstUtc = seconds;
+    if (rowCount() > 0) emit dataChanged(index(0, SubmitColumn), index(rowCount() - 1, SubmitColumn));
+    emit headerDataChanged(Qt::Horizontal, SubmitColumn, SubmitColumn);
+}
+
+QString SlurmJobTableModel::submitText(double submit) const {
+    if (std::isnan(m_firstUtc)) return formatRunTime(submit - m_first);
+    const auto ms = static_cast<qint64>(std::llround((m_firstUtc + submit - m_first) * 1000.0));
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
 
 void SlurmJobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace) {
     beginResetModel();
@@ -71,7 +88,7 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
             case MemoryColumn:
                 return j.memory_gb > 0.0 ? locale.toString(j.memory_gb, 'f', 1) : QStringLiteral("\u2013");
             case SubmitColumn:
-                return formatRunTime(j.submit_time - m_first);
+                return submitText(j.submit_time);
             case DurationColumn:
                 return formatDuration(j.duration);
             case TimeLimitColumn:
@@ -131,6 +148,8 @@ QVariant SlurmJobTableModel::data(const QModelIndex& index, int role) const {
         if (!neverFit.isEmpty())
             return tr("Can never run on this cluster; a run leaves it out: %1").arg(neverFit);
         if (column == DurationColumn) return formatDurationExact(j.duration);
+        if (column == SubmitColumn && !std::isnan(m_firstUtc))
+            return tr("%1 after the first job's submission").arg(formatRunTime(j.submit_time - m_first));
         if (column == TimeLimitColumn)
             return j.time_limit > 0.0 ? formatDurationExact(j.time_limit) : tr("No time limit");
         if (column == WaitedColumn && j.recorded_start >= 0.0)
@@ -167,8 +186,10 @@ QVariant SlurmJobTableModel::headerData(int section, Qt::Orientation orientation
         QT_TR_NOOP("The profile the rules gave it (the first rule that matches, else the default)"),
         QT_TR_NOOP("Its run time in iterations of its profile on its GPU type")};
     static_assert(std::size(kNames) == ColumnCount && std::size(kTips) == ColumnCount);
-    if (role == Qt::DisplayRole) return tr(kNames[section]);
-    if (role == Qt::ToolTipRole) return tr(kTips[section]);
+    const bool utc = section == SubmitColumn && !std::isnan(m_firstUtc);
+    if (role == Qt::DisplayRole) return utc ? tr("Submitted (UTC)") : tr(kNames[section]);
+    if (role == Qt::ToolTipRole)
+        return utc ? tr("Submit time in UTC: the history's times moved by its time zone") : tr(kTips[section]);
     return {};
 }
 

@@ -42,6 +42,10 @@ public:
     explicit SlurmJobTableModel(QObject* parent = nullptr);
 
     void setTrace(std::shared_ptr<const cl::Trace> trace);
+    // The first submission as seconds since 1970-01-01 UTC: the Submitted column then shows
+    // absolute UTC times (so the history's time zone visibly moves them); NaN: times after the
+    // first job's.
+    void setFirstSubmitUtc(double seconds);
     std::shared_ptr<const cl::Trace> trace() const { return m_trace; }
     const cl::Job& job(int row) const { return m_trace->jobs[static_cast<std::size_t>(row)]; }
     // Per job of the trace, why it can never run on the cluster ("" when it can); empty: unknown.
@@ -54,8 +58,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QString submitText(double submit) const;
+
     std::shared_ptr<const cl::Trace> m_trace;
     double m_first = 0.0;
+    double m_firstUtc;  // NaN: unknown
     std::vector<std::string> m_neverFits;
 };
 
