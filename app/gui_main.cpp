@@ -21,6 +21,7 @@
 #include "core/io/builtin_data.h"
 #include "core/store/scenario_store.h"
 #include "views/common/app_theme.h"
+#include "views/common/english_plurals.h"
 #include "views/shell/main_window.h"
 #include "views/shell/resources_init.h"
 
@@ -254,6 +255,7 @@ int main(int argc, char** argv) {
 
     QApplication app(argc, argv);
     cl::views::initResources();
+    cl::views::installEnglishPlurals(app);
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
     QGuiApplication::setDesktopFileName(QStringLiteral("clusterloom"));
 

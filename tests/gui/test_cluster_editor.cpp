@@ -9,9 +9,11 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include "named_child.h"
@@ -33,6 +35,7 @@
 #include "views/cluster/server_types.h"
 #include "views/cluster/topology_dialog.h"
 #include "views/common/app_theme.h"
+#include "views/common/english_plurals.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -145,6 +148,23 @@ bool editCell(QTableView* table, int row, int column, const QString& text) {
     return table->viewport()->findChild<QLineEdit*>() == nullptr;
 }
 
+// The menu of the toolbar's Add server button (its arrow), as a user opens it.
+QMenu* addServerMenu(const ClusterEditor& editor) {
+    for (auto* button : editor.findChildren<QToolButton*>())
+        if (button->popupMode() == QToolButton::MenuButtonPopup && button->menu()) return button->menu();
+    return nullptr;
+}
+
+// Chooses the server type whose menu entry starts with `label`.
+void triggerPreset(QMenu& menu, const QString& label) {
+    for (QAction* action : menu.actions())
+        if (action->text().startsWith(label) || action->text().contains(label)) {
+            action->trigger();
+            return;
+        }
+    QFAIL(qPrintable(QStringLiteral("no server type %1 in the Add server menu").arg(label)));
+}
+
 }  // namespace
 
 class TestClusterEditor : public QObject {
@@ -162,9 +182,10 @@ private slots:
         editor.addServers(preset("dgx-a100"), 4);
         const cl::Cluster added = editor.cluster();
         QCOMPARE(static_cast<int>(added.servers.size()), 12);
-        QCOMPARE(names(added).mid(8), (QStringList{"node8", "node9", "node10", "node11"}));
+        // Another GPU type than the V100s: a rack and names of its own.
+        QCOMPARE(names(added).mid(8), (QStringList{"a100-01", "a100-02", "a100-03", "a100-04"}));
         for (int i = 8; i < 12; ++i) {
-            QCOMPARE(added.servers[i].rack, std::string("rack0"));
+            QCOMPARE(added.servers[i].rack, std::string("rack1"));
             QCOMPARE(added.servers[i].gpu_type, std::string("A100"));
             QCOMPARE(added.servers[i].cpu_cores, 128);
         }
@@ -179,10 +200,38 @@ private slots:
         editor.undoStack()->redo();
         QCOMPARE(contents(editor.cluster()), contents(added));
 
-        // Names continue the pattern past the highest number, also for a single server.
+        // Names continue the pattern past the highest number, also for a single server; a V100
+        // added while A100s are selected joins the V100s.
         editor.addServers(preset("v100x8"));
-        QCOMPARE(editor.cluster().servers.back().name, std::string("node12"));
-        QCOMPARE(editor.undoStack()->undoText(), QString("Add server 'node12'"));
+        QCOMPARE(editor.cluster().servers[8].name, std::string("node8"));
+        QCOMPARE(editor.cluster().servers[8].rack, std::string("rack0"));
+        QCOMPARE(editor.undoStack()->undoText(), QString("Add server 'node8'"));
+    }
+
+    // A server of another type than the selected one is named after its type and goes where that
+    // type's servers are (a rack of its own for the first), through the toolbar as a user adds it.
+    void anotherGpuTypeGetsItsOwnRackAndNames() {
+        ClusterEditor editor;
+        cl::Cluster cluster = cl::builtinCluster("muri-testbed-64");
+        for (std::size_t i = 0; i < cluster.servers.size(); ++i)
+            cluster.servers[i].name = QStringLiteral("gpu-v%1").arg(i + 1, 2, 10, QLatin1Char('0')).toStdString();
+        editor.setCluster(cluster);
+        editor.selectServers({1});
+        QMenu* menu = addServerMenu(editor);
+        QVERIFY(menu);
+        triggerPreset(*menu, QStringLiteral("DGX H100"));
+        const cl::Server first = editor.cluster().servers.back();
+        QCOMPARE(first.gpu_type, std::string("H100"));
+        QCOMPARE(first.name, std::string("h100-01"));
+        QCOMPARE(first.rack, std::string("rack1"));
+        editor.selectServers({2});
+        triggerPreset(*menu, QStringLiteral("DGX H100"));
+        QCOMPARE(editor.cluster().servers.back().name, std::string("h100-02"));
+        QCOMPARE(editor.cluster().servers.back().rack, std::string("rack1"));
+        // The selected server's type continues its own rack and names.
+        triggerPreset(*menu, QStringLiteral("8× V100 server"));
+        QCOMPARE(editor.cluster().servers[8].name, std::string("gpu-v09"));
+        QCOMPARE(editor.cluster().servers[8].rack, std::string("rack0"));
     }
 
     void addRackFollowsNamingPattern() {
@@ -395,8 +444,35 @@ private slots:
         editor.selectServers({});
         editor.addServers(preset("t4x4"), 3);
         QCOMPARE(totalsOf(editor)->totalsText(),
-                 QString("11 servers · 1 rack · 76 GPUs: 12 T4, 64 V100 · CPU:GPU 10.9:1 · DRAM/GPU 62 GB · "
+                 QString("11 servers · 2 racks · 76 GPUs: 12 T4, 64 V100 · CPU:GPU 10.9:1 · DRAM/GPU 62 GB · "
                          "GPU memory 2.2 TB"));
+    }
+
+    // Numbers read as a reader expects them: an imported node's 2,014.648438 GB of DRAM shows
+    // as 2014.6, and leaving the field as it is keeps the exact value. Counted texts are English.
+    void numbersAndCountsReadNaturally() {
+        ClusterEditor editor;
+        cl::Cluster cluster = cl::builtinCluster("muri-testbed-64");
+        cluster.servers[0].memory_gb = 2014.648438;
+        cluster.servers[0].price.basis = cl::PriceBasis::Hourly;
+        cluster.servers[0].price.per_hour = 13.25;
+        editor.setCluster(cluster);
+        editor.selectServers({0});
+        QCOMPARE(panelOf(editor)->text(Field::Memory), QStringLiteral("2014.6"));
+        QCOMPARE(panelOf(editor)->text(Field::PricePerHour), QStringLiteral("13.25"));
+        QCOMPARE(panelOf(editor)->text(Field::GpuMemory), QStringLiteral("32"));
+        panelOf(editor)->setText(Field::Network, "25");
+        QVERIFY(panelOf(editor)->apply());
+        QCOMPARE(editor.cluster().servers[0].memory_gb, 2014.648438);
+        QCOMPARE(editor.cluster().servers[0].network_gbps, 25.0);
+
+        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 1), QStringLiteral("%n server"));
+        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 0), QStringLiteral("%n servers"));
+        cl::views::installEnglishPlurals(*QCoreApplication::instance());
+        cl::views::installEnglishPlurals(*QCoreApplication::instance());  // once is enough
+        QCOMPARE(QCoreApplication::instance()->findChildren<cl::views::EnglishPlurals*>().size(), 1);
+        QCOMPARE(QObject::tr("%n server(s)", nullptr, 1), QStringLiteral("1 server"));
+        QCOMPARE(QObject::tr("%n GPU(s) in %1", nullptr, 8).arg(QStringLiteral("rack0")), QStringLiteral("8 GPUs in rack0"));
     }
 
     void exportRoundTripsThroughCoreReader() {

@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QSignalSpy>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -29,6 +30,7 @@
 #include "views/cluster/what_if_strip.h"
 #include "views/common/app_theme.h"
 #include "views/common/chart_style.h"
+#include "views/common/english_plurals.h"
 #include "views/shell/main_window.h"
 #include "views/workspace/scenario_browser.h"
 
@@ -93,7 +95,7 @@ void compareFigures(const cl::WhatIfFigures& shown, const cl::SimResult& result)
 void verifyNoChange(const WhatIfStrip& strip) {
     for (int f = 0; f < WhatIfStrip::CostPerMonth; ++f) {
         const auto figure = static_cast<WhatIfStrip::Figure>(f);
-        QCOMPARE(strip.deltaText(figure), QStringLiteral("\u00b10"));
+        QCOMPARE(strip.deltaText(figure), QStringLiteral("no change"));
         QCOMPARE(strip.deltaVerdict(figure), 0);
     }
 }
@@ -104,6 +106,8 @@ class TestLiveWhatIf : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { cl::views::installEnglishPlurals(*QCoreApplication::instance()); }
+
     void withoutScenarioSaysSo() {
         ClusterEditor editor;
         editor.setCluster(cl::builtinCluster("muri-testbed-64"));
@@ -201,7 +205,7 @@ private slots:
         QCOMPARE(whatIf->state(), State::Ready);  // at once, no event loop needed
         QCOMPARE(whatIf->cacheHits(), hits + 1);
         QCOMPARE(whatIf->current()->avg_jct, run.summary.avg_jct);
-        QCOMPARE(strip->deltaText(WhatIfStrip::AvgJct), QStringLiteral("\u00b10"));
+        QCOMPARE(strip->deltaText(WhatIfStrip::AvgJct), QStringLiteral("no change"));
 
         editor.undoStack()->redo();
         QCOMPARE(whatIf->state(), State::Ready);
@@ -241,6 +245,51 @@ private slots:
                  QStringLiteral("$") + QLocale().toString(std::round(perMonth), 'f', 0));
         // The stored testbed has no prices, so there is no change to show.
         QCOMPARE(strip->deltaText(WhatIfStrip::CostPerMonth), QStringLiteral("\u2013"));
+
+        // Some servers without a price: the sum is a lower bound, and the figure says how many.
+        cl::Cluster partly = priced;
+        for (std::size_t i = 1; i < partly.servers.size(); ++i) partly.servers[i].price = {};
+        QVERIFY(editor.document()->replaceCluster(partly, QStringLiteral("price")));
+        const int unpriced = static_cast<int>(partly.servers.size()) - 1;
+        QCOMPARE(whatIf->currentCost().unpriced_servers, unpriced);
+        QVERIFY2(strip->valueText(WhatIfStrip::CostPerMonth).startsWith(QStringLiteral("at least $")),
+                 qPrintable(strip->valueText(WhatIfStrip::CostPerMonth)));
+        const QString cell = namedChild<QLabel>(*strip, "whatIfFigure4")->text();
+        QVERIFY2(cell.contains(QStringLiteral("%1 of %2 servers unpriced").arg(unpriced).arg(partly.servers.size())),
+                 qPrintable(cell));
+    }
+
+    // A scenario without a stored run has nothing to compare with: the strip offers to run it,
+    // and once the main window has run it the changes show.
+    void withoutStoredRunOffersToRunIt() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sqlite"));
+        std::int64_t clusterId = 0;
+        {
+            cl::ScenarioStore store(path.toStdString());
+            cl::populateDemoWorkspace(store);
+            clusterId = store.scenario(kScenario.toStdString()).spec.cluster_id;
+        }
+        cl::views::MainWindow window(cl::views::MainWindow::Options{false});
+        QString error;
+        QVERIFY2(window.openWorkspace(path, cl::views::MainWindow::Demo::No, &error), qPrintable(error));
+        ClusterEditor& editor = *namedChild<ClusterEditor>(window, "clusterEditor");
+        editor.setCluster(window.store()->cluster(clusterId), clusterId);
+        namedChild<cl::views::ScenarioBrowser>(window, "scenarioBrowser")->selectScenario(kScenario);
+        QCOMPARE(editor.liveWhatIf()->scenario(), kScenario);
+        LiveWhatIf* whatIf = editor.liveWhatIf();
+        WAIT_READY(whatIf);
+        QVERIFY(!whatIf->stored());
+        WhatIfStrip* strip = stripOf(editor);
+        auto* run = namedChild<QPushButton>(*strip, "whatIfRunScenario");
+        QVERIFY(run->isVisibleTo(strip));
+        QVERIFY(run->text().contains(kScenario));
+        QVERIFY(strip->statusText().contains(QStringLiteral("no stored run")));
+        QTest::mouseClick(run, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf->stored().has_value(), kTimeoutMs);
+        WAIT_READY(whatIf);
+        QVERIFY(!run->isVisibleTo(strip));
+        verifyNoChange(*strip);
     }
 
     // Edits in quick succession: the settle delay gathers them, and whatever was started

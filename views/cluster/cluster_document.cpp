@@ -291,18 +291,29 @@ bool ClusterDocument::addServers(const cl::Server& prototype, int count) {
     cl::Server probe = prototype;
     if (probe.name.empty()) probe.name = "new";
     if (count < 1 || count > 100000 || !serverProblem(probe).isEmpty()) return false;
-    // The rack and name pattern come from the first selected server, else the last one.
-    const int anchor = m_selection.isEmpty() ? serverCount() - 1 : m_selection.front();
+    // The rack and name pattern come from the first selected server, else the last one; but a
+    // server of another GPU type joins the last server of its own type, or a rack of its own
+    // named after the type, since racks are where one type's servers are found.
+    const int selected = m_selection.isEmpty() ? serverCount() - 1 : m_selection.front();
+    int anchor = selected;
     std::string rack = prototype.rack;
-    // Like the rack, the partitions come from that server unless the prototype has its own, so
-    // that added servers serve the same jobs (docs/architecture.md 2.10).
-    std::vector<std::string> partitions = prototype.partitions;
     QString pattern = QString::fromStdString(prototype.name);
+    if (selected >= 0 && !prototype.gpu_type.empty() && server(selected).gpu_type != prototype.gpu_type) {
+        anchor = -1;
+        for (int i = 0; i < serverCount(); ++i)
+            if (server(i).gpu_type == prototype.gpu_type) anchor = i;
+        if (anchor < 0 && rack.empty()) rack = nextRackName().toStdString();
+        if (anchor < 0 && pattern.isEmpty())
+            pattern = QString::fromStdString(prototype.gpu_type).toLower() + QStringLiteral("-01");
+    }
+    // The partitions come from the selected server unless the prototype has its own, so that
+    // added servers serve the same jobs (docs/architecture.md 2.10).
+    std::vector<std::string> partitions = prototype.partitions;
+    if (partitions.empty() && selected >= 0) partitions = server(selected).partitions;
     int insert_at = serverCount();
     if (anchor >= 0) {
         const cl::Server& a = server(anchor);
         if (rack.empty()) rack = a.rack;
-        if (partitions.empty()) partitions = a.partitions;
         // After the last server of that rack, so racks stay contiguous.
         int last_in_rack = -1;
         for (int i = 0; i < serverCount(); ++i)

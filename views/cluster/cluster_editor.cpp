@@ -42,6 +42,7 @@ ClusterEditor::ClusterEditor(QWidget* parent) : QWidget(parent), m_document(new 
     m_totals = new ClusterTotalsBar(m_document, this);
     m_whatIf = new LiveWhatIf(m_document, this);
     m_whatIfStrip = new WhatIfStrip(m_whatIf, this);
+    connect(m_whatIfStrip, &WhatIfStrip::runScenarioRequested, this, &ClusterEditor::runScenarioRequested);
     m_toolbar = new QToolBar(tr("Cluster editor"), this);
     m_treeModel = new ClusterTreeModel(this);
     m_tree = new QTreeView(this);

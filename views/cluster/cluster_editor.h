@@ -79,6 +79,8 @@ public:
 signals:
     void clusterChanged();
     void modifiedChanged(bool modified);
+    // The what-if's scenario has no stored run and the user asked to run it.
+    void runScenarioRequested(const QString& scenario);
 
 public slots:
     void addServers(const cl::Server& prototype, int count = 1);

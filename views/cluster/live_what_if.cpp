@@ -43,6 +43,10 @@ cl::ClusterCost LiveWhatIf::currentCost() const {
     return cl::clusterCost(m_document->cluster());
 }
 
+int LiveWhatIf::currentServers() const {
+    return static_cast<int>(m_document->cluster().servers.size());
+}
+
 bool LiveWhatIf::isScenarioCluster() const {
     return m_base &&
            cl::whatIfKey(m_document->cluster(), m_base->scenario_hash, m_base->engine_version) == m_base->key;

@@ -56,6 +56,7 @@ public:
     cl::ClusterCost storedCost() const { return m_storedCost; }
     int storedServers() const { return m_storedServers; }
     cl::ClusterCost currentCost() const;
+    int currentServers() const;
     // The scenario resizes its cluster (server_count); the edited cluster is simulated as drawn.
     int scenarioServerCount() const { return m_scenarioServerCount; }
     // The edited cluster simulates exactly as the scenario's own (same key).

@@ -23,6 +23,7 @@
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/server_types.h"
 #include "views/common/cost_text.h"
+#include "views/common/format.h"
 
 namespace cl::views {
 
@@ -47,8 +48,12 @@ std::optional<int> parseWhole(const QString& text) {
     return static_cast<int>(*v);
 }
 
-QString number(double value) {
-    return QLocale().toString(value, 'g', 10);
+// Sizes to a tenth, prices to the cent (or four decimals below a dollar).
+QString number(double value, int decimals = 1) {
+    return formatDecimal(value, decimals);
+}
+QString money(double value) {
+    return formatDecimal(value, std::abs(value) < 1.0 ? 4 : 2);
 }
 
 // One field's value on a server, as the panel shows it.
@@ -74,14 +79,14 @@ QString valueOf(const cl::Server& s, Field f) {
             return number(s.network_gbps);
         // A figure of another basis than the server's shows empty: it is not part of its price.
         case Field::PricePerHour:
-            return s.price.basis == cl::PriceBasis::Hourly ? number(s.price.per_hour) : QString();
+            return s.price.basis == cl::PriceBasis::Hourly ? money(s.price.per_hour) : QString();
         case Field::PurchasePrice:
-            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.purchase) : QString();
+            return s.price.basis == cl::PriceBasis::Amortized ? money(s.price.purchase) : QString();
         case Field::AmortizationYears:
-            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.amortization_years)
+            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.amortization_years, 2)
                                                               : QString();
         case Field::PowerPerHour:
-            return s.price.basis == cl::PriceBasis::Amortized ? number(s.price.power_per_hour) : QString();
+            return s.price.basis == cl::PriceBasis::Amortized ? money(s.price.power_per_hour) : QString();
         case Field::PriceSource:
             return QString::fromStdString(s.price.source);
     }

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QPalette>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include "views/cluster/live_what_if.h"
@@ -155,8 +156,16 @@ WhatIfStrip::WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent) : QWidget(parent),
     m_progress->setMaximumHeight(fontMetrics().height() * 2 / 3);
     m_progress->setFixedWidth(em * 24);
     m_progress->setToolTip(tr("How many of the trace's jobs the simulation has finished"));
+    m_runScenario = new QPushButton(this);
+    m_runScenario->setObjectName(QStringLiteral("whatIfRunScenario"));
+    m_runScenario->setToolTip(tr("Run the scenario on its own cluster and store the run: the figures of "
+                                 "each edit are then compared with it"));
+    m_runScenario->hide();
+    connect(m_runScenario, &QPushButton::clicked, this,
+            [this] { emit runScenarioRequested(m_whatIf->scenario()); });
     statusRow->addWidget(m_title);
     statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_runScenario, 0, Qt::AlignVCenter);
     statusRow->addWidget(m_progress, 0, Qt::AlignVCenter);
     column->addLayout(statusRow);
     layout->addLayout(column, 1);
@@ -208,6 +217,9 @@ WhatIfStrip::Values WhatIfStrip::values(Figure figure) const {
 QString WhatIfStrip::valueText(Figure figure) const {
     const Values v = values(figure);
     if (!v.has_current && figure == CostPerMonth) return tr("no prices");
+    // Servers without a price count as free: the sum is a lower bound.
+    if (v.has_current && figure == CostPerMonth && m_whatIf->currentCost().unpriced_servers > 0)
+        return tr("at least %1").arg(valueOf(figure, v.current));
     return v.has_current ? valueOf(figure, v.current) : QStringLiteral("\u2013");
 }
 
@@ -222,7 +234,7 @@ QString WhatIfStrip::deltaText(Figure figure) const {
     const Values v = values(figure);
     if (!v.has_stored || !v.has_current) return QStringLiteral("\u2013");
     const double delta = v.current - v.stored;
-    if (delta == 0) return QStringLiteral("\u00b10");
+    if (delta == 0) return tr("no change");
     const QLocale locale;
     switch (figure) {
         case Utilization:
@@ -313,11 +325,19 @@ void WhatIfStrip::refresh() {
                     .arg(c.name(), arrow,
                          shortDelta.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
         }
-        // A cluster without prices has no cost to show: said in the muted colour, not bold.
+        // A cluster without prices has no cost to show: said in the muted colour, not bold. One
+        // with some servers unpriced says how many beside the figure's name, where it is read.
         const bool unpriced = f == CostPerMonth && !v.has_current;
+        QString name = figureName(f).toHtmlEscaped();
+        if (const int missing = m_whatIf->currentCost().unpriced_servers;
+            f == CostPerMonth && v.has_current && missing > 0)
+            name += QStringLiteral(" <span style=\"color:%1\">%2</span>")
+                        .arg(worse.name(), tr("(%1 of %n server(s) unpriced)", nullptr, m_whatIf->currentServers())
+                                               .arg(missing)
+                                               .toHtmlEscaped());
         m_cells[static_cast<std::size_t>(i)]->setText(
             QStringLiteral("<span style=\"color:%1\">%2</span><br><span style=\"color:%3;%4\">%5</span>%6")
-                .arg(muted.name(), figureName(f).toHtmlEscaped(), (dim || unpriced ? faded : text).name(),
+                .arg(muted.name(), name, (dim || unpriced ? faded : text).name(),
                      unpriced ? QString() : QStringLiteral("font-weight:bold"),
                      valueText(f).toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")),
                      deltaHtml));
@@ -332,7 +352,7 @@ void WhatIfStrip::refresh() {
                                        : verdict < 0 ? tr("worse")
                                                      : tr("no change"));
         if (f == CostPerMonth && m_whatIf->currentCost().unpriced_servers > 0)
-            numbers << tr("%n server(s) of this cluster have no price", nullptr,
+            numbers << tr("No price for %n server(s) of this cluster: counted as free", nullptr,
                           m_whatIf->currentCost().unpriced_servers);
         if (dim) numbers << tr("Simulating the edited cluster: these are the previous figures");
         if (!numbers.isEmpty())
@@ -383,6 +403,9 @@ void WhatIfStrip::refresh() {
     }
     m_status->setText(status);
     m_status->setToolTip(status);
+    const bool noStoredRun = state == State::Ready && !m_whatIf->stored() && !scenario.isEmpty();
+    m_runScenario->setText(tr("Run %1").arg(scenario));
+    m_runScenario->setVisible(noStoredRun);
 }
 
 }  // namespace cl::views

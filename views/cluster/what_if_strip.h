@@ -14,6 +14,7 @@
 class QLabel;
 class QPalette;
 class QProgressBar;
+class QPushButton;
 
 namespace cl::views {
 
@@ -28,7 +29,8 @@ public:
     explicit WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent = nullptr);
 
     // Plain texts of a figure's value and change ("2.4 h", "+12 min (+8.3 %)"; an en dash
-    // when there is none, "no prices" for a cluster without prices), and whether the change is better (1),
+    // when there is none, "no change" when equal, "no prices" for a cluster without prices, a
+    // cost of a partly priced cluster as "at least $..."), and whether the change is better (1),
     // worse (-1) or neither (0).
     QString valueText(Figure figure) const;
     QString deltaText(Figure figure) const;
@@ -41,6 +43,10 @@ public:
     // Legible green and red on the palette's window colour (contrast at least 4.5:1).
     static QColor betterColor(const QPalette& palette);
     static QColor worseColor(const QPalette& palette);
+
+signals:
+    // The scenario has no stored run to compare with and the user asked to run it.
+    void runScenarioRequested(const QString& scenario);
 
 public slots:
     void refresh();
@@ -63,6 +69,7 @@ private:
     std::array<QLabel*, FigureCount> m_cells{};  // objectNames "whatIfFigure0" ... by Figure
     QLabel* m_status;
     QProgressBar* m_progress;
+    QPushButton* m_runScenario;  // shown while there is no stored run to compare with
 };
 
 }  // namespace cl::views

@@ -23,6 +23,17 @@ QString number(double value) {
 
 }  // namespace
 
+QString formatDecimal(double value, int decimals) {
+    const QLocale locale;
+    QString text = locale.toString(value, 'f', decimals);
+    const QString point = locale.decimalPoint();
+    if (decimals > 0 && text.contains(point)) {
+        while (text.endsWith(locale.zeroDigit())) text.chop(1);
+        if (text.endsWith(point)) text.chop(point.size());
+    }
+    return text;
+}
+
 QString formatDuration(double seconds) {
     if (std::isnan(seconds) || seconds < 0.0) return QStringLiteral("\u2013");
     if (std::isinf(seconds)) return QStringLiteral("\u221e");

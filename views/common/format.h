@@ -17,6 +17,10 @@ QString formatDurationExact(double seconds);
 // no-break spaces. NaN gives an en dash (no value), an infinite time "∞".
 QString formatRunTime(double seconds);
 
+// A number as a reader expects it: digits grouped, at most `decimals` decimals, no trailing
+// zeros ("2,014.6", "80", "13.25").
+QString formatDecimal(double value, int decimals);
+
 // A fraction as a percentage: 0.734 -> "73.4 %".
 QString formatPercent(double fraction);
 

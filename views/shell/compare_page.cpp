@@ -192,7 +192,7 @@ QStringList ComparePage::reportScenarios() const {
             const cl::ScenarioParameters& p = spec.parameters;
             QStringList parts;
             parts << tr("cluster %1").arg(clusters.value(spec.cluster_id));
-            if (p.server_count > 0) parts << tr("resized to %1 servers").arg(p.server_count);
+            if (p.server_count > 0) parts << tr("resized to %n server(s)", nullptr, p.server_count);
             parts << tr("trace %1").arg(traces.value(spec.trace_id));
             if (!p.transforms.empty()) {
                 QStringList transforms;

@@ -37,6 +37,7 @@
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/live_what_if.h"
+#include "views/common/english_plurals.h"
 #include "views/common/app_theme.h"
 #include "views/common/format.h"
 #include "views/interleave/interleave_panel.h"
@@ -98,6 +99,7 @@ QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum) 
 
 MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), m_options(options) {
     initResources();
+    installEnglishPlurals(*QCoreApplication::instance());
     setWindowIcon(QIcon(QStringLiteral(":/icons/clusterloom.svg")));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
@@ -246,6 +248,14 @@ void MainWindow::connectPages() {
     connect(m_pages.charts->charts(), &SeriesCharts::timeCursorChanged, timeline->panel(),
             &TimelinePanel::setTimeCursor);
     connect(m_pages.cluster->editor(), &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
+    // The what-if compares with a stored run: the strip offers to make one.
+    connect(m_pages.cluster->editor(), &ClusterEditor::runScenarioRequested, this, [this](const QString& scenario) {
+        if (isRunning()) {
+            statusBar()->showMessage(tr("Wait for the runs in progress to end, then run %1").arg(scenario), 8000);
+            return;
+        }
+        runScenarios({scenario});
+    });
     connect(m_pages.trace, &TracePage::traceMade, this, &MainWindow::storeNewTrace);
     connect(this, &MainWindow::runsFinished, m_pages.replay, &ReplayPage::runsEnded);
     connect(m_pages.profiles->view(), &ProfilesView::importRequested, this,
