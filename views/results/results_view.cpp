@@ -67,6 +67,8 @@ ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
                 if (current.isValid() && current.row() < m_model->rowCount())
                     m_selected = m_model->policies().at(current.row());
                 plotRow(current.row());
+                if (!m_refreshing && current.isValid() && current.row() < m_model->rowCount())
+                    emit scenarioPicked(m_model->policies().at(current.row()));
             });
     m_plot = new UtilizationPlot(splitter);
     m_plot->setObjectName(QStringLiteral("resultsPlot"));
@@ -188,9 +190,25 @@ void ResultsView::refresh() {
         emit familyRefreshed();
         return;
     }
+    for (auto it = m_runProgress.cbegin(); it != m_runProgress.cend(); ++it)
+        m_model->setRunning(it.key(), it.value());
+    m_refreshing = true;
     m_table->selectRow(row);
+    m_refreshing = false;
     plotRow(row);
     emit familyRefreshed();
+}
+
+void ResultsView::setRunProgress(const QString& scenario, double fractionDone) {
+    m_runProgress.insert(scenario, fractionDone);
+    m_model->setRunning(scenario, fractionDone);  // no row outside the shown family: nothing
+}
+
+void ResultsView::clearRunProgress(const QString& scenario) {
+    if (scenario.isEmpty())
+        m_runProgress.clear();
+    else
+        m_runProgress.remove(scenario);
 }
 
 void ResultsView::fitTableHeight() {

@@ -33,6 +33,11 @@ public:
     void showRun(qint64 runId);
     // Re-reads the store for the current family (after runs finished).
     void refresh();
+    // A run of this scenario is in progress (0..1 done), which the store does not know until it
+    // ends: its row says "running" instead of its older figures or "not run". Cleared when the
+    // run ends (clearRunProgress; no name: every run), before the refresh that shows its figures.
+    void setRunProgress(const QString& scenario, double fractionDone);
+    void clearRunProgress(const QString& scenario = {});
 
     // "demo/srtf/x2" -> "demo"; a name without '/' is its own family.
     static QString familyOf(const QString& scenarioName);
@@ -50,6 +55,8 @@ public:
 signals:
     // The selected row's latest finished run (0 when it has none).
     void runSelected(qint64 runId, const QString& scenario);
+    // The user picked this row (not a refresh): the rest of the window follows the scenario.
+    void scenarioPicked(const QString& scenario);
     // The family's rows or runs changed.
     void familyRefreshed();
 
@@ -64,6 +71,8 @@ private:
     qint64 m_plottedRun = 0;
     QHash<QString, qint64> m_latestRun;  // scenario -> latest run id (0: none)
     QHash<QString, QString> m_policyOf;
+    QHash<QString, double> m_runProgress;  // scenario -> fraction done, while it runs
+    bool m_refreshing = false;             // the table's selection is being restored
     QLabel* m_title = nullptr;
     // Why the plotted interleaving run beat or lost to its exclusive counterpart in the family
     // (hidden when there is no such pair).

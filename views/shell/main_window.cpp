@@ -37,8 +37,8 @@
 #include "views/charts/series_charts.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/live_what_if.h"
-#include "views/common/english_plurals.h"
 #include "views/common/app_theme.h"
+#include "views/common/english_plurals.h"
 #include "views/common/format.h"
 #include "views/interleave/interleave_panel.h"
 #include "views/plan/plan_view.h"
@@ -225,6 +225,10 @@ void MainWindow::connectPages() {
     connect(results, &ResultsView::runSelected, timeline,
             [timeline](qint64 run, const QString& scenario) { timeline->showRun(scenario, run); });
     connect(results, &ResultsView::familyRefreshed, m_pages.charts, &ChartsPage::refresh);
+    // A row picked in Results selects its scenario everywhere (Run dock, Properties, editor).
+    connect(results, &ResultsView::scenarioPicked, this, [this](const QString& scenario) {
+        if (m_browser && scenario != m_shownScenario) m_browser->selectScenario(scenario);
+    });
     connect(timeline, &TimelinePage::runLoaded, this, &MainWindow::timelineLoaded);
     connect(timeline, &TimelinePage::interleavingRequested, this,
             [this](const QStringList& names, const std::vector<std::vector<double>>& stages,
@@ -249,13 +253,15 @@ void MainWindow::connectPages() {
             &TimelinePanel::setTimeCursor);
     connect(m_pages.cluster->editor(), &ClusterEditor::modifiedChanged, this, [this] { updateTitle(); });
     // The what-if compares with a stored run: the strip offers to make one.
-    connect(m_pages.cluster->editor(), &ClusterEditor::runScenarioRequested, this, [this](const QString& scenario) {
-        if (isRunning()) {
-            statusBar()->showMessage(tr("Wait for the runs in progress to end, then run %1").arg(scenario), 8000);
-            return;
-        }
-        runScenarios({scenario});
-    });
+    connect(m_pages.cluster->editor(), &ClusterEditor::runScenarioRequested, this,
+            [this](const QString& scenario) {
+                if (isRunning()) {
+                    statusBar()->showMessage(
+                        tr("Wait for the runs in progress to end, then run %1").arg(scenario), 8000);
+                    return;
+                }
+                runScenarios({scenario});
+            });
     connect(m_pages.trace, &TracePage::traceMade, this, &MainWindow::storeNewTrace);
     connect(this, &MainWindow::runsFinished, m_pages.replay, &ReplayPage::runsEnded);
     connect(m_pages.profiles->view(), &ProfilesView::importRequested, this,
@@ -830,11 +836,13 @@ void MainWindow::connectRunBatch(int total) {
     auto progress = std::make_shared<QHash<QString, double>>();
     connect(m_job.get(), &ScenarioRunBatch::runStarted, this, [this](const QString& name) {
         m_runPanel->setRunState(name, RunPanel::RunState::Running);
+        m_pages.results->view()->setRunProgress(name, 0.0);
         statusBar()->showMessage(tr("Simulating %1\u2026").arg(name));
     });
     connect(m_job.get(), &ScenarioRunBatch::runProgress, this,
             [this, progress, total](const QString& name, double f) {
                 m_runPanel->setRunProgress(name, f);
+                m_pages.results->view()->setRunProgress(name, f);
                 (*progress)[name] = f;
                 double sum = 0.0;
                 for (double v : *progress) sum += v;
@@ -843,6 +851,7 @@ void MainWindow::connectRunBatch(int total) {
     connect(m_job.get(), &ScenarioRunBatch::runFinished, this,
             [this, progress](const QString& name, qint64 id, bool reused) {
                 (*progress)[name] = 1.0;
+                m_pages.results->view()->clearRunProgress(name);
                 m_runPanel->setRunState(name,
                                         reused ? RunPanel::RunState::Reused : RunPanel::RunState::Finished,
                                         tr("run %1").arg(id));
@@ -866,16 +875,19 @@ void MainWindow::connectRunBatch(int total) {
     connect(m_job.get(), &ScenarioRunBatch::runFailed, this,
             [this](const QString& name, const QString& message) {
                 ++m_failedRuns;
+                m_pages.results->view()->clearRunProgress(name);
                 m_runPanel->setRunState(name, RunPanel::RunState::Failed, message);
                 log(tr("%1 failed: %2").arg(name, message));
                 m_browser->refresh();
             });
     connect(m_job.get(), &ScenarioRunBatch::runCancelled, this, [this](const QString& name) {
+        m_pages.results->view()->clearRunProgress(name);
         m_runPanel->setRunState(name, RunPanel::RunState::Cancelled, tr("stopped; nothing was stored"));
         log(tr("%1 stopped; nothing was stored").arg(name));
     });
     connect(m_job.get(), &ScenarioRunBatch::finished, this, [this, total](bool cancelled) {
         setRunningUi(false);
+        m_pages.results->view()->clearRunProgress();
         m_pages.results->view()->refresh();
         m_browser->refresh();
         m_properties->refresh();
