@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/io/builtin_data.h"
 #include "core/model/accumulation_speed.h"
@@ -25,10 +26,18 @@ constexpr const char* kBacklogPrefix = "demo-backlog/";
 // jobs/h on four of its servers (32 GPUs), where GPU-proportional shares just saturate the
 // cluster and TUNE's CPU and memory allocation relieves it.
 constexpr const char* kSynergyPolicies[] = {"fifo+proportional", "fifo+tune"};
-constexpr const char* kSynergyNames[] = {"demo/synergy-proportional", "demo/synergy-tune"};
+// Each workload is a family of its own (docs/architecture.md 1.8): Results and Charts set a
+// family's runs side by side, so runs of another trace or cluster there would read as policy wins.
+constexpr const char* kSynergyNames[] = {"demo-synergy/proportional", "demo-synergy/tune"};
 // SJF-BSBF next to first-fit sharing (its paper's FFS baseline) on its 16-GPU testbed.
 constexpr const char* kSjfPolicies[] = {"sjf-ffs", "sjf-bsbf"};
-constexpr const char* kSjfNames[] = {"demo/sjf-ffs", "demo/sjf-bsbf"};
+constexpr const char* kSjfNames[] = {"demo-sjf/sjf-ffs", "demo-sjf/sjf-bsbf"};
+// Their names before they had families of their own: such scenarios are renamed, runs kept.
+constexpr std::pair<const char*, const char*> kFormerNames[] = {
+    {"demo/synergy-proportional", "demo-synergy/proportional"},
+    {"demo/synergy-tune", "demo-synergy/tune"},
+    {"demo/sjf-ffs", "demo-sjf/sjf-ffs"},
+    {"demo/sjf-bsbf", "demo-sjf/sjf-bsbf"}};
 // The demo trace under FIFO on a k=4 fat-tree of 16 power8-4gpu servers (64 GPUs, as the
 // Muri testbed): the timeline groups each server's GPUs by socket and PCIe group.
 constexpr const char* kFatTreeName = "demo/fat-tree-fifo";
@@ -87,6 +96,8 @@ std::vector<std::string> populateDemoWorkspace(ScenarioStore& store) {
     base.profiles_id = store.putProfiles(builtinProfiles());
     base.notes = "Bundled demo: the demo trace on the 64-GPU Muri testbed.";
     const std::vector<std::string> names = demoScenarioNames();
+    for (const auto& [former, now] : kFormerNames)
+        if (store.findScenario(former) && !store.findScenario(now)) store.renameScenario(former, now);
     for (const char* policy : kDemoPolicies) {
         ScenarioSpec spec = base;
         spec.name = std::string("demo/") + policy;

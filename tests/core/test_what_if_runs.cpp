@@ -26,6 +26,19 @@ private slots:
         store.renameScenario("demo/fifo", "mine");
         QCOMPARE(populateDemoWorkspace(store), names);
         QCOMPARE(store.scenarios().size(), names.size() + 1);
+        // Each workload is its own family: demo/ holds only the demo trace's scenarios.
+        for (const ScenarioInfo& s : store.scenarios())
+            if (s.spec.name.rfind("demo/", 0) == 0)
+                QCOMPARE(s.spec.trace_id, store.scenario("demo/muri-s").spec.trace_id);
+        // A workspace of an older version had SJF-BSBF's and Synergy's demos in demo/: they are
+        // renamed into their families, their runs kept.
+        store.renameScenario("demo-sjf/sjf-bsbf", "demo/sjf-bsbf");
+        store.renameScenario("demo-synergy/tune", "demo/synergy-tune");
+        const std::int64_t run = runScenario(store, "demo/sjf-bsbf").run_id;
+        QCOMPARE(populateDemoWorkspace(store), names);
+        QCOMPARE(store.scenarios().size(), names.size() + 1);
+        QVERIFY(!store.findScenario("demo/sjf-bsbf") && !store.findScenario("demo/synergy-tune"));
+        QCOMPARE(store.runInfo(run).scenario_name, std::string("demo-sjf/sjf-bsbf"));
         // The Muri, Synergy and SJF-BSBF demos: one cluster and one trace each, stored once;
         // the backlog demo adds its trace on the Muri cluster; the fat-tree demo adds its
         // cluster and reuses the demo trace.
@@ -33,11 +46,11 @@ private slots:
         QCOMPARE(store.traces().size(), std::size_t{4});
         QCOMPARE(store.scenario("demo-backlog/muri-l").spec.cluster_id,
                  store.scenario("demo/fifo").spec.cluster_id);
-        QCOMPARE(store.scenario("demo/synergy-tune").spec.policy, std::string("fifo+tune"));
-        QCOMPARE(store.scenario("demo/synergy-tune").spec.parameters.server_count, 4);
-        QCOMPARE(store.scenario("demo/sjf-bsbf").spec.policy, std::string("sjf-bsbf"));
-        QCOMPARE(store.scenario("demo/sjf-ffs").spec.policy, std::string("sjf-ffs"));
-        const ScenarioInfo sjf = store.scenario("demo/sjf-bsbf");
+        QCOMPARE(store.scenario("demo-synergy/tune").spec.policy, std::string("fifo+tune"));
+        QCOMPARE(store.scenario("demo-synergy/tune").spec.parameters.server_count, 4);
+        QCOMPARE(store.scenario("demo-sjf/sjf-bsbf").spec.policy, std::string("sjf-bsbf"));
+        QCOMPARE(store.scenario("demo-sjf/sjf-ffs").spec.policy, std::string("sjf-ffs"));
+        const ScenarioInfo sjf = store.scenario("demo-sjf/sjf-bsbf");
         QCOMPARE(store.cluster(sjf.spec.cluster_id).totalGpus(), 16);
         const Trace trace = store.trace(sjf.spec.trace_id);
         QCOMPARE(trace.jobs.size(), std::size_t{60});
@@ -92,16 +105,16 @@ private slots:
         QTemporaryDir tmp;
         ScenarioStore store(tmp.filePath("w.sqlite").toStdString());
         populateDemoWorkspace(store);
-        const ScenarioInfo base = store.scenario("demo/sjf-bsbf");
+        const ScenarioInfo base = store.scenario("demo-sjf/sjf-bsbf");
         // The base's own ratio (0 = the profile's) is the base scenario itself.
         QCOMPARE(whatIfVariants(store, base, {"sjf-bsbf"}, 1.0, 0, 0.0).front().name,
-                 std::string("demo/sjf-bsbf"));
+                 std::string("demo-sjf/sjf-bsbf"));
         auto xi = whatIfVariants(store, base, {"sjf-bsbf", "sjf-ffs", "fifo"}, 1.0, 0, 1.2);
         QCOMPARE(xi.size(), std::size_t{3});
-        QCOMPARE(xi[0].name, std::string("demo/sjf-bsbf/sjf-bsbf/xi1.2"));
+        QCOMPARE(xi[0].name, std::string("demo-sjf/sjf-bsbf/sjf-bsbf/xi1.2"));
         QCOMPARE(xi[0].parameters.interference, 1.2);
-        QCOMPARE(xi[1].name, std::string("demo/sjf-bsbf/sjf-ffs/xi1.2"));
-        QCOMPARE(xi[2].name, std::string("demo/sjf-bsbf/fifo"));
+        QCOMPARE(xi[1].name, std::string("demo-sjf/sjf-bsbf/sjf-ffs/xi1.2"));
+        QCOMPARE(xi[2].name, std::string("demo-sjf/sjf-bsbf/fifo"));
         QCOMPARE(xi[2].parameters.interference, 0.0);
         QCOMPARE(createSweepScenarios(store, xi).size(), std::size_t{3});
     }

@@ -338,10 +338,11 @@ private slots:
         QTemporaryDir dir;
         ScenarioStore store(dir.filePath(QStringLiteral("family.sqlite")).toStdString());
         populateDemoWorkspace(store);
-        const qint64 sjf = runScenario(store, "demo/sjf-ffs").run_id;
+        const qint64 sjf = runScenario(store, "demo-sjf/sjf-ffs").run_id;
         const qint64 fifo = runScenario(store, "demo/fifo").run_id;
         const qint64 muri = runScenario(store, "demo/muri-s").run_id;
-        QVERIFY(store.scenario("demo/sjf-ffs").spec.trace_id != store.scenario("demo/muri-s").spec.trace_id);
+        QVERIFY(store.scenario("demo-sjf/sjf-ffs").spec.trace_id !=
+                store.scenario("demo/muri-s").spec.trace_id);
 
         ComparisonView view;
         QSignalSpy edited(&view, &ComparisonView::selectionEdited);
@@ -352,7 +353,7 @@ private slots:
         QCOMPARE(view.baselineRun(), muri);
         QVERIFY(view.traceWarning().isEmpty());
         QVERIFY(!view.isUserSelection());
-        view.setFocusScenario(QStringLiteral("demo/sjf-ffs"));
+        view.setFocusScenario(QStringLiteral("demo-sjf/sjf-ffs"));
         QCOMPARE(view.runs(), (QList<qint64>{sjf}));
         view.setFocusScenario(QStringLiteral("demo/fifo"));
         QCOMPARE(view.runs(), (QList<qint64>{fifo, muri}));
@@ -371,7 +372,7 @@ private slots:
         QCOMPARE(view.runs(), (QList<qint64>{fifo, muri, sjf}));
         const QString warning = view.traceWarning();
         QVERIFY2(warning.contains(QStringLiteral("different traces")), qPrintable(warning));
-        for (const char* scenario : {"demo/fifo", "demo/sjf-ffs"})
+        for (const char* scenario : {"demo/fifo", "demo-sjf/sjf-ffs"})
             for (const StoredItem& trace : store.traces())
                 if (trace.id == store.scenario(scenario).spec.trace_id)
                     QVERIFY2(warning.contains(QString::fromStdString(trace.name)), qPrintable(warning));

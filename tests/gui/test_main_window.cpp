@@ -336,12 +336,28 @@ private slots:
         QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
 
         // The charts overlay the family's first 8 runs, and like the timeline read them only
-        // when shown. The demo family has more: the window says so, and the picker brings them.
+        // when shown. A family with more (the demo's, with what-if copies of FIFO): the window
+        // says so, and the picker brings them.
         QCOMPARE(seriesCharts(window)->runCount(), 0);
+        QStringList copies;
+        for (int k = 1; k <= 4; ++k) {
+            cl::ScenarioSpec copy = window.store()->scenario("demo/fifo").spec;
+            copy.name = "demo/fifo/copy" + std::to_string(k);
+            copy.parameters.load_factor = 1.0 + 0.25 * k;  // a run of its own, not the stored one reused
+            window.store()->createScenario(copy);
+            copies << QString::fromStdString(copy.name);
+        }
+        QSignalSpy copiesRun(&window, &MainWindow::runsFinished);
+        window.runScenarios(copies);
+        QVERIFY(copiesRun.wait(kTimeoutMs));
+        scenarioBrowser(window)->refresh();
+        scenarioBrowser(window)->selectScenario(QStringLiteral("demo/muri-s"));
         QVERIFY(window.showView(QStringLiteral("charts")));
         const auto names = cl::demoScenarioNames();
-        const int family = static_cast<int>(std::count_if(
-            names.begin(), names.end(), [](const std::string& n) { return n.rfind("demo/", 0) == 0; }));
+        const int family =
+            static_cast<int>(std::count_if(names.begin(), names.end(),
+                                           [](const std::string& n) { return n.rfind("demo/", 0) == 0; })) +
+            static_cast<int>(copies.size());
         QVERIFY(family > 8);
         QCOMPARE(seriesCharts(window)->runCount(), 8);
         cl::views::RunPicker* picker = chartRunPicker(window);
@@ -467,7 +483,7 @@ private slots:
         QDoubleSpinBox* xi = interferenceBox(window);
         QVERIFY(!xi->isEnabled());
         QVERIFY(!xi->toolTip().isEmpty());
-        scenarioBrowser(window)->selectScenario(QStringLiteral("demo/sjf-bsbf"));
+        scenarioBrowser(window)->selectScenario(QStringLiteral("demo-sjf/sjf-bsbf"));
         QCOMPARE(runPanel(window)->checkedPolicies(), QStringList{QStringLiteral("sjf-bsbf")});
         QVERIFY(xi->isEnabled());
         QCOMPARE(xi->text(), QStringLiteral("profile"));
@@ -492,9 +508,9 @@ private slots:
         window.runRequested();
         QVERIFY(shared.wait(kTimeoutMs));
         QCOMPARE(window.failedRuns(), 0);
-        QCOMPARE(store.findScenario("demo/sjf-bsbf/sjf-ffs/xi1.2")->spec.parameters.interference, 1.2);
-        QCOMPARE(store.findScenario("demo/sjf-bsbf/fifo+bsbf/xi1.2")->spec.parameters.interference, 1.2);
-        QCOMPARE(store.findScenario("demo/sjf-bsbf/fifo")->spec.parameters.interference, 0.0);
+        QCOMPARE(store.findScenario("demo-sjf/sjf-bsbf/sjf-ffs/xi1.2")->spec.parameters.interference, 1.2);
+        QCOMPARE(store.findScenario("demo-sjf/sjf-bsbf/fifo+bsbf/xi1.2")->spec.parameters.interference, 1.2);
+        QCOMPARE(store.findScenario("demo-sjf/sjf-bsbf/fifo")->spec.parameters.interference, 0.0);
         QCOMPARE(finishedRuns(store), 5);
     }
 
@@ -724,7 +740,7 @@ private slots:
         editor->addServers(server, 1);
         {
             ModalScript script({clickButton(QMessageBox::Cancel)});
-            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            window.selectScenario(QStringLiteral("demo-synergy/tune"));
             QVERIFY(script.done());
             QTRY_COMPARE(current(), QStringLiteral("demo/fifo"));
             QCOMPARE(script.seen(), 1);  // going back asks nothing
@@ -735,10 +751,10 @@ private slots:
 
         {
             ModalScript script({clickButton(QMessageBox::Discard)});
-            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            window.selectScenario(QStringLiteral("demo-synergy/tune"));
             QVERIFY(script.done());
         }
-        QCOMPARE(current(), QStringLiteral("demo/synergy-tune"));
+        QCOMPARE(current(), QStringLiteral("demo-synergy/tune"));
         QCOMPARE(editor->cluster().name, std::string("synergy-128"));
         QVERIFY(!editor->isModified());
         QCOMPARE(window.store()->clusters().size(), std::size_t(4));
@@ -752,10 +768,10 @@ private slots:
         editor->addServers(server, 1);
         {
             ModalScript script({clickButton(QMessageBox::Save), nameCluster(QStringLiteral("testbed-72"))});
-            window.selectScenario(QStringLiteral("demo/synergy-tune"));
+            window.selectScenario(QStringLiteral("demo-synergy/tune"));
             QVERIFY(script.done());
         }
-        QCOMPARE(current(), QStringLiteral("demo/synergy-tune"));
+        QCOMPARE(current(), QStringLiteral("demo-synergy/tune"));
         QCOMPARE(editor->cluster().name, std::string("synergy-128"));
         QVERIFY(!editor->isModified());
         bool stored = false;
@@ -1140,7 +1156,8 @@ private slots:
             const auto fatTree = store.scenario("demo/fat-tree-fifo").spec.cluster_id;
             store.duplicateScenario("demo/fifo", "demo/fifo on the fat-tree",
                                     [&](cl::ScenarioSpec& spec) { spec.cluster_id = fatTree; });
-            for (const char* name : {"demo/fifo", "demo/fifo on the fat-tree", "demo/muri-s", "demo/sjf-ffs"})
+            for (const char* name :
+                 {"demo/fifo", "demo/fifo on the fat-tree", "demo/muri-s", "demo-sjf/sjf-ffs"})
                 runs << cl::runScenario(store, name).run_id;
         }
         MainWindow window(MainWindow::Options{false});

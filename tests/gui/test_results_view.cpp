@@ -81,6 +81,32 @@ private slots:
         QVERIFY(!noteOf(view)->isVisibleTo(&view));
     }
 
+    // The demo family holds one trace: no trace is named. A scenario of another trace in the
+    // family names every row's trace and says so above the table.
+    void runsOfDifferentTracesSaySo() {
+        ResultsView view;
+        view.setStore(m_store.get());
+        view.show();
+        view.showScenario("demo/fifo");
+        QVERIFY(!view.mixesTraces());
+        const auto* model = namedChild<cl::views::SummaryTableModel>(view, "resultsModel");
+        for (int r = 0; r < model->rowCount(); ++r)
+            QVERIFY(!model->index(r, 0).data().toString().contains(QStringLiteral("trace")));
+
+        cl::ScenarioSpec other = m_store->scenario("demo-sjf/sjf-bsbf").spec;
+        other.name = "demo/sjf-bsbf-here";
+        m_store->createScenario(other);
+        view.refresh();
+        QVERIFY(view.mixesTraces());
+        const QString title = namedChild<QLabel>(view, "resultsTitle")->text();
+        QVERIFY2(title.contains(QStringLiteral("2 different traces")), qPrintable(title));
+        const int row = static_cast<int>(model->policies().indexOf("demo/sjf-bsbf-here"));
+        QVERIFY(row >= 0);
+        QCOMPARE(model->index(row, 0).data().toString(),
+                 QStringLiteral("demo/sjf-bsbf-here \u00b7 trace sjf-bsbf-demo"));
+        m_store->deleteScenario("demo/sjf-bsbf-here");
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<cl::ScenarioStore> m_store;

@@ -718,7 +718,7 @@ private slots:
         table.setHorizontalHeaderLabels({"Run", "Avg JCT", "Avg JCT vs base", "p99 JCT", "p99 JCT vs base",
                                          "Makespan", "Makespan vs base", "Avg queueing",
                                          "Avg queueing vs base"});
-        for (const char* name : {"demo/synergy-proportional \u00b7 fifo+proportional",
+        for (const char* name : {"demo-synergy/proportional \u00b7 fifo+proportional",
                                  "demo/muri-s (what if) (2) \u00b7 muri-s", "fifo"}) {
             QList<QStandardItem*> row{new QStandardItem(QString::fromUtf8(name))};
             for (const char* value : {"19.53 min", "4.0112\u00d7", "1 d 23.5 h", "0.0067\u00d7", "123.45 h",

@@ -10,6 +10,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QSaveFile>
+#include <QSet>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextStream>
@@ -28,6 +29,7 @@ namespace cl::views {
 ResultsView::ResultsView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("resultsTitle"));
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
     layout->addWidget(m_title);
@@ -119,6 +121,8 @@ void ResultsView::showRun(qint64 runId) {
 void ResultsView::refresh() {
     m_latestRun.clear();
     m_policyOf.clear();
+    m_traceOf.clear();
+    m_traceCount = 0;
     if (!m_store || m_family.isEmpty()) {
         m_plottedRun = 0;
         m_title->setText(tr("Select a scenario in the workspace to see its results."));
@@ -136,6 +140,7 @@ void ResultsView::refresh() {
                 family.push_back(std::move(info));
         for (const auto& info : family) names << QString::fromStdString(info.spec.name);
         m_model->setPolicies(names);
+        nameTraces(family);
         QHash<QPair<qint64, int>, QPair<cl::ClusterCost, int>> costs;  // by cluster id and server count
         for (const auto& info : family) {
             const QString name = QString::fromStdString(info.spec.name);
@@ -180,9 +185,22 @@ void ResultsView::refresh() {
         m_model->clear();
         return;
     }
-    m_title->setText(tr("<b>%1</b> \u2014 %2 scenario(s); latest run of each")
-                         .arg(m_family.toHtmlEscaped())
-                         .arg(names.size()));
+    QString title =
+        tr("<b>%1</b> \u2014 %n scenario(s); latest run of each", nullptr, static_cast<int>(names.size()))
+            .arg(m_family.toHtmlEscaped());
+    // Runs of different traces side by side would read as policy wins: said where they meet.
+    if (mixesTraces()) {
+        QStringList traces;
+        for (const QString& name : names) {
+            const QString trace = m_traceOf.value(name).toHtmlEscaped();
+            if (!traces.contains(trace)) traces << trace;
+        }
+        title += QStringLiteral("<br>") +
+                 tr("<b>These scenarios run %1 different traces</b> (%2): compare policies within one trace.")
+                     .arg(m_traceCount)
+                     .arg(traces.join(QStringLiteral(", ")));
+    }
+    m_title->setText(title);
     fitTableHeight();
     const int row = std::max(0, static_cast<int>(names.indexOf(m_selected)));
     if (names.isEmpty()) {
@@ -197,6 +215,19 @@ void ResultsView::refresh() {
     m_refreshing = false;
     plotRow(row);
     emit familyRefreshed();
+}
+
+void ResultsView::nameTraces(const std::vector<cl::ScenarioInfo>& family) {
+    QHash<qint64, QString> traceNames;
+    for (const cl::StoredItem& t : m_store->traces()) traceNames.insert(t.id, QString::fromStdString(t.name));
+    QSet<qint64> used;
+    for (const auto& info : family) {
+        used.insert(info.spec.trace_id);
+        m_traceOf.insert(QString::fromStdString(info.spec.name), traceNames.value(info.spec.trace_id));
+    }
+    m_traceCount = static_cast<int>(used.size());
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        m_model->setTraceName(row, mixesTraces() ? m_traceOf.value(m_model->policies().at(row)) : QString());
 }
 
 void ResultsView::setRunProgress(const QString& scenario, double fractionDone) {

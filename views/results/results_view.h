@@ -3,6 +3,8 @@
 // selected one's first component ("demo/fifo", "demo/srtf", "demo/srtf/x2/fifo", ...), the
 // latest run of each as one summary row, and the GPU utilization of the selected row's run.
 // Reads the store; computes nothing.
+#include <vector>
+
 #include <QHash>
 #include <QString>
 #include <QWidget>
@@ -12,6 +14,7 @@ class QTableView;
 
 namespace cl {
 class ScenarioStore;
+struct ScenarioInfo;
 struct SimResult;
 }  // namespace cl
 
@@ -43,6 +46,10 @@ public:
     static QString familyOf(const QString& scenarioName);
 
     QString family() const { return m_family; }
+    // The family's scenarios run more than one trace (their figures compare workloads, not only
+    // policies), and the trace a scenario runs.
+    bool mixesTraces() const { return m_traceCount > 1; }
+    QString traceOf(const QString& scenario) const { return m_traceOf.value(scenario); }
     qint64 plottedRun() const { return m_plottedRun; }
     UtilizationPlot* plot() const { return m_plot; }
     // The table is the child "resultsTable", its model "resultsModel".
@@ -61,6 +68,9 @@ signals:
     void familyRefreshed();
 
 private:
+    // Which trace each of the family's scenarios runs (m_traceOf, m_traceCount), shown on the
+    // rows when they differ.
+    void nameTraces(const std::vector<cl::ScenarioInfo>& family);
     void plotRow(int row);
     void fitTableHeight();
     void explainInterleaving(const QString& name, const cl::SimResult& shared);
@@ -71,6 +81,8 @@ private:
     qint64 m_plottedRun = 0;
     QHash<QString, qint64> m_latestRun;  // scenario -> latest run id (0: none)
     QHash<QString, QString> m_policyOf;
+    QHash<QString, QString> m_traceOf;  // scenario -> its trace's name
+    int m_traceCount = 0;
     QHash<QString, double> m_runProgress;  // scenario -> fraction done, while it runs
     bool m_refreshing = false;             // the table's selection is being restored
     QLabel* m_title = nullptr;

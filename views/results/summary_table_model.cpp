@@ -130,10 +130,13 @@ QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
 
     if (column == PolicyColumn) {
         switch (role) {
-            case Qt::DisplayRole:
+            case Qt::DisplayRole: {
+                QString text = row.policy;
+                if (!row.trace.isEmpty()) text = tr("%1 \u00b7 trace %2").arg(text, row.trace);
                 if (!row.stoppedEarly.isEmpty() && row.state == RowState::Done)
-                    return tr("%1 (stopped early)").arg(row.policy);
-                return row.policy;
+                    return tr("%1 (stopped early)").arg(text);
+                return text;
+            }
             case RawValueRole:
                 return row.policy;
             case Qt::ToolTipRole:
@@ -245,7 +248,7 @@ void SummaryTableModel::setPolicies(const QStringList& policies) {
     m_rows.clear();
     m_rows.reserve(policies.size());
     for (const QString& policy : policies)
-        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}, std::nullopt, {}});
+        m_rows.push_back(Row{policy, RowState::Pending, 0.0, std::nullopt, {}, std::nullopt, {}, {}});
     endResetModel();
 }
 
@@ -264,6 +267,12 @@ int SummaryTableModel::rowOf(const QString& policy) const {
     for (int i = 0; i < m_rows.size(); ++i)
         if (m_rows[i].policy == policy) return i;
     return -1;
+}
+
+void SummaryTableModel::setTraceName(int row, const QString& trace) {
+    if (row < 0 || row >= m_rows.size() || m_rows[row].trace == trace) return;
+    m_rows[row].trace = trace;
+    emitRowChanged(row);
 }
 
 void SummaryTableModel::setRunning(const QString& policy, double fraction_done) {

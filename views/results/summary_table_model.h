@@ -68,6 +68,9 @@ public:
     // The row's run stopped as soon as its outcome was known (a plan's point, docs/architecture.md
     // 7.9): its figures cover only the jobs finished by then. `note` is the run's note saying so.
     void setStoppedEarly(const QString& policy, const QString& note);
+    // The trace the row's scenario runs, shown beside its name (empty: not shown; the view shows
+    // it only when the rows run different traces).
+    void setTraceName(int row, const QString& trace);
     // Marks every row that has no result yet as cancelled.
     void setUnfinishedCancelled();
 
@@ -88,6 +91,7 @@ private:
         QString message;
         std::optional<cl::ClusterCost> cost;  // only when some server is priced
         QString stoppedEarly;                 // setStoppedEarly's note
+        QString trace;                        // setTraceName's
     };
 
     void emitRowChanged(int row);

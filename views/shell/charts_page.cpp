@@ -139,8 +139,11 @@ void ChartsPage::update() {
             // Every run is of the shown family: the legend names them without its prefix, or
             // eight "demo/…" entries do not fit one row.
             const QString prefix = m_results->family() + QLatin1Char('/');
-            runs.append({scenario.startsWith(prefix) ? scenario.mid(prefix.size()) : scenario, std::move(all),
-                         index});
+            QString title = scenario.startsWith(prefix) ? scenario.mid(prefix.size()) : scenario;
+            // Runs of different traces overlaid would read as policy wins: each names its trace.
+            if (m_results->mixesTraces())
+                title = tr("%1 (trace %2)").arg(title, m_results->traceOf(scenario));
+            runs.append({title, std::move(all), index});
         }
     } catch (const std::exception& e) {
         emit logMessage(tr("Cannot read the runs for the charts: %1").arg(QString::fromStdString(e.what())));
