@@ -11,12 +11,16 @@
 #include <set>
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 
 #include "screenshot_checks.h"
@@ -115,6 +119,113 @@ bool labelShowing(QWidget& parent, const QString& text) {
     for (const QLabel* label : parent.findChildren<QLabel*>())
         if (label->text() == text) return true;
     return false;
+}
+
+// The Interleaving page's size in the main window, maximised on a 1366 x 768 screen (the
+// workspace dock on the left, the run dock on the right, the log below) and on 1920 x 1080.
+constexpr QSize kPanelAt1366(780, 540);
+constexpr QSize kPanelAt1920(1330, 860);
+
+// Does the circle (c, r) meet the rectangle?
+bool circleMeetsRect(const QPointF& c, double r, const QRectF& box) {
+    const double x = std::clamp(c.x(), box.left(), box.right());
+    const double y = std::clamp(c.y(), box.top(), box.bottom());
+    return std::hypot(c.x() - x, c.y() - y) < r;
+}
+
+QString str(const QRectF& r) {
+    return QStringLiteral("(%1,%2 %3x%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+}
+
+// Every node and label of the matching graph readable: nothing overlaps anything, everything
+// inside the part of the view the window shows.
+void checkMatchingReadable(const MatchingView& view, const QString& what, bool hovering = false) {
+    const auto l = view.layout();
+    const QRectF visible = view.visibleRegion().boundingRect();
+    QVERIFY2(!visible.isEmpty(), qPrintable(what + ": the graph is not on screen"));
+    const double em = QFontMetricsF(view.font()).height();
+    QVERIFY2(l.node_r >= em * 0.5, qPrintable(what + QStringLiteral(": nodes of radius %1").arg(l.node_r)));
+    const int n = view.jobCount();
+    QCOMPARE(static_cast<int>(l.nodes.size()), n);
+    std::vector<QRectF> texts;  // names and gamma labels
+    for (const QRectF& r : l.names)
+        if (!r.isEmpty()) texts.push_back(r);
+    for (const auto& e : l.labels) texts.push_back(e.box);
+    for (int i = 0; i < n; ++i) {
+        QVERIFY2(visible.contains(l.nodeRect(i)),
+                 qPrintable(what + ": node " + view.names()[i] + " " + str(l.nodeRect(i)) + " outside " +
+                            str(visible)));
+        for (int k = i + 1; k < n; ++k) {
+            const QPointF d = l.nodes[static_cast<std::size_t>(i)] - l.nodes[static_cast<std::size_t>(k)];
+            QVERIFY2(
+                std::hypot(d.x(), d.y()) >= 2 * l.node_r,
+                qPrintable(what + ": nodes " + view.names()[i] + " and " + view.names()[k] + " overlap"));
+        }
+        for (const QRectF& t : texts)
+            QVERIFY2(!circleMeetsRect(l.nodes[static_cast<std::size_t>(i)], l.node_r, t),
+                     qPrintable(what + ": a label " + str(t) + " covers node " + view.names()[i]));
+    }
+    for (std::size_t a = 0; a < texts.size(); ++a) {
+        QVERIFY2(visible.contains(texts[a]),
+                 qPrintable(what + ": label " + str(texts[a]) + " outside " + str(visible)));
+        for (std::size_t b = a + 1; b < texts.size(); ++b)
+            QVERIFY2(!texts[a].intersects(texts[b]),
+                     qPrintable(what + ": labels " + str(texts[a]) + " and " + str(texts[b]) + " overlap"));
+    }
+    // A handful of jobs shows every gamma, more show the matched pairs' (or the hovered job's).
+    if (hovering) return;
+    int edges = 0, matched = 0;
+    for (int a = 0; a < n; ++a)
+        for (int b = a + 1; b < n; ++b) {
+            edges += std::isfinite(view.edgeGamma(a, b));
+            matched += view.matching()[static_cast<std::size_t>(a)] == b;
+        }
+    QCOMPARE(static_cast<int>(l.labels.size()), n <= 6 ? edges : matched);
+}
+
+// The Gantt's rows never overlap and every text it draws stays inside the widget.
+void checkGanttReadable(const InterleaveGantt& gantt, const QString& what) {
+    const auto& lanes = gantt.laneRects();
+    QCOMPARE(static_cast<int>(lanes.size()), gantt.resourceCount());
+    const double em = QFontMetricsF(gantt.font()).height();
+    for (std::size_t a = 0; a < lanes.size(); ++a) {
+        QVERIFY2(lanes[a].height() >= em * 0.95,
+                 qPrintable(what + QStringLiteral(": lane %1 is %2 px high").arg(a).arg(lanes[a].height())));
+        QVERIFY(QRectF(gantt.rect()).contains(lanes[a]));
+        for (std::size_t b = a + 1; b < lanes.size(); ++b)
+            QVERIFY2(!lanes[a].intersects(lanes[b]), qPrintable(what + ": rows overlap"));
+    }
+    const auto& texts = gantt.textRects();
+    QVERIFY(!texts.empty());
+    for (std::size_t a = 0; a < texts.size(); ++a) {
+        QVERIFY2(QRectF(gantt.rect()).contains(texts[a]),
+                 qPrintable(what + ": text " + str(texts[a]) + " outside " + str(gantt.rect())));
+        for (std::size_t b = a + 1; b < texts.size(); ++b)
+            QVERIFY2(!texts[a].intersects(texts[b]),
+                     qPrintable(what + ": texts " + str(texts[a]) + " and " + str(texts[b]) + " overlap"));
+    }
+}
+
+// Show the panel at `size` and let the layouts settle.
+void showAt(QWidget& panel, QSize size) {
+    panel.resize(size);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCoreApplication::processEvents();
+}
+
+// Click a tab of the chart area, as a user does.
+void clickChartTab(InterleavePanel& panel, int index) {
+    QTabBar* bar = panel.chartTabs()->tabBar();
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(index).center());
+    QCOMPARE(panel.chartTabs()->currentIndex(), index);
+    QCoreApplication::processEvents();
+}
+
+// Paint now (the Gantt records where it drew).
+void paintNow(QWidget* w) {
+    w->repaint();
+    QCoreApplication::processEvents();
 }
 
 }  // namespace
@@ -489,6 +600,134 @@ private slots:
         QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
         QTest::mouseClick(findButton(panel, "Finish"), Qt::LeftButton);
         QVERIFY(!panel.touring());
+    }
+
+    // At 1366 x 768 (and 1920 x 1080) the matching graph shows every node and every gamma
+    // label, none overlapping another or a node, all on screen: the paper's A-D (the tour's
+    // Fig. 5 step), the built-in models, the four Fig. 1 jobs, and while the window is resized.
+    void matchingGraphReadableOnSmallAndLargeScreens() {
+        for (QSize size : {kPanelAt1366, kPanelAt1920}) {
+            const QString at = QStringLiteral("%1x%2 ").arg(size.width()).arg(size.height());
+            InterleavePanel panel(&profiles());
+            showAt(panel, size);
+            // The tour's Fig. 5 step turns to the graph by itself.
+            QTest::mouseClick(findButton(panel, "Guided tour"), Qt::LeftButton);
+            while (!panel.tourCaption().contains(QStringLiteral("Fig. 5")))
+                QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
+            QCoreApplication::processEvents();
+            MatchingView* view = panel.matchingView();
+            QCOMPARE(panel.chartTabs()->currentWidget()->isAncestorOf(view), true);
+            QVERIFY(view->isVisible());
+            QCOMPARE(view->jobCount(), 4);
+            checkMatchingReadable(*view, at + "Fig. 5 A-D");
+            QVERIFY2(panel.tourCaption().contains(QStringLiteral("total γ = 2.00")),
+                     qPrintable(panel.tourCaption()));
+            QTest::mouseClick(
+                findButton(panel, "Finish") ? findButton(panel, "Finish") : findButton(panel, "Next"),
+                Qt::LeftButton);
+            panel.stopTour();
+
+            panel.showExample(InterleavePanel::Example::Table2);
+            clickChartTab(panel, 1);
+            QVERIFY(view->jobCount() >= 8);  // every built-in model with a 16-GPU profile
+            checkMatchingReadable(*view, at + "all models");
+            // Hovering a node shows its edges' labels; moving away restores the matched ones.
+            QTest::mouseMove(view, view->layout().nodes[0].toPoint());
+            QCOMPARE(static_cast<int>(view->layout().labels.size()), view->jobCount() - 1);
+            checkMatchingReadable(*view, at + "all models, hovering " + view->names()[0], true);
+            QTest::mouseMove(view, QPoint(1, 1));
+            checkMatchingReadable(*view, at + "all models after hover");
+
+            panel.showExample(InterleavePanel::Example::Fig1FourBottlenecks);
+            clickChartTab(panel, 1);
+            checkMatchingReadable(*view, at + "Fig. 1 jobs");
+        }
+        // Fit to the view on resize: a narrower or taller window still shows it all.
+        InterleavePanel panel(&profiles());
+        panel.showExample(InterleavePanel::Example::Table2);
+        showAt(panel, kPanelAt1366);
+        clickChartTab(panel, 1);
+        for (QSize size : {QSize(640, 540), QSize(900, 700), QSize(1600, 1000)}) {
+            panel.resize(size);
+            QCoreApplication::processEvents();
+            checkMatchingReadable(*panel.matchingView(),
+                                  QStringLiteral("resized to %1x%2").arg(size.width()).arg(size.height()));
+        }
+    }
+
+    // At 1366 x 768 the Gantt's rows never overlap and its values stay inside it: Fig. 1's four
+    // lanes and Table 2's (with the tour caption taking room); every stage column of the table
+    // shows, and the load block spanning storage and CPU carries a label.
+    void ganttAndTableReadableAt1366() {
+        InterleavePanel panel(&profiles());
+        showAt(panel, kPanelAt1366);
+        panel.showExample(InterleavePanel::Example::Fig1FourBottlenecks);
+        paintNow(panel.gantt());
+        QCOMPARE(panel.gantt()->resourceCount(), 4);
+        checkGanttReadable(*panel.gantt(), "Fig. 1");
+        auto* table = panel.findChild<QTableView*>();
+        QVERIFY(table);
+        auto columnsShow = [&] {
+            for (int c = 0; c < table->model()->columnCount(); ++c)
+                if (table->columnViewportPosition(c) < 0 ||
+                    table->columnViewportPosition(c) + table->columnWidth(c) > table->viewport()->width())
+                    return false;
+            return true;
+        };
+        QVERIFY2(columnsShow(), "a stage column of Fig. 1 is cut off");
+
+        QTest::mouseClick(findButton(panel, "Guided tour"), Qt::LeftButton);
+        while (panel.tourStep() + 1 < panel.tourLength())
+            QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
+        QCoreApplication::processEvents();
+        QVERIFY(panel.tourCaption().contains(QStringLiteral("Table 2")));
+        QCOMPARE(panel.chartTabs()->currentWidget(), panel.gantt());
+        paintNow(panel.gantt());
+        checkGanttReadable(*panel.gantt(), "Table 2 in the tour");
+        QVERIFY2(columnsShow(), "a stage column of Table 2 is cut off");
+        // Each load block (over the storage and CPU lanes) wide enough for "J2 load" is labelled.
+        const auto& lanes = panel.gantt()->laneRects();
+        const QFontMetricsF fm(panel.gantt()->font());
+        int spanning = 0;
+        for (std::size_t i = 0; i < panel.gantt()->drawnIntervals().size(); ++i) {
+            const QRectF box = panel.gantt()->blockRect(static_cast<int>(i));
+            if (box.isEmpty() || box.height() < lanes[0].height() * 1.5) continue;
+            ++spanning;
+            if (box.width() < fm.horizontalAdvance(QStringLiteral("J2 load")) + fm.height() * 0.4) continue;
+            const auto& texts = panel.gantt()->textRects();
+            QVERIFY2(
+                std::any_of(texts.begin(), texts.end(), [&](const QRectF& t) { return box.contains(t); }),
+                qPrintable("unlabelled load block " + str(box)));
+        }
+        QVERIFY(spanning > 0);
+        // The load block drawn after the others of the last iteration is explained.
+        bool explained = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            if (label->text().contains(QStringLiteral("J2's load+preprocess stage of iteration 3 ends at"))) {
+                explained = true;
+            }
+        QVERIFY(explained);
+    }
+
+    // Table 2's tour step says how gamma and the speedup hold together, from the Muri paper.
+    void table2StepExplainsGammaAndSpeedup() {
+        InterleavePanel panel(&profiles());
+        panel.show();
+        QTest::mouseClick(findButton(panel, "Guided tour"), Qt::LeftButton);
+        while (panel.tourStep() + 1 < panel.tourLength())
+            QTest::mouseClick(findButton(panel, "Next"), Qt::LeftButton);
+        const QString caption = panel.tourCaption();
+        QVERIFY2(caption.contains(QStringLiteral("γ = 0.45")) && caption.contains(QStringLiteral("2.00×")),
+                 qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("hold together")), qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("Muri, section 4.2, Eq. 4")) &&
+                     caption.contains(QStringLiteral("Muri, section 2.2, Table 2")),
+                 qPrintable(caption));
+        // The numbers in it add up: speedup = resources x gamma x (alone / stages).
+        const QLocale locale;
+        const QString kg = locale.toString(4 * panel.gamma(), 'f', 2);
+        QVERIFY2(caption.contains(QStringLiteral("4 × γ = ") + kg), qPrintable(caption));
+        QVERIFY(labelShowing(panel, caption));
     }
 
     void matchingViewMatchesEngine() {

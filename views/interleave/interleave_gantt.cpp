@@ -73,6 +73,7 @@ bool InterleaveGantt::setGroup(const QStringList& names, const std::vector<std::
     m_iterations = iterations;
     m_resourceNames = resource_names.size() == m_resources ? resource_names : QStringList{};
     if (m_current >= m_iterations) setCurrentIteration(-1);
+    updateGeometry();  // the minimum height follows the number of lanes
     update();
     return true;
 }
@@ -147,8 +148,52 @@ QSize InterleaveGantt::sizeHint() const {
 }
 
 QSize InterleaveGantt::minimumSizeHint() const {
-    const QFontMetrics fm(font());
-    return {fm.averageCharWidth() * 40, fm.height() * 9};
+    // Tall enough that every lane holds a line of text: rows never overlap (a 768-pixel screen
+    // still fits the four lanes of the paper's Fig. 1).
+    const QFontMetricsF fm(font());
+    const double em = fm.height();
+    const int width = static_cast<int>(fm.averageCharWidth() * 40);
+    if (m_resources <= 0) return {width, static_cast<int>(em * 9)};
+    const double legend =
+        legendRows(fm, std::max<double>(this->width(), width) - em * 2.0) * em * 1.3 + em * 0.3;
+    const double lanes = m_resources * minLaneHeight(em) + (m_resources - 1) * em * 0.35;
+    return {width, static_cast<int>(std::ceil(em * 0.9 + legend + em * 1.2 + lanes + em * 2.6)) + 2};
+}
+
+bool InterleaveGantt::hasLoadTwins() const {
+    std::vector<int> spans_cpu;
+    std::vector<char> is_twin;
+    findLoadTwins(spans_cpu, is_twin);
+    return std::any_of(is_twin.begin(), is_twin.end(), [](char c) { return c != 0; });
+}
+
+QStringList InterleaveGantt::legendTexts() const {
+    QStringList texts;
+    for (int j = 0; j < m_names.size(); ++j) {
+        const QString label = jobLabel(j);
+        texts << (label == m_names[j] ? label : tr("%1  %2").arg(label, m_names[j]));
+    }
+    texts << tr("idle");
+    // A 3-stage job's load stage holds storage and CPU at once and is drawn as one block over
+    // both lanes (docs/architecture.md section 4.5): say so, the block carries no lane of its own.
+    if (hasLoadTwins()) texts << tr("load: one block over storage + CPU");
+    if (m_current >= 0) texts << tr("iteration %1 of %2").arg(m_current + 1).arg(m_iterations);
+    return texts;
+}
+
+int InterleaveGantt::legendRows(const QFontMetricsF& fm, double width) const {
+    const double em = fm.height();
+    int rows = 1;
+    double x = 0;
+    for (const QString& text : legendTexts()) {
+        const double w = em * 1.2 + fm.horizontalAdvance(text);
+        if (x > 0 && x + w > width) {
+            ++rows;
+            x = 0;
+        }
+        x += w + em * 1.2;
+    }
+    return rows;
 }
 
 void InterleaveGantt::paintEvent(QPaintEvent*) {
@@ -160,7 +205,11 @@ void InterleaveGantt::paintEvent(QPaintEvent*) {
                   pal.color(QPalette::Mid),  pal.color(QPalette::Highlight)};
     p.fillRect(rect(), colors.background);
     m_blocks.clear();
+    m_laneRects.clear();
+    m_textRects.clear();
+    m_recording = true;
     paintChart(p, QRectF(rect()), QString(), colors, &m_blocks);
+    m_recording = false;
 }
 
 void InterleaveGantt::paintExport(QPainter& painter, const QRectF& rect, const QString& title) {
@@ -175,6 +224,7 @@ void InterleaveGantt::paintExport(QPainter& painter, const QRectF& rect, const Q
                   QColor(0xC0, 0xC0, 0xC0),
                   QColor(0x30, 0x80, 0xE0)};
     painter.fillRect(rect, colors.background);
+    m_recording = false;
     paintChart(painter, rect, title, colors, nullptr);
     painter.restore();
 }
@@ -222,6 +272,8 @@ void InterleaveGantt::paintChart(QPainter& p, const QRectF& area, const QString&
     f.t_end = endTime();
     f.gap = std::min(em * 0.35, f.plot.height() / m_resources * 0.15);
     f.lane_h = (f.plot.height() - f.gap * (m_resources - 1)) / m_resources;
+    if (m_recording)
+        for (int res = 0; res < m_resources; ++res) m_laneRects.push_back(f.lane(res));
 
     const std::vector<double> iter_start = paintIterationBand(p, f, colors);
     paintLanes(p, f, r.left(), label_w, colors);
@@ -255,31 +307,37 @@ void InterleaveGantt::paintTitle(QPainter& p, QRectF& r, const QString& title, c
 void InterleaveGantt::paintLegend(QPainter& p, QRectF& r, const QFontMetricsF& fm,
                                   const Colors& colors) const {
     const double em = fm.height();
-    double x = r.left();
+    double x = r.left(), y = r.top();
     const double sw = em * 0.9;
-    auto item = [&](const QBrush& brush, const QString& text) {
-        const QRectF box(x, r.top() + (em - sw) / 2, sw, sw);
+    // Items wrap to a new row rather than running past the right edge on a small screen.
+    auto item = [&](const QBrush& brush, const QString& text, bool tall = false) {
+        const double w = std::min(fm.horizontalAdvance(text), r.width() - sw - em * 0.3);
+        if (x > r.left() && x + sw + em * 0.3 + w > r.right()) {
+            x = r.left();
+            y += em * 1.3;
+        }
+        const QRectF box(x, y + (em - sw) / 2 - (tall ? sw * 0.25 : 0), sw, tall ? sw * 1.5 : sw);
         p.setPen(QPen(colors.grid, 0));
         p.setBrush(brush);
         p.drawRect(box);
         p.setPen(colors.text);
-        const double w = fm.horizontalAdvance(text);
-        p.drawText(QRectF(box.right() + em * 0.3, r.top(), w + 2, em), Qt::AlignLeft | Qt::AlignVCenter,
-                   text);
+        const QRectF text_box(box.right() + em * 0.3, y, w + 2, em);
+        p.drawText(text_box, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(text, Qt::ElideRight, w + 1));
+        record(text_box);
         x = box.right() + em * 0.3 + w + em * 1.2;
     };
-    for (int j = 0; j < m_names.size(); ++j) {
-        const QString label = jobLabel(j);
-        item(colorOf(j), label == m_names[j] ? label : tr("%1  %2").arg(label, m_names[j]));
-    }
+    const QStringList texts = legendTexts();
+    int at = 0;
+    for (int j = 0; j < m_names.size(); ++j) item(colorOf(j), texts[at++]);
     QBrush hatch(colors.hatch, Qt::BDiagPattern);
-    item(hatch, tr("idle"));
+    item(hatch, texts[at++]);
+    if (hasLoadTwins()) item(QBrush(colors.grid), texts[at++], true);
     if (m_current >= 0) {
         QColor band = colors.highlight;
         band.setAlphaF(0.18);
-        item(band, tr("iteration %1 of %2").arg(m_current + 1).arg(m_iterations));
+        item(band, texts[at++]);
     }
-    r.setTop(r.top() + em * 1.6);
+    r.setTop(y + em * 1.6);
 }
 
 // Highlighted iteration: a band behind everything, from its first start to its last end.
@@ -314,14 +372,30 @@ void InterleaveGantt::paintLanes(QPainter& p, const Frame& f, double label_left,
         p.fillRect(lane, colors.lane);
         p.fillRect(lane, QBrush(colors.hatch, Qt::BDiagPattern));
         p.setPen(colors.text);
-        p.drawText(QRectF(label_left, lane.top(), label_w, lane.height()), Qt::AlignRight | Qt::AlignVCenter,
-                   resourceName(res));
+        paintLaneTitle(p, QRectF(label_left, lane.top(), label_w, lane.height()), resourceName(res));
     }
+}
+
+// A lane title never taller than its lane: on a widget squeezed below its minimum height the
+// font shrinks so that neighbouring titles cannot overlap.
+void InterleaveGantt::paintLaneTitle(QPainter& p, const QRectF& box, const QString& text) const {
+    const QFont base = p.font();
+    QFont f = base;
+    const double h = QFontMetricsF(base).height();
+    if (h > box.height() && box.height() > 0)
+        f.setPointSizeF(std::max(1.0, base.pointSizeF() * box.height() / h));
+    p.setFont(f);
+    const QFontMetricsF fm(f);
+    const double w = std::min(box.width(), fm.horizontalAdvance(text));
+    const QRectF text_box(box.right() - w, box.center().y() - fm.height() / 2, w, fm.height());
+    p.drawText(text_box, Qt::AlignRight | Qt::AlignVCenter, text);
+    record(text_box);
+    p.setFont(base);
 }
 
 // Axis with ticks and vertical grid.
 void InterleaveGantt::paintTimeAxis(QPainter& p, const Frame& f, const QFontMetricsF& fm,
-                                    const Colors& colors) {
+                                    const Colors& colors) const {
     const QRectF& plot = f.plot;
     const double em = f.em;
     const double step = niceStep(f.t_end, std::max(2, static_cast<int>(plot.width() / (em * 5))));
@@ -334,10 +408,16 @@ void InterleaveGantt::paintTimeAxis(QPainter& p, const Frame& f, const QFontMetr
         const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
         const QString text = QLocale().toString(t, 'f', decimals);
         const double w = fm.horizontalAdvance(text);
-        p.drawText(QRectF(x - w / 2 - 2, plot.bottom() + em * 0.35, w + 4, em), Qt::AlignCenter, text);
+        // The last value stays inside the chart: it ends at the plot's right edge at most.
+        QRectF text_box(x - w / 2 - 2, plot.bottom() + em * 0.35, w + 4, em);
+        if (text_box.right() > plot.right() + em) text_box.moveRight(plot.right() + em);
+        p.drawText(text_box, Qt::AlignCenter, text);
+        record(text_box);
     }
-    p.drawText(QRectF(plot.left(), plot.bottom() + em * 1.35, plot.width(), em),
-               Qt::AlignRight | Qt::AlignVCenter, tr("time (ms)"));
+    const double unit_w = fm.horizontalAdvance(tr("time (ms)"));
+    const QRectF unit_box(plot.right() - unit_w, plot.bottom() + em * 1.35, unit_w, em);
+    p.drawText(unit_box, Qt::AlignRight | Qt::AlignVCenter, tr("time (ms)"));
+    record(unit_box);
 }
 
 // A 3-stage job alone in its load stage holds storage and CPU at once: it is drawn as one block
@@ -387,13 +467,20 @@ void InterleaveGantt::paintBlocks(QPainter& p, const Frame& f, const QFontMetric
             blocks->push_back({static_cast<int>(i), box});
             if (spans_cpu[i] >= 0) blocks->push_back({spans_cpu[i], box});
         }
-        const QString text = spans_cpu[i] >= 0 ? tr("%1 load (storage + CPU)").arg(jobLabel(iv.job))
-                                               : tr("%1 %2").arg(jobLabel(iv.job), stageLabel(iv.resource));
+        // The longest label that fits: "J2 load (storage + CPU)", "J2 load", "J2"; none when the
+        // block is lower than a line of text (rows never overlap).
+        QStringList texts;
+        if (spans_cpu[i] >= 0) texts << tr("%1 load (storage + CPU)").arg(jobLabel(iv.job));
+        texts << tr("%1 %2").arg(jobLabel(iv.job), stageLabel(iv.resource)) << jobLabel(iv.job);
         const QRectF inner = box.adjusted(em * 0.2, 0, -em * 0.2, 0);
-        if (inner.width() >= fm.horizontalAdvance(jobLabel(iv.job))) {
+        for (const QString& text : texts) {
+            const double w = fm.horizontalAdvance(text);
+            if (inner.width() < w || inner.height() < em * 0.95) continue;
             p.setPen(textColorOn(fill));
-            const QString shown = inner.width() >= fm.horizontalAdvance(text) ? text : jobLabel(iv.job);
-            p.drawText(inner, Qt::AlignCenter, shown);
+            const QRectF text_box(inner.center().x() - w / 2, inner.center().y() - em / 2, w, em);
+            p.drawText(text_box, Qt::AlignCenter, text);
+            record(text_box);
+            break;
         }
     }
 }
@@ -419,11 +506,13 @@ void InterleaveGantt::paintIterationCaptions(QPainter& p, const Frame& f, const 
         p.setFont(caption_font);
         p.setPen(colors.text);
         const double next = it + 1 < m_iterations ? f.x(iter_start[c + 1]) : f.plot.right();
-        p.drawText(
-            QRectF(x + em * 0.3, f.plot.top() - f.iter_h, std::max(0.0, next - x - em * 0.3), f.iter_h),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(tr("iteration %1").arg(it + 1), Qt::ElideRight,
-                          std::max(0.0, next - x - em * 0.3)));
+        const QString caption =
+            fm.elidedText(tr("iteration %1").arg(it + 1), Qt::ElideRight, std::max(0.0, next - x - em * 0.3));
+        const QRectF caption_box(
+            x + em * 0.3, f.plot.top() - f.iter_h,
+            std::min(std::max(0.0, next - x - em * 0.3), fm.horizontalAdvance(caption) + 2), f.iter_h);
+        p.drawText(caption_box, Qt::AlignLeft | Qt::AlignVCenter, caption);
+        if (!caption.isEmpty()) record(caption_box);
         p.restore();
     }
 }

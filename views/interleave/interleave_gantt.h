@@ -51,6 +51,11 @@ public:
     // Where interval i of drawnIntervals() was drawn in the last paint (widget
     // coordinates); empty before the first paint.
     QRectF blockRect(int interval) const;
+    // Of the last paint (widget coordinates): each resource's lane, and every text drawn
+    // (lane titles, legend, block labels, time-axis values, iteration captions), so that a
+    // test can check that rows never overlap and no text leaves the widget.
+    const std::vector<QRectF>& laneRects() const { return m_laneRects; }
+    const std::vector<QRectF>& textRects() const { return m_textRects; }
     int resourceCount() const { return m_resources; }
     int iterationCount() const { return m_iterations; }
     QString resourceName(int resource) const;
@@ -105,10 +110,11 @@ private:
                     std::vector<Block>* blocks) const;
     static void paintTitle(QPainter& p, QRectF& r, const QString& title, const Colors& colors, double em);
     void paintLegend(QPainter& p, QRectF& r, const QFontMetricsF& fm, const Colors& colors) const;
+    void paintLaneTitle(QPainter& p, const QRectF& box, const QString& text) const;
     std::vector<double> paintIterationBand(QPainter& p, const Frame& f, const Colors& colors) const;
     void paintLanes(QPainter& p, const Frame& f, double label_left, double label_w,
                     const Colors& colors) const;
-    static void paintTimeAxis(QPainter& p, const Frame& f, const QFontMetricsF& fm, const Colors& colors);
+    void paintTimeAxis(QPainter& p, const Frame& f, const QFontMetricsF& fm, const Colors& colors) const;
     void findLoadTwins(std::vector<int>& spans_cpu, std::vector<char>& is_twin) const;
     void paintBlocks(QPainter& p, const Frame& f, const QFontMetricsF& fm, std::vector<Block>* blocks) const;
     void paintIterationCaptions(QPainter& p, const Frame& f, const QFontMetricsF& fm,
@@ -131,6 +137,18 @@ private:
     std::vector<int> m_colorSlots;
 
     std::vector<Block> m_blocks;  // widget coordinates of the last paint, for hit tests
+    // Filled by paintChart when painting the widget (not an export), see laneRects().
+    mutable std::vector<QRectF> m_laneRects, m_textRects;
+    mutable bool m_recording = false;
+    void record(const QRectF& text_rect) const {
+        if (m_recording) m_textRects.push_back(text_rect);
+    }
+    // Height a lane needs for its title and block labels: one line of text.
+    static double minLaneHeight(double em) { return em * 1.15; }
+    // Legend rows needed at this width (the legend wraps rather than leaving the widget).
+    int legendRows(const QFontMetricsF& fm, double width) const;
+    QStringList legendTexts() const;
+    bool hasLoadTwins() const;
     // Drag of a right edge: the time scale is frozen while dragging so the block follows
     // the pointer even though the chart is re-laid out on every change.
     int m_dragJob = -1, m_dragStage = -1;

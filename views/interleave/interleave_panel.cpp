@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -339,21 +340,26 @@ QSplitter* InterleavePanel::chartSplitter() {
     QWidget* table_box = stageTableBox();
     QWidget* matching_box = matchingBox();
 
-    // The table and its explanations scroll rather than being cut on a small screen.
+    // The table and its explanations scroll rather than being cut on a small screen; with the
+    // whole width to itself every stage column shows.
     auto* table_scroll = new QScrollArea(this);
     table_scroll->setWidgetResizable(true);
     table_scroll->setFrameShape(QFrame::NoFrame);
     table_scroll->setWidget(table_box);
     m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 3 +
                               m_table->horizontalHeader()->sizeHint().height());
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(table_scroll);
-    bottom->addWidget(matching_box);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
+    // The title and three rows of the table stay in view; the chart takes the rest.
+    table_scroll->setMinimumHeight(m_table->minimumHeight() + fontMetrics().height() * 2);
+    // The Gantt and the matching graph take turns in the large area: side by side or stacked,
+    // neither had the height to show its rows and labels on a 1366 x 768 screen.
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName(QStringLiteral("interleaveChartTabs"));
+    m_chartTabs->setDocumentMode(true);
+    m_chartTabs->addTab(m_gantt, tr("Stage chart (Fig. 1, 4, 6)"));
+    m_chartTabs->addTab(matching_box, tr("Matching graph (Fig. 5)"));
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_gantt);
-    split->addWidget(bottom);
+    split->addWidget(m_chartTabs);
+    split->addWidget(table_scroll);
     split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
@@ -623,6 +629,30 @@ QString InterleavePanel::resultText() const {
              locale.toString(m_timing.speedup_vs_alone, 'f', 2));
 }
 
+QString InterleavePanel::lateStageText() const {
+    // The steady schedule staggers the jobs (Muri section 4.2, Fig. 6): a stage of the last
+    // iteration can run past that iteration's time, alone on the chart because the next
+    // iteration, which would fill the idle time around it, is not drawn.
+    const int last = m_gantt->iterationCount() - 1;
+    if (!m_valid || last < 0) return {};
+    double start = std::numeric_limits<double>::infinity();
+    for (const auto& iv : m_gantt->drawnIntervals())
+        if (iv.iteration == last) start = std::min(start, iv.t0);
+    const double end = start + m_timing.iteration_time;
+    for (const auto& iv : m_gantt->drawnIntervals()) {
+        if (iv.iteration != last || iv.t1 <= end * (1 + 1e-9)) continue;
+        const int stage = m_gantt->stageOfResource(iv.resource);
+        return tr(" %1's %2 stage of iteration %3 ends at %4 ms, after that iteration's span (%5 to %6 ms): "
+                  "each job starts its iteration at its own offset, and the chart ends with iteration %3, so "
+                  "the next iteration's stages that would run beside it are not drawn.")
+            .arg(m_gantt->jobLabel(iv.job),
+                 stageNames(static_cast<std::size_t>(m_model->stageCount())).value(stage))
+            .arg(last + 1)
+            .arg(formatMs(iv.t1), formatMs(start), formatMs(end));
+    }
+    return {};
+}
+
 QString InterleavePanel::tradeText() const {
     // What the group trades, with the numbers: every member runs at the group's pace, and the
     // group does more work per GPU than its members in turn (README, "When interleaving helps").
@@ -670,7 +700,11 @@ namespace {
 struct TourStep {
     InterleavePanel::Example example;
     bool best;
-    const char* caption;  // %1 = γ, %2 = speedup, %3 = iteration time (ms)
+    // %1 = γ, %2 = speedup, %3 = iteration time (ms), %4 = resources, %5 = resources × γ,
+    // %6 = the members' iterations alone, added (ms), %7 = their stage times, added (ms),
+    // %8 = total γ of the matching graph.
+    const char* caption;
+    bool graph = false;  // shows the matching graph instead of the Gantt
 };
 
 // The Muri paper's figures in the order the paper builds its argument (sections 2 and 4).
@@ -688,7 +722,13 @@ const TourStep kTour[] = {
      QT_TRANSLATE_NOOP("InterleavePanel",
                        "Fig. 4, plan 2: A and C are both CPU-bound. They take turns on the CPU and the GPU "
                        "idles in between: γ = %1, speedup %2×. Which jobs share matters, so Muri pairs jobs "
-                       "by a maximum-weight matching (the graph below).")},
+                       "by a maximum-weight matching (next step).")},
+    {InterleavePanel::Example::Fig4Plan2, true,
+     QT_TRANSLATE_NOOP("InterleavePanel",
+                       "Fig. 5: the same choice as a graph. Each job is a node, each pair an edge weighted "
+                       "with its γ. Muri picks the maximum-weight matching (thick edges), here total γ = %8: "
+                       "plan 1's pairs, never plan 2's A + C (γ = 0.75)."),
+     true},
     {InterleavePanel::Example::Fig6, true,
      QT_TRANSLATE_NOOP("InterleavePanel",
                        "Fig. 6, best ordering: two jobs on four resources. Starting them at the right stage "
@@ -699,11 +739,14 @@ const TourStep kTour[] = {
                        "The iteration grows to %3 ms and γ falls to %1. Muri tries every ordering and keeps "
                        "the best.")},
     {InterleavePanel::Example::Table2, true,
-     QT_TRANSLATE_NOOP("InterleavePanel",
-                       "Table 2: real models (ShuffleNet, A2C, GPT-2, VGG16 on 16 GPUs) with contention "
-                       "between stages. Each job now runs slower than alone, yet the group does %2× the "
-                       "work: worth it in a cluster while jobs would otherwise wait (README, \"When "
-                       "interleaving helps\").")},
+     QT_TRANSLATE_NOOP(
+         "InterleavePanel",
+         "Table 2: ShuffleNet, A2C, GPT-2 and VGG16 on 16 GPUs, with contention. Each job runs "
+         "slower than alone, yet the group does %2× the work. γ = %1 and %2× hold together: γ is "
+         "the busy share of the %4 resources (Muri, section 4.2, Eq. 4), so %4 × γ = %5 stages run "
+         "at once; the speedup adds the jobs' normalised throughputs (Muri, section 2.2, Table 2), "
+         "and alone a job's iteration also holds overheads beyond its stages (%6 vs %7 ms): "
+         "%5 × %6 / %7 = %2×.")},
 };
 
 }  // namespace
@@ -717,6 +760,9 @@ void InterleavePanel::startTour() {
     m_tourStep = 0;
     m_tourButton->setChecked(true);
     m_tourBar->show();
+    // The captions explain each step's numbers; the definitions line gives them its room, so
+    // that the chart keeps the height of its rows on a 768-pixel screen.
+    m_formula->hide();
     showTourStep();
 }
 
@@ -724,6 +770,7 @@ void InterleavePanel::stopTour() {
     m_tourStep = -1;
     m_tourButton->setChecked(false);
     m_tourBar->hide();
+    m_formula->show();
 }
 
 void InterleavePanel::tourNext() {
@@ -746,6 +793,7 @@ void InterleavePanel::showTourStep() {
     const TourStep& step = kTour[m_tourStep];
     showExample(step.example);
     setBestOrdering(step.best);
+    m_chartTabs->setCurrentIndex(step.graph ? 1 : 0);
     m_tourCaption->setText(tourCaption());
     m_tourBack->setEnabled(m_tourStep > 0);
     m_tourNext->setText(m_tourStep + 1 < tourLength() ? tr("&Next") : tr("&Finish"));
@@ -757,9 +805,20 @@ QString InterleavePanel::tourCaption() const {
     // Each caption uses some of the three numbers: QString::arg would fill the lowest markers
     // present with the first values, so the markers are replaced by name.
     QString caption = tr(kTour[m_tourStep].caption);
+    double busy = 0, alone = 0;
+    for (const auto& job : m_model->stages())
+        for (double t : job) busy += t;
+    const double solo_factor = m_contention->isChecked() ? cl::Contention{}.solo : 1.0;
+    for (double solo : m_model->soloTimes()) alone += solo * solo_factor;
+    const int resources = m_gantt->resourceCount();
     caption.replace(QStringLiteral("%1"), locale.toString(m_timing.gamma, 'f', 2))
         .replace(QStringLiteral("%2"), locale.toString(m_timing.speedup_vs_alone, 'f', 2))
-        .replace(QStringLiteral("%3"), formatMs(m_timing.iteration_time));
+        .replace(QStringLiteral("%3"), formatMs(m_timing.iteration_time))
+        .replace(QStringLiteral("%4"), locale.toString(resources))
+        .replace(QStringLiteral("%5"), locale.toString(resources * m_timing.gamma, 'f', 2))
+        .replace(QStringLiteral("%6"), formatMs(alone))
+        .replace(QStringLiteral("%7"), formatMs(busy))
+        .replace(QStringLiteral("%8"), locale.toString(m_matching->matchedGamma(), 'f', 2));
     return tr("Step %1 of %2. ").arg(m_tourStep + 1).arg(tourLength()) + caption;
 }
 
@@ -816,6 +875,7 @@ void InterleavePanel::recompute() {
             } catch (const std::exception&) {
             }
         }
+        text += lateStageText();
         text += tradeText();
         m_detail->setText(text);
     } else {

@@ -20,6 +20,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -86,10 +87,15 @@ public:
     QString formulaText() const;
     // For a group: each member's stretch and the group's speedup, and when that pays off.
     QString tradeText() const;
+    // When a stage of the last iteration drawn runs past that iteration's time, why.
+    QString lateStageText() const;
 
     InterleaveGantt* gantt() const { return m_gantt; }
     // The matching graph is the child "interleaveMatching" (the Gantt "interleaveGantt", the
-    // stage table's model "interleaveStageModel").
+    // stage table's model "interleaveStageModel"). The Gantt and the graph share the chart area
+    // as two tabs (child "interleaveChartTabs"), so each gets the room a 768-pixel screen has.
+    MatchingView* matchingView() const { return m_matching; }
+    QTabWidget* chartTabs() const { return m_chartTabs; }
 
     // Play: the chart restarts cold (every job joins with its first stage) and a playhead
     // sweeps it, so the pipeline forms and settles; playFrame() advances it by one frame.
@@ -166,6 +172,7 @@ private:
     QLabel* m_message = nullptr;
     QTableView* m_table = nullptr;
     QComboBox* m_matchingSource = nullptr;
+    QTabWidget* m_chartTabs = nullptr;
     QTimer* m_timer = nullptr;
 
     bool m_best = true;

@@ -1,5 +1,6 @@
 #include "views/interleave/matching_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -14,6 +15,7 @@
 
 #include "core/interleave/group_time.h"
 #include "core/matching/max_weight_matching.h"
+#include "views/common/chart_style.h"
 #include "views/interleave/interleave_gantt.h"
 #include "views/interleave/stage_table_model.h"
 
@@ -38,6 +40,7 @@ void MatchingView::setJobs(const QStringList& names, const std::vector<std::vect
     m_stages.assign(stages.begin(), stages.begin() + static_cast<std::ptrdiff_t>(n));
     m_stageNames = stage_names;
     m_hover = -1;
+    updateGeometry();  // the minimum height follows the number of jobs
     recompute();
 }
 
@@ -94,22 +97,177 @@ QSize MatchingView::sizeHint() const {
 }
 
 QSize MatchingView::minimumSizeHint() const {
-    // Small enough that the Gantt above keeps most of a 768-pixel screen.
+    // Enough for the paper's four jobs in a square with their six gamma labels; more jobs with
+    // long names need a taller ellipse.
     const QFontMetrics fm(font());
-    return {fm.height() * 14, fm.height() * 10};
+    return {fm.height() * 16, fm.height() * (jobCount() > 6 ? 13 : 9)};
 }
 
-std::vector<QPointF> MatchingView::nodePositions(const QRectF& area, double node_r) const {
-    const int n = jobCount();
-    std::vector<QPointF> pos;
-    const QPointF c = area.center();
-    const double radius = std::max(0.0, std::min(area.width(), area.height()) / 2 - node_r);
-    for (int i = 0; i < n; ++i) {
-        // Start at the top-left so 4 jobs sit as the paper's square (A top left, B top right, ...).
-        const double angle = -std::numbers::pi * 3 / 4 + 2 * std::numbers::pi * i / std::max(1, n);
-        pos.emplace_back(c.x() + radius * std::cos(angle), c.y() + radius * std::sin(angle));
+namespace {
+
+// Sum of the areas where `box` overlaps the obstacles (0: free).
+double overlapArea(const QRectF& box, const std::vector<QRectF>& obstacles) {
+    double sum = 0;
+    for (const QRectF& o : obstacles) {
+        const QRectF i = box.intersected(o);
+        if (!i.isEmpty()) sum += i.width() * i.height();
     }
-    return pos;
+    return sum;
+}
+
+QRectF clampInto(QRectF box, const QRectF& bounds) {
+    if (box.right() > bounds.right()) box.moveRight(bounds.right());
+    if (box.bottom() > bounds.bottom()) box.moveBottom(bounds.bottom());
+    if (box.left() < bounds.left()) box.moveLeft(bounds.left());
+    if (box.top() < bounds.top()) box.moveTop(bounds.top());
+    return box;
+}
+
+// The first candidate inside the bounds that overlaps no obstacle; else the one overlapping
+// least, moved inside the bounds. Deterministic: the same size gives the same picture.
+QRectF placeFirstFree(const std::vector<QRectF>& candidates, const std::vector<QRectF>& obstacles,
+                      const QRectF& bounds) {
+    QRectF best;
+    double best_overlap = std::numeric_limits<double>::infinity();
+    for (const QRectF& c : candidates) {
+        const QRectF in = clampInto(c, bounds);
+        const double o = overlapArea(in, obstacles) + (in == c ? 0.0 : 0.5);
+        if (o == 0.0) return in;
+        if (o < best_overlap) {
+            best_overlap = o;
+            best = in;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+QString MatchingView::nodeTag(int i) const {
+    return m_names[i].size() <= 2 ? m_names[i] : QString::number(i + 1);
+}
+
+bool MatchingView::edgeLabelShown(int a, int b) const {
+    // Every gamma for a handful of jobs; with more, the matched pairs' (and the hovered job's).
+    return jobCount() <= 6 || m_hover == a || m_hover == b ||
+           (m_hover < 0 && m_mate[static_cast<std::size_t>(a)] == b);
+}
+
+MatchingView::Layout MatchingView::layout() const {
+    Layout l;
+    const double em = QFontMetricsF(font()).height();
+    l.area = QRectF(rect()).adjusted(em * 0.8, em * 0.5 + em * 1.4, -em * 0.8, -em * 0.5);
+    if (jobCount() == 0) return l;
+    placeNodes(l);
+    placeNames(l);
+    placeEdgeLabels(l);
+    return l;
+}
+
+void MatchingView::placeNodes(Layout& l) const {
+    const QFontMetricsF fm(font());
+    const double em = fm.height();
+    const int n = jobCount();
+    bool long_names = false;
+    double label_w = 0;
+    for (int i = 0; i < n; ++i)
+        if (m_names[i].size() > 2) {
+            long_names = true;
+            label_w = std::max(label_w, std::min(fm.horizontalAdvance(m_names[i]), em * 9));
+        }
+    // Names sit outside the ellipse: on its sides they need their width, above and below a line.
+    const double margin_x = long_names ? label_w + em * 0.4 : 0.0;
+    const double margin_y = long_names ? em * 1.4 : 0.0;
+    l.node_r = em * 0.95;
+    const QPointF c = l.area.center();
+    double a = 0, b = 0;
+    std::vector<double> angles;
+    for (int i = 0; i < n; ++i)  // from the top left, so 4 jobs sit as the paper's square (A top left)
+        angles.push_back(-std::numbers::pi * 3 / 4 + 2 * std::numbers::pi * i / std::max(1, n));
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        a = std::max(0.0, l.area.width() / 2 - l.node_r - margin_x);
+        b = std::max(0.0, l.area.height() / 2 - l.node_r - margin_y);
+        // A few jobs keep the paper's near-square; many use the whole width.
+        if (n <= 6) a = std::min(a, std::max(b, em * 2) * 2.2);
+        l.nodes.clear();
+        for (double t : angles) l.nodes.emplace_back(c.x() + a * std::cos(t), c.y() + b * std::sin(t));
+        double closest = std::numeric_limits<double>::infinity();
+        for (int i = 0; i < n; ++i)
+            for (int k = i + 1; k < n; ++k) {
+                const QPointF d = l.nodes[static_cast<std::size_t>(i)] - l.nodes[static_cast<std::size_t>(k)];
+                closest = std::min(closest, std::hypot(d.x(), d.y()));
+            }
+        if (n < 2 || closest >= 2 * l.node_r + em * 0.3 || l.node_r <= em * 0.55) break;
+        l.node_r = std::max(em * 0.55, std::min(l.node_r * 0.85, (closest - em * 0.3) / 2));
+    }
+}
+
+void MatchingView::placeNames(Layout& l) const {
+    const QFontMetricsF fm(font());
+    const double em = fm.height();
+    const int n = jobCount();
+    const QPointF c = l.area.center();
+    std::vector<QRectF> taken;
+    for (int i = 0; i < n; ++i) taken.push_back(l.nodeRect(i).adjusted(-2, -2, 2, 2));
+    l.names.assign(static_cast<std::size_t>(n), QRectF());
+    for (int i = 0; i < n; ++i) {
+        if (m_names[i].size() <= 2) continue;
+        const QPointF at = l.nodes[static_cast<std::size_t>(i)];
+        const double w = std::min(fm.horizontalAdvance(m_names[i]), em * 9) + 2;
+        const double gap = l.node_r + em * 0.25;
+        const QRectF above(at.x() - w / 2, at.y() - gap - em, w, em),
+            below(at.x() - w / 2, at.y() + gap, w, em), right(at.x() + gap, at.y() - em / 2, w, em),
+            left(at.x() - gap - w, at.y() - em / 2, w, em);
+        // Away from the centre first, then the other sides.
+        const QPointF out = at - c;
+        const bool side = std::abs(out.x()) * l.area.height() > std::abs(out.y()) * l.area.width() * 1.2;
+        std::vector<QRectF> candidates;
+        if (side)
+            candidates = out.x() > 0 ? std::vector<QRectF>{right, above, below, left}
+                                     : std::vector<QRectF>{left, above, below, right};
+        else
+            candidates = out.y() > 0 ? std::vector<QRectF>{below, right, left, above}
+                                     : std::vector<QRectF>{above, right, left, below};
+        const QRectF box = placeFirstFree(candidates, taken, l.area);
+        l.names[static_cast<std::size_t>(i)] = box;
+        taken.push_back(box);
+    }
+}
+
+void MatchingView::placeEdgeLabels(Layout& l) const {
+    const double em = QFontMetricsF(font()).height();
+    const int n = jobCount();
+    const QLocale locale;
+    std::vector<QRectF> taken;
+    for (int i = 0; i < n; ++i) taken.push_back(l.nodeRect(i).adjusted(-2, -2, 2, 2));
+    for (const QRectF& r : l.names)
+        if (!r.isEmpty()) taken.push_back(r);
+    for (int pass = 0; pass < 2; ++pass)  // the matched pairs' labels get the best spots
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b) {
+                const double g = edgeGamma(a, b);
+                const bool matched = m_mate[static_cast<std::size_t>(a)] == b;
+                if (std::isnan(g) || matched != (pass == 0) || !edgeLabelShown(a, b)) continue;
+                EdgeLabel label{a, b, {}, locale.toString(g, 'f', 2), matched};
+                QFont f = font();
+                f.setBold(matched);
+                const double w = QFontMetricsF(f).horizontalAdvance(label.text) + em * 0.5;
+                const QPointF pa = l.nodes[static_cast<std::size_t>(a)],
+                              pb = l.nodes[static_cast<std::size_t>(b)];
+                const QPointF d = pb - pa;
+                const double len = std::max(1e-9, std::hypot(d.x(), d.y()));
+                const QPointF normal(-d.y() / len, d.x() / len);
+                // Along the edge first (the label then sits on its own line), then beside it.
+                std::vector<QRectF> candidates;
+                for (double off : {0.0, 0.8, -0.8, 1.6, -1.6})
+                    for (double t : {0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8, 0.44, 0.56, 0.33, 0.67}) {
+                        const QPointF at = pa + d * t + normal * (off * em);
+                        candidates.emplace_back(at.x() - w / 2, at.y() - em / 2, w, em);
+                    }
+                label.box = placeFirstFree(candidates, taken, l.area);
+                taken.push_back(label.box);
+                l.labels.push_back(label);
+            }
 }
 
 void MatchingView::paintEvent(QPaintEvent*) {
@@ -117,33 +275,22 @@ void MatchingView::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Base));
-    const QFontMetricsF fm(font());
-    const double em = fm.height();
-    const int n = jobCount();
-    QRectF r = QRectF(rect()).adjusted(em * 0.8, em * 0.5, -em * 0.8, -em * 0.5);
-
+    const double em = QFontMetricsF(font()).height();
+    const QRectF r = QRectF(rect()).adjusted(em * 0.8, em * 0.5, -em * 0.8, -em * 0.5);
     p.setPen(pal.color(QPalette::Text));
-    if (n == 0) {
+    if (jobCount() == 0) {
         p.drawText(r, Qt::AlignCenter, tr("No jobs to match."));
         return;
     }
     paintHeadline(p, r);
-
-    // Node labels sit outside the circle: leave room for the longest one.
-    double label_w = 0;
-    for (const QString& s : m_names) label_w = std::max(label_w, fm.horizontalAdvance(s));
-    label_w = std::min(label_w, em * 9);
-    const double node_r = em * 1.0;
-    const QRectF circle = r.adjusted(label_w + em * 0.5, em * 1.2, -label_w - em * 0.5, -em * 1.2);
-    const auto pos = nodePositions(circle, node_r);
-    m_lastNodes = pos;
-    m_lastNodeR = node_r;
-
-    paintEdges(p, pos);
-    paintNodes(p, pos, circle, node_r, label_w);
+    const Layout l = layout();
+    m_lastNodes = l.nodes;
+    m_lastNodeR = l.node_r;
+    paintEdges(p, l);
+    paintNodes(p, l);
 }
 
-void MatchingView::paintHeadline(QPainter& p, QRectF& r) const {
+void MatchingView::paintHeadline(QPainter& p, const QRectF& r) const {
     const double em = QFontMetricsF(font()).height();
     const int n = jobCount();
     const QLocale locale;
@@ -157,32 +304,19 @@ void MatchingView::paintHeadline(QPainter& p, QRectF& r) const {
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
-    p.drawText(QRectF(r.left(), r.top(), r.width(), em), Qt::AlignLeft | Qt::AlignVCenter, head);
+    p.drawText(QRectF(r.left(), r.top(), r.width(), em), Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(bold).elidedText(head, Qt::ElideRight, r.width()));
     p.setFont(font());
-    r.setTop(r.top() + em * 1.4);
 }
 
-void MatchingView::paintEdges(QPainter& p, const std::vector<QPointF>& pos) const {
+void MatchingView::paintEdges(QPainter& p, const Layout& l) const {
     const QPalette& pal = palette();
     const double em = QFontMetricsF(font()).height();
     const int n = jobCount();
-    const QLocale locale;
-    const bool all_labels = n <= 6;
     const QColor text = pal.color(QPalette::Text);
     // Matched edges in the text colour, thick: no clash with the job colours of the nodes.
     const QColor matched_col = text;
-    QColor faint = pal.color(QPalette::Mid);
-
-    auto edgeVisibleLabel = [&](int a, int b) {
-        return all_labels || m_hover == a || m_hover == b ||
-               (m_hover < 0 && m_mate[static_cast<std::size_t>(a)] == b);
-    };
-    struct Label {
-        QPointF at;
-        QString text;
-        bool matched;
-    };
-    std::vector<Label> labels;
+    const QColor faint = pal.color(QPalette::Mid);
     for (int pass = 0; pass < 2; ++pass)  // unmatched edges first, matched on top
         for (int a = 0; a < n; ++a)
             for (int b = a + 1; b < n; ++b) {
@@ -195,70 +329,47 @@ void MatchingView::paintEdges(QPainter& p, const std::vector<QPointF>& pos) cons
                 if (!matched && !hovered && m_hover >= 0) c.setAlphaF(0.35);
                 const double w =
                     matched ? em * 0.3 : std::max(1.0, em * 0.06 * (1 + 2 * std::clamp(g, 0.0, 1.0)));
-                p.setPen(QPen(c, w, matched ? Qt::SolidLine : Qt::SolidLine, Qt::RoundCap));
-                p.drawLine(pos[static_cast<std::size_t>(a)], pos[static_cast<std::size_t>(b)]);
-                if (edgeVisibleLabel(a, b)) {
-                    // Labels of crossing diagonals would meet in the centre: shift along the edge.
-                    const double f = (n == 4 && (b - a) == 2) ? (a == 0 ? 0.3 : 0.7) : 0.5;
-                    labels.push_back(
-                        {pos[static_cast<std::size_t>(a)] * (1 - f) + pos[static_cast<std::size_t>(b)] * f,
-                         locale.toString(g, 'f', 2), matched});
-                }
+                p.setPen(QPen(c, w, Qt::SolidLine, Qt::RoundCap));
+                p.drawLine(l.nodes[static_cast<std::size_t>(a)], l.nodes[static_cast<std::size_t>(b)]);
             }
-    for (const auto& l : labels) {
+    for (const auto& label : l.labels) {
         QFont f = font();
-        f.setBold(l.matched);
+        f.setBold(label.matched);
         p.setFont(f);
-        const QFontMetricsF lfm(f);
-        const QRectF box(l.at.x() - lfm.horizontalAdvance(l.text) / 2 - em * 0.25, l.at.y() - em * 0.5,
-                         lfm.horizontalAdvance(l.text) + em * 0.5, em);
-        p.setPen(QPen(l.matched ? matched_col : faint, 0));
+        p.setPen(QPen(label.matched ? matched_col : faint, 0));
         p.setBrush(pal.color(QPalette::Base));
-        p.drawRoundedRect(box, em * 0.25, em * 0.25);
-        p.setPen(l.matched ? matched_col : text);
-        p.drawText(box, Qt::AlignCenter, l.text);
+        p.drawRoundedRect(label.box, em * 0.25, em * 0.25);
+        p.setPen(label.matched ? matched_col : text);
+        p.drawText(label.box, Qt::AlignCenter, label.text);
     }
     p.setFont(font());
 }
 
-void MatchingView::paintNodes(QPainter& p, const std::vector<QPointF>& pos, const QRectF& circle,
-                              double node_r, double label_w) const {
+void MatchingView::paintNodes(QPainter& p, const Layout& l) const {
     const QFontMetricsF fm(font());
     const double em = fm.height();
     const int n = jobCount();
     const QColor text = palette().color(QPalette::Text);
     for (int i = 0; i < n; ++i) {
-        const QPointF c = pos[static_cast<std::size_t>(i)];
+        const QPointF c = l.nodes[static_cast<std::size_t>(i)];
         const QColor fill = InterleaveGantt::jobColor(i);
         p.setPen(QPen(m_hover == i ? text : fill.darker(140), m_hover == i ? em * 0.12 : 1.0));
         p.setBrush(fill);
-        p.drawEllipse(c, node_r, node_r);
-        const QString tag = m_names[i].size() <= 2 ? m_names[i] : QString::number(i + 1);
+        p.drawEllipse(c, l.node_r, l.node_r);
         QFont f = font();
         f.setBold(true);
         p.setFont(f);
-        p.setPen(Qt::white);
-        p.drawText(QRectF(c.x() - node_r, c.y() - node_r, 2 * node_r, 2 * node_r), Qt::AlignCenter, tag);
+        p.setPen(textColorOn(fill));
+        p.drawText(l.nodeRect(i), Qt::AlignCenter, nodeTag(i));
         p.setFont(font());
-        if (m_names[i].size() > 2) {
-            // Name outside the circle, on the side away from the centre.
-            const QPointF out = c - circle.center();
-            const double len = std::hypot(out.x(), out.y());
-            const QPointF dir = len > 0 ? out / len : QPointF(0, -1);
-            const QString name = fm.elidedText(m_names[i], Qt::ElideRight, label_w);
-            const double w = fm.horizontalAdvance(name);
-            QPointF at = c + dir * (node_r + em * 0.4);
-            QRectF box(at.x() - w / 2, at.y() - em / 2, w, em);
-            if (dir.x() > 0.3)
-                box.moveLeft(at.x());
-            else if (dir.x() < -0.3)
-                box.moveRight(at.x());
-            if (dir.y() > 0.7)
-                box.moveTop(at.y());
-            else if (dir.y() < -0.7)
-                box.moveBottom(at.y());
+        const QRectF& box = l.names[static_cast<std::size_t>(i)];
+        if (!box.isEmpty()) {
+            // On the page's background, so that the edges behind do not cross the letters.
+            p.setPen(Qt::NoPen);
+            p.setBrush(palette().color(QPalette::Base));
+            p.drawRoundedRect(box, em * 0.2, em * 0.2);
             p.setPen(text);
-            p.drawText(box, Qt::AlignCenter, name);
+            p.drawText(box, Qt::AlignCenter, fm.elidedText(m_names[i], Qt::ElideRight, box.width()));
         }
     }
 }

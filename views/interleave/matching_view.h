@@ -1,8 +1,10 @@
 #pragma once
-// Muri's grouping as a graph (paper Fig. 5): the jobs are nodes on a circle, every pair that
-// can interleave is an edge weighted with its interleaving efficiency gamma, and the
-// maximum-weight matching the engine picks (cl::maxWeightMatching, Blossom) is drawn thick.
-// Gammas come from cl::groupTiming (best ordering), as in the Muri grouping rounds.
+// Muri's grouping as a graph (paper Fig. 5): the jobs are nodes on an ellipse fitted to the
+// widget, every pair that can interleave is an edge weighted with its interleaving efficiency
+// gamma, and the maximum-weight matching the engine picks (cl::maxWeightMatching, Blossom) is
+// drawn thick. Gammas come from cl::groupTiming (best ordering), as in the Muri grouping rounds.
+// The layout is deterministic and recomputed for every size: job names and edge labels are
+// placed at the first of a fixed list of candidate spots that overlaps nothing placed before.
 #include <vector>
 
 #include <QStringList>
@@ -37,6 +39,26 @@ public:
     // Sum of gamma over the matched pairs.
     double matchedGamma() const;
 
+    // Where everything goes at the current size (widget coordinates).
+    struct EdgeLabel {
+        int a = -1, b = -1;
+        QRectF box;
+        QString text;
+        bool matched = false;
+    };
+    struct Layout {
+        QRectF area;  // below the headline: nodes and labels stay inside
+        double node_r = 0.0;
+        std::vector<QPointF> nodes;
+        std::vector<QRectF> names;  // job names beside the nodes (empty rect: the name is in the node)
+        std::vector<EdgeLabel> labels;
+        QRectF nodeRect(int i) const {
+            const QPointF c = nodes[static_cast<std::size_t>(i)];
+            return {c.x() - node_r, c.y() - node_r, 2 * node_r, 2 * node_r};
+        }
+    };
+    Layout layout() const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -51,14 +73,17 @@ protected:
 
 private:
     void recompute();
-    std::vector<QPointF> nodePositions(const QRectF& area, double radius_node) const;
+    void placeNodes(Layout& l) const;
+    void placeNames(Layout& l) const;
+    void placeEdgeLabels(Layout& l) const;
+    bool edgeLabelShown(int a, int b) const;
+    QString nodeTag(int i) const;
     int nodeAt(const QPointF& pos) const;
-    // paintEvent's layers: the headline (r loses its height), the weighted edges with their
-    // gamma labels, then the job nodes.
-    void paintHeadline(QPainter& p, QRectF& r) const;
-    void paintEdges(QPainter& p, const std::vector<QPointF>& pos) const;
-    void paintNodes(QPainter& p, const std::vector<QPointF>& pos, const QRectF& circle, double node_r,
-                    double label_w) const;
+    // paintEvent's layers: the headline, the weighted edges with their gamma labels, then the
+    // job nodes and names.
+    void paintHeadline(QPainter& p, const QRectF& r) const;
+    void paintEdges(QPainter& p, const Layout& l) const;
+    void paintNodes(QPainter& p, const Layout& l) const;
 
     QStringList m_names;
     QStringList m_stageNames;
