@@ -36,9 +36,11 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -72,6 +74,7 @@
 #include "views/results/results_view.h"
 #include "views/results/summary_table_model.h"
 #include "views/results/utilization_plot.h"
+#include "views/shell/guide_dialog.h"
 #include "views/shell/main_window.h"
 #include "views/shell/run_panel.h"
 #include "views/timeline/timeline_layout.h"
@@ -1347,6 +1350,52 @@ private slots:
                  qPrintable(said.join(QLatin1Char('|'))));
         QVERIFY(!said.contains(QStringLiteral("not run")));
         QCOMPARE(model->state(srtf), SummaryTableModel::RowState::Done);
+    }
+
+    // Help: F1 opens the guide (offline, with its screenshots), the shortcut list is read from
+    // the menus, and every view says what it is under What's This.
+    void helpHasAGuideShortcutsAndWhatsThis() {
+        MainWindow window(MainWindow::Options{false});
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::keyClick(&window, Qt::Key_F1);
+        auto* guide = window.findChild<cl::views::GuideDialog*>(QStringLiteral("guideDialog"));
+        QVERIFY(guide);
+        QVERIFY(guide->isVisible());
+        const QString text = guide->guide()->toPlainText();
+        for (const char* part :
+             {"For a capacity planner", "For a teacher", "For a report author", "Keyboard shortcuts"})
+            QVERIFY2(text.contains(QLatin1String(part)), part);
+        const QVariant image = guide->guide()->loadResource(QTextDocument::ImageResource,
+                                                            QUrl(QStringLiteral("results-1366.png")));
+        QVERIFY(!image.isNull());
+        QVERIFY(!QImage::fromData(image.toByteArray()).isNull() || !image.value<QImage>().isNull());
+        // Shown narrower than the 1366-pixel screenshot, so it fits the dialog.
+        QVERIFY(guide->guide()->document()->size().width() < 1366);
+
+        // The shortcut list: read from the menus, so it holds what the menus hold.
+        namedChild<QAction>(window, "helpShortcuts")->trigger();
+        QTableWidget* keys = guide->shortcuts();
+        QCOMPARE(guide->findChild<QTabWidget*>(QStringLiteral("guideTabs"))->currentIndex(),
+                 int(cl::views::GuideDialog::ShortcutsTab));
+        QHash<QString, QString> byCommand;
+        for (int r = 0; r < keys->rowCount(); ++r)
+            byCommand.insert(keys->item(r, 0)->text(), keys->item(r, 1)->text());
+        QCOMPARE(byCommand.value(QStringLiteral("Help \u203a Guide")),
+                 QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
+        QVERIFY2(byCommand.value(QStringLiteral("Simulation \u203a Run")).contains(QStringLiteral("F5")),
+                 qPrintable(QStringList(byCommand.keys()).join(QLatin1Char('|'))));
+        QCOMPARE(byCommand.value(QStringLiteral("View \u203a Results")), QStringLiteral("Alt+1"));
+        guide->close();
+
+        // What's This on every view.
+        QVERIFY(namedChild<QAction>(window, "helpWhatsThis"));
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pages"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), int(MainWindow::viewNames().size()));
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY2(tabs->widget(i)->whatsThis().size() > 80, qPrintable(tabs->tabText(i)));
     }
 
     void firstWindowFillsMostOfTheScreen() {

@@ -28,6 +28,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QWhatsThis>
 
 #include "core/io/builtin_data.h"
 #include "core/runs/demo_workspace.h"
@@ -48,6 +49,7 @@
 #include "views/shell/charts_page.h"
 #include "views/shell/cluster_page.h"
 #include "views/shell/compare_page.h"
+#include "views/shell/guide_dialog.h"
 #include "views/shell/interleave_page.h"
 #include "views/shell/plan_page.h"
 #include "views/shell/profiles_page.h"
@@ -59,6 +61,7 @@
 #include "views/shell/scenario_run_batch.h"
 #include "views/shell/timeline_page.h"
 #include "views/shell/trace_page.h"
+#include "views/shell/view_help.h"
 #include "views/shell/view_tabs.h"
 #include "views/timeline/timeline_panel.h"
 #include "views/trace/trace_browser.h"
@@ -165,6 +168,7 @@ void MainWindow::createPages() {
     const QList<MainWindowPage*> pages = m_pages.all();
     for (int i = 0; i < pages.size(); ++i) {
         MainWindowPage* page = pages[i];
+        page->widget()->setWhatsThis(whatsThisForView(page->name()));
         // The view's name leads its tooltip: a narrow window elides the tab's label.
         m_viewTabs->addTab(page->widget(), page->icon(), page->title(),
                            QStringLiteral("<b>%1</b> (Alt+%2)<br>%3")
@@ -406,6 +410,18 @@ void MainWindow::createMenus() {
     createViewMenu();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(QIcon::fromTheme(QStringLiteral("help-contents")), tr("&Guide"));
+    guide->setObjectName(QStringLiteral("helpGuide"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setToolTip(tr("The walk-throughs for planners, teachers and report authors, offline"));
+    connect(guide, &QAction::triggered, this, [this] { showGuide(GuideDialog::GuideTab); });
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"));
+    keys->setObjectName(QStringLiteral("helpShortcuts"));
+    connect(keys, &QAction::triggered, this, [this] { showGuide(GuideDialog::ShortcutsTab); });
+    QAction* whatsThis = QWhatsThis::createAction(this);
+    whatsThis->setObjectName(QStringLiteral("helpWhatsThis"));
+    help->addAction(whatsThis);
+    help->addSeparator();
     auto* about = help->addAction(QIcon(QStringLiteral(":/icons/clusterloom.svg")), tr("&About ClusterLoom"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
@@ -974,6 +990,21 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     saveSettings();
     event->accept();
+}
+
+void MainWindow::showGuide(int tab) {
+    // One guide window, kept: reopening it keeps where the reader was.
+    if (!m_guide) {
+        QList<QMenu*> menus;
+        for (QAction* action : menuBar()->actions())
+            if (action->menu()) menus << action->menu();
+        m_guide = new GuideDialog(menus, this);
+        m_guide->setObjectName(QStringLiteral("guideDialog"));
+    }
+    m_guide->showTab(static_cast<GuideDialog::Tab>(tab));
+    m_guide->show();
+    m_guide->raise();
+    m_guide->activateWindow();
 }
 
 void MainWindow::showAbout() {

@@ -35,6 +35,7 @@ class ChartsPage;
 class ClusterEditor;
 class ClusterPage;
 class ComparePage;
+class GuideDialog;
 class InterleavePage;
 class MainWindowPage;
 class PlanPage;
@@ -219,6 +220,8 @@ private:
     void generateTrace();
     void exportResultsCsv();
     void showAbout();
+    // Help › Guide or Help › Keyboard Shortcuts (a GuideDialog::Tab).
+    void showGuide(int tab);
 
     Options m_options;
     std::unique_ptr<cl::ScenarioStore> m_store;
@@ -233,6 +236,7 @@ private:
     ScenarioBrowser* m_browser = nullptr;
     PropertiesView* m_properties = nullptr;
     RunPanel* m_runPanel = nullptr;
+    GuideDialog* m_guide = nullptr;  // made when first asked for
     QPlainTextEdit* m_log = nullptr;
     QTabWidget* m_tabs = nullptr;
     ViewTabs* m_viewTabs = nullptr;  // keeps every view's tab in sight
