@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QStackedLayout>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -109,8 +110,16 @@ SeriesCharts::SeriesCharts(QWidget* parent) : QWidget(parent), m_cursor(kNaN) {
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
     m_stack->addWidget(m_message);
-    m_chartsPage = new QWidget(this);
-    m_stack->addWidget(m_chartsPage);
+    // Each chart keeps at least kMinChartHeight: on a short screen (1366x768 with the docks) the
+    // four scroll rather than shrink to unreadable strips.
+    m_chartsScroll = new QScrollArea(this);
+    m_chartsScroll->setObjectName(QStringLiteral("seriesChartsScroll"));
+    m_chartsScroll->setFrameShape(QFrame::NoFrame);
+    m_chartsScroll->setWidgetResizable(true);
+    m_chartsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_chartsPage = new QWidget(m_chartsScroll);
+    m_chartsScroll->setWidget(m_chartsPage);
+    m_stack->addWidget(m_chartsScroll);
     buildPanels();
 
     auto* reset = new QAction(tr("Reset &Zoom"), this);
@@ -156,6 +165,7 @@ void SeriesCharts::buildPanels() {
         panel->cursor->setZValue(1000);
         panel->cursor->setVisible(false);
         panel->view = new QChartView(panel->chart, m_chartsPage);
+        panel->view->setMinimumHeight(kMinChartHeight);
         // "seriesChart0" (utilization) to "seriesChart3" (blocking index), top to bottom.
         panel->view->setObjectName(QStringLiteral("seriesChart%1").arg(m_panels.size()));
         panel->view->setRenderHint(QPainter::Antialiasing);
@@ -263,7 +273,7 @@ void SeriesCharts::setRunSeries(const QList<ChartRunSeries>& runs) {
     updateAxes();
     refreshPoints();
     updateCursors();
-    m_stack->setCurrentWidget(any ? m_chartsPage : m_message);
+    m_stack->setCurrentWidget(any ? static_cast<QWidget*>(m_chartsScroll) : m_message);
     scheduleAlign();
     emit visibleRangeChanged(m_viewT0, m_viewT1);
 }

@@ -21,6 +21,7 @@ class QGraphicsLineItem;
 class QLabel;
 class QLineSeries;
 class QPainter;
+class QScrollArea;
 class QStackedLayout;
 class QValueAxis;
 
@@ -44,6 +45,10 @@ class SeriesCharts : public QWidget, public ExportPaintable {
     Q_OBJECT
 
 public:
+    // The least height of each chart on screen (docs/architecture.md 1.6: every chart of a view
+    // at least 200 px tall at 1366x768); below it the charts scroll.
+    static constexpr int kMinChartHeight = 200;
+
     explicit SeriesCharts(QWidget* parent = nullptr);
     ~SeriesCharts() override;
 
@@ -120,7 +125,8 @@ private:
     QList<ChartRunSeries> m_runs;
     QStackedLayout* m_stack = nullptr;
     QLabel* m_message = nullptr;
-    QWidget* m_chartsPage = nullptr;
+    QScrollArea* m_chartsScroll = nullptr;
+    QWidget* m_chartsPage = nullptr;  // the charts, inside m_chartsScroll
     double m_unitSeconds = 3600.0;
     double m_dataT0 = 0.0;
     double m_dataT1 = 1.0;

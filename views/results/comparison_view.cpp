@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QPicture>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -41,6 +42,8 @@ namespace cl::views {
 
 namespace {
 
+// The least height of a chart on a 1366x768 screen (docs/architecture.md 1.6).
+constexpr int kMinChartHeight = 200;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Runs ticked by default at most: every run has a colour of its own (chart_style.h), but more
@@ -301,6 +304,7 @@ void ComparisonView::buildUi() {
                 [plot] { fitLegend(plot, plot->viewport().width()); });
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, c](QMouseEvent* event) { showBarTip(static_cast<Chart>(c), event->pos()); });
+        plot->setMinimumHeight(kMinChartHeight);
         pageLayout->addWidget(plot, 1);
         m_plots[c] = plot;
         m_tabs->addTab(page, tr(names[c]));
@@ -318,6 +322,13 @@ void ComparisonView::buildUi() {
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (index >= 0 && index < ChartCount) fitLabelsToWidget(static_cast<Chart>(index));
     });
+    // Both stay readable on a 1366x768 screen (docs/architecture.md 1.6): the chart at least
+    // kMinChartHeight, the table five rows; the splitter never collapses either.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              5 * m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth() +
+                              m_table->horizontalScrollBar()->sizeHint().height());
+    vsplit->setChildrenCollapsible(false);
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 1);
     split->setStretchFactor(0, 0);
