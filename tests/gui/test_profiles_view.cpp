@@ -1,6 +1,7 @@
 // The Profiles view: the workspace's profile sets, the models' time per iteration stacked by
 // resource (four stages, the built-in three, none), the per-step spread of imported profiles,
 // the GPU-count choice, clicks on bars, and both themes. Offscreen.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -25,6 +26,7 @@
 #include "views/profiles/profile_spread_chart.h"
 #include "views/profiles/profile_table_model.h"
 #include "views/profiles/profiles_view.h"
+#include "views/shell/main_window.h"
 
 using namespace cl::views;
 
@@ -99,6 +101,44 @@ ProfileBreakdownChart* breakdownChart(const ProfilesView& v) {
 ProfileSpreadChart* spreadChart(const ProfilesView& v) {
     return namedChild<ProfileSpreadChart>(v, "profileSpread");
 }
+
+// Records the warnings Qt prints while it lives (and passes them on), to check that painting
+// emits none.
+class WarningRecorder {
+public:
+    WarningRecorder() {
+        warnings().clear();
+        previous() = qInstallMessageHandler(record);
+    }
+    ~WarningRecorder() { qInstallMessageHandler(previous()); }
+    WarningRecorder(const WarningRecorder&) = delete;
+    WarningRecorder& operator=(const WarningRecorder&) = delete;
+    // The recorded warnings that contain any of these words.
+    static QStringList containing(const QStringList& words) {
+        QStringList found;
+        for (const QString& w : warnings())
+            for (const QString& word : words)
+                if (w.contains(word)) {
+                    found << w;
+                    break;
+                }
+        return found;
+    }
+
+private:
+    static QStringList& warnings() {
+        static QStringList list;
+        return list;
+    }
+    static QtMessageHandler& previous() {
+        static QtMessageHandler handler = nullptr;
+        return handler;
+    }
+    static void record(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (type == QtWarningMsg) warnings() << message;
+        if (previous()) previous()(type, context, message);
+    }
+};
 
 }  // namespace
 
@@ -271,6 +311,73 @@ private slots:
         view.setStore(nullptr);
         QCOMPARE(tableModel(view)->rowCount(), 0);
         QVERIFY(chart->bars().empty());
+    }
+
+    // A 1366x768 laptop screen, the main window with its docks: the spread chart keeps room for
+    // its boxes (at least 200 px, its plot area too), its value labels stand apart, and neither
+    // showing nor hiding it paints into a zero-size device.
+    void spreadChartHasRoomInA1366Window() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.sqlite"));
+        cl::ScenarioStore(path.toStdString()).putProfiles(mixedSet());
+        const WarningRecorder recorder;
+        {
+            MainWindow window(MainWindow::Options{false});
+            window.resize(1366, 740);  // the screen less the title bar
+            // As `clusterloom --view profiles` starts: the view shown, then the workspace read.
+            QVERIFY(window.showView(QStringLiteral("profiles")));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QString error;
+            QVERIFY2(window.openWorkspace(path, MainWindow::Demo::No, &error), qPrintable(error));
+            auto* view = namedChild<ProfilesView>(window, "profilesView");
+            QCOMPARE(view->selectedModel(), QStringLiteral("llama-ft"));
+            ProfileSpreadChart* spread = spreadChart(*view);
+            QTRY_VERIFY(spread->isVisible());
+            QCoreApplication::processEvents();
+            spread->replot();
+            qInfo("spread chart %dx%d, plot area %dx%d", spread->width(), spread->height(),
+                  spread->axisRect()->width(), spread->axisRect()->height());
+            QVERIFY2(spread->height() >= 200, qPrintable(QString::number(spread->height())));
+            // The plot area takes most of it, the title and the box names (rotated when narrow) the
+            // rest: an empty legend row once left it a strip of 30-40 px.
+            QVERIFY2(spread->axisRect()->height() >= std::max(150, spread->height() / 2),
+                     qPrintable(QStringLiteral("plot area %1 of %2 px")
+                                    .arg(spread->axisRect()->height())
+                                    .arg(spread->height())));
+            // The value labels: each at least a line apart.
+            const QVector<double> ticks = spread->yAxis->tickVector();
+            QVERIFY(ticks.size() >= 2);
+            const double apart =
+                std::abs(spread->yAxis->coordToPixel(ticks[1]) - spread->yAxis->coordToPixel(ticks[0]));
+            QVERIFY2(apart >= spread->fontMetrics().height() * 1.5, qPrintable(QString::number(apart)));
+            // The breakdown's legend: every entry as wide as its swatch and name need, none under
+            // the next.
+            ProfileBreakdownChart* breakdown = breakdownChart(*view);
+            breakdown->replot();
+            QVERIFY(breakdown->legend->itemCount() >= 4);
+            for (int i = 0; i < breakdown->legend->itemCount(); ++i) {
+                QCPAbstractLegendItem* item = breakdown->legend->item(i);
+                if (!item) continue;  // an empty cell of the legend's grid
+                QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                         qPrintable(QStringLiteral("legend entry %1: %2 of %3 px")
+                                        .arg(i)
+                                        .arg(item->outerRect().width())
+                                        .arg(item->minimumOuterSizeHint().width())));
+                QVERIFY(breakdown->rect().contains(item->outerRect()));
+            }
+            // Away to a model without steps and back: the chart hides and shows again.
+            profileTable(*view)->selectRow(0);
+            QTRY_VERIFY(!spread->isVisible());
+            QVERIFY(view->selectModel(QStringLiteral("llama-ft")));
+            QTRY_VERIFY(spread->isVisible());
+            QCoreApplication::processEvents();
+            QVERIFY(spread->height() >= 200);
+            window.hide();
+        }
+        const QStringList painting =
+            WarningRecorder::containing({QStringLiteral("QPainter"), QStringLiteral("paint buffer")});
+        QVERIFY2(painting.isEmpty(), qPrintable(painting.join(QLatin1Char('\n'))));
     }
 
     void bothThemesDrawLegibly() {

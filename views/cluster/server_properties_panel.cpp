@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -24,6 +25,7 @@
 #include "views/cluster/server_types.h"
 #include "views/common/cost_text.h"
 #include "views/common/format.h"
+#include "views/common/hint_color.h"
 
 namespace cl::views {
 
@@ -31,8 +33,6 @@ namespace {
 
 using Field = ServerPropertiesPanel::Field;
 using L = ServerLimits;
-
-const QColor kErrorColor(0xb3, 0x26, 0x1e);
 
 std::optional<double> parseNumber(const QString& text) {
     bool ok = false;
@@ -186,20 +186,45 @@ void ServerPropertiesPanel::setObjectNames() {
     m_priceBasis->setObjectName(QStringLiteral("serverPriceBasis"));
     m_approximate->setObjectName(QStringLiteral("serverPriceApproximate"));
     m_priceSummary->setObjectName(QStringLiteral("serverPriceSummary"));
+    m_speed->setObjectName(QStringLiteral("serverGpuSpeed"));
     m_apply->setObjectName(QStringLiteral("serverPropertiesApply"));
     m_revert->setObjectName(QStringLiteral("serverPropertiesRevert"));
 }
 
 QPalette ServerPropertiesPanel::errorPalette() const {
     QPalette errors = palette();
-    errors.setColor(QPalette::WindowText, kErrorColor);
+    errors.setColor(QPalette::WindowText, errorTextColor(palette()));
     return errors;
 }
 
 QPalette ServerPropertiesPanel::dimPalette() const {
     QPalette dim = palette();
-    dim.setColor(QPalette::WindowText, palette().color(QPalette::PlaceholderText));
+    dim.setColor(QPalette::WindowText, hintTextColor(palette()));
     return dim;
+}
+
+// The hints and messages hold a colour of their own, computed from the palette of the time: a
+// theme switch must compute it again, or the light theme's grey stays on the dark window.
+void ServerPropertiesPanel::restyleHints() {
+    m_restylePending = false;
+    const QPalette dim = dimPalette(), errors = errorPalette();
+    m_speed->setPalette(dim);
+    m_priceSummary->setPalette(dim);
+    m_message->setPalette(errors);
+    for (Row& r : m_rows)
+        if (r.error) r.error->setPalette(errors);
+}
+
+void ServerPropertiesPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // A theme switch sets the style, the palette and the style sheet one after the other, and the
+    // widgets see the changes in no fixed order (a label's palette may be re-resolved after this
+    // panel's), so the colours are computed once it is done, from the palette it left.
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) &&
+        !m_restylePending) {
+        m_restylePending = true;
+        QMetaObject::invokeMethod(this, &ServerPropertiesPanel::restyleHints, Qt::QueuedConnection);
+    }
 }
 
 // The heading, the fields with the architecture and the price, and the message line: the part

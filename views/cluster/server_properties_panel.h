@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QEvent;
 class QFormLayout;
 class QHBoxLayout;
 class QLabel;
@@ -72,12 +73,16 @@ public slots:
 signals:
     void applied();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     // The constructor's parts, in the order they build the panel. The widgets are found by
     // their objectNames, given by setObjectNames and addFieldRow.
     void setObjectNames();
-    QPalette errorPalette() const;  // the field messages' red
-    QPalette dimPalette() const;    // the GPU speed and the price summary, in the placeholder colour
+    QPalette errorPalette() const;  // the field messages' red, readable on the window colour
+    QPalette dimPalette() const;    // the GPU speed and the price summary: quieter than the fields
+    void restyleHints();            // both again, after a palette change
     QWidget* createFieldsPage(QScrollArea* scroll);
     void addFieldRows(QFormLayout* form);
     void addFieldRow(QFormLayout* form, Field field, const QString& labelText, const QString& tip);
@@ -128,6 +133,7 @@ private:
     QPushButton* m_apply;
     QPushButton* m_revert;
     bool m_loading = false;
+    bool m_restylePending = false;  // restyleHints is queued
 };
 
 }  // namespace cl::views

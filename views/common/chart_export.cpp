@@ -17,7 +17,6 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
@@ -30,6 +29,9 @@
 #include <QSpinBox>
 #include <QSvgGenerator>
 #include <QWidget>
+
+#include "views/common/export_folder.h"
+#include "views/common/hint_color.h"
 
 namespace cl::views {
 
@@ -366,17 +368,26 @@ ExportDialog::ExportDialog(QWidget* parent) : QDialog(parent) {
     m_title->setToolTip(tr("Title drawn above the chart and stored in the file; leave empty for none"));
     form->addRow(tr("&Title:"), m_title);
 
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("exportError"));
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Export"));
     buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Write the file"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_error);
     layout->addWidget(buttons);
 
     connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     connect(m_path, &QLineEdit::textChanged, this, &ExportDialog::updateFormatLabel);
+    m_path->setObjectName(QStringLiteral("exportPath"));
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("exportButton"));
     connect(m_preset, &QComboBox::activated, this, &ExportDialog::applyPreset);
     auto toCustom = [this] {
         const int i = m_preset->currentIndex();
@@ -402,6 +413,33 @@ void ExportDialog::setPath(const QString& path) {
 }
 QString ExportDialog::path() const {
     return m_path->text().trimmed();
+}
+
+void ExportDialog::setBaseName(const QString& name) {
+    const QFileInfo current(path());
+    const QString suffix = current.suffix().isEmpty() ? QStringLiteral("png") : current.suffix();
+    QString file = name;
+    file.replace(QLatin1Char('/'), QLatin1Char('-'));
+    m_path->setText(QDir(current.absolutePath()).filePath(file + QLatin1Char('.') + suffix));
+}
+
+void ExportDialog::setExporter(Exporter exporter) {
+    m_exporter = std::move(exporter);
+}
+
+QString ExportDialog::errorText() const {
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+
+void ExportDialog::showError(const QString& message) {
+    QPalette errors = palette();
+    errors.setColor(QPalette::WindowText, errorTextColor(palette()));
+    m_error->setPalette(errors);
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+    if (message.isEmpty()) return;
+    m_path->setFocus();
+    adjustSize();
 }
 
 void ExportDialog::setOptions(const ExportOptions& options) {
@@ -431,16 +469,23 @@ bool ExportDialog::ask(QString* path, ExportOptions* options) {
 
 void ExportDialog::accept() {
     QString error;
-    if (path().isEmpty()) {
-        QMessageBox::warning(this, windowTitle(), tr("Enter the file to write."));
-        m_path->setFocus();
-        return;
+    if (path().isEmpty()) return showError(tr("Enter the file to write."));
+    if (!exportFormatForPath(path(), &error)) return showError(error);
+    // A folder that is not there yet (a fresh account's Documents, a new subfolder typed into the
+    // path) is made rather than refused.
+    if (!ensureFolderFor(path(), &error)) return showError(error);
+    if (m_exporter) {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const bool written = m_exporter(path(), options(), &error);
+        QApplication::restoreOverrideCursor();
+        if (!written) {
+            const QString file = nativePath(path());
+            if (error.isEmpty()) error = tr("the file could not be written");
+            return showError(
+                error.contains(file) ? error : tr("Cannot export to \u201c%1\u201d: %2").arg(file, error));
+        }
     }
-    if (!exportFormatForPath(path(), &error)) {
-        QMessageBox::warning(this, windowTitle(), error);
-        m_path->setFocus();
-        return;
-    }
+    showError(QString());
     saveSettings();
     QDialog::accept();
 }
@@ -484,9 +529,10 @@ void ExportDialog::loadSettings() {
     o.dpi = settings.value("dpi", 150.0).toDouble();
     o.title = settings.value("title").toString();
     setOptions(o);
-    const QString dir = settings.value("directory", QDir::homePath()).toString();
+    const QString dir = settings.value("directory").toString();
     const QString suffix = settings.value("suffix", "png").toString();
-    m_path->setText(QDir(dir).filePath(tr("chart") + '.' + suffix));
+    const QString file = tr("chart") + '.' + suffix;
+    m_path->setText(dir.isEmpty() ? defaultExportPath(file) : QDir(dir).filePath(file));
 }
 
 void ExportDialog::saveSettings() const {

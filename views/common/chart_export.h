@@ -63,17 +63,31 @@ void renderWidget(QPainter& painter, const QRectF& rect, QWidget* widget);
 // Draws options.title (if any) at the top of rect and returns the area left for the painting.
 QRectF drawExportTitle(QPainter& painter, const QRectF& rect, const QString& title);
 
-// Asks for file, size, DPI and title. Remembers the last values in QSettings.
+// Asks for file, size, DPI and title. Remembers the last values in QSettings; the first time it
+// offers the Documents folder (defaultExportFolder). Export creates the file's folder when it is
+// missing; any error (no file, a wrong suffix, a folder that cannot be made, a failed export)
+// shows in the dialog, naming the file, and leaves the dialog open with what the user chose.
 class ExportDialog : public QDialog {
     Q_OBJECT
 
 public:
+    // Writes the file; false with a message in *error.
+    using Exporter = std::function<bool(const QString& path, const ExportOptions& options, QString* error)>;
+
     explicit ExportDialog(QWidget* parent = nullptr);
 
     void setPath(const QString& path);
     QString path() const;
+    // Names the file (given without folder and suffix), keeping the path's folder and suffix (the
+    // remembered ones).
+    void setBaseName(const QString& name);
     void setOptions(const ExportOptions& options);
     ExportOptions options() const;
+    // With an exporter, Export writes the file before the dialog closes, and a failure keeps it
+    // open; without one the caller writes the file after ask() and reports failures itself.
+    void setExporter(Exporter exporter);
+    // The message shown under the fields, empty when there is none.
+    QString errorText() const;
 
     // Runs the dialog; on acceptance stores the values and returns true.
     bool ask(QString* path, ExportOptions* options);
@@ -81,6 +95,7 @@ public:
     void accept() override;
 
 private:
+    void showError(const QString& message);
     void browse();
     void applyPreset(int index);
     void updateFormatLabel();
@@ -95,6 +110,8 @@ private:
     QDoubleSpinBox* m_dpi = nullptr;
     QLabel* m_physical = nullptr;
     QLineEdit* m_title = nullptr;
+    QLabel* m_error = nullptr;
+    Exporter m_exporter;
 };
 
 }  // namespace cl::views

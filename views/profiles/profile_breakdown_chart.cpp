@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QFontMetrics>
+#include <QResizeEvent>
 
 #include "views/common/duration_text.h"
 
@@ -170,7 +171,37 @@ void ProfileBreakdownChart::rebuild() {
     yAxis->setRange(-0.5, std::max(n, 4) - 0.5);
     xAxis->setRange(0.0, right > 0.0 ? right * 1.06 : 1.0);
     legend->setVisible(plottableCount() > 0);
+    fitLegend();
     replot();
+}
+
+void ProfileBreakdownChart::resizeEvent(QResizeEvent* event) {
+    ProfilePlot::resizeEvent(event);
+    fitLegend();
+    replot(rpQueuedReplot);
+}
+
+// As many legend entries to a row as fit whole. QCustomPlot squeezes a row wider than the chart,
+// so that each name ran under the next entry's swatch; and a new wrap only applies to entries
+// added after it unless the legend is rearranged.
+void ProfileBreakdownChart::fitLegend() {
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i)  // the grid's cells, empty ones too
+        if (const QCPAbstractLegendItem* item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int room = width() - legend->margins().left() - legend->margins().right();
+    // Entry i goes to column i % columns; each column is as wide as its widest entry.
+    int columns = std::max<int>(1, static_cast<int>(widths.size()));
+    for (; columns > 1; --columns) {
+        std::vector<int> column(static_cast<std::size_t>(columns), 0);
+        for (std::size_t i = 0; i < widths.size(); ++i)
+            column[i % column.size()] = std::max(column[i % column.size()], widths[i]);
+        int needed = (columns - 1) * legend->columnSpacing();
+        for (int w : column) needed += w;
+        if (needed <= room) break;
+    }
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true);
 }
 
 }  // namespace cl::views

@@ -39,11 +39,13 @@ public:
     QSize minimumSizeHint() const override;
 
 protected:
+    void resizeEvent(QResizeEvent* event) override;
     void restyle() override;
     QCPAxis* categoryAxis() const override { return yAxis; }
 
 private:
     void rebuild();
+    void fitLegend();
 
     std::vector<Bar> m_bars;
     QString m_titleText;

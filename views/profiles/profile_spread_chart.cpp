@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QFontMetrics>
+#include <QResizeEvent>
 
 #include "core/metrics/jct_stats.h"
 #include "views/common/duration_text.h"
@@ -23,6 +24,10 @@ ProfileSpreadChart::Figures ProfileSpreadChart::figuresOf(const std::vector<doub
 ProfileSpreadChart::ProfileSpreadChart(QWidget* parent) : ProfilePlot(parent) {
     yAxis->setLabel(tr("milliseconds"));
     xAxis->grid()->setVisible(false);
+    // The boxes are named under the axis; legend entries (empty-named, one per box and per dot
+    // series) would only keep ThemedPlot's legend row in the layout, where even an invisible
+    // legend takes its height from the axes.
+    setAutoAddPlottableToLegend(false);
     restyle();
     clear();
 }
@@ -34,7 +39,8 @@ QSize ProfileSpreadChart::sizeHint() const {
 
 QSize ProfileSpreadChart::minimumSizeHint() const {
     const QFontMetrics fm(font());
-    return {fm.averageCharWidth() * 40, fm.height() * 10};
+    // Title, rotated box names and at least three value ticks: about 200 px at the default font.
+    return {fm.averageCharWidth() * 40, fm.height() * 12};
 }
 
 void ProfileSpreadChart::setBoxes(const std::vector<Box>& boxes, const QString& title) {
@@ -55,8 +61,16 @@ void ProfileSpreadChart::restyle() {
 }
 
 void ProfileSpreadChart::resizeEvent(QResizeEvent* event) {
-    ProfilePlot::resizeEvent(event);
+    // The Profiles view hides this chart for a model without steps, and a splitter parks a hidden
+    // child at zero size; QCustomPlot would then replot into a null pixmap (a "QPainter::begin:
+    // Paint device returned engine == 0" warning per layer). The last real size is kept until
+    // the chart gets one again.
+    if (event->size().isEmpty()) {
+        QWidget::resizeEvent(event);
+        return;
+    }
     fitLabels();
+    ProfilePlot::resizeEvent(event);
 }
 
 void ProfileSpreadChart::fitLabels() {
@@ -65,6 +79,11 @@ void ProfileSpreadChart::fitLabels() {
     for (const Box& box : m_boxes) widest = std::max(widest, fm.horizontalAdvance(box.label));
     const int perBox = m_boxes.empty() ? width() : int(width() * 0.8) / int(m_boxes.size());
     xAxis->setTickLabelRotation(widest + 2 * fm.averageCharWidth() > perBox ? -30.0 : 0.0);
+    // About one value tick per four lines of height: QCustomPlot rounds the step to 1, 2, 2.5 or
+    // 5 times a power of ten, which can give up to half as many ticks again, so their labels stay
+    // well apart on a short chart instead of printing into each other.
+    const int ticks = height() / std::max(1, 4 * fm.height());
+    yAxis->ticker()->setTickCount(std::clamp(ticks, 2, 6));
 }
 
 void ProfileSpreadChart::rebuild() {

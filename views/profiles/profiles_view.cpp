@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -96,6 +97,12 @@ ProfilesView::ProfilesView(QWidget* parent) : QWidget(parent) {
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("The set's models; select one for its spread over the training steps"));
 
+    // On a 1366x768 screen the page has about 400 px for both: the table keeps room for five
+    // rows (a set rarely has more models to compare at a glance) and the charts take the rest,
+    // at least their minimum of about 200 px; on a taller screen both grow, the charts more.
+    const int tableFrame = 2 * m_table->frameWidth() + m_table->horizontalHeader()->sizeHint().height() +
+                           m_table->horizontalScrollBar()->sizeHint().height();
+    m_table->setMinimumHeight(tableFrame + 5 * m_table->verticalHeader()->defaultSectionSize());
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_charts);
     split->addWidget(m_table);

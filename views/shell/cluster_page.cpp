@@ -5,11 +5,11 @@
 #include <QKeySequence>
 #include <QMessageBox>
 #include <QSettings>
-#include <QStandardPaths>
 
 #include "core/model/cluster.h"
 #include "views/cluster/cluster_diagram.h"
 #include "views/cluster/cluster_editor.h"
+#include "views/common/export_folder.h"
 #include "views/topology_placement/placement_dialog.h"
 
 namespace cl::views {
@@ -61,11 +61,9 @@ void ClusterPage::restoreSettings(const QSettings& settings) {
 
 void ClusterPage::exportJson() {
     const QString name = QString::fromStdString(m_editor->cluster().name);
-    const QString path =
-        QFileDialog::getSaveFileName(m_editor->window(), tr("Export cluster"),
-                                     QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
-                                         QLatin1Char('/') + name + QStringLiteral(".json"),
-                                     tr("Cluster layout JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(m_editor->window(), tr("Export cluster"),
+                                                      defaultExportPath(name + QStringLiteral(".json")),
+                                                      tr("Cluster layout JSON (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     if (!m_editor->exportJson(path, &error))

@@ -13,11 +13,11 @@
 #include <QJsonObject>
 #include <QKeySequence>
 #include <QMessageBox>
-#include <QStandardPaths>
 #include <nlohmann/json.hpp>
 
 #include "core/store/scenario_store.h"
 #include "views/common/describe.h"
+#include "views/common/export_folder.h"
 #include "views/common/report_writer.h"
 #include "views/results/comparison_model.h"
 #include "views/results/comparison_view.h"
@@ -29,10 +29,6 @@ namespace {
 // The Compare view's runs and baseline are remembered in the workspace file itself
 // (docs/architecture.md section 9.2), so they travel with it: {"runs": [...], "baseline": id}.
 constexpr const char* kCompareSelectionKey = "compare/selection";
-
-QString exportDir() {
-    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-}
 
 // The inputs in which the compared scenarios differ, by name.
 QStringList differingInputs(const std::vector<cl::ScenarioSpec>& specs) {
@@ -144,9 +140,9 @@ void ComparePage::askAndWriteReport() {
         emit showRequested();
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(m_view->window(), tr("Comparison report"),
-                                                      exportDir() + QStringLiteral("/clusterloom-report.pdf"),
-                                                      tr("PDF (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(
+        m_view->window(), tr("Comparison report"),
+        defaultExportPath(QStringLiteral("clusterloom-report.pdf")), tr("PDF (*.pdf)"));
     if (path.isEmpty()) return;
     QString error;
     if (!writeReport(path, &error))

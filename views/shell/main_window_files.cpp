@@ -9,7 +9,6 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -21,6 +20,7 @@
 #include "views/cluster/cluster_document.h"
 #include "views/cluster/cluster_editor.h"
 #include "views/cluster/cluster_name_dialog.h"
+#include "views/common/export_folder.h"
 #include "views/results/results_view.h"
 #include "views/shell/cluster_page.h"
 #include "views/shell/main_window.h"
@@ -34,10 +34,6 @@
 namespace cl::views {
 
 namespace {
-
-QString documentsDir() {
-    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-}
 
 // Our layout JSON names its format; a Muri cluster spec CSV starts with its header. Anything
 // else dropped on the window is taken for a trace.
@@ -58,7 +54,7 @@ QStringList storedClusterNames(cl::ScenarioStore& store) {
 }  // namespace
 
 void MainWindow::newWorkspace() {
-    QFileDialog dialog(this, tr("New workspace"), documentsDir(),
+    QFileDialog dialog(this, tr("New workspace"), defaultExportFolder(),
                        tr("ClusterLoom workspaces (*.sqlite);;All files (*)"));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(QStringLiteral("sqlite"));
@@ -79,7 +75,7 @@ void MainWindow::newWorkspace() {
 }
 
 void MainWindow::chooseWorkspace() {
-    const QString start = m_path.isEmpty() ? documentsDir() : QFileInfo(m_path).absolutePath();
+    const QString start = m_path.isEmpty() ? defaultExportFolder() : QFileInfo(m_path).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open workspace"), start, tr("ClusterLoom workspaces (*.sqlite *.db);;All files (*)"));
     if (path.isEmpty()) return;
@@ -117,8 +113,9 @@ void MainWindow::storeNewTrace(const cl::Trace& trace, const QString& what) {
 }
 
 void MainWindow::chooseLayoutToImport() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import cluster layout"), documentsDir(),
-                                                      tr("Cluster layouts (*.json *.csv);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import cluster layout"), defaultExportFolder(),
+                                     tr("Cluster layouts (*.json *.csv);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!importLayout(path, &error) && !error.isEmpty())
@@ -220,8 +217,8 @@ void MainWindow::generateTrace() {
 void MainWindow::exportResultsCsv() {
     ResultsView* results = m_pages.results->view();
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export results"),
-        documentsDir() + QLatin1Char('/') + results->family() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+        this, tr("Export results"), defaultExportPath(results->family() + QStringLiteral(".csv")),
+        tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     if (!results->exportCsv(path, &error))

@@ -1,7 +1,5 @@
 // MainWindow's export of the current page and the comparison report, which the Compare page writes.
 #include <QFileDialog>
-#include <QMessageBox>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include "views/common/chart_export.h"
 #include "views/results/results_view.h"
@@ -33,14 +31,13 @@ void MainWindow::exportView() {
     ExportDialog dialog(this);
     const QString family = m_pages.results->view()->family();
     const QString base = family.isEmpty() ? what : family + QLatin1Char('-') + what;
-    dialog.setPath(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QLatin1Char('/') +
-                   base.toLower().replace(QLatin1Char('/'), QLatin1Char('-')) + QStringLiteral(".png"));
-    QString path;
-    ExportOptions options;
-    if (!dialog.ask(&path, &options)) return;
-    QString error;
-    if (!exportCurrentView(path, options, &error))
-        QMessageBox::warning(this, tr("Export"), tr("Cannot export to %1:\n\n%2").arg(path, error));
+    // The folder and format last used (the Documents folder the first time), named after the view.
+    dialog.setBaseName(base.toLower());
+    // The dialog writes the file itself, so that a failure leaves it open with the user's choices.
+    dialog.setExporter([this](const QString& path, const ExportOptions& options, QString* error) {
+        return exportCurrentView(path, options, error);
+    });
+    dialog.exec();
 }
 
 QStringList MainWindow::comparisonReportScenarios() const {
