@@ -86,6 +86,197 @@ struct InstanceHash {
     }
 };
 
+// Notes why groups formed (MuriGrouper::setExplain), with its own buffers, solvers and weights:
+// nothing the grouping reads is touched, so its groups are the same with or without notes.
+// Weights are computed per node type (the sorted member types, nodeKey), the lower type's
+// members first; the solver may have summed a pair's efficiency in the other order, which can
+// differ in the last bit of a double but not in practice in the fixed-point weight.
+class RoundExplainer {
+public:
+    // A new round of bucket `bucket` over `nodes` (members in `bn`'s arena) with `mates`.
+    void begin(const MuriBucket& bucket, const BucketNodes& bn, std::span<const Node> nodes,
+               std::span<const int> mates, const MuriGroupingOptions& options, MuriGroupTimer& timer) {
+        bucket_ = &bucket;
+        bn_ = &bn;
+        nodes_ = nodes;
+        options_ = &options;
+        timer_ = &timer;
+        const int n = static_cast<int>(nodes.size());
+        keys_.clear();
+        type_.assign(static_cast<std::size_t>(n), 0);
+        rep_.clear();
+        firsts_.clear();
+        type_of_key_.clear();
+        for (int u = 0; u < n; ++u) {
+            const std::uint64_t key = nodeKey(bucket, bn.members(nodes[u]));
+            const auto [it, added] = type_of_key_.try_emplace(key, static_cast<int>(keys_.size()));
+            type_[u] = it->second;
+            if (added) {
+                keys_.push_back(key);
+                rep_.push_back(u);
+                firsts_.push_back({-1, -1, -1});
+            }
+            for (int& f : firsts_[it->second])  // its first three nodes
+                if (f < 0) {
+                    f = u;
+                    break;
+                }
+        }
+        counts_.assign(keys_.size(), 0);
+        for (int u = 0; u < n; ++u) ++counts_[type_[u]];
+        // The round's instance (node types with counts, in key order) names its alternatives'
+        // totals across events: the same candidate mixes recur, as the round cache relies on.
+        instance_.clear();
+        for (std::size_t t = 0; t < keys_.size(); ++t) instance_.emplace_back(keys_[t], counts_[t]);
+        std::sort(instance_.begin(), instance_.end());
+        table_.assign(keys_.size() * keys_.size(), -1);
+        total_ = 0;
+        for (int u = 0; u < n; ++u)
+            if (mates[u] > u) total_ += weight(type_[u], type_[mates[u]]);
+    }
+
+    // The note of the merge of nodes a < b of this round. Other nodes of one type give groups of
+    // one mix, so the partners are looked at type by type, each by its first node (neither a nor b).
+    MuriGroupNote note(int a, int b, int round) {
+        MuriGroupNote note;
+        note.round = round;
+        note.matching_weight = total_;
+        const std::uint64_t chosen = mixOf(a, b);
+        options_found_.clear();
+        for (const int x : {a, b})
+            for (int tc = 0; tc < static_cast<int>(keys_.size()); ++tc) {
+                const int available = counts_[tc] - (type_[a] == tc) - (type_[b] == tc);
+                if (available <= 0) continue;
+                const std::int64_t w = weight(type_[x], tc);
+                if (w <= 0) continue;
+                const std::uint64_t mix = mixOf(rep_[type_[x]], rep_[tc]);
+                if (mix == chosen) {
+                    note.tied_partners += available;
+                    continue;
+                }
+                int c = -1;
+                for (int f : firsts_[tc])
+                    if (f != a && f != b) {
+                        c = f;
+                        break;
+                    }
+                auto same = std::find_if(options_found_.begin(), options_found_.end(),
+                                         [&](const auto& o) { return std::get<3>(o) == mix; });
+                if (same == options_found_.end())
+                    options_found_.emplace_back(x, c, w, mix);
+                else if (c < std::get<1>(*same))
+                    *same = {x, c, w, mix};
+            }
+        // Best gamma first, ties in node (priority) order.
+        std::sort(options_found_.begin(), options_found_.end(), [](const auto& l, const auto& r) {
+            return std::get<2>(l) > std::get<2>(r) ||
+                   (std::get<2>(l) == std::get<2>(r) && std::get<1>(l) < std::get<1>(r));
+        });
+        for (std::size_t i = 0; i < options_found_.size() && i < 2; ++i) {
+            const auto [x, c, w, mix] = options_found_[i];
+            MuriGroupNote::Alternative alt;
+            for (const auto& part : {bn_->members(nodes_[x]), bn_->members(nodes_[c])})
+                alt.members.insert(alt.members.end(), part.begin(), part.end());
+            alt.weight = w;
+            alt.matching_weight = w + bestWithout(type_[x], type_[c]);
+            note.alternatives.push_back(std::move(alt));
+        }
+        return note;
+    }
+
+private:
+    std::int64_t weight(int a, int b) {
+        if (a > b) std::swap(a, b);
+        std::int64_t& w = table_[static_cast<std::size_t>(a) * keys_.size() + b];
+        if (w < 0) {
+            const auto ma = bn_->members(nodes_[rep_[a]]);
+            const auto mb = bn_->members(nodes_[rep_[b]]);
+            w = 0;
+            if (ma.size() + mb.size() <= static_cast<std::size_t>(options_->max_group_size)) {
+                std::array<int, 8> member_types{};
+                std::size_t k = 0;
+                for (int m : ma) member_types[k++] = bucket_->candidates[m].type;
+                for (int m : mb) member_types[k++] = bucket_->candidates[m].type;
+                w = fixedPointWeight(timer_->efficiency({member_types.data(), k}, options_->worst_ordering));
+            }
+        }
+        return w;
+    }
+
+    // The merged group's sorted member types (nodeKey of its members).
+    std::uint64_t mixOf(int x, int c) const {
+        std::array<int, 8> members{};
+        std::size_t k = 0;
+        for (const auto& part : {bn_->members(nodes_[x]), bn_->members(nodes_[c])})
+            for (int m : part) members[k++] = m;
+        return nodeKey(*bucket_, {members.data(), std::min<std::size_t>(k, 4)});
+    }
+
+    // The maximum weight of a matching of this round's nodes without one node of type x and one
+    // of type c: exact, on the full graph when small, else type-compressed (nodes of one type are
+    // interchangeable), as the grouping solves its rounds.
+    std::int64_t bestWithout(int x, int c) {
+        memo_.clear();
+        for (const auto& [key, count] : instance_) {
+            memo_.push_back(key);
+            memo_.push_back(static_cast<std::uint64_t>(count));
+        }
+        memo_.push_back(std::min(keys_[x], keys_[c]));
+        memo_.push_back(std::max(keys_[x], keys_[c]));
+        if (const auto it = totals_.find(memo_); it != totals_.end()) return it->second;
+        std::vector<int> counts = counts_;
+        --counts[x];
+        --counts[c];
+        int n = 0;
+        for (int k : counts) n += k;
+        const auto weightFn = [this](int a, int b) { return weight(a, b); };
+        const auto fullGraph = [&] {
+            std::vector<int> node_type;
+            for (std::size_t t = 0; t < counts.size(); ++t)
+                node_type.insert(node_type.end(), counts[t], static_cast<int>(t));
+            std::vector<WeightedEdge> edges;
+            for (int u = 0; u < n; ++u)
+                for (int v = u + 1; v < n; ++v)
+                    if (const std::int64_t w = weight(node_type[u], node_type[v]); w > 0)
+                        edges.push_back({u, v, w});
+            return matchingWeight(maxWeightMatching(n, edges), edges);
+        };
+        std::int64_t total = 0;
+        if (options_->force_full_graph || n <= options_->full_graph_max_nodes) {
+            total = fullGraph();
+        } else {
+            try {
+                total = typeCompressedMatching(counts, weightFn,
+                                               {.simplex_iterations = 20'000, .branch_nodes = 2'000})
+                            .total_weight;
+            } catch (const std::runtime_error&) {
+                total = fullGraph();
+            }
+        }
+        totals_.emplace(memo_, total);
+        return total;
+    }
+
+    const MuriBucket* bucket_ = nullptr;
+    const BucketNodes* bn_ = nullptr;
+    std::span<const Node> nodes_;
+    const MuriGroupingOptions* options_ = nullptr;
+    MuriGroupTimer* timer_ = nullptr;
+    std::vector<std::uint64_t> keys_;         // node type -> sorted member types
+    std::vector<int> type_;                   // per node
+    std::vector<int> rep_;                    // per node type: its first node
+    std::vector<std::array<int, 3>> firsts_;  // per node type: its first three nodes (-1 = none)
+    std::unordered_map<std::uint64_t, int> type_of_key_;
+    std::vector<std::tuple<int, int, std::int64_t, std::uint64_t>> options_found_;  // (x, c, weight, mix)
+    std::vector<int> counts_;                                                       // per node type
+    std::vector<std::int64_t> table_;  // per node type pair, -1 = not yet computed
+    std::vector<std::pair<std::uint64_t, int>> instance_;
+    std::vector<std::uint64_t> memo_;
+    // The best total without two nodes, by the round's instance and the two nodes' types.
+    std::unordered_map<std::vector<std::uint64_t>, std::int64_t, InstanceHash> totals_;
+    std::int64_t total_ = 0;
+};
+
 }  // namespace
 
 struct MuriGrouper::Workspace {
@@ -139,6 +330,14 @@ struct MuriGrouper::Workspace {
     std::uint64_t repeated_rounds = 0;
     std::vector<long long> request_required;  // per request: GPUs its candidates need
     std::vector<long long> request_gpus;      // per request: GPUs of its servers
+    // Notes (setExplain): per bucket, a note index per node (-1 = none), parallel to its nodes;
+    // per result group, its note's index.
+    bool explain = false;
+    RoundExplainer explainer;
+    std::vector<MuriGroupNote> notes;
+    std::vector<std::vector<int>> node_note;
+    std::vector<int> current_note;
+    std::vector<int> group_note;
 
     const std::vector<int>& matchBucket(const MuriBucket& bucket, const BucketNodes& bn, int round,
                                         const MuriGroupingOptions& options, MuriGroupTimer& timer);
@@ -318,6 +517,7 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
         throw std::invalid_argument("a Muri group has 1 to 4 jobs, not " +
                                     std::to_string(options.max_group_size));
     long long required = 0;
+    notes.clear();
     // Per request (MuriBucket::request): the GPUs its candidates need and its servers have.
     request_required.clear();
     request_gpus.clear();
@@ -335,6 +535,10 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
         }
         nodes[b].arena.resize(n);
         nodes[b].nodes.resize(n);
+        if (explain) {
+            if (node_note.size() < buckets.size()) node_note.resize(buckets.size());
+            node_note[b].assign(static_cast<std::size_t>(n), -1);
+        }
         for (int i = 0; i < n; ++i) {
             nodes[b].arena[i] = i;
             nodes[b].nodes[i] = {i, 1};
@@ -395,6 +599,11 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
                 bn.arena.reserve(2 * bn.arena.size());
                 current.swap(bn.nodes);
                 bn.nodes.clear();
+                if (explain) {
+                    current_note.swap(node_note[b]);
+                    node_note[b].clear();
+                    explainer.begin(buckets[b], bn, current, mates, options, timer);
+                }
                 // Pairs are taken in node order (a pair at its second node), merged while the
                 // candidates still need more GPUs than the cluster (or the request) has.
                 for (int u = 0; u < static_cast<int>(current.size()); ++u) {
@@ -402,12 +611,21 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
                     if (v > u) continue;
                     if (v < 0) {
                         bn.nodes.push_back(current[u]);
+                        if (explain) node_note[b].push_back(current_note[u]);
                     } else if (over(b)) {
+                        if (explain) {
+                            notes.push_back(explainer.note(v, u, round));
+                            node_note[b].push_back(static_cast<int>(notes.size()) - 1);
+                        }
                         bn.add(bn.members(current[v]), bn.members(current[u]));
                         merged(b);
                     } else {
                         bn.nodes.push_back(current[v]);
                         bn.nodes.push_back(current[u]);
+                        if (explain) {
+                            node_note[b].push_back(current_note[v]);
+                            node_note[b].push_back(current_note[u]);
+                        }
                     }
                 }
             }
@@ -416,8 +634,11 @@ void MuriGrouper::Workspace::group(const std::vector<MuriBucket>& buckets, const
 
     result.groups.clear();
     result.members.clear();
+    group_note.clear();
     for (std::size_t b = 0; b < buckets.size(); ++b)
-        for (const Node& node : nodes[b].nodes) {
+        for (std::size_t i = 0; i < nodes[b].nodes.size(); ++i) {
+            const Node& node = nodes[b].nodes[i];
+            if (explain) group_note.push_back(options.use_matching ? node_note[b][i] : -1);
             const auto members = nodes[b].members(node);
             result.groups.push_back(
                 {buckets[b].gpus, static_cast<int>(b), static_cast<int>(result.members.size()), node.size});
@@ -450,6 +671,15 @@ std::uint64_t MuriGrouper::reusedBases() const {
 }
 std::uint64_t MuriGrouper::repeatedRounds() const {
     return work_->repeated_rounds;
+}
+
+void MuriGrouper::setExplain(bool on) {
+    work_->explain = on;
+}
+
+const MuriGroupNote* MuriGrouper::noteOf(std::size_t g) const {
+    if (!work_->explain || g >= work_->group_note.size() || work_->group_note[g] < 0) return nullptr;
+    return &work_->notes[static_cast<std::size_t>(work_->group_note[g])];
 }
 
 std::vector<MuriGroup> groupCandidates(const std::vector<MuriBucket>& buckets, const std::vector<int>& slots,

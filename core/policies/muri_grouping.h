@@ -68,6 +68,22 @@ struct MuriGrouping {
     }
 };
 
+// Why a group formed, for GroupingRecord (core/model/grouping_explanation.h): the matching round
+// whose merge completed it, that round's matching weight in its bucket, and the alternatives the
+// matching considered (GroupingRecord::alternatives says which), members as indices into the
+// bucket's candidates. Weights are fixed point (fixedPointWeight).
+struct MuriGroupNote {
+    int round = 0;
+    std::int64_t matching_weight = 0;
+    struct Alternative {
+        std::vector<int> members;
+        std::int64_t weight = 0;
+        std::int64_t matching_weight = 0;
+    };
+    std::vector<Alternative> alternatives;
+    int tied_partners = 0;
+};
+
 // Groups candidates again and again (one scheduler's events), keeping its working buffers and,
 // when asked, the solutions of matching rounds by their canonical instance (node types with
 // counts), since the same candidate mix recurs across events. With the cache a round's answer
@@ -95,6 +111,12 @@ public:
     std::uint64_t solvedRounds() const;
     std::uint64_t reusedBases() const;
     std::uint64_t repeatedRounds() const;
+
+    // When on, each group() also notes why each group formed (noteOf). Costs nothing when off;
+    // the groups are the same either way (the notes use their own buffers and solvers).
+    void setExplain(bool on);
+    // The note of group g of the last grouping, or nullptr (a single, or no matching).
+    const MuriGroupNote* noteOf(std::size_t g) const;
 
 private:
     struct Workspace;

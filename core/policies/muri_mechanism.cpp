@@ -6,6 +6,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "core/model/grouping_explanation.h"
 #include "core/util/portable_random.h"
 #include "core/util/stable_sort_by_key.h"
 
@@ -259,7 +260,8 @@ inline void MuriScheduler::autopack(const MuriGrouping& grouping) {
     packs.clear();
     pack_jobs_.clear();
     pack_types_.clear();
-    for (const MuriGrouping::Group& g : grouping.groups) {
+    for (std::size_t gi = 0; gi < grouping.groups.size(); ++gi) {
+        const MuriGrouping::Group& g = grouping.groups[gi];
         const int first = static_cast<int>(pack_jobs_.size());
         double solo_sum = 0.0;
         for (int m : grouping.membersOf(g)) {
@@ -283,6 +285,7 @@ inline void MuriScheduler::autopack(const MuriGrouping& grouping) {
         double priority = job_[pack_jobs_[first]].key;
         for (int i = first; i < first + g.size; ++i) priority = std::min(priority, job_[pack_jobs_[i]].key);
         packs.push_back({g.gpus, g.bucket, first, g.size, priority});
+        packs.back().group = static_cast<int>(gi);
         if (!options_.grouping.worst_ordering) packs.back().shared_time = together;
     }
     keyed_.clear();
@@ -424,6 +427,56 @@ void MuriScheduler::scheduleInto(const SchedulerInput& in, Decision& d) {
     const std::size_t admitted_jobs = admitPacks();
     placePacks(in, d, admitted_jobs);
     markSharingJobs(d);
+    if (log_) recordGroups(in, d);
+}
+
+void MuriScheduler::setGroupingLog(GroupingLog* log) {
+    log_ = log;
+    grouper_.setExplain(log != nullptr);
+}
+
+// The groups decision d placed, with the grouper's notes, as GroupingRecords (job indices,
+// weights back from fixed point).
+void MuriScheduler::recordGroups(const SchedulerInput& in, const Decision& d) {
+    std::vector<char> seen(packs_.size(), 0);
+    const auto fromFixed = [](std::int64_t w) { return static_cast<double>(w) / 1e6; };
+    for (const Assignment& a : d.start) {
+        const Pack& pack = packs_[static_cast<std::size_t>(a.group)];
+        if (pack.size < 2 || seen[static_cast<std::size_t>(a.group)]) continue;
+        seen[static_cast<std::size_t>(a.group)] = 1;
+        GroupingRecord r;
+        r.time = in.now;
+        r.gpus = pack.gpus;
+        std::vector<int> types;
+        double solo_sum = 0.0;
+        for (int j : jobsOf(pack)) {
+            r.jobs.push_back(j);
+            types.push_back(job_[j].type);
+            solo_sum += true_timer_.soloTime(job_[j].true_type);
+        }
+        r.gamma = timer_.efficiency(types, options_.grouping.worst_ordering);
+        r.speedup = pack.shared_time > 0 ? solo_sum / pack.shared_time : 0.0;
+        const MuriBucket& bucket = buckets_[static_cast<std::size_t>(pack.bucket)];
+        const MuriGroupNote* note =
+            pack.group >= 0 ? grouper_.noteOf(static_cast<std::size_t>(pack.group)) : nullptr;
+        if (!note) {
+            r.round = -1;
+            r.matching_weight = std::numeric_limits<double>::quiet_NaN();
+        } else {
+            r.round = note->round;
+            r.matching_weight = fromFixed(note->matching_weight);
+            r.tied_partners = note->tied_partners;
+            for (const MuriGroupNote::Alternative& alt : note->alternatives) {
+                GroupingAlternative out;
+                for (int m : alt.members)
+                    out.jobs.push_back(bucket.candidates[static_cast<std::size_t>(m)].job);
+                out.gamma = fromFixed(alt.weight);
+                out.matching_weight = fromFixed(alt.matching_weight);
+                r.alternatives.push_back(std::move(out));
+            }
+        }
+        log_->records.push_back(std::move(r));
+    }
 }
 
 }  // namespace cl

@@ -32,6 +32,8 @@
 
 namespace cl {
 
+struct GroupingLog;  // core/model/grouping_explanation.h
+
 struct MuriOptions {
     std::string order = "srsf";  // srsf, srtf, las2d, las, fifo, sjf
     MuriGroupingOptions grouping;
@@ -56,6 +58,10 @@ public:
     int maxJobsPerGpu() const override { return options_.grouping.max_group_size; }
 
     static std::vector<std::string> orderNames();
+
+    // Records into `log` (nullptr: nothing) why each decision grouped its jobs as it did
+    // (grouping_explanation.h); the decisions are the same either way.
+    void setGroupingLog(GroupingLog* log);
 
 private:
     double key(const JobState& job) const;
@@ -147,6 +153,7 @@ private:
         double priority = 0.0;
         double shared_time = -1.0;       // the group's iteration time, once computed
         double restart_overhead = -1.0;  // the sum of its members' restart overheads, once computed
+        int group = -1;                  // the grouping's group it keeps whole (-1: split by autopack)
     };
     std::vector<Pack> packs_;
     std::vector<Pack> sorted_packs_;
@@ -168,6 +175,9 @@ private:
     inline void keepPacksInPlace(const SchedulerInput& in);
     inline void placePacks(const SchedulerInput& in, Decision& d, std::size_t admitted_jobs);
     inline void markSharingJobs(const Decision& d);
+    void recordGroups(const SchedulerInput& in, const Decision& d);
+
+    GroupingLog* log_ = nullptr;
 };
 
 }  // namespace cl

@@ -14,6 +14,8 @@
 
 namespace cl {
 
+struct GroupingLog;  // core/model/grouping_explanation.h
+
 struct SimOptions {
     Conventions conventions = Conventions::clean();
     // Called now and then with the fraction of jobs finished; return false to cancel.
@@ -66,6 +68,9 @@ struct SimOptions {
         bool operator==(const MissedTarget&) const = default;
     };
     std::vector<MissedTarget> stop_when_missed;
+    // When set, a Muri scheduler built by simulatePolicy records here why it grouped jobs as it
+    // did (docs/architecture.md 5.1, "Why this grouping"); the results are the same either way.
+    GroupingLog* grouping_log = nullptr;
 };
 // The metrics SimOptions::stop_when_missed accepts.
 bool stopsWhenMissed(const std::string& metric);

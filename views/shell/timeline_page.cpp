@@ -10,12 +10,15 @@
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPromise>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <nlohmann/json.hpp>
 
+#include "core/model/grouping_explanation.h"
 #include "core/model/sim_result.h"
+#include "core/runs/scenario_runner.h"
 #include "core/store/scenario_store.h"
 #include "views/common/plan_filter.h"
 #include "views/results/results_view.h"
@@ -80,6 +83,50 @@ TimelineLoad loadTimelineRun(const QString& workspace, qint64 run) {
 
 }  // namespace
 
+// The shown run's scenario simulated again with the grouping log on (docs/architecture.md 5.1,
+// "Why this grouping"), on a worker with its own connection; cancelled through the promise.
+struct GroupingsExplained {
+    std::shared_ptr<const cl::GroupingLog> log;
+    QString error;
+    bool sameRun = true;  // the jobs started when the stored run says
+};
+
+namespace {
+
+void explainGroupings(QPromise<GroupingsExplained>& promise, const QString& workspace,
+                      const QString& scenario, const std::shared_ptr<const cl::SimResult>& stored) {
+    GroupingsExplained out;
+    try {
+        cl::ScenarioStore store(workspace.toStdString());
+        cl::ScenarioInputs in = cl::resolveScenario(store, store.scenario(scenario.toStdString()));
+        auto log = std::make_shared<cl::GroupingLog>();
+        in.options.grouping_log = log.get();
+        in.options.record_segments = false;  // the stored run has them; the log is what is new
+        promise.setProgressRange(0, 100);
+        in.options.progress = [&promise](double done) {
+            promise.setProgressValue(static_cast<int>(done * 100));
+            return !promise.isCanceled();
+        };
+        const cl::SimResult again =
+            cl::simulatePolicy(in.cluster, in.trace, in.profiles, in.policy, in.options, in.tuning);
+        if (again.cancelled || promise.isCanceled()) return;
+        // The same engine decides the same: a job started at another time means the stored run
+        // came from an older engine, whose groups this log would not describe.
+        out.sameRun = again.jobs.size() == stored->jobs.size();
+        for (std::size_t j = 0; out.sameRun && j < again.jobs.size(); ++j) {
+            const double a = again.jobs[j].first_start, b = stored->jobs[j].first_start;
+            out.sameRun = a == b || (std::isnan(a) && std::isnan(b)) ||
+                          std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b));
+        }
+        out.log = std::move(log);
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
+    }
+    promise.addResult(std::move(out));
+}
+
+}  // namespace
+
 TimelinePage::TimelinePage(const ResultsView* results, const cl::ProfileSet* profiles, QWidget* tabs,
                            QObject* parent)
     : MainWindowPage({QStringLiteral("timeline"), tr("Timeline"), "trace",
@@ -91,6 +138,15 @@ TimelinePage::TimelinePage(const ResultsView* results, const cl::ProfileSet* pro
     auto* layout = new QVBoxLayout(m_widget);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(createBar());
+    m_why = new QLabel(m_widget);
+    m_why->setObjectName(QStringLiteral("groupingExplanation"));
+    m_why->setTextFormat(Qt::RichText);
+    m_why->setWordWrap(true);
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_why->setFrameShape(QFrame::StyledPanel);
+    m_why->setMargin(m_widget->fontMetrics().averageCharWidth() / 2);
+    m_why->hide();
+    layout->addWidget(m_why);
     m_panel = new TimelinePanel(m_widget);
     m_panel->setObjectName(QStringLiteral("timelinePanel"));
     layout->addWidget(m_panel, 1);
@@ -99,6 +155,22 @@ TimelinePage::TimelinePage(const ResultsView* results, const cl::ProfileSet* pro
             [this](int job) { m_toInterleaving->setEnabled(interleavingGroupOf(job).size() >= 2); });
     connect(m_toInterleaving, &QPushButton::clicked, this, &TimelinePage::sendGroupToInterleaving);
     connect(m_panel, &TimelinePanel::simulateWithTimelineRequested, this, &TimelinePage::requestTimeline);
+    connect(m_explain, &QPushButton::clicked, this, &TimelinePage::toggleExplaining);
+    connect(m_panel->view(), &TimelineView::segmentClicked, this, [this](int job, double t) {
+        if (!shownRunIsMuri()) return;
+        if (m_groupings) return showExplanation();
+        // The first click on an interleaved bar asks for the explanation.
+        const TimelineLayout& layout = m_panel->view()->layout();
+        for (int s : layout.segmentsOfJob(job))
+            if (!layout.partnersAt(s, t).empty()) return startExplaining();
+    });
+    connect(m_panel, &TimelinePanel::jobSelected, this, [this](int job) {
+        if (job < 0) m_why->hide();
+    });
+}
+
+TimelinePage::~TimelinePage() {
+    if (m_explaining) m_explaining->cancel();
 }
 
 QHBoxLayout* TimelinePage::createBar() {
@@ -123,6 +195,13 @@ QHBoxLayout* TimelinePage::createBar() {
     m_toInterleaving->setEnabled(false);
     m_toInterleaving->setObjectName(QStringLiteral("toInterleaving"));
     row->addWidget(m_toInterleaving);
+    m_explain = new QPushButton(tr("E&xplain groupings"), bar);
+    m_explain->setObjectName(QStringLiteral("explainGroupings"));
+    m_explain->setToolTip(
+        tr("Why Muri grouped these jobs: simulates the run again, recording each group's \u03b3, "
+           "its speed-up and the alternatives its matching weighed; then hover or click a shared bar"));
+    m_explain->hide();
+    row->addWidget(m_explain);
     row->addStretch(1);
     return row;
 }
@@ -150,6 +229,7 @@ void TimelinePage::setWorkspace(cl::ScenarioStore* store, const QString& path) {
     m_result.reset();
     m_panel->setRun(cl::Cluster{}, nullptr, m_builtinProfiles, QString());
     m_panel->setSecondRun(nullptr, QString());
+    resetGroupings();
 }
 
 void TimelinePage::showRun(const QString& scenario, qint64 run) {
@@ -180,6 +260,7 @@ void TimelinePage::update() {
         m_result.reset();
         m_clusterKey.clear();
         m_panel->setRun(cl::Cluster{}, nullptr, m_builtinProfiles, QString());
+        resetGroupings();
         emit statusMessage(scenario.isEmpty() ? tr("Select a scenario with a finished run for its timeline")
                                               : tr("%1 has no finished run yet").arg(scenario),
                            5000);
@@ -208,6 +289,7 @@ void TimelinePage::update() {
         m_clusterKey = load.key;
         m_shown = run;
         m_shownScenario = load.scenario;
+        resetGroupings();
         emit statusMessage(QString(), 0);
         updateSecondRunChoices();
         updateSecondRun();  // the new run replaced the panel's second one
@@ -296,6 +378,93 @@ std::vector<int> TimelinePage::interleavingGroupOf(int job) const {
                 break;
             }
     return group;
+}
+
+bool TimelinePage::shownRunIsMuri() const {
+    return m_result && m_result->policy.rfind("muri", 0) == 0 && !m_result->segments.empty();
+}
+
+void TimelinePage::resetGroupings() {
+    if (m_explaining) {  // for the run shown before: let it end unheard
+        m_explaining->disconnect(this);
+        connect(m_explaining, &QFutureWatcherBase::finished, m_explaining, &QObject::deleteLater);
+        m_explaining->cancel();
+        m_explaining = nullptr;
+    }
+    m_groupings.reset();
+    m_why->hide();
+    const bool muri = shownRunIsMuri();
+    m_explain->setVisible(muri);
+    m_explain->setEnabled(muri);
+    m_explain->setText(tr("E&xplain groupings"));
+    m_panel->view()->setGroupings(
+        nullptr, muri ? tr("Why this group? Click the bar or press Explain groupings") : QString());
+}
+
+void TimelinePage::toggleExplaining() {
+    if (m_explaining)
+        m_explaining->cancel();
+    else
+        startExplaining();
+}
+
+void TimelinePage::startExplaining() {
+    if (m_explaining || m_groupings || !m_store || !m_result || m_shownScenario.isEmpty()) return;
+    m_explaining = new QFutureWatcher<GroupingsExplained>(this);
+    const QString working =
+        tr("Working out why Muri grouped these jobs: simulating %1 again\u2026").arg(m_shownScenario);
+    m_explain->setText(tr("Cancel e&xplaining"));
+    m_panel->view()->setGroupings(nullptr, working);
+    // Above the rows only for a selected job (a click on its shared bar asked); else the status
+    // bar and the button say it.
+    m_why->setText(QStringLiteral("<i>%1</i>").arg(working.toHtmlEscaped()));
+    m_why->setVisible(m_panel->view()->selectedJob() >= 0);
+    emit statusMessage(working, 0);
+    connect(m_explaining, &QFutureWatcherBase::progressValueChanged, this,
+            [this](int percent) { m_explain->setText(tr("Cancel e&xplaining (%1%)").arg(percent)); });
+    connect(m_explaining, &QFutureWatcherBase::finished, this, &TimelinePage::explainingFinished);
+    m_explaining->setFuture(QtConcurrent::run(explainGroupings, m_path, m_shownScenario, m_result));
+}
+
+void TimelinePage::explainingFinished() {
+    QFutureWatcher<GroupingsExplained>* watcher = m_explaining;
+    m_explaining = nullptr;
+    watcher->deleteLater();
+    m_explain->setText(tr("E&xplain groupings"));
+    emit statusMessage(QString(), 0);
+    QString hint;
+    if (watcher->isCanceled() || watcher->future().resultCount() == 0) {
+        hint = tr("Explaining was cancelled: press Explain groupings to try again");
+    } else {
+        const GroupingsExplained done = watcher->result();
+        if (!done.error.isEmpty()) {
+            hint = tr("Cannot explain the groupings: %1").arg(done.error);
+            emit logMessage(hint);
+        } else if (!done.sameRun) {
+            hint = tr(
+                "This run is from an older engine: simulated again, its jobs start at other times, so "
+                "its groupings cannot be explained. Simulate the scenario again for a run of this engine.");
+            m_explain->setEnabled(false);
+        } else {
+            m_groupings = done.log;
+            m_panel->view()->setGroupings(m_groupings, QString());
+            m_explain->setText(tr("Groupings explained"));
+            m_explain->setEnabled(false);
+            showExplanation();
+            return;
+        }
+    }
+    m_panel->view()->setGroupings(nullptr, hint);
+    m_why->setText(QStringLiteral("<i>%1</i>").arg(hint.toHtmlEscaped()));
+    m_why->setVisible(m_panel->view()->selectedJob() >= 0);
+    emit statusMessage(hint, 8000);
+}
+
+void TimelinePage::showExplanation() {
+    const TimelineView* view = m_panel->view();
+    const QString text = view->groupingExplanation(view->selectedJob(), view->selectedTime());
+    m_why->setText(text);
+    m_why->setVisible(!text.isEmpty() && view->selectedJob() >= 0);
 }
 
 void TimelinePage::requestTimeline(int which) {

@@ -14,9 +14,13 @@
 
 class QComboBox;
 class QHBoxLayout;
+class QLabel;
 class QPushButton;
+template <typename T>
+class QFutureWatcher;
 
 namespace cl {
+struct GroupingLog;
 struct ProfileSet;
 struct SimResult;
 }  // namespace cl
@@ -25,6 +29,7 @@ namespace cl::views {
 
 class ResultsView;
 class TimelinePanel;
+struct GroupingsExplained;
 
 class TimelinePage : public MainWindowPage {
     Q_OBJECT
@@ -32,6 +37,8 @@ class TimelinePage : public MainWindowPage {
 public:
     // `results` tells which runs the family has; `profiles` (the built-in set) draws no run.
     TimelinePage(const ResultsView* results, const cl::ProfileSet* profiles, QWidget* tabs, QObject* parent);
+    // Cancels an explanation still being worked out (the worker would otherwise finish it unheard).
+    ~TimelinePage() override;
 
     QWidget* widget() const override { return m_widget; }
     TimelinePanel* panel() const { return m_panel; }
@@ -68,12 +75,24 @@ private:
     std::vector<int> interleavingGroupOf(int job) const;
     void sendGroupToInterleaving();
     void requestTimeline(int which);
+    // Why Muri grouped the shown run's jobs (docs/architecture.md 5.1, "Why this grouping"):
+    // the scenario simulated again on a worker with the grouping log on, cancellable.
+    bool shownRunIsMuri() const;
+    void resetGroupings();
+    void toggleExplaining();
+    void startExplaining();
+    void explainingFinished();
+    void showExplanation();
 
     const ResultsView* m_results = nullptr;
     const cl::ProfileSet* m_builtinProfiles = nullptr;
     QWidget* m_widget = nullptr;
     QComboBox* m_second = nullptr;
     QPushButton* m_toInterleaving = nullptr;
+    QPushButton* m_explain = nullptr;
+    QLabel* m_why = nullptr;  // the selected job's group, explained
+    QFutureWatcher<GroupingsExplained>* m_explaining = nullptr;
+    std::shared_ptr<const cl::GroupingLog> m_groupings;
     TimelinePanel* m_panel = nullptr;
 
     cl::ScenarioStore* m_store = nullptr;

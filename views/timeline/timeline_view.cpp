@@ -112,7 +112,9 @@ QRectF TimelineView::Geometry::plot() const {
 }
 
 TimelineView::TimelineView(QWidget* parent)
-    : QAbstractScrollArea(parent), m_cursor(std::numeric_limits<double>::quiet_NaN()) {
+    : QAbstractScrollArea(parent),
+      m_cursor(std::numeric_limits<double>::quiet_NaN()),
+      m_selectedTime(std::numeric_limits<double>::quiet_NaN()) {
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setFocusPolicy(Qt::StrongFocus);
@@ -145,6 +147,9 @@ void TimelineView::setRun(const cl::Cluster& cluster, std::shared_ptr<const cl::
     m_profiles = profiles;
     m_layout.setData(cluster, m_result);
     m_cache.clear();
+    m_groupings.reset();  // another run: its page computes them again when asked
+    m_groupingHint.clear();
+    m_selectedTime = std::numeric_limits<double>::quiet_NaN();
     m_selected = -1;
     m_selectedGpus.clear();
     m_selectedRuns.clear();
@@ -503,6 +508,12 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
     const QString at = formatRunTime(t);
     appendAllocationLine(lines, item->job, t, at);
     appendSharingLines(lines, item->first, t, at);
+    if (!m_layout.partnersAt(item->first, t).empty()) {
+        if (const QString why = groupingExplanation(item->job, t); !why.isEmpty())
+            lines << why;
+        else if (!m_groupingHint.isEmpty())
+            lines << QStringLiteral("<i>%1</i>").arg(m_groupingHint.toHtmlEscaped());
+    }
     appendBatchLine(lines, item->job, t, at);
     lines << tr("iteration time alone: %1").arg(formatDurationExact(j.solo_iteration_time));
     appendSharedTimeLine(lines, item->job);
@@ -560,6 +571,61 @@ void TimelineView::appendSharingLines(QStringList& lines, int segment, double t,
         lines << tr("alone on this GPU during this segment");
     if (!partnersElse.empty())
         lines << tr("shares this GPU with %1 at other times during this segment").arg(names(partnersElse));
+}
+
+void TimelineView::setGroupings(std::shared_ptr<const cl::GroupingLog> log, const QString& hint) {
+    m_groupings = std::move(log);
+    m_groupingHint = hint;
+}
+
+QString TimelineView::jobName(int job) const {
+    if (!m_result || job < 0 || job >= static_cast<int>(m_result->jobs.size())) return tr("job %1").arg(job);
+    const auto& p = m_result->jobs[static_cast<std::size_t>(job)];
+    return tr("%1 (%2)").arg(QString::fromStdString(p.id), QString::fromStdString(p.model));
+}
+
+// Muri's reason for the group (grouping_explanation.h): its mates, gamma and speed-up, and the
+// matching that chose it against the two best alternatives it considered.
+QString TimelineView::groupingExplanation(int job, double t) const {
+    if (!m_groupings || !m_result) return {};
+    const cl::GroupingRecord* r = m_groupings->groupOf(job, t);
+    if (!r) return {};
+    const QLocale locale;
+    const auto weight = [&](double w) { return locale.toString(w, 'f', 3); };
+    QStringList mates;
+    for (int k : r->jobs)
+        if (k != job) mates << jobName(k);
+    QStringList lines;
+    lines << tr("<b>Why this group</b> (Muri's decision at %1): with %2")
+                 .arg(formatRunTime(r->time), mates.join(QStringLiteral(", ")));
+    lines << tr("\u03b3 (interleaving efficiency) %1 \u00b7 speed-up %2\u00d7 over its jobs one after the "
+                "other")
+                 .arg(weight(r->gamma), locale.toString(r->speedup, 'f', 2));
+    if (r->round < 0 || !std::isfinite(r->matching_weight)) {
+        lines << tr("packed in priority order, without a matching");
+        return lines.join(QStringLiteral("<br>"));
+    }
+    lines << tr("matching round %1: total weight %2 (the sum of the \u03b3 of the pairs it matched)")
+                 .arg(r->round + 1)
+                 .arg(weight(r->matching_weight));
+    for (const cl::GroupingAlternative& alt : r->alternatives) {
+        QStringList jobs;
+        for (int k : alt.jobs) jobs << jobName(k);
+        lines << tr("alternative %1: \u03b3 %2; the best matching with it totals %3")
+                     .arg(jobs.join(QStringLiteral(" + ")), weight(alt.gamma), weight(alt.matching_weight));
+    }
+    if (r->alternatives.empty())
+        lines << tr("why this one won: no group of other models could be formed in this round");
+    else
+        lines
+            << tr("why this one won: the matching maximises the total weight, and with the best alternative "
+                  "it would reach %1 (%2 less)")
+                   .arg(weight(r->alternatives.front().matching_weight),
+                        weight(r->matching_weight - r->alternatives.front().matching_weight));
+    if (r->tied_partners > 0)
+        lines << tr("%n other partner(s) of the same models were as good (ties go in priority order)",
+                    nullptr, r->tied_partners);
+    return lines.join(QStringLiteral("<br>"));
 }
 
 // The gradient-accumulation setting an SJF-BSBF mechanism gave the job at that moment.
@@ -1130,7 +1196,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     if (item->kind == TimelineItem::Segment || item->kind == TimelineItem::Queue) {
+        m_selectedTime = std::clamp(timeAtX(pos.x()), item->t0, item->t1);
         selectJob(item->job);
+        emit segmentClicked(item->job, m_selectedTime);
     } else {
         const double margin = (item->t1 - item->t0) * 0.05;
         setVisibleRange(item->t0 - margin, item->t1 + margin);

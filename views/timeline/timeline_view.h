@@ -17,6 +17,7 @@ class QFontMetricsF;
 #include <QStringList>
 
 #include "core/model/cluster.h"
+#include "core/model/grouping_explanation.h"
 #include "core/model/model_profile.h"
 #include "core/model/sim_result.h"
 #include "views/timeline/timeline_layout.h"
@@ -71,6 +72,16 @@ public:
     int jobAt(const QPoint& pos) const;
     QString toolTipAt(const QPoint& pos) const;
 
+    // Why Muri grouped the jobs (docs/architecture.md 5.1, "Why this grouping"): computed on
+    // demand by the page, which re-simulates the run. Without a log, `hint` (if any) is what a
+    // shared segment's tooltip says instead (how to get one, its progress, why there is none).
+    void setGroupings(std::shared_ptr<const cl::GroupingLog> log, const QString& hint);
+    bool hasGroupings() const { return m_groupings != nullptr; }
+    // The explanation (rich text) of the group `job` ran in at time t, empty when none is known.
+    QString groupingExplanation(int job, double t) const;
+    // Where the last click selected a job: its time (NaN before any).
+    double selectedTime() const { return m_selectedTime; }
+
     // Colours and their legend for the current mode.
     QColor colorOfJob(int job) const;
     std::vector<std::pair<QString, QColor>> legend() const;
@@ -86,6 +97,8 @@ public:
 
 signals:
     void jobSelected(int job);
+    // A click on a job's bar at time t (also when the job was already selected).
+    void segmentClicked(int job, double t);
     void timeCursorChanged(double t);
     void visibleRangeChanged(double t0, double t1);
     void serverCollapsedChanged(int server, bool collapsed);
@@ -157,6 +170,7 @@ private:
     void appendSharingLines(QStringList& lines, int segment, double t, const QString& at) const;
     void appendBatchLine(QStringList& lines, int job, double t, const QString& at) const;
     void appendSharedTimeLine(QStringList& lines, int job) const;
+    QString jobName(int job) const;
 
     TimelineLayout m_layout;
     std::shared_ptr<const cl::SimResult> m_result;
@@ -173,6 +187,9 @@ private:
     int m_selected = -1;
     std::vector<int> m_selectedGpus;
     std::vector<std::pair<double, double>> m_selectedRuns;
+    double m_selectedTime;
+    std::shared_ptr<const cl::GroupingLog> m_groupings;
+    QString m_groupingHint;
 
     // Mouse interaction.
     enum class Drag { None, Pan, Range } m_drag = Drag::None;
