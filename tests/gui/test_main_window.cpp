@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -431,6 +433,17 @@ private slots:
         QString error;
         QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
         QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
+        // No view paints into a zero-size device while exporting (the random-input test found
+        // the Trace view's export printing "QPainter::begin: Paint device returned engine == 0").
+        static QStringList paintWarnings;
+        paintWarnings.clear();
+        static QtMessageHandler previous = nullptr;
+        previous = qInstallMessageHandler(
+            [](QtMsgType type, const QMessageLogContext& context, const QString& text) {
+                if (text.contains(QLatin1String("QPainter")) || text.contains(QLatin1String("paint device")))
+                    paintWarnings << text;
+                if (previous) previous(type, context, text);
+            });
         for (const QString& view : MainWindow::viewNames()) {
             QVERIFY(window.showView(view));
             if (view == QLatin1String("timeline")) QVERIFY(loaded.wait(kTimeoutMs));
@@ -447,7 +460,10 @@ private slots:
             for (int y = 0; y < png.height(); y += 7)
                 for (int x = 0; x < png.width(); x += 7) colours.insert(png.pixel(x, y));
             QVERIFY2(colours.size() > 16, qPrintable(view + QStringLiteral(" export looks blank")));
+            QVERIFY2(paintWarnings.isEmpty(),
+                     qPrintable(view + QStringLiteral(": ") + paintWarnings.join(QLatin1Char('|'))));
         }
+        qInstallMessageHandler(previous);
         const QString report = dir.filePath(QStringLiteral("report.pdf"));
         QVERIFY2(window.writeComparisonReport(report, &error), qPrintable(error));
         QFile file(report);
@@ -1284,6 +1300,55 @@ private slots:
         QTRY_COMPARE(window.width(), 1920);
         QTRY_VERIFY(!bar->tabIcon(0).isNull());
         for (int i = 0; i < bar->count(); ++i) QVERIFY(bar->rect().contains(bar->tabRect(i)));
+    }
+
+    // One rule for every view at 1366x768, with the docks as they come: each chart at least
+    // 200 px tall, each table room for five rows (or all of its rows when it has fewer).
+    void everyViewKeepsChartsAndTablesReadableAt1366() {
+        QTemporaryDir dir;
+        MainWindow window(MainWindow::Options{false});
+        QString error;
+        QVERIFY2(openRanDemo(window, dir, &error), qPrintable(error));
+        window.resize(1366, 768);
+        QTRY_COMPARE(window.size(), QSize(1366, 768));
+        auto* tabs = namedChild<QTabWidget>(window, "pages");
+        QStringList problems;
+        for (const QString& view : MainWindow::viewNames()) {
+            QVERIFY(window.showView(view));
+            if (view == QLatin1String("timeline")) {
+                QSignalSpy loaded(&window, &MainWindow::timelineLoaded);
+                if (!timelinePanel(window)->view()->result()) QVERIFY(loaded.wait(kTimeoutMs));
+            }
+            QTest::qWait(50);
+            QWidget* page = tabs->currentWidget();
+            for (QWidget* w : page->findChildren<QWidget*>()) {
+                if (!w->isVisible()) continue;
+                const QString type = QString::fromLatin1(w->metaObject()->className());
+                const bool chart = qobject_cast<QChartView*>(w) || w->inherits("QCustomPlot") ||
+                                   type.endsWith(QLatin1String("Chart")) ||
+                                   type.endsWith(QLatin1String("Gantt"));
+                if (chart && w->height() < 200)
+                    problems << QStringLiteral("%1: %2 %3 is %4 px tall")
+                                    .arg(view, type, w->objectName())
+                                    .arg(w->height());
+                auto* table = qobject_cast<QAbstractItemView*>(w);
+                if (!table || !(qobject_cast<QTableView*>(w) || qobject_cast<QTreeView*>(w)) ||
+                    !table->model())
+                    continue;
+                const int rows = std::min(5, table->model()->rowCount());
+                const int rowHeight =
+                    qobject_cast<QTableView*>(w)
+                        ? static_cast<QTableView*>(w)->verticalHeader()->defaultSectionSize()
+                        : table->fontMetrics().height() + 4;
+                if (rows > 0 && table->viewport()->height() < rows * rowHeight - 2)
+                    problems << QStringLiteral("%1: %2 %3 shows %4 px for %5 rows of %6 px")
+                                    .arg(view, type, w->objectName())
+                                    .arg(table->viewport()->height())
+                                    .arg(rows)
+                                    .arg(rowHeight);
+            }
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     void neverRunScenarioSaysSoOnce() {

@@ -1,6 +1,7 @@
 // The Results view explains an interleaving run next to its exclusive counterpart
 // (docs/architecture.md section 7.6): on the demo workload Muri-S loses to SRSF, on the backlog
 // workload it wins, and a row without such a pair shows no note.
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -105,6 +106,27 @@ private slots:
         QCOMPARE(model->index(row, 0).data().toString(),
                  QStringLiteral("demo/sjf-bsbf-here \u00b7 trace sjf-bsbf-demo"));
         m_store->deleteScenario("demo/sjf-bsbf-here");
+    }
+
+    // Ctrl+C on the table with no current cell asks the model for an invalid index: no warning.
+    void copyWithoutACurrentCellIsQuiet() {
+        ResultsView view;
+        view.setStore(m_store.get());
+        view.show();
+        view.showScenario("demo/fifo");
+        QTableView* table = namedChild<QTableView>(view, "resultsTable");
+        table->selectionModel()->clear();
+        table->setCurrentIndex(QModelIndex());
+        static QStringList warnings;
+        warnings.clear();
+        const QtMessageHandler previous =
+            qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
+                if (type != QtDebugMsg && type != QtInfoMsg) warnings << text;
+            });
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        qInstallMessageHandler(previous);
+        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(QLatin1Char('|'))));
     }
 
 private:

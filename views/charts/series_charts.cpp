@@ -503,6 +503,15 @@ double SeriesCharts::timeAt(int panel_index, const QPointF& viewport_pos, bool* 
 bool SeriesCharts::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize) scheduleAlign();
     const int index = panelOf(watched);
+    // Qt Charts 6.4's QChartView::mousePressEvent dereferences the item under the pointer without
+    // a check: a press where no chart item lies would crash the app (found by the random-input
+    // test), so such a press ends here.
+    if (index >= 0 &&
+        (event->type() == QEvent::MouseButtonPress || event->type() == QEvent::MouseButtonDblClick)) {
+        const Panel& panel = *m_panels[size_t(index)];
+        const QPoint pos = static_cast<QMouseEvent*>(event)->position().toPoint();
+        if (watched == panel.view->viewport() && !panel.view->itemAt(pos)) return true;
+    }
     if (index < 0 || m_runs.isEmpty()) return QWidget::eventFilter(watched, event);
     if (event->type() == QEvent::MouseMove) {
         auto* move = static_cast<QMouseEvent*>(event);

@@ -43,6 +43,13 @@ QString ThemedPlot::title() const {
 }
 
 void ThemedPlot::resizeEvent(QResizeEvent* event) {
+    // A hidden plot parked at zero size (a splitter, a layout before it is shown) keeps its last
+    // real size: QCustomPlot would otherwise replot into null pixmaps, one "QPainter::begin: Paint
+    // device returned engine == 0" warning per layer.
+    if (event->size().isEmpty()) {
+        QWidget::resizeEvent(event);
+        return;
+    }
     // As many legend entries to a row as fit the width: a row cut off at the edge hides names.
     const int entry = fontMetrics().averageCharWidth() * 26;
     legend->setWrap(std::max(1, width() / std::max(entry, 1)));

@@ -80,7 +80,10 @@ int StageTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant StageTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    // An invalid index is asked for by Qt itself (a table's Ctrl+C with no current cell): no warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const auto row = static_cast<std::size_t>(index.row());
     const bool solo_column = index.column() == soloColumn();
     const double value =

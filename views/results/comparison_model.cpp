@@ -123,7 +123,10 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
 }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    // An invalid index is asked for by Qt itself (a table's Ctrl+C with no current cell): no warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const int row = index.row();
     const int column = index.column();
     if (column == RunColumn) {

@@ -44,6 +44,13 @@ namespace {
 
 // The least height of a chart on a 1366x768 screen (docs/architecture.md 1.6).
 constexpr int kMinChartHeight = 200;
+
+// A table never shorter than its header, `rows` rows and a horizontal scroll bar.
+void keepRoomForRows(QTableView* table, int rows) {
+    table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() +
+                            rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth() +
+                            table->horizontalScrollBar()->sizeHint().height());
+}
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Runs ticked by default at most: every run has a colour of its own (chart_style.h), but more
@@ -324,10 +331,7 @@ void ComparisonView::buildUi() {
     });
     // Both stay readable on a 1366x768 screen (docs/architecture.md 1.6): the chart at least
     // kMinChartHeight, the table five rows; the splitter never collapses either.
-    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              5 * m_table->verticalHeader()->defaultSectionSize() +
-                              2 * m_table->frameWidth() +
-                              m_table->horizontalScrollBar()->sizeHint().height());
+    keepRoomForRows(m_table, 5);
     vsplit->setChildrenCollapsible(false);
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 1);

@@ -122,7 +122,10 @@ double SummaryTableModel::cost(int row, int column) const {
 }
 
 QVariant SummaryTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    // An invalid index is asked for by Qt itself (a table's Ctrl+C with no current cell): no warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const Row& row = m_rows.at(index.row());
     const int column = index.column();
 

@@ -56,7 +56,10 @@ double PlacementResultsModel::value(int row, int column) const {
 }
 
 QVariant PlacementResultsModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    // An invalid index is asked for by Qt itself (a table's Ctrl+C with no current cell): no warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const int row = index.row();
     const int column = index.column();
     const cl::PlacementRunResult& r = m_results[static_cast<std::size_t>(row)];

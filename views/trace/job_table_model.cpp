@@ -94,7 +94,10 @@ int JobTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant JobTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    // An invalid index is asked for by Qt itself (a table's Ctrl+C with no current cell): no warning.
+    if (!index.isValid() ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const int row = index.row();
     const cl::Job& j = job(row);
     switch (role) {
