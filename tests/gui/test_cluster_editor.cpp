@@ -214,7 +214,8 @@ private slots:
         ClusterEditor editor;
         cl::Cluster cluster = cl::builtinCluster("muri-testbed-64");
         for (std::size_t i = 0; i < cluster.servers.size(); ++i)
-            cluster.servers[i].name = QStringLiteral("gpu-v%1").arg(i + 1, 2, 10, QLatin1Char('0')).toStdString();
+            cluster.servers[i].name =
+                QStringLiteral("gpu-v%1").arg(i + 1, 2, 10, QLatin1Char('0')).toStdString();
         editor.setCluster(cluster);
         editor.selectServers({1});
         QMenu* menu = addServerMenu(editor);
@@ -228,6 +229,11 @@ private slots:
         triggerPreset(*menu, QStringLiteral("DGX H100"));
         QCOMPARE(editor.cluster().servers.back().name, std::string("h100-02"));
         QCOMPARE(editor.cluster().servers.back().rack, std::string("rack1"));
+        cl::views::installEnglishPlurals(*QCoreApplication::instance());
+        QCOMPARE(editor.diagram()->rackTitle("rack1", editor.cluster(), {8}),
+                 QStringLiteral("rack1 · 1 server · 8 GPUs"));
+        QCOMPARE(editor.diagram()->rackTitle("rack1", editor.cluster(), {8, 9}),
+                 QStringLiteral("rack1 · 2 servers · 16 GPUs"));
         // The selected server's type continues its own rack and names.
         triggerPreset(*menu, QStringLiteral("8× V100 server"));
         QCOMPARE(editor.cluster().servers[8].name, std::string("gpu-v09"));
@@ -466,13 +472,16 @@ private slots:
         QCOMPARE(editor.cluster().servers[0].memory_gb, 2014.648438);
         QCOMPARE(editor.cluster().servers[0].network_gbps, 25.0);
 
-        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 1), QStringLiteral("%n server"));
-        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 0), QStringLiteral("%n servers"));
+        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 1),
+                 QStringLiteral("%n server"));
+        QCOMPARE(cl::views::EnglishPlurals::resolve(QStringLiteral("%n server(s)"), 0),
+                 QStringLiteral("%n servers"));
         cl::views::installEnglishPlurals(*QCoreApplication::instance());
         cl::views::installEnglishPlurals(*QCoreApplication::instance());  // once is enough
         QCOMPARE(QCoreApplication::instance()->findChildren<cl::views::EnglishPlurals*>().size(), 1);
         QCOMPARE(QObject::tr("%n server(s)", nullptr, 1), QStringLiteral("1 server"));
-        QCOMPARE(QObject::tr("%n GPU(s) in %1", nullptr, 8).arg(QStringLiteral("rack0")), QStringLiteral("8 GPUs in rack0"));
+        QCOMPARE(QObject::tr("%n GPU(s) in %1", nullptr, 8).arg(QStringLiteral("rack0")),
+                 QStringLiteral("8 GPUs in rack0"));
     }
 
     void exportRoundTripsThroughCoreReader() {

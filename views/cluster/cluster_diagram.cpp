@@ -264,7 +264,8 @@ QString ClusterDiagram::rackTitle(const std::string& rack, const cl::Cluster& cl
     int gpus = 0;
     for (int i : servers) gpus += cluster.servers[static_cast<std::size_t>(i)].gpus;
     const QString name = rack.empty() ? tr("No rack") : QString::fromStdString(rack);
-    return tr("%1 · %2 servers · %3 GPUs").arg(name).arg(servers.size()).arg(gpus);
+    return tr("%1 · %n server(s)", nullptr, static_cast<int>(servers.size())).arg(name) +
+           tr(" · %n GPU(s)", nullptr, gpus);
 }
 
 QRectF ClusterDiagram::serverRect(int index) const {

@@ -50,9 +50,12 @@ protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void changeEvent(QEvent* event) override;
 
-private:
+public:
+    // A rack's header: "rack1 · 1 server · 8 GPUs".
     QString rackTitle(const std::string& rack, const cl::Cluster& cluster,
                       const std::vector<int>& servers) const;
+
+private:
     void zoomBy(double factor);
     void selectionFromScene();
     void selectionToScene();
