@@ -9,8 +9,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
-#include <QSignalSpy>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -255,7 +255,8 @@ private slots:
         QVERIFY2(strip->valueText(WhatIfStrip::CostPerMonth).startsWith(QStringLiteral("at least $")),
                  qPrintable(strip->valueText(WhatIfStrip::CostPerMonth)));
         const QString cell = namedChild<QLabel>(*strip, "whatIfFigure4")->text();
-        QVERIFY2(cell.contains(QStringLiteral("%1 of %2 servers unpriced").arg(unpriced).arg(partly.servers.size())),
+        QVERIFY2(cell.contains(
+                     QStringLiteral("%1 of %2 servers unpriced").arg(unpriced).arg(partly.servers.size())),
                  qPrintable(cell));
     }
 

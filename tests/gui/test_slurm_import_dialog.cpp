@@ -557,14 +557,17 @@ private slots:
         dialog.setTimezone(QStringLiteral("+02:00"));
         waitIdle(dialog);
         QCOMPARE(jobs.data(jobs.index(0, submitColumn)).toString(), QStringLiteral("2024-03-01 08:00:00"));
-        QVERIFY(jobs.data(jobs.index(0, submitColumn), Qt::ToolTipRole).toString().contains(QStringLiteral("after")));
+        QVERIFY(jobs.data(jobs.index(0, submitColumn), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("after")));
 
         // A typed nodes path too; a path that does not exist names itself.
         auto* nodesField = namedChild<QLineEdit>(dialog, "nodesPath");
         nodesField->setFocus();
         QTest::keyClicks(nodesField, dir.filePath(QStringLiteral("missing.txt")));
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.nodesError().isEmpty(), kTimeoutMs);
-        QVERIFY2(dialog.nodesError().contains(QStringLiteral("missing.txt")), qPrintable(dialog.nodesError()));
+        QVERIFY2(dialog.nodesError().contains(QStringLiteral("missing.txt")),
+                 qPrintable(dialog.nodesError()));
         QVERIFY(!importButton(dialog)->isEnabled());
     }
 

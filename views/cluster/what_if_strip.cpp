@@ -158,8 +158,9 @@ WhatIfStrip::WhatIfStrip(LiveWhatIf* whatIf, QWidget* parent) : QWidget(parent),
     m_progress->setToolTip(tr("How many of the trace's jobs the simulation has finished"));
     m_runScenario = new QPushButton(this);
     m_runScenario->setObjectName(QStringLiteral("whatIfRunScenario"));
-    m_runScenario->setToolTip(tr("Run the scenario on its own cluster and store the run: the figures of "
-                                 "each edit are then compared with it"));
+    m_runScenario->setToolTip(
+        tr("Run the scenario on its own cluster and store the run: the figures of "
+           "each edit are then compared with it"));
     m_runScenario->hide();
     connect(m_runScenario, &QPushButton::clicked, this,
             [this] { emit runScenarioRequested(m_whatIf->scenario()); });
@@ -332,9 +333,10 @@ void WhatIfStrip::refresh() {
         if (const int missing = m_whatIf->currentCost().unpriced_servers;
             f == CostPerMonth && v.has_current && missing > 0)
             name += QStringLiteral(" <span style=\"color:%1\">%2</span>")
-                        .arg(worse.name(), tr("(%1 of %n server(s) unpriced)", nullptr, m_whatIf->currentServers())
-                                               .arg(missing)
-                                               .toHtmlEscaped());
+                        .arg(worse.name(),
+                             tr("(%1 of %n server(s) unpriced)", nullptr, m_whatIf->currentServers())
+                                 .arg(missing)
+                                 .toHtmlEscaped());
         m_cells[static_cast<std::size_t>(i)]->setText(
             QStringLiteral("<span style=\"color:%1\">%2</span><br><span style=\"color:%3;%4\">%5</span>%6")
                 .arg(muted.name(), name, (dim || unpriced ? faded : text).name(),

@@ -15,7 +15,9 @@ QString describeCluster(const cl::Cluster& cluster) {
     text +=
         QStringLiteral(" \u00b7 ") +
         (servers == 1 ? QObject::tr("1 server") : QObject::tr("%1 servers").arg(locale.toString(servers)));
-    text += QStringLiteral(" \u00b7 ") + (cluster.totalGpus() == 1 ? QObject::tr("1 GPU") : QObject::tr("%1 GPUs").arg(locale.toString(cluster.totalGpus())));
+    text += QStringLiteral(" \u00b7 ") +
+            (cluster.totalGpus() == 1 ? QObject::tr("1 GPU")
+                                      : QObject::tr("%1 GPUs").arg(locale.toString(cluster.totalGpus())));
     QStringList types;
     for (const auto& [type, count] : cluster.gpusByType())
         types << QStringLiteral("%1 \u00d7 %2").arg(locale.toString(count), QString::fromStdString(type));

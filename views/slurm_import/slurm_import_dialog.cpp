@@ -1145,7 +1145,8 @@ void SlurmImportDialog::showHistory() {
     double firstUtc = std::numeric_limits<double>::quiet_NaN();
     if (m_history)
         for (const cl::SlurmJob& job : m_history->jobs)
-            if (std::isfinite(job.submit) && (std::isnan(firstUtc) || job.submit < firstUtc)) firstUtc = job.submit;
+            if (std::isfinite(job.submit) && (std::isnan(firstUtc) || job.submit < firstUtc))
+                firstUtc = job.submit;
     m_jobs->setFirstSubmitUtc(firstUtc);
     m_jobTable->resizeColumnsToContents();
     if (!m_historyTrace) emit previewTraceChanged(nullptr, m_profiles.get());

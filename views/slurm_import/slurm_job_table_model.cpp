@@ -34,7 +34,8 @@ void SlurmJobTableModel::setFirstSubmitUtc(double seconds) {
 QString SlurmJobTableModel::submitText(double submit) const {
     if (std::isnan(m_firstUtc)) return formatRunTime(submit - m_first);
     const auto ms = static_cast<qint64>(std::llround((m_firstUtc + submit - m_first) * 1000.0));
-    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc())
+        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 void SlurmJobTableModel::setTrace(std::shared_ptr<const cl::Trace> trace) {
@@ -189,7 +190,8 @@ QVariant SlurmJobTableModel::headerData(int section, Qt::Orientation orientation
     const bool utc = section == SubmitColumn && !std::isnan(m_firstUtc);
     if (role == Qt::DisplayRole) return utc ? tr("Submitted (UTC)") : tr(kNames[section]);
     if (role == Qt::ToolTipRole)
-        return utc ? tr("Submit time in UTC: the history's times moved by its time zone") : tr(kTips[section]);
+        return utc ? tr("Submit time in UTC: the history's times moved by its time zone")
+                   : tr(kTips[section]);
     return {};
 }
 
