@@ -525,6 +525,19 @@ private slots:
         QTest::qWait(50);
         for (int c = 0; c < charts.chartCount(); ++c)
             QVERIFY(chartViewOf(charts, c)->height() >= SeriesCharts::kMinChartHeight);
+        // Scrolling, each chart has its own time labels; with room, only the bottom one.
+        const auto timeLabels = [&](int c) {
+            return qobject_cast<QValueAxis*>(chartOf(charts, c)->axes(Qt::Horizontal).first())
+                ->labelsVisible();
+        };
+        QVERIFY(charts.chartsScroll());
+        for (int c = 0; c < charts.chartCount(); ++c) QVERIFY(timeLabels(c));
+        charts.resize(800, 1100);
+        QTRY_VERIFY(!charts.chartsScroll());
+        QVERIFY(!timeLabels(0));
+        QVERIFY(timeLabels(charts.chartCount() - 1));
+        charts.resize(800, 500);
+        QTRY_VERIFY(charts.chartsScroll());
         QChartView* view = chartViewOf(charts, 0);
         // No item under the pointer, as where the chart did not cover the viewport between two
         // layouts (the random-input test's crash).

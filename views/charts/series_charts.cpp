@@ -119,6 +119,8 @@ SeriesCharts::SeriesCharts(QWidget* parent) : QWidget(parent), m_cursor(kNaN) {
     m_chartsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_chartsPage = new QWidget(m_chartsScroll);
     m_chartsScroll->setWidget(m_chartsPage);
+    // Scrolled, the bottom chart's time labels may be out of sight: each chart then has its own.
+    m_chartsScroll->viewport()->installEventFilter(this);
     m_stack->addWidget(m_chartsScroll);
     buildPanels();
 
@@ -350,9 +352,10 @@ void SeriesCharts::updateAxes() {
     for (size_t i = 0; i < m_panels.size(); ++i) {
         Panel& panel = *m_panels[i];
         setAxis(panel.x, a, b, niceStep(b - a, 10));
-        // Small multiples: the time labels and title only under the bottom chart.
+        // Small multiples: the time labels and title only under the bottom chart (under every
+        // chart while they scroll).
         const bool bottom = i + 1 == m_panels.size();
-        panel.x->setLabelsVisible(bottom);
+        panel.x->setLabelsVisible(bottom || m_scrolling);
         panel.x->setTitleText(bottom ? unit : QString());
         panel.x->setTitleVisible(bottom);
 
@@ -502,6 +505,15 @@ double SeriesCharts::timeAt(int panel_index, const QPointF& viewport_pos, bool* 
 
 bool SeriesCharts::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Resize) scheduleAlign();
+    if (watched == m_chartsScroll->viewport() && event->type() == QEvent::Resize) {
+        const bool scrolling =
+            m_chartsPage->minimumSizeHint().height() > m_chartsScroll->viewport()->height();
+        if (scrolling != m_scrolling) {
+            m_scrolling = scrolling;
+            if (!m_runs.isEmpty()) updateAxes();
+        }
+        return QWidget::eventFilter(watched, event);
+    }
     const int index = panelOf(watched);
     // Qt Charts 6.4's QChartView::mousePressEvent dereferences the item under the pointer without
     // a check: a press where no chart item lies would crash the app (found by the random-input

@@ -61,6 +61,8 @@ public:
 
     // Charts top to bottom: utilization, queue length, running jobs, blocking index.
     int chartCount() const;
+    // The charts are taller than their room and scroll; each then shows its own time labels.
+    bool chartsScroll() const { return m_scrolling; }
     SeriesGroup chartGroup(int chart) const;
     // Chart i is drawn by the QChartView child "seriesChart<i>".
     // The line of `run` in `chart`; key selects among several (e.g. "gpu", "cpu") and
@@ -127,6 +129,7 @@ private:
     QLabel* m_message = nullptr;
     QScrollArea* m_chartsScroll = nullptr;
     QWidget* m_chartsPage = nullptr;  // the charts, inside m_chartsScroll
+    bool m_scrolling = false;         // the charts are taller than their room: they scroll
     double m_unitSeconds = 3600.0;
     double m_dataT0 = 0.0;
     double m_dataT1 = 1.0;
