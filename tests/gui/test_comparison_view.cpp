@@ -435,6 +435,19 @@ private slots:
                 }
         }
         QCOMPARE(baselineSpy.count(), 1);  // fifo was already the baseline
+        // A metric whose baseline is 0 has no ratio: its group says so under the axis.
+        for (qint64 base : {fifo_, srtf_, muri_}) {
+            view.setBaselineRun(base);
+            auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("comparisonPlot0"));
+            auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            QVERIFY(ticker);
+            int k = 0;
+            for (Metric m : kMetrics) {
+                const bool zero = !(summaryValue(results_.at(base).summary, m) > 0.0);
+                QCOMPARE(ticker->ticks().value(k++).contains(QStringLiteral("no ratio")), zero);
+            }
+        }
+        view.setBaselineRun(srtf_);
 
         // CDF: one point per completed job, x the sorted JCTs, y from 1/n to 1.
         for (int r = 0; r < 3; ++r) {

@@ -911,8 +911,15 @@ void ComparisonView::rebuildNormalized() {
                                            : tr("Relative to %1 (lower is better)").arg(baseLabel));
     QCustomPlot* plot = m_plots[NormalizedChart];
     QStringList categories;
-    for (int m = 0; m < ComparisonModel::kMetricCount; ++m)
-        categories << ComparisonModel::metricName(static_cast<ComparisonModel::Metric>(m));
+    for (int m = 0; m < ComparisonModel::kMetricCount; ++m) {
+        const auto metric = static_cast<ComparisonModel::Metric>(m);
+        categories << ComparisonModel::metricName(metric);
+        // A baseline of 0 (no job waited) gives no ratio: said where the bars would be.
+        if (m_model->baseline() >= 0 && !(m_model->value(m_model->baseline(), metric) > 0.0))
+            categories.back() +=
+                QLatin1Char('\n') + tr("(baseline %1: no ratio)")
+                                        .arg(formatDuration(m_model->value(m_model->baseline(), metric)));
+    }
     std::vector<std::vector<double>> values(static_cast<std::size_t>(rows));
     std::vector<QStringList> labels(static_cast<std::size_t>(rows)), tips(static_cast<std::size_t>(rows));
     for (int r = 0; r < rows; ++r) {
