@@ -721,9 +721,20 @@ private slots:
         editor.zoomIn();
         QVERIFY(diagram->zoom() > z);
         QVERIFY(!diagram->isAutoFit());
+        QCOMPARE(diagram->verticalScrollBarPolicy(), Qt::ScrollBarAsNeeded);
         editor.zoomToFit();
         QVERIFY(diagram->isAutoFit());
         QCOMPARE(diagram->zoom(), z);
+        // Fitted, the whole diagram shows: no scroll bar that could come and go with each refit
+        // (which froze the window), whatever size the view takes.
+        QCOMPARE(diagram->verticalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+        QCOMPARE(diagram->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+        for (int width = 300; width <= 900; width += 37) {
+            diagram->resize(width, 400);
+            QCoreApplication::processEvents();
+            QVERIFY(!diagram->verticalScrollBar()->isVisible() &&
+                    !diagram->horizontalScrollBar()->isVisible());
+        }
     }
 
     void largePresetBuildsDiagram() {

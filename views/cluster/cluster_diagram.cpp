@@ -13,6 +13,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPalette>
+#include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
@@ -432,6 +433,9 @@ void ClusterDiagram::zoomBy(double factor) {
     if (zoom() <= 0) return;
     const double f = target / zoom();
     if (std::abs(f - 1.0) < 1e-9) return;
+    // Zoomed by hand, the diagram may outgrow the view: it scrolls again.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scale(f, f);
     emit zoomChanged(zoom());
 }
@@ -450,6 +454,16 @@ void ClusterDiagram::zoomToFit() {
     m_autoFit = true;
     const QRectF r = m_scene->sceneRect();
     if (r.isEmpty() || viewport()->width() < 2 || viewport()->height() < 2) return;
+    // When the whole diagram fits, no scroll bar is wanted: one shown or hidden would change the
+    // viewport, refit, and hide or show it again without end (the random-input test found the
+    // window frozen so after Ctrl+0). Only a diagram too large to fit at the least zoom scrolls.
+    const Qt::ScrollBarPolicy bars =
+        r.width() * kMinZoom > viewport()->width() + verticalScrollBar()->width() ||
+                r.height() * kMinZoom > viewport()->height() + horizontalScrollBar()->height()
+            ? Qt::ScrollBarAsNeeded
+            : Qt::ScrollBarAlwaysOff;
+    setHorizontalScrollBarPolicy(bars);
+    setVerticalScrollBarPolicy(bars);
     const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
     const double z = std::clamp(fit, kMinZoom, kMaxFitZoom);
     setTransform(QTransform::fromScale(z, z));
