@@ -132,10 +132,11 @@ cmd_test() {
         return 1
     fi
     # The tests against a private Slurm (label slurm, about six minutes, nearly all of it Slurm
-    # running sleep jobs) run while the asan preset builds. The compilers run at the lowest
-    # priority, so that Slurm's daemons get a core the moment they want one and schedule as on an
-    # idle machine.
-    log "Running the 'release' tests against a private Slurm beside the asan build"
+    # running sleep jobs) and the two minutes of random input on the real window (label monkey)
+    # run one after the other while the asan preset builds. The compilers run at the lowest
+    # priority, so that Slurm's daemons and the window get a core the moment they want one, as on
+    # an idle machine.
+    log "Running the 'release' tests against a private Slurm and the random input beside the asan build"
     ctest --preset release-slurm --no-tests=error >"$logdir/ctest-release-slurm.log" 2>&1 &
     local slurm_tests=$! slurm_rc=0
     if ! BUILD_NICE=19 build_preset asan -DCLUSTERLOOM_BUILD_BENCH=OFF; then
